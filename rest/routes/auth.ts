@@ -1,0 +1,69 @@
+/**
+ * /auth: login, logout, me, personal access tokens.
+ */
+import type { RouteEntry } from '../route-types.js';
+import { snake } from '../shape.js';
+
+const TOKEN_FIELDS = 'id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil';
+const USER_FIELDS = 'id email name role kind createdAt';
+
+export const authRoutes: RouteEntry[] = [
+  {
+    method: 'post',
+    path: '/auth/login',
+    auth: 'public',
+    operation: 'mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken tokenType expiresIn } }',
+    variables: (req) => ({ email: req.body.email, password: req.body.password }),
+    respond: (data) => snake(data.login),
+  },
+  {
+    method: 'post',
+    path: '/auth/logout',
+    operation: 'mutation Logout { logout }',
+    status: 204,
+  },
+  {
+    method: 'get',
+    path: '/auth/me',
+    operation: `query Me { me { ${USER_FIELDS} tenant { id name } } viewer { credentialKind } }`,
+    respond: (data) => ({ ...snake<Record<string, unknown>>(data.me), credential_kind: data.viewer.credentialKind }),
+  },
+  {
+    method: 'get',
+    path: '/auth/tokens',
+    operation: `query Tokens { tokens { ${TOKEN_FIELDS} } }`,
+    respond: (data) => snake(data.tokens),
+  },
+  {
+    method: 'post',
+    path: '/auth/tokens',
+    operation: `mutation CreateToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { ${TOKEN_FIELDS} } } }`,
+    variables: (req) => ({
+      input: { name: req.body.name, description: req.body.description, expiresInDays: req.body.expires_in_days ?? null, userId: req.body.user_id },
+    }),
+    status: 201,
+    respond: (data) => ({ ...snake<Record<string, unknown>>(data.createToken.accessToken), token: data.createToken.token }),
+  },
+  {
+    method: 'delete',
+    path: '/auth/tokens/:tokenId',
+    operation: 'mutation RevokeToken($id: ID!) { revokeToken(id: $id) { id } }',
+    variables: (req) => ({ id: req.params.tokenId }),
+    status: 204,
+  },
+  {
+    method: 'post',
+    path: '/auth/tokens/:tokenId/reactivate',
+    operation: `mutation ReactivateToken($id: ID!) { reactivateToken(id: $id) { ${TOKEN_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.tokenId }),
+    respond: (data) => snake(data.reactivateToken),
+  },
+  {
+    method: 'post',
+    path: '/auth/tokens/:tokenId/rotate',
+    operation: `mutation RotateToken($id: ID!) { rotateToken(id: $id) { token accessToken { ${TOKEN_FIELDS} } } }`,
+    variables: (req) => ({ id: req.params.tokenId }),
+    status: 201,
+    respond: (data) => ({ ...snake<Record<string, unknown>>(data.rotateToken.accessToken), token: data.rotateToken.token }),
+  },
+];

@@ -1,0 +1,35 @@
+/**
+ * Session JWTs (HS256 via jose). The token names its session; logout revokes the session row, so a
+ * JWT stops working before it expires.
+ */
+import { SignJWT, jwtVerify, errors } from 'jose';
+
+export interface SessionClaims {
+  sub: string;
+  sid: string;
+  tid: string;
+  exp: number;
+  iat: number;
+}
+
+export async function signSessionJwt(key: Uint8Array, claims: { userId: string; sessionId: string; tenantId: string }, ttlSeconds: number): Promise<string> {
+  return new SignJWT({ sid: claims.sessionId, tid: claims.tenantId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(claims.userId)
+    .setIssuedAt()
+    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .setIssuer('ops-service')
+    .sign(key);
+}
+
+/** The verified claims, or null for anything expired, forged or malformed. */
+export async function verifySessionJwt(key: Uint8Array, token: string): Promise<SessionClaims | null> {
+  try {
+    const { payload } = await jwtVerify(token, key, { issuer: 'ops-service', algorithms: ['HS256'] });
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string') return null;
+    return payload as unknown as SessionClaims;
+  } catch (err) {
+    if (err instanceof errors.JOSEError) return null;
+    throw err;
+  }
+}

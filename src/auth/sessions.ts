@@ -1,0 +1,60 @@
+/**
+ * Password login and logout. A session row backs every JWT so logout takes effect server-side.
+ */
+import type { Runtime } from '../runtime.js';
+import type { Ctx } from '../context.js';
+import { Unauthenticated, ValidationFailed, RateLimited } from '../errors.js';
+import { verifyPassword } from './secrets.js';
+import { signSessionJwt } from './jwt.js';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+
+/** How long a session can be silently refreshed before a new login is needed. */
+export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+
+export interface LoginResult {
+  accessToken: string;
+  tokenType: 'bearer';
+  expiresIn: number;
+}
+
+const limiters = new WeakMap<Runtime, RateLimiterRedis>();
+function loginLimiter(rt: Runtime): RateLimiterRedis {
+  let l = limiters.get(rt);
+  if (!l) {
+    l = new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${rt.config.redisPrefix}:rl:login`, points: 10, duration: 60 });
+    limiters.set(rt, l);
+  }
+  return l;
+}
+
+/** Exchanges email and password for a session JWT. Wrong email and wrong password look the same. */
+export async function login(rt: Runtime, email: string, password: string): Promise<LoginResult> {
+  const problems = [];
+  if (!email) problems.push({ loc: ['body', 'email'], msg: 'is required' });
+  if (!password) problems.push({ loc: ['body', 'password'], msg: 'is required' });
+  if (problems.length) throw new ValidationFailed(problems);
+  const normalized = email.trim().toLowerCase();
+  try {
+    await loginLimiter(rt).consume(normalized);
+  } catch (res) {
+    const ms = (res as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
+    throw new RateLimited(Math.ceil(ms / 1000), 'Too many login attempts for this account; retry later.');
+  }
+  // Login names no tenant, so this lookup is the one place that searches users across tenants.
+  const user = await rt.prisma.user.findUnique({ where: { email: normalized } });
+  const ok = await verifyPassword(password, user?.passwordHash);
+  if (!user || !ok) throw new Unauthenticated('Wrong email or password.');
+  if (user.kind !== 'human') throw new Unauthenticated('Service users cannot log in with a password; use a personal access token.');
+  const session = await rt.prisma.session.create({
+    data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_MS) },
+  });
+  const accessToken = await signSessionJwt(rt.jwtKey, { userId: user.id, sessionId: session.id, tenantId: user.tenantId }, rt.config.jwtTtlSeconds);
+  return { accessToken, tokenType: 'bearer', expiresIn: rt.config.jwtTtlSeconds };
+}
+
+/** Ends the caller's session (a no-op for other credential kinds, which have no session). */
+export async function logout(ctx: Ctx): Promise<void> {
+  if (!ctx.principal) throw new Unauthenticated();
+  if (ctx.principal.credential.kind !== 'session') return;
+  await ctx.db.session.updateMany({ where: { id: ctx.principal.credential.id, revokedAt: null }, data: { revokedAt: new Date() } });
+}

@@ -1,0 +1,60 @@
+/**
+ * The per-request context shared by GraphQL (HTTP and WS) and REST: the runtime, the caller, a
+ * tenant-scoped data layer and per-request dataloaders.
+ */
+import type { Runtime } from './runtime.js';
+import type { Principal } from './auth/principal.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { scopedDb } from './db/scope.js';
+import { Forbidden, Unauthenticated } from './errors.js';
+
+/** A tenant id that matches no row: the scope of an anonymous request. */
+const NO_TENANT = '00000000-0000-0000-0000-000000000000';
+
+export interface ResponseCookie {
+  name: string;
+  value: string;
+  maxAgeSeconds: number;
+}
+
+export interface Ctx {
+  rt: Runtime;
+  principal: Principal | null;
+  /** Tenant-scoped Prisma: every query is filtered to the caller's tenant. */
+  db: PrismaClient;
+  /** Per-request memo for dataloaders (see src/loaders.ts). */
+  loaders: Map<string, unknown>;
+  requestId: string;
+  /** Cookies and headers a resolver wants set on the HTTP response (login, silent refresh). */
+  responseCookies: ResponseCookie[];
+  responseHeaders: Record<string, string>;
+}
+
+export function createCtx(rt: Runtime, principal: Principal | null, requestId: string): Ctx {
+  return {
+    rt,
+    principal,
+    db: scopedDb(rt.prisma, principal?.tenantId ?? NO_TENANT),
+    loaders: new Map(),
+    requestId,
+    responseCookies: [],
+    responseHeaders: {},
+  };
+}
+
+/** The caller, or a 401. Services use this when they need a person. */
+export function requireUser(ctx: Ctx): Principal & { userId: string } {
+  if (!ctx.principal) throw new Unauthenticated();
+  if (!ctx.principal.userId) throw new Forbidden('This operation needs a user credential (PAT or session).');
+  return ctx.principal as Principal & { userId: string };
+}
+
+/** Memoizes one loader per request under `key`. */
+export function loader<T>(ctx: Ctx, key: string, make: () => T): T {
+  let l = ctx.loaders.get(key) as T | undefined;
+  if (!l) {
+    l = make();
+    ctx.loaders.set(key, l);
+  }
+  return l;
+}

@@ -1,0 +1,12 @@
+/**
+ * Recognizes Prisma's known request errors by code.
+ */
+/** True when the error is a unique-constraint violation (P2002). */
+export function isUniqueViolation(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P2002';
+}
+
+/** True when an update/delete found no row (P2025). */
+export function isRecordNotFound(err: unknown): boolean {
+  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P2025';
+}

@@ -1,0 +1,177 @@
+/**
+ * GraphQL over HTTP (graphql-yoga, GraphiQL in the browser) and over WebSocket (graphql-ws), sharing
+ * one context factory and one plugin list. REST executes through the same envelope (src/http/rest.ts).
+ */
+import crypto from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type GraphQLNamedType, type GraphQLObjectType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, isObjectType } from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values.js';
+import { WebSocketServer } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { serialize as serializeCookie } from 'cookie';
+import type { Runtime } from '../runtime.js';
+import { createCtx, type Ctx } from '../context.js';
+import { authenticate } from '../auth/authenticate.js';
+import { SESSION_COOKIE, type Principal } from '../auth/principal.js';
+import { DomainError, Unauthenticated } from '../errors.js';
+import { toGraphQLError } from './error-mapping.js';
+import { recordAudit, type AuditEntry } from '../audit/audit.js';
+
+export const GRAPHQL_PATH = '/graphql';
+
+interface InitialContext {
+  request?: Request;
+  /** REST passes a context it has already built (principal resolved by its middleware). */
+  restCtx?: Ctx;
+  /** graphql-ws passes the principal resolved at connection time. */
+  wsPrincipal?: Principal | null;
+}
+
+function domainToGraphQL(err: DomainError): GraphQLError {
+  return toGraphQLError(new GraphQLError(err.message, { originalError: err }), () => undefined);
+}
+
+/** Writes one audit row per root mutation field executed by an authenticated caller. */
+function useAudit(): Plugin<Ctx> {
+  return {
+    onExecute({ args }) {
+      const op = args.document.definitions.find(
+        (d: DefinitionNode): d is OperationDefinitionNode =>
+          d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName),
+      );
+      if (!op || op.operation !== 'mutation') return;
+      const ctx = args.contextValue as Ctx;
+      if (!ctx.principal) return;
+      return {
+        onExecuteDone({ result }) {
+          if (!('data' in result) || !result.data) return;
+          const mutationType = args.schema.getMutationType();
+          const entries: AuditEntry[] = [];
+          for (const sel of op.selectionSet.selections) {
+            if (sel.kind !== 'Field') continue;
+            const key = sel.alias?.value ?? sel.name.value;
+            const value = (result.data as Record<string, unknown>)[key];
+            if (value === null || value === undefined) continue; // failed: nothing changed
+            const def = mutationType?.getFields()[sel.name.value];
+            let fieldArgs: Record<string, unknown> = {};
+            try {
+              if (def) fieldArgs = getArgumentValues(def, sel as FieldNode, args.variableValues ?? {});
+            } catch {
+              /* arguments already validated by execution */
+            }
+            const input = fieldArgs.input as Record<string, unknown> | undefined;
+            const resultId = typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
+            const targetId = fieldArgs.id ?? input?.id ?? resultId ?? fieldArgs.deliveryId ?? null;
+            const named = (def ? getNamedType(def.type) : null) as GraphQLNamedType | null;
+            const targetType = named && isObjectType(named) ? (named as GraphQLObjectType).name : null;
+            entries.push({ action: sel.name.value, targetType, targetId: targetId ? String(targetId) : null });
+          }
+          void recordAudit(ctx, entries);
+        },
+      };
+    },
+  };
+}
+
+/** Applies cookies and headers resolvers asked for (login, logout, silent refresh). */
+function useResponseExtras(ctxByRequest: WeakMap<Request, Ctx>): Plugin {
+  return {
+    onResponse({ request, response }) {
+      const ctx = ctxByRequest.get(request);
+      if (!ctx) return;
+      for (const c of ctx.responseCookies) {
+        response.headers.append('set-cookie', serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure: request.url.startsWith('https:') }));
+      }
+      for (const [k, v] of Object.entries(ctx.responseHeaders)) response.headers.set(k, v);
+    },
+  };
+}
+
+/** Builds the per-request context from a credential (HTTP headers or WS connection params). */
+export async function contextFromCredential(rt: Runtime, source: { authorization?: string | null; cookie?: string | null }, requestId: string): Promise<Ctx> {
+  const auth = await authenticate(rt, source);
+  const ctx = createCtx(rt, auth.principal, requestId);
+  if (auth.refreshedJwt) {
+    ctx.responseHeaders['x-refreshed-token'] = auth.refreshedJwt.token;
+    if (auth.refreshedJwt.viaCookie) ctx.responseCookies.push({ name: SESSION_COOKIE, value: auth.refreshedJwt.token, maxAgeSeconds: rt.config.jwtTtlSeconds });
+  }
+  return ctx;
+}
+
+export type Yoga = YogaServerInstance<InitialContext, Ctx>;
+
+export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
+  const ctxByRequest = new WeakMap<Request, Ctx>();
+  return createYoga<InitialContext, Ctx>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    logging: false,
+    landingPage: false,
+    graphiql: { title: 'Operations Service', subscriptionsProtocol: 'WS' },
+    maskedErrors: {
+      maskError: (error) => {
+        if (error instanceof GraphQLError) return toGraphQLError(error, (e) => rt.logger.error({ err: e }, 'unexpected error in resolver'));
+        if (error instanceof DomainError) return domainToGraphQL(error);
+        rt.logger.error({ err: error }, 'unexpected error');
+        return new GraphQLError('Unexpected error.', { extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+      },
+    },
+    context: async (initial): Promise<Ctx> => {
+      if (initial.restCtx) return initial.restCtx;
+      if (initial.wsPrincipal !== undefined) return createCtx(rt, initial.wsPrincipal, crypto.randomUUID());
+      const req = initial.request!;
+      const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
+      try {
+        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId);
+        ctxByRequest.set(req, ctx);
+        return ctx;
+      } catch (err) {
+        if (err instanceof DomainError) throw domainToGraphQL(err);
+        throw err;
+      }
+    },
+    plugins: [useAudit(), useResponseExtras(ctxByRequest)],
+  });
+}
+
+/** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
+export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  useServer(
+    {
+      onConnect: async (wsCtx) => {
+        const params = (wsCtx.connectionParams ?? {}) as Record<string, unknown>;
+        const authorization = typeof params.authorization === 'string' ? params.authorization : typeof params.Authorization === 'string' ? params.Authorization : null;
+        try {
+          const auth = await authenticate(rt, { authorization, cookie: wsCtx.extra.request.headers.cookie ?? null });
+          (wsCtx.extra as { principal?: Principal | null }).principal = auth.principal;
+          return true;
+        } catch (err) {
+          if (err instanceof Unauthenticated) return false;
+          throw err;
+        }
+      },
+      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
+      onSubscribe: async (wsCtx, _id, params) => {
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          wsPrincipal: (wsCtx.extra as { principal?: Principal | null }).principal ?? null,
+        });
+        const document = parse(params.query);
+        const errors = validate(schema, document);
+        if (errors.length) return errors;
+        return {
+          schema,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+      },
+    },
+    wss,
+  );
+  return wss;
+}

@@ -1,0 +1,126 @@
+/**
+ * The HTTP server: Express 5 with GraphQL (HTTP + WS) at /graphql, REST at /api/v1, the contract at
+ * /openapi.json with a bundled viewer at /docs, and /healthz, /readyz, /metrics.
+ */
+import http from 'node:http';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import express, { type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { GraphQLSchema } from 'graphql';
+import type { Runtime } from '../runtime.js';
+import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
+import { createRestRouter } from '../../rest/adapter.js';
+import { routes } from '../../rest/routes/index.js';
+import { loadOpenApi } from '../../rest/openapi.js';
+import { registry, httpDuration } from './metrics.js';
+
+const require = createRequire(import.meta.url);
+const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Operations Service API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true });`;
+
+export interface ServerOptions {
+  schema: GraphQLSchema;
+  validateResponses?: boolean;
+}
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Builds the Express app and HTTP server (not yet listening). */
+export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server } {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(
+    pinoHttp({
+      logger: rt.logger,
+      genReqId: (req, res) => {
+        const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    }),
+  );
+  app.use((req: Request, res: Response, next) => {
+    const end = httpDuration.startTimer({ method: req.method });
+    res.on('finish', () => end({ route: req.route?.path ? String(req.baseUrl + req.route.path) : req.baseUrl || 'other', status: String(res.statusCode) }));
+    next();
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    await Promise.all([
+      rt.prisma.$queryRaw`SELECT 1`.then(() => (checks.postgres = 'ok')).catch((e: Error) => (checks.postgres = e.message)),
+      rt.redis.ping().then(() => (checks.redis = 'ok')).catch((e: Error) => (checks.redis = e.message)),
+    ]);
+    const ok = Object.values(checks).every((v) => v === 'ok');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('content-type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+
+  const openapi = loadOpenApi();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_HTML);
+  });
+  app.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT);
+  });
+  app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
+
+  const yoga = createGraphQL(rt, opts.schema);
+  app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
+  app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
+  app.use('/api', (_req, res) => {
+    res.status(404).json({ detail: 'No such endpoint. The API lives under /api/v1; see /openapi.json.' });
+  });
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ detail: 'Not found. Try /graphql, /api/v1, /openapi.json or /docs.' });
+  });
+
+  const server = http.createServer(app);
+  attachGraphQLWs(rt, yoga, server);
+  return { app, server };
+}
+
+/** Starts listening; `close()` stops accepting, drains in-flight requests and closes sockets. */
+export async function listen(rt: Runtime, opts: ServerOptions, port: number, host: string): Promise<RunningServer> {
+  const { server } = createServer(rt, opts);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as { port: number };
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    server,
+    url: `http://${shownHost}:${addr.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      }),
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The process-wide parts every request and job shares: config, logger, Prisma, Redis, queues, pubsub,
+ * and the keys derived from APP_SECRET. Built once by `createRuntime`, closed once by `close()`.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import { Redis } from 'ioredis';
+import type { Config } from './config.js';
+import { createLogger, type Logger } from './logger.js';
+import { createPrisma } from './db/client.js';
+import type { PrismaClient } from './generated/prisma/client.js';
+import { Queues } from './queues.js';
+import { createRedisPubSub, type PubSub } from './pubsub.js';
+import { SecretBox } from './auth/secrets.js';
+
+export interface Runtime {
+  config: Config;
+  logger: Logger;
+  prisma: PrismaClient;
+  /** General-purpose connection (rate limits, caches). */
+  redis: Redis;
+  queues: Queues;
+  pubsub: PubSub;
+  secretBox: SecretBox;
+  jwtKey: Uint8Array;
+  /** Resolved connection strings (embedded servers included). */
+  databaseUrl: string;
+  redisUrl: string;
+  onClose(fn: () => Promise<void> | void): void;
+  close(): Promise<void>;
+}
+
+/** Reads APP_SECRET, or a per-install secret kept under the data directory (created on first start). */
+export function resolveAppSecret(config: Config): string {
+  if (config.appSecret) return config.appSecret;
+  const file = path.join(config.dataDir, 'app-secret');
+  try {
+    return fs.readFileSync(file, 'utf8').trim();
+  } catch {
+    fs.mkdirSync(config.dataDir, { recursive: true });
+    const secret = crypto.randomBytes(32).toString('hex');
+    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
+    return secret;
+  }
+}
+
+export function createRuntime(config: Config, databaseUrl: string, redisUrl: string, opts: { poolSize?: number } = {}): Runtime {
+  const logger = createLogger(config.logLevel);
+  const appSecret = resolveAppSecret(config);
+  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10);
+  const redisOpts = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false } as const;
+  const redis = new Redis(redisUrl, redisOpts);
+  const pubClient = new Redis(redisUrl, redisOpts);
+  const subClient = new Redis(redisUrl, redisOpts);
+  for (const c of [redis, pubClient, subClient]) c.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
+  const queues = new Queues({ url: redisUrl, maxRetriesPerRequest: null } as never, `${config.redisPrefix}:bull`);
+  const closers: Array<() => Promise<void> | void> = [];
+  return {
+    config,
+    logger,
+    prisma,
+    redis,
+    queues,
+    pubsub: createRedisPubSub(pubClient, subClient),
+    secretBox: new SecretBox(appSecret),
+    jwtKey: crypto.createHash('sha256').update('ops-jwt:' + appSecret).digest(),
+    databaseUrl,
+    redisUrl,
+    onClose: (fn) => closers.push(fn),
+    async close() {
+      for (const fn of closers.reverse()) await fn();
+      await queues.close();
+      await prisma.$disconnect();
+      for (const c of [redis, pubClient, subClient]) c.disconnect();
+    },
+  };
+}

@@ -1,0 +1,37 @@
+/**
+ * Per-tenant ingest keys for POST /events. Stored as hashes; rotation keeps the old key valid 24 h.
+ */
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { randomSecret, tokenHash } from '../auth/secrets.js';
+import type { Principal } from '../auth/principal.js';
+import { Unauthenticated } from '../errors.js';
+
+export const INGEST_KEY_PREFIX = 'sik_';
+export const INGEST_KEY_GRACE_MS = 24 * 3600 * 1000;
+
+type Tx = Pick<PrismaClient, 'ingestKey'>;
+
+/** Creates a key for the tenant; returns the cleartext once. */
+export async function createIngestKey(db: Tx, tenantId: string): Promise<{ id: string; cleartext: string }> {
+  const cleartext = randomSecret(INGEST_KEY_PREFIX, 32);
+  const row = await db.ingestKey.create({ data: { tenantId, keyHash: tokenHash(cleartext), keyPrefix: cleartext.slice(0, 10) } });
+  return { id: row.id, cleartext };
+}
+
+/** New current key; every older key stays valid for 24 hours (or less, if it was already ending). */
+export async function rotateIngestKey(prisma: PrismaClient, tenantId: string): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
+  const previousValidUntil = new Date(Date.now() + INGEST_KEY_GRACE_MS);
+  return prisma.$transaction(async (tx) => {
+    await tx.ingestKey.updateMany({ where: { tenantId, validUntil: null }, data: { validUntil: previousValidUntil } });
+    const key = await createIngestKey(tx, tenantId);
+    return { ...key, previousValidUntil };
+  });
+}
+
+/** The tenant principal for an X-Service-Key value; 401 when missing, unknown or past its grace. */
+export async function authenticateIngestKey(prisma: PrismaClient, key: string | undefined | null): Promise<Principal> {
+  if (!key) throw new Unauthenticated('Missing X-Service-Key header.');
+  const row = await prisma.ingestKey.findUnique({ where: { keyHash: tokenHash(key) }, select: { id: true, tenantId: true, validUntil: true } });
+  if (!row || (row.validUntil && row.validUntil <= new Date())) throw new Unauthenticated('Invalid X-Service-Key.');
+  return { tenantId: row.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'ingest_key', id: row.id } };
+}

@@ -1,0 +1,54 @@
+/**
+ * Users of a tenant: people (who log in) and service users (who hold PATs minted by an admin).
+ */
+import type { Ctx } from '../context.js';
+import { requireUser } from '../context.js';
+import type { PrismaClient, User } from '../generated/prisma/client.js';
+import { Conflict, ValidationFailed, type FieldProblem } from '../errors.js';
+import { hashPassword } from '../auth/secrets.js';
+import { isUniqueViolation } from '../db/errors.js';
+
+export interface CreateUserInput {
+  email: string;
+  name?: string | null;
+  password?: string | null;
+  role: 'admin' | 'member';
+  kind: 'human' | 'service';
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+function validate(input: CreateUserInput): void {
+  const problems: FieldProblem[] = [];
+  if (!EMAIL.test(input.email ?? '')) problems.push({ loc: ['body', 'email'], msg: 'must be an email address' });
+  if (input.kind === 'service' && input.password) problems.push({ loc: ['body', 'password'], msg: 'service users cannot have a password' });
+  if (input.password != null && input.password.length < 8) problems.push({ loc: ['body', 'password'], msg: 'must be at least 8 characters' });
+  if (problems.length) throw new ValidationFailed(problems);
+}
+
+/** Creates a user in `tenantId`. Emails are unique across the installation (login names no tenant). */
+export async function insertUser(db: Pick<PrismaClient, 'user'>, tenantId: string, input: CreateUserInput): Promise<User> {
+  validate(input);
+  const email = input.email.trim().toLowerCase();
+  try {
+    return await db.user.create({
+      data: {
+        tenantId,
+        email,
+        name: input.name ?? null,
+        role: input.role,
+        kind: input.kind,
+        passwordHash: input.password ? await hashPassword(input.password) : null,
+      },
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new Conflict(`A user with email ${email} already exists.`);
+    throw err;
+  }
+}
+
+/** Creates a user in the caller's tenant (admin-only, declared on the mutation). */
+export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User> {
+  const me = requireUser(ctx);
+  return insertUser(ctx.db, me.tenantId, input);
+}

@@ -1,0 +1,259 @@
+/**
+ * The checked-in migrations are the schema: the latest snapshot matches prisma/schema, and a database
+ * migrated from nothing is indistinguishable from one built straight from the current schema. Plus the
+ * guarantees of applyMigrations (Prisma-compatible bookkeeping, idempotence, concurrency, rollback) and
+ * of the embedded Postgres the service falls back to.
+ */
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { PrismaClient } from '../src/generated/prisma/client.js';
+import { applyMigrations, listMigrationFiles, migrationChecksum, DEFAULT_MIGRATIONS_DIR } from '../src/db/migrate.js';
+import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import {
+  latestMigration,
+  openDatamodelDiffer,
+  readSchemaFiles,
+  SNAPSHOT_FILE,
+  type DatamodelDiffer,
+} from '../scripts/migration-new.js';
+
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+
+const scratchDatabases: string[] = [];
+let scratchCounter = 0;
+
+/** Creates an empty database with a name unique to this run and returns its URL. */
+async function createScratchDatabase(): Promise<string> {
+  const name = `mig_${process.pid}_${Date.now().toString(36)}_${scratchCounter++}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  scratchDatabases.push(name);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+async function dropScratchDatabases(): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    for (const name of scratchDatabases) await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+}
+
+async function withClient<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Everything about the public schema a migration can get wrong, in a form `toEqual` can compare and
+ * print. Column order and enum label order are left out: `ADD COLUMN` and `ADD VALUE` append, so a
+ * migrated database legitimately orders them differently from one created in one go.
+ */
+async function describeSchema(url: string) {
+  return withClient(url, async (client) => {
+    const rows = async (sql: string) => (await client.query(sql)).rows;
+    return {
+      tables: await rows(`
+        SELECT table_name, table_type FROM information_schema.tables
+         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+         ORDER BY table_name`),
+      columns: await rows(`
+        SELECT table_name, column_name, data_type, udt_name, is_nullable, column_default,
+               character_maximum_length, numeric_precision, numeric_scale, datetime_precision,
+               is_identity, is_generated, generation_expression
+          FROM information_schema.columns
+         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+         ORDER BY table_name, column_name`),
+      enums: await rows(`
+        SELECT t.typname AS enum_name, array_agg(e.enumlabel::text ORDER BY e.enumlabel) AS labels
+          FROM pg_type t
+          JOIN pg_enum e ON e.enumtypid = t.oid
+          JOIN pg_namespace n ON n.oid = t.typnamespace
+         WHERE n.nspname = 'public'
+         GROUP BY t.typname
+         ORDER BY t.typname`),
+      indexes: await rows(`
+        SELECT tablename, indexname, indexdef FROM pg_indexes
+         WHERE schemaname = 'public' AND tablename <> '_prisma_migrations'
+         ORDER BY tablename, indexname`),
+      constraints: await rows(`
+        SELECT rel.relname AS table_name, c.conname, c.contype, pg_get_constraintdef(c.oid) AS definition,
+               c.condeferrable, c.condeferred
+          FROM pg_constraint c
+          JOIN pg_class rel ON rel.oid = c.conrelid
+          JOIN pg_namespace n ON n.oid = rel.relnamespace
+         WHERE n.nspname = 'public' AND rel.relname <> '_prisma_migrations'
+         ORDER BY rel.relname, c.conname`),
+      sequences: await rows(`
+        SELECT sequence_name, data_type FROM information_schema.sequences
+         WHERE sequence_schema = 'public' ORDER BY sequence_name`),
+      views: await rows(`
+        SELECT table_name, view_definition FROM information_schema.views
+         WHERE table_schema = 'public' ORDER BY table_name`),
+    };
+  });
+}
+
+const currentSchema = readSchemaFiles();
+const migrations = listMigrationFiles();
+let differ: DatamodelDiffer;
+
+beforeAll(async () => {
+  // The engine only asks the server for its version; the admin database is as good as any.
+  differ = await openDatamodelDiffer(ADMIN_URL, currentSchema);
+});
+
+afterAll(async () => {
+  await differ?.close();
+  await dropScratchDatabases();
+});
+
+describe('checked-in migrations', () => {
+  test('exist, each with a datamodel snapshot', () => {
+    expect(migrations.length, 'no migrations in prisma/migrations: run npm run db:diff -- init').toBeGreaterThan(0);
+    const latest = latestMigration();
+    expect(latest?.snapshot, `prisma/migrations/${latest?.name}/${SNAPSHOT_FILE} is missing`).toBeTruthy();
+  });
+
+  test('the latest snapshot matches prisma/schema (no migration is missing)', async () => {
+    const latest = latestMigration();
+    expect(latest?.snapshot).toBeTruthy();
+    const result = await differ.diff([{ path: SNAPSHOT_FILE, content: latest!.snapshot! }], currentSchema);
+    expect(
+      result.changed,
+      `prisma/schema differs from the snapshot of ${latest!.name}; run npm run db:diff -- <name>. Pending SQL:\n${result.script}`,
+    ).toBe(false);
+  });
+
+  test('a database migrated from nothing equals one created from the current schema', async () => {
+    const [migratedUrl, referenceUrl] = await Promise.all([createScratchDatabase(), createScratchDatabase()]);
+
+    const applied = await applyMigrations(migratedUrl);
+    expect(applied).toEqual(migrations.map((m) => m.name));
+
+    const fromEmpty = await differ.diff('empty', currentSchema);
+    expect(fromEmpty.changed).toBe(true);
+    await withClient(referenceUrl, (client) => client.query(fromEmpty.script));
+
+    const [migrated, reference] = await Promise.all([describeSchema(migratedUrl), describeSchema(referenceUrl)]);
+    expect(reference.tables.length).toBeGreaterThan(0);
+    expect(migrated, 'the migrations do not produce the schema in prisma/schema').toEqual(reference);
+  });
+});
+
+describe('applyMigrations', () => {
+  test('records Prisma-compatible rows and does nothing the second time', async () => {
+    const url = await createScratchDatabase();
+    const messages: string[] = [];
+    expect(await applyMigrations(url, (m) => messages.push(m))).toEqual(migrations.map((m) => m.name));
+    expect(messages.some((m) => m.includes(migrations[0]!.name))).toBe(true);
+    expect(await applyMigrations(url)).toEqual([]);
+
+    const rows = await withClient(url, async (client) =>
+      (await client.query(
+        `SELECT id, checksum, migration_name, finished_at, rolled_back_at, started_at, applied_steps_count, logs
+           FROM _prisma_migrations ORDER BY started_at`,
+      )).rows,
+    );
+    expect(rows.map((r) => r.migration_name)).toEqual(migrations.map((m) => m.name));
+    for (const [i, row] of rows.entries()) {
+      expect(row.id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(row.checksum).toBe(migrationChecksum(migrations[i]!.script));
+      expect(row.checksum).toMatch(/^[0-9a-f]{64}$/);
+      expect(row.finished_at).toBeInstanceOf(Date);
+      expect(row.finished_at.getTime()).toBeGreaterThanOrEqual(row.started_at.getTime());
+      expect(row.rolled_back_at).toBeNull();
+      expect(row.applied_steps_count).toBe(1);
+      expect(row.logs).toBeNull();
+    }
+  });
+
+  test('several nodes starting at once apply each migration exactly once', async () => {
+    const url = await createScratchDatabase();
+    const results = await Promise.all([applyMigrations(url), applyMigrations(url), applyMigrations(url)]);
+    expect(results.flat()).toEqual(migrations.map((m) => m.name));
+    expect(results.filter((r) => r.length > 0)).toHaveLength(1);
+    const count = await withClient(url, async (c) => (await c.query('SELECT count(*)::int AS n FROM _prisma_migrations')).rows[0].n);
+    expect(count).toBe(migrations.length);
+  });
+
+  test('a failing migration is rolled back, unrecorded, and named in the error', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    try {
+      cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+      mkdirSync(path.join(dir, '99991231235959_broken'));
+      writeFileSync(
+        path.join(dir, '99991231235959_broken', 'migration.sql'),
+        'CREATE TABLE "half_done" (id integer);\nSELECT 1 / 0;\n',
+      );
+      const url = await createScratchDatabase();
+      await expect(applyMigrations(url, undefined, dir)).rejects.toThrow(/99991231235959_broken.*division by zero/);
+      const state = await withClient(url, async (c) => ({
+        halfDone: (await c.query(`SELECT to_regclass('public.half_done') AS t`)).rows[0].t,
+        recorded: (await c.query('SELECT migration_name FROM _prisma_migrations ORDER BY started_at')).rows.map(
+          (r) => r.migration_name,
+        ),
+      }));
+      expect(state).toEqual({ halfDone: null, recorded: migrations.map((m) => m.name) });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('embedded Postgres', () => {
+  test('migrates, answers Prisma through a one-connection pool, and keeps data across restarts', async () => {
+    const dataDir = mkdtempSync(path.join(tmpdir(), 'embedded-pg-'));
+    try {
+      let server = await startEmbeddedPostgres(dataDir);
+      try {
+        expect(await applyMigrations(server.url)).toEqual(migrations.map((m) => m.name));
+        expect(await applyMigrations(server.url)).toEqual([]);
+        const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: server.url, max: 1 }) });
+        try {
+          const created = await prisma.tenant.create({ data: { name: 'embedded-tenant' } });
+          const found = await prisma.tenant.findUnique({ where: { name: 'embedded-tenant' } });
+          expect(found?.id).toBe(created.id);
+          await expect(prisma.tenant.create({ data: { name: 'embedded-tenant' } })).rejects.toThrow(/Unique constraint/i);
+        } finally {
+          await prisma.$disconnect();
+        }
+      } finally {
+        await server.stop();
+      }
+
+      server = await startEmbeddedPostgres(dataDir);
+      try {
+        expect(await applyMigrations(server.url)).toEqual([]);
+        const prisma = new PrismaClient({ adapter: new PrismaPg({ connectionString: server.url, max: 1 }) });
+        try {
+          expect((await prisma.tenant.findMany()).map((t) => t.name)).toEqual(['embedded-tenant']);
+        } finally {
+          await prisma.$disconnect();
+        }
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+});
