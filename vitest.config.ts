@@ -1,5 +1,22 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
 
+const require = createRequire(import.meta.url);
+
 export default defineConfig({
-  test: { include: ['test/**/*.test.ts'], testTimeout: 30000, hookTimeout: 60000 },
+  resolve: {
+    // Node loads graphql's CommonJS entry for the libraries; make our own imports get the same copy
+    // (Vite would otherwise pick index.mjs and graphql would see two module instances).
+    alias: [{ find: /^graphql$/, replacement: require.resolve('graphql') }],
+  },
+  test: {
+    include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    pool: 'forks',
+    // Each file boots its own server and database; two cores run two files at a time.
+    maxWorkers: 2,
+    fileParallelism: true,
+  },
 });

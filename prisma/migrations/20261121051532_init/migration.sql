@@ -386,6 +386,7 @@ CREATE TABLE "DeliveryAttempt" (
 );
 
 -- CreateIndex
+CREATE INDEX "Alert_tenantId_createdAt_idx" ON "Alert"("tenantId", "createdAt" DESC);
 
 -- CreateIndex
 CREATE INDEX "Alert_status_snoozedUntil_idx" ON "Alert"("status", "snoozedUntil");
