@@ -1,9 +1,15 @@
 /**
- * Builds the GraphQL schema from the area modules. Import order does not matter; each module
- * registers its own types and fields on the builder.
+ * Builds the GraphQL schema from the area modules. Each module registers its own types and fields on
+ * the builder.
  */
 import { builder } from './builder.js';
 import './users.js';
 import './auth.js';
+import './events.js';
+import './rules.js';
+import './alerts.js';
+import './webhooks.js';
+import './devices.js';
+import './proposals.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

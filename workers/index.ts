@@ -1,5 +1,6 @@
 /**
  * Starts every BullMQ worker of this process; `close()` lets running jobs finish (SIGTERM).
+ * Each area contributes a starter (its workers) and maintenance tasks (workers/maintenance.ts).
  */
 import type { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
@@ -10,8 +11,14 @@ export interface Workers {
   close(): Promise<void>;
 }
 
+/** A function that starts an area's workers. */
+export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
+
+const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt)]];
+
 export async function startWorkers(rt: Runtime): Promise<Workers> {
-  const workers: Worker[] = [await startMaintenance(rt)];
+  const workers: Worker[] = [];
+  for (const start of starters) workers.push(...(await start(rt)));
   return {
     workers,
     close: async () => {

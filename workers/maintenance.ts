@@ -6,6 +6,7 @@ import { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames } from '../src/queues.js';
 import { purgeRevokedTokens } from '../src/auth/tokens.js';
+import { workerOptions } from './connection.js';
 
 export interface MaintenanceTask {
   name: string;
@@ -37,7 +38,7 @@ export async function startMaintenance(rt: Runtime, tasks: MaintenanceTask[] = m
       rt.logger.debug({ task: task.name, result }, 'maintenance task done');
       return result ?? null;
     },
-    { connection: { url: rt.redisUrl, maxRetriesPerRequest: null } as never, prefix: rt.queues.prefix, concurrency: 2 },
+    workerOptions(rt, { concurrency: 2 }),
   );
   worker.on('failed', (job, err) => rt.logger.error({ err, task: job?.data.task }, 'maintenance task failed'));
   return worker;
