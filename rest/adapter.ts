@@ -8,7 +8,7 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import * as OpenApiValidator from 'express-openapi-validator';
 import { parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Runtime } from '../src/runtime.js';
-import type { Ctx } from '../src/context.js';
+import { createCtx, type Ctx } from '../src/context.js';
 import { DomainError, Unauthenticated } from '../src/errors.js';
 import { restErrorFromDomain, restErrorFromGraphQL, type RestError } from '../src/http/error-mapping.js';
 import { contextFromCredential, type Yoga } from '../src/http/graphql.js';
@@ -99,10 +99,21 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   });
 
   for (const e of entries) {
-    if ((e.auth ?? 'user') === 'user') {
+    const auth = e.auth ?? 'user';
+    if (auth === 'user') {
       router[e.method](e.path, (req: Request, _res: Response, next: NextFunction) => {
         const ctx = (req as RestReq).ctx;
         next(ctx.principal?.userId ? undefined : new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.'));
+      });
+    } else if (typeof auth === 'function') {
+      router[e.method](e.path, async (req: Request, _res: Response, next: NextFunction) => {
+        try {
+          const r = req as RestReq;
+          r.ctx = createCtx(rt, await auth(rt, r), r.ctx.requestId);
+          next();
+        } catch (err) {
+          next(err);
+        }
       });
     }
   }

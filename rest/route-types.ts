@@ -4,6 +4,15 @@
  */
 import type { Request, Response } from 'express';
 import type { Ctx } from '../src/context.js';
+import type { Runtime } from '../src/runtime.js';
+import type { Principal } from '../src/auth/principal.js';
+
+/**
+ * Who may call a route: a user credential (PAT or session; the default), anyone, or a custom
+ * authenticator (ingest key, signed webhook) that returns the principal or throws Unauthenticated.
+ * Runs before request validation, so a bad credential is a 401 whatever the body.
+ */
+export type RouteAuth = 'user' | 'public' | ((rt: Runtime, req: Request & { rawBody?: Buffer }) => Promise<Principal>);
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
@@ -18,8 +27,7 @@ export interface OperationRoute {
   method: Method;
   /** Express-style path under /api/v1, e.g. `/auth/tokens/:tokenId`. */
   path: string;
-  /** Who may call: a user credential (PAT or session; the default) or anyone. */
-  auth?: 'user' | 'public';
+  auth?: RouteAuth;
   /** A GraphQL document with one operation, executed in-process with the caller's context. */
   operation: string;
   variables?: (req: RestRequest) => Record<string, unknown>;
@@ -33,7 +41,7 @@ export interface OperationRoute {
 export interface HandlerRoute {
   method: Method;
   path: string;
-  auth?: 'user' | 'public';
+  auth?: RouteAuth;
   handler: (req: Request & { ctx: Ctx; rawBody?: Buffer }, res: Response) => Promise<void>;
 }
 

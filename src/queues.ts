@@ -18,7 +18,8 @@ export const QueueNames = {
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
 export interface JobPayloads {
-  evaluate: { eventId: string };
+  /** A batch of stored events (ids only), in arrival order. */
+  evaluate: { eventIds: string[] };
   maintenance: { task: string };
   outbox: { outboxId: string };
   deliveries: { deliveryId: string };

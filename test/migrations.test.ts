@@ -217,6 +217,25 @@ describe('applyMigrations', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+  test('a script with its own BEGIN/COMMIT (as Prisma writes for enum rewrites) is applied and recorded', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
+    try {
+      cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
+      mkdirSync(path.join(dir, '99991231235959_own_tx'));
+      const script = 'BEGIN;\nCREATE TABLE "own_tx" (id integer);\nCOMMIT;\n';
+      writeFileSync(path.join(dir, '99991231235959_own_tx', 'migration.sql'), script);
+      const url = await createScratchDatabase();
+      expect(await applyMigrations(url, undefined, dir)).toEqual([...migrations.map((m) => m.name), '99991231235959_own_tx']);
+      const row = await withClient(url, async (c) => {
+        expect((await c.query(`SELECT to_regclass('public.own_tx') AS t`)).rows[0].t).toBe('own_tx');
+        return (await c.query(`SELECT * FROM _prisma_migrations WHERE migration_name = '99991231235959_own_tx'`)).rows[0];
+      });
+      expect(row).toMatchObject({ checksum: migrationChecksum(script), applied_steps_count: 1, rolled_back_at: null });
+      expect(row.finished_at).toBeInstanceOf(Date);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
 
 describe('embedded Postgres', () => {

@@ -31,7 +31,8 @@ CREATE TABLE IF NOT EXISTS _prisma_migrations (
 
 // A script that manages its own transaction (Prisma emits BEGIN/COMMIT when it rewrites an enum)
 // cannot be nested in ours; it runs as written, like `prisma migrate deploy` would run it.
-const OWN_TRANSACTION_CONTROL = /^\s*(BEGIN|START\s+TRANSACTION|COMMIT|END|ROLLBACK)\s*;/im;
+// (PL/pgSQL's `BEGIN` has no semicolon and its `END;` closes a block, so neither counts.)
+const OWN_TRANSACTION_CONTROL = /^\s*(BEGIN|START\s+TRANSACTION|COMMIT)\s*;/im;
 
 export interface MigrationFile {
   /** Directory name, e.g. `20250101120000_init`; also the `migration_name` recorded. */
