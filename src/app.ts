@@ -42,7 +42,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   let redisUrl = config.redisUrl;
   if (!redisUrl) {
-    const redis = await startLocalRedis(path.join(config.dataDir, 'redis'));
+    const redis = await startLocalRedis(config.dataDir);
     redisUrl = redis.url;
     stoppers.push(redis.stop);
   }
