@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import express, { type Request, type Response } from 'express';
 import { pinoHttp } from 'pino-http';
 import type { GraphQLSchema } from 'graphql';
+import type { WebSocketServer } from 'ws';
 import type { Runtime } from '../runtime.js';
 import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
 import { createRestRouter } from '../../rest/adapter.js';
@@ -39,7 +40,7 @@ export interface RunningServer {
 }
 
 /** Builds the Express app and HTTP server (not yet listening). */
-export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server } {
+export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
@@ -100,13 +101,13 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   });
 
   const server = http.createServer(app);
-  attachGraphQLWs(rt, yoga, server);
-  return { app, server };
+  const wss = attachGraphQLWs(rt, yoga, server);
+  return { app, server, wss };
 }
 
 /** Starts listening; `close()` stops accepting, drains in-flight requests and closes sockets. */
 export async function listen(rt: Runtime, opts: ServerOptions, port: number, host: string): Promise<RunningServer> {
-  const { server } = createServer(rt, opts);
+  const { server, wss } = createServer(rt, opts);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());
@@ -118,6 +119,9 @@ export async function listen(rt: Runtime, opts: ServerOptions, port: number, hos
     url: `http://${shownHost}:${addr.port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        // WebSocket connections are upgraded out of the HTTP server's tracking: close them ourselves.
+        for (const client of wss.clients) client.close(1001, 'server shutting down');
+        wss.close();
         server.close(() => resolve());
         server.closeIdleConnections();
         setTimeout(() => server.closeAllConnections(), 5000).unref();
