@@ -1,6 +1,304 @@
 /**
- * GraphQL types, queries, mutations and subscriptions of the alerts area.
+ * Alerts: the Alert type (events, rule, assignee, timeline, maintenance window), the `alerts`
+ * connection and `alert(id)`, the actions (acknowledge, snooze, resolve), maintenance windows, and
+ * the `alertChanged` subscription.
  */
-import { builder } from './builder.js';
+import { filter as filterIterable, pipe } from 'graphql-yoga';
+import { builder, SeverityEnum } from './builder.js';
+import { EventRef } from './events.js';
+import { requireUser } from '../src/context.js';
+import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
+import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
+import {
+  createMaintenanceWindow,
+  deleteMaintenanceWindow,
+  loadMaintenanceWindow,
+  updateMaintenanceWindow,
+  windowIsActive,
+  type MaintenanceWindowInput,
+} from '../src/alerts/maintenance-windows.js';
+import type { Prisma } from '../src/generated/prisma/client.js';
 
-void builder;
+export const AlertStatusEnum = builder.enumType('AlertStatus', {
+  values: {
+    open: { description: 'Firing, nobody has taken it.' },
+    acknowledged: { description: 'Someone took it (the assignee).' },
+    snoozed: { description: 'Quiet until snoozedUntil, then open again.' },
+    resolved: { description: 'Done. A later match opens a new alert.' },
+  } as const,
+});
+const AlertActionEnum = builder.enumType('AlertAction', { values: ['acknowledge', 'snooze', 'resolve'] as const });
+
+/** Most events `Alert.events` returns. */
+const MAX_ALERT_EVENTS = 100;
+
+builder.prismaObject('AlertTimelineEntry', {
+  description: 'One change of an alert: who (null: the service), what, from which status to which.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    action: t.exposeString('action', { description: 'opened, acknowledged, snoozed, reopened, resolved.' }),
+    fromStatus: t.expose('fromStatus', { type: AlertStatusEnum, nullable: true }),
+    toStatus: t.expose('toStatus', { type: AlertStatusEnum, nullable: true }),
+    note: t.exposeString('note', { nullable: true }),
+    actor: t.relation('actor', { nullable: true }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('MaintenanceWindow', {
+  description: 'Alerts that open inside an active window covering them are suppressed: no outbound trigger.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    startsAt: t.expose('startsAt', { type: 'DateTime' }),
+    endsAt: t.expose('endsAt', { type: 'DateTime' }),
+    repeatEverySeconds: t.exposeInt('repeatEverySeconds', { nullable: true, description: 'Recurring: the span startsAt..endsAt repeats with this period.' }),
+    matchLabels: t.expose('matchLabels', { type: 'JSON' }),
+    source: t.exposeString('source', { nullable: true }),
+    deviceId: t.exposeString('deviceId', { nullable: true }),
+    activeNow: t.boolean({ select: { startsAt: true, endsAt: true, repeatEverySeconds: true }, resolve: (w) => windowIsActive(w, new Date()) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('Alert', {
+  description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    status: t.expose('status', { type: AlertStatusEnum }),
+    severity: t.expose('severity', { type: SeverityEnum }),
+    summary: t.exposeString('summary'),
+    source: t.exposeString('source', { nullable: true }),
+    dedupKey: t.exposeString('dedupKey'),
+    count: t.exposeInt('count', { description: 'Events attached (absence alerts: 1).' }),
+    firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
+    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
+    acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true }),
+    snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
+    resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
+    suppressed: t.exposeBoolean('suppressed', { description: 'Opened inside a maintenance window: no outbound trigger.' }),
+    ruleId: t.exposeString('ruleId', { nullable: true }),
+    assigneeId: t.exposeString('assigneeId', { nullable: true }),
+    maintenanceWindowId: t.exposeString('maintenanceWindowId', { nullable: true }),
+    allowedActions: t.field({ type: [AlertActionEnum], select: { status: true }, resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+    rule: t.relation('rule', { nullable: true }),
+    assignee: t.relation('assignee', { nullable: true }),
+    maintenanceWindow: t.relation('maintenanceWindow', { nullable: true }),
+    timeline: t.relation('timeline', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
+    events: t.field({
+      type: [EventRef],
+      description: `The attached events, latest first (limit default 20, at most ${MAX_ALERT_EVENTS}).`,
+      args: { limit: t.arg.int({ defaultValue: 20 }) },
+      select: (args, _ctx, nestedSelection) => ({
+        events: {
+          take: Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)),
+          orderBy: [{ event: { receivedAt: 'desc' } }, { eventId: 'desc' }],
+          select: { event: nestedSelection(true) },
+        },
+      }),
+      resolve: (alert) => alert.events.map((ae) => ae.event),
+    }),
+  }),
+});
+
+const AlertFilter = builder.inputType('AlertFilter', {
+  fields: (t) => ({
+    severity: t.field({ type: SeverityEnum }),
+    status: t.field({ type: [AlertStatusEnum], description: 'Any of these statuses.' }),
+    since: t.field({ type: 'DateTime', description: 'Opened at or after this time.' }),
+    source: t.string(),
+    ruleId: t.id(),
+    assigneeId: t.id(),
+    suppressed: t.boolean(),
+  }),
+});
+
+type AlertFilterValue = typeof AlertFilter.$inferInput;
+
+function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereInput {
+  if (!f) return {};
+  return {
+    ...(f.severity ? { severity: f.severity } : {}),
+    ...(f.status?.length ? { status: { in: [...f.status] } } : {}),
+    ...(f.since ? { firstSeenAt: { gte: f.since } } : {}),
+    ...(f.source ? { source: f.source } : {}),
+    ...(f.ruleId ? { ruleId: String(f.ruleId) } : {}),
+    ...(f.assigneeId ? { assigneeId: String(f.assigneeId) } : {}),
+    ...(f.suppressed != null ? { suppressed: f.suppressed } : {}),
+  };
+}
+
+builder.queryFields((t) => ({
+  alerts: t.prismaConnection({
+    type: 'Alert',
+    cursor: 'id',
+    authScopes: { user: true },
+    description: 'Alerts of the tenant, newest first.',
+    args: { filter: t.arg({ type: AlertFilter }) },
+    maxSize: 500,
+    defaultSize: 100,
+    resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
+  }),
+  alert: t.prismaField({
+    type: 'Alert',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const alert = await loadAlert(ctx, String(args.id));
+      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
+    },
+  }),
+  maintenanceWindows: t.prismaField({
+    type: ['MaintenanceWindow'],
+    authScopes: { user: true },
+    resolve: (query, _root, _args, ctx) => ctx.db.maintenanceWindow.findMany({ ...query, orderBy: { startsAt: 'asc' } }),
+  }),
+  maintenanceWindow: t.prismaField({
+    type: 'MaintenanceWindow',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const w = await loadMaintenanceWindow(ctx, String(args.id));
+      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
+    },
+  }),
+}));
+
+const SnoozeAlertInput = builder.inputType('SnoozeAlertInput', {
+  description: 'Exactly one of duration or until.',
+  fields: (t) => ({
+    duration: t.string({ description: 'Seconds ("900") or a duration: "30s", "15m", "2h", "1d", "1h30m", ISO-8601 "PT1H". Any length.' }),
+    until: t.field({ type: 'DateTime', description: 'A time in the future.' }),
+  }),
+});
+
+const windowFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, create: boolean) => ({
+  name: t.string({ required: create }),
+  startsAt: t.field({ type: 'DateTime', required: create }),
+  endsAt: t.field({ type: 'DateTime', required: create }),
+  repeatEverySeconds: t.int({ description: 'Recurring windows: the period (e.g. 604800 for weekly); null: one-off.' }),
+  matchLabels: t.field({ type: 'JSON', description: 'Scope: alerts whose opening event carries all these labels.' }),
+  source: t.string({ description: 'Scope: alerts from this source.' }),
+  deviceId: t.id({ description: 'Scope: alerts of this device.' }),
+});
+const CreateMaintenanceWindowInput = builder.inputType('CreateMaintenanceWindowInput', { fields: (t) => windowFields(t, true) });
+const UpdateMaintenanceWindowInput = builder.inputType('UpdateMaintenanceWindowInput', { fields: (t) => windowFields(t, false) });
+
+function windowInput(input: Record<string, unknown>): MaintenanceWindowInput {
+  return { ...input, deviceId: input.deviceId == null ? (input.deviceId as null | undefined) : String(input.deviceId) } as MaintenanceWindowInput;
+}
+
+builder.mutationFields((t) => ({
+  acknowledgeAlert: t.prismaField({
+    type: 'Alert',
+    authScopes: { user: true },
+    description: 'open or snoozed → acknowledged, assigned to the caller. Other states: CONFLICT.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const alert = await acknowledgeAlert(ctx, { id: String(args.id) });
+      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
+    },
+  }),
+  snoozeAlert: t.prismaField({
+    type: 'Alert',
+    authScopes: { user: true },
+    description: 'open, acknowledged or snoozed → snoozed until a time; it reopens by itself then.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SnoozeAlertInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const alert = await snoozeAlert(ctx, { id: String(args.id), duration: args.input.duration, until: args.input.until });
+      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
+    },
+  }),
+  resolveAlert: t.prismaField({
+    type: 'Alert',
+    authScopes: { user: true },
+    description: 'open, acknowledged or snoozed → resolved. A resolved alert: CONFLICT.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const alert = await resolveAlert(ctx, { id: String(args.id) });
+      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
+    },
+  }),
+  createMaintenanceWindow: t.prismaField({
+    type: 'MaintenanceWindow',
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateMaintenanceWindowInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const w = await createMaintenanceWindow(ctx, windowInput(input));
+      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
+    },
+  }),
+  updateMaintenanceWindow: t.prismaField({
+    type: 'MaintenanceWindow',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceWindowInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const w = await updateMaintenanceWindow(ctx, String(args.id), windowInput(args.input));
+      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
+    },
+  }),
+  deleteMaintenanceWindow: t.field({
+    type: 'ID',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => (await deleteMaintenanceWindow(ctx, String(args.id))).id,
+  }),
+}));
+
+const AlertChangeKindEnum = builder.enumType('AlertChangeKind', { values: ['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const });
+
+interface AlertChangeMessage {
+  change: 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
+  id: string;
+}
+
+const AlertChange = builder.objectRef<AlertChangeMessage>('AlertChange').implement({
+  fields: (t) => ({
+    change: t.field({ type: AlertChangeKindEnum, resolve: (m) => m.change }),
+    alert: t.prismaField({
+      type: 'Alert',
+      description: 'The alert as it is now (read with the subscriber’s permissions).',
+      resolve: (query, m, _args, ctx) => ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: m.id } }),
+    }),
+  }),
+});
+
+const AlertChangedFilter = builder.inputType('AlertChangedFilter', {
+  fields: (t) => ({
+    alertId: t.id(),
+    severity: t.field({ type: SeverityEnum }),
+    status: t.field({ type: [AlertStatusEnum], description: 'The status after the change is one of these.' }),
+    source: t.string(),
+    ruleId: t.id(),
+    changes: t.field({ type: [AlertChangeKindEnum] }),
+  }),
+});
+
+builder.subscriptionFields((t) => ({
+  alertChanged: t.field({
+    type: AlertChange,
+    authScopes: { user: true },
+    description: "Fires when an alert of the caller's tenant opens, is bumped, or changes state.",
+    args: { filter: t.arg({ type: AlertChangedFilter }) },
+    subscribe: (_root, args, ctx) => {
+      const me = requireUser(ctx);
+      const f = args.filter;
+      return pipe(
+        ctx.rt.pubsub.subscribe('alertChanged', me.tenantId),
+        filterIterable((p: Record<string, unknown>) => {
+          if (!f) return true;
+          if (f.alertId && p.id !== String(f.alertId)) return false;
+          if (f.severity && p.severity !== f.severity) return false;
+          if (f.status?.length && !f.status.includes(p.status as AlertStatus)) return false;
+          if (f.source && p.source !== f.source) return false;
+          if (f.ruleId && p.rule_id !== String(f.ruleId)) return false;
+          if (f.changes?.length && !f.changes.includes(p.change as AlertChangeMessage['change'])) return false;
+          return true;
+        }),
+      );
+    },
+    resolve: (p) => ({ change: (p as Record<string, unknown>).change as AlertChangeMessage['change'], id: String((p as Record<string, unknown>).id) }),
+  }),
+}));

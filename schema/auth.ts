@@ -7,6 +7,7 @@ import { login, logout } from '../src/auth/sessions.js';
 import { listTokens, mintToken, reactivateToken, revokeToken, rotateToken, tokenStatus } from '../src/auth/tokens.js';
 import { requireUser } from '../src/context.js';
 import { SESSION_COOKIE } from '../src/auth/principal.js';
+import { setAuditTarget } from '../src/audit/audit.js';
 
 const TokenStatusEnum = builder.enumType('TokenStatus', { values: ['active', 'revoked', 'expired'] as const });
 
@@ -80,7 +81,8 @@ builder.mutationFields((t) => ({
   }),
   logout: t.boolean({
     authScopes: { user: true },
-    resolve: async (_root, _args, ctx) => {
+    resolve: async (_root, _args, ctx, info) => {
+      if (ctx.principal?.credential.kind === 'session') setAuditTarget(ctx, info.path.key as string, 'Session', ctx.principal.credential.id);
       await logout(ctx);
       ctx.responseCookies.push({ name: SESSION_COOKIE, value: '', maxAgeSeconds: 0 });
       return true;
@@ -90,8 +92,9 @@ builder.mutationFields((t) => ({
     type: MintedToken,
     authScopes: { user: true },
     args: { input: t.arg({ type: CreateTokenInput, required: true }) },
-    resolve: async (_root, { input }, ctx) => {
+    resolve: async (_root, { input }, ctx, info) => {
       const minted = await mintToken(ctx, { ...input, userId: input.userId ? String(input.userId) : null });
+      setAuditTarget(ctx, info.path.key as string, 'AccessToken', minted.token.id);
       return { tokenId: minted.token.id, cleartext: minted.cleartext };
     },
   }),
@@ -118,8 +121,9 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     description: 'Mints a replacement; the old token keeps working for 24 hours.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => {
+    resolve: async (_root, args, ctx, info) => {
       const minted = await rotateToken(ctx, String(args.id));
+      setAuditTarget(ctx, info.path.key as string, 'AccessToken', String(args.id));
       return { tokenId: minted.token.id, cleartext: minted.cleartext };
     },
   }),

@@ -1,6 +1,217 @@
 /**
- * GraphQL types, queries, mutations and subscriptions of the events area.
+ * GraphQL of the events area: the timeline (`events` connection, `event`), the live `eventAdded`
+ * subscription, signed inbound webhooks, and the tenant's ingest keys.
  */
-import { builder } from './builder.js';
+import { filter as filterIterable, pipe } from 'graphql-yoga';
+import { builder, SeverityEnum } from './builder.js';
+import type { Ctx } from '../src/context.js';
+import { requireUser } from '../src/context.js';
+import { matchesEventFilter, TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
+import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
+import type { SerializedEvent } from '../src/events/ingest.js';
+import {
+  createInboundWebhook,
+  deleteInboundWebhook,
+  inboundWebhookUrl,
+  revealInboundWebhookSecret,
+  rotateInboundWebhookSecret,
+} from '../src/events/inbound-webhooks.js';
+import { listIngestKeys, rotateTenantIngestKey } from '../src/events/ingest-keys.js';
 
-void builder;
+export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: ['ingest', 'webhook', 'sot', 'system'] as const });
+
+export const EventRef = builder.prismaObject('Event', {
+  description: 'One entry on the timeline. Both envelope shapes map onto it (`kind` is stored as `type`).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    type: t.exposeString('type', { description: 'The `type` of shape A or the `kind` of shape B.' }),
+    module: t.exposeString('module', { nullable: true }),
+    source: t.exposeString('source'),
+    summary: t.exposeString('summary', { nullable: true }),
+    severity: t.expose('severity', { type: SeverityEnum }),
+    labels: t.expose('labels', { type: 'JSON' }),
+    payload: t.expose('payload', { type: 'JSON' }),
+    receivedVia: t.expose('receivedVia', { type: ReceivedViaEnum }),
+    receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
+    evaluatedAt: t.expose('evaluatedAt', { type: 'DateTime', nullable: true, description: 'When alert rules finished with this event; null until then.' }),
+  }),
+});
+
+const EventFilterInput = builder.inputType('EventFilter', {
+  description: 'Timeline filter; every given condition must hold.',
+  fields: (t) => ({
+    module: t.string(),
+    severities: t.field({ type: [SeverityEnum] }),
+    type: t.string({ description: 'Exact type, or a glob where `*` matches any run of characters (`deploy.*`).' }),
+    source: t.string(),
+    labels: t.field({ type: 'JSON', description: 'Object of label → value; events must carry all of them (subset match).' }),
+    search: t.string({ description: 'Case-insensitive text in summary, type or source.' }),
+    sinceHours: t.int({ description: `Only events received in the last N hours (1 to ${TIMELINE_LIMITS.maxSinceHours}).` }),
+  }),
+});
+
+function toFilter(input: { module?: string | null; severities?: readonly string[] | null; type?: string | null; source?: string | null; labels?: unknown; search?: string | null; sinceHours?: number | null } | null | undefined): EventFilter {
+  if (!input) return {};
+  return { ...input, severities: input.severities as EventFilter['severities'], labels: input.labels as EventFilter['labels'] };
+}
+
+builder.queryFields((t) => ({
+  events: t.prismaConnection({
+    type: 'Event',
+    cursor: 'id',
+    authScopes: { user: true },
+    defaultSize: TIMELINE_LIMITS.defaultLimit,
+    maxSize: TIMELINE_LIMITS.maxLimit,
+    description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}).`,
+    args: { filter: t.arg({ type: EventFilterInput }) },
+    resolve: (query, _root, args, ctx) => ctx.db.event.findMany({ ...query, where: timelineWhere(toFilter(args.filter)), orderBy: NEWEST_FIRST }),
+  }),
+  event: t.prismaField({
+    type: 'Event',
+    nullable: true,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _root, args, ctx) => ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } }),
+  }),
+}));
+
+builder.subscriptionFields((t) => ({
+  eventAdded: t.field({
+    type: EventRef,
+    authScopes: { user: true },
+    description: 'Every event stored for the tenant from now on (on any API node) that passes the filter.',
+    args: { filter: t.arg({ type: EventFilterInput }) },
+    subscribe: (_root, args, ctx) => {
+      const me = requireUser(ctx);
+      const f = toFilter(args.filter);
+      timelineWhere(f); // 422-style BAD_USER_INPUT before subscribing
+      return pipe(
+        ctx.rt.pubsub.subscribe('eventAdded', me.tenantId),
+        filterIterable((payload) => matchesEventFilter(payload as SerializedEvent, f)),
+      );
+    },
+    resolve: (payload) => payload as never,
+  }),
+}));
+
+/** The origin of the GraphQL request (yoga puts the Fetch Request on the context), for webhook URLs. */
+function requestOrigin(ctx: Ctx): string | null {
+  const request = (ctx as Ctx & { request?: { url?: string } }).request;
+  try {
+    return request?.url ? new URL(request.url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+builder.prismaObject('InboundWebhook', {
+  description: 'A signed inbound URL taking envelope shape B. The secret is only readable through reveal/rotate.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook.slug, requestOrigin(ctx)) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true, description: 'After a rotation: when the previous secret stops verifying.' }),
+  }),
+});
+
+const InboundWebhookWithSecret = builder.objectRef<{ id: string; name: string; slug: string; secret: string; createdAt: Date; previousValidUntil: Date | null }>('InboundWebhookWithSecret').implement({
+  description: 'An inbound webhook with its signing secret in cleartext (creation and rotation only).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    slug: t.exposeString('slug'),
+    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook.slug, requestOrigin(ctx)) }),
+    secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true }),
+  }),
+});
+
+const CreateInboundWebhookInput = builder.inputType('CreateInboundWebhookInput', {
+  fields: (t) => ({ name: t.string({ required: true }) }),
+});
+
+builder.queryFields((t) => ({
+  inboundWebhooks: t.prismaField({
+    type: ['InboundWebhook'],
+    authScopes: { user: true },
+    resolve: (query, _root, _args, ctx) => ctx.db.inboundWebhook.findMany({ ...query, where: { kind: 'events' }, orderBy: { createdAt: 'asc' } }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createInboundWebhook: t.field({
+    type: InboundWebhookWithSecret,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateInboundWebhookInput, required: true }) },
+    resolve: async (_root, { input }, ctx) => {
+      const { webhook, secret } = await createInboundWebhook(ctx, { name: input.name });
+      return { ...webhook, secret };
+    },
+  }),
+  revealInboundWebhookSecret: t.string({
+    authScopes: { admin: true },
+    description: 'The current signing secret in cleartext. A mutation so that every reveal is audited.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_root, args, ctx) => revealInboundWebhookSecret(ctx, String(args.id)),
+  }),
+  rotateInboundWebhookSecret: t.field({
+    type: InboundWebhookWithSecret,
+    authScopes: { admin: true },
+    description: 'A new signing secret; the previous one keeps verifying for 24 hours.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const { webhook, secret } = await rotateInboundWebhookSecret(ctx, String(args.id));
+      return { ...webhook, secret };
+    },
+  }),
+  deleteInboundWebhook: t.id({
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => (await deleteInboundWebhook(ctx, String(args.id))).id,
+  }),
+}));
+
+builder.prismaObject('IngestKey', {
+  description: 'A key for POST /events (X-Service-Key). Only its first characters are stored in the clear.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    keyPrefix: t.exposeString('keyPrefix'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    validUntil: t.expose('validUntil', { type: 'DateTime', nullable: true, description: 'Set when rotated away: the key works until then.' }),
+  }),
+});
+
+const RotatedIngestKey = builder.objectRef<{ id: string; key: string; previousValidUntil: Date }>('RotatedIngestKey').implement({
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'The new key (sik_…), shown this once.' }),
+    ingestKey: t.prismaField({ type: 'IngestKey', resolve: (query, r, _args, ctx) => ctx.db.ingestKey.findUniqueOrThrow({ ...query, where: { id: r.id } }) }),
+    previousValidUntil: t.expose('previousValidUntil', { type: 'DateTime', description: 'Older keys keep working until then (24 hours).' }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  ingestKeys: t.prismaField({
+    type: ['IngestKey'],
+    authScopes: { admin: true },
+    description: "The tenant's ingest keys that still work, newest first.",
+    resolve: async (query, _root, _args, ctx) => {
+      const ids = (await listIngestKeys(ctx)).map((k) => k.id);
+      return ctx.db.ingestKey.findMany({ ...query, where: { id: { in: ids } }, orderBy: { createdAt: 'desc' } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  rotateIngestKey: t.field({
+    type: RotatedIngestKey,
+    authScopes: { admin: true },
+    description: 'Mints a new ingest key; every older key keeps working for 24 hours.',
+    resolve: async (_root, _args, ctx) => {
+      const rotated = await rotateTenantIngestKey(ctx);
+      return { id: rotated.id, key: rotated.cleartext, previousValidUntil: rotated.previousValidUntil };
+    },
+  }),
+}));

@@ -1,6 +1,128 @@
 /**
- * GraphQL types, queries, mutations and subscriptions of the rules area.
+ * Alert rules: types, queries (members read) and mutations (admins write).
  */
-import { builder } from './builder.js';
+import { builder, SeverityEnum } from './builder.js';
+import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
+import { PAYLOAD_OPS, type PayloadCondition } from '../src/rules/match.js';
 
-void builder;
+export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
+  values: {
+    match: { description: 'Each matching event opens an alert, or bumps the live one with the same dedup key.' },
+    absence: { description: 'A source that sent a matching event and then none for windowSeconds opens an alert (heartbeats).' },
+  } as const,
+});
+
+export const PayloadOpEnum = builder.enumType('PayloadOp', { values: PAYLOAD_OPS });
+
+const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadCondition').implement({
+  description: 'A condition on the event payload: `path` is dotted (a.b.0.c).',
+  fields: (t) => ({
+    path: t.exposeString('path'),
+    op: t.field({ type: PayloadOpEnum, resolve: (c) => c.op }),
+    value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
+  }),
+});
+
+builder.prismaObject('AlertRule', {
+  description: 'A tenant-configured rule that turns events (or their absence) into alerts.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    kind: t.expose('kind', { type: AlertRuleKindEnum }),
+    enabled: t.exposeBoolean('enabled'),
+    typeGlob: t.exposeString('typeGlob', { nullable: true, description: '`*` matches within one dot-separated segment, `**` across segments, `?` one character.' }),
+    severities: t.expose('severities', { type: [SeverityEnum], description: 'Empty: any severity.' }),
+    module: t.exposeString('module', { nullable: true }),
+    source: t.exposeString('source', { nullable: true }),
+    labels: t.expose('labels', { type: 'JSON', description: 'Every label here must be on the event with the same value.' }),
+    payloadConditions: t.field({ type: [PayloadConditionRef], resolve: (r) => (r.payloadConditions ?? []) as unknown as PayloadCondition[] }),
+    windowSeconds: t.exposeInt('windowSeconds', { nullable: true }),
+    alertSeverity: t.expose('alertSeverity', { type: SeverityEnum }),
+    summaryTemplate: t.exposeString('summaryTemplate', { nullable: true }),
+    dedupKeyTemplate: t.exposeString('dedupKeyTemplate', { nullable: true, description: 'Default: the rule id and the event source.' }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const PayloadConditionInput = builder.inputType('PayloadConditionInput', {
+  fields: (t) => ({
+    path: t.string({ required: true }),
+    op: t.field({ type: PayloadOpEnum, required: true }),
+    value: t.field({ type: 'JSON', description: 'Required for eq, neq, contains; a number for gt, gte, lt, lte; true/false (default true) for exists.' }),
+  }),
+});
+
+const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, create: boolean) => ({
+  name: t.string({ required: create }),
+  enabled: t.boolean(),
+  typeGlob: t.string({ description: 'e.g. `deploy.*`' }),
+  severities: t.field({ type: [SeverityEnum] }),
+  module: t.string(),
+  source: t.string(),
+  labels: t.field({ type: 'JSON', description: 'Object of string keys to string values.' }),
+  payloadConditions: t.field({ type: [PayloadConditionInput] }),
+  windowSeconds: t.int({ description: 'Absence rules: seconds of silence that open an alert.' }),
+  alertSeverity: t.field({ type: SeverityEnum }),
+  summaryTemplate: t.string({ description: 'e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`.' }),
+  dedupKeyTemplate: t.string({ description: 'Same placeholders as summaryTemplate; default `<rule id>:<source>`.' }),
+});
+
+const CreateAlertRuleInput = builder.inputType('CreateAlertRuleInput', {
+  fields: (t) => ({ kind: t.field({ type: AlertRuleKindEnum, defaultValue: 'match' }), ...ruleFields(t, true) }),
+});
+const UpdateAlertRuleInput = builder.inputType('UpdateAlertRuleInput', {
+  description: 'Only the fields sent change; null clears an optional field. The kind cannot change.',
+  fields: (t) => ruleFields(t, false),
+});
+
+builder.queryFields((t) => ({
+  alertRules: t.prismaField({
+    type: ['AlertRule'],
+    authScopes: { user: true },
+    args: { kind: t.arg({ type: AlertRuleKindEnum }), enabled: t.arg.boolean() },
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.alertRule.findMany({
+        ...query,
+        where: { ...(args.kind ? { kind: args.kind } : {}), ...(args.enabled != null ? { enabled: args.enabled } : {}) },
+        orderBy: { createdAt: 'asc' },
+      }),
+  }),
+  alertRule: t.prismaField({
+    type: 'AlertRule',
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const rule = await loadAlertRule(ctx, String(args.id));
+      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
+    },
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createAlertRule: t.prismaField({
+    type: 'AlertRule',
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: CreateAlertRuleInput, required: true }) },
+    resolve: async (query, _root, { input }, ctx) => {
+      const rule = await createAlertRule(ctx, input as AlertRuleInput);
+      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
+    },
+  }),
+  updateAlertRule: t.prismaField({
+    type: 'AlertRule',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateAlertRuleInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const rule = await updateAlertRule(ctx, String(args.id), args.input as AlertRuleInput);
+      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
+    },
+  }),
+  deleteAlertRule: t.field({
+    type: 'ID',
+    authScopes: { admin: true },
+    description: "Deletes the rule and returns its id; its alerts stay (with rule null).",
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_root, args, ctx) => (await deleteAlertRule(ctx, String(args.id))).id,
+  }),
+}));

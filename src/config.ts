@@ -18,8 +18,12 @@ export interface Config {
   publicBaseUrl?: string;
   bodyLimitBytes: number;
   ingestRatePerSecond: number;
+  /** Interval of the `: heartbeat` comment on GET /events/stream. */
+  sseHeartbeatMs: number;
   runWorkers: boolean;
   redisPrefix: string;
+  /** Outbound webhook delivery settings (WEBHOOK_*). */
+  webhooks: WebhookDeliveryConfig;
 }
 
 export class ConfigError extends Error {}
@@ -78,7 +82,49 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     ingestRatePerSecond: int(env, 'INGEST_RATE_PER_SECOND', 10, 1),
+    sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15000, 100),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     redisPrefix: env.REDIS_PREFIX ?? 'ops',
+    webhooks: loadWebhookDeliveryConfig(env),
+  };
+}
+
+/** Outbound delivery: timeout, retry schedule and window, per-receiver limits, SSRF allowlist, sweeping. */
+export interface WebhookDeliveryConfig {
+  /** Whole-request deadline for one attempt (connect, send, response), ms. */
+  timeoutMs: number;
+  /** Exponential backoff: first retry delay, ms; doubles per attempt (with jitter) up to retryMaxDelayMs. */
+  retryBaseMs: number;
+  retryMaxDelayMs: number;
+  /** Retries stop after this long (from creation or a manual redeliver); the delivery becomes failed. */
+  retryWindowMs: number;
+  /** Requests per second to one receiver URL, across all nodes (Redis). */
+  ratePerSecond: number;
+  /** Concurrent sends per process, and per receiver URL per process (a slow receiver cannot take every slot). */
+  concurrency: number;
+  maxInFlightPerReceiver: number;
+  /** IPs, CIDRs or host names that may be delivered to although they are private/loopback/link-local. */
+  urlAllowlist: string[];
+  /** An undispatched outbox message or an overdue delivery older than this is re-driven by the sweeper, ms. */
+  sweepAfterMs: number;
+  /** BullMQ lock of a delivery job: a worker that dies mid-send loses its job to another after this, ms. */
+  jobLockMs: number;
+  /** Delivery history older than this is purged. */
+  historyRetentionDays: number;
+}
+
+function loadWebhookDeliveryConfig(env: NodeJS.ProcessEnv): WebhookDeliveryConfig {
+  return {
+    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
+    retryBaseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 1),
+    retryMaxDelayMs: int(env, 'WEBHOOK_RETRY_MAX_DELAY_MS', 15 * 60_000, 1),
+    retryWindowMs: int(env, 'WEBHOOK_RETRY_WINDOW_MS', 60 * 60_000, 1),
+    ratePerSecond: int(env, 'WEBHOOK_RATE_PER_SECOND', 50, 1),
+    concurrency: int(env, 'WEBHOOK_DELIVERY_CONCURRENCY', 64, 1),
+    maxInFlightPerReceiver: int(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER', 16, 1),
+    urlAllowlist: (env.WEBHOOK_URL_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    sweepAfterMs: int(env, 'WEBHOOK_SWEEP_AFTER_MS', 10_000, 0),
+    jobLockMs: int(env, 'WEBHOOK_JOB_LOCK_MS', 30_000, 500),
+    historyRetentionDays: int(env, 'WEBHOOK_HISTORY_RETENTION_DAYS', 30, 1),
   };
 }

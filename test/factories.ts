@@ -51,3 +51,74 @@ export async function buildToken(rt: Runtime, user: User, opts: { name?: string;
   const minted = await mintToken(ctx, { name: opts.name ?? `tok-${uniq()}`, expiresInDays: opts.expiresInDays ?? null });
   return minted.cleartext;
 }
+
+/**
+ * An event committed the way ingest commits it (evaluatedAt null), then (unless `enqueue: false`,
+ * which simulates a lost enqueue) announced with an `evaluate` job for its id.
+ */
+export async function buildEvent(
+  rt: Runtime,
+  tenantId: string,
+  overrides: Partial<{ type: string; module: string | null; source: string; summary: string | null; severity: 'info' | 'warning' | 'critical'; labels: Record<string, string>; payload: Record<string, unknown>; deviceId: string | null; enqueue: boolean }> = {},
+): Promise<{ id: string }> {
+  const { enqueue = true, ...fields } = overrides;
+  const ev = await rt.prisma.event.create({
+    data: { tenantId, type: 'test.happened', source: 'factory', receivedVia: 'ingest', ...fields, payload: (fields.payload ?? {}) as object },
+    select: { id: true },
+  });
+  if (enqueue) await rt.queues.add('evaluate', { eventIds: [ev.id] });
+  return ev;
+}
+
+export interface DashboardData {
+  deviceIds: string[];
+  alertIds: string[];
+  /** Per device: ids of its open (proposed/approved) proposals. */
+  openProposalsByDevice: Map<string, string[]>;
+}
+
+/**
+ * The dashboard's graph, written directly (bulk inserts, no rule evaluation): `devices` devices, each
+ * with two open proposals and one denied by `proposerId`; `alerts` alerts spread over the devices,
+ * each with `eventsPerAlert` attached events one second apart.
+ */
+export async function buildDashboardData(
+  rt: Runtime,
+  tenantId: string,
+  proposerId: string,
+  opts: { devices?: number; alerts?: number; eventsPerAlert?: number } = {},
+): Promise<DashboardData> {
+  const { devices = 10, alerts = 50, eventsPerAlert = 6 } = opts;
+  const tag = uniq();
+  const deviceRows = await rt.prisma.device.createManyAndReturn({
+    data: Array.from({ length: devices }, (_, i) => ({ tenantId, name: `dash-${tag}-${i}`, role: 'edge', site: `site-${i % 3}` })),
+    select: { id: true },
+  });
+  const deviceIds = deviceRows.map((d) => d.id);
+  const proposals = await rt.prisma.proposal.createManyAndReturn({
+    data: deviceIds.flatMap((deviceId) =>
+      (['proposed', 'approved', 'denied'] as const).map((status) => ({ tenantId, deviceId, status, title: `${status} change`, kind: 'config_change', proposedIntent: 'x\n', proposerId })),
+    ),
+    select: { id: true, deviceId: true, status: true },
+  });
+  const openProposalsByDevice = new Map<string, string[]>();
+  for (const p of proposals) if (p.status !== 'denied') openProposalsByDevice.set(p.deviceId!, [...(openProposalsByDevice.get(p.deviceId!) ?? []), p.id]);
+  const alertRows = await rt.prisma.alert.createManyAndReturn({
+    data: Array.from({ length: alerts }, (_, i) => {
+      const dedupKey = `dash-${tag}-${i}`;
+      return { tenantId, severity: 'critical' as const, summary: `Alert ${i}`, dedupKey, liveDedupKey: dedupKey, deviceId: deviceIds[i % deviceIds.length] };
+    }),
+    select: { id: true, deviceId: true },
+  });
+  const now = Date.now();
+  const events = await rt.prisma.event.createManyAndReturn({
+    data: alertRows.flatMap((a, i) =>
+      Array.from({ length: eventsPerAlert }, (_, j) => ({ tenantId, type: 'link.down', source: 'factory', summary: `alert ${i} event ${j}`, receivedVia: 'ingest' as const, deviceId: a.deviceId, receivedAt: new Date(now - j * 1000), evaluatedAt: new Date() })),
+    ),
+    select: { id: true },
+  });
+  await rt.prisma.alertEvent.createMany({
+    data: events.map((e, k) => ({ alertId: alertRows[Math.floor(k / eventsPerAlert)].id, eventId: e.id })),
+  });
+  return { deviceIds, alertIds: alertRows.map((a) => a.id), openProposalsByDevice };
+}

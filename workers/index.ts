@@ -5,6 +5,10 @@
 import type { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { startMaintenance } from './maintenance.js';
+import { startSotWorker } from './sot.js';
+import { startEvaluateWorker } from './evaluate.js';
+import { startOutboxWorkers } from './outbox.js';
+import { startDeliveryWorkers } from './deliveries.js';
 
 export interface Workers {
   workers: Worker[];
@@ -14,7 +18,7 @@ export interface Workers {
 /** A function that starts an area's workers. */
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
-const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt)]];
+const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers];
 
 export async function startWorkers(rt: Runtime): Promise<Workers> {
   const workers: Worker[] = [];

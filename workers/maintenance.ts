@@ -7,6 +7,8 @@ import type { Runtime } from '../src/runtime.js';
 import { QueueNames } from '../src/queues.js';
 import { purgeRevokedTokens } from '../src/auth/tokens.js';
 import { workerOptions } from './connection.js';
+import { alertingTasks } from './evaluate.js';
+import { webhookTasks } from './outbox.js';
 
 export interface MaintenanceTask {
   name: string;
@@ -20,6 +22,8 @@ export const maintenanceTasks: MaintenanceTask[] = [
     everyMs: 60 * 60 * 1000,
     run: (rt) => purgeRevokedTokens(rt.prisma),
   },
+  ...alertingTasks,
+  ...webhookTasks,
 ];
 
 /** Registers the schedules (idempotent across nodes) and starts the maintenance worker. */

@@ -1,6 +1,66 @@
 /**
- * REST routes of the events area.
+ * REST routes of the events area: ingest (POST /events), signed inbound webhooks, the timeline and its
+ * live stream.
+ *
+ * POST /events and POST /webhooks/:slug are HandlerRoutes on purpose: ingest is the hot path (one
+ * GraphQL execution per event would cost more than the INSERT it wraps), and the webhook needs the
+ * raw body for its signature. Both still go through the same service, src/events/ingest.ts.
+ * GET /events/stream is a stream, so it is a handler too. GET /events executes the `events` query.
  */
 import type { RouteEntry } from '../route-types.js';
+import { snakeTop } from '../shape.js';
+import { acceptEvent } from '../../src/events/ingest.js';
+import { ingestKeyAuth } from '../../src/events/ingest-auth.js';
+import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
+import { restEvent } from '../../src/events/timeline.js';
+import { streamEvents } from '../../src/events/sse.js';
+import { TIMELINE_LIMITS } from '../../src/events/filter.js';
 
-export const eventsRoutes: RouteEntry[] = [];
+const EVENT_FIELDS = 'id type module source summary severity labels payload receivedVia receivedAt';
+
+function queryFilter(q: Record<string, unknown>) {
+  return {
+    module: (q.module as string | undefined) ?? null,
+    severities: q.severity ? [q.severity as 'info' | 'warning' | 'critical'] : null,
+  };
+}
+
+export const eventsRoutes: RouteEntry[] = [
+  {
+    method: 'post',
+    path: '/events',
+    auth: ingestKeyAuth,
+    handler: async (req, res) => {
+      const { id } = await acceptEvent(req.ctx, { body: req.body, endpoint: 'events', via: 'ingest' });
+      res.status(202).json({ id, status: 'accepted' });
+    },
+  },
+  {
+    method: 'post',
+    path: '/webhooks/:slug',
+    auth: webhookSignatureAuth,
+    handler: async (req, res) => {
+      const event = await acceptEvent(req.ctx, { body: req.body, endpoint: 'webhook', via: 'webhook' });
+      res.status(202).json({ id: event.id, status: 'accepted', event: restEvent(event) });
+    },
+  },
+  {
+    method: 'get',
+    path: '/events',
+    operation: `query Events($first: Int!, $filter: EventFilter) { events(first: $first, filter: $filter) { edges { node { ${EVENT_FIELDS} } } } }`,
+    variables: (req) => ({
+      first: Number(req.query.limit ?? TIMELINE_LIMITS.defaultLimit),
+      filter: { ...queryFilter(req.query), sinceHours: Number(req.query.since_hours ?? TIMELINE_LIMITS.defaultSinceHours) },
+    }),
+    respond: (data) => data.events.edges.map((e: { node: Record<string, unknown> }) => snakeTop(e.node, ['labels', 'payload'])),
+  },
+  {
+    method: 'get',
+    path: '/events/stream',
+    handler: async (req, res) => {
+      const header = req.headers['last-event-id'];
+      const lastEventId = (Array.isArray(header) ? header[0] : header) ?? (req.query.last_event_id as string | undefined) ?? null;
+      await streamEvents(req.ctx, req, res, { filter: queryFilter(req.query as Record<string, unknown>), lastEventId });
+    },
+  },
+];

@@ -28,3 +28,25 @@ export async function recordAudit(ctx: Ctx, entries: AuditEntry[]): Promise<void
     ctx.rt.logger.error({ err, requestId: ctx.requestId }, 'audit write failed');
   }
 }
+
+interface AuditTarget {
+  targetType: string;
+  targetId: string;
+}
+
+const hintedTargets = new WeakMap<Ctx, Map<string, AuditTarget>>();
+
+/**
+ * Names the object a mutation field changed (by the field's response key), so its audit row points at
+ * it even when the result does not show it (a minted token's id, the session a logout ended).
+ */
+export function setAuditTarget(ctx: Ctx, responseKey: string, targetType: string, targetId: string): void {
+  let m = hintedTargets.get(ctx);
+  if (!m) hintedTargets.set(ctx, (m = new Map()));
+  m.set(responseKey, { targetType, targetId });
+}
+
+/** The target a resolver named for `responseKey`, if any. */
+export function auditTargetOf(ctx: Ctx, responseKey: string): AuditTarget | undefined {
+  return hintedTargets.get(ctx)?.get(responseKey);
+}

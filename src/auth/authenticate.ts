@@ -59,9 +59,10 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
   if (!patIsUsable(row, now)) throw new Unauthenticated('This personal access token has expired.');
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // At most one write a minute per token; the condition makes concurrent requests write once.
-    void rt.prisma.accessToken
+    // Awaited (once a minute, so cheap) so that last_used_at is current when the request is served.
+    await rt.prisma.accessToken
       .updateMany({
-        where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lt: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+        where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
         data: { lastUsedAt: now },
       })
       .catch((err: Error) => rt.logger.warn({ err: err.message }, 'could not record token use'));

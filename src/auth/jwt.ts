@@ -12,12 +12,19 @@ export interface SessionClaims {
   iat: number;
 }
 
-export async function signSessionJwt(key: Uint8Array, claims: { userId: string; sessionId: string; tenantId: string }, ttlSeconds: number): Promise<string> {
+/** Signs a session JWT naming the session, valid `ttlSeconds` from `issuedAtMs` (default: now). */
+export async function signSessionJwt(
+  key: Uint8Array,
+  claims: { userId: string; sessionId: string; tenantId: string },
+  ttlSeconds: number,
+  issuedAtMs = Date.now(),
+): Promise<string> {
+  const iat = Math.floor(issuedAtMs / 1000);
   return new SignJWT({ sid: claims.sessionId, tid: claims.tenantId })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(claims.userId)
-    .setIssuedAt()
-    .setExpirationTime(Math.floor(Date.now() / 1000) + ttlSeconds)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + ttlSeconds)
     .setIssuer('ops-service')
     .sign(key);
 }

@@ -17,34 +17,45 @@ export interface LoginResult {
   expiresIn: number;
 }
 
+/** Failed logins allowed per account per minute; a success clears the count. */
+export const LOGIN_FAILURES_PER_MINUTE = 10;
+
 const limiters = new WeakMap<Runtime, RateLimiterRedis>();
 function loginLimiter(rt: Runtime): RateLimiterRedis {
   let l = limiters.get(rt);
   if (!l) {
-    l = new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${rt.config.redisPrefix}:rl:login`, points: 10, duration: 60 });
+    l = new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${rt.config.redisPrefix}:rl:login`, points: LOGIN_FAILURES_PER_MINUTE, duration: 60 });
     limiters.set(rt, l);
   }
   return l;
 }
 
-/** Exchanges email and password for a session JWT. Wrong email and wrong password look the same. */
+/**
+ * Exchanges email and password for a session JWT. Wrong email and wrong password look the same.
+ * After 10 failed attempts on an account within a minute, further attempts (even correct ones) get
+ * RateLimited until the minute is over; a successful login clears the count, so successes never lock out.
+ */
 export async function login(rt: Runtime, email: string, password: string): Promise<LoginResult> {
   const problems = [];
   if (!email) problems.push({ loc: ['body', 'email'], msg: 'is required' });
   if (!password) problems.push({ loc: ['body', 'password'], msg: 'is required' });
   if (problems.length) throw new ValidationFailed(problems);
   const normalized = email.trim().toLowerCase();
-  try {
-    await loginLimiter(rt).consume(normalized);
-  } catch (res) {
-    const ms = (res as { msBeforeNext?: number }).msBeforeNext ?? 60_000;
-    throw new RateLimited(Math.ceil(ms / 1000), 'Too many login attempts for this account; retry later.');
+  const limiter = loginLimiter(rt);
+  const failures = await limiter.get(normalized);
+  if (failures && failures.consumedPoints >= LOGIN_FAILURES_PER_MINUTE) {
+    throw new RateLimited(Math.max(1, Math.ceil(failures.msBeforeNext / 1000)), 'Too many failed login attempts for this account; retry later.');
   }
+  const fail = async (message: string): Promise<never> => {
+    await limiter.consume(normalized).catch(() => undefined); // over the limit: the next attempt is refused above
+    throw new Unauthenticated(message);
+  };
   // Login names no tenant, so this lookup is the one place that searches users across tenants.
   const user = await rt.prisma.user.findUnique({ where: { email: normalized } });
   const ok = await verifyPassword(password, user?.passwordHash);
-  if (!user || !ok) throw new Unauthenticated('Wrong email or password.');
-  if (user.kind !== 'human') throw new Unauthenticated('Service users cannot log in with a password; use a personal access token.');
+  if (!user || !ok) return fail('Wrong email or password.');
+  if (user.kind !== 'human') return fail('Service users cannot log in with a password; use a personal access token.');
+  if (failures) await limiter.delete(normalized);
   const session = await rt.prisma.session.create({
     data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_MS) },
   });

@@ -16,7 +16,8 @@ import { authenticate } from '../auth/authenticate.js';
 import { SESSION_COOKIE, type Principal } from '../auth/principal.js';
 import { DomainError, Unauthenticated } from '../errors.js';
 import { toGraphQLError } from './error-mapping.js';
-import { recordAudit, type AuditEntry } from '../audit/audit.js';
+import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
+import { renderOfflineGraphiQL } from './graphiql.js';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -65,7 +66,8 @@ function useAudit(): Plugin<Ctx> {
             const targetId = fieldArgs.id ?? input?.id ?? resultId ?? fieldArgs.deliveryId ?? null;
             const named = (def ? getNamedType(def.type) : null) as GraphQLNamedType | null;
             const targetType = named && isObjectType(named) ? (named as GraphQLObjectType).name : null;
-            entries.push({ action: sel.name.value, targetType, targetId: targetId ? String(targetId) : null });
+            const hinted = auditTargetOf(ctx, key);
+            entries.push({ action: sel.name.value, targetType: hinted?.targetType ?? targetType, targetId: hinted?.targetId ?? (targetId ? String(targetId) : null) });
           }
           void recordAudit(ctx, entries);
         },
@@ -109,6 +111,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
     logging: false,
     landingPage: false,
     graphiql: { title: 'Operations Service', subscriptionsProtocol: 'WS' },
+    // The default page loads GraphiQL from a CDN; this one is served from our own assets (offline).
+    renderGraphiQL: renderOfflineGraphiQL,
     maskedErrors: {
       maskError: (error) => {
         if (error instanceof GraphQLError) return toGraphQLError(error, (e) => rt.logger.error({ err: e }, 'unexpected error in resolver'));

@@ -16,6 +16,7 @@ import { createRestRouter } from '../../rest/adapter.js';
 import { routes } from '../../rest/routes/index.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { registry, httpDuration } from './metrics.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
@@ -26,7 +27,8 @@ const DOCS_HTML = `<!doctype html>
 <body><div id="ui"></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/init.js"></script></body></html>`;
-const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true });`;
+// validatorUrl: null stops Swagger UI from calling the online validator (the machines are offline).
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true, validatorUrl: null });`;
 
 export interface ServerOptions {
   schema: GraphQLSchema;
@@ -90,6 +92,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   });
   app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
 
+  app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   const yoga = createGraphQL(rt, opts.schema);
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));

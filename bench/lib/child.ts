@@ -1,0 +1,45 @@
+/**
+ * Runs a TypeScript entry point (through tsx) in its own process, so the server under test does not
+ * share an event loop with the load generator. The child prints one JSON line `{"ready": …}` when it
+ * is listening; `stop()` sends SIGTERM and waits for the exit.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+
+export interface Child<T> {
+  info: T;
+  process: ChildProcess;
+  stop(): Promise<void>;
+}
+
+/** Starts `node --import tsx <entry>` with `env` added; resolves with what the child reported. */
+export async function startChild<T>(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child<T>> {
+  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const info = await new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${entry} did not report ready within ${timeoutMs} ms`)), timeoutMs);
+    const lines = createInterface({ input: child.stdout! });
+    lines.on('line', (line) => {
+      try {
+        const msg = JSON.parse(line) as { ready?: T };
+        if (msg.ready) {
+          clearTimeout(timer);
+          resolve(msg.ready);
+        }
+      } catch {
+        /* not our line */
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`${entry} exited with ${code} before it was ready`)));
+  });
+  return {
+    info,
+    process: child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+      }),
+  };
+}

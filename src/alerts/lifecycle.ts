@@ -1,0 +1,182 @@
+/**
+ * Alert writes shared by rule evaluation, absence checks and user actions. Every function here runs
+ * inside the caller's transaction and returns what to announce after commit: the `alertChanged`
+ * publication and the outbox ids to dispatch (none for suppressed alerts).
+ */
+import type { Runtime } from '../runtime.js';
+import type { Alert, Prisma } from '../generated/prisma/client.js';
+import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
+import { nextStatus, topicOf, type AlertAction } from './state.js';
+import { uuidv7 } from '../events/ids.js';
+
+type Tx = Prisma.TransactionClient;
+
+export type AlertChangeKind = 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
+
+/** One change to announce after commit. */
+export interface AlertChange {
+  change: AlertChangeKind;
+  alert: Alert;
+}
+
+/** The alert as announced on `alertChanged` and in outbound bodies (REST naming). */
+export function alertPayload(a: Alert): Record<string, unknown> {
+  return {
+    id: a.id,
+    status: a.status,
+    severity: a.severity,
+    summary: a.summary,
+    source: a.source,
+    rule_id: a.ruleId,
+    device_id: a.deviceId,
+    dedup_key: a.dedupKey,
+    count: a.count,
+    first_seen_at: a.firstSeenAt.toISOString(),
+    last_seen_at: a.lastSeenAt.toISOString(),
+    assignee_id: a.assigneeId,
+    acknowledged_at: a.acknowledgedAt?.toISOString() ?? null,
+    snoozed_until: a.snoozedUntil?.toISOString() ?? null,
+    resolved_at: a.resolvedAt?.toISOString() ?? null,
+    suppressed: a.suppressed,
+    maintenance_window_id: a.maintenanceWindowId,
+  };
+}
+
+/** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
+async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>): Promise<string | null> {
+  if (alert.suppressed) return null;
+  return writeOutbox(tx, {
+    tenantId: alert.tenantId,
+    topic,
+    subjectId: alert.id,
+    body: { source: alert.source ?? 'ops-service', kind: topic, severity: alert.severity, labels: labels as Prisma.InputJsonValue, payload: alertPayload(alert) as Prisma.InputJsonValue },
+  });
+}
+
+export interface OpenAlertInput {
+  tenantId: string;
+  ruleId: string | null;
+  dedupKey: string;
+  severity: Alert['severity'];
+  summary: string;
+  source: string | null;
+  deviceId: string | null;
+  labels: Record<string, unknown>;
+  seenAt: Date;
+  /** The event that caused it (absence alerts have none). */
+  eventId: string | null;
+  /** Set when a maintenance window covers the new alert. */
+  suppressedBy: { id: string; name: string } | null;
+}
+
+export interface OpenResult {
+  alert: Alert;
+  opened: boolean;
+  outboxId: string | null;
+}
+
+/**
+ * Opens an alert for `dedupKey`, or bumps the live one (count + 1, lastSeenAt) and attaches the event.
+ * Atomic against concurrent evaluators: one INSERT … ON CONFLICT on the (tenantId, liveDedupKey)
+ * unique index, so at most one live alert exists per key. The caller guarantees an event is
+ * evaluated once (it claims events and marks them in the same transaction), so counts never double.
+ */
+export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<OpenResult> {
+  const newId = uuidv7();
+  const alert = await tx.alert.upsert({
+    where: { tenantId_liveDedupKey: { tenantId: input.tenantId, liveDedupKey: input.dedupKey } },
+    create: {
+      id: newId,
+      tenantId: input.tenantId,
+      ruleId: input.ruleId,
+      deviceId: input.deviceId,
+      severity: input.severity,
+      summary: input.summary,
+      source: input.source,
+      dedupKey: input.dedupKey,
+      liveDedupKey: input.dedupKey,
+      firstSeenAt: input.seenAt,
+      lastSeenAt: input.seenAt,
+      suppressed: !!input.suppressedBy,
+      maintenanceWindowId: input.suppressedBy?.id ?? null,
+    },
+    update: { count: { increment: input.eventId ? 1 : 0 }, lastSeenAt: input.seenAt },
+  });
+  const opened = alert.id === newId;
+  if (input.eventId) await tx.alertEvent.create({ data: { alertId: alert.id, eventId: input.eventId } });
+  let outboxId: string | null = null;
+  if (opened) {
+    await tx.alertTimelineEntry.create({
+      data: {
+        tenantId: alert.tenantId,
+        alertId: alert.id,
+        action: 'opened',
+        toStatus: 'open',
+        note: input.suppressedBy ? `Suppressed by maintenance window "${input.suppressedBy.name}".` : null,
+      },
+    });
+    outboxId = await announceInTx(tx, alert, 'alert.opened', input.labels);
+  }
+  return { alert, opened, outboxId };
+}
+
+export interface TransitionInput {
+  action: AlertAction;
+  actorId: string | null;
+  note?: string | null;
+  /** Extra columns written with the status (assignee, snoozedUntil, …). */
+  data?: Prisma.AlertUncheckedUpdateManyInput;
+}
+
+export interface TransitionResult {
+  alert: Alert;
+  change: AlertChange;
+  outboxId: string | null;
+}
+
+const CHANGE_OF: Record<AlertAction, AlertChangeKind> = { acknowledge: 'acknowledged', snooze: 'snoozed', resolve: 'resolved', reopen: 'reopened' };
+
+/**
+ * Moves `alert` through the state machine (Conflict on an invalid transition), guarded by its current
+ * status so a concurrent change makes this one fail instead of overwriting it; records the timeline
+ * entry and the outbox message in the same transaction.
+ */
+export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput): Promise<TransitionResult> {
+  const to = nextStatus(alert.status, t.action);
+  const now = new Date();
+  const data: Prisma.AlertUncheckedUpdateManyInput = { ...t.data, status: to };
+  if (to === 'resolved') Object.assign(data, { resolvedAt: now, liveDedupKey: null, snoozedUntil: null });
+  if (to === 'open' || to === 'acknowledged') data.snoozedUntil = null;
+  const updated = await tx.alert.updateManyAndReturn({ where: { id: alert.id, status: alert.status }, data });
+  const row = updated[0];
+  if (!row) {
+    const fresh = await tx.alert.findUniqueOrThrow({ where: { id: alert.id } });
+    nextStatus(fresh.status, t.action); // throws Conflict with the state it is in now
+    return transitionAlert(tx, fresh, t);
+  }
+  await tx.alertTimelineEntry.create({
+    data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
+  });
+  const outboxId = await announceInTx(tx, row, topicOf(t.action), {});
+  return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
+}
+
+/**
+ * After commit: publishes `alertChanged` (one message per alert, the latest change, except that an
+ * `opened` is never hidden by a later bump in the same batch) and dispatches the outbox messages.
+ */
+export async function announceAlertChanges(rt: Runtime, changes: AlertChange[], outboxIds: Array<string | null>): Promise<void> {
+  const latest = new Map<string, AlertChange>();
+  for (const c of changes) {
+    const prev = latest.get(c.alert.id);
+    latest.set(c.alert.id, prev?.change === 'opened' && c.change === 'bumped' ? { change: 'opened', alert: c.alert } : c);
+  }
+  for (const c of latest.values()) {
+    try {
+      await rt.pubsub.publish('alertChanged', c.alert.tenantId, { change: c.change, ...alertPayload(c.alert) });
+    } catch (err) {
+      rt.logger.warn({ err, alertId: c.alert.id }, 'alertChanged publish failed');
+    }
+  }
+  await dispatchOutbox(rt, outboxIds.filter((x): x is string => !!x));
+}

@@ -1,0 +1,128 @@
+/**
+ * Signed inbound webhooks: `{base}/api/v1/webhooks/<slug>` accepts envelope shape B signed with
+ * `X-Service-Signature` = hex HMAC-SHA256 of the raw body under the webhook's secret.
+ *
+ * The slug is derived from the name plus a short random suffix, because the URL carries no tenant and
+ * must be unique across all tenants (and not guessable from the name alone). The secret is sealed with
+ * the runtime's SecretBox (it must be read back to verify and to reveal); rotating keeps the previous
+ * secret verifying for 24 hours. Secrets are never logged.
+ */
+import crypto from 'node:crypto';
+import type { Request } from 'express';
+import type { Ctx } from '../context.js';
+import { requireUser } from '../context.js';
+import type { Runtime } from '../runtime.js';
+import type { Principal } from '../auth/principal.js';
+import type { InboundWebhook } from '../generated/prisma/client.js';
+import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
+import { isUniqueViolation } from '../db/errors.js';
+import { randomSecret } from '../auth/secrets.js';
+import { verifyHmacHex } from '../signing.js';
+import { consumeInboundRate } from './rate-limit.js';
+
+export const INBOUND_SECRET_PREFIX = 'whsec_';
+export const INBOUND_SECRET_GRACE_MS = 24 * 3600 * 1000;
+const NAME_MAX = 100;
+const SLUG_BASE_MAX = 40;
+
+/** `Deploy Hooks (prod)` → `deploy-hooks-prod`; never empty. */
+export function slugBase(name: string): string {
+  const base = name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, SLUG_BASE_MAX)
+    .replace(/-+$/g, '');
+  return base || 'webhook';
+}
+
+function slugSuffix(): string {
+  const alphabet = 'abcdefghijkmnpqrstuvwxyz23456789';
+  return Array.from(crypto.randomBytes(6), (b) => alphabet[b % alphabet.length]).join('');
+}
+
+/** The public URL of an inbound webhook: PUBLIC_BASE_URL if set, else the caller's origin, else a path. */
+export function inboundWebhookUrl(rt: Runtime, slug: string, requestOrigin?: string | null): string {
+  const base = (rt.config.publicBaseUrl ?? requestOrigin ?? '').replace(/\/+$/, '');
+  return `${base}/api/v1/webhooks/${slug}`;
+}
+
+/** Creates an inbound webhook for the caller's tenant; the cleartext secret is returned here and by reveal. */
+export async function createInboundWebhook(ctx: Ctx, input: { name: string }): Promise<{ webhook: InboundWebhook; secret: string }> {
+  requireUser(ctx);
+  const name = input.name?.trim() ?? '';
+  if (name.length === 0 || name.length > NAME_MAX) throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
+  const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const webhook = await ctx.db.inboundWebhook.create({
+        data: { name, slug: `${slugBase(name)}-${slugSuffix()}`, kind: 'events', secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
+      });
+      return { webhook, secret };
+    } catch (err) {
+      if (!isUniqueViolation(err) || attempt >= 3) throw err; // slug suffix collision: draw again
+    }
+  }
+}
+
+async function load(ctx: Ctx, id: string): Promise<InboundWebhook> {
+  requireUser(ctx);
+  const hook = await ctx.db.inboundWebhook.findFirst({ where: { id, kind: 'events' } });
+  if (!hook) throw new NotFound('Inbound webhook');
+  return hook;
+}
+
+/** The current signing secret in cleartext (another tenant's webhook is a 404). */
+export async function revealInboundWebhookSecret(ctx: Ctx, id: string): Promise<string> {
+  const hook = await load(ctx, id);
+  return ctx.rt.secretBox.open(hook.secretCiphertext);
+}
+
+/** A new current secret; the previous one keeps verifying for 24 hours. Returns the new cleartext. */
+export async function rotateInboundWebhookSecret(ctx: Ctx, id: string): Promise<{ webhook: InboundWebhook; secret: string }> {
+  const hook = await load(ctx, id);
+  const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
+  const webhook = await ctx.db.inboundWebhook.update({
+    where: { id: hook.id },
+    data: {
+      secretCiphertext: ctx.rt.secretBox.seal(secret),
+      previousCiphertext: hook.secretCiphertext,
+      previousValidUntil: new Date(Date.now() + INBOUND_SECRET_GRACE_MS),
+    },
+  });
+  return { webhook, secret };
+}
+
+/** Deletes the webhook; its URL answers 404 from then on. */
+export async function deleteInboundWebhook(ctx: Ctx, id: string): Promise<InboundWebhook> {
+  const hook = await load(ctx, id);
+  await ctx.db.inboundWebhook.delete({ where: { id: hook.id } });
+  return hook;
+}
+
+/** The secrets that verify right now: the current one, and the previous one during its grace. */
+function verifyingSecrets(rt: Runtime, hook: InboundWebhook, now = new Date()): string[] {
+  const secrets = [rt.secretBox.open(hook.secretCiphertext)];
+  if (hook.previousCiphertext && hook.previousValidUntil && hook.previousValidUntil > now) secrets.push(rt.secretBox.open(hook.previousCiphertext));
+  return secrets;
+}
+
+/**
+ * Route authenticator for POST /webhooks/:slug: 404 for an unknown slug, 401 unless X-Service-Signature
+ * is the HMAC of the exact raw body under a verifying secret (constant-time), then 429 past the
+ * per-webhook rate. The principal acts for the tenant, credential kind `webhook`.
+ */
+export async function webhookSignatureAuth(rt: Runtime, req: Request & { rawBody?: Buffer }): Promise<Principal> {
+  const slug = String(req.params.slug ?? '');
+  // Credential resolution by a globally unique slug: the root client, like ingest keys by hash.
+  const hook = await rt.prisma.inboundWebhook.findUnique({ where: { slug } });
+  if (!hook || hook.kind !== 'events') throw new NotFound('Inbound webhook');
+  const header = req.headers['x-service-signature'];
+  const signature = Array.isArray(header) ? header[0] : header;
+  if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).');
+  if (!verifyHmacHex(verifyingSecrets(rt, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
+  await consumeInboundRate(rt, `hook:${hook.id}`);
+  return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
+}

@@ -1,0 +1,38 @@
+/**
+ * The inbound rate limit of SPEC "Limits": N POSTs per second per ingest key (per webhook for signed
+ * inbound webhooks), N = config.ingestRatePerSecond (INGEST_RATE_PER_SECOND, default 10). Counted in
+ * Redis so it holds across API nodes: one EVALSHA round trip per request. If Redis is unreachable an
+ * in-process limiter with the same budget stands in (rate-limiter-flexible's insurance limiter), so a
+ * Redis outage neither blocks ingest nor lifts the limit entirely.
+ */
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Runtime } from '../runtime.js';
+import { RateLimited } from '../errors.js';
+
+const limiters = new WeakMap<Runtime, RateLimiterRedis>();
+
+function limiterOf(rt: Runtime): RateLimiterRedis {
+  let l = limiters.get(rt);
+  if (!l) {
+    const points = rt.config.ingestRatePerSecond;
+    l = new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${rt.config.redisPrefix}:rl:inbound`,
+      points,
+      duration: 1,
+      insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
+    });
+    limiters.set(rt, l);
+  }
+  return l;
+}
+
+/** Counts one POST against `credentialKey` (e.g. `key:<ingest key id>`); throws RateLimited (429) past the budget. */
+export async function consumeInboundRate(rt: Runtime, credentialKey: string): Promise<void> {
+  try {
+    await limiterOf(rt).consume(credentialKey);
+  } catch (err) {
+    if (err instanceof RateLimiterRes) throw new RateLimited(Math.max(1, Math.ceil(err.msBeforeNext / 1000)));
+    throw err;
+  }
+}

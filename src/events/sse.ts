@@ -1,0 +1,100 @@
+/**
+ * GET /events/stream: the timeline as server-sent events (DESIGN.md).
+ *
+ *   id: <event id>
+ *   event: event
+ *   data: <the event as GET /events shows it, JSON>
+ *
+ * - Fed from Redis pubsub (`eventAdded`), so an event accepted on any node reaches every stream.
+ * - `Last-Event-ID` (header, as EventSource sends it on reconnect, or the `last_event_id` query
+ *   parameter for a first connect) replays the stored events after that id from the database first;
+ *   live events that arrive meanwhile are held and de-duplicated, so nothing is missed or doubled.
+ * - A `: heartbeat` comment every config.sseHeartbeatMs keeps proxies from closing an idle stream.
+ * - Writes are never awaited. A client whose unsent buffer passes MAX_BUFFERED_BYTES is disconnected;
+ *   its EventSource reconnects with Last-Event-ID and catches up from the database. Ingest never waits
+ *   for a reader.
+ */
+import type { Request, Response } from 'express';
+import type { Ctx } from '../context.js';
+import { requireUser } from '../context.js';
+import { eventsAfter, restEvent, timelineWhere, type RestEventSource } from './timeline.js';
+import { matchesEventFilter, type EventFilter } from './filter.js';
+import type { SerializedEvent } from './ingest.js';
+
+/** Unsent bytes a stream may hold before the client is considered too slow and cut off. */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** Reconnection delay suggested to clients (SSE `retry:`). */
+const RETRY_MS = 2000;
+
+
+/**
+ * Serves the stream until the client goes away. Resolves once the stream is set up (replay written);
+ * the connection stays open afterwards.
+ */
+export async function streamEvents(ctx: Ctx, req: Request, res: Response, input: { filter: EventFilter; lastEventId?: string | null }): Promise<void> {
+  const me = requireUser(ctx);
+  timelineWhere(input.filter, (n) => ['query', n]); // 422 before the stream starts
+  const sent = new Set<string>();
+  let replaying = true;
+  const held: SerializedEvent[] = [];
+  let closed = false;
+
+  res.status(200);
+  res.setHeader('content-type', 'text/event-stream; charset=utf-8');
+  res.setHeader('cache-control', 'no-cache, no-transform');
+  res.setHeader('connection', 'keep-alive');
+  res.setHeader('x-accel-buffering', 'no');
+  res.flushHeaders();
+  req.socket.setNoDelay(true);
+
+  const write = (chunk: string) => {
+    if (closed) return;
+    res.write(chunk);
+    if (res.writableLength > MAX_BUFFERED_BYTES) {
+      ctx.rt.logger.warn({ userId: me.userId, buffered: res.writableLength }, 'SSE client too slow; disconnecting (it resumes with Last-Event-ID)');
+      stop();
+      res.destroy();
+    }
+  };
+  const send = (e: RestEventSource) => {
+    if (sent.has(e.id)) return;
+    sent.add(e.id);
+    if (sent.size > 10_000) sent.clear(); // only needed to de-duplicate the replay seam
+    write(`id: ${e.id}\nevent: event\ndata: ${JSON.stringify(restEvent(e))}\n\n`);
+  };
+
+  const live = ctx.rt.pubsub.subscribe('eventAdded', me.tenantId);
+  const heartbeat = setInterval(() => write(': heartbeat\n\n'), ctx.rt.config.sseHeartbeatMs);
+  function stop() {
+    if (closed) return;
+    closed = true;
+    clearInterval(heartbeat);
+    void live.return?.();
+  }
+  req.on('close', stop);
+  res.on('close', stop);
+
+  // Consume live events from now on; while the replay runs they are held back.
+  void (async () => {
+    try {
+      for await (const payload of live) {
+        const e = payload as SerializedEvent;
+        if (!matchesEventFilter(e, input.filter)) continue;
+        if (replaying) held.push(e);
+        else send(e);
+      }
+    } catch (err) {
+      ctx.rt.logger.warn({ err }, 'SSE subscription ended with an error');
+      stop();
+      res.end();
+    }
+  })();
+
+  write(`retry: ${RETRY_MS}\n: connected\n\n`);
+  try {
+    if (input.lastEventId) for (const e of await eventsAfter(ctx, input.lastEventId, input.filter)) send(e);
+  } finally {
+    replaying = false;
+    for (const e of held.splice(0)) send(e);
+  }
+}

@@ -1,0 +1,68 @@
+/**
+ * Reading the timeline: newest-first pages for the GraphQL connection and GET /events, oldest-first
+ * replay after a `Last-Event-ID` for the SSE stream, and the one REST shape of an event.
+ */
+import type { Ctx } from '../context.js';
+import type { Event } from '../generated/prisma/client.js';
+import { assertValidFilter, eventWhere, type EventFilter } from './filter.js';
+import { uuidv7Time } from './ids.js';
+import type { SerializedEvent } from './ingest.js';
+
+/** Most events a stream replays after a reconnect; older gaps are for GET /events. */
+export const REPLAY_MAX = 1000;
+
+/** Newest first ordering, with the id as tie-breaker (also the connection cursor). */
+export const NEWEST_FIRST = [{ receivedAt: 'desc' as const }, { id: 'desc' as const }];
+
+/** The Prisma `where` of a timeline query; validates the filter first (422 naming the field). */
+export function timelineWhere(filter: EventFilter | null | undefined, field?: (name: string) => string[]) {
+  const f = filter ?? {};
+  assertValidFilter(f, field);
+  return eventWhere(f);
+}
+
+/**
+ * Events of the caller's tenant stored after `lastEventId` that pass the filter, oldest first, at most
+ * REPLAY_MAX. Ids are time-ordered UUIDv7, so "after" is an id comparison; an id that is not one of
+ * ours replays nothing.
+ */
+export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFilter): Promise<Event[]> {
+  if (!uuidv7Time(lastEventId)) return [];
+  return ctx.db.event.findMany({
+    where: { AND: [timelineWhere(filter), { id: { gt: lastEventId.toLowerCase() } }] },
+    orderBy: { id: 'asc' },
+    take: REPLAY_MAX,
+  });
+}
+
+/** What `restEvent` reads: a stored row, a just-accepted row or a pubsub message. */
+export interface RestEventSource {
+  id: string;
+  type: string;
+  module: string | null;
+  source: string;
+  summary: string | null;
+  severity: string;
+  labels: unknown;
+  payload: unknown;
+  receivedVia: string;
+  receivedAt: Date | string;
+}
+
+/** An event as REST shows it (GET /events items, SSE `data`): snake_case, labels and payload as sent. */
+export function restEvent(e: RestEventSource): Record<string, unknown> {
+  return {
+    id: e.id,
+    type: e.type,
+    module: e.module,
+    source: e.source,
+    summary: e.summary,
+    severity: e.severity,
+    labels: e.labels,
+    payload: e.payload,
+    received_via: e.receivedVia,
+    received_at: typeof e.receivedAt === 'string' ? e.receivedAt : e.receivedAt.toISOString(),
+  };
+}
+
+export type { SerializedEvent };

@@ -1,0 +1,56 @@
+/**
+ * Fan-out: one outbox message becomes one delivery per enabled webhook of its tenant whose triggers
+ * match. The delivery body is fixed here, once, so every retry sends identical bytes. Idempotent: the
+ * unique (webhookId, outboxId) pair skips deliveries that exist, and first attempts are enqueued under
+ * deterministic job ids.
+ */
+import type { Runtime } from '../runtime.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
+import { uuidv7 } from '../webhooks/ids.js';
+import { enqueueFirstAttempts } from './jobs.js';
+import { announceDelivery } from '../webhooks/announce.js';
+
+/**
+ * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
+ * `payload`) plus the delivery `id`, the `timestamp` of the change and its `topic`.
+ */
+export function deliveryBody(deliveryId: string, msg: { topic: string; createdAt: Date; body: Prisma.JsonValue }): string {
+  const b = (msg.body && typeof msg.body === 'object' && !Array.isArray(msg.body) ? msg.body : {}) as Record<string, unknown>;
+  return JSON.stringify({
+    id: deliveryId,
+    timestamp: msg.createdAt.toISOString(),
+    topic: msg.topic,
+    source: b.source ?? 'ops-service',
+    kind: typeof b.kind === 'string' ? b.kind : msg.topic,
+    severity: b.severity ?? null,
+    labels: b.labels ?? {},
+    payload: b.payload ?? {},
+  });
+}
+
+/** Creates the message's deliveries (once) and enqueues their first attempts; returns how many it created. */
+export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promise<number> {
+  const msg = await rt.prisma.outboxMessage.findUnique({ where: { id: outboxId } });
+  if (!msg) return 0;
+  const hooks = await rt.prisma.outboundWebhook.findMany({ where: { tenantId: msg.tenantId, enabled: true }, select: { id: true, triggers: true } });
+  const body = msg.body as AnnouncedBody;
+  const wanted = hooks.filter((h) => webhookWants(storedTriggers(h.triggers), msg.topic, body));
+  const now = new Date();
+  let created: Array<{ id: string; webhookId: string }> = [];
+  if (wanted.length) {
+    const rows = wanted.map((h) => {
+      const id = uuidv7();
+      return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
+    });
+    created = await rt.prisma.delivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true, webhookId: true } });
+  }
+  // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
+  const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
+  await enqueueFirstAttempts(rt, due.map((d) => d.id));
+  if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
+  for (const d of created) {
+    await announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null });
+  }
+  return created.length;
+}

@@ -1,0 +1,62 @@
+/**
+ * Applying an approved proposal (the `sot` job `applyProposal`): a proposed intent becomes the
+ * device's next IntentVersion (author = the proposer, linked to the proposal), then a reconcile is
+ * queued; the proposal ends `applied`. An action proposal is applied by running a built-in action
+ * (`reconcile`) or, for any other action, by releasing it to automation through the
+ * `proposal.applied` outbound trigger. When it cannot be applied it ends `failed` with the reason.
+ */
+import type { Runtime } from '../runtime.js';
+import type { Proposal } from '../generated/prisma/client.js';
+import { writeIntentVersion } from '../devices/intent.js';
+import { queueReconcile } from '../devices/reconcile.js';
+import { publishDeviceChanged } from '../devices/devices.js';
+import { announceProposalChange, recordProposalChange } from './proposals.js';
+
+export type ApplyOutcome = 'applied' | 'failed' | 'skipped';
+
+/** Marks an approved proposal `failed` with the reason (no-op unless it is still approved). */
+export async function failProposal(rt: Runtime, proposalId: string, reason: string): Promise<Proposal | null> {
+  const result = await rt.prisma.$transaction(async (tx) => {
+    const moved = await tx.proposal.updateMany({ where: { id: proposalId, status: 'approved' }, data: { status: 'failed', failureReason: reason.slice(0, 2000) } });
+    if (moved.count === 0) return null;
+    const p = await tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
+    const rec = await recordProposalChange(tx, p, 'proposal.failed', { type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
+    return { p, ...rec };
+  });
+  if (!result) return null;
+  await announceProposalChange(rt, result.p, 'failed', [result.outboxId], [result.event]);
+  return result.p;
+}
+
+/**
+ * Applies the proposal once: it is claimed by a conditional update on (approved, approved revision),
+ * so a retried job, or an approval voided by a later edit, does nothing.
+ */
+export async function applyProposal(rt: Runtime, proposalId: string): Promise<ApplyOutcome> {
+  const p = await rt.prisma.proposal.findUnique({ where: { id: proposalId }, include: { device: { select: { id: true, name: true, tenantId: true } } } });
+  if (!p || p.status !== 'approved' || p.approvedRevision !== p.revision) return 'skipped';
+  if (!p.device) {
+    await failProposal(rt, p.id, 'The target device no longer exists.');
+    return 'failed';
+  }
+  const device = p.device;
+  const done = await rt.prisma.$transaction(async (tx) => {
+    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: new Date() } });
+    if (claimed.count === 0) return null;
+    const intent =
+      p.proposedIntent != null
+        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title })
+        : null;
+    const applied = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
+    const rec = await recordProposalChange(tx, applied, 'proposal.applied', {
+      type: 'sot.proposal_applied',
+      summary: intent ? `Proposal applied: ${applied.title} (intent version ${intent.intent.version})` : `Proposal applied: ${applied.title} (action ${applied.action})`,
+    });
+    return { applied, rec, intentEvent: intent?.event ?? null };
+  });
+  if (!done) return 'skipped';
+  await announceProposalChange(rt, done.applied, 'applied', [done.rec.outboxId], done.intentEvent ? [done.intentEvent, done.rec.event] : [done.rec.event]);
+  if (done.intentEvent) publishDeviceChanged(rt, device, 'intent_changed');
+  if (p.proposedIntent != null || p.action === 'reconcile') await queueReconcile(rt, device.id);
+  return 'applied';
+}

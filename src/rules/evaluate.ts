@@ -1,0 +1,144 @@
+/**
+ * Rule evaluation for a batch of stored events: the heart of "a 202 means nothing is lost".
+ *
+ * One transaction per batch claims the batch's still-unevaluated events (`FOR UPDATE SKIP LOCKED`, so
+ * a concurrent evaluator of the same ids skips them), applies every enabled rule of their tenants,
+ * and marks them evaluated. A crash anywhere before commit leaves them unevaluated for the sweeper;
+ * after commit a re-run finds nothing to claim. Together with the live-dedup-key unique index this
+ * makes evaluation idempotent: one alert per match, counts never doubled.
+ */
+import type { Runtime } from '../runtime.js';
+import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
+import { announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
+import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
+import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from './match.js';
+import { recordHeartbeat } from './absence.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** Default summary of a match alert. */
+export const DEFAULT_SUMMARY_TEMPLATE = '{{rule.name}}: {{type}} on {{source}}';
+
+export interface EvaluationResult {
+  /** Events this run evaluated (the rest were already evaluated or held by another evaluator). */
+  evaluated: number;
+  opened: number;
+  bumped: number;
+  resolved: number;
+}
+
+/** The rule as the matcher sees it. */
+export function criteriaOf(rule: AlertRule): RuleCriteria {
+  return {
+    typeGlob: rule.typeGlob,
+    severities: rule.severities,
+    module: rule.module,
+    source: rule.source,
+    labels: (rule.labels ?? {}) as Record<string, unknown>,
+    payloadConditions: (rule.payloadConditions ?? []) as unknown as PayloadCondition[],
+  };
+}
+
+/** The event as the matcher and the templates see it. */
+export function matchableOf(ev: Event): MatchableEvent {
+  return {
+    type: ev.type,
+    module: ev.module,
+    source: ev.source,
+    severity: ev.severity,
+    summary: ev.summary,
+    labels: (ev.labels ?? {}) as Record<string, unknown>,
+    payload: ev.payload,
+  };
+}
+
+/** Template variables for a rule and an event. */
+export function templateVars(rule: AlertRule, ev: MatchableEvent): Record<string, unknown> {
+  return { ...ev, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
+}
+
+/** The dedup key of a match: the rule's template, or `<rule id>:<source>`. */
+export function dedupKeyOf(rule: AlertRule, ev: MatchableEvent): string {
+  return rule.dedupKeyTemplate ? renderTemplate(rule.dedupKeyTemplate, templateVars(rule, ev)) : `${rule.id}:${ev.source}`;
+}
+
+async function claim(tx: Tx, eventIds: string[]): Promise<Event[]> {
+  const rows = await tx.$queryRaw<Array<{ id: string }>>`
+    SELECT id FROM "Event" WHERE id = ANY(${eventIds}::text[]) AND "evaluatedAt" IS NULL FOR UPDATE SKIP LOCKED`;
+  if (rows.length === 0) return [];
+  return tx.event.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] });
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    const list = m.get(k);
+    if (list) list.push(it);
+    else m.set(k, [it]);
+  }
+  return m;
+}
+
+/**
+ * Evaluates the given events (ids from a job; already-evaluated ones are skipped), then publishes
+ * `alertChanged` and dispatches outbox messages after commit.
+ */
+export async function evaluateEvents(rt: Runtime, eventIds: string[]): Promise<EvaluationResult> {
+  const result: EvaluationResult = { evaluated: 0, opened: 0, bumped: 0, resolved: 0 };
+  if (eventIds.length === 0) return result;
+  const changes: AlertChange[] = [];
+  const outboxIds: Array<string | null> = [];
+  await rt.prisma.$transaction(
+    async (tx) => {
+      changes.length = 0;
+      outboxIds.length = 0;
+      const events = await claim(tx, eventIds);
+      if (events.length === 0) return;
+      const tenantIds = [...new Set(events.map((e) => e.tenantId))];
+      const rulesByTenant = groupBy(await tx.alertRule.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, orderBy: { createdAt: 'asc' } }), (r) => r.tenantId);
+      let windowsByTenant: Map<string, MaintenanceWindow[]> | undefined;
+      const now = new Date();
+      for (const ev of events) {
+        const m = matchableOf(ev);
+        for (const rule of rulesByTenant.get(ev.tenantId) ?? []) {
+          if (!eventMatches(criteriaOf(rule), m)) continue;
+          if (rule.kind === 'absence') {
+            const hb = await recordHeartbeat(tx, rule, ev);
+            if (hb) {
+              changes.push(hb.change);
+              outboxIds.push(hb.outboxId);
+              result.resolved++;
+            }
+            continue;
+          }
+          windowsByTenant ??= groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId);
+          const window = suppressingWindow(windowsByTenant.get(ev.tenantId) ?? [], { source: ev.source, labels: m.labels, deviceId: ev.deviceId }, now);
+          const vars = templateVars(rule, m);
+          const r = await openOrBumpAlert(tx, {
+            tenantId: ev.tenantId,
+            ruleId: rule.id,
+            dedupKey: dedupKeyOf(rule, m),
+            severity: rule.alertSeverity,
+            summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, vars),
+            source: ev.source,
+            deviceId: ev.deviceId,
+            labels: m.labels,
+            seenAt: ev.receivedAt,
+            eventId: ev.id,
+            suppressedBy: window ? { id: window.id, name: window.name } : null,
+          });
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+          outboxIds.push(r.outboxId);
+          if (r.opened) result.opened++;
+          else result.bumped++;
+        }
+      }
+      await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
+      result.evaluated = events.length;
+    },
+    { timeout: 30_000, maxWait: 10_000 },
+  );
+  await announceAlertChanges(rt, changes, outboxIds);
+  return result;
+}

@@ -1,0 +1,111 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, type BuiltTenant } from './factories.js';
+import { rest, subscribe, wsClient } from './helpers/http.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer();
+  t = await buildTenant(s.app.rt);
+});
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.dispose()));
+  await s?.stop();
+});
+
+function client(token?: string): Client {
+  const c = wsClient(s.url, token);
+  clients.push(c);
+  return c;
+}
+
+/** A client with raw connectionParams. */
+function withParams(connectionParams: Record<string, unknown>): Client {
+  const c = createClient({ url: s.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+  clients.push(c);
+  return c;
+}
+
+type Outcome = { kind: 'next'; value: any } | { kind: 'error'; error: any } | { kind: 'complete' };
+
+/** What happens first to one operation: a result, an error (incl. the socket closing) or completion. */
+function firstOutcome(c: Client, query: string): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const dispose = c.subscribe(
+      { query },
+      {
+        next: (value) => {
+          dispose();
+          resolve({ kind: 'next', value });
+        },
+        error: (error) => resolve({ kind: 'error', error }),
+        complete: () => resolve({ kind: 'complete' }),
+      },
+    );
+  });
+}
+
+const TOKEN_CHANGED = 'subscription { tokenChanged { id change } }';
+
+async function mint(name: string) {
+  return (await rest(s.url, t.adminToken).post('/auth/tokens', { name })).body as { id: string; token: string };
+}
+
+describe('graphql-ws authentication', () => {
+  it('accepts a PAT in connectionParams and runs queries with it', async () => {
+    const o = await firstOutcome(client(t.adminToken), '{ me { email } viewer { credentialKind } }');
+    expect(o).toEqual({ kind: 'next', value: { data: { me: { email: t.admin.email }, viewer: { credentialKind: 'pat' } } } });
+  });
+
+  it('accepts a session JWT in connectionParams and delivers subscription events', async () => {
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const c = client(jwt);
+    const viewer = await firstOutcome(c, '{ viewer { credentialKind } }');
+    expect(viewer).toEqual({ kind: 'next', value: { data: { viewer: { credentialKind: 'session' } } } });
+    const sub = subscribe(c, TOKEN_CHANGED);
+    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis before publishing
+    const minted = await mint('ws-session');
+    expect((await sub.next()).data.tokenChanged).toEqual({ id: minted.id, change: 'created' });
+    sub.dispose();
+  });
+
+  it('refuses the connection for a revoked PAT', async () => {
+    const tok = await mint('revoked-ws');
+    await rest(s.url, t.adminToken).delete(`/auth/tokens/${tok.id}`);
+    const o = await firstOutcome(client(tok.token), '{ me { email } }');
+    expect(o.kind).toBe('error');
+    expect((o as { error: { code: number } }).error.code).toBe(4403);
+  });
+
+  it('refuses the connection for an invalid token and a malformed authorization', async () => {
+    const garbage = await firstOutcome(client('spat_garbage'), '{ me { email } }');
+    expect((garbage as { error: { code: number } }).error.code).toBe(4403);
+    const malformed = await firstOutcome(withParams({ authorization: 'Token abc' }), '{ me { email } }');
+    expect((malformed as { error: { code: number } }).error.code).toBe(4403);
+  });
+
+  it('refuses the connection for a logged-out session', async () => {
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    await rest(s.url, jwt).post('/auth/logout');
+    const o = await firstOutcome(client(jwt), '{ me { email } }');
+    expect((o as { error: { code: number } }).error.code).toBe(4403);
+  });
+
+  it('answers a subscription without credentials with UNAUTHENTICATED', async () => {
+    const o = await firstOutcome(client(), TOKEN_CHANGED);
+    const errors = o.kind === 'next' ? o.value.errors : o.kind === 'error' ? o.error : undefined;
+    expect(Array.isArray(errors)).toBe(true);
+    expect(errors[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('answers a query needing a user without credentials with UNAUTHENTICATED', async () => {
+    const o = await firstOutcome(client(), '{ me { email } }');
+    expect(o.kind).toBe('next');
+    expect((o as { value: any }).value.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});

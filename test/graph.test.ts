@@ -1,0 +1,89 @@
+/**
+ * One graph: the dashboard's nested query (alerts → latest events, device → open proposals → proposer)
+ * must be planned into a constant number of SQL statements, whatever the number of alerts. Statements
+ * are counted at the pg driver (every query Prisma's adapter sends), on a server without background
+ * workers so nothing else talks to the database while a request runs.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildDashboardData, buildTenant, buildToken, buildUser, type BuiltTenant, type DashboardData } from './factories.js';
+import { gql } from './helpers/http.js';
+
+const DASHBOARD = `query Dashboard($first: Int!) {
+  alerts(first: $first) {
+    edges { node {
+      id summary severity status
+      events(limit: 5) { id type summary receivedAt }
+      device {
+        id name site
+        proposals(open: true, first: 10) { edges { node { id title status proposer { email } } } }
+      }
+    } }
+  }
+}`;
+
+/** Counts SQL statements sent through any pg client of this process while `fn` runs. */
+async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const statements: string[] = [];
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const q = args[0] as string | { text?: string };
+    statements.push(typeof q === 'string' ? q : (q?.text ?? '?'));
+    return original.apply(this, args);
+  };
+  try {
+    return { result: await fn(), statements };
+  } finally {
+    proto.query = original;
+  }
+}
+
+let s: TestServer;
+const scenarios: Record<'small' | 'large', { tenant: BuiltTenant; token: string; data: DashboardData }> = {} as never;
+
+beforeAll(async () => {
+  s = await startTestServer({ start: { workers: false } });
+  for (const [key, alerts] of [['small', 5], ['large', 50]] as const) {
+    const tenant = await buildTenant(s.app.rt);
+    const proposer = await buildUser(s.app.rt, tenant.tenantId);
+    const data = await buildDashboardData(s.app.rt, tenant.tenantId, proposer.id, { alerts, devices: 10, eventsPerAlert: 6 });
+    scenarios[key] = { tenant, token: await buildToken(s.app.rt, tenant.admin), data };
+  }
+  // Warm up: pool connections, prepared plans, the token's last-used write.
+  for (const sc of Object.values(scenarios)) await gql(s.url, sc.token, DASHBOARD, { first: 100 });
+});
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe('dashboard graph', () => {
+  it('answers 50 alerts with their 5 latest events, device and open proposals correctly', async () => {
+    const { token, data } = scenarios.large;
+    const r = await gql(s.url, token, DASHBOARD, { first: 100 });
+    expect(r.errors).toBeUndefined();
+    const nodes = r.data.alerts.edges.map((e: { node: any }) => e.node);
+    expect(nodes).toHaveLength(50);
+    for (const a of nodes) {
+      expect(a.events).toHaveLength(5);
+      const times = a.events.map((e: { receivedAt: string }) => Date.parse(e.receivedAt));
+      expect([...times].sort((x, y) => y - x)).toEqual(times);
+      expect(a.events.map((e: { summary: string }) => e.summary.replace(/^alert \d+ /, ''))).toEqual(['event 0', 'event 1', 'event 2', 'event 3', 'event 4']);
+      const proposals = a.device.proposals.edges.map((e: { node: { id: string; status: string } }) => e.node);
+      expect(proposals.map((p: { id: string }) => p.id).sort()).toEqual([...data.openProposalsByDevice.get(a.device.id)!].sort());
+      expect(proposals.every((p: { status: string; proposer: { email: string } }) => p.status !== 'denied' && p.proposer.email)).toBe(true);
+    }
+  });
+
+  it('runs the same number of SQL statements for 5 alerts as for 50 (no N+1)', async () => {
+    const small = await countStatements(() => gql(s.url, scenarios.small.token, DASHBOARD, { first: 100 }));
+    const large = await countStatements(() => gql(s.url, scenarios.large.token, DASHBOARD, { first: 100 }));
+    expect(small.result.data.alerts.edges).toHaveLength(5);
+    expect(large.result.data.alerts.edges).toHaveLength(50);
+    // Authentication (1) plus one statement per level of the graph: alerts, their events, devices,
+    // proposals, proposers. Far below one per alert either way.
+    expect(large.statements.length).toBe(small.statements.length);
+    expect(large.statements.length).toBeLessThanOrEqual(8);
+  });
+});

@@ -1,0 +1,49 @@
+/**
+ * Runs the real operator CLI (`src/cli/main.ts`) as a child process.
+ */
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Env for a child process: this one's, minus vitest's own markers, plus `env`. */
+export function childEnv(env: Record<string, string | undefined>): NodeJS.ProcessEnv {
+  const base = { ...process.env };
+  for (const k of Object.keys(base)) if (k.startsWith('VITEST') || k === 'NODE_OPTIONS') delete base[k];
+  const out: NodeJS.ProcessEnv = { ...base, LOG_LEVEL: 'warn' };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete out[k];
+    else out[k] = v;
+  }
+  return out;
+}
+
+/** Runs `cmd args` in the repository and collects its output and exit code. */
+export function run(cmd: string, args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** `ops <args>` through node + tsx (what `npm run ops` runs, without npm's start-up). */
+export function ops(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+}
+
+/** `npm run --silent ops -- <args>`, exactly as documented. */
+export function npmOps(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return run('npm', ['run', '--silent', 'ops', '--', ...args], env);
+}

@@ -1,0 +1,18 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { buildSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { schema } from '../schema/index.js';
+import { SCHEMA_FILE, renderSchema } from '../scripts/print-schema.js';
+
+describe('schema.graphql', () => {
+  it('matches the schema built from the code (otherwise run npm run schema:print)', () => {
+    const committed = fs.existsSync(SCHEMA_FILE) ? fs.readFileSync(SCHEMA_FILE, 'utf8') : '';
+    const live = renderSchema(schema);
+    expect(committed, 'schema.graphql is stale: run npm run schema:print (and commit schema.graphql)').toBe(live);
+  });
+
+  it('is valid SDL that round-trips to the same schema', () => {
+    const parsed = buildSchema(fs.readFileSync(SCHEMA_FILE, 'utf8'));
+    expect(printSchema(lexicographicSortSchema(parsed))).toBe(printSchema(lexicographicSortSchema(schema)));
+  });
+});

@@ -1,0 +1,155 @@
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
+import { eventually, gql, rest } from './helpers/http.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+let other: BuiltTenant;
+let memberToken: string;
+
+beforeAll(async () => {
+  s = await startTestServer();
+  [t, other] = await Promise.all([buildTenant(s.app.rt), buildTenant(s.app.rt)]);
+  memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
+});
+afterAll(async () => {
+  await s?.stop();
+});
+
+const CREATE_USER = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id email role kind tenant { id } } }';
+const AUDIT = '{ auditLog(first: 100) { edges { node { action credentialKind targetType targetId createdAt actor { id email } } } } }';
+
+function email(): string {
+  return `u-${crypto.randomBytes(4).toString('hex')}@example.test`;
+}
+
+type AuditRow = { action: string; credentialKind: string; targetType: string | null; targetId: string | null; createdAt: string; actor: { id: string; email: string } | null };
+
+async function auditRows(token: string): Promise<AuditRow[]> {
+  const r = await gql(s.url, token, AUDIT);
+  if (r.errors) throw new Error(JSON.stringify(r.errors));
+  return r.data.auditLog.edges.map((e: { node: AuditRow }) => e.node);
+}
+
+describe('users query', () => {
+  it('lists the tenant’s users to an admin, and only that tenant’s', async () => {
+    const r = await gql(s.url, t.adminToken, '{ users { id email role kind } }');
+    expect(r.status).toBe(200);
+    const emails = r.data.users.map((u: { email: string }) => u.email);
+    expect(emails).toContain(t.admin.email);
+    expect(emails).not.toContain(other.admin.email);
+  });
+
+  it('answers FORBIDDEN to a member', async () => {
+    const r = await gql(s.url, memberToken, '{ users { id } }');
+    expect(r.data ?? null).toBeNull();
+    expect(r.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('answers UNAUTHENTICATED without a credential', async () => {
+    const r = await gql(s.url, undefined, '{ users { id } }');
+    expect(r.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('createUser', () => {
+  it('lets an admin create a member who can then log in', async () => {
+    const e = email();
+    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: e, password: 'member-pass-1' } });
+    expect(r.data.createUser).toEqual({ id: expect.any(String), email: e, role: 'member', kind: 'human', tenant: { id: t.tenantId } });
+    expect((await rest(s.url).post('/auth/login', { email: e, password: 'member-pass-1' })).status).toBe(200);
+  });
+
+  it('lets an admin create a service user, which gets PATs rather than a password', async () => {
+    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), kind: 'service', role: 'member' } });
+    expect(r.data.createUser.kind).toBe('service');
+  });
+
+  it('answers FORBIDDEN to a member and creates nothing', async () => {
+    const e = email();
+    const r = await gql(s.url, memberToken, CREATE_USER, { input: { email: e, password: 'member-pass-1', role: 'admin' } });
+    expect(r.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(await s.app.rt.prisma.user.findUnique({ where: { email: e } })).toBeNull();
+  });
+
+  it('answers BAD_USER_INPUT listing every offending field', async () => {
+    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: 'nope', password: 'short' } });
+    expect(r.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(r.errors?.[0].extensions?.fields).toEqual([
+      { loc: ['body', 'email'], msg: 'must be an email address' },
+      { loc: ['body', 'password'], msg: 'must be at least 8 characters' },
+    ]);
+  });
+
+  it('answers CONFLICT for an email already in use, even in another tenant', async () => {
+    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: other.admin.email } });
+    expect(r.errors?.[0].extensions?.code).toBe('CONFLICT');
+  });
+});
+
+describe('audit log', () => {
+  it('records a mutation made with a PAT: actor, credential kind, action, target and time', async () => {
+    const before = Date.now() - 1000;
+    const created = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email() } });
+    const id = created.data.createUser.id;
+    const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
+    expect(row).toMatchObject({ action: 'createUser', credentialKind: 'pat', targetType: 'User', actor: { id: t.admin.id, email: t.admin.email } });
+    expect(new Date(row.createdAt).getTime()).toBeGreaterThanOrEqual(before);
+  });
+
+  it('records a mutation made with a session as credential kind session', async () => {
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const minted = await gql(s.url, jwt, 'mutation { createToken(input: { name: "from-session" }) { accessToken { id } } }');
+    const id = minted.data.createToken.accessToken.id;
+    const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
+    expect(row).toMatchObject({ action: 'createToken', credentialKind: 'session', targetType: 'AccessToken', actor: { id: t.admin.id } });
+  });
+
+  it('records REST calls, which run as GraphQL mutations (revoke, reactivate, rotate, logout)', async () => {
+    const m = await buildUser(s.app.rt, t.tenantId);
+    const tok = await buildToken(s.app.rt, m);
+    const minted = (await rest(s.url, tok).post('/auth/tokens', { name: 'r' })).body;
+    await rest(s.url, tok).delete(`/auth/tokens/${minted.id}`);
+    await rest(s.url, tok).post(`/auth/tokens/${minted.id}/reactivate`);
+    await rest(s.url, tok).post(`/auth/tokens/${minted.id}/rotate`);
+    const jwt = (await rest(s.url).post('/auth/login', { email: m.email, password: m.password })).body.access_token;
+    await rest(s.url, jwt).post('/auth/logout');
+    const mine = await eventually(async () => {
+      const rows = (await auditRows(t.adminToken)).filter((x) => x.actor?.id === m.id);
+      return rows.length >= 5 ? rows : null;
+    });
+    const actions = mine.map((x) => `${x.action}:${x.credentialKind}`);
+    expect(actions).toEqual(expect.arrayContaining(['createToken:pat', 'revokeToken:pat', 'reactivateToken:pat', 'rotateToken:pat', 'logout:session']));
+    expect(mine.find((x) => x.action === 'revokeToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
+    expect(mine.find((x) => x.action === 'rotateToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
+    expect(mine.find((x) => x.action === 'createToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
+    expect(mine.find((x) => x.action === 'logout')).toMatchObject({ targetType: 'Session', targetId: expect.any(String) });
+  });
+
+  it('does not record a mutation that failed', async () => {
+    const before = (await auditRows(t.adminToken)).length;
+    await gql(s.url, t.adminToken, CREATE_USER, { input: { email: 'invalid' } });
+    await gql(s.url, t.adminToken, '{ me { id } }'); // a later request: any audit write would have landed
+    const rows = await auditRows(t.adminToken);
+    expect(rows.length).toBe(before);
+  });
+
+  it('is readable by admins only', async () => {
+    const r = await gql(s.url, memberToken, AUDIT);
+    expect(r.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+  });
+
+  it('shows only the caller’s tenant', async () => {
+    await gql(s.url, other.adminToken, CREATE_USER, { input: { email: email() } });
+    const otherRows = await eventually(async () => {
+      const rows = await auditRows(other.adminToken);
+      return rows.length ? rows : null;
+    });
+    const mine = await auditRows(t.adminToken);
+    const mineIds = new Set(mine.map((x) => x.targetId));
+    expect(otherRows.some((x) => mineIds.has(x.targetId))).toBe(false);
+    expect(mine.every((x) => x.actor === null || x.actor.email !== other.admin.email)).toBe(true);
+  });
+});

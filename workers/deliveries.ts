@@ -1,0 +1,31 @@
+/**
+ * The delivery worker: one job per delivery attempt (job id = delivery id + attempt number). Sends run
+ * with bounded concurrency and a per-request deadline; a send held back by the receiver's limits is
+ * re-delayed in Redis instead of occupying a worker slot.
+ */
+import { DelayedError, Worker } from 'bullmq';
+import type { Runtime } from '../src/runtime.js';
+import { QueueNames } from '../src/queues.js';
+import { attemptDelivery } from '../src/webhooks/deliver.js';
+import { ReceiverLimits } from '../src/webhooks/receiver-limits.js';
+import { workerOptions } from './connection.js';
+
+/** Starts the delivery worker. */
+export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
+  const limits = new ReceiverLimits(rt);
+  const { concurrency, jobLockMs } = rt.config.webhooks;
+  const worker = new Worker(
+    QueueNames.deliveries,
+    async (job, token) => {
+      const outcome = await attemptDelivery(rt, limits, job.data.deliveryId as string);
+      if (outcome.kind === 'delayed') {
+        await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
+        throw new DelayedError();
+      }
+      return outcome;
+    },
+    workerOptions(rt, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
+  );
+  worker.on('failed', (job, err) => rt.logger.error({ err, deliveryId: job?.data.deliveryId }, 'delivery job failed'));
+  return [worker];
+}
