@@ -76,7 +76,7 @@ async function waitFor(cond: () => Promise<boolean>, timeoutMs: number): Promise
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log(`ingest benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION_MS / 1000}s per run (+${WARMUP_MS / 1000}s warm-up), Postgres ${new URL(ADMIN_URL).host}, Redis ${new URL(REDIS_URL).host}`);
+  console.log(`ingest benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION_MS / 1000}s per run (+${WARMUP_MS / 1000}s warm-up), Postgres ${new URL(ADMIN_URL).host}, Redis ${new URL(REDIS_URL).host}, load average ${os.loadavg()[0].toFixed(1)}`);
   const db = await createBenchDatabase();
   const children: Array<Child<{ url: string }>> = [];
   const prisma = createPrisma(db.url, 4);
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     await Promise.all(children.map((c) => c.stop()));
     await prisma.$disconnect();
     await db.drop();
-    console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s, load average ${os.loadavg()[0].toFixed(1)} (figures are only comparable on an otherwise idle machine)`);
   }
 }
 

@@ -118,46 +118,50 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     }
   }
 
+  const handle = (e: RouteEntry) => async (req: Request, res: Response, next: NextFunction) => {
+    const r = req as RestReq;
+    try {
+      if (!isOperation(e)) {
+        await e.handler(r, res);
+        return;
+      }
+      const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };
+      const { execute, contextFactory, schema } = yoga.getEnveloped({ restCtx: r.ctx });
+      const contextValue = await contextFactory();
+      const result = await execute({ schema, document: docs.get(e)!, variableValues: e.variables?.(restReq) ?? {}, contextValue });
+      applyCtxToResponse(r.ctx, res, req.secure);
+      if ('errors' in result && result.errors?.length) {
+        send(res, restErrorFromGraphQL(result.errors[0] as GraphQLError));
+        return;
+      }
+      const data = (result as { data: Record<string, unknown> }).data;
+      const status = e.status ?? 200;
+      if (status === 204) {
+        res.status(204).end();
+        return;
+      }
+      const body = e.respond ? e.respond(data, restReq) : Object.values(data)[0];
+      res.status(status).json(body);
+    } catch (err) {
+      next(err);
+    }
+  };
+
+  const selfValidating = (e: RouteEntry) => !isOperation(e) && e.validatesOwnInput === true;
+  for (const e of entries.filter(selfValidating)) router[e.method](e.path, handle(e));
+
   router.use(
     OpenApiValidator.middleware({
       apiSpec: apiSpec as never,
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: true, allErrors: true },
+      // Path and query parameters are always coerced from strings; JSON bodies must carry the declared types.
+      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
       validateResponses: opts.validateResponses ?? false,
       validateSecurity: false,
       ignoreUndocumented: false,
     }),
   );
 
-  for (const e of entries) {
-    router[e.method](e.path, async (req: Request, res: Response, next: NextFunction) => {
-      const r = req as RestReq;
-      try {
-        if (!isOperation(e)) {
-          await e.handler(r, res);
-          return;
-        }
-        const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };
-        const { execute, contextFactory, schema } = yoga.getEnveloped({ restCtx: r.ctx });
-        const contextValue = await contextFactory();
-        const result = await execute({ schema, document: docs.get(e)!, variableValues: e.variables?.(restReq) ?? {}, contextValue });
-        applyCtxToResponse(r.ctx, res, req.secure);
-        if ('errors' in result && result.errors?.length) {
-          send(res, restErrorFromGraphQL(result.errors[0] as GraphQLError));
-          return;
-        }
-        const data = (result as { data: Record<string, unknown> }).data;
-        const status = e.status ?? 200;
-        if (status === 204) {
-          res.status(204).end();
-          return;
-        }
-        const body = e.respond ? e.respond(data, restReq) : Object.values(data)[0];
-        res.status(status).json(body);
-      } catch (err) {
-        next(err);
-      }
-    });
-  }
+  for (const e of entries.filter((x) => !selfValidating(x))) router[e.method](e.path, handle(e));
 
   // One error handler for the whole /api/v1 tree.
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -31,10 +31,14 @@ export interface Ctx {
 }
 
 export function createCtx(rt: Runtime, principal: Principal | null, requestId: string): Ctx {
+  let db: PrismaClient | undefined;
   return {
     rt,
     principal,
-    db: scopedDb(rt.prisma, principal?.tenantId ?? NO_TENANT),
+    // Built on first use: hot paths that never query through it (ingest) skip the extension cost.
+    get db() {
+      return (db ??= scopedDb(rt.prisma, principal?.tenantId ?? NO_TENANT));
+    },
     loaders: new Map(),
     requestId,
     responseCookies: [],

@@ -3,7 +3,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
-import { rest, subscribe, wsClient } from './helpers/http.js';
+import { rest, subscribe } from './helpers/http.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -18,10 +18,9 @@ afterAll(async () => {
   await s?.stop();
 });
 
+/** A lazy client (connects on first operation), authenticated with a Bearer credential if given. */
 function client(token?: string): Client {
-  const c = wsClient(s.url, token);
-  clients.push(c);
-  return c;
+  return withParams(token ? { authorization: `Bearer ${token}` } : {});
 }
 
 /** A client with raw connectionParams. */

@@ -65,6 +65,23 @@ describe('device inventory (GraphQL CRUD, REST reads)', () => {
     expect(anonymous.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
   });
 
+  it('offers the same CRUD over REST: admins write, members get 403, another tenant 404', async () => {
+    const created = await rest(s.url, t.adminToken).post('/sot/devices', { name: 'rest-1', management_address: 'rest-1.mgmt.example', labels: { env: 'lab' } });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ name: 'rest-1', management_address: 'rest-1.mgmt.example', labels: { env: 'lab' }, role: null });
+    const id = created.body.id;
+    expect((await rest(s.url, memberToken).post('/sot/devices', { name: 'rest-2' })).status).toBe(403);
+    expect((await rest(s.url, t.adminToken).post('/sot/devices', { role: 'x' })).status).toBe(422);
+    expect((await rest(s.url, t.adminToken).post('/sot/devices', { name: 'rest-1' })).status).toBe(409);
+    const patched = await rest(s.url, t.adminToken).patch(`/sot/devices/${id}`, { role: 'lab', labels: null });
+    expect(patched.body).toMatchObject({ role: 'lab', labels: {} });
+    expect((await rest(s.url, t.adminToken).patch(`/sot/devices/${id}`, { name: null })).status).toBe(422);
+    expect((await rest(s.url, other.adminToken).patch(`/sot/devices/${id}`, { role: 'x' })).status).toBe(404);
+    expect((await rest(s.url, memberToken).delete(`/sot/devices/${id}`)).status).toBe(403);
+    expect((await rest(s.url, other.adminToken).delete(`/sot/devices/${id}`)).status).toBe(404);
+    expect((await rest(s.url, t.adminToken).delete(`/sot/devices/${id}`)).status).toBe(204);
+  });
+
   it('lists the tenant\'s devices as {"items": [...]} with filters, never another tenant\'s', async () => {
     await createDevice(t.adminToken, { name: 'list-a', site: 'lon1' });
     await createDevice(t.adminToken, { name: 'list-b', site: 'par1' });
@@ -72,6 +89,9 @@ describe('device inventory (GraphQL CRUD, REST reads)', () => {
     const r = await rest(s.url, memberToken).get('/sot/devices?site=lon1');
     expect(r.status).toBe(200);
     expect(r.body.items.map((d: { name: string }) => d.name)).toEqual(['list-a']);
+    await createDevice(t.adminToken, { name: 'list-d', site: 'lon1', labels: { tier: 'gold' } });
+    const byLabel = await gql(s.url, memberToken, '{ devices(filter: { labels: { tier: "gold" } }) { totalCount edges { node { name } } } }');
+    expect(byLabel.data.devices).toEqual({ totalCount: 1, edges: [{ node: { name: 'list-d' } }] });
     expect((await rest(s.url).get('/sot/devices')).status).toBe(401);
     expect((await rest(s.url, memberToken).get('/sot/devices?limit=0')).status).toBe(422);
     const foreign = await deviceId('foreign-1', other.adminToken);
@@ -108,6 +128,8 @@ describe('intent, observed configuration and reconcile', () => {
       input: { deviceId: id, config: 'hostname drift-1\r\nmtu 1500\n' },
     });
     expect(reported.errors).toBeUndefined();
+    expect((await rest(s.url, agentToken).put(`/sot/devices/${id}/config`, { config: 'x', observed_at: new Date(Date.now() + 3600_000).toISOString() })).status).toBe(422);
+    expect((await rest(s.url, other.adminToken).put(`/sot/devices/${id}/config`, { config: 'x' })).status).toBe(404);
     const config = await rest(s.url, memberToken).get(`/sot/devices/${id}/config`);
     expect(config.body).toMatchObject({ device_id: id, config: 'hostname drift-1\r\nmtu 1500\n' });
     expect(Date.parse(config.body.observed_at)).not.toBeNaN();
@@ -126,10 +148,9 @@ describe('intent, observed configuration and reconcile', () => {
     const events = await gql(s.url, memberToken, 'query($id: ID!) { device(id: $id) { events(first: 10) { edges { node { type severity } } } } }', { id });
     expect(events.data.device.events.edges.map((e: { node: { type: string } }) => e.node.type)).toContain('sot.drift_detected');
 
-    // The agent reports the intended config: the next reconcile finds it in sync.
-    await gql(s.url, agentToken, 'mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', {
-      input: { deviceId: id, config: 'hostname drift-1\nmtu 9000\n' },
-    });
+    // The agent reports the intended config over REST: the reconcile it queues finds it in sync.
+    const put = await rest(s.url, agentToken).put(`/sot/devices/${id}/config`, { config: 'hostname drift-1\nmtu 9000\n' });
+    expect(put.body).toMatchObject({ device_id: id, config: 'hostname drift-1\nmtu 9000\n' });
     await eventually(async () => (await rest(s.url, memberToken).get(`/sot/devices/${id}`)).body.drift_status === 'in_sync');
   });
 

@@ -104,6 +104,18 @@ describe('durability of rule evaluation', () => {
     expect(alerts[0]!.events).toHaveLength(3);
   });
 
+  it('keeps re-driving after Redis loses every key of the prefix while the worker runs', async () => {
+    const s = await server(true);
+    const t = await buildTenant(s.app.rt);
+    await deployRule(s, t);
+    expect(await deletePrefixKeys(s.config.redisPrefix)).toBeGreaterThan(0);
+    // Committed after the loss, its enqueue lost too: only the (re-registered) sweeper can find it.
+    const a = await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.started', source: 'ci', enqueue: false });
+    const alerts = await settled(s, t, [a.id], 45_000);
+    expect(alerts).toHaveLength(1);
+    expect(alerts[0]!.count).toBe(1);
+  }, 60_000);
+
   it('re-drives committed events whose enqueue was lost, with the worker running', async () => {
     const s = await server(true);
     const t = await buildTenant(s.app.rt);

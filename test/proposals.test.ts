@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
+import { redriveApprovedProposals } from '../src/proposals/apply.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -79,6 +80,14 @@ describe('four-eyes approval over REST with PATs', () => {
     expect(denyApplied.status).toBe(409);
   });
 
+  it('lets a service user open a proposal that a human then approves', async () => {
+    const opened = await rest(s.url, botToken).post('/sot/proposals', openBody({ title: 'bot suggestion', proposed_intent: null, action: 'reconcile' }));
+    expect(opened.status).toBe(201);
+    const approved = await rest(s.url, aliceToken).post(`/proposals/${opened.body.id}/approve`);
+    expect(approved.status).toBe(200);
+    await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied');
+  });
+
   it('returns 401 without a credential and 404 for another tenant', async () => {
     const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'tenant check' }));
     expect((await rest(s.url).post(`/proposals/${opened.body.id}/approve`)).status).toBe(401);
@@ -154,6 +163,15 @@ describe('proposal lifecycle', () => {
     expect(after.body.status).toBe('proposed');
     const versions = await s.app.rt.prisma.intentVersion.count({ where: { proposalId: id } });
     expect(versions).toBe(0);
+  });
+
+  it('re-drives an approval whose apply job was lost', async () => {
+    const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'lost job', proposed_intent: 'hostname edge-1\nmtu 4000\n' }));
+    // An approval committed whose enqueue never reached Redis.
+    await s.app.rt.prisma.proposal.update({ where: { id: opened.body.id }, data: { status: 'approved', approverId: (await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } })).id, approvedAt: new Date(Date.now() - 120_000), approvedRevision: 1 } });
+    expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied');
+    expect((await rest(s.url, aliceToken).get(`/sot/devices/${deviceId}/intent`)).body.config).toBe('hostname edge-1\nmtu 4000\n');
   });
 
   it('lets only the proposer change a proposal', async () => {

@@ -21,7 +21,22 @@ export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {
     workerOptions(rt, { concurrency }),
   );
   worker.on('failed', (job, err) => rt.logger.warn({ err, jobId: job?.id, attempts: job?.attemptsMade }, 'evaluate job failed; retried, then re-driven by the sweeper'));
+  // Schedulers live in Redis: if Redis loses its data while this process runs, the sweeper, absence
+  // check and snooze wake-up would stop for good. Re-registering them (idempotent) brings them back.
+  const refresh = setInterval(() => {
+    registerAlertingSchedules(rt).catch((err: Error) => rt.logger.warn({ err: err.message }, 'could not refresh the alerting schedules'));
+  }, alertingTimings().scheduleRefreshMs);
+  refresh.unref();
+  worker.on('closing', () => clearInterval(refresh));
   return [worker];
+}
+
+/** Registers (or refreshes) the job schedulers of the alerting tasks; idempotent across nodes. */
+export async function registerAlertingSchedules(rt: Runtime): Promise<void> {
+  const queue = rt.queues.get('maintenance');
+  for (const task of alertingTasks) {
+    await queue.upsertJobScheduler(task.name, { every: task.everyMs }, { name: task.name, data: { task: task.name } });
+  }
 }
 
 /** Periodic alerting tasks; intervals are read from the environment when the schedules are registered. */

@@ -9,6 +9,7 @@ import { purgeRevokedTokens } from '../src/auth/tokens.js';
 import { workerOptions } from './connection.js';
 import { alertingTasks } from './evaluate.js';
 import { webhookTasks } from './outbox.js';
+import { sotTasks } from './sot.js';
 
 export interface MaintenanceTask {
   name: string;
@@ -24,6 +25,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   },
   ...alertingTasks,
   ...webhookTasks,
+  ...sotTasks,
 ];
 
 /** Registers the schedules (idempotent across nodes) and starts the maintenance worker. */

@@ -7,8 +7,9 @@ import { Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { reconcileDevice } from '../src/devices/reconcile.js';
-import { applyProposal, failProposal } from '../src/proposals/apply.js';
+import { applyProposal, failProposal, redriveApprovedProposals } from '../src/proposals/apply.js';
 import { workerOptions } from './connection.js';
+import type { MaintenanceTask } from './maintenance.js';
 
 type SotJob = Job<JobPayloads['sot']>;
 
@@ -35,3 +36,6 @@ export async function startSotWorker(rt: Runtime): Promise<Worker[]> {
   });
   return [worker];
 }
+
+/** Periodic upkeep of the sot area (registered in workers/maintenance.ts). */
+export const sotTasks: MaintenanceTask[] = [{ name: 'redrive-approved-proposals', everyMs: 60_000, run: (rt) => redriveApprovedProposals(rt) }];

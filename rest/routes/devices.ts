@@ -42,6 +42,15 @@ function restIntent(deviceId: string, v: Node | null): Record<string, unknown> {
   };
 }
 
+/** GraphQL DeviceInput from a REST body: only the fields present (null clears one). */
+function deviceInput(b: Record<string, unknown>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  for (const [rest, gql] of [['name', 'name'], ['role', 'role'], ['site', 'site'], ['platform', 'platform'], ['management_address', 'managementAddress'], ['labels', 'labels']] as const) {
+    if (b[rest] !== undefined) input[gql] = b[rest];
+  }
+  return input;
+}
+
 function found<T>(v: T | null | undefined): T {
   if (v == null) throw new NotFound('Device');
   return v;
@@ -57,6 +66,38 @@ export const devicesRoutes: RouteEntry[] = [
       filter: { site: req.query.site ?? null, role: req.query.role ?? null, platform: req.query.platform ?? null, search: req.query.search ?? null },
     }),
     respond: (data) => ({ items: data.devices.edges.map((e: { node: Node }) => restDevice(e.node)) }),
+  },
+  {
+    method: 'post',
+    path: '/sot/devices',
+    operation: `mutation CreateDevice($input: DeviceInput!) { createDevice(input: $input) { ${DEVICE_FIELDS} } }`,
+    variables: (req) => ({ input: deviceInput(req.body) }),
+    status: 201,
+    respond: (data) => restDevice(data.createDevice),
+  },
+  {
+    method: 'patch',
+    path: '/sot/devices/:deviceId',
+    operation: `mutation UpdateDevice($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { ${DEVICE_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.deviceId, input: deviceInput(req.body) }),
+    respond: (data) => restDevice(data.updateDevice),
+  },
+  {
+    method: 'delete',
+    path: '/sot/devices/:deviceId',
+    operation: 'mutation DeleteDevice($id: ID!) { deleteDevice(id: $id) }',
+    variables: (req) => ({ id: req.params.deviceId }),
+    status: 204,
+  },
+  {
+    method: 'put',
+    path: '/sot/devices/:deviceId/config',
+    operation: 'mutation ReportObservedConfig($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id observedConfig { config observedAt } } }',
+    variables: (req) => ({ input: { deviceId: req.params.deviceId, config: req.body.config, observedAt: req.body.observed_at ?? null } }),
+    respond: (data) => {
+      const d = data.reportObservedConfig;
+      return { device_id: d.id, config: d.observedConfig?.config ?? null, observed_at: d.observedConfig?.observedAt ?? null };
+    },
   },
   {
     method: 'get',

@@ -30,6 +30,8 @@ export const eventsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/events',
     auth: ingestKeyAuth,
+    // parseEnvelope (src/events/envelope.ts) checks the body field by field with the same 422 shape.
+    validatesOwnInput: true,
     handler: async (req, res) => {
       const { id } = await acceptEvent(req.ctx, { body: req.body, endpoint: 'events', via: 'ingest' });
       res.status(202).json({ id, status: 'accepted' });

@@ -62,9 +62,10 @@ export interface OpenAlertInput {
   source: string | null;
   deviceId: string | null;
   labels: Record<string, unknown>;
+  /** Latest time among the events (or the check time of an absence alert). */
   seenAt: Date;
-  /** The event that caused it (absence alerts have none). */
-  eventId: string | null;
+  /** The events that caused it, all attached and counted (absence alerts: none, count 1). */
+  eventIds: string[];
   /** Set when a maintenance window covers the new alert. */
   suppressedBy: { id: string; name: string } | null;
 }
@@ -76,10 +77,11 @@ export interface OpenResult {
 }
 
 /**
- * Opens an alert for `dedupKey`, or bumps the live one (count + 1, lastSeenAt) and attaches the event.
- * Atomic against concurrent evaluators: one INSERT … ON CONFLICT on the (tenantId, liveDedupKey)
- * unique index, so at most one live alert exists per key. The caller guarantees an event is
- * evaluated once (it claims events and marks them in the same transaction), so counts never double.
+ * Opens an alert for `dedupKey`, or bumps the live one (count + the events, lastSeenAt) and attaches
+ * the events. Atomic against concurrent evaluators: one INSERT … ON CONFLICT on the
+ * (tenantId, liveDedupKey) unique index, so at most one live alert exists per key. The caller
+ * guarantees an event is evaluated once (it claims events and marks them in the same transaction),
+ * so counts never double.
  */
 export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<OpenResult> {
   const newId = uuidv7();
@@ -97,13 +99,14 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       liveDedupKey: input.dedupKey,
       firstSeenAt: input.seenAt,
       lastSeenAt: input.seenAt,
+      count: Math.max(1, input.eventIds.length),
       suppressed: !!input.suppressedBy,
       maintenanceWindowId: input.suppressedBy?.id ?? null,
     },
-    update: { count: { increment: input.eventId ? 1 : 0 }, lastSeenAt: input.seenAt },
+    update: { count: { increment: input.eventIds.length }, lastSeenAt: input.seenAt },
   });
   const opened = alert.id === newId;
-  if (input.eventId) await tx.alertEvent.create({ data: { alertId: alert.id, eventId: input.eventId } });
+  if (input.eventIds.length) await tx.alertEvent.createMany({ data: input.eventIds.map((eventId) => ({ alertId: alert.id, eventId })) });
   let outboxId: string | null = null;
   if (opened) {
     await tx.alertTimelineEntry.create({

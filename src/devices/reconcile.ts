@@ -36,19 +36,21 @@ export async function requestReconcile(ctx: Ctx, deviceId: string): Promise<Queu
  * to compare, which is reported (with `detail`) rather than guessed. Returns null if the device is gone.
  */
 export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<DriftReport | null> {
-  const device = await rt.prisma.device.findUnique({
-    where: { id: deviceId },
-    include: { intents: { orderBy: { version: 'desc' }, take: 1 } },
-  });
-  if (!device) return null;
-  const intent = device.intents[0];
-  let detail: string | null = null;
-  if (!intent) detail = 'No intended configuration yet.';
-  else if (device.observedConfig == null) detail = 'No configuration has been observed on the device yet.';
-  const drift = detail ? null : configDrift(intent!.config, device.observedConfig!, device.name);
-
-  const [report, event] = await rt.prisma.$transaction(async (tx) => {
-    const r = await tx.driftReport.create({
+  // One reconcile of a device at a time, reading under the device's row lock: a later report always
+  // reflects what an earlier one saw or newer, so the latest report is never a stale comparison.
+  const done = await rt.prisma.$transaction(async (tx) => {
+    await tx.$queryRaw`SELECT id FROM "Device" WHERE id = ${deviceId} FOR UPDATE`;
+    const device = await tx.device.findUnique({
+      where: { id: deviceId },
+      include: { intents: { orderBy: { version: 'desc' }, take: 1 } },
+    });
+    if (!device) return null;
+    const intent = device.intents[0];
+    let detail: string | null = null;
+    if (!intent) detail = 'No intended configuration yet.';
+    else if (device.observedConfig == null) detail = 'No configuration has been observed on the device yet.';
+    const drift = detail ? null : configDrift(intent!.config, device.observedConfig!, device.name);
+    const report = await tx.driftReport.create({
       data: {
         tenantId: device.tenantId,
         deviceId: device.id,
@@ -59,7 +61,7 @@ export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<Dr
         detail,
       },
     });
-    const e = await insertTimelineEvent(tx, {
+    const event = await insertTimelineEvent(tx, {
       tenantId: device.tenantId,
       deviceId: device.id,
       receivedVia: 'system',
@@ -71,11 +73,12 @@ export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<Dr
           ? `${device.name} runs its intended configuration (version ${intent!.version})`
           : `${device.name} drifted from intended version ${intent!.version}: +${drift!.linesAdded} −${drift!.linesRemoved} lines`,
       labels: { device: device.name },
-      payload: { device_id: device.id, drift_report_id: r.id, intent_version: intent?.version ?? null, in_sync: r.inSync },
+      payload: { device_id: device.id, drift_report_id: report.id, intent_version: intent?.version ?? null, in_sync: report.inSync },
     });
-    return [r, e] as const;
+    return { device, report, event };
   });
-  await announceTimelineEvents(rt, [event]);
-  rt.pubsub.publish('deviceChanged', device.tenantId, { id: device.id, name: device.name, change: 'reconciled' });
-  return report;
+  if (!done) return null;
+  await announceTimelineEvents(rt, [done.event]);
+  rt.pubsub.publish('deviceChanged', done.device.tenantId, { id: done.device.id, name: done.device.name, change: 'reconciled' });
+  return done.report;
 }

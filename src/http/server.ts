@@ -41,6 +41,17 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
+/** 413 `{detail}` for a GraphQL body over the limit; 400 in GraphQL's shape for one that is not JSON. */
+function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
+  return (err: { type?: string }, _req, res, next) => {
+    if (err.type === 'entity.too.large') {
+      res.status(413).json({ detail: `Body exceeds the ${rt.config.bodyLimitBytes} byte limit.` });
+    } else if (err.type === 'entity.parse.failed') {
+      res.status(400).json({ errors: [{ message: 'POST body sent invalid JSON.' }] });
+    } else next(err);
+  };
+}
+
 /** Builds the Express app and HTTP server (not yet listening). */
 export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
@@ -54,7 +65,9 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
         res.setHeader('x-request-id', id);
         return id;
       },
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+      // Ingest is high-volume: its requests are counted in metrics (and errors logged) rather than
+      // access-logged one by one.
+      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' || (req.method === 'POST' && req.url === '/api/v1/events') },
     }),
   );
   app.use((req: Request, res: Response, next) => {
@@ -94,6 +107,9 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
 
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   const yoga = createGraphQL(rt, opts.schema);
+  // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
+  // (yoga uses an already parsed req.body as is).
+  app.use(GRAPHQL_PATH, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt));
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
   app.use('/api', (_req, res) => {

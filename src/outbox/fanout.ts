@@ -45,12 +45,13 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
     });
     created = await rt.prisma.delivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true, webhookId: true } });
   }
+  // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
+  await Promise.all(
+    created.map((d) => announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
+  );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
-  const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
+  const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
   await enqueueFirstAttempts(rt, due.map((d) => d.id));
   if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
-  for (const d of created) {
-    await announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null });
-  }
   return created.length;
 }

@@ -57,6 +57,27 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
   if (!done) return 'skipped';
   await announceProposalChange(rt, done.applied, 'applied', [done.rec.outboxId], done.intentEvent ? [done.intentEvent, done.rec.event] : [done.rec.event]);
   if (done.intentEvent) publishDeviceChanged(rt, device, 'intent_changed');
-  if (p.proposedIntent != null || p.action === 'reconcile') await queueReconcile(rt, device.id);
+  if (p.proposedIntent != null || p.action === 'reconcile') {
+    // The proposal is applied whatever happens here; a lost reconcile is re-requested by anyone.
+    await queueReconcile(rt, device.id).catch((err: Error) => rt.logger.warn({ err: err.message, deviceId: device.id }, 'could not queue reconcile after apply'));
+  }
   return 'applied';
+}
+
+/** How long an approval may wait for its apply job before the sweeper queues it again. */
+export const APPLY_REDRIVE_AFTER_MS = 60_000;
+
+/**
+ * Sweeper: re-queues the apply job of proposals approved more than a minute ago and still `approved`
+ * (an enqueue lost between commit and Redis). The job id is the same as the original, so a job that is
+ * still waiting or retrying is not duplicated, and applying is idempotent anyway.
+ */
+export async function redriveApprovedProposals(rt: Runtime, now = new Date()): Promise<number> {
+  const stale = await rt.prisma.proposal.findMany({
+    where: { status: 'approved', approvedAt: { lt: new Date(now.getTime() - APPLY_REDRIVE_AFTER_MS) } },
+    select: { id: true, revision: true },
+    take: 500,
+  });
+  for (const p of stale) await rt.queues.add('sot', { task: 'applyProposal', proposalId: p.id }, { jobId: `apply-${p.id}-r${p.revision}` });
+  return stale.length;
 }

@@ -76,7 +76,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
           deviceId: null,
           labels: {},
           seenAt: now,
-          eventId: null,
+          eventIds: [],
           suppressedBy: window ? { id: window.id, name: window.name } : null,
         });
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });

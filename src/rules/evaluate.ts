@@ -13,6 +13,7 @@ import { announceAlertChanges, openOrBumpAlert, type AlertChange } from '../aler
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from './match.js';
 import { recordHeartbeat } from './absence.js';
+import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -69,6 +70,10 @@ async function claim(tx: Tx, eventIds: string[]): Promise<Event[]> {
   return tx.event.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] });
 }
 
+function byKey(a: [string, unknown], b: [string, unknown]): number {
+  return a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0;
+}
+
 function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
   const m = new Map<string, T[]>();
   for (const it of items) {
@@ -97,44 +102,63 @@ export async function evaluateEvents(rt: Runtime, eventIds: string[]): Promise<E
       if (events.length === 0) return;
       const tenantIds = [...new Set(events.map((e) => e.tenantId))];
       const rulesByTenant = groupBy(await tx.alertRule.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, orderBy: { createdAt: 'asc' } }), (r) => r.tenantId);
-      let windowsByTenant: Map<string, MaintenanceWindow[]> | undefined;
       const now = new Date();
+      // Group the batch first: one alert write per dedup key and one tracker write per (rule, source),
+      // however many events of the batch share them.
+      const matches = new Map<string, { rule: AlertRule; first: Event; last: Event; eventIds: string[] }>();
+      const heartbeats = new Map<string, { rule: AlertRule; last: Event }>();
       for (const ev of events) {
         const m = matchableOf(ev);
         for (const rule of rulesByTenant.get(ev.tenantId) ?? []) {
           if (!eventMatches(criteriaOf(rule), m)) continue;
           if (rule.kind === 'absence') {
-            const hb = await recordHeartbeat(tx, rule, ev);
-            if (hb) {
-              changes.push(hb.change);
-              outboxIds.push(hb.outboxId);
-              result.resolved++;
-            }
+            heartbeats.set(`${rule.id}\u0000${ev.source}`, { rule, last: ev });
             continue;
           }
-          windowsByTenant ??= groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId);
-          const window = suppressingWindow(windowsByTenant.get(ev.tenantId) ?? [], { source: ev.source, labels: m.labels, deviceId: ev.deviceId }, now);
-          const vars = templateVars(rule, m);
-          const r = await openOrBumpAlert(tx, {
-            tenantId: ev.tenantId,
-            ruleId: rule.id,
-            dedupKey: dedupKeyOf(rule, m),
-            severity: rule.alertSeverity,
-            summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, vars),
-            source: ev.source,
-            deviceId: ev.deviceId,
-            labels: m.labels,
-            seenAt: ev.receivedAt,
-            eventId: ev.id,
-            suppressedBy: window ? { id: window.id, name: window.name } : null,
-          });
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
-          outboxIds.push(r.outboxId);
-          if (r.opened) result.opened++;
-          else result.bumped++;
+          const key = `${ev.tenantId}\u0000${dedupKeyOf(rule, m)}`;
+          const g = matches.get(key);
+          if (g) {
+            g.last = ev;
+            if (g.eventIds[g.eventIds.length - 1] !== ev.id) g.eventIds.push(ev.id); // two rules, one key
+          } else matches.set(key, { rule, first: ev, last: ev, eventIds: [ev.id] });
         }
       }
+      // Outbound webhooks with an EVENT trigger: announced in this transaction, dispatched after commit.
+      outboxIds.push(...(await writeEventTriggerOutbox(tx, events)));
+      // Marked before the alert writes (same transaction, so still all-or-nothing): the hot alert
+      // rows below are then locked only for the last statements before commit.
       await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
+      // Rows are written in key order, so concurrent batches lock them in the same order (no deadlocks).
+      for (const [, { rule, last }] of [...heartbeats].sort(byKey)) {
+        const hb = await recordHeartbeat(tx, rule, last);
+        if (hb) {
+          changes.push(hb.change);
+          outboxIds.push(hb.outboxId);
+          result.resolved++;
+        }
+      }
+      const windowsByTenant = matches.size ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId) : new Map<string, MaintenanceWindow[]>();
+      for (const [key, { rule, first, last, eventIds: ids }] of [...matches].sort(byKey)) {
+        const m = matchableOf(first);
+        const window = suppressingWindow(windowsByTenant.get(first.tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
+        const r = await openOrBumpAlert(tx, {
+          tenantId: first.tenantId,
+          ruleId: rule.id,
+          dedupKey: key.slice(key.indexOf('\u0000') + 1),
+          severity: rule.alertSeverity,
+          summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, m)),
+          source: first.source,
+          deviceId: first.deviceId,
+          labels: m.labels,
+          seenAt: last.receivedAt,
+          eventIds: ids,
+          suppressedBy: window ? { id: window.id, name: window.name } : null,
+        });
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        outboxIds.push(r.outboxId);
+        if (r.opened) result.opened++;
+        else result.bumped++;
+      }
       result.evaluated = events.length;
     },
     { timeout: 30_000, maxWait: 10_000 },

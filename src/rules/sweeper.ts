@@ -16,6 +16,8 @@ export interface AlertingTimings {
   sweepIntervalMs: number;
   /** How old an unevaluated event must be before it is re-driven (EVALUATE_SWEEP_AGE_MS, default 5000). */
   sweepAgeMs: number;
+  /** How often each worker process re-registers these schedules, so they survive Redis losing its data (ALERTING_SCHEDULE_REFRESH_MS, default 10000). */
+  scheduleRefreshMs: number;
 }
 
 function ms(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -33,6 +35,7 @@ export function alertingTimings(env: NodeJS.ProcessEnv = process.env): AlertingT
     snoozeWakeIntervalMs: ms(env, 'SNOOZE_WAKE_INTERVAL_MS', 1000),
     sweepIntervalMs: ms(env, 'EVALUATE_SWEEP_INTERVAL_MS', 2000),
     sweepAgeMs: ms(env, 'EVALUATE_SWEEP_AGE_MS', 5000),
+    scheduleRefreshMs: ms(env, 'ALERTING_SCHEDULE_REFRESH_MS', 10_000),
   };
 }
 

@@ -64,7 +64,7 @@ export function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, w
  * and records each attempt number at most once (a stale or duplicate job is skipped).
  */
 export async function attemptDelivery(rt: Runtime, limits: ReceiverLimits, deliveryId: string): Promise<AttemptOutcome> {
-  const d = await rt.prisma.delivery.findUnique({ where: { id: deliveryId }, include: { webhook: true } });
+  const d = await loadDelivery(rt, deliveryId);
   if (!d) return { kind: 'skipped', reason: 'delivery no longer exists' };
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
@@ -96,6 +96,27 @@ export async function attemptDelivery(rt: Runtime, limits: ReceiverLimits, deliv
 
 type LoadedDelivery = { id: string; tenantId: string; webhookId: string; topic: string; attemptCount: number };
 
+interface DeliveryWithWebhook extends LoadedDelivery {
+  status: DeliveryStatus;
+  body: string;
+  nextAttemptAt: Date | null;
+  windowStartedAt: Date;
+  webhook: { url: string; enabled: boolean; secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null };
+}
+
+/** The delivery and the webhook fields a send needs, in one round trip (the hot path). */
+async function loadDelivery(rt: Runtime, deliveryId: string): Promise<DeliveryWithWebhook | null> {
+  const rows = await rt.prisma.$queryRaw<Array<Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook']>>`
+    SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt",
+           w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+      FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
+     WHERE d."id" = ${deliveryId}`;
+  const r = rows[0];
+  if (!r) return null;
+  const { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil, ...d } = r;
+  return { ...d, webhook: { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil } };
+}
+
 /**
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
  * this attempt number first), then announces it and schedules the next attempt.
@@ -110,7 +131,8 @@ async function settle(rt: Runtime, d: LoadedDelivery, attempt: number, v: Verdic
       data: { lastFailedDeliveryId: d.id, lastFailureAt: now, lastFailureError: v.error },
     });
   }
-  await announceDelivery(rt, {
+  // Not awaited: live views must not slow the delivery down (announceDelivery never throws).
+  void announceDelivery(rt, {
     id: d.id,
     tenantId: d.tenantId,
     webhookId: d.webhookId,

@@ -4,7 +4,7 @@
  *
  * What each filter looks at in the message body ({source, kind, severity, labels, payload}):
  * - `severities`: `severity` (alert and event triggers)
- * - `kinds`: the proposal kind, `payload.kind` (else `kind`) (proposal triggers)
+ * - `kinds`: the proposal kind, `payload.proposal.kind` (else `payload.kind`, label `proposal_kind`) (proposal triggers)
  * - `typeGlob`: `kind`, the event type, `*` matching any run of characters (event trigger)
  * - `labels`: every given label must be present with that value
  * - `payloadConditions`: every condition must hold on `payload` (dot paths)
@@ -177,15 +177,17 @@ export function conditionHolds(payload: unknown, c: PayloadCondition): boolean {
   }
 }
 
+/** The proposal kind of an announcement: `payload.proposal.kind`, `payload.kind` or label `proposal_kind`. */
+function proposalKindOf(body: AnnouncedBody): unknown {
+  for (const v of [at(body.payload, 'proposal.kind'), at(body.payload, 'kind'), at(body.labels, 'proposal_kind')]) if (typeof v === 'string') return v;
+  return undefined;
+}
+
 /** True when the message (topic + body) passes this trigger and all its filters. */
 export function triggerMatches(t: WebhookTrigger, topic: string, body: AnnouncedBody): boolean {
   if (TRIGGER_TOPICS[t.on] !== topic) return false;
   if (t.severities?.length && !t.severities.includes(body.severity as Severity)) return false;
-  if (t.kinds?.length) {
-    const payloadKind = at(body.payload, 'kind');
-    const kind = typeof payloadKind === 'string' ? payloadKind : body.kind;
-    if (!t.kinds.includes(kind as string)) return false;
-  }
+  if (t.kinds?.length && !t.kinds.includes(proposalKindOf(body) as string)) return false;
   if (t.typeGlob && !(typeof body.kind === 'string' && globToRegExp(t.typeGlob).test(body.kind))) return false;
   if (t.labels) {
     const labels = (body.labels ?? {}) as Record<string, unknown>;

@@ -1,0 +1,245 @@
+/**
+ * `npm run bench:deliveries`: throughput and latency of outbound deliveries on this machine.
+ *
+ * N receivers listen on 127.0.0.1 (in a worker thread, so they do not share the engine's event loop).
+ * 1. Baseline: the same number of signed POSTs sent straight to the receivers by a plain keep-alive
+ *    client with the engine's concurrency: what the machine can push without the engine.
+ * 2. Engine: M outbox messages, each fanned out to every receiver's webhook (N×M deliveries), sent by
+ *    the delivery workers with signing, rate limits, retries and history.
+ * Prints deliveries/s, p50/p99 trigger→delivered latency (outbox row written → delivery recorded as
+ * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
+ * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
+ * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200).
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import { Worker } from 'node:worker_threads';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { startApp } from '../src/app.js';
+import { applyMigrations } from '../src/db/migrate.js';
+import { createTenant } from '../src/tenants/tenants.js';
+import { createCtx } from '../src/context.js';
+import { createOutboundWebhook } from '../src/webhooks/webhooks.js';
+import { dispatchOutbox } from '../src/outbox/outbox.js';
+import { hmacHex } from '../src/signing.js';
+
+const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 60);
+const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200);
+const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 180_000);
+const CAP = Number(process.env.WEBHOOK_RATE_PER_SECOND ?? 50);
+
+interface ReceiverStats {
+  requests: number;
+  unique: number;
+  maxPerSlidingSecond: number;
+}
+
+const RECEIVER_THREAD = `
+const { parentPort, workerData } = require('node:worker_threads');
+const http = require('node:http');
+const stats = [];
+const urls = [];
+let started = 0;
+function maxSliding(times) {
+  times.sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[i] - times[j] >= 1000) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+for (let i = 0; i < workerData.n; i++) {
+  const st = { times: [], ids: new Set(), requests: 0 };
+  stats.push(st);
+  const srv = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      st.requests++;
+      st.times.push(performance.timeOrigin + performance.now());
+      st.ids.add(String(req.headers['webhook-id']));
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      res.end('ok');
+    });
+  });
+  srv.keepAliveTimeout = 60000;
+  srv.listen(0, '127.0.0.1', () => {
+    urls[i] = 'http://127.0.0.1:' + srv.address().port + '/hook/' + i;
+    if (++started === workerData.n) parentPort.postMessage({ urls });
+  });
+}
+parentPort.on('message', (m) => {
+  if (m === 'reset') {
+    for (const st of stats) { st.times = []; st.ids = new Set(); st.requests = 0; }
+    parentPort.postMessage({ reset: true });
+  } else if (m === 'stats') {
+    parentPort.postMessage({ stats: stats.map((st) => ({ requests: st.requests, unique: st.ids.size, maxPerSlidingSecond: maxSliding(st.times) })) });
+  } else if (m === 'total') {
+    parentPort.postMessage({ total: stats.reduce((n, st) => n + st.requests, 0) });
+  }
+});
+`;
+
+function ask<T>(w: Worker, msg: string, key: string): Promise<T> {
+  return new Promise((resolve) => {
+    const on = (m: Record<string, unknown>) => {
+      if (key in m) {
+        w.off('message', on);
+        resolve(m[key] as T);
+      }
+    };
+    w.on('message', on);
+    w.postMessage(msg);
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+async function baseline(urls: string[], total: number, concurrency: number, secret: string): Promise<number> {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: concurrency });
+  let next = 0;
+  const started = performance.now();
+  const one = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ id: `baseline-${i}`, timestamp: new Date().toISOString(), topic: 'alert.opened', source: 'bench', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { n: i } });
+      const req = http.request(urls[i % urls.length], {
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'webhook-id': `baseline-${i}`, 'x-service-signature': hmacHex(secret, body) },
+      });
+      req.on('response', (res) => {
+        res.resume();
+        res.on('end', () => resolve());
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < total; i = next++) await one(i);
+    }),
+  );
+  const secs = (performance.now() - started) / 1000;
+  agent.destroy();
+  return total / secs;
+}
+
+async function main(): Promise<void> {
+  const runId = crypto.randomBytes(4).toString('hex');
+  const dbName = `ops_bench_${runId}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(ADMIN_URL);
+  dbUrl.pathname = '/' + dbName;
+  const receiverThread = new Worker(RECEIVER_THREAD, { eval: true, workerData: { n: RECEIVERS } });
+  const urls = await ask<string[]>(receiverThread, 'noop', 'urls');
+  let app: Awaited<ReturnType<typeof startApp>> | undefined;
+  const deadline = setTimeout(() => {
+    console.error(`bench: gave up after ${TIMEOUT_MS} ms`);
+    process.exit(1);
+  }, TIMEOUT_MS);
+  try {
+    await applyMigrations(dbUrl.toString());
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: dbUrl.toString(),
+      REDIS_URL,
+      REDIS_PREFIX: `bench${runId}`,
+      APP_SECRET: crypto.randomBytes(24).toString('hex'),
+      BOOTSTRAP_DEMO: 'false',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+      WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
+    });
+    const total = RECEIVERS * MESSAGES;
+    console.log(`bench:deliveries  receivers=${RECEIVERS} messages=${MESSAGES} deliveries=${total} cap=${CAP}/s per receiver  concurrency=${config.webhooks.concurrency}`);
+
+    // 1. Baseline: plain POSTs, no engine.
+    const baseRate = await baseline(urls, total, config.webhooks.concurrency, 'whsec_baseline');
+    const baseStats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
+    console.log(`baseline (plain keep-alive POSTs, no engine, no cap): ${baseRate.toFixed(0)} req/s; max per receiver in a sliding second ${Math.max(...baseStats.map((s) => s.maxPerSlidingSecond))}`);
+    await ask(receiverThread, 'reset', 'reset');
+
+    // 2. The engine.
+    app = await startApp(config, { http: false, workers: true });
+    const rt = app.rt;
+    const { tenant, admin: adminUser } = await createTenant(rt.prisma, { name: `bench-${runId}`, adminEmail: `admin@bench-${runId}.test`, adminPassword: crypto.randomBytes(12).toString('hex') });
+    const ctx = createCtx(rt, { tenantId: tenant.id, userId: adminUser.id, email: adminUser.email, role: 'admin', userKind: 'human', credential: { kind: 'pat', id: 'bench' } }, 'bench');
+    for (const url of urls) await createOutboundWebhook(ctx, { name: url, url, triggers: [{ on: 'ALERT_OPENED' }] });
+
+    const triggerStart = Date.now();
+    const ids: string[] = [];
+    for (let i = 0; i < MESSAGES; i += 100) {
+      const batch = Array.from({ length: Math.min(100, MESSAGES - i) }, (_v, k) => ({
+        tenantId: tenant.id,
+        topic: 'alert.opened',
+        subjectId: `alert-${i + k}`,
+        body: { source: 'bench', kind: 'alert.opened', severity: 'critical', labels: { bench: runId }, payload: { n: i + k } },
+      }));
+      const rows = await rt.prisma.$transaction((tx) => tx.outboxMessage.createManyAndReturn({ data: batch, select: { id: true } }));
+      ids.push(...rows.map((r) => r.id));
+      await dispatchOutbox(rt, rows.map((r) => r.id));
+    }
+    for (;;) {
+      const delivered = await rt.prisma.delivery.count({ where: { status: 'delivered' } });
+      if (delivered >= total) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
+    const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true } });
+    const triggeredAt = new Map(messages.map((m) => [m.id, m.createdAt.getTime()]));
+    const latencies = rows.map((r) => r.deliveredAt!.getTime() - triggeredAt.get(r.outboxId!)!).sort((a, b) => a - b);
+    const lastDelivered = Math.max(...rows.map((r) => r.deliveredAt!.getTime()));
+    const engineRate = total / ((lastDelivered - triggerStart) / 1000);
+    const stats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
+    const requests = stats.reduce((n, s) => n + s.requests, 0);
+    const unique = stats.reduce((n, s) => n + s.unique, 0);
+    const maxPerSecond = Math.max(...stats.map((s) => s.maxPerSlidingSecond));
+    const failed = await rt.prisma.delivery.count({ where: { status: { not: 'delivered' } } });
+
+    console.log('TRACE', JSON.stringify((globalThis as any).__T));
+    console.log(`engine: ${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${engineRate.toFixed(0)} deliveries/s aggregate`);
+    console.log(`  trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
+    console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
+    console.log(`  receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`);
+    console.log(`  ceiling at the cap: ${RECEIVERS * CAP} deliveries/s (receivers × cap)`);
+    console.log(`ratio engine / baseline: ${(engineRate / baseRate).toFixed(3)}  (engine / cap ceiling: ${(engineRate / (RECEIVERS * CAP)).toFixed(3)})`);
+    const ok = unique === total && requests === unique && maxPerSecond <= CAP;
+    console.log(ok ? 'result: no lost or duplicated deliveries; cap held' : 'result: CHECK FAILED');
+    process.exitCode = ok ? 0 : 1;
+  } finally {
+    clearTimeout(deadline);
+    if (app) {
+      const redis = app.rt.redis;
+      await app.stop();
+      void redis;
+    }
+    await receiverThread.terminate();
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
+    await admin.end();
+    await dropRedisPrefix(`bench${runId}`);
+  }
+}
+
+/** Removes this run's Redis keys (and only them). */
+async function dropRedisPrefix(prefix: string): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.del(...keys);
+  } while (cursor !== '0');
+  redis.disconnect();
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,164 @@
+/**
+ * `npm run bench:graph`: the dashboard query (50 alerts, each with its 5 latest events, its device and
+ * the device's open proposals with their proposer) over real HTTP against real Postgres, next to a
+ * hand-written baseline measured in the same run.
+ *
+ * - ours: POST /graphql on the real service (no workers in this process, so nothing else queries).
+ * - baseline: a bare node:http endpoint in the same process that authenticates the same PAT and runs a
+ *   fixed handful of Prisma queries (alerts; attached events; devices; open proposals with proposer),
+ *   then stitches the same JSON by hand.
+ *
+ * Prints p50/p95 latency, SQL statements per request (counted at the pg driver), and ours ÷ baseline.
+ * Env: BENCH_REQUESTS (300), BENCH_WARMUP (30), BENCH_ALERTS (50), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL.
+ */
+import crypto from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { loadConfig } from '../src/config.js';
+import { startApp } from '../src/app.js';
+import { authenticate } from '../src/auth/authenticate.js';
+import type { Runtime } from '../src/runtime.js';
+import { buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
+import { createBenchDatabase, REDIS_URL } from './lib/env.js';
+
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
+const ALERTS = Number(process.env.BENCH_ALERTS ?? 50);
+
+const DASHBOARD = `query Dashboard($first: Int!) {
+  alerts(first: $first) {
+    edges { node {
+      id summary severity status
+      events(limit: 5) { id type summary receivedAt }
+      device {
+        id name site
+        proposals(open: true, first: 10) { edges { node { id title status proposer { email } } } }
+      }
+    } }
+  }
+}`;
+
+/** Counts statements sent through any pg client of this process. */
+let statements = 0;
+const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+const originalQuery = proto.query;
+proto.query = function (this: unknown, ...args: unknown[]) {
+  statements++;
+  return originalQuery.apply(this, args);
+};
+
+/** The hand-written dashboard: fixed queries, stitched in memory. */
+async function handWrittenDashboard(rt: Runtime, authorization: string | undefined): Promise<unknown> {
+  const { principal } = await authenticate(rt, { authorization });
+  if (!principal) throw new Error('unauthenticated');
+  const tenantId = principal.tenantId;
+  const alerts = await rt.prisma.alert.findMany({ where: { tenantId }, orderBy: { id: 'desc' }, take: 100, select: { id: true, summary: true, severity: true, status: true, deviceId: true } });
+  const links = await rt.prisma.alertEvent.findMany({
+    where: { alertId: { in: alerts.map((a) => a.id) } },
+    orderBy: [{ event: { receivedAt: 'desc' } }, { eventId: 'desc' }],
+    select: { alertId: true, event: { select: { id: true, type: true, summary: true, receivedAt: true } } },
+  });
+  const deviceIds = [...new Set(alerts.map((a) => a.deviceId).filter((d): d is string => !!d))];
+  const devices = await rt.prisma.device.findMany({ where: { tenantId, id: { in: deviceIds } }, select: { id: true, name: true, site: true } });
+  const proposals = await rt.prisma.proposal.findMany({
+    where: { tenantId, deviceId: { in: deviceIds }, status: { in: ['proposed', 'approved'] } },
+    orderBy: { id: 'desc' },
+    select: { id: true, title: true, status: true, deviceId: true, proposer: { select: { email: true } } },
+  });
+  const eventsByAlert = new Map<string, unknown[]>();
+  for (const l of links) {
+    const list = eventsByAlert.get(l.alertId) ?? [];
+    if (list.length < 5) list.push(l.event);
+    eventsByAlert.set(l.alertId, list);
+  }
+  const proposalsByDevice = new Map<string, unknown[]>();
+  for (const p of proposals) {
+    const list = proposalsByDevice.get(p.deviceId!) ?? [];
+    if (list.length < 10) list.push({ node: { id: p.id, title: p.title, status: p.status, proposer: p.proposer } });
+    proposalsByDevice.set(p.deviceId!, list);
+  }
+  const deviceById = new Map(devices.map((d) => [d.id, d]));
+  return {
+    data: {
+      alerts: {
+        edges: alerts.map(({ deviceId, ...a }) => {
+          const d = deviceId ? deviceById.get(deviceId) : undefined;
+          return { node: { ...a, events: eventsByAlert.get(a.id) ?? [], device: d ? { ...d, proposals: { edges: proposalsByDevice.get(d.id) ?? [] } } : null } };
+        }),
+      },
+    },
+  };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+async function measure(label: string, send: () => Promise<Response>): Promise<{ p50: number; p95: number; statementsPerRequest: number }> {
+  for (let i = 0; i < WARMUP; i++) await (await send()).text();
+  const times: number[] = [];
+  const before = statements;
+  for (let i = 0; i < REQUESTS; i++) {
+    const t0 = performance.now();
+    const res = await send();
+    const body = (await res.json()) as { data?: { alerts?: { edges?: unknown[] } }; errors?: unknown };
+    times.push(performance.now() - t0);
+    if (body.errors || body.data?.alerts?.edges?.length !== ALERTS) throw new Error(`${label}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+  }
+  const statementsPerRequest = (statements - before) / REQUESTS;
+  times.sort((a, b) => a - b);
+  const p50 = percentile(times, 50);
+  const p95 = percentile(times, 95);
+  console.log(`${label.padEnd(34)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   ${statementsPerRequest.toFixed(1)} SQL statements per request`);
+  return { p50, p95, statementsPerRequest };
+}
+
+const db = await createBenchDatabase('ops_bench_graph');
+const config = loadConfig({
+  DATABASE_URL: db.url,
+  REDIS_URL,
+  PORT: '0',
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'silent',
+  APP_SECRET: 'bench-secret-'.padEnd(48, 'x'),
+  REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`,
+  BOOTSTRAP_DEMO: 'false',
+});
+const app = await startApp(config, { workers: false });
+const baseline = http.createServer((req, res) => {
+  handWrittenDashboard(app.rt, req.headers.authorization)
+    .then((body) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(body));
+    })
+    .catch((err: Error) => {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ errors: [err.message] }));
+    });
+});
+await new Promise<void>((resolve) => baseline.listen(0, '127.0.0.1', resolve));
+const baselineUrl = `http://127.0.0.1:${(baseline.address() as AddressInfo).port}/`;
+
+try {
+  const tenant = await buildTenant(app.rt);
+  const proposer = await buildUser(app.rt, tenant.tenantId);
+  await buildDashboardData(app.rt, tenant.tenantId, proposer.id, { alerts: ALERTS, devices: 10, eventsPerAlert: 6 });
+  // Noise in other tenants: the queries must stay selective.
+  for (let i = 0; i < 3; i++) {
+    const t = await buildTenant(app.rt);
+    await buildDashboardData(app.rt, t.tenantId, t.admin.id, { alerts: ALERTS, devices: 10, eventsPerAlert: 6 });
+  }
+  const headers = { authorization: `Bearer ${tenant.adminToken}`, 'content-type': 'application/json' };
+  console.log(`dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`);
+  const base = await measure('baseline (hand-written Prisma)', () => fetch(baselineUrl, { headers }));
+  const ours = await measure('ours (GraphQL, Pothos planning)', () =>
+    fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD, variables: { first: 100 } }) }),
+  );
+  console.log(`ratio ours / baseline                p50 ${(ours.p50 / base.p50).toFixed(2)}x   p95 ${(ours.p95 / base.p95).toFixed(2)}x   statements ${(ours.statementsPerRequest / base.statementsPerRequest).toFixed(2)}x`);
+} finally {
+  proto.query = originalQuery;
+  await new Promise<void>((resolve) => baseline.close(() => resolve()));
+  await app.stop();
+  await db.drop();
+}

@@ -1,0 +1,141 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from './helpers/server.js';
+import { REDIS_URL } from './helpers/env.js';
+import { childEnv, REPO_ROOT, run } from './helpers/cli.js';
+import { eventually, rest, subscribe } from './helpers/http.js';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+// `node --import tsx` rather than `npx tsx` or the tsx binary: both wrap the service in a parent
+// process, npm does not pass the exit code through a signal, and tsx SIGKILLs a child that does not
+// acknowledge SIGTERM within 30 ms (which happens on a busy machine).
+const SERVICE = ['--import', 'tsx', 'src/main.ts'];
+let db: TestDatabase;
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+});
+afterAll(async () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+  await db?.drop();
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Started {
+  child: ChildProcess;
+  url: string;
+  stdout: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `node --import tsx src/main.ts` on the test database; resolves once it logs that it is listening. */
+async function startService(extraEnv: Record<string, string> = {}): Promise<Started> {
+  const port = await freePort();
+  const env = childEnv({
+    DATABASE_URL: db.url,
+    REDIS_URL,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BOOTSTRAP_DEMO: 'true',
+    APP_SECRET: 'process-test-secret-'.padEnd(48, 'x'),
+    REDIS_PREFIX: `tp${crypto.randomBytes(4).toString('hex')}`,
+    LOG_LEVEL: 'info',
+    ...extraEnv,
+  });
+  const child = spawn(process.execPath, SERVICE, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (out.includes('operations service listening')) resolve();
+      else if (child.exitCode !== null) reject(new Error(`service exited with ${child.exitCode}: ${err}`));
+      else setTimeout(check, 50);
+    };
+    check();
+  });
+  return { child, url: `http://127.0.0.1:${port}`, stdout: () => out, exited };
+}
+
+/** The demo login the first start prints (never logged as JSON). */
+function demoLogin(stdout: string): { email: string; password: string } {
+  const email = /^\s+email:\s+(\S+)$/m.exec(stdout)?.[1];
+  const password = /^\s+password:\s+(\S+)$/m.exec(stdout)?.[1];
+  if (!email || !password) throw new Error(`no demo login in output:\n${stdout}`);
+  return { email, password };
+}
+
+describe('the service process', () => {
+  it('prints a demo login on first start that works end to end, and exits 0 on SIGTERM', async () => {
+    const svc = await startService();
+    const { email, password } = demoLogin(svc.stdout());
+    const login = await rest(svc.url).post('/auth/login', { email, password });
+    expect(login.status).toBe(200);
+    const pat = await rest(svc.url, login.body.access_token).post('/auth/tokens', { name: 'newcomer' });
+    expect(pat.status).toBe(201);
+    expect((await rest(svc.url, pat.body.token).get('/auth/me')).body.email).toBe(email);
+    expect((await rest(svc.url, pat.body.token).delete(`/auth/tokens/${pat.body.id}`)).status).toBe(204);
+    expect((await rest(svc.url, pat.body.token).get('/auth/me')).status).toBe(401);
+    // The password appears only in the banner, never in a JSON log line.
+    const logLines = svc.stdout().split('\n').filter((l) => l.startsWith('{'));
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.some((l) => l.includes(password))).toBe(false);
+
+    // A live subscription must not hold the shutdown open: the server closes it.
+    const ws = createClient({
+      url: svc.url.replace(/^http/, 'ws') + '/graphql',
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      connectionParams: { authorization: `Bearer ${login.body.access_token}` },
+    });
+    const sub = subscribe(ws, 'subscription { tokenChanged { id change } }');
+    await rest(svc.url, login.body.access_token).get('/auth/me');
+    await new Promise((r) => setTimeout(r, 300));
+
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(0);
+    expect(svc.stdout()).toContain('shutting down');
+    const closed = await eventually(async () => sub.error as { code?: number } | undefined);
+    expect(closed.code).toBe(1001);
+    await ws.dispose();
+    await expect(fetch(svc.url + '/healthz')).rejects.toThrow();
+  }, 60_000);
+
+  it('does not print the demo login again once the database has a tenant', async () => {
+    const svc = await startService();
+    expect(svc.stdout()).not.toContain('Demo tenant created');
+    expect((await fetch(svc.url + '/readyz')).status).toBe(200);
+    svc.child.kill('SIGTERM');
+    expect(await svc.exited).toBe(0);
+  }, 60_000);
+
+  it('exits 2 naming PORT when PORT is not a number', async () => {
+    const r = await run(process.execPath, SERVICE, { DATABASE_URL: db.url, REDIS_URL, PORT: 'abc' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Configuration error: PORT must be an integer');
+    expect(r.stderr).toContain('"abc"');
+  }, 30_000);
+
+  it('exits 2 naming DATABASE_URL when it is not a Postgres URL', async () => {
+    const r = await run(process.execPath, SERVICE, { DATABASE_URL: 'mysql://x', REDIS_URL, PORT: '0' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('DATABASE_URL');
+  }, 30_000);
+});
