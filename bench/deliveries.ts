@@ -1,7 +1,7 @@
 /**
  * `npm run bench:deliveries`: throughput and latency of outbound deliveries on this machine.
  *
- * N receivers listen on 127.0.0.1 (in a worker thread, so they do not share the engine's event loop).
+ * N receivers listen on 127.0.0.1 (in a child process, so their CPU is not counted as the engine's).
  * 1. Baseline: the same number of signed POSTs sent straight to the receivers by a plain keep-alive
  *    client with the engine's concurrency: what the machine can push without the engine.
  * 2. Engine: M outbox messages, each fanned out to every receiver's webhook (N×M deliveries), sent by
@@ -13,7 +13,7 @@
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
-import { Worker } from 'node:worker_threads';
+import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
 import { startApp } from '../src/app.js';
@@ -37,9 +37,10 @@ interface ReceiverStats {
   maxPerSlidingSecond: number;
 }
 
-const RECEIVER_THREAD = `
-const { parentPort, workerData } = require('node:worker_threads');
+const RECEIVER_PROCESS = `
 const http = require('node:http');
+const parentPort = { postMessage: (m) => process.send(m), on: (e, f) => process.on(e, f) };
+const workerData = { n: Number(process.env.BENCH_RECEIVERS) };
 const stats = [];
 const urls = [];
 let started = 0;
@@ -83,7 +84,7 @@ parentPort.on('message', (m) => {
 });
 `;
 
-function ask<T>(w: Worker, msg: string, key: string): Promise<T> {
+function ask<T>(w: ChildProcess, msg: string, key: string): Promise<T> {
   return new Promise((resolve) => {
     const on = (m: Record<string, unknown>) => {
       if (key in m) {
@@ -92,7 +93,7 @@ function ask<T>(w: Worker, msg: string, key: string): Promise<T> {
       }
     };
     w.on('message', on);
-    w.postMessage(msg);
+    w.send(msg);
   });
 }
 
@@ -137,7 +138,8 @@ async function main(): Promise<void> {
   await admin.query(`CREATE DATABASE ${dbName}`);
   const dbUrl = new URL(ADMIN_URL);
   dbUrl.pathname = '/' + dbName;
-  const receiverThread = new Worker(RECEIVER_THREAD, { eval: true, workerData: { n: RECEIVERS } });
+  // Receivers run in their own process so their CPU is not counted as the engine's.
+  const receiverThread = spawn(process.execPath, ['-e', RECEIVER_PROCESS], { env: { ...process.env, BENCH_RECEIVERS: String(RECEIVERS) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const urls = await ask<string[]>(receiverThread, 'noop', 'urls');
   let app: Awaited<ReturnType<typeof startApp>> | undefined;
   const deadline = setTimeout(() => {
@@ -172,6 +174,7 @@ async function main(): Promise<void> {
     const ctx = createCtx(rt, { tenantId: tenant.id, userId: adminUser.id, email: adminUser.email, role: 'admin', userKind: 'human', credential: { kind: 'pat', id: 'bench' } }, 'bench');
     for (const url of urls) await createOutboundWebhook(ctx, { name: url, url, triggers: [{ on: 'ALERT_OPENED' }] });
 
+    const cpuBefore = process.cpuUsage();
     const triggerStart = Date.now();
     const ids: string[] = [];
     for (let i = 0; i < MESSAGES; i += 100) {
@@ -190,6 +193,8 @@ async function main(): Promise<void> {
       if (delivered >= total) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    const cpu = process.cpuUsage(cpuBefore);
+    const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
     const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
     const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true } });
     const triggeredAt = new Map(messages.map((m) => [m.id, m.createdAt.getTime()]));
@@ -202,11 +207,11 @@ async function main(): Promise<void> {
     const maxPerSecond = Math.max(...stats.map((s) => s.maxPerSlidingSecond));
     const failed = await rt.prisma.delivery.count({ where: { status: { not: 'delivered' } } });
 
-    console.log('TRACE', JSON.stringify((globalThis as any).__T));
     console.log(`engine: ${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${engineRate.toFixed(0)} deliveries/s aggregate`);
     console.log(`  trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
     console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
     console.log(`  receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`);
+    console.log(`  engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`);
     console.log(`  ceiling at the cap: ${RECEIVERS * CAP} deliveries/s (receivers × cap)`);
     console.log(`ratio engine / baseline: ${(engineRate / baseRate).toFixed(3)}  (engine / cap ceiling: ${(engineRate / (RECEIVERS * CAP)).toFixed(3)})`);
     const ok = unique === total && requests === unique && maxPerSecond <= CAP;
@@ -219,7 +224,7 @@ async function main(): Promise<void> {
       await app.stop();
       void redis;
     }
-    await receiverThread.terminate();
+    receiverThread.kill();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
     await dropRedisPrefix(`bench${runId}`);

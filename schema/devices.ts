@@ -14,7 +14,6 @@ import { requireUser, type Ctx } from '../src/context.js';
 import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
 import { setDeviceIntent } from '../src/devices/intent.js';
 import { requestReconcile } from '../src/devices/reconcile.js';
-import { createSotWebhook, sotWebhookUrl } from '../src/devices/sot-webhook.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 import { NEWEST_FIRST } from '../src/events/timeline.js';
 
@@ -208,18 +207,6 @@ function requestOrigin(ctx: Ctx): string | null {
   }
 }
 
-const SotWebhookRef = builder.objectRef<{ id: string; name: string; slug: string; secret: string; createdAt: Date }>('SotWebhookWithSecret').implement({
-  description: 'A source-of-truth webhook (NetBox-style bodies to /sot/webhooks/<slug>) with its signing secret, shown this once.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    url: t.string({ resolve: (h, _args, ctx) => sotWebhookUrl(ctx.rt, h.slug, requestOrigin(ctx)) }),
-    secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
 function labelsArg(v: unknown): Record<string, string> | null | undefined {
   return v as Record<string, string> | null | undefined;
 }
@@ -276,16 +263,6 @@ builder.mutationFields((t) => ({
     description: 'Queues a reconcile: intent vs observed configuration, recorded as a DriftReport and a timeline event.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => requestReconcile(ctx, String(args.id)),
-  }),
-  createSotWebhook: t.field({
-    type: SotWebhookRef,
-    authScopes: { admin: true },
-    description: 'Creates a signed source-of-truth webhook URL for NetBox-style device events.',
-    args: { name: t.arg.string({ required: true }) },
-    resolve: async (_root, args, ctx) => {
-      const { webhook, secret } = await createSotWebhook(ctx, { name: args.name });
-      return { ...webhook, secret };
-    },
   }),
 }));
 

@@ -104,25 +104,32 @@ function requestOrigin(ctx: Ctx): string | null {
   }
 }
 
+const InboundWebhookKindEnum = builder.enumType('InboundWebhookKind', {
+  description: 'events: envelope shape B at /api/v1/webhooks/<slug>; sot: NetBox-style device changes at /api/v1/sot/webhooks/<slug>.',
+  values: ['events', 'sot'] as const,
+});
+
 builder.prismaObject('InboundWebhook', {
-  description: 'A signed inbound URL taking envelope shape B. The secret is only readable through reveal/rotate.',
+  description: 'A signed inbound URL. The secret is only readable through reveal/rotate.',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
-    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook.slug, requestOrigin(ctx)) }),
+    kind: t.expose('kind', { type: InboundWebhookKindEnum }),
+    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook, requestOrigin(ctx)) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true, description: 'After a rotation: when the previous secret stops verifying.' }),
   }),
 });
 
-const InboundWebhookWithSecret = builder.objectRef<{ id: string; name: string; slug: string; secret: string; createdAt: Date; previousValidUntil: Date | null }>('InboundWebhookWithSecret').implement({
+const InboundWebhookWithSecret = builder.objectRef<{ id: string; name: string; slug: string; kind: 'events' | 'sot'; secret: string; createdAt: Date; previousValidUntil: Date | null }>('InboundWebhookWithSecret').implement({
   description: 'An inbound webhook with its signing secret in cleartext (creation and rotation only).',
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     slug: t.exposeString('slug'),
-    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook.slug, requestOrigin(ctx)) }),
+    kind: t.expose('kind', { type: InboundWebhookKindEnum }),
+    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook, requestOrigin(ctx)) }),
     secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true }),
@@ -130,14 +137,18 @@ const InboundWebhookWithSecret = builder.objectRef<{ id: string; name: string; s
 });
 
 const CreateInboundWebhookInput = builder.inputType('CreateInboundWebhookInput', {
-  fields: (t) => ({ name: t.string({ required: true }) }),
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    kind: t.field({ type: InboundWebhookKindEnum, defaultValue: 'events' }),
+  }),
 });
 
 builder.queryFields((t) => ({
   inboundWebhooks: t.prismaField({
     type: ['InboundWebhook'],
     authScopes: { user: true },
-    resolve: (query, _root, _args, ctx) => ctx.db.inboundWebhook.findMany({ ...query, where: { kind: 'events' }, orderBy: { createdAt: 'asc' } }),
+    args: { kind: t.arg({ type: InboundWebhookKindEnum }) },
+    resolve: (query, _root, args, ctx) => ctx.db.inboundWebhook.findMany({ ...query, where: args.kind ? { kind: args.kind } : {}, orderBy: { createdAt: 'asc' } }),
   }),
 }));
 
@@ -147,7 +158,7 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateInboundWebhookInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const { webhook, secret } = await createInboundWebhook(ctx, { name: input.name });
+      const { webhook, secret } = await createInboundWebhook(ctx, { name: input.name, kind: input.kind ?? 'events' });
       return { ...webhook, secret };
     },
   }),

@@ -173,10 +173,10 @@ describe('source-of-truth webhook (NetBox-style)', () => {
   let secret: string;
 
   beforeAll(async () => {
-    const r = await gql(s.url, t.adminToken, 'mutation { createSotWebhook(name: "NetBox prod") { slug secret url } }');
+    const r = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "NetBox prod", kind: sot }) { slug secret url } }');
     expect(r.errors).toBeUndefined();
-    ({ slug, secret } = r.data.createSotWebhook);
-    expect(r.data.createSotWebhook.url).toContain(`/api/v1/sot/webhooks/${slug}`);
+    ({ slug, secret } = r.data.createInboundWebhook);
+    expect(r.data.createInboundWebhook.url).toContain(`/api/v1/sot/webhooks/${slug}`);
   });
 
   function netbox(event: string, data: Record<string, unknown>) {
@@ -210,13 +210,13 @@ describe('source-of-truth webhook (NetBox-style)', () => {
     expect((await rest(s.url, memberToken).get(`/sot/devices/${id}`)).status).toBe(404);
   });
 
-  it('returns 401 for unsigned, wrongly signed or unknown-slug calls, whatever the body', async () => {
+  it('returns 401 for unsigned or wrongly signed calls whatever the body, and 404 for an unknown slug', async () => {
     expect((await post(netbox('created', { id: 1, name: 'x' }), null)).status).toBe(401);
     expect((await post(netbox('created', { id: 1, name: 'x' }), 'whsec_wrong')).status).toBe(401);
     expect((await post({ not: 'netbox' }, null)).status).toBe(401);
     const raw = JSON.stringify(netbox('created', { id: 1, name: 'x' }));
     const unknown = await rest(s.url).post('/sot/webhooks/no-such-hook', undefined, { raw, headers: { 'x-service-signature': hmacHex(secret, raw) } });
-    expect(unknown.status).toBe(401);
+    expect(unknown.status).toBe(404);
     expect(await s.app.rt.prisma.device.count({ where: { name: 'x' } })).toBe(0);
   });
 

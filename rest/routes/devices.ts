@@ -8,7 +8,8 @@
 import type { RouteEntry } from '../route-types.js';
 import { snake, snakeTop } from '../shape.js';
 import { NotFound } from '../../src/errors.js';
-import { applySotWebhook, authenticateSotWebhook } from '../../src/devices/sot-webhook.js';
+import { applySotWebhook } from '../../src/devices/sot-webhook.js';
+import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
 
 const DEVICE_FIELDS = 'id name role site platform managementAddress labels externalId createdAt updatedAt';
 const INTENT_FIELDS = 'id version config comment createdAt author { id email } proposal { id }';
@@ -144,7 +145,7 @@ export const devicesRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/sot/webhooks/:slug',
-    auth: authenticateSotWebhook,
+    auth: webhookSignatureAuth('sot'),
     handler: async (req, res) => {
       const r = await applySotWebhook(req.ctx, String(req.params.slug), req.body);
       res.status(r.result === 'created' ? 201 : 200).json({ result: r.result, device_id: r.deviceId, event_id: r.eventId, ...(r.detail ? { detail: r.detail } : {}) });

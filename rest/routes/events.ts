@@ -40,7 +40,7 @@ export const eventsRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/webhooks/:slug',
-    auth: webhookSignatureAuth,
+    auth: webhookSignatureAuth('events'),
     handler: async (req, res) => {
       const event = await acceptEvent(req.ctx, { body: req.body, endpoint: 'webhook', via: 'webhook' });
       res.status(202).json({ id: event.id, status: 'accepted', event: restEvent(event) });

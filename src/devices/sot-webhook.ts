@@ -1,81 +1,16 @@
 /**
  * POST /sot/webhooks/<slug>: a source-of-truth system (NetBox-style) pushes device changes.
- *
- * `authenticateSotWebhook` is the route authenticator: it runs before body validation, so an unsigned
- * or wrongly signed call is a 401 whatever its body. The signature is the hex HMAC-SHA256 of the raw
- * body in X-Service-Signature, keyed by the webhook's current secret or, during the 24 hours after a
- * rotation, its previous one. `applySotWebhook` then upserts (by external id) or deletes the device.
+ * The webhook itself (an InboundWebhook of kind `sot`) is created, rotated and its signature verified
+ * by src/events/inbound-webhooks.ts; `applySotWebhook` upserts (by external id) or deletes the device.
  */
-import crypto from 'node:crypto';
-import type { Request } from 'express';
 import type { Ctx } from '../context.js';
-import { requireUser } from '../context.js';
-import type { Runtime } from '../runtime.js';
-import type { Principal } from '../auth/principal.js';
-import type { Device, Event, InboundWebhook, Prisma } from '../generated/prisma/client.js';
-import { Conflict, Unauthenticated, invalid } from '../errors.js';
-import { randomSecret } from '../auth/secrets.js';
-import { INBOUND_SECRET_PREFIX, slugBase } from '../events/inbound-webhooks.js';
-import { verifyHmacHex } from '../signing.js';
+import type { Device, Event, Prisma } from '../generated/prisma/client.js';
+import { Conflict, Unauthenticated } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { consumeInboundRate } from '../events/rate-limit.js';
 import { parseNetboxWebhook } from './netbox.js';
 import { assertValidDevice } from './validation.js';
 import { announceTimelineEvents, insertTimelineEvent } from './timeline.js';
 import { publishDeviceChanged } from './devices.js';
-
-/** The public URL of a source-of-truth webhook: PUBLIC_BASE_URL if set, else the caller's origin, else a path. */
-export function sotWebhookUrl(rt: Runtime, slug: string, requestOrigin?: string | null): string {
-  const base = (rt.config.publicBaseUrl ?? requestOrigin ?? '').replace(/\/+$/, '');
-  return `${base}/api/v1/sot/webhooks/${slug}`;
-}
-
-/**
- * Creates a source-of-truth webhook (an InboundWebhook of kind `sot`) for the caller's tenant; the
- * cleartext secret is returned this once. Slugs are the name plus a random suffix (globally unique).
- */
-export async function createSotWebhook(ctx: Ctx, input: { name: string }): Promise<{ webhook: InboundWebhook; secret: string }> {
-  requireUser(ctx);
-  const name = input.name?.trim() ?? '';
-  if (!name || name.length > 100) throw invalid(['input', 'name'], 'must be 1 to 100 characters');
-  const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const suffix = crypto.randomBytes(5).toString('hex');
-      const webhook = await ctx.db.inboundWebhook.create({
-        data: { name, slug: `${slugBase(name)}-${suffix}`, kind: 'sot', secretCiphertext: ctx.rt.secretBox.seal(secret) } as Prisma.InboundWebhookUncheckedCreateInput,
-      });
-      return { webhook, secret };
-    } catch (err) {
-      if (!isUniqueViolation(err) || attempt >= 3) throw err;
-    }
-  }
-}
-
-/** The secrets a signature may be made with right now: the current one, and the previous within its grace. */
-export function signingSecrets(rt: Runtime, hook: { secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null }, now = new Date()): string[] {
-  const secrets = [rt.secretBox.open(hook.secretCiphertext)];
-  if (hook.previousCiphertext && hook.previousValidUntil && hook.previousValidUntil > now) secrets.push(rt.secretBox.open(hook.previousCiphertext));
-  return secrets;
-}
-
-/**
- * Route authenticator: the principal of the `sot` webhook named by the slug. 401 when the signature
- * is missing or wrong (or the slug names no `sot` webhook: a caller cannot tell the two apart), then
- * 429 past the per-webhook inbound rate.
- */
-export async function authenticateSotWebhook(rt: Runtime, req: Request & { rawBody?: Buffer }): Promise<Principal> {
-  const header = req.headers['x-service-signature'];
-  const signature = Array.isArray(header) ? header[0] : header;
-  if (!signature) throw new Unauthenticated('Sign the body: X-Service-Signature must be the hex HMAC-SHA256 of the raw body.');
-  const slug = String(req.params.slug ?? '');
-  // The slug carries no tenant, so this lookup uses the root client (credential resolution).
-  const hook = await rt.prisma.inboundWebhook.findUnique({ where: { slug } });
-  const ok = !!hook && hook.kind === 'sot' && verifyHmacHex(signingSecrets(rt, hook), req.rawBody ?? Buffer.alloc(0), signature);
-  if (!ok || !hook) throw new Unauthenticated('Invalid webhook signature.');
-  await consumeInboundRate(rt, `webhook:${hook.id}`);
-  return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
-}
 
 export interface SotWebhookResult {
   result: 'created' | 'updated' | 'deleted' | 'ignored';

@@ -1,6 +1,8 @@
 /**
- * Signed inbound webhooks: `{base}/api/v1/webhooks/<slug>` accepts envelope shape B signed with
- * `X-Service-Signature` = hex HMAC-SHA256 of the raw body under the webhook's secret.
+ * Signed inbound webhooks, of two kinds: `events` (`{base}/api/v1/webhooks/<slug>`, envelope shape B)
+ * and `sot` (`{base}/api/v1/sot/webhooks/<slug>`, NetBox-style device changes, see src/devices).
+ * Both are signed with `X-Service-Signature` = hex HMAC-SHA256 of the raw body under the webhook's
+ * secret; this module is the one place that creates, rotates and verifies them.
  *
  * The slug is derived from the name plus a short random suffix, because the URL carries no tenant and
  * must be unique across all tenants (and not guessable from the name alone). The secret is sealed with
@@ -43,14 +45,18 @@ function slugSuffix(): string {
   return Array.from(crypto.randomBytes(6), (b) => alphabet[b % alphabet.length]).join('');
 }
 
+export type InboundWebhookKind = InboundWebhook['kind'];
+
+const PATH_BY_KIND: Record<InboundWebhookKind, string> = { events: '/api/v1/webhooks/', sot: '/api/v1/sot/webhooks/' };
+
 /** The public URL of an inbound webhook: PUBLIC_BASE_URL if set, else the caller's origin, else a path. */
-export function inboundWebhookUrl(rt: Runtime, slug: string, requestOrigin?: string | null): string {
+export function inboundWebhookUrl(rt: Runtime, hook: { slug: string; kind: InboundWebhookKind }, requestOrigin?: string | null): string {
   const base = (rt.config.publicBaseUrl ?? requestOrigin ?? '').replace(/\/+$/, '');
-  return `${base}/api/v1/webhooks/${slug}`;
+  return `${base}${PATH_BY_KIND[hook.kind]}${hook.slug}`;
 }
 
 /** Creates an inbound webhook for the caller's tenant; the cleartext secret is returned here and by reveal. */
-export async function createInboundWebhook(ctx: Ctx, input: { name: string }): Promise<{ webhook: InboundWebhook; secret: string }> {
+export async function createInboundWebhook(ctx: Ctx, input: { name: string; kind?: InboundWebhookKind }): Promise<{ webhook: InboundWebhook; secret: string }> {
   requireUser(ctx);
   const name = input.name?.trim() ?? '';
   if (name.length === 0 || name.length > NAME_MAX) throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
@@ -58,7 +64,7 @@ export async function createInboundWebhook(ctx: Ctx, input: { name: string }): P
   for (let attempt = 0; ; attempt++) {
     try {
       const webhook = await ctx.db.inboundWebhook.create({
-        data: { name, slug: `${slugBase(name)}-${slugSuffix()}`, kind: 'events', secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
+        data: { name, slug: `${slugBase(name)}-${slugSuffix()}`, kind: input.kind ?? 'events', secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
       });
       return { webhook, secret };
     } catch (err) {
@@ -69,7 +75,7 @@ export async function createInboundWebhook(ctx: Ctx, input: { name: string }): P
 
 async function load(ctx: Ctx, id: string): Promise<InboundWebhook> {
   requireUser(ctx);
-  const hook = await ctx.db.inboundWebhook.findFirst({ where: { id, kind: 'events' } });
+  const hook = await ctx.db.inboundWebhook.findUnique({ where: { id } });
   if (!hook) throw new NotFound('Inbound webhook');
   return hook;
 }
@@ -110,19 +116,22 @@ function verifyingSecrets(rt: Runtime, hook: InboundWebhook, now = new Date()): 
 }
 
 /**
- * Route authenticator for POST /webhooks/:slug: 404 for an unknown slug, 401 unless X-Service-Signature
- * is the HMAC of the exact raw body under a verifying secret (constant-time), then 429 past the
- * per-webhook rate. The principal acts for the tenant, credential kind `webhook`.
+ * A route authenticator for webhooks of `kind` (POST /webhooks/:slug, POST /sot/webhooks/:slug): 404 for
+ * an unknown slug, 401 unless X-Service-Signature is the HMAC of the exact raw body under a verifying
+ * secret (constant-time), then 429 past the per-webhook rate. The principal acts for the tenant,
+ * credential kind `webhook`.
  */
-export async function webhookSignatureAuth(rt: Runtime, req: Request & { rawBody?: Buffer }): Promise<Principal> {
-  const slug = String(req.params.slug ?? '');
-  // Credential resolution by a globally unique slug: the root client, like ingest keys by hash.
-  const hook = await rt.prisma.inboundWebhook.findUnique({ where: { slug } });
-  if (!hook || hook.kind !== 'events') throw new NotFound('Inbound webhook');
-  const header = req.headers['x-service-signature'];
-  const signature = Array.isArray(header) ? header[0] : header;
-  if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).');
-  if (!verifyHmacHex(verifyingSecrets(rt, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
-  await consumeInboundRate(rt, `hook:${hook.id}`);
-  return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
+export function webhookSignatureAuth(kind: InboundWebhookKind) {
+  return async (rt: Runtime, req: Request & { rawBody?: Buffer }): Promise<Principal> => {
+    const slug = String(req.params.slug ?? '');
+    // Credential resolution by a globally unique slug: the root client, like ingest keys by hash.
+    const hook = await rt.prisma.inboundWebhook.findUnique({ where: { slug } });
+    if (!hook || hook.kind !== kind) throw new NotFound('Inbound webhook');
+    const header = req.headers['x-service-signature'];
+    const signature = Array.isArray(header) ? header[0] : header;
+    if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).');
+    if (!verifyHmacHex(verifyingSecrets(rt, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
+    await consumeInboundRate(rt, `hook:${hook.id}`);
+    return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
+  };
 }
