@@ -6,7 +6,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { ADMIN_URL, REDIS_URL, dbUrl } from './helpers/env.js';
-import { gql, rest } from './helpers/http.js';
+import { gql, rest, subscribe, wsClient } from './helpers/http.js';
 import { npmOps, ops, type CliResult } from './helpers/cli.js';
 import { listMigrationFiles } from '../src/db/migrate.js';
 import { authenticateIngestKey } from '../src/tenants/ingest-keys.js';
@@ -193,6 +193,20 @@ describe('ops token create', () => {
     const r = await ops(['token', 'create', '--email', `ghost-${uniq()}@x.test`, '--name', 'n', '--json'], env);
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/User with email ghost-\w+@x\.test not found/);
+  });
+});
+
+describe('ops and running servers', () => {
+  it('tells the server’s live subscribers about a token it mints (through REDIS_URL)', async () => {
+    const t = await createTenant();
+    const first = json(await ops(['token', 'create', '--email', t.email, '--name', 'watcher', '--json'], env));
+    const client = wsClient(s.url, first.token);
+    const sub = subscribe(client, 'subscription { tokenChanged { id change } }');
+    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis before publishing
+    const second = json(await ops(['token', 'create', '--email', t.email, '--name', 'announced', '--json'], env));
+    expect((await sub.next(10_000)).data.tokenChanged).toEqual({ id: second.id, change: 'created' });
+    sub.dispose();
+    await client.dispose();
   });
 });
 

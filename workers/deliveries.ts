@@ -8,16 +8,17 @@ import type { Runtime } from '../src/runtime.js';
 import { QueueNames } from '../src/queues.js';
 import { attemptDelivery } from '../src/webhooks/deliver.js';
 import { ReceiverLimits } from '../src/webhooks/receiver-limits.js';
+import { DeliveryStore } from '../src/webhooks/delivery-store.js';
 import { workerOptions } from './connection.js';
 
 /** Starts the delivery worker. */
 export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
-  const limits = new ReceiverLimits(rt);
+  const deps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt) };
   const { concurrency, jobLockMs } = rt.config.webhooks;
   const worker = new Worker(
     QueueNames.deliveries,
     async (job, token) => {
-      const outcome = await attemptDelivery(rt, limits, job.data.deliveryId as string);
+      const outcome = await attemptDelivery(rt, deps, job.data.deliveryId as string);
       if (outcome.kind === 'delayed') {
         await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
         throw new DelayedError();

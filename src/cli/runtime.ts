@@ -6,16 +6,15 @@
 import path from 'node:path';
 import { pino } from 'pino';
 import { Redis } from 'ioredis';
-import { createPubSub } from 'graphql-yoga';
 import type { Config } from '../config.js';
 import type { Runtime } from '../runtime.js';
-import { resolveAppSecret } from '../runtime.js';
 import { createPrisma } from '../db/client.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
 import { applyMigrations } from '../db/migrate.js';
-import { Queues } from '../queues.js';
-import { createRedisPubSub, type PubSub } from '../pubsub.js';
-import { SecretBox } from '../auth/secrets.js';
+import type { Queues } from '../queues.js';
+import type { PubSub } from '../pubsub.js';
+
+// Heavy modules (PGlite, graphql-yoga's pubsub) are imported only by the commands that use them,
+// so a command starts in a fraction of a second.
 
 /** A failure the operator can act on; the message is printed as is (exit code 1). */
 export class CliFailure extends Error {}
@@ -31,6 +30,7 @@ export async function openStorage(config: Config): Promise<CliStorage> {
   if (config.databaseUrl) return { databaseUrl: config.databaseUrl, embedded: false, close: async () => {} };
   const dir = path.join(config.dataDir, 'pglite');
   try {
+    const { startEmbeddedPostgres } = await import('../db/embedded.js');
     const pg = await startEmbeddedPostgres(dir);
     return { databaseUrl: pg.url, embedded: true, close: pg.stop };
   } catch (err) {
@@ -57,62 +57,83 @@ export async function migrate(databaseUrl: string, quiet = false): Promise<strin
 }
 
 function unavailable(what: string): never {
-  throw new CliFailure(`${what} needs Redis; set REDIS_URL.`);
+  throw new CliFailure(what);
 }
 
 /**
- * A Runtime for one command. Redis is optional: without REDIS_URL, pubsub is in-process (nobody else
- * hears it) and anything needing queues fails with a message saying to set REDIS_URL.
+ * Publishes over Redis so running servers' subscribers hear about CLI changes. The Redis pubsub is
+ * built on the first publish; without REDIS_URL nobody else could hear, so publishing does nothing.
+ */
+function cliPubSub(redisUrl: string | undefined, clients: Redis[]): PubSub {
+  let real: Promise<PubSub> | undefined;
+  const connect = async (): Promise<PubSub> => {
+    const { createRedisPubSub } = await import('../pubsub.js');
+    const opts = { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true } as const;
+    const pub = new Redis(redisUrl!, opts);
+    pub.on('error', () => {});
+    clients.push(pub);
+    await pub.connect(); // connected before publishing, so QUIT at close comes after the PUBLISH
+    // Publish-only: the subscribe side is never used, so it shares the one connection.
+    return createRedisPubSub(pub, pub);
+  };
+  return {
+    publish: async (...args: unknown[]) => {
+      if (!redisUrl) return;
+      real ??= connect();
+      const pubsub = await real;
+      (pubsub.publish as (...a: unknown[]) => void)(...args);
+    },
+    subscribe: () => unavailable('Operator commands do not subscribe.'),
+  } as unknown as PubSub;
+}
+
+/**
+ * A Runtime for one command: Prisma, a stderr logger and a pubsub that reaches running servers when
+ * REDIS_URL is set. Queues need REDIS_URL; session signing and sealed secrets are not available.
  */
 export async function openCliRuntime(config: Config, databaseUrl: string, embedded: boolean): Promise<Runtime> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
   const prisma = createPrisma(databaseUrl, embedded ? 1 : 2);
   const redisClients: Redis[] = [];
-  let pubsub: PubSub = createPubSub();
-  let queues: Queues | undefined;
   if (config.redisUrl) {
     // Fail fast: an operator command should not hang retrying an unreachable Redis.
-    const opts = { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true } as const;
-    const [pub, sub] = [new Redis(config.redisUrl, opts), new Redis(config.redisUrl, opts)];
-    redisClients.push(pub, sub);
-    for (const c of redisClients) c.on('error', () => {});
+    const probe = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true });
+    probe.on('error', () => {});
+    redisClients.push(probe);
     try {
-      await Promise.all(redisClients.map((c) => c.connect()));
+      await probe.connect();
     } catch (err) {
-      for (const c of redisClients) c.disconnect();
+      probe.disconnect();
       await prisma.$disconnect();
       throw new CliFailure(`Cannot reach Redis at REDIS_URL: ${(err as Error).message}`);
     }
-    pubsub = createRedisPubSub(pub, sub);
-    queues = new Queues({ url: config.redisUrl, maxRetriesPerRequest: null } as never, `${config.redisPrefix}:bull`);
   }
-  let secretBox: SecretBox | undefined;
   const closers: Array<() => Promise<void> | void> = [];
   return {
     config,
     logger,
     prisma,
     get redis(): Redis {
-      return redisClients[0] ?? unavailable('This command');
+      return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL.');
     },
     get queues(): Queues {
-      return queues ?? unavailable('This command');
+      return unavailable('Operator commands do not enqueue jobs.');
     },
-    pubsub,
-    get secretBox(): SecretBox {
-      return (secretBox ??= new SecretBox(resolveAppSecret(config)));
+    pubsub: cliPubSub(config.redisUrl, redisClients),
+    get secretBox(): never {
+      return unavailable('Operator commands do not handle sealed secrets.');
     },
-    get jwtKey(): Uint8Array {
-      throw new CliFailure('Operator commands do not sign session tokens.');
+    get jwtKey(): never {
+      return unavailable('Operator commands do not sign session tokens.');
     },
     databaseUrl,
     redisUrl: config.redisUrl ?? '',
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
-      await queues?.close();
       await prisma.$disconnect();
-      for (const c of redisClients) c.disconnect();
+      // QUIT after what is queued, so a publish still in flight reaches Redis before the process ends.
+      await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
 }

@@ -43,7 +43,14 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
       const id = uuidv7();
       return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
     });
-    created = await rt.prisma.delivery.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true, webhookId: true } });
+    // One statement for all rows (bodies are large; this is on the path of every announced change).
+    const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: now.toISOString().slice(0, -1), windowStartedAt: now.toISOString().slice(0, -1) })));
+    created = await rt.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>`
+      INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
+      SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", i."windowStartedAt"
+        FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
+      ON CONFLICT ("webhookId", "outboxId") DO NOTHING
+      RETURNING "id", "webhookId"`;
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
   await Promise.all(

@@ -7,6 +7,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
+import type { DeliveryStore, DeliveryWithWebhook } from './delivery-store.js';
 import { nextAttemptAt, parseRetryAfter } from './backoff.js';
 import { signatureHeaders } from './signing.js';
 import { sendWebhookRequest, type SendResult } from './sender.js';
@@ -63,14 +64,15 @@ export function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, w
  * Performs the attempt that is due for `deliveryId`. Never sends a delivery that is delivered or failed,
  * and records each attempt number at most once (a stale or duplicate job is skipped).
  */
-export async function attemptDelivery(rt: Runtime, limits: ReceiverLimits, deliveryId: string): Promise<AttemptOutcome> {
-  const d = await loadDelivery(rt, deliveryId);
+export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimits; store: DeliveryStore }, deliveryId: string): Promise<AttemptOutcome> {
+  const { limits, store } = deps;
+  const d = await store.load(deliveryId);
   if (!d) return { kind: 'skipped', reason: 'delivery no longer exists' };
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
   const now = Date.now();
   if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
-  if (!d.webhook.enabled) return settle(rt, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
+  if (!d.webhook.enabled) return settle(rt, store, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
 
   const admission = await limits.admit(d.webhook.url);
   if (!admission.ok) return { kind: 'delayed', retryInMs: admission.retryInMs, reason: admission.reason };
@@ -91,39 +93,32 @@ export async function attemptDelivery(rt: Runtime, limits: ReceiverLimits, deliv
   } finally {
     admission.release();
   }
-  return settle(rt, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
+  return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
 
-type LoadedDelivery = { id: string; tenantId: string; webhookId: string; topic: string; attemptCount: number };
-
-interface DeliveryWithWebhook extends LoadedDelivery {
-  status: DeliveryStatus;
-  body: string;
-  nextAttemptAt: Date | null;
-  windowStartedAt: Date;
-  webhook: { url: string; enabled: boolean; secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null };
-}
-
-/** The delivery and the webhook fields a send needs, in one round trip (the hot path). */
-async function loadDelivery(rt: Runtime, deliveryId: string): Promise<DeliveryWithWebhook | null> {
-  const rows = await rt.prisma.$queryRaw<Array<Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook']>>`
-    SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt",
-           w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
-      FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
-     WHERE d."id" = ${deliveryId}`;
-  const r = rows[0];
-  if (!r) return null;
-  const { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil, ...d } = r;
-  return { ...d, webhook: { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil } };
-}
+type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount'>;
 
 /**
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
  * this attempt number first), then announces it and schedules the next attempt.
  */
-async function settle(rt: Runtime, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
+async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
   const now = new Date();
-  const recorded = await recordAttempt(rt, d.id, attempt, v, now, sent);
+  const r = sent?.result;
+  const recorded = await store.record({
+    deliveryId: d.id,
+    attempt,
+    status: v.status,
+    nextAttemptAt: v.next,
+    lastError: v.error,
+    at: now,
+    attemptId: uuidv7(now.getTime()),
+    requestHeaders: sent?.headers ?? {},
+    responseStatus: r?.status ?? null,
+    responseBody: r?.responseBody ?? null,
+    durationMs: r?.durationMs ?? 0,
+    attemptError: r?.error ?? (v.status === 'delivered' ? null : v.error),
+  });
   if (!recorded) return { kind: 'skipped', reason: `attempt ${attempt} was already recorded` };
   if (v.status === 'failed') {
     await rt.prisma.outboundWebhook.updateMany({
@@ -149,30 +144,4 @@ async function settle(rt: Runtime, d: LoadedDelivery, attempt: number, v: Verdic
   }
   if (v.status === 'delivered') return { kind: 'delivered', attempt };
   return { kind: 'failed', attempt, reason: v.error ?? 'failed' };
-}
-
-/**
- * One statement (the hot path of every delivery): update the delivery only if this attempt is the next
- * one and it is still open, and insert the attempt row only if that update happened. True when recorded.
- */
-async function recordAttempt(rt: Runtime, deliveryId: string, attempt: number, v: Verdict, now: Date, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<boolean> {
-  const r = sent?.result;
-  const rows = await rt.prisma.$queryRaw<Array<{ id: string }>>`
-    WITH upd AS (
-      UPDATE "Delivery"
-         SET "status" = ${v.status}::"DeliveryStatus",
-             "attemptCount" = ${attempt},
-             "nextAttemptAt" = ${v.next},
-             "lastError" = ${v.error},
-             "deliveredAt" = ${v.status === 'delivered' ? now : null},
-             "failedAt" = ${v.status === 'failed' ? now : null}
-       WHERE "id" = ${deliveryId} AND "attemptCount" = ${attempt - 1} AND "status" IN ('pending', 'retrying')
-       RETURNING "id"
-    )
-    INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
-    SELECT ${uuidv7()}, upd."id", ${attempt}, ${JSON.stringify(sent?.headers ?? {})}::jsonb, ${r?.status ?? null}::int, ${r?.responseBody ?? null}, ${r?.durationMs ?? 0}::int,
-           ${r?.error ?? (v.status === 'delivered' ? null : v.error)}, ${now}
-      FROM upd
-    RETURNING "id"`;
-  return rows.length === 1;
 }

@@ -1,7 +1,8 @@
 /**
  * Per-receiver limits that keep one receiver from hurting others:
  * - a request rate (50/s by default) per receiver URL, counted in Redis so it holds across every worker
- *   process and node (rate-limiter-flexible, one-second windows);
+ *   process and node (rate-limiter-flexible with a sliding-window script: at most N admissions in any
+ *   window of one second, not just per calendar second);
  * - a cap on concurrent requests per receiver URL in this process, so a slow receiver can hold only a
  *   few of the worker's slots.
  * A send that may not start now gets the time to wait instead of waiting: the caller re-delays the job
@@ -25,6 +26,33 @@ export function receiverKey(url: string): string {
   return crypto.createHash('sha256').update(norm).digest('base64url').slice(0, 32);
 }
 
+/**
+ * rate-limiter-flexible's increment script replaced by a sliding-window log (a sorted set of admission
+ * times): a request is admitted only if fewer than `points` were admitted in the last window, so no
+ * one-second interval ever holds more than `points` requests — a fixed window allows twice that across
+ * its boundary. Rejections are not recorded. Returns {consumed, ms until a slot frees}, the shape the
+ * library expects. The window carries a 25 ms guard so transit jitter cannot squeeze two windows' worth
+ * into one second at the receiver.
+ */
+const SLIDING_WINDOW_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[2]) * 1000 + 25
+local want = tonumber(ARGV[1])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count + want > limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local wait = window
+  if oldest[2] then wait = tonumber(oldest[2]) + window - now end
+  return {count + want, math.max(wait, 1)}
+end
+for i = 1, want do redis.call('ZADD', KEYS[1], now, t[1] .. '.' .. t[2] .. '.' .. (count + i)) end
+redis.call('PEXPIRE', KEYS[1], window)
+return {count + want, window}
+`;
+
 export class ReceiverLimits {
   private readonly limiter: RateLimiterRedis;
   private readonly inFlight = new Map<string, number>();
@@ -39,6 +67,7 @@ export class ReceiverLimits {
       keyPrefix: `${rt.config.redisPrefix}:rl:webhook-receiver`,
       points: ratePerSecond,
       duration: 1,
+      customIncrTtlLuaScript: SLIDING_WINDOW_SCRIPT,
     });
   }
 

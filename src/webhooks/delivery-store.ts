@@ -1,0 +1,124 @@
+/**
+ * The delivery hot path's database access, batched: concurrent attempts in one worker process share
+ * one query to load their deliveries and one statement to record their outcomes (DataLoader, a 2 ms
+ * window), so database round trips do not grow with the number of deliveries in flight.
+ */
+import DataLoader from 'dataloader';
+import type { Runtime } from '../runtime.js';
+import type { DeliveryStatus } from '../generated/prisma/client.js';
+
+export interface DeliveryWithWebhook {
+  id: string;
+  tenantId: string;
+  webhookId: string;
+  topic: string;
+  attemptCount: number;
+  status: DeliveryStatus;
+  body: string;
+  nextAttemptAt: Date | null;
+  windowStartedAt: Date;
+  webhook: { url: string; enabled: boolean; secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null };
+}
+
+/** One finished attempt and the delivery state it leads to. */
+export interface AttemptRecord {
+  deliveryId: string;
+  attempt: number;
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  lastError: string | null;
+  at: Date;
+  attemptId: string;
+  requestHeaders: Record<string, string>;
+  responseStatus: number | null;
+  responseBody: string | null;
+  durationMs: number;
+  attemptError: string | null;
+}
+
+type Row = Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook'];
+
+/** A timestamp as the database stores it (UTC, no zone). */
+function ts(d: Date | null): string | null {
+  return d ? d.toISOString().slice(0, -1) : null;
+}
+
+export class DeliveryStore {
+  private readonly loader: DataLoader<string, DeliveryWithWebhook | null>;
+  private readonly recorder: DataLoader<AttemptRecord, boolean>;
+
+  constructor(
+    private readonly rt: Runtime,
+    windowMs = 2,
+  ) {
+    const batchScheduleFn = (cb: () => void) => setTimeout(cb, windowMs);
+    this.loader = new DataLoader((ids) => this.loadMany(ids), { cache: false, maxBatchSize: 256, batchScheduleFn });
+    this.recorder = new DataLoader((recs) => this.recordMany(recs), { cache: false, maxBatchSize: 256, batchScheduleFn });
+  }
+
+  /** The delivery with the webhook fields a send needs; null when it no longer exists. */
+  load(deliveryId: string): Promise<DeliveryWithWebhook | null> {
+    return this.loader.load(deliveryId);
+  }
+
+  /**
+   * Records the attempt and the new delivery state atomically, only if this attempt number is the next
+   * one and the delivery is still open. True when recorded; false when someone recorded it first.
+   */
+  record(rec: AttemptRecord): Promise<boolean> {
+    return this.recorder.load(rec);
+  }
+
+  private async loadMany(ids: readonly string[]): Promise<Array<DeliveryWithWebhook | null>> {
+    const rows = await this.rt.prisma.$queryRaw<Row[]>`
+      SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt",
+             w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+        FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
+       WHERE d."id" = ANY(${[...ids]}::text[])`;
+    const byId = new Map(
+      rows.map(({ url, enabled, secretCiphertext, previousCiphertext, previousValidUntil, ...d }) => [d.id, { ...d, webhook: { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil } }]),
+    );
+    return ids.map((id) => byId.get(id) ?? null);
+  }
+
+  private async recordMany(recs: readonly AttemptRecord[]): Promise<boolean[]> {
+    // One record per delivery per statement; a duplicate in the same batch loses (it is a stale job).
+    const first = new Map<string, AttemptRecord>();
+    for (const r of recs) if (!first.has(r.deliveryId)) first.set(r.deliveryId, r);
+    const input = JSON.stringify(
+      [...first.values()].map((r) => ({
+        id: r.deliveryId,
+        attempt: r.attempt,
+        status: r.status,
+        next: ts(r.nextAttemptAt),
+        err: r.lastError,
+        delivered: r.status === 'delivered' ? ts(r.at) : null,
+        failed: r.status === 'failed' ? ts(r.at) : null,
+        attemptId: r.attemptId,
+        headers: r.requestHeaders,
+        rs: r.responseStatus,
+        rb: r.responseBody,
+        dur: r.durationMs,
+        aerr: r.attemptError,
+        at: ts(r.at),
+      })),
+    );
+    const done = await this.rt.prisma.$queryRaw<Array<{ deliveryId: string }>>`
+      WITH input AS (
+        SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "attempt" int, "status" text, "next" timestamp(3), "err" text,
+          "delivered" timestamp(3), "failed" timestamp(3), "attemptId" text, "headers" jsonb, "rs" int, "rb" text, "dur" int, "aerr" text, "at" timestamp(3))
+      ), upd AS (
+        UPDATE "Delivery" d
+           SET "status" = i."status"::"DeliveryStatus", "attemptCount" = i."attempt", "nextAttemptAt" = i."next", "lastError" = i."err",
+               "deliveredAt" = i."delivered", "failedAt" = i."failed"
+          FROM input i
+         WHERE d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
+        RETURNING d."id"
+      )
+      INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
+      SELECT i."attemptId", i."id", i."attempt", i."headers", i."rs", i."rb", i."dur", i."aerr", i."at" FROM input i JOIN upd ON upd."id" = i."id"
+      RETURNING "deliveryId"`;
+    const recorded = new Set(done.map((r) => r.deliveryId));
+    return recs.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
+  }
+}
