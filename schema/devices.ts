@@ -10,7 +10,7 @@ import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { builder } from './builder.js';
 import { ProposalStatusEnum } from './proposals.js';
-import { requireUser, type Ctx } from '../src/context.js';
+import { requireUser } from '../src/context.js';
 import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
 import { setDeviceIntent } from '../src/devices/intent.js';
 import { requestReconcile } from '../src/devices/reconcile.js';
@@ -196,16 +196,6 @@ const ReconcileRequestRef = builder.objectRef<{ deviceId: string; jobId: string;
     queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
   }),
 });
-
-/** The origin of the GraphQL request, for the webhook URL. */
-function requestOrigin(ctx: Ctx): string | null {
-  const request = (ctx as Ctx & { request?: { url?: string } }).request;
-  try {
-    return request?.url ? new URL(request.url).origin : null;
-  } catch {
-    return null;
-  }
-}
 
 function labelsArg(v: unknown): Record<string, string> | null | undefined {
   return v as Record<string, string> | null | undefined;

@@ -263,6 +263,17 @@ describe('outbound deliveries', () => {
     expect(second.responseBody).toHaveLength(4096);
   });
 
+  it('checks the address again at send time: a receiver now on a private address fails without retries', async () => {
+    const hook = await createWebhook((await receiver()).url);
+    // As if DNS had been re-pointed after the URL was validated.
+    await s.app.rt.prisma.outboundWebhook.update({ where: { id: hook.id }, data: { url: 'http://10.255.255.1:9/hook' } });
+    await announce('alert.opened', alertBody());
+    const d = (await settled(hook.id)).deliveries[0];
+    expect(d.status).toBe('failed');
+    expect(d.attempts).toHaveLength(1);
+    expect(d.lastError).toMatch(/private\/loopback\/link-local/);
+  });
+
   it('sends only what the triggers select', async () => {
     const rcv = await receiver();
     const hook = await createWebhook(rcv.url, [{ on: 'ALERT_OPENED', severities: ['critical'] }, { on: 'PROPOSAL_APPROVED', kinds: ['firmware'] }]);

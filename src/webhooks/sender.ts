@@ -52,6 +52,7 @@ export function sendWebhookRequest(req: SendRequest): Promise<SendResult> {
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise<SendResult>((resolve) => {
     let settled = false;
+    let timer: NodeJS.Timeout | undefined;
     const finish = (r: Omit<SendResult, 'durationMs'>) => {
       if (settled) return;
       settled = true;
@@ -77,7 +78,7 @@ export function sendWebhookRequest(req: SendRequest): Promise<SendResult> {
       headers: { ...req.headers, 'content-length': String(payload.length) },
     });
     let timedOut = false;
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       timedOut = true;
       request.destroy(new Error(`timed out after ${req.timeoutMs} ms`));
     }, req.timeoutMs);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertDeliverableUrl, compileUrlPolicy, isDisallowedAddress } from '../../src/webhooks/url-guard.js';
+import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError, guardedLookup, isDisallowedAddress } from '../../src/webhooks/url-guard.js';
 import { ValidationFailed } from '../../src/errors.js';
 
 const none = compileUrlPolicy([]);
@@ -42,5 +42,12 @@ describe('SSRF guard for receiver URLs', () => {
       expect(err, url).toBeInstanceOf(ValidationFailed);
       expect((err as ValidationFailed).extra.fields?.[0].loc).toEqual(['input', 'url']);
     }
+  });
+
+  it('the send-time lookup refuses a name that resolves to a disallowed address (DNS rebinding)', async () => {
+    const lookup = (policy: ReturnType<typeof compileUrlPolicy>) =>
+      new Promise<unknown>((resolve) => guardedLookup(policy)('localhost', { all: true }, (err: unknown, addrs: unknown) => resolve(err ?? addrs)));
+    expect(await lookup(none)).toBeInstanceOf(DisallowedAddressError);
+    expect(Array.isArray(await lookup(compileUrlPolicy(['127.0.0.0/8', '::1'])))).toBe(true);
   });
 });

@@ -1,0 +1,68 @@
+/**
+ * Receiver isolation: the per-receiver rate limit (shared through Redis) and a slow receiver that
+ * cannot take every worker slot.
+ */
+import crypto from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, type BuiltTenant } from './factories.js';
+import { eventually, gql } from './helpers/http.js';
+import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
+import { ReceiverLimits } from '../src/webhooks/receiver-limits.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer({
+    env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_CONCURRENCY: '4', WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER: '2', WEBHOOK_TIMEOUT_MS: '20000' },
+  });
+  t = await buildTenant(s.app.rt);
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await s?.stop();
+});
+
+describe('receiver limits', () => {
+  it('admits 50 requests per receiver URL in a second, across limiter instances, and says when to retry', async () => {
+    const url = `http://127.0.0.1:1/${crypto.randomUUID()}`;
+    // Two instances stand for two worker processes: the count lives in Redis.
+    const [a, b] = [new ReceiverLimits(s.app.rt, 1000), new ReceiverLimits(s.app.rt, 1000)];
+    const results = await Promise.all(Array.from({ length: 60 }, (_v, i) => (i % 2 ? a : b).admit(url)));
+    const admitted = results.filter((r) => r.ok);
+    const refused = results.filter((r) => !r.ok);
+    expect(admitted).toHaveLength(50);
+    for (const r of refused) {
+      expect(r.ok === false && r.reason).toBe('rate');
+      expect(r.ok === false && r.retryInMs).toBeGreaterThan(0);
+      expect(r.ok === false && r.retryInMs).toBeLessThanOrEqual(1100);
+    }
+    // Another receiver is unaffected.
+    expect((await a.admit(`http://127.0.0.1:1/${crypto.randomUUID()}`)).ok).toBe(true);
+  });
+
+  it('a slow receiver holds at most its in-flight share of worker slots; others keep flowing', async () => {
+    const slow = await startReceiver(() => ({ status: 200, hold: true }));
+    const fast = await startReceiver();
+    receivers.push(slow, fast);
+    for (const [name, url] of [['slow', slow.url], ['fast', fast.url]]) {
+      const r = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
+        input: { name, url, triggers: [{ on: 'ALERT_OPENED' }] },
+      });
+      expect(r.errors).toBeUndefined();
+    }
+    const ids = [];
+    for (let i = 0; i < 10; i++) {
+      ids.push(await writeOutbox(s.app.rt.prisma, { tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } }));
+    }
+    await dispatchOutbox(s.app.rt, ids);
+    // With 4 worker slots and 10 deliveries queued for each, the fast receiver gets all of its own
+    // while the slow one still holds its first requests (it never answers within the test).
+    await eventually(async () => fast.requests.length === 10, 20_000);
+    expect(slow.requests.length).toBeLessThanOrEqual(2);
+    expect(slow.requests.length).toBeGreaterThan(0);
+  });
+});
