@@ -98,15 +98,17 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     }
   });
 
-  for (const e of entries) {
+  /** The route's credential gate: a user for 'user', the custom authenticator's principal, or nothing. */
+  const gate = (e: RouteEntry) => {
     const auth = e.auth ?? 'user';
     if (auth === 'user') {
-      router[e.method](e.path, (req: Request, _res: Response, next: NextFunction) => {
+      return (req: Request, _res: Response, next: NextFunction) => {
         const ctx = (req as RestReq).ctx;
         next(ctx.principal?.userId ? undefined : new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.'));
-      });
-    } else if (typeof auth === 'function') {
-      router[e.method](e.path, async (req: Request, _res: Response, next: NextFunction) => {
+      };
+    }
+    if (typeof auth === 'function') {
+      return async (req: Request, _res: Response, next: NextFunction) => {
         try {
           const r = req as RestReq;
           r.ctx = createCtx(rt, await auth(rt, r), r.ctx.requestId);
@@ -114,9 +116,10 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
         } catch (err) {
           next(err);
         }
-      });
+      };
     }
-  }
+    return (_req: Request, _res: Response, next: NextFunction) => next();
+  };
 
   const handle = (e: RouteEntry) => async (req: Request, res: Response, next: NextFunction) => {
     const r = req as RestReq;
@@ -147,21 +150,22 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     }
   };
 
+  const validator = OpenApiValidator.middleware({
+    apiSpec: apiSpec as never,
+    // Path and query parameters are always coerced from strings; JSON bodies must carry the declared types.
+    validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
+    validateResponses: opts.validateResponses ?? false,
+    validateSecurity: false,
+    ignoreUndocumented: false,
+  });
   const selfValidating = (e: RouteEntry) => !isOperation(e) && e.validatesOwnInput === true;
-  for (const e of entries.filter(selfValidating)) router[e.method](e.path, handle(e));
 
-  router.use(
-    OpenApiValidator.middleware({
-      apiSpec: apiSpec as never,
-      // Path and query parameters are always coerced from strings; JSON bodies must carry the declared types.
-      validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
-      validateResponses: opts.validateResponses ?? false,
-      validateSecurity: false,
-      ignoreUndocumented: false,
-    }),
-  );
-
-  for (const e of entries.filter((x) => !selfValidating(x))) router[e.method](e.path, handle(e));
+  // One Express route per entry: gate (401 before anything looks at the body) → request validation →
+  // handler. Matching each request against its own route once keeps the per-request cost flat as the
+  // table grows.
+  for (const e of entries) router[e.method](e.path, gate(e), ...(selfValidating(e) ? [] : validator), handle(e));
+  // Whatever matched no entry: the validator answers 404 or 405 (with Allow) from the contract.
+  router.use(validator);
 
   // One error handler for the whole /api/v1 tree.
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

@@ -12,9 +12,13 @@ export interface Child<T> {
   stop(): Promise<void>;
 }
 
-/** Starts `node --import tsx <entry>` with `env` added; resolves with what the child reported. */
+/**
+ * Starts `node --import tsx <entry>` with `env` added; resolves with what the child reported.
+ * With BENCH_CPU_PROF=<dir> each child writes a V8 CPU profile there when it exits.
+ */
 export async function startChild<T>(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child<T>> {
-  const child = spawn(process.execPath, ['--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
   const info = await new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${entry} did not report ready within ${timeoutMs} ms`)), timeoutMs);
     const lines = createInterface({ input: child.stdout! });

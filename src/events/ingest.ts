@@ -75,7 +75,11 @@ function batcherOf(rt: Runtime): InsertBatcher<EventRow> {
       (rows) => announceCommitted(rt, rows),
       { maxBatch: 200, maxInFlight: 4 },
     );
-    rt.onClose(() => created.drain());
+    // On shutdown: commit what was accepted, then enqueue its evaluation before the queues close.
+    rt.onClose(async () => {
+      await created.drain();
+      enqueuerOf(rt).flush();
+    });
     batchers.set(rt, created);
     b = created;
   }
@@ -99,12 +103,53 @@ async function insertEventRows(rt: Runtime, rows: EventRow[]): Promise<void> {
     )`;
 }
 
-/** After commit: one evaluate job for the batch, one pubsub message per event. Never throws. */
+/**
+ * Coalesces committed event ids into few `evaluate` jobs: ids gathered for up to EVALUATE_COALESCE_MS
+ * (or EVALUATE_JOB_MAX ids) travel in one job. Under load this turns hundreds of small jobs a second
+ * into a few large ones (far less Redis, BullMQ and transaction overhead in the worker) for a bounded
+ * added latency. Ids not yet enqueued when a process dies are re-driven by the sweeper.
+ */
+const EVALUATE_COALESCE_MS = 20;
+const EVALUATE_JOB_MAX = 500;
+
+class EvaluateEnqueuer {
+  private ids: string[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  constructor(private readonly rt: Runtime) {}
+
+  add(ids: string[]): void {
+    this.ids.push(...ids);
+    if (this.ids.length >= EVALUATE_JOB_MAX) this.flush();
+    else this.timer ??= setTimeout(() => this.flush(), EVALUATE_COALESCE_MS);
+  }
+
+  flush(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    while (this.ids.length > 0) {
+      const eventIds = this.ids.splice(0, EVALUATE_JOB_MAX);
+      this.rt.queues
+        .add('evaluate', { eventIds }, { jobId: `evaluate-${eventIds[0]}` })
+        .catch((err: Error) => this.rt.logger.warn({ err: err.message, events: eventIds.length }, 'evaluate enqueue failed; the sweeper will re-drive these events'));
+    }
+  }
+}
+
+const enqueuers = new WeakMap<Runtime, EvaluateEnqueuer>();
+
+function enqueuerOf(rt: Runtime): EvaluateEnqueuer {
+  let e = enqueuers.get(rt);
+  if (!e) {
+    const created = new EvaluateEnqueuer(rt);
+    enqueuers.set(rt, created);
+    e = created;
+  }
+  return e;
+}
+
+/** After commit: evaluation is enqueued (coalesced), one pubsub message per event. Never throws. */
 function announceCommitted(rt: Runtime, rows: EventRow[]): void {
-  const eventIds = rows.map((r) => r.id);
-  rt.queues
-    .add('evaluate', { eventIds }, { jobId: `evaluate-${eventIds[0]}` })
-    .catch((err: Error) => rt.logger.warn({ err: err.message, events: eventIds.length }, 'evaluate enqueue failed; the sweeper will re-drive these events'));
+  enqueuerOf(rt).add(rows.map((r) => r.id));
   for (const row of rows) {
     eventsAccepted.inc({ via: row.receivedVia });
     rt.pubsub.publish('eventAdded', row.tenantId, serializeEvent(row));
