@@ -87,38 +87,29 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     }),
   );
 
-  // Authenticate every request; routes decide below whether they need a user.
-  router.use(async (req: Request, res: Response, next: NextFunction) => {
-    try {
-      const requestId = String((req as RestReq).id ?? req.headers['x-request-id'] ?? '');
-      (req as RestReq).ctx = await contextFromCredential(rt, { authorization: req.headers.authorization, cookie: req.headers.cookie }, requestId);
-      next();
-    } catch (err) {
-      next(err);
-    }
-  });
+  const requestIdOf = (req: Request) => String((req as RestReq).id ?? req.headers['x-request-id'] ?? '');
 
-  /** The route's credential gate: a user for 'user', the custom authenticator's principal, or nothing. */
+  /**
+   * The route's credential gate, run before validation so a bad credential is a 401 whatever the body:
+   * a user credential (PAT or session) for 'user', an optional one for 'public', or the route's own
+   * authenticator (ingest key, webhook signature).
+   */
   const gate = (e: RouteEntry) => {
     const auth = e.auth ?? 'user';
-    if (auth === 'user') {
-      return (req: Request, _res: Response, next: NextFunction) => {
-        const ctx = (req as RestReq).ctx;
-        next(ctx.principal?.userId ? undefined : new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.'));
-      };
-    }
-    if (typeof auth === 'function') {
-      return async (req: Request, _res: Response, next: NextFunction) => {
-        try {
-          const r = req as RestReq;
-          r.ctx = createCtx(rt, await auth(rt, r), r.ctx.requestId);
-          next();
-        } catch (err) {
-          next(err);
+    return async (req: Request, _res: Response, next: NextFunction) => {
+      try {
+        const r = req as RestReq;
+        if (typeof auth === 'function') {
+          r.ctx = createCtx(rt, await auth(rt, r), requestIdOf(req));
+          return next();
         }
-      };
-    }
-    return (_req: Request, _res: Response, next: NextFunction) => next();
+        r.ctx = await contextFromCredential(rt, { authorization: req.headers.authorization, cookie: req.headers.cookie }, requestIdOf(req));
+        if (auth === 'user' && !r.ctx.principal?.userId) throw new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.');
+        next();
+      } catch (err) {
+        next(err);
+      }
+    };
   };
 
   const handle = (e: RouteEntry) => async (req: Request, res: Response, next: NextFunction) => {

@@ -56,20 +56,31 @@ function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
 export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
   app.disable('x-powered-by');
+  // An API's responses are not cached by validators; hashing every body for an ETag is wasted work.
+  app.set('etag', false);
   app.set('trust proxy', true);
-  app.use(
-    pinoHttp({
-      logger: rt.logger,
-      genReqId: (req, res) => {
-        const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
-        res.setHeader('x-request-id', id);
-        return id;
-      },
-      // Ingest is high-volume: its requests are counted in metrics (and errors logged) rather than
-      // access-logged one by one.
-      autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' || (req.method === 'POST' && req.url === '/api/v1/events') },
-    }),
-  );
+  const requestId = (req: http.IncomingMessage, res: http.ServerResponse): string => {
+    const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
+    res.setHeader('x-request-id', id);
+    return id;
+  };
+  const accessLog = pinoHttp({
+    logger: rt.logger,
+    genReqId: requestId,
+    // req.log carries only the request id (the access line itself still has method, URL and status).
+    quietReqLogger: true,
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+  });
+  // Ingest is the high-volume path: its requests are counted in metrics (errors are still logged by
+  // the REST error handler) rather than access-logged one by one, which would cost more than the
+  // INSERT itself.
+  app.use((req: Request, res: Response, next) => {
+    if (req.method === 'POST' && req.url === '/api/v1/events') {
+      (req as Request & { id?: string }).id = requestId(req, res);
+      return next();
+    }
+    accessLog(req, res, next);
+  });
   app.use((req: Request, res: Response, next) => {
     const end = httpDuration.startTimer({ method: req.method });
     res.on('finish', () => end({ route: req.route?.path ? String(req.baseUrl + req.route.path) : req.baseUrl || 'other', status: String(res.statusCode) }));
