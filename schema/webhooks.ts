@@ -45,7 +45,7 @@ const TriggerRef = builder.objectRef<WebhookTrigger>('WebhookTrigger').implement
     on: t.field({ type: TriggerOnEnum, resolve: (tr) => tr.on }),
     severities: t.field({ type: [SeverityEnum], nullable: true, resolve: (tr) => tr.severities ?? null }),
     kinds: t.stringList({ nullable: true, description: 'Proposal kinds.', resolve: (tr) => tr.kinds ?? null }),
-    typeGlob: t.string({ nullable: true, description: 'Event type glob; `*` matches any run of characters.', resolve: (tr) => tr.typeGlob ?? null }),
+    typeGlob: t.string({ nullable: true, description: 'Event type glob, as in alert rules: `*` matches within one dot-separated segment, `**` across segments, `?` one character.', resolve: (tr) => tr.typeGlob ?? null }),
     labels: t.field({ type: 'JSON', nullable: true, description: 'Labels that must all be present with these values.', resolve: (tr) => tr.labels ?? null }),
     payloadConditions: t.field({ type: [PayloadConditionRef], nullable: true, resolve: (tr) => tr.payloadConditions ?? null }),
   }),

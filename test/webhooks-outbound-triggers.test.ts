@@ -1,6 +1,7 @@
 /** Trigger matching (pure): which announced changes each trigger selects. */
 import { describe, expect, it } from 'vitest';
-import { conditionHolds, globToRegExp, triggerMatches, validateTriggers, webhookWants } from '../src/webhooks/triggers.js';
+import { triggerMatches, validateTriggers, webhookWants } from '../src/webhooks/triggers.js';
+import { conditionHolds } from '../src/rules/match.js';
 import { ValidationFailed } from '../src/errors.js';
 
 const alert = (severity: string) => ({ source: 'rules', kind: 'alert.opened', severity, labels: { team: 'core' }, payload: { id: 'a1' } });
@@ -32,15 +33,17 @@ describe('webhook triggers', () => {
     expect(webhookWants([{ on: 'ALERT_OPENED' }, t], 'event.received', event('deploy.x', { env: 'prod' }, { build: { duration: 61 } }))).toBe(true);
   });
 
-  it('globs anchor the whole type; * spans dots, ? is one character', () => {
-    expect(globToRegExp('deploy.*').test('deploy.started')).toBe(true);
-    expect(globToRegExp('deploy.*').test('predeploy.started')).toBe(false);
-    expect(globToRegExp('*.failed').test('ci.build.failed')).toBe(true);
-    expect(globToRegExp('ci.?').test('ci.a')).toBe(true);
-    expect(globToRegExp('a+b').test('aab')).toBe(false);
+  it('globs mean what they mean in alert rules: * within one segment, ** across segments', () => {
+    const matches = (typeGlob: string, type: string) => triggerMatches({ on: 'EVENT', typeGlob }, 'event.received', event(type, {}, {}));
+    expect(matches('deploy.*', 'deploy.started')).toBe(true);
+    expect(matches('deploy.*', 'predeploy.started')).toBe(false);
+    expect(matches('deploy.*', 'deploy.step.done')).toBe(false);
+    expect(matches('deploy.**', 'deploy.step.done')).toBe(true);
+    expect(matches('ci.?', 'ci.a')).toBe(true);
+    expect(matches('a+b', 'aab')).toBe(false);
   });
 
-  it('payload conditions', () => {
+  it('payload conditions (the matcher shared with alert rules)', () => {
     const p = { status: 'failed', tags: ['x', 'y'], n: 5, nested: { ok: false } };
     expect(conditionHolds(p, { path: 'status', op: 'eq', value: 'failed' })).toBe(true);
     expect(conditionHolds(p, { path: 'status', op: 'neq', value: 'failed' })).toBe(false);
@@ -48,7 +51,8 @@ describe('webhook triggers', () => {
     expect(conditionHolds(p, { path: 'tags', op: 'contains', value: 'y' })).toBe(true);
     expect(conditionHolds(p, { path: 'status', op: 'contains', value: 'fail' })).toBe(true);
     expect(conditionHolds(p, { path: 'n', op: 'lte', value: 5 })).toBe(true);
-    expect(conditionHolds(p, { path: 'n', op: 'gt', value: '4' })).toBe(false);
+    expect(conditionHolds(p, { path: 'n', op: 'gt', value: '4' })).toBe(true); // numeric strings compare as numbers
+    expect(conditionHolds(p, { path: 'status', op: 'gt', value: 1 })).toBe(false);
     expect(conditionHolds(p, { path: 'nested.ok', op: 'exists' })).toBe(true);
     expect(conditionHolds(p, { path: 'nested.missing', op: 'exists', value: false })).toBe(true);
   });

@@ -4,7 +4,7 @@
  */
 
 export type Severity = 'info' | 'warning' | 'critical';
-export const PAYLOAD_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
+export const PAYLOAD_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists', 'in'] as const;
 export type PayloadOp = (typeof PAYLOAD_OPS)[number];
 
 export interface PayloadCondition {
@@ -91,7 +91,8 @@ function jsonEqual(a: unknown, b: unknown): boolean {
 
 /**
  * Evaluates one payload condition. Missing values never satisfy a comparison (`neq` included), only
- * `exists: false`. Ordering ops compare numbers (numeric strings count) and otherwise fail.
+ * `exists: false`. Ordering ops compare numbers (numeric strings count) and otherwise fail; `in` takes
+ * a list of allowed values. Alert rules and outbound webhook triggers share this one matcher.
  */
 export function conditionHolds(payload: unknown, cond: PayloadCondition): boolean {
   const actual = readPath(payload, cond.path);
@@ -106,6 +107,8 @@ export function conditionHolds(payload: unknown, cond: PayloadCondition): boolea
       if (typeof actual === 'string') return typeof cond.value === 'string' && actual.includes(cond.value);
       if (Array.isArray(actual)) return actual.some((x) => jsonEqual(x, cond.value));
       return false;
+    case 'in':
+      return Array.isArray(cond.value) && cond.value.some((x) => jsonEqual(actual, x));
     default: {
       const a = asNumber(actual);
       const b = asNumber(cond.value);

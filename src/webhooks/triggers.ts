@@ -5,10 +5,11 @@
  * What each filter looks at in the message body ({source, kind, severity, labels, payload}):
  * - `severities`: `severity` (alert and event triggers)
  * - `kinds`: the proposal kind, `payload.proposal.kind` (else `payload.kind`, label `proposal_kind`) (proposal triggers)
- * - `typeGlob`: `kind`, the event type, `*` matching any run of characters (event trigger)
+ * - `typeGlob`: `kind`, the event type, with the glob syntax of alert rules (`*` within a segment, `**` across) (event trigger)
  * - `labels`: every given label must be present with that value
  * - `payloadConditions`: every condition must hold on `payload` (dot paths)
  */
+import { PAYLOAD_OPS, conditionHolds, labelsMatch, readPath, typeMatches } from '../rules/match.js';
 import { ValidationFailed, type FieldProblem } from '../errors.js';
 import type { OutboxTopic } from '../outbox/outbox.js';
 
@@ -30,7 +31,8 @@ export type TriggerOn = keyof typeof TRIGGER_TOPICS;
 
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
-export const CONDITION_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'exists', 'contains', 'in'] as const;
+/** The payload condition operators: the same set, with the same meaning, as alert rules. */
+export const CONDITION_OPS = PAYLOAD_OPS;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 export interface PayloadCondition {
@@ -128,58 +130,9 @@ export function storedTriggers(json: unknown): WebhookTrigger[] {
   return Array.isArray(json) ? (json.filter((t) => t && typeof t === 'object' && (t as WebhookTrigger).on in TRIGGER_TOPICS) as WebhookTrigger[]) : [];
 }
 
-const globCache = new Map<string, RegExp>();
-
-/** `*` matches any run of characters (dots included), `?` one character; the whole type must match. */
-export function globToRegExp(glob: string): RegExp {
-  let re = globCache.get(glob);
-  if (!re) {
-    re = new RegExp('^' + glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.') + '$');
-    if (globCache.size > 1000) globCache.clear();
-    globCache.set(glob, re);
-  }
-  return re;
-}
-
-function at(obj: unknown, path: string): unknown {
-  let cur = obj;
-  for (const key of path.split('.')) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string, unknown>)[key];
-  }
-  return cur;
-}
-
-function same(a: unknown, b: unknown): boolean {
-  return a === b || (a !== null && b !== null && typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
-}
-
-/** True when the payload satisfies one condition. Comparisons need two numbers or two strings. */
-export function conditionHolds(payload: unknown, c: PayloadCondition): boolean {
-  const v = at(payload, c.path);
-  switch (c.op) {
-    case 'exists':
-      return c.value === false ? v === undefined : v !== undefined;
-    case 'eq':
-      return same(v, c.value);
-    case 'neq':
-      return !same(v, c.value);
-    case 'in':
-      return Array.isArray(c.value) && c.value.some((x) => same(v, x));
-    case 'contains':
-      if (typeof v === 'string') return typeof c.value === 'string' && v.includes(c.value);
-      return Array.isArray(v) && v.some((x) => same(x, c.value));
-    default: {
-      if (!((typeof v === 'number' && typeof c.value === 'number') || (typeof v === 'string' && typeof c.value === 'string'))) return false;
-      const [x, y] = [v, c.value] as [number | string, number | string];
-      return c.op === 'gt' ? x > y : c.op === 'gte' ? x >= y : c.op === 'lt' ? x < y : x <= y;
-    }
-  }
-}
-
 /** The proposal kind of an announcement: `payload.proposal.kind`, `payload.kind` or label `proposal_kind`. */
 function proposalKindOf(body: AnnouncedBody): unknown {
-  for (const v of [at(body.payload, 'proposal.kind'), at(body.payload, 'kind'), at(body.labels, 'proposal_kind')]) if (typeof v === 'string') return v;
+  for (const v of [readPath(body.payload, 'proposal.kind'), readPath(body.payload, 'kind'), readPath(body.labels, 'proposal_kind')]) if (typeof v === 'string') return v;
   return undefined;
 }
 
@@ -188,11 +141,8 @@ export function triggerMatches(t: WebhookTrigger, topic: string, body: Announced
   if (TRIGGER_TOPICS[t.on] !== topic) return false;
   if (t.severities?.length && !t.severities.includes(body.severity as Severity)) return false;
   if (t.kinds?.length && !t.kinds.includes(proposalKindOf(body) as string)) return false;
-  if (t.typeGlob && !(typeof body.kind === 'string' && globToRegExp(t.typeGlob).test(body.kind))) return false;
-  if (t.labels) {
-    const labels = (body.labels ?? {}) as Record<string, unknown>;
-    for (const [k, v] of Object.entries(t.labels)) if (labels[k] !== v) return false;
-  }
+  if (t.typeGlob && !(typeof body.kind === 'string' && typeMatches(t.typeGlob, body.kind))) return false;
+  if (t.labels && !labelsMatch(t.labels, (body.labels ?? {}) as Record<string, unknown>)) return false;
   if (t.payloadConditions?.length && !t.payloadConditions.every((c) => conditionHolds(body.payload, c))) return false;
   return true;
 }
