@@ -24,6 +24,10 @@ export interface Config {
   redisPrefix: string;
   /** Outbound webhook delivery settings (WEBHOOK_*). */
   webhooks: WebhookDeliveryConfig;
+  /** Rule evaluation and alert upkeep timing. */
+  alerting: AlertingConfig;
+  /** How often each worker process re-registers the periodic job schedules (they live in Redis). */
+  scheduleRefreshMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -86,6 +90,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     runWorkers: bool(env, 'RUN_WORKERS', true),
     redisPrefix: env.REDIS_PREFIX ?? 'ops',
     webhooks: loadWebhookDeliveryConfig(env),
+    alerting: loadAlertingConfig(env),
+    scheduleRefreshMs: int(env, 'SCHEDULE_REFRESH_MS', 10_000, 100),
+  };
+}
+
+/** Rule evaluation and alert upkeep timing, in milliseconds. */
+export interface AlertingConfig {
+  /** How often the absence (heartbeat) check runs (ABSENCE_CHECK_INTERVAL_MS, default 1000). */
+  absenceCheckIntervalMs: number;
+  /** How often snoozed alerts past their time are reopened (SNOOZE_WAKE_INTERVAL_MS, default 1000). */
+  snoozeWakeIntervalMs: number;
+  /** How often the re-drive sweeper runs (EVALUATE_SWEEP_INTERVAL_MS, default 2000). */
+  sweepIntervalMs: number;
+  /** How old an unevaluated event must be before it is re-driven (EVALUATE_SWEEP_AGE_MS, default 5000). */
+  sweepAgeMs: number;
+  /** Evaluation batches run at once per worker process (EVALUATE_CONCURRENCY, default 4). */
+  evaluateConcurrency: number;
+}
+
+function loadAlertingConfig(env: NodeJS.ProcessEnv): AlertingConfig {
+  return {
+    absenceCheckIntervalMs: int(env, 'ABSENCE_CHECK_INTERVAL_MS', 1000, 100),
+    snoozeWakeIntervalMs: int(env, 'SNOOZE_WAKE_INTERVAL_MS', 1000, 100),
+    sweepIntervalMs: int(env, 'EVALUATE_SWEEP_INTERVAL_MS', 2000, 100),
+    sweepAgeMs: int(env, 'EVALUATE_SWEEP_AGE_MS', 5000, 100),
+    evaluateConcurrency: int(env, 'EVALUATE_CONCURRENCY', 4, 1),
   };
 }
 

@@ -38,4 +38,4 @@ export async function startSotWorker(rt: Runtime): Promise<Worker[]> {
 }
 
 /** Periodic upkeep of the sot area (registered in workers/maintenance.ts). */
-export const sotTasks: MaintenanceTask[] = [{ name: 'redrive-approved-proposals', everyMs: 60_000, run: (rt) => redriveApprovedProposals(rt) }];
+export const sotTasks: MaintenanceTask[] = [{ name: 'redrive-approved-proposals', everyMs: () => 60_000, run: (rt) => redriveApprovedProposals(rt) }];

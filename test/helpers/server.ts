@@ -56,6 +56,8 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
     APP_SECRET: 'test-secret-'.padEnd(48, 'x'),
     REDIS_PREFIX: `t${crypto.randomBytes(5).toString('hex')}`,
     DATA_DIR: path.join(os.tmpdir(), 'ops-test-data'),
+    // Redis-loss tests wait for the periodic schedules to be re-registered.
+    SCHEDULE_REFRESH_MS: '2000',
     ...env,
   });
 }
