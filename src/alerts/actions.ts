@@ -9,7 +9,7 @@ import type { Runtime } from '../runtime.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import type { Alert } from '../generated/prisma/client.js';
 import { announceAlertChanges, transitionAlert, type TransitionInput } from './lifecycle.js';
-import { parseDurationSeconds } from './duration.js';
+import { parseDurationSeconds } from '../duration.js';
 
 /** Loads an alert of the caller's tenant or throws NotFound. */
 export async function loadAlert(ctx: Ctx, id: string): Promise<Alert> {

@@ -16,7 +16,7 @@ import { announceTimelineEvents, insertTimelineEvent, type SotEventType } from '
 import { assertFourEyes } from './four-eyes.js';
 import { assertCanMove, OPEN_PROPOSAL_STATUSES } from './states.js';
 import { assertValidProposal, type ProposalFields } from './validation.js';
-import { parseDurationMs } from './duration.js';
+import { parseDurationMs } from '../duration.js';
 
 export type ProposalChange = 'opened' | 'updated' | 'approved' | 'denied' | 'applied' | 'failed';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { allowedActions, nextStatus } from '../../src/alerts/state.js';
-import { parseDurationSeconds } from '../../src/alerts/duration.js';
+import { parseDurationSeconds } from '../../src/duration.js';
 import { snoozeUntil } from '../../src/alerts/actions.js';
 import { suppressingWindow, windowIsActive } from '../../src/alerts/maintenance-windows.js';
 import { Conflict, ValidationFailed } from '../../src/errors.js';

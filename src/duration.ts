@@ -1,6 +1,7 @@
 /**
- * Snooze lengths: "90", 90, "30s", "15m", "2h", "1d", "1w", combinations such as "1h30m", or ISO-8601
- * durations ("PT1H", "P1DT12H", "P2W"). Pure.
+ * Durations as people write them: "90" or 90 (seconds), "30s", "15m", "2h", "1d", "1w", combinations
+ * such as "1h30m", or ISO-8601 ("PT1H", "P1DT12H", "P2W"). Used for snooze lengths and for `older_than`
+ * filters. Pure.
  */
 
 const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86400, w: 604800 };
@@ -21,4 +22,20 @@ export function parseDurationSeconds(input: string | number): number | null {
     return (Number(w) || 0) * 604800 + (Number(d) || 0) * 86400 + (Number(h) || 0) * 3600 + (Number(m) || 0) * 60 + (Number(sec) || 0);
   }
   return null;
+}
+
+/** Ten years: anything longer is a typo, not a filter. */
+export const MAX_DURATION_MS = 3650 * 86_400_000;
+
+/**
+ * Milliseconds of a duration with units (`24h`, `7d`, `1h30m`, `PT1H`) for query filters; null when the
+ * text has no unit, cannot be read, is zero, or exceeds ten years.
+ */
+export function parseDurationMs(text: string): number | null {
+  const s = text.trim();
+  if (/^\d+(\.\d+)?$/.test(s)) return null;
+  const seconds = parseDurationSeconds(s);
+  if (seconds === null) return null;
+  const ms = seconds * 1000;
+  return ms > 0 && ms <= MAX_DURATION_MS ? ms : null;
 }
