@@ -32,6 +32,15 @@ function assetUrls(html: string): string[] {
 
 const EXTERNAL = /^(?:https?:)?\/\//i;
 
+/** Keywords a schema object may carry (JSON Schema 2020-12 as used by OpenAPI 3.1). */
+const SCHEMA_KEYWORDS = new Set([
+  'type', 'description', 'format', 'enum', 'const', 'items', 'prefixItems', 'properties', 'required', 'additionalProperties',
+  'patternProperties', 'propertyNames', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum',
+  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'default',
+  'example', 'examples', 'oneOf', 'anyOf', 'allOf', 'not', '$ref', 'title', 'readOnly', 'writeOnly', 'deprecated',
+  'discriminator', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas',
+]);
+
 describe('/openapi.json', () => {
   it('passes the OpenAPI 3.1 validator', async () => {
     const res = await call(s.url, 'GET', '/openapi.json');
@@ -62,6 +71,30 @@ describe('/openapi.json', () => {
     const implemented = new Set(tableOperations());
     const extra = documentedOperations(res.body).filter((op) => !implemented.has(op));
     expect(extra, 'OpenAPI operations with no route in rest/routes').toEqual([]);
+  });
+
+  it('uses only JSON Schema keywords in its schemas (a comma or colon in an unquoted YAML description splits it into bogus keys)', async () => {
+    const res = await call(s.url, 'GET', '/openapi.json');
+    const problems: string[] = [];
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      const o = node as Record<string, unknown>;
+      const isSchema = 'type' in o || '$ref' in o || 'oneOf' in o || 'allOf' in o || 'anyOf' in o;
+      if (isSchema && !at.includes('/securitySchemes/')) {
+        for (const k of Object.keys(o)) if (!SCHEMA_KEYWORDS.has(k)) problems.push(`${at}: "${k}"`);
+      }
+      for (const [k, v] of Object.entries(o)) {
+        if (k === 'example' || k === 'examples') continue;
+        // A `properties` map is keyed by property names (which may be "type"): walk its values only.
+        if (isSchema && (k === 'properties' || k === 'patternProperties') && v && typeof v === 'object') {
+          for (const [name, sub] of Object.entries(v)) walk(sub, `${at}/${k}/${name}`);
+        } else walk(v, `${at}/${k}`);
+      }
+    };
+    walk(res.body.paths, '#/paths');
+    walk(res.body.components?.schemas, '#/components/schemas');
+    expect(problems).toEqual([]);
   });
 
   it('gives every operation error responses and a JSON success schema unless it has no content', async () => {
