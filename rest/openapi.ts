@@ -1,6 +1,6 @@
 /**
  * Loads the REST contract: rest/openapi.yaml plus one fragment per area in rest/openapi/*.yaml
- * (each may add `paths`, `tags` and `components`). The merged document is what /openapi.json serves
+ * (each may add `paths`, `webhooks`, `tags` and `components`). The merged document is what /openapi.json serves
  * and what express-openapi-validator checks requests against.
  */
 import fs from 'node:fs';
@@ -27,6 +27,11 @@ function mergeInto(target: Doc, fragment: Doc, file: string): void {
       if (target.components[section][name]) throw new Error(`${file}: components.${section}.${name} is already defined`);
       target.components[section][name] = value;
     }
+  }
+  for (const [name, item] of Object.entries(fragment.webhooks ?? {})) {
+    target.webhooks ??= {};
+    if (target.webhooks[name]) throw new Error(`${file}: webhooks.${name} is already defined`);
+    target.webhooks[name] = item;
   }
   target.tags = [...(target.tags ?? []), ...(fragment.tags ?? [])];
 }
