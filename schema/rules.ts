@@ -14,8 +14,8 @@ export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
 
 export const PayloadOpEnum = builder.enumType('PayloadOp', { values: PAYLOAD_OPS });
 
-const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadCondition').implement({
-  description: 'A condition on the event payload: `path` is dotted (a.b.0.c).',
+export const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadCondition').implement({
+  description: 'A condition on a payload (alert rules and outbound webhook triggers): `path` is dotted (a.b.0.c).',
   fields: (t) => ({
     path: t.exposeString('path'),
     op: t.field({ type: PayloadOpEnum, resolve: (c) => c.op }),
@@ -45,11 +45,11 @@ builder.prismaObject('AlertRule', {
   }),
 });
 
-const PayloadConditionInput = builder.inputType('PayloadConditionInput', {
+export const PayloadConditionInput = builder.inputType('PayloadConditionInput', {
   fields: (t) => ({
     path: t.string({ required: true }),
     op: t.field({ type: PayloadOpEnum, required: true }),
-    value: t.field({ type: 'JSON', description: 'Required for eq, neq, contains; a number for gt, gte, lt, lte; true/false (default true) for exists.' }),
+    value: t.field({ type: 'JSON', description: 'Required for eq, neq, contains; a number for gt, gte, lt, lte; true/false (default true) for exists; a list for in.' }),
   }),
 });
 

@@ -6,7 +6,8 @@
 import { filter, pipe } from 'graphql-yoga';
 import { builder, SeverityEnum } from './builder.js';
 import { requireUser } from '../src/context.js';
-import { CONDITION_OPS, TRIGGER_TOPICS, storedTriggers, type PayloadCondition, type WebhookTrigger } from '../src/webhooks/triggers.js';
+import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
+import { PayloadConditionInput, PayloadConditionRef } from './rules.js';
 import {
   createOutboundWebhook,
   deleteOutboundWebhook,
@@ -23,21 +24,9 @@ const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
   values: Object.fromEntries(Object.entries(TRIGGER_TOPICS).map(([k, topic]) => [k, { value: k, description: `The \`${topic}\` announcement.` }])) as unknown as Record<keyof typeof TRIGGER_TOPICS, { value: keyof typeof TRIGGER_TOPICS }>,
 });
 
-const ConditionOpEnum = builder.enumType('WebhookPayloadConditionOp', {
-  values: Object.fromEntries(CONDITION_OPS.map((op) => [op.toUpperCase(), { value: op }])) as Record<string, { value: (typeof CONDITION_OPS)[number] }>,
-});
-
 export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
   description: 'pending: not sent yet; retrying: failed, another attempt is scheduled; delivered: a 2xx arrived; failed: retries stopped.',
   values: ['pending', 'retrying', 'delivered', 'failed'] as const,
-});
-
-const PayloadConditionRef = builder.objectRef<PayloadCondition>('WebhookPayloadCondition').implement({
-  fields: (t) => ({
-    path: t.exposeString('path', { description: 'Dot path into the payload, e.g. build.status.' }),
-    op: t.field({ type: ConditionOpEnum, resolve: (c) => c.op }),
-    value: t.field({ type: 'JSON', nullable: true, resolve: (c) => c.value ?? null }),
-  }),
 });
 
 const TriggerRef = builder.objectRef<WebhookTrigger>('WebhookTrigger').implement({
@@ -48,14 +37,6 @@ const TriggerRef = builder.objectRef<WebhookTrigger>('WebhookTrigger').implement
     typeGlob: t.string({ nullable: true, description: 'Event type glob, as in alert rules: `*` matches within one dot-separated segment, `**` across segments, `?` one character.', resolve: (tr) => tr.typeGlob ?? null }),
     labels: t.field({ type: 'JSON', nullable: true, description: 'Labels that must all be present with these values.', resolve: (tr) => tr.labels ?? null }),
     payloadConditions: t.field({ type: [PayloadConditionRef], nullable: true, resolve: (tr) => tr.payloadConditions ?? null }),
-  }),
-});
-
-const PayloadConditionInput = builder.inputType('WebhookPayloadConditionInput', {
-  fields: (t) => ({
-    path: t.string({ required: true }),
-    op: t.field({ type: ConditionOpEnum, required: true }),
-    value: t.field({ type: 'JSON', description: 'Required except for EXISTS; a list for IN.' }),
   }),
 });
 

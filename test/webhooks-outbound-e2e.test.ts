@@ -29,7 +29,7 @@ beforeAll(async () => {
       triggers: [
         { on: 'ALERT_OPENED', severities: ['critical'] },
         { on: 'ALERT_ACKNOWLEDGED' },
-        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }] },
+        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'eq', value: 'failed' }] },
       ],
     },
   });

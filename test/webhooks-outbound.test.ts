@@ -96,7 +96,7 @@ describe('outbound webhook management', () => {
     const created = await createWebhook((await receiver()).url);
     const upd = await gql(s.url, t.adminToken, `mutation($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { ${WEBHOOK_FIELDS} } }`, {
       id: created.id,
-      input: { name: 'renamed', enabled: false, triggers: [{ on: 'PROPOSAL_APPROVED', kinds: ['firmware'] }, { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }] }] },
+      input: { name: 'renamed', enabled: false, triggers: [{ on: 'PROPOSAL_APPROVED', kinds: ['firmware'] }, { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'eq', value: 'failed' }] }] },
     });
     expect(upd.errors).toBeUndefined();
     expect(upd.data.updateOutboundWebhook).toMatchObject({
@@ -104,7 +104,7 @@ describe('outbound webhook management', () => {
       enabled: false,
       triggers: [
         { on: 'PROPOSAL_APPROVED', kinds: ['firmware'] },
-        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }] },
+        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'eq', value: 'failed' }] },
       ],
     });
     const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteOutboundWebhook(id: $id) }', { id: created.id });
@@ -164,7 +164,7 @@ describe('outbound webhook management', () => {
       [{ name: 'x', url: 'http://127.0.0.1:9/', triggers: [{ on: 'ALERT_OPENED', kinds: ['x'] }] }, ['input', 'triggers', '0', 'kinds']],
       [{ name: 'x', url: 'http://127.0.0.1:9/', triggers: [{ on: 'PROPOSAL_OPENED', severities: ['critical'] }] }, ['input', 'triggers', '0', 'severities']],
       [{ name: 'x', url: 'http://127.0.0.1:9/', triggers: [{ on: 'EVENT', labels: { env: 1 } }] }, ['input', 'triggers', '0', 'labels']],
-      [{ name: 'x', url: 'http://127.0.0.1:9/', triggers: [{ on: 'EVENT', payloadConditions: [{ path: 'a..b', op: 'EQ', value: 1 }] }] }, ['input', 'triggers', '0', 'payloadConditions', '0', 'path']],
+      [{ name: 'x', url: 'http://127.0.0.1:9/', triggers: [{ on: 'EVENT', payloadConditions: [{ path: 'a..b', op: 'eq', value: 1 }] }] }, ['input', 'triggers', '0', 'payloadConditions', '0', 'path']],
     ];
     for (const [input, loc] of cases) {
       const r = await gql(s.url, t.adminToken, CREATE, { input });
