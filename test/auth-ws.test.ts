@@ -81,6 +81,52 @@ describe('graphql-ws authentication', () => {
     expect((o as { error: { code: number } }).error.code).toBe(4403);
   });
 
+  it('refuses new operations on an open connection once its PAT is revoked, and closes it', async () => {
+    const tok = await mint('revoked-while-connected');
+    const c = client(tok.token);
+    const before = await firstOutcome(c, '{ me { email } }');
+    expect(before).toEqual({ kind: 'next', value: { data: { me: { email: t.admin.email } } } });
+    const live = subscribe(c, TOKEN_CHANGED); // keeps this one connection open
+    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis before publishing
+    expect((await rest(s.url, t.adminToken).delete(`/auth/tokens/${tok.id}`)).status).toBe(204);
+    expect((await live.next()).data.tokenChanged).toEqual({ id: tok.id, change: 'revoked' }); // still the same connection
+    const after = await firstOutcome(c, '{ me { email } }');
+    // The connection is closed (4403), which also ends every subscription it carried.
+    expect((after as { error: { code: number } }).error.code).toBe(4403);
+    live.dispose();
+  });
+
+  it('refuses new operations on an open connection once its session is logged out', async () => {
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const c = client(jwt);
+    expect((await firstOutcome(c, '{ viewer { credentialKind } }')).kind).toBe('next');
+    const live = subscribe(c, TOKEN_CHANGED);
+    await new Promise((r) => setTimeout(r, 300));
+    expect((await rest(s.url, jwt).post('/auth/logout')).status).toBe(204);
+    const minted = await mint('after-logout');
+    expect((await live.next()).data.tokenChanged).toEqual({ id: minted.id, change: 'created' }); // still the same connection
+    const after = await firstOutcome(c, '{ me { email } }');
+    expect((after as { error: { code: number } }).error.code).toBe(4403);
+    live.dispose();
+  });
+
+  it('closes a connection that sends a message over the body limit (1009), and accepts one under it', async () => {
+    const limit = s.app.rt.config.bodyLimitBytes;
+    const firstReply = (padBytes: number) =>
+      new Promise<{ message?: string; closeCode?: number }>((resolve) => {
+        const ws = new WebSocket(s.url.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(padBytes) } })));
+        ws.on('message', (m) => {
+          resolve({ message: String(m) });
+          ws.close();
+        });
+        ws.on('close', (code) => resolve({ closeCode: code }));
+        ws.on('error', () => undefined);
+      });
+    expect(await firstReply(1024)).toEqual({ message: JSON.stringify({ type: 'connection_ack' }) });
+    expect(await firstReply(limit + 1024)).toEqual({ closeCode: 1009 });
+  });
+
   it('refuses the connection for an invalid token and a malformed authorization', async () => {
     const garbage = await firstOutcome(client('spat_garbage'), '{ me { email } }');
     expect((garbage as { error: { code: number } }).error.code).toBe(4403);

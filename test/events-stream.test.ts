@@ -120,6 +120,18 @@ describe('GET /events/stream (SSE)', () => {
     ac.abort();
   });
 
+  it('ends the stream once its PAT is revoked, and the reconnect gets 401', async () => {
+    const minted = await call(b.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, body: { name: 'sse-revoked' } });
+    expect(minted.status).toBe(201);
+    const stream = openStream(b.url, minted.body.token);
+    let refused: number | undefined;
+    stream.es.onerror = (e) => (refused = (e as { code?: number }).code ?? refused);
+    await stream.open;
+    expect((await call(b.url + '/api/v1', 'DELETE', `/auth/tokens/${minted.body.id}`, { token: t.adminToken })).status).toBe(204);
+    await expect.poll(() => stream.es.readyState, { timeout: 10_000 }).toBe(EventSource.CLOSED);
+    expect(refused).toBe(401);
+  });
+
   it('returns 401 without a user credential and 422 for a bad filter', async () => {
     expect((await fetch(`${b.url}/api/v1/events/stream`)).status).toBe(401);
     const bad = await fetch(`${b.url}/api/v1/events/stream?severity=loud`, { headers: { authorization: `Bearer ${t.adminToken}` } });

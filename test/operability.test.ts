@@ -107,6 +107,40 @@ describe('GraphQL over HTTP limits', () => {
     expect(res.body).toEqual({ detail: expect.stringMatching(/1048576 byte limit/) });
   });
 
+  it('allows cross-origin GraphQL calls with a Bearer credential but never with the session cookie (CORS)', async () => {
+    const origin = 'https://elsewhere.example';
+    const preflight = await fetch(`${s.url}/graphql`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+    });
+    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, headers: { origin }, body: { query: '{ me { email } }' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('answers 415 to GraphQL POSTs that are not JSON: no form-posted mutations with the cookie, no way around the body limit', async () => {
+    const login = await call(s.url + '/api/v1', 'POST', '/auth/login', { body: { email: t.admin.email, password: t.adminPassword } });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0];
+    const mutation = 'mutation { createToken(input: { name: "forged-by-form" }) { token } }';
+    const form = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query: mutation }) });
+    expect(form.status).toBe(415);
+    const multipart = new FormData();
+    multipart.set('operations', JSON.stringify({ query: mutation }));
+    multipart.set('map', '{}');
+    expect((await fetch(`${s.url}/graphql`, { method: 'POST', headers: { cookie }, body: multipart })).status).toBe(415);
+    const big = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/graphql' }, body: `{ me { email } } # ${'x'.repeat(MiB + 10)}` });
+    expect(big.status).toBe(415);
+    const tokens = await call(s.url + '/api/v1', 'GET', '/auth/tokens', { token: t.adminToken });
+    expect(tokens.body.map((x: { name: string }) => x.name)).not.toContain('forged-by-form');
+    const json = await call(s.url, 'POST', '/graphql', { headers: { cookie }, body: { query: '{ me { email } }' } });
+    expect(json.body.data.me.email).toBe(t.admin.email);
+  });
+
   it('still serves ordinary GraphQL POSTs', async () => {
     const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, body: { query: 'query Q { me { email } }', operationName: 'Q' } });
     expect(res.status).toBe(200);

@@ -14,6 +14,7 @@ import { ingestKeyAuth } from '../../src/events/ingest-auth.js';
 import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
 import { restEvent } from '../../src/events/timeline.js';
 import { streamEvents } from '../../src/events/sse.js';
+import { principalStillValid } from '../../src/auth/authenticate.js';
 import { TIMELINE_LIMITS } from '../../src/events/filter.js';
 
 const EVENT_FIELDS = 'id type module source summary severity labels payload receivedVia receivedAt';
@@ -62,7 +63,12 @@ export const eventsRoutes: RouteEntry[] = [
     handler: async (req, res) => {
       const header = req.headers['last-event-id'];
       const lastEventId = (Array.isArray(header) ? header[0] : header) ?? (req.query.last_event_id as string | undefined) ?? null;
-      await streamEvents(req.ctx, req, res, { filter: queryFilter(req.query as Record<string, unknown>), lastEventId });
+      const principal = req.ctx.principal!;
+      await streamEvents(req.ctx, req, res, {
+        filter: queryFilter(req.query as Record<string, unknown>),
+        lastEventId,
+        credentialStillValid: () => principalStillValid(req.ctx.rt, principal),
+      });
     },
   },
 ];

@@ -9,7 +9,9 @@
  * - `Last-Event-ID` (header, as EventSource sends it on reconnect, or the `last_event_id` query
  *   parameter for a first connect) replays the stored events after that id from the database first;
  *   live events that arrive meanwhile are held and de-duplicated, so nothing is missed or doubled.
- * - A `: heartbeat` comment every config.sseHeartbeatMs keeps proxies from closing an idle stream.
+ * - A `: heartbeat` comment every config.sseHeartbeatMs keeps proxies from closing an idle stream. At
+ *   each heartbeat the credential is checked again: a stream whose PAT was revoked (or whose session
+ *   was logged out) is ended, and the client's reconnect gets 401.
  * - Writes are never awaited. A client whose unsent buffer passes MAX_BUFFERED_BYTES is disconnected;
  *   its EventSource reconnects with Last-Event-ID and catches up from the database. Ingest never waits
  *   for a reader.
@@ -31,7 +33,12 @@ const RETRY_MS = 2000;
  * Serves the stream until the client goes away. Resolves once the stream is set up (replay written);
  * the connection stays open afterwards.
  */
-export async function streamEvents(ctx: Ctx, req: Request, res: Response, input: { filter: EventFilter; lastEventId?: string | null }): Promise<void> {
+export async function streamEvents(
+  ctx: Ctx,
+  req: Request,
+  res: Response,
+  input: { filter: EventFilter; lastEventId?: string | null; credentialStillValid?: () => Promise<boolean> },
+): Promise<void> {
   const me = requireUser(ctx);
   timelineWhere(input.filter, (n) => ['query', n]); // 422 before the stream starts
   const sent = new Set<string>();
@@ -64,7 +71,20 @@ export async function streamEvents(ctx: Ctx, req: Request, res: Response, input:
   };
 
   const live = ctx.rt.pubsub.subscribe('eventAdded', me.tenantId);
-  const heartbeat = setInterval(() => write(': heartbeat\n\n'), ctx.rt.config.sseHeartbeatMs);
+  let checking = false;
+  const heartbeat = setInterval(() => {
+    write(': heartbeat\n\n');
+    if (!input.credentialStillValid || checking || closed) return;
+    checking = true;
+    input
+      .credentialStillValid()
+      .then((valid) => {
+        if (valid || closed) return;
+        stop();
+        res.end();
+      })
+      .finally(() => (checking = false));
+  }, ctx.rt.config.sseHeartbeatMs);
   function stop() {
     if (closed) return;
     closed = true;

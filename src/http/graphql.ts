@@ -12,7 +12,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { serialize as serializeCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
-import { authenticate } from '../auth/authenticate.js';
+import { authenticate, principalStillValid } from '../auth/authenticate.js';
 import { SESSION_COOKIE, type Principal } from '../auth/principal.js';
 import { DomainError, Unauthenticated } from '../errors.js';
 import { toGraphQLError } from './error-mapping.js';
@@ -108,6 +108,10 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
   return createYoga<InitialContext, Ctx>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
+    // Any origin may call with a Bearer credential (integrators' own front ends), but never with the
+    // session cookie: yoga's default reflects the Origin *with* Allow-Credentials, which would let
+    // another (same-site) origin act as the signed-in user and read the answers.
+    cors: { credentials: false },
     logging: false,
     landingPage: false,
     graphiql: { title: 'Operations Service', subscriptionsProtocol: 'WS' },
@@ -141,7 +145,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
 
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH });
+  // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes });
   useServer(
     {
       onConnect: async (wsCtx) => {
@@ -159,8 +164,15 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
       execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
       subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
       onSubscribe: async (wsCtx, _id, params) => {
+        const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
+        // A credential revoked (PAT) or ended (logout) after the connection opened must not start new
+        // operations: it is checked again for every operation, and the connection is closed if it fails.
+        if (extra.principal && !(await principalStillValid(rt, extra.principal))) {
+          extra.socket.close(4403, 'Forbidden');
+          return [domainToGraphQL(new Unauthenticated('The credential of this connection was revoked or has ended; connect again.'))];
+        }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
-          wsPrincipal: (wsCtx.extra as { principal?: Principal | null }).principal ?? null,
+          wsPrincipal: extra.principal ?? null,
         });
         const document = parse(params.query);
         const errors = validate(schema, document);

@@ -52,6 +52,20 @@ function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
   };
 }
 
+/**
+ * POSTs to /graphql must be JSON. Yoga would also parse form-encoded, multipart and
+ * `application/graphql` bodies: the first two can be sent by a plain HTML form with the session cookie
+ * and no CORS preflight (cross-site request forgery of mutations), and none of them passes through the
+ * size-limited JSON parser above. They get 415.
+ */
+function graphqlJsonOnly(req: Request, res: Response, next: express.NextFunction): void {
+  if (req.method === 'POST' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
+    res.status(415).json({ errors: [{ message: 'Send GraphQL POSTs as application/json.', extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }] });
+    return;
+  }
+  next();
+}
+
 /** Builds the Express app and HTTP server (not yet listening). */
 export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
@@ -120,7 +134,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   const yoga = createGraphQL(rt, opts.schema);
   // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
   // (yoga uses an already parsed req.body as is).
-  app.use(GRAPHQL_PATH, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt));
+  app.use(GRAPHQL_PATH, graphqlJsonOnly, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt));
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
   app.use('/api', (_req, res) => {
