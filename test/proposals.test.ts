@@ -174,6 +174,20 @@ describe('proposal lifecycle', () => {
     expect((await rest(s.url, aliceToken).get(`/sot/devices/${deviceId}/intent`)).body.config).toBe('hostname edge-1\nmtu 4000\n');
   });
 
+  it('re-drives an approval whose apply job finished without applying it (the job id is freed first)', async () => {
+    const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'finished job', proposed_intent: 'hostname edge-1\nmtu 4100\n' }));
+    const id = opened.body.id as string;
+    const queue = s.app.rt.queues.get('sot');
+    // An apply job under the approval's id runs while the proposal is not approved: it completes as a no-op
+    // and BullMQ keeps it, so adding the same id again would be silently ignored.
+    await s.app.rt.queues.add('sot', { task: 'applyProposal', proposalId: id }, { jobId: `apply-${id}-r1` });
+    await eventually(async () => (await queue.getJob(`apply-${id}-r1`))?.isCompleted());
+    const approver = await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } });
+    await s.app.rt.prisma.proposal.update({ where: { id }, data: { status: 'approved', approverId: approver.id, approvedAt: new Date(Date.now() - 120_000), approvedRevision: 1 } });
+    expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
+    await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${id}`)).body.status === 'applied');
+  });
+
   it('lets only the proposer change a proposal', async () => {
     const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'mine' }));
     const r = await rest(s.url, bobToken).patch(`/proposals/${opened.body.id}`, { title: 'theirs' });

@@ -199,9 +199,11 @@ describe('absence (heartbeat) rules', () => {
     await new Promise((r) => setTimeout(r, 300));
     const api = rest(s.url, tenant.adminToken);
 
-    // host-1 sends heartbeats, then stops; host-2 never sends one and must never be "missing".
+    // host-1 sends heartbeats, then stops. host-2 is busy with other events but never sent a
+    // heartbeat, so it must never be "missing".
     for (let i = 0; i < 3; i++) {
       await ingest(tenant.ingestKey, { type: 'heartbeat', source: 'host-1' });
+      await ingest(tenant.ingestKey, { type: 'metrics.sample', source: 'host-2' });
       await new Promise((r) => setTimeout(r, 500));
     }
     const lastBeat = await s.app.rt.prisma.event.findFirstOrThrow({ where: { tenantId: tenant.tenantId, source: 'host-1' }, orderBy: { receivedAt: 'desc' } });

@@ -69,8 +69,10 @@ export const APPLY_REDRIVE_AFTER_MS = 60_000;
 
 /**
  * Sweeper: re-queues the apply job of proposals approved more than a minute ago and still `approved`
- * (an enqueue lost between commit and Redis). The job id is the same as the original, so a job that is
- * still waiting or retrying is not duplicated, and applying is idempotent anyway.
+ * (an enqueue lost between commit and Redis, or a job whose last attempt failed before it could mark
+ * the proposal). The job id is the original's, so a job still waiting or retrying is left alone; a
+ * finished one (BullMQ keeps it for a while under that id) is removed first so the id is free again.
+ * Applying is idempotent.
  */
 export async function redriveApprovedProposals(rt: Runtime, now = new Date()): Promise<number> {
   const stale = await rt.prisma.proposal.findMany({
@@ -78,6 +80,14 @@ export async function redriveApprovedProposals(rt: Runtime, now = new Date()): P
     select: { id: true, revision: true },
     take: 500,
   });
-  for (const p of stale) await rt.queues.add('sot', { task: 'applyProposal', proposalId: p.id }, { jobId: `apply-${p.id}-r${p.revision}` });
+  const queue = rt.queues.get('sot');
+  for (const p of stale) {
+    const jobId = `apply-${p.id}-r${p.revision}`;
+    const existing = await queue.getJob(jobId);
+    const state = existing ? await existing.getState() : null;
+    if (state === 'failed' || state === 'completed') await existing!.remove();
+    else if (state !== null && state !== 'unknown') continue; // waiting, delayed or running
+    await rt.queues.add('sot', { task: 'applyProposal', proposalId: p.id }, { jobId });
+  }
   return stale.length;
 }
