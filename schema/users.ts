@@ -19,6 +19,8 @@ builder.prismaObject('Tenant', {
 });
 
 export const UserRef = builder.prismaObject('User', {
+  // Load only what a query asks for: never the password hash.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),
