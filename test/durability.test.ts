@@ -94,7 +94,7 @@ describe('durability of rule evaluation', () => {
     const t = await buildTenant(s.app.rt);
     await deployRule(s, t);
     const ids = await ingest(s, t, 3);
-    // The evaluate job is enqueued right after commit (coalesced for up to 20 ms).
+    // The evaluate job is enqueued right after commit (coalesced for up to 50 ms).
     await eventually(async () => (await s.app.rt.queues.get('evaluate').count()) > 0, 2000, 10);
     expect(await deletePrefixKeys(s.config.redisPrefix)).toBeGreaterThan(0);
     expect(await s.app.rt.queues.get('evaluate').count()).toBe(0);

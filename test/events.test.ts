@@ -70,7 +70,7 @@ describe('POST /events', () => {
     expect(r.status).toBe(202);
     const row = await s.app.rt.prisma.event.findUnique({ where: { id: r.body.id } });
     expect(row).toMatchObject({ tenantId: t.tenantId, type: 'durable.check', receivedVia: 'ingest' });
-    // Evaluation is enqueued right after commit, coalesced with other events for up to 20 ms, so the
+    // Evaluation is enqueued right after commit, coalesced with other events for up to 50 ms, so the
     // event may ride in a job named after an earlier event of the same batch.
     const queue = s.app.rt.queues.get('evaluate');
     const job = await eventually(async () => {

@@ -10,4 +10,5 @@ import { webhooksRoutes } from './webhooks.js';
 import { devicesRoutes } from './devices.js';
 import { proposalsRoutes } from './proposals.js';
 
-export const routes: RouteEntry[] = [...authRoutes, ...eventsRoutes, ...rulesRoutes, ...alertsRoutes, ...webhooksRoutes, ...devicesRoutes, ...proposalsRoutes];
+// Events first: ingest is the busiest route and Express tries routes in order.
+export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...rulesRoutes, ...alertsRoutes, ...webhooksRoutes, ...devicesRoutes, ...proposalsRoutes];

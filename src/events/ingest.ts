@@ -109,7 +109,7 @@ async function insertEventRows(rt: Runtime, rows: EventRow[]): Promise<void> {
  * into a few large ones (far less Redis, BullMQ and transaction overhead in the worker) for a bounded
  * added latency. Ids not yet enqueued when a process dies are re-driven by the sweeper.
  */
-const EVALUATE_COALESCE_MS = 20;
+const EVALUATE_COALESCE_MS = 50;
 const EVALUATE_JOB_MAX = 500;
 
 class EvaluateEnqueuer {

@@ -101,6 +101,10 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
     next();
   });
 
+  // The API first: it carries the traffic (ingest above all), so its requests skip the other routes.
+  const yoga = createGraphQL(rt, opts.schema);
+  app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
+
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -131,12 +135,10 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
 
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
-  const yoga = createGraphQL(rt, opts.schema);
   // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
   // (yoga uses an already parsed req.body as is).
   app.use(GRAPHQL_PATH, graphqlJsonOnly, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt));
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
-  app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
   app.use('/api', (_req, res) => {
     res.status(404).json({ detail: 'No such endpoint. The API lives under /api/v1; see /openapi.json.' });
   });
