@@ -28,6 +28,8 @@ export interface Config {
   alerting: AlertingConfig;
   /** How often each worker process re-registers the periodic job schedules (they live in Redis). */
   scheduleRefreshMs: number;
+  /** How often an open WebSocket connection's credential is checked again (revoked PAT, logout). */
+  credentialRecheckMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhooks: loadWebhookDeliveryConfig(env),
     alerting: loadAlertingConfig(env),
     scheduleRefreshMs: int(env, 'SCHEDULE_REFRESH_MS', 10_000, 100),
+    credentialRecheckMs: int(env, 'CREDENTIAL_RECHECK_MS', 15_000, 100),
   };
 }
 

@@ -3,14 +3,14 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
-import { rest, subscribe } from './helpers/http.js';
+import { eventually, rest, subscribe } from './helpers/http.js';
 
 let s: TestServer;
 let t: BuiltTenant;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { CREDENTIAL_RECHECK_MS: '300' } });
   t = await buildTenant(s.app.rt);
 });
 afterAll(async () => {
@@ -93,6 +93,22 @@ describe('graphql-ws authentication', () => {
     const after = await firstOutcome(c, '{ me { email } }');
     // The connection is closed (4403), which also ends every subscription it carried.
     expect((after as { error: { code: number } }).error.code).toBe(4403);
+    live.dispose();
+  });
+
+  it('closes an idle connection that only listens once its PAT is revoked, ending its subscriptions', async () => {
+    const tok = await mint('idle-listener');
+    const c = client(tok.token);
+    let closedWith: number | undefined;
+    c.on('closed', (event) => {
+      closedWith = (event as { code?: number }).code;
+    });
+    const live = subscribe(c, TOKEN_CHANGED);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(closedWith).toBeUndefined(); // listening while the token is valid
+    expect((await rest(s.url, t.adminToken).delete(`/auth/tokens/${tok.id}`)).status).toBe(204);
+    // No operation is sent: the periodic re-check (300 ms here) must close it by itself.
+    await eventually(async () => closedWith === 4403, 5000, 50);
     live.dispose();
   });
 

@@ -7,7 +7,7 @@ import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
 import { GraphQLError, type GraphQLNamedType, type GraphQLObjectType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, isObjectType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { serialize as serializeCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
@@ -143,6 +143,28 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
   });
 }
 
+/**
+ * A connection that only listens sends no operation that could be refused: its credential is checked
+ * again every config.credentialRecheckMs, and the socket closes (4403, ending its subscriptions) once
+ * the PAT is revoked or the session ended.
+ */
+function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Principal): void {
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    principalStillValid(rt, principal)
+      .then((valid) => {
+        if (!valid) socket.close(4403, 'Forbidden');
+      })
+      .finally(() => {
+        checking = false;
+      });
+  }, rt.config.credentialRecheckMs);
+  timer.unref();
+  socket.once('close', () => clearInterval(timer));
+}
+
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
@@ -155,6 +177,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         try {
           const auth = await authenticate(rt, { authorization, cookie: wsCtx.extra.request.headers.cookie ?? null });
           (wsCtx.extra as { principal?: Principal | null }).principal = auth.principal;
+          if (auth.principal) closeWhenCredentialEnds(rt, wsCtx.extra.socket, auth.principal);
           return true;
         } catch (err) {
           if (err instanceof Unauthenticated) return false;
