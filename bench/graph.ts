@@ -19,25 +19,13 @@ import { loadConfig } from '../src/config.js';
 import { startApp } from '../src/app.js';
 import { authenticate } from '../src/auth/authenticate.js';
 import type { Runtime } from '../src/runtime.js';
-import { buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
+import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
 import { createBenchDatabase, REDIS_URL } from './lib/env.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 50);
 
-const DASHBOARD = `query Dashboard($first: Int!) {
-  alerts(first: $first) {
-    edges { node {
-      id summary severity status
-      events(limit: 5) { id type summary receivedAt }
-      device {
-        id name site
-        proposals(open: true, first: 10) { edges { node { id title status proposer { email } } } }
-      }
-    } }
-  }
-}`;
 
 /** Counts statements sent through any pg client of this process. */
 let statements = 0;
@@ -153,7 +141,7 @@ try {
   console.log(`dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`);
   const base = await measure('baseline (hand-written Prisma)', () => fetch(baselineUrl, { headers }));
   const ours = await measure('ours (GraphQL, Pothos planning)', () =>
-    fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD, variables: { first: 100 } }) }),
+    fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
   );
   console.log(`ratio ours / baseline                p50 ${(ours.p50 / base.p50).toFixed(2)}x   p95 ${(ours.p95 / base.p95).toFixed(2)}x   statements ${(ours.statementsPerRequest / base.statementsPerRequest).toFixed(2)}x`);
 } finally {

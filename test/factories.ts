@@ -77,6 +77,20 @@ export interface DashboardData {
   openProposalsByDevice: Map<string, string[]>;
 }
 
+/** The dashboard's nested query (alerts → latest events, device → open proposals → proposer), shared by the statement-count test and bench:graph. */
+export const DASHBOARD_QUERY = `query Dashboard($first: Int!) {
+  alerts(first: $first) {
+    edges { node {
+      id summary severity status
+      events(limit: 5) { id type summary receivedAt }
+      device {
+        id name site
+        proposals(open: true, first: 10) { edges { node { id title status proposer { email } } } }
+      }
+    } }
+  }
+}`;
+
 /**
  * The dashboard's graph, written directly (bulk inserts, no rule evaluation): `devices` devices, each
  * with two open proposals and one denied by `proposerId`; `alerts` alerts spread over the devices,

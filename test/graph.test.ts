@@ -7,21 +7,9 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildDashboardData, buildTenant, buildToken, buildUser, type BuiltTenant, type DashboardData } from './factories.js';
+import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildToken, buildUser, type BuiltTenant, type DashboardData } from './factories.js';
 import { gql } from './helpers/http.js';
 
-const DASHBOARD = `query Dashboard($first: Int!) {
-  alerts(first: $first) {
-    edges { node {
-      id summary severity status
-      events(limit: 5) { id type summary receivedAt }
-      device {
-        id name site
-        proposals(open: true, first: 10) { edges { node { id title status proposer { email } } } }
-      }
-    } }
-  }
-}`;
 
 /** Counts SQL statements sent through any pg client of this process while `fn` runs. */
 async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
@@ -52,7 +40,7 @@ beforeAll(async () => {
     scenarios[key] = { tenant, token: await buildToken(s.app.rt, tenant.admin), data };
   }
   // Warm up: pool connections, prepared plans, the token's last-used write.
-  for (const sc of Object.values(scenarios)) await gql(s.url, sc.token, DASHBOARD, { first: 100 });
+  for (const sc of Object.values(scenarios)) await gql(s.url, sc.token, DASHBOARD_QUERY, { first: 100 });
 });
 afterAll(async () => {
   await s?.stop();
@@ -61,7 +49,7 @@ afterAll(async () => {
 describe('dashboard graph', () => {
   it('answers 50 alerts with their 5 latest events, device and open proposals correctly', async () => {
     const { token, data } = scenarios.large;
-    const r = await gql(s.url, token, DASHBOARD, { first: 100 });
+    const r = await gql(s.url, token, DASHBOARD_QUERY, { first: 100 });
     expect(r.errors).toBeUndefined();
     const nodes = r.data.alerts.edges.map((e: { node: any }) => e.node);
     expect(nodes).toHaveLength(50);
@@ -77,8 +65,8 @@ describe('dashboard graph', () => {
   });
 
   it('runs the same number of SQL statements for 5 alerts as for 50 (no N+1)', async () => {
-    const small = await countStatements(() => gql(s.url, scenarios.small.token, DASHBOARD, { first: 100 }));
-    const large = await countStatements(() => gql(s.url, scenarios.large.token, DASHBOARD, { first: 100 }));
+    const small = await countStatements(() => gql(s.url, scenarios.small.token, DASHBOARD_QUERY, { first: 100 }));
+    const large = await countStatements(() => gql(s.url, scenarios.large.token, DASHBOARD_QUERY, { first: 100 }));
     expect(small.result.data.alerts.edges).toHaveLength(5);
     expect(large.result.data.alerts.edges).toHaveLength(50);
     // Authentication (1) plus one statement per level of the graph: alerts, their events, devices,
