@@ -1,6 +1,7 @@
 /**
  * The per-request context shared by GraphQL (HTTP and WS) and REST: the runtime, the caller, a
- * tenant-scoped data layer and per-request dataloaders.
+ * tenant-scoped data layer. (Relations are batched by Pothos' prisma plugin, which plans nested
+ * selections into a constant number of queries; see test/graph.test.ts.)
  */
 import type { Runtime } from './runtime.js';
 import type { Principal } from './auth/principal.js';
@@ -22,8 +23,6 @@ export interface Ctx {
   principal: Principal | null;
   /** Tenant-scoped Prisma: every query is filtered to the caller's tenant. */
   db: PrismaClient;
-  /** Per-request memo for dataloaders (see src/loaders.ts). */
-  loaders: Map<string, unknown>;
   requestId: string;
   /** Cookies and headers a resolver wants set on the HTTP response (login, silent refresh). */
   responseCookies: ResponseCookie[];
@@ -39,7 +38,6 @@ export function createCtx(rt: Runtime, principal: Principal | null, requestId: s
     get db() {
       return (db ??= scopedDb(rt.prisma, principal?.tenantId ?? NO_TENANT));
     },
-    loaders: new Map(),
     requestId,
     responseCookies: [],
     responseHeaders: {},
@@ -51,14 +49,4 @@ export function requireUser(ctx: Ctx): Principal & { userId: string } {
   if (!ctx.principal) throw new Unauthenticated();
   if (!ctx.principal.userId) throw new Forbidden('This operation needs a user credential (PAT or session).');
   return ctx.principal as Principal & { userId: string };
-}
-
-/** Memoizes one loader per request under `key`. */
-export function loader<T>(ctx: Ctx, key: string, make: () => T): T {
-  let l = ctx.loaders.get(key) as T | undefined;
-  if (!l) {
-    l = make();
-    ctx.loaders.set(key, l);
-  }
-  return l;
 }

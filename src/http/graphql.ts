@@ -9,6 +9,8 @@ import { GraphQLError, type GraphQLNamedType, type GraphQLObjectType, type Defin
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
 import { serialize as serializeCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
@@ -20,6 +22,10 @@ import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 
 export const GRAPHQL_PATH = '/graphql';
+/** Deepest selection a document may have (the dashboard query is 9 deep). */
+export const MAX_QUERY_DEPTH = 15;
+/** Most aliases in one document. */
+export const MAX_QUERY_ALIASES = 30;
 
 interface InitialContext {
   request?: Request;
@@ -139,7 +145,14 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
         throw err;
       }
     },
-    plugins: [useAudit(), useResponseExtras(ctxByRequest)],
+    plugins: [
+      // Static limits on what one document may ask for (checked at validation, before anything runs):
+      // page sizes bound each list, these bound nesting and aliasing.
+      maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
+      maxAliasesPlugin({ n: MAX_QUERY_ALIASES }),
+      useAudit(),
+      useResponseExtras(ctxByRequest),
+    ],
   });
 }
 
@@ -197,9 +210,17 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           wsPrincipal: extra.principal ?? null,
         });
-        const document = parse(params.query);
-        const errors = validate(schema, document);
-        if (errors.length) return errors;
+        // Syntax errors and the document limits (which throw from validation) are the client's errors:
+        // answer them as GraphQL errors instead of letting graphql-ws close the socket as internal.
+        let document;
+        try {
+          document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors;
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
         return {
           schema,
           operationName: params.operationName,
