@@ -100,10 +100,10 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
       try {
         const r = req as RestReq;
         if (typeof auth === 'function') {
-          r.ctx = createCtx(rt, await auth(rt, r), requestIdOf(req));
+          r.ctx = createCtx(rt, await auth(rt, r), requestIdOf(req), req.ip ?? null);
           return next();
         }
-        r.ctx = await contextFromCredential(rt, { authorization: req.headers.authorization, cookie: req.headers.cookie }, requestIdOf(req));
+        r.ctx = await contextFromCredential(rt, { authorization: req.headers.authorization, cookie: req.headers.cookie }, requestIdOf(req), req.ip ?? null);
         if (auth === 'user' && !r.ctx.principal?.userId) throw new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.');
         next();
       } catch (err) {

@@ -74,7 +74,7 @@ builder.mutationFields((t) => ({
     type: LoginPayload,
     args: { email: t.arg.string({ required: true }), password: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const result = await login(ctx.rt, args.email, args.password);
+      const result = await login(ctx.rt, args.email, args.password, ctx.clientIp);
       ctx.responseCookies.push({ name: SESSION_COOKIE, value: result.accessToken, maxAgeSeconds: result.expiresIn });
       return result;
     },

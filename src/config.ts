@@ -30,6 +30,8 @@ export interface Config {
   scheduleRefreshMs: number;
   /** How often an open WebSocket connection's credential is checked again (revoked PAT, logout). */
   credentialRecheckMs: number;
+  /** Express `trust proxy`: which X-Forwarded-For hops to believe for the client address. */
+  trustProxy: boolean | number | string;
 }
 
 export class ConfigError extends Error {}
@@ -65,6 +67,20 @@ function url(env: NodeJS.ProcessEnv, name: string, protocols: string[]): string 
   return raw;
 }
 
+/**
+ * TRUST_PROXY: false (default: the socket's address is the client), true (believe X-Forwarded-For
+ * entirely, only behind a proxy that overwrites it), a hop count, or a comma list of proxy addresses or
+ * subnets such as `loopback,10.0.0.0/8`.
+ */
+function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
+  const raw = env.TRUST_PROXY?.trim();
+  if (!raw || ['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  if (/^[\w.:/,\s-]+$/.test(raw)) return raw;
+  throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma list of addresses/subnets, got "${raw}".`);
+}
+
 /** Reads and validates the configuration; throws ConfigError with a clear message. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const appSecret = env.APP_SECRET;
@@ -95,6 +111,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerting: loadAlertingConfig(env),
     scheduleRefreshMs: int(env, 'SCHEDULE_REFRESH_MS', 10_000, 100),
     credentialRecheckMs: int(env, 'CREDENTIAL_RECHECK_MS', 15_000, 100),
+    trustProxy: trustProxy(env),
   };
 }
 

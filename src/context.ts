@@ -24,12 +24,14 @@ export interface Ctx {
   /** Tenant-scoped Prisma: every query is filtered to the caller's tenant. */
   db: PrismaClient;
   requestId: string;
+  /** The caller's address (honouring TRUST_PROXY), when the transport knows it. */
+  clientIp: string | null;
   /** Cookies and headers a resolver wants set on the HTTP response (login, silent refresh). */
   responseCookies: ResponseCookie[];
   responseHeaders: Record<string, string>;
 }
 
-export function createCtx(rt: Runtime, principal: Principal | null, requestId: string): Ctx {
+export function createCtx(rt: Runtime, principal: Principal | null, requestId: string, clientIp: string | null = null): Ctx {
   let db: PrismaClient | undefined;
   return {
     rt,
@@ -39,6 +41,7 @@ export function createCtx(rt: Runtime, principal: Principal | null, requestId: s
       return (db ??= scopedDb(rt.prisma, principal?.tenantId ?? NO_TENANT));
     },
     requestId,
+    clientIp,
     responseCookies: [],
     responseHeaders: {},
   };

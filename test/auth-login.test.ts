@@ -10,7 +10,7 @@ let t: BuiltTenant;
 
 beforeAll(async () => {
   // A short JWT lifetime so a token past half its life can be made without waiting.
-  s = await startTestServer({ env: { JWT_TTL_SECONDS: String(TTL) } });
+  s = await startTestServer({ env: { JWT_TTL_SECONDS: String(TTL), TRUST_PROXY: 'true' } });
   t = await buildTenant(s.app.rt);
 });
 afterAll(async () => {
@@ -128,6 +128,14 @@ describe('login', () => {
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(locked.body.detail).toMatch(/Too many failed login attempts/);
+  });
+
+  it('locks out only the client address that failed: the owner still logs in from elsewhere', async () => {
+    const victim = await buildUser(s.app.rt, t.tenantId);
+    const from = (ip: string, password: string) => rest(s.url).post('/auth/login', { email: victim.email, password }, { headers: { 'x-forwarded-for': ip } });
+    for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'wrong-' + i)).status).toBe(401);
+    expect((await from('203.0.113.7', victim.password!)).status).toBe(429);
+    expect((await from('198.51.100.20', victim.password!)).status).toBe(200);
   });
 
   it('does not count successful logins against the limit', async () => {

@@ -17,14 +17,25 @@ export interface LoginResult {
   expiresIn: number;
 }
 
-/** Failed logins allowed per account per minute; a success clears the count. */
+/** Failed logins allowed per account and client address per minute; a success clears the count. */
 export const LOGIN_FAILURES_PER_MINUTE = 10;
+/** Failed logins allowed per account per minute from all addresses together (distributed guessing). */
+export const LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE = 100;
 
-const limiters = new WeakMap<Runtime, RateLimiterRedis>();
-function loginLimiter(rt: Runtime): RateLimiterRedis {
+interface LoginLimiters {
+  perClient: RateLimiterRedis;
+  perAccount: RateLimiterRedis;
+}
+
+const limiters = new WeakMap<Runtime, LoginLimiters>();
+function loginLimiters(rt: Runtime): LoginLimiters {
   let l = limiters.get(rt);
   if (!l) {
-    l = new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${rt.config.redisPrefix}:rl:login`, points: LOGIN_FAILURES_PER_MINUTE, duration: 60 });
+    const prefix = `${rt.config.redisPrefix}:rl:login`;
+    l = {
+      perClient: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:client`, points: LOGIN_FAILURES_PER_MINUTE, duration: 60 }),
+      perAccount: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:account`, points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE, duration: 60 }),
+    };
     limiters.set(rt, l);
   }
   return l;
@@ -32,22 +43,28 @@ function loginLimiter(rt: Runtime): RateLimiterRedis {
 
 /**
  * Exchanges email and password for a session JWT. Wrong email and wrong password look the same.
- * After 10 failed attempts on an account within a minute, further attempts (even correct ones) get
- * RateLimited until the minute is over; a successful login clears the count, so successes never lock out.
+ * After 10 failed attempts on an account from one client address within a minute, further attempts
+ * from that address (even correct ones) get RateLimited until the minute is over, so a stranger who
+ * knows an email cannot lock its owner out from elsewhere; 100 failures from all addresses together
+ * lock the account for the minute. A successful login clears its address's count.
  */
-export async function login(rt: Runtime, email: string, password: string): Promise<LoginResult> {
+export async function login(rt: Runtime, email: string, password: string, clientIp: string | null = null): Promise<LoginResult> {
   const problems = [];
   if (!email) problems.push({ loc: ['body', 'email'], msg: 'is required' });
   if (!password) problems.push({ loc: ['body', 'password'], msg: 'is required' });
   if (problems.length) throw new ValidationFailed(problems);
   const normalized = email.trim().toLowerCase();
-  const limiter = loginLimiter(rt);
-  const failures = await limiter.get(normalized);
-  if (failures && failures.consumedPoints >= LOGIN_FAILURES_PER_MINUTE) {
-    throw new RateLimited(Math.max(1, Math.ceil(failures.msBeforeNext / 1000)), 'Too many failed login attempts for this account; retry later.');
+  const { perClient, perAccount } = loginLimiters(rt);
+  const clientKey = `${normalized}|${clientIp ?? 'unknown'}`;
+  const [clientFailures, accountFailures] = await Promise.all([perClient.get(clientKey), perAccount.get(normalized)]);
+  for (const [res, limit] of [[clientFailures, LOGIN_FAILURES_PER_MINUTE], [accountFailures, LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE]] as const) {
+    if (res && res.consumedPoints >= limit) {
+      throw new RateLimited(Math.max(1, Math.ceil(res.msBeforeNext / 1000)), 'Too many failed login attempts for this account; retry later.');
+    }
   }
   const fail = async (message: string): Promise<never> => {
-    await limiter.consume(normalized).catch(() => undefined); // over the limit: the next attempt is refused above
+    // Over a limit: the next attempt is refused above.
+    await Promise.all([perClient.consume(clientKey).catch(() => undefined), perAccount.consume(normalized).catch(() => undefined)]);
     throw new Unauthenticated(message);
   };
   // Login names no tenant, so this lookup is the one place that searches users across tenants.
@@ -55,7 +72,7 @@ export async function login(rt: Runtime, email: string, password: string): Promi
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) return fail('Wrong email or password.');
   if (user.kind !== 'human') return fail('Service users cannot log in with a password; use a personal access token.');
-  if (failures) await limiter.delete(normalized);
+  if (clientFailures) await perClient.delete(clientKey);
   const session = await rt.prisma.session.create({
     data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_MS) },
   });

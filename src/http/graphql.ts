@@ -97,9 +97,9 @@ function useResponseExtras(ctxByRequest: WeakMap<Request, Ctx>): Plugin {
 }
 
 /** Builds the per-request context from a credential (HTTP headers or WS connection params). */
-export async function contextFromCredential(rt: Runtime, source: { authorization?: string | null; cookie?: string | null }, requestId: string): Promise<Ctx> {
+export async function contextFromCredential(rt: Runtime, source: { authorization?: string | null; cookie?: string | null }, requestId: string, clientIp: string | null = null): Promise<Ctx> {
   const auth = await authenticate(rt, source);
-  const ctx = createCtx(rt, auth.principal, requestId);
+  const ctx = createCtx(rt, auth.principal, requestId, clientIp);
   if (auth.refreshedJwt) {
     ctx.responseHeaders['x-refreshed-token'] = auth.refreshedJwt.token;
     if (auth.refreshedJwt.viaCookie) ctx.responseCookies.push({ name: SESSION_COOKIE, value: auth.refreshedJwt.token, maxAgeSeconds: rt.config.jwtTtlSeconds });
@@ -137,7 +137,9 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       const req = initial.request!;
       const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
       try {
-        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId);
+        // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
+        const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
+        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
         ctxByRequest.set(req, ctx);
         return ctx;
       } catch (err) {

@@ -72,7 +72,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   app.disable('x-powered-by');
   // An API's responses are not cached by validators; hashing every body for an ETag is wasted work.
   app.set('etag', false);
-  app.set('trust proxy', true);
+  app.set('trust proxy', rt.config.trustProxy);
   const requestId = (req: http.IncomingMessage, res: http.ServerResponse): string => {
     const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
     res.setHeader('x-request-id', id);
