@@ -74,7 +74,13 @@ export function createRuntime(config: Config, databaseUrl: string, redisUrl: str
       for (const fn of closers.reverse()) await fn();
       await queues.close();
       await prisma.$disconnect();
-      for (const c of [redis, pubClient, subClient]) c.disconnect();
+      // QUIT lets commands already sent finish (a plain disconnect rejects them: unhandled rejections
+      // in whatever fired them) before the connection goes.
+      const quit = (c: Redis) =>
+        Promise.race([c.quit(), new Promise((resolve) => setTimeout(resolve, 2000).unref())])
+          .catch(() => undefined)
+          .finally(() => c.disconnect());
+      await Promise.all([redis, pubClient, subClient].map(quit));
     },
   };
 }
