@@ -23,7 +23,7 @@ export interface App {
 }
 
 export interface StartOptions {
-  /** Serve HTTP (default true). A worker-only process sets false. */
+  /** Serve HTTP (default: config.runHttp). A worker-only process sets false. */
   http?: boolean;
   /** Run BullMQ workers in this process (default: config.runWorkers). */
   workers?: boolean;
@@ -57,7 +57,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     stoppers.push(() => workers!.close());
   }
   let server: RunningServer | undefined;
-  if (opts.http ?? true) {
+  if (opts.http ?? config.runHttp) {
     server = await listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host);
     stoppers.push(() => server!.close());
   }

@@ -21,6 +21,8 @@ export interface Config {
   /** Interval of the `: heartbeat` comment on GET /events/stream. */
   sseHeartbeatMs: number;
   runWorkers: boolean;
+  /** Serve HTTP in this process; false makes a worker-only node. */
+  runHttp: boolean;
   redisPrefix: string;
   /** Outbound webhook delivery settings (WEBHOOK_*). */
   webhooks: WebhookDeliveryConfig;
@@ -106,6 +108,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ingestRatePerSecond: int(env, 'INGEST_RATE_PER_SECOND', 10, 1),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15000, 100),
     runWorkers: bool(env, 'RUN_WORKERS', true),
+    runHttp: bool(env, 'RUN_HTTP', true),
     redisPrefix: env.REDIS_PREFIX ?? 'ops',
     webhooks: loadWebhookDeliveryConfig(env),
     alerting: loadAlertingConfig(env),

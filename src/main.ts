@@ -17,7 +17,9 @@ async function main(): Promise<void> {
   }
   const app = await startApp(config);
   const { logger } = app.rt;
-  logger.info({ url: app.url, embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl }, 'operations service listening');
+  const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl, workers: !!app.workers };
+  if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
+  else logger.info(where, 'operations worker running (RUN_HTTP=false)');
   if (app.demoLogin) {
     // Printed once, on the first start of an empty database; never logged.
     process.stdout.write(
