@@ -2,6 +2,7 @@
  * Personal access tokens: mint, list, revoke, reactivate, rotate, purge. The cleartext exists only
  * in the return value of mint/rotate; the database keeps a SHA-256 hash and a short prefix.
  */
+import { ROTATION_GRACE_MS } from './secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { Conflict, Forbidden, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
@@ -10,7 +11,6 @@ import { randomSecret, tokenHash } from './secrets.js';
 import { PAT_PREFIX, patIsUsable } from './authenticate.js';
 
 export const REACTIVATION_WINDOW_MS = 7 * 24 * 3600 * 1000;
-export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
 const DAY_MS = 24 * 3600 * 1000;
 const MAX_EXPIRY_DAYS = 3650;
 

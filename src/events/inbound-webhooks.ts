@@ -20,10 +20,10 @@ import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomSecret } from '../auth/secrets.js';
 import { verifyHmacHex } from '../signing.js';
+import { rotationUpdate, workingSecrets } from '../auth/secret-rotation.js';
 import { consumeInboundRate } from './rate-limit.js';
 
 export const INBOUND_SECRET_PREFIX = 'whsec_';
-export const INBOUND_SECRET_GRACE_MS = 24 * 3600 * 1000;
 const NAME_MAX = 100;
 const SLUG_BASE_MAX = 40;
 
@@ -90,14 +90,7 @@ export async function revealInboundWebhookSecret(ctx: Ctx, id: string): Promise<
 export async function rotateInboundWebhookSecret(ctx: Ctx, id: string): Promise<{ webhook: InboundWebhook; secret: string }> {
   const hook = await load(ctx, id);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  const webhook = await ctx.db.inboundWebhook.update({
-    where: { id: hook.id },
-    data: {
-      secretCiphertext: ctx.rt.secretBox.seal(secret),
-      previousCiphertext: hook.secretCiphertext,
-      previousValidUntil: new Date(Date.now() + INBOUND_SECRET_GRACE_MS),
-    },
-  });
+  const webhook = await ctx.db.inboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
   return { webhook, secret };
 }
 
@@ -106,13 +99,6 @@ export async function deleteInboundWebhook(ctx: Ctx, id: string): Promise<Inboun
   const hook = await load(ctx, id);
   await ctx.db.inboundWebhook.delete({ where: { id: hook.id } });
   return hook;
-}
-
-/** The secrets that verify right now: the current one, and the previous one during its grace. */
-function verifyingSecrets(rt: Runtime, hook: InboundWebhook, now = new Date()): string[] {
-  const secrets = [rt.secretBox.open(hook.secretCiphertext)];
-  if (hook.previousCiphertext && hook.previousValidUntil && hook.previousValidUntil > now) secrets.push(rt.secretBox.open(hook.previousCiphertext));
-  return secrets;
 }
 
 /**
@@ -130,7 +116,7 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
     const header = req.headers['x-service-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
     if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).');
-    if (!verifyHmacHex(verifyingSecrets(rt, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
+    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
     await consumeInboundRate(rt, `hook:${hook.id}`);
     return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
   };

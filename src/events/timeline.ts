@@ -4,7 +4,7 @@
  */
 import type { Ctx } from '../context.js';
 import type { Event } from '../generated/prisma/client.js';
-import { assertValidFilter, eventWhere, type EventFilter } from './filter.js';
+import { assertValidFilter, eventWhere, type EventFilter, type FilterableEvent } from './filter.js';
 import { uuidv7Time } from './ids.js';
 import type { SerializedEvent } from './ingest.js';
 
@@ -36,17 +36,10 @@ export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFi
 }
 
 /** What `restEvent` reads: a stored row, a just-accepted row or a pubsub message. */
-export interface RestEventSource {
+export interface RestEventSource extends FilterableEvent {
   id: string;
-  type: string;
-  module: string | null;
-  source: string;
-  summary: string | null;
-  severity: string;
-  labels: unknown;
   payload: unknown;
   receivedVia: string;
-  receivedAt: Date | string;
 }
 
 /** An event as REST shows it (GET /events items, SSE `data`): snake_case, labels and payload as sent. */

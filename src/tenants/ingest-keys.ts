@@ -1,13 +1,14 @@
 /**
  * Per-tenant ingest keys for POST /events. Stored as hashes; rotation keeps the old key valid 24 h.
  */
+import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { randomSecret, tokenHash } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import { Unauthenticated } from '../errors.js';
 
 export const INGEST_KEY_PREFIX = 'sik_';
-export const INGEST_KEY_GRACE_MS = 24 * 3600 * 1000;
+export const INGEST_KEY_GRACE_MS = ROTATION_GRACE_MS;
 
 type Tx = Pick<PrismaClient, 'ingestKey'>;
 

@@ -5,6 +5,7 @@
  * retryable. At-least-once: a worker that dies mid-send leaves the attempt unrecorded and the job is run
  * again; the receiver deduplicates by `webhook-id` (the delivery id).
  */
+import { previousSecret } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
 import type { DeliveryStore, DeliveryWithWebhook } from './delivery-store.js';
@@ -80,14 +81,13 @@ export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimit
   let headers: Record<string, string>;
   try {
     const secret = rt.secretBox.open(d.webhook.secretCiphertext);
-    const previousSecret =
-      d.webhook.previousCiphertext && d.webhook.previousValidUntil && d.webhook.previousValidUntil.getTime() > now ? rt.secretBox.open(d.webhook.previousCiphertext) : null;
+    const previous = previousSecret(rt.secretBox, d.webhook, now);
     headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'x-service-event': d.topic,
       'x-service-attempt': String(attempt),
-      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(now / 1000), body: d.body, secret, previousSecret }),
+      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(now / 1000), body: d.body, secret, previousSecret: previous }),
     };
     result = await sendWebhookRequest({ url: d.webhook.url, body: d.body, headers, timeoutMs: rt.config.webhooks.timeoutMs, policy: urlPolicyOf(rt) });
   } finally {

@@ -3,6 +3,7 @@
  * Secrets are sealed with the runtime's SecretBox (never stored or logged in clear) and shown only by
  * create, reveal and rotate. Receiver URLs pass the SSRF guard on every save.
  */
+import { previousValidUntil, rotationUpdate } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
@@ -15,7 +16,6 @@ import { enqueueDeliveryAttempt } from '../outbox/jobs.js';
 import { announceDelivery } from './announce.js';
 
 /** How long the previous secret keeps signing (and verifying) after a rotation. */
-export const SECRET_ROTATION_GRACE_MS = 24 * 3600 * 1000;
 
 export interface OutboundWebhookInput {
   name: string;
@@ -103,8 +103,7 @@ export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<Outbo
 }
 
 function revealed(ctx: Ctx, hook: OutboundWebhook, secret: string): RevealedSecret {
-  const valid = hook.previousValidUntil && hook.previousValidUntil.getTime() > Date.now() ? hook.previousValidUntil : null;
-  return { webhookId: hook.id, secret, previousSecretValidUntil: valid };
+  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook) };
 }
 
 /** The current signing secret in clear (admins; audited like every mutation). */
@@ -120,14 +119,7 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({
-    where: { id: hook.id },
-    data: {
-      secretCiphertext: ctx.rt.secretBox.seal(secret),
-      previousCiphertext: hook.secretCiphertext,
-      previousValidUntil: new Date(Date.now() + SECRET_ROTATION_GRACE_MS),
-    },
-  });
+  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
   return revealed(ctx, updated, secret);
 }
 

@@ -1,0 +1,37 @@
+/**
+ * Rotation of signing secrets that must be read back (inbound and outbound webhooks): the one place
+ * for the rule "the previous secret keeps working for 24 hours". Rows keep the current secret and the
+ * previous one sealed with the runtime's SecretBox, plus when the previous one stops working.
+ */
+import type { SecretBox } from './secrets.js';
+
+/** How long a rotated-away secret (or ingest key, or PAT) keeps working. */
+export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
+
+/** The columns a rotatable secret lives in. */
+export interface RotatableSecret {
+  secretCiphertext: string;
+  previousCiphertext: string | null;
+  previousValidUntil: Date | null;
+}
+
+/** The update that makes `newSecret` current and keeps the current one working for the grace period. */
+export function rotationUpdate(box: SecretBox, row: Pick<RotatableSecret, 'secretCiphertext'>, newSecret: string, now = Date.now()): RotatableSecret {
+  return { secretCiphertext: box.seal(newSecret), previousCiphertext: row.secretCiphertext, previousValidUntil: new Date(now + ROTATION_GRACE_MS) };
+}
+
+/** When the previous secret stops working, or null when there is none that still works. */
+export function previousValidUntil(row: RotatableSecret, now = Date.now()): Date | null {
+  return row.previousCiphertext && row.previousValidUntil && row.previousValidUntil.getTime() > now ? row.previousValidUntil : null;
+}
+
+/** The previous secret in clear while it still works, else null. */
+export function previousSecret(box: SecretBox, row: RotatableSecret, now = Date.now()): string | null {
+  return previousValidUntil(row, now) ? box.open(row.previousCiphertext!) : null;
+}
+
+/** Every secret that verifies right now: the current one, and the previous one during its grace. */
+export function workingSecrets(box: SecretBox, row: RotatableSecret, now = Date.now()): string[] {
+  const previous = previousSecret(box, row, now);
+  return previous === null ? [box.open(row.secretCiphertext)] : [box.open(row.secretCiphertext), previous];
+}
