@@ -16,7 +16,7 @@ import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { startApp } from '../src/app.js';
+import { startApp } from '../src/server/app.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { createTenant } from '../src/tenants/tenants.js';
 import { createCtx } from '../src/context.js';

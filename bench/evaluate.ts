@@ -10,7 +10,7 @@ import { createRuntime } from '../src/runtime.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { createTenant } from '../src/tenants/tenants.js';
 import { evaluateEvents } from '../src/rules/evaluate.js';
-import { uuidv7 } from '../src/events/ids.js';
+import { v7 as uuidv7 } from 'uuid';
 import { createBenchDatabase, REDIS_URL } from './lib/env.js';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5000);

@@ -16,7 +16,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { loadConfig } from '../src/config.js';
-import { startApp } from '../src/app.js';
+import { startApp } from '../src/server/app.js';
 import { authenticate } from '../src/auth/authenticate.js';
 import type { Runtime } from '../src/runtime.js';
 import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
@@ -63,7 +63,7 @@ async function handWrittenDashboard(rt: Runtime, authorization: string | undefin
   const proposalsByDevice = new Map<string, unknown[]>();
   for (const p of proposals) {
     const list = proposalsByDevice.get(p.deviceId!) ?? [];
-    if (list.length < 10) list.push({ node: { id: p.id, title: p.title, status: p.status, proposer: p.proposer } });
+    if (list.length < 10) list.push({ node: { id: p.id, title: p.title, status: p.status.toUpperCase(), proposer: p.proposer } }); // GraphQL enum names
     proposalsByDevice.set(p.deviceId!, list);
   }
   const deviceById = new Map(devices.map((d) => [d.id, d]));
@@ -72,7 +72,7 @@ async function handWrittenDashboard(rt: Runtime, authorization: string | undefin
       alerts: {
         edges: alerts.map(({ deviceId, ...a }) => {
           const d = deviceId ? deviceById.get(deviceId) : undefined;
-          return { node: { ...a, events: eventsByAlert.get(a.id) ?? [], device: d ? { ...d, proposals: { edges: proposalsByDevice.get(d.id) ?? [] } } : null } };
+          return { node: { ...a, severity: a.severity.toUpperCase(), status: a.status.toUpperCase(), events: eventsByAlert.get(a.id) ?? [], device: d ? { ...d, proposals: { edges: proposalsByDevice.get(d.id) ?? [] } } : null } };
         }),
       },
     },

@@ -25,7 +25,7 @@ import { applyMigrations } from '../src/db/migrate.js';
 import { createPrisma } from '../src/db/client.js';
 import { createIngestKey } from '../src/tenants/ingest-keys.js';
 import { createTenant } from '../src/tenants/tenants.js';
-import { ADMIN_URL, REDIS_URL, createBenchDatabase } from './lib/env.js';
+import { ADMIN_URL, REDIS_URL, createBenchDatabase, serviceEnv } from './lib/env.js';
 import { startChild, type Child } from './lib/child.js';
 import { closedLoop, latencySummary, openLoop, quantile, type LoadResult } from './lib/load.js';
 import { BASELINE_TABLE_SQL } from './lib/serve-baseline.js';
@@ -97,19 +97,7 @@ async function main(): Promise<void> {
     await sql.connect();
     await sql.query(BASELINE_TABLE_SQL);
 
-    const env = {
-      DATABASE_URL: db.url,
-      REDIS_URL,
-      PORT: '0',
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      BOOTSTRAP_DEMO: 'false',
-      APP_SECRET: crypto.randomBytes(32).toString('hex'),
-      REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`,
-      INGEST_RATE_PER_SECOND: '1000000',
-      DATA_DIR: path.join(os.tmpdir(), 'ops-bench-data'),
-      NODE_ENV: 'production',
-    };
+    const env = serviceEnv(db.url, { INGEST_RATE_PER_SECOND: '1000000' });
     const [api, worker, baseline] = await Promise.all([
       startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' }),
       startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'worker' }),
@@ -152,7 +140,7 @@ async function main(): Promise<void> {
       headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
       body: JSON.stringify({
         query: 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }',
-        variables: { input: { name: 'bench critical', kind: 'match', typeGlob: 'bench.alert.*', severities: ['critical'], alertSeverity: 'critical' } },
+        variables: { input: { name: 'bench critical', kind: 'MATCH', typeGlob: 'bench.alert.*', severities: ['CRITICAL'], alertSeverity: 'CRITICAL' } },
       }),
     });
     const ruleResult = (await rule.json()) as { data?: { createAlertRule?: { id: string } }; errors?: unknown };

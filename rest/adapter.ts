@@ -1,7 +1,10 @@
 /**
  * Turns the route table into Express routes under /api/v1:
  * body parsing (1 MiB) → authentication → per-route auth gate → OpenAPI request validation → execute
- * the route's GraphQL operation in-process → map data to the REST shape and status.
+ * the route's GraphQL operation in-process (REST enum values mapped to GraphQL's and back,
+ * rest/presenters/enums.ts) → the route's presenter gives the REST shape and status.
+ * Every failure becomes a typed error of src/errors.ts answered by restError() (`{code, detail}`);
+ * field locations of GraphQL inputs are rewritten to the REST request's (rest/field-paths.ts).
  * No handler here reads the database.
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
@@ -9,12 +12,19 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Runtime } from '../src/runtime.js';
 import { createCtx, type Ctx } from '../src/context.js';
-import { DomainError, Unauthenticated } from '../src/errors.js';
-import { restErrorFromDomain, restErrorFromGraphQL, type RestError } from '../src/http/error-mapping.js';
-import { contextFromCredential, type Yoga } from '../src/http/graphql.js';
+import { DomainError, InternalError, MethodNotAllowed, PayloadTooLarge, Unauthenticated, UnsupportedMediaType, ValidationFailed } from '../src/errors.js';
+import { restError, restErrorFromGraphQL, type RestError } from '../src/http/error-mapping.js';
+import type { YogaServerInstance } from 'graphql-yoga';
+import { contextFromCredential } from '../src/auth/request-context.js';
 import { serialize as serializeCookie } from 'cookie';
 import type { OperationRoute, RouteEntry, RestRequest } from './route-types.js';
 import { loadOpenApi } from './openapi.js';
+import { restLocTranslator } from './field-paths.js';
+import { dataFromGraphQL, variablesToGraphQL } from './presenters/enums.js';
+import { restInputGuard } from '../src/http/input-guards.js';
+
+/** The GraphQL server the routes run their operations on (the host passes its yoga instance). */
+export type Yoga = Pick<YogaServerInstance<Record<string, unknown>, Ctx>, 'getEnveloped'>;
 
 export type RestReq = Request & { ctx: Ctx; rawBody?: Buffer; id?: unknown };
 
@@ -28,6 +38,15 @@ function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
     res.append('Set-Cookie', serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure }));
   }
   for (const [k, v] of Object.entries(ctx.responseHeaders)) res.setHeader(k, v);
+}
+
+const snakeSegment = (k: string) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
+
+/** Rewrites GraphQL argument paths in a 422's field list to the route's REST paths. */
+function withRestLocations(e: RestError, map: Record<string, string> | undefined): RestError {
+  if (!map || !Array.isArray(e.body.detail)) return e;
+  const detail = e.body.detail.map((f) => (f.loc[0] in map ? { ...f, loc: [...map[f.loc[0]].split('.'), ...f.loc.slice(1).map(snakeSegment)] } : f));
+  return { ...e, body: { ...e.body, detail } };
 }
 
 function isOperation(entry: RouteEntry): entry is OperationRoute {
@@ -48,21 +67,27 @@ function compile(yoga: Yoga, entries: RouteEntry[]): Map<RouteEntry, DocumentNod
   return docs;
 }
 
-/** Maps express-openapi-validator errors to 422 with field locations (401 for security, 404/405 as is). */
-function validatorErrorToRest(err: { status?: number; errors?: Array<{ path?: string; message?: string }>; message?: string }): RestError {
+type ValidatorError = { status?: number; errors?: Array<{ path?: string; message?: string }>; message?: string; headers?: Record<string, string> };
+
+/** A location as express-openapi-validator writes it (`.body.device_id`, `.params.alertId`) in REST terms. */
+function validatorLoc(path: string | undefined): string[] {
+  const loc = (path ?? '').replace(/^\./, '').split(/[./]/).filter(Boolean);
+  if (loc[0] === 'params') loc[0] = 'path';
+  return loc.length ? loc : ['body'];
+}
+
+/** express-openapi-validator errors as typed errors: 422 with field locations, 401, 404, 405, 415. */
+function fromValidator(err: ValidatorError): DomainError {
   const status = err.status ?? 500;
   if (status === 400) {
-    const fields = (err.errors ?? []).map((e) => ({
-      loc: (e.path ?? '').replace(/^\./, '').split(/[./]/).filter(Boolean),
-      msg: e.message ?? 'is invalid',
-    }));
-    return { status: 422, body: { detail: fields.length ? fields : [{ loc: ['body'], msg: err.message ?? 'is invalid' }] }, headers: {} };
+    const fields = (err.errors ?? []).slice(0, 100).map((e) => ({ loc: validatorLoc(e.path), msg: e.message ?? 'is invalid' }));
+    return new ValidationFailed(fields.length ? fields : [{ loc: ['body'], msg: err.message ?? 'is invalid' }]);
   }
-  if (status === 415) return { status: 415, body: { detail: 'Send the body as application/json.' }, headers: {} };
-  if (status === 404) return { status: 404, body: { detail: 'No such endpoint. See /openapi.json for the routes.' }, headers: {} };
-  if (status === 405) return { status: 405, body: { detail: err.message ?? 'Method not allowed on this path.' }, headers: {} };
-  if (status === 401) return { status: 401, body: { detail: 'Missing or invalid credential.' }, headers: {} };
-  return { status: 500, body: { detail: 'Unexpected error.' }, headers: {} };
+  if (status === 415) return new UnsupportedMediaType();
+  if (status === 404) return new DomainError('NOT_FOUND', 'No such endpoint. See /openapi.json for the routes.', {}, 'ROUTE_NOT_FOUND');
+  if (status === 405) return new MethodNotAllowed(err.message ?? undefined, err.headers?.Allow ?? err.headers?.allow);
+  if (status === 401) return new Unauthenticated();
+  return new InternalError();
 }
 
 export interface RestOptions {
@@ -86,6 +111,8 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
       },
     }),
   );
+  // Boundary rules for every route (depth, keys, NUL/surrogates, non-finite numbers, path segments).
+  router.use(restInputGuard);
 
   const requestIdOf = (req: Request) => String((req as RestReq).id ?? req.headers['x-request-id'] ?? '');
 
@@ -122,14 +149,19 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
       const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };
       const { execute, contextFactory, schema } = yoga.getEnveloped({ restCtx: r.ctx });
       const contextValue = await contextFactory();
-      const result = await execute({ schema, document: docs.get(e)!, variableValues: e.variables?.(restReq) ?? {}, contextValue });
+      const document = docs.get(e)!;
+      const variableValues = variablesToGraphQL(schema, document, e.variables?.(restReq) ?? {});
+      const result = await execute({ schema, document, variableValues, contextValue });
       applyCtxToResponse(r.ctx, res, req.secure);
       if ('errors' in result && result.errors?.length) {
-        send(res, restErrorFromGraphQL(result.errors[0] as GraphQLError));
+        const restErr = withRestLocations(restErrorFromGraphQL(result.errors[0] as GraphQLError, restLocTranslator(e, restReq, e.method)), e.errorLoc);
+        const detail = restErr.body.detail;
+        if (e.fieldLoc && Array.isArray(detail)) restErr.body = { ...restErr.body, detail: detail.map((f) => ({ ...f, loc: e.fieldLoc!(f.loc) })) };
+        send(res, restErr);
         return;
       }
-      const data = (result as { data: Record<string, unknown> }).data;
-      const status = e.status ?? 200;
+      const data = dataFromGraphQL(schema, document, (result as { data: Record<string, unknown> }).data);
+      const status = typeof e.status === 'function' ? e.status(restReq) : (e.status ?? 200);
       if (status === 204) {
         res.status(204).end();
         return;
@@ -158,19 +190,22 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   // Whatever matched no entry: the validator answers 404 or 405 (with Allow) from the contract.
   router.use(validator);
 
-  // One error handler for the whole /api/v1 tree.
+  // One error handler for the whole /api/v1 tree: every failure becomes a typed error, answered by restError().
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    if (err instanceof DomainError) return send(res, restErrorFromDomain(err));
-    const e = err as { type?: string; status?: number; errors?: Array<{ path?: string; message?: string }>; message?: string };
-    if (e.type === 'entity.too.large') return send(res, { status: 413, body: { detail: `Body exceeds the ${rt.config.bodyLimitBytes} byte limit.` }, headers: {} });
-    if (e.type === 'entity.parse.failed') return send(res, { status: 422, body: { detail: [{ loc: ['body'], msg: 'is not valid JSON' }] }, headers: {} });
-    if (e.status && e.status < 500 && (e.errors || e.status === 404 || e.status === 405 || e.status === 415)) return send(res, validatorErrorToRest(e));
+    send(res, restError(asDomainError(err, req)));
+  });
+  const asDomainError = (err: unknown, req: Request): DomainError => {
+    if (err instanceof DomainError) return err;
+    const e = err as ValidatorError & { type?: string };
+    if (e.type === 'entity.too.large') return new PayloadTooLarge(rt.config.bodyLimitBytes);
+    if (e.type === 'entity.parse.failed') return new ValidationFailed([{ loc: ['body'], msg: 'is not valid JSON' }], 'INVALID_JSON');
+    if (e.status && e.status < 500 && (e.errors || e.status === 404 || e.status === 405 || e.status === 415)) return fromValidator(e);
     if (e.status === 500 && e.errors && opts.validateResponses) {
       rt.logger.error({ err, path: req.path }, 'response does not match the OpenAPI contract');
-      return send(res, { status: 500, body: { detail: `Response does not match the contract: ${JSON.stringify(e.errors)}` }, headers: {} });
+      return new InternalError(`Response does not match the contract: ${JSON.stringify(e.errors)}`);
     }
     rt.logger.error({ err, path: req.path }, 'unexpected error');
-    send(res, { status: 500, body: { detail: 'Unexpected error.' }, headers: {} });
-  });
+    return new InternalError();
+  };
   return router;
 }

@@ -1,7 +1,7 @@
 /**
  * Converts GraphQL's camelCase results to the REST contract's snake_case, recursively.
  */
-function snakeKey(key: string): string {
+export function snakeKey(key: string): string {
   return key.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
 }
 

@@ -4,7 +4,7 @@
  * the `alertChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues } from './builder.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
 import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
@@ -20,14 +20,14 @@ import {
 import type { Prisma } from '../src/generated/prisma/client.js';
 
 export const AlertStatusEnum = builder.enumType('AlertStatus', {
-  values: {
+  values: upperCaseValues({
     open: { description: 'Firing, nobody has taken it.' },
     acknowledged: { description: 'Someone took it (the assignee).' },
     snoozed: { description: 'Quiet until snoozedUntil, then open again.' },
     resolved: { description: 'Done. A later match opens a new alert.' },
-  } as const,
+  } as const),
 });
-const AlertActionEnum = builder.enumType('AlertAction', { values: ['acknowledge', 'snooze', 'resolve'] as const });
+const AlertActionEnum = builder.enumType('AlertAction', { values: upperCaseValues(['acknowledge', 'snooze', 'resolve'] as const) });
 
 /** Most events `Alert.events` returns. */
 const MAX_ALERT_EVENTS = 100;
@@ -247,7 +247,7 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const AlertChangeKindEnum = builder.enumType('AlertChangeKind', { values: ['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const });
+const AlertChangeKindEnum = builder.enumType('AlertChangeKind', { values: upperCaseValues(['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const) });
 
 interface AlertChangeMessage {
   change: 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';

@@ -2,14 +2,15 @@
  * Login, logout and personal access tokens.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder } from './builder.js';
+import { builder, upperCaseValues } from './builder.js';
 import { login, logout } from '../src/auth/sessions.js';
 import { listTokens, mintToken, reactivateToken, revokeToken, rotateToken, tokenStatus } from '../src/auth/tokens.js';
 import { requireUser } from '../src/context.js';
 import { SESSION_COOKIE } from '../src/auth/principal.js';
 import { setAuditTarget } from '../src/audit/audit.js';
+import { seesTokenChange } from '../src/auth/policy.js';
 
-const TokenStatusEnum = builder.enumType('TokenStatus', { values: ['active', 'revoked', 'expired'] as const });
+const TokenStatusEnum = builder.enumType('TokenStatus', { values: upperCaseValues(['active', 'revoked', 'expired'] as const) });
 
 builder.prismaObject('AccessToken', {
   description: 'A personal access token. The cleartext is never readable after minting.',
@@ -142,7 +143,7 @@ builder.subscriptionFields((t) => ({
       const me = requireUser(ctx);
       return pipe(
         ctx.rt.pubsub.subscribe('tokenChanged', me.tenantId),
-        filter((payload) => payload.userId === me.userId),
+        filter((payload) => seesTokenChange(me, payload)),
       );
     },
     resolve: (payload) => ({ id: String(payload.id), change: String(payload.change) }),

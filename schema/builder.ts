@@ -7,11 +7,44 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
-import { GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+import { GraphQLScalarType } from 'graphql';
+import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.js';
 import { getDatamodel } from '../src/generated/pothos-prisma-types.js';
 import type { Ctx } from '../src/context.js';
-import { Forbidden, Unauthenticated } from '../src/errors.js';
+import { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
+import { Forbidden, NotFound, Unauthenticated, type ErrorReason } from '../src/errors.js';
+
+type Scope = 'user' | 'admin' | 'human';
+
+/** What each scope asks of the caller, as said to a caller who lacks it. */
+const SCOPE_FAILURES: Record<Scope, { message: string; reason: ErrorReason }> = {
+  user: { message: 'This needs a user credential (personal access token or session).', reason: 'SCOPE_USER_REQUIRED' },
+  admin: { message: 'This needs the admin role.', reason: 'SCOPE_ADMIN_REQUIRED' },
+  human: { message: "This needs a person's credential; service users cannot do it.", reason: 'SCOPE_HUMAN_REQUIRED' },
+};
+
+/** The first scope the caller lacks, from the scope-auth plugin's failure tree. */
+function missingScope(failure: AuthFailure): Scope | undefined {
+  if (failure.kind === AuthScopeFailureType.AuthScope) return failure.scope in SCOPE_FAILURES ? (failure.scope as Scope) : undefined;
+  if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
+    for (const f of failure.failures) {
+      const s = missingScope(f);
+      if (s) return s;
+    }
+  }
+  return undefined;
+}
+
+/** The typed error for a refused field: 401 without a credential, else 403 naming the missing scope. */
+function scopeError(ctx: Ctx, failure: AuthFailure): Error {
+  if (!ctx.principal) return new Unauthenticated();
+  const scope = missingScope(failure);
+  if (scope) return new Forbidden(SCOPE_FAILURES[scope].message, SCOPE_FAILURES[scope].reason);
+  // A scope function's own error (none today) says what is wrong better than we could.
+  if ((failure.kind === AuthScopeFailureType.AuthScope || failure.kind === AuthScopeFailureType.AuthScopeFunction) && failure.error) return failure.error;
+  return new Forbidden();
+}
 
 export const builder = new SchemaBuilder<{
   Context: Ctx;
@@ -38,8 +71,7 @@ export const builder = new SchemaBuilder<{
       admin: !!ctx.principal?.userId && ctx.principal.role === 'admin',
       human: !!ctx.principal?.userId && ctx.principal.userKind === 'human',
     }),
-    unauthorizedError: (_parent, ctx, _info, result) =>
-      ctx.principal ? new Forbidden(result.message.startsWith('Not authorized') ? 'You are not permitted to do this (admin role required).' : result.message) : new Unauthenticated(),
+    unauthorizedError: (_parent, ctx, _info, result) => scopeError(ctx, result.failure),
   },
   prisma: {
     client: (ctx) => ctx.db,
@@ -53,58 +85,54 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-function parseLiteralJson(ast: ValueNode): unknown {
-  switch (ast.kind) {
-    case Kind.STRING:
-    case Kind.BOOLEAN:
-      return ast.value;
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(ast.value);
-    case Kind.OBJECT:
-      return Object.fromEntries(ast.fields.map((f) => [f.name.value, parseLiteralJson(f.value)]));
-    case Kind.LIST:
-      return ast.values.map(parseLiteralJson);
-    case Kind.NULL:
-      return null;
-    default:
-      return undefined;
-  }
+// graphql-scalars' DateTime parses RFC 3339 strings into Dates and (its ISO variant) serializes
+// ISO-8601 strings; printed under the names and descriptions the schema has always had.
+builder.addScalarType('DateTime', new GraphQLScalarType({ ...GraphQLDateTimeISO.toConfig(), name: 'DateTime', description: 'An ISO-8601 timestamp.' }));
+builder.addScalarType('JSON', new GraphQLScalarType({ ...GraphQLJSON.toConfig(), description: 'Any JSON value.', specifiedByURL: undefined }));
+
+/**
+ * The one rule for single-object lookups (`device(id)`, `proposal(id)`, ...): an id that names nothing
+ * the caller may see is a NOT_FOUND error, never a silent null. This is what clients of mature GraphQL
+ * APIs expect (GitHub answers `repository: null` with a NOT_FOUND error at that path): a null alone
+ * cannot be told apart from "not allowed" or "deleted meanwhile", while the error says which and
+ * carries the machine reason. Fields that were nullable stay nullable, so the other root fields of
+ * the same document keep their data. REST gets its 404 from the same error (rest/adapter.ts).
+ */
+export function found<T>(what: string, value: T | null | undefined): T {
+  if (value == null) throw new NotFound(what);
+  return value;
 }
-
-builder.addScalarType(
-  'DateTime',
-  new GraphQLScalarType({
-    name: 'DateTime',
-    description: 'An ISO-8601 timestamp.',
-    serialize: (v) => (v instanceof Date ? v.toISOString() : new Date(v as string).toISOString()),
-    parseValue: (v) => {
-      const d = new Date(v as string);
-      if (Number.isNaN(d.getTime())) throw new TypeError('DateTime must be an ISO-8601 timestamp');
-      return d;
-    },
-    parseLiteral: (ast) => {
-      if (ast.kind !== Kind.STRING) throw new TypeError('DateTime must be a string');
-      const d = new Date(ast.value);
-      if (Number.isNaN(d.getTime())) throw new TypeError('DateTime must be an ISO-8601 timestamp');
-      return d;
-    },
-  }),
-);
-
-builder.addScalarType(
-  'JSON',
-  new GraphQLScalarType({
-    name: 'JSON',
-    description: 'Any JSON value.',
-    serialize: (v) => v,
-    parseValue: (v) => v,
-    parseLiteral: parseLiteralJson,
-  }),
-);
 
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});
 
-export const SeverityEnum = builder.enumType('Severity', { values: ['info', 'warning', 'critical'] as const });
+/**
+ * GraphQL enum values are UPPER_CASE (GitHub, Saleor); services and the database keep their
+ * lowercase values. This builds Pothos' value mapping `{ IN_SYNC: { value: 'in_sync' } }`, so
+ * resolvers and arguments see the lowercase value and clients the UPPER_CASE name. Pass an array, or
+ * an object of value → description.
+ */
+export function upperCaseValues<const V extends string>(
+  values: readonly V[] | { readonly [K in V]: { readonly description?: string } },
+): { [K in V as Uppercase<K>]: { value: K; description?: string } } {
+  const entries: Array<[V, string | undefined]> = Array.isArray(values)
+    ? (values as readonly V[]).map((v) => [v, undefined])
+    : (Object.entries(values) as Array<[V, { description?: string }]>).map(([v, o]) => [v, o.description]);
+  return Object.fromEntries(entries.map(([v, description]) => [v.toUpperCase(), description ? { value: v, description } : { value: v }])) as never;
+}
+
+/**
+ * The origin of the GraphQL request (yoga puts the Fetch Request on the context), for the URLs a
+ * response shows (inbound webhooks, push integrations, cluster invites) when PUBLIC_BASE_URL is unset.
+ */
+export function requestOrigin(ctx: Ctx): string | null {
+  const request = (ctx as Ctx & { request?: { url?: string } }).request;
+  try {
+    return request?.url ? new URL(request.url).origin : null;
+  } catch {
+    return null;
+  }
+}
+
+export const SeverityEnum = builder.enumType('Severity', { values: upperCaseValues(['info', 'warning', 'critical'] as const) });

@@ -8,7 +8,7 @@
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
-import { builder } from './builder.js';
+import { builder, found, upperCaseValues } from './builder.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
 import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
@@ -42,7 +42,7 @@ const IntentVersionRef = builder.prismaObject('IntentVersion', {
   }),
 });
 
-const DriftStatusEnum = builder.enumType('DriftStatus', { values: ['in_sync', 'drifted', 'unknown'] as const });
+const DriftStatusEnum = builder.enumType('DriftStatus', { values: upperCaseValues(['in_sync', 'drifted', 'unknown'] as const) });
 
 const DriftReportRef = builder.prismaObject('DriftReport', {
   description: 'The result of one reconcile: the intent compared with the observed configuration.',
@@ -59,7 +59,7 @@ const DriftReportRef = builder.prismaObject('DriftReport', {
   }),
 });
 
-export const DeviceRef = builder.prismaObject('Device', {
+builder.prismaObject('Device', {
   description: 'A device in the source of truth: what it is, what it should run, what it was seen running.',
   select: { id: true },
   fields: (t) => ({
@@ -157,7 +157,7 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _root, args, ctx) => found('Device', await ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

@@ -3,8 +3,7 @@
  * subscription, signed inbound webhooks, and the tenant's ingest keys.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum } from './builder.js';
-import type { Ctx } from '../src/context.js';
+import { builder, found, SeverityEnum, upperCaseValues, requestOrigin } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { matchesEventFilter, TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
 import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
@@ -16,9 +15,9 @@ import {
   revealInboundWebhookSecret,
   rotateInboundWebhookSecret,
 } from '../src/events/inbound-webhooks.js';
-import { listIngestKeys, rotateTenantIngestKey } from '../src/events/ingest-keys.js';
+import { listIngestKeys, rotateTenantIngestKey } from '../src/tenants/ingest-keys.js';
 
-export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: ['ingest', 'webhook', 'sot', 'system'] as const });
+export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: upperCaseValues(['ingest', 'webhook', 'sot', 'system'] as const) });
 
 export const EventRef = builder.prismaObject('Event', {
   description: 'One entry on the timeline. Both envelope shapes map onto it (`kind` is stored as `type`).',
@@ -34,6 +33,8 @@ export const EventRef = builder.prismaObject('Event', {
     receivedVia: t.expose('receivedVia', { type: ReceivedViaEnum }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
     evaluatedAt: t.expose('evaluatedAt', { type: 'DateTime', nullable: true, description: 'When alert rules finished with this event; null until then.' }),
+    evaluationAttempts: t.exposeInt('evaluationAttempts', { description: 'Failed rule-evaluation attempts. At 3 the event is set aside (never evaluated, kept with its error).' }),
+    evaluationError: t.exposeString('evaluationError', { nullable: true, description: 'The last rule-evaluation error of this event, if any.' }),
   }),
 });
 
@@ -71,7 +72,7 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _root, args, ctx) => found('Event', await ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -94,19 +95,9 @@ builder.subscriptionFields((t) => ({
   }),
 }));
 
-/** The origin of the GraphQL request (yoga puts the Fetch Request on the context), for webhook URLs. */
-function requestOrigin(ctx: Ctx): string | null {
-  const request = (ctx as Ctx & { request?: { url?: string } }).request;
-  try {
-    return request?.url ? new URL(request.url).origin : null;
-  } catch {
-    return null;
-  }
-}
-
 const InboundWebhookKindEnum = builder.enumType('InboundWebhookKind', {
-  description: 'events: envelope shape B at /api/v1/webhooks/<slug>; sot: NetBox-style device changes at /api/v1/sot/webhooks/<slug>.',
-  values: ['events', 'sot'] as const,
+  description: 'EVENTS: envelope shape B at /api/v1/webhooks/<slug>; SOT: NetBox-style device changes at /api/v1/sot/webhooks/<slug>.',
+  values: upperCaseValues(['events', 'sot'] as const),
 });
 
 builder.prismaObject('InboundWebhook', {

@@ -11,5 +11,11 @@ import './alerts.js';
 import './webhooks.js';
 import './devices.js';
 import './proposals.js';
+import './assistant.js';
+import './reports.js';
+import './integrations.js';
+import './clusters.js';
+import './gpu.js';
+import './gpu-runs.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

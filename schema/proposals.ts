@@ -3,14 +3,14 @@
  * filters, open/update/approve/deny, and the `proposalChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder } from './builder.js';
+import { builder, found, upperCaseValues } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { approveProposal, denyProposal, openProposal, proposalWhere, updateProposal } from '../src/proposals/proposals.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 
 export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
   description: 'proposed → approved → applied | failed; proposed → denied. Editing an approved proposal voids the approval (back to proposed).',
-  values: ['proposed', 'approved', 'denied', 'applied', 'failed'] as const,
+  values: upperCaseValues(['proposed', 'approved', 'denied', 'applied', 'failed'] as const),
 });
 
 /** Page sizes of proposal lists (REST `limit` has the same bounds). */
@@ -94,7 +94,7 @@ builder.queryFields((t) => ({
     nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _root, args, ctx) => ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _root, args, ctx) => found('Proposal', await ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

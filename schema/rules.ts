@@ -1,18 +1,18 @@
 /**
  * Alert rules: types, queries (members read) and mutations (admins write).
  */
-import { builder, SeverityEnum } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues } from './builder.js';
 import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/rules/match.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
-  values: {
+  values: upperCaseValues({
     match: { description: 'Each matching event opens an alert, or bumps the live one with the same dedup key.' },
     absence: { description: 'A source that sent a matching event and then none for windowSeconds opens an alert (heartbeats).' },
-  } as const,
+  } as const),
 });
 
-export const PayloadOpEnum = builder.enumType('PayloadOp', { values: PAYLOAD_OPS });
+export const PayloadOpEnum = builder.enumType('PayloadOp', { values: upperCaseValues(PAYLOAD_OPS) });
 
 export const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadCondition').implement({
   description: 'A condition on a payload (alert rules and outbound webhook triggers): `path` is dotted (a.b.0.c).',

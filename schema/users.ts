@@ -1,14 +1,14 @@
 /**
  * Users, the caller (`me`), and the audit log.
  */
-import { builder } from './builder.js';
+import { builder, upperCaseValues } from './builder.js';
 import { createUser } from '../src/users/users.js';
 import { requireUser } from '../src/context.js';
 
-export const RoleEnum = builder.enumType('Role', { values: ['admin', 'member'] as const });
-export const UserKindEnum = builder.enumType('UserKind', { values: ['human', 'service'] as const });
+export const RoleEnum = builder.enumType('Role', { values: upperCaseValues(['admin', 'member'] as const) });
+export const UserKindEnum = builder.enumType('UserKind', { values: upperCaseValues(['human', 'service'] as const) });
 export const CredentialKindEnum = builder.enumType('CredentialKind', {
-  values: ['session', 'pat', 'ingest_key', 'webhook', 'system'] as const,
+  values: upperCaseValues(['session', 'pat', 'ingest_key', 'webhook', 'system'] as const),
 });
 
 builder.prismaObject('Tenant', {
@@ -18,7 +18,7 @@ builder.prismaObject('Tenant', {
   }),
 });
 
-export const UserRef = builder.prismaObject('User', {
+builder.prismaObject('User', {
   // Load only what a query asks for: never the password hash.
   select: { id: true },
   fields: (t) => ({

@@ -4,19 +4,19 @@
  * every user of the tenant; writes and secrets are for admins.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
 import { PayloadConditionInput, PayloadConditionRef } from './rules.js';
 import {
   createOutboundWebhook,
   deleteOutboundWebhook,
-  redeliverDelivery,
   revealWebhookSecret,
   rotateWebhookSecret,
   updateOutboundWebhook,
   type RevealedSecret,
 } from '../src/webhooks/webhooks.js';
+import { redeliverDelivery } from '../src/deliveries/redeliver.js';
 import { NotFound } from '../src/errors.js';
 
 const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
@@ -25,8 +25,8 @@ const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
 });
 
 export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
-  description: 'pending: not sent yet; retrying: failed, another attempt is scheduled; delivered: a 2xx arrived; failed: retries stopped.',
-  values: ['pending', 'retrying', 'delivered', 'failed'] as const,
+  description: 'PENDING: not sent yet; RETRYING: failed, another attempt is scheduled; DELIVERED: a 2xx arrived; FAILED: retries stopped.',
+  values: upperCaseValues(['pending', 'retrying', 'delivered', 'failed'] as const),
 });
 
 const TriggerRef = builder.objectRef<WebhookTrigger>('WebhookTrigger').implement({

@@ -28,12 +28,31 @@ export interface Config {
   webhooks: WebhookDeliveryConfig;
   /** Rule evaluation and alert upkeep timing. */
   alerting: AlertingConfig;
+  integrations: IntegrationsConfig;
+  /** GPU telemetry: health limits and retention (GPU_*). */
+  gpu: GpuConfig;
   /** How often each worker process re-registers the periodic job schedules (they live in Redis). */
   scheduleRefreshMs: number;
   /** How often an open WebSocket connection's credential is checked again (revoked PAT, logout). */
   credentialRecheckMs: number;
   /** Express `trust proxy`: which X-Forwarded-For hops to believe for the client address. */
   trustProxy: boolean | number | string;
+  /** The assistant's model provider (ASSISTANT_*). */
+  assistant: AssistantConfig;
+  /**
+   * Who may run GraphQL introspection (`__schema`, `__type`): `public` (anyone), `authenticated` (a
+   * credential is needed; the default when NODE_ENV=production) or `off`.
+   */
+  introspection: IntrospectionPolicy;
+}
+
+export type IntrospectionPolicy = 'public' | 'authenticated' | 'off';
+
+function introspectionPolicy(env: NodeJS.ProcessEnv): IntrospectionPolicy {
+  const raw = env.INTROSPECTION;
+  if (raw === undefined || raw === '') return env.NODE_ENV === 'production' ? 'authenticated' : 'public';
+  if (raw === 'public' || raw === 'authenticated' || raw === 'off') return raw;
+  throw new ConfigError(`INTROSPECTION must be one of public, authenticated, off; got "${raw}".`);
 }
 
 export class ConfigError extends Error {}
@@ -112,9 +131,38 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisPrefix: env.REDIS_PREFIX ?? 'ops',
     webhooks: loadWebhookDeliveryConfig(env),
     alerting: loadAlertingConfig(env),
+    integrations: loadIntegrationsConfig(env),
+    gpu: loadGpuConfig(env),
     scheduleRefreshMs: int(env, 'SCHEDULE_REFRESH_MS', 10_000, 100),
     credentialRecheckMs: int(env, 'CREDENTIAL_RECHECK_MS', 15_000, 100),
     trustProxy: trustProxy(env),
+    assistant: loadAssistantConfig(env),
+    introspection: introspectionPolicy(env),
+  };
+}
+
+/** Integrations and clusters: health checks, pulls and heartbeats (milliseconds unless stated). */
+export interface IntegrationsConfig {
+  /** How often every enabled integration's health is checked (INTEGRATION_HEALTH_INTERVAL_MS, default 60000). */
+  healthIntervalMs: number;
+  /** Deadline of one pull or health probe (INTEGRATION_PROBE_TIMEOUT_MS, default 5000). */
+  probeTimeoutMs: number;
+  /** On-demand ingests per minute per tenant and provider (INTEGRATION_INGEST_PER_MINUTE, default 6). */
+  ingestPerMinute: number;
+  /** How often a member sends its heartbeat and forwards critical alerts to its hub (CLUSTER_HEARTBEAT_MS, default 30000). */
+  clusterHeartbeatMs: number;
+  /** A cluster unheard of for this long is `stale` (CLUSTER_STALE_AFTER_MS, default 3 heartbeats). */
+  clusterStaleAfterMs: number;
+}
+
+function loadIntegrationsConfig(env: NodeJS.ProcessEnv): IntegrationsConfig {
+  const clusterHeartbeatMs = int(env, 'CLUSTER_HEARTBEAT_MS', 30_000, 100);
+  return {
+    healthIntervalMs: int(env, 'INTEGRATION_HEALTH_INTERVAL_MS', 60_000, 100),
+    probeTimeoutMs: int(env, 'INTEGRATION_PROBE_TIMEOUT_MS', 5_000, 100),
+    ingestPerMinute: int(env, 'INTEGRATION_INGEST_PER_MINUTE', 6, 1),
+    clusterHeartbeatMs,
+    clusterStaleAfterMs: int(env, 'CLUSTER_STALE_AFTER_MS', 3 * clusterHeartbeatMs, 100),
   };
 }
 
@@ -166,6 +214,34 @@ export interface WebhookDeliveryConfig {
   historyRetentionDays: number;
 }
 
+export interface GpuConfig {
+  /** °C at or above which a GPU is a warning / critical (and a `gpu.thermal` event starts). */
+  temperatureWarnC: number;
+  temperatureCriticalC: number;
+  /** The interval samples are expected at; a GPU without one for `missingAfterIntervals` is missing. */
+  sampleIntervalMs: number;
+  missingAfterIntervals: number;
+  /** Raw samples, 1-minute and 1-hour rollups are kept this long. */
+  rawRetentionHours: number;
+  minuteRollupRetentionDays: number;
+  hourRollupRetentionDays: number;
+}
+
+function loadGpuConfig(env: NodeJS.ProcessEnv): GpuConfig {
+  const temperatureWarnC = int(env, 'GPU_TEMPERATURE_WARN_C', 83, 1);
+  const temperatureCriticalC = int(env, 'GPU_TEMPERATURE_CRITICAL_C', 90, 1);
+  if (temperatureCriticalC < temperatureWarnC) throw new ConfigError(`GPU_TEMPERATURE_CRITICAL_C (${temperatureCriticalC}) must be at least GPU_TEMPERATURE_WARN_C (${temperatureWarnC}).`);
+  return {
+    temperatureWarnC,
+    temperatureCriticalC,
+    sampleIntervalMs: int(env, 'GPU_SAMPLE_INTERVAL_MS', 10_000, 100),
+    missingAfterIntervals: int(env, 'GPU_MISSING_AFTER_INTERVALS', 6, 1),
+    rawRetentionHours: int(env, 'GPU_RAW_RETENTION_HOURS', 48, 1),
+    minuteRollupRetentionDays: int(env, 'GPU_MINUTE_ROLLUP_RETENTION_DAYS', 14, 1),
+    hourRollupRetentionDays: int(env, 'GPU_HOUR_ROLLUP_RETENTION_DAYS', 400, 1),
+  };
+}
+
 function loadWebhookDeliveryConfig(env: NodeJS.ProcessEnv): WebhookDeliveryConfig {
   return {
     timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 1),
@@ -180,4 +256,49 @@ function loadWebhookDeliveryConfig(env: NodeJS.ProcessEnv): WebhookDeliveryConfi
     jobLockMs: int(env, 'WEBHOOK_JOB_LOCK_MS', 30_000, 500),
     historyRetentionDays: int(env, 'WEBHOOK_HISTORY_RETENTION_DAYS', 30, 1),
   };
+}
+
+/**
+ * The assistant: `builtin` (default: deterministic checks and templates, no model, no network) or
+ * `openai` (any OpenAI-compatible chat-completions server: vLLM, Ollama, a hosted API).
+ */
+export interface AssistantConfig {
+  provider: 'builtin' | 'openai';
+  /** ASSISTANT_BASE_URL, e.g. http://127.0.0.1:11434/v1 (required for openai: never a silent default host). */
+  baseUrl?: string;
+  /** ASSISTANT_MODEL (required for openai). */
+  model?: string;
+  /** ASSISTANT_API_KEY: a secret. Not enumerable, so logging or serializing the config never shows it. */
+  readonly apiKey?: string;
+  /** Whole-call deadline for one model request (ASSISTANT_TIMEOUT_MS, default 60000). */
+  timeoutMs: number;
+  /** Tool-call rounds per turn before the assistant gives up (ASSISTANT_MAX_TOOL_ROUNDS, default 6). */
+  maxToolRounds: number;
+  /** How long a proposed action may be approved (ASSISTANT_ACTION_TTL_SECONDS, default 3600). */
+  actionTtlSeconds: number;
+}
+
+function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
+  const provider = (env.ASSISTANT_PROVIDER ?? '').trim().toLowerCase() || 'builtin';
+  if (provider !== 'builtin' && provider !== 'openai') {
+    throw new ConfigError(`ASSISTANT_PROVIDER must be builtin or openai, got "${env.ASSISTANT_PROVIDER}".`);
+  }
+  const baseUrl = url(env, 'ASSISTANT_BASE_URL', ['http:', 'https:']);
+  const model = env.ASSISTANT_MODEL?.trim() || undefined;
+  if (model && model.length > 200) throw new ConfigError('ASSISTANT_MODEL must be at most 200 characters.');
+  if (provider === 'openai') {
+    if (!baseUrl) throw new ConfigError('ASSISTANT_PROVIDER=openai needs ASSISTANT_BASE_URL (the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1).');
+    if (!model) throw new ConfigError('ASSISTANT_PROVIDER=openai needs ASSISTANT_MODEL (the model name the server serves).');
+  }
+  const cfg: AssistantConfig = {
+    provider,
+    baseUrl,
+    model,
+    timeoutMs: int(env, 'ASSISTANT_TIMEOUT_MS', 60_000, 100),
+    maxToolRounds: int(env, 'ASSISTANT_MAX_TOOL_ROUNDS', 6, 1),
+    actionTtlSeconds: int(env, 'ASSISTANT_ACTION_TTL_SECONDS', 3600, 1),
+  };
+  const apiKey = env.ASSISTANT_API_KEY?.trim() || undefined;
+  Object.defineProperty(cfg, 'apiKey', { value: apiKey, enumerable: false, writable: false });
+  return cfg;
 }

@@ -50,6 +50,6 @@ export function createCtx(rt: Runtime, principal: Principal | null, requestId: s
 /** The caller, or a 401. Services use this when they need a person. */
 export function requireUser(ctx: Ctx): Principal & { userId: string } {
   if (!ctx.principal) throw new Unauthenticated();
-  if (!ctx.principal.userId) throw new Forbidden('This operation needs a user credential (PAT or session).');
+  if (!ctx.principal.userId) throw new Forbidden('This operation needs a user credential (PAT or session).', 'SCOPE_USER_REQUIRED');
   return ctx.principal as Principal & { userId: string };
 }

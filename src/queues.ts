@@ -14,6 +14,12 @@ export const QueueNames = {
   deliveries: 'deliveries',
   /** Reconcile a device or apply a proposal. */
   sot: 'sot',
+  /** Run a report schedule and deliver its result. */
+  reports: 'reports',
+  /** Run an on-demand GPU diagnostics request. */
+  gpuDiagnostics: 'gpuDiagnostics',
+  /** Drive one AIPerf-style load-test run (long-running; one attempt). */
+  aiperf: 'aiperf',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -24,9 +30,12 @@ export interface JobPayloads {
   outbox: { outboxId: string };
   deliveries: { deliveryId: string };
   sot: { task: 'reconcile'; deviceId: string } | { task: 'applyProposal'; proposalId: string };
+  reports: { scheduleId: string };
+  gpuDiagnostics: { diagnosticId: string };
+  aiperf: { runId: string };
 }
 
-export const defaultJobOptions: JobsOptions = {
+const defaultJobOptions: JobsOptions = {
   attempts: 5,
   backoff: { type: 'exponential', delay: 500 },
   removeOnComplete: { age: 3600, count: 1000 },
@@ -39,12 +48,15 @@ export class Queues {
   constructor(
     private readonly connection: ConnectionOptions,
     readonly prefix: string,
+    /** Hears each queue's 'error' events (Redis connection errors); without a listener BullMQ prints them to stderr. */
+    private readonly onError: (err: Error, queue: string) => void = () => {},
   ) {}
 
   get<N extends QueueName>(name: N): Queue<JobPayloads[N]> {
     let q = this.queues.get(name);
     if (!q) {
       q = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions });
+      q.on('error', (err) => this.onError(err, name));
       this.queues.set(name, q);
     }
     return q as unknown as Queue<JobPayloads[N]>;
@@ -53,6 +65,32 @@ export class Queues {
   /** Adds a job; `jobId` makes the add idempotent (BullMQ ignores a duplicate id). */
   async add<N extends QueueName>(name: N, data: JobPayloads[N], opts: JobsOptions = {}): Promise<void> {
     await (this.get(name) as Queue).add(name, data, opts);
+  }
+
+  /**
+   * Makes sure a job with this id will run: adds it when Redis has no such job (lost or never enqueued),
+   * retries it when it ended failed, adds it again when it completed while its row still says it is due;
+   * leaves a waiting, delayed or active job alone. Returns true when it (re)queued something. The
+   * re-drive of sweepers, whose database rows are the source of truth.
+   */
+  async ensure<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string, opts: JobsOptions = {}): Promise<boolean> {
+    const queue = this.get(name) as Queue;
+    const job = await queue.getJob(jobId);
+    if (!job) {
+      await queue.add(name, data, { ...opts, jobId });
+      return true;
+    }
+    const state = await job.getState();
+    if (state === 'failed') {
+      await job.retry('failed');
+      return true;
+    }
+    if (state === 'completed') {
+      await job.remove();
+      await queue.add(name, data, { ...opts, jobId });
+      return true;
+    }
+    return false;
   }
 
   async close(): Promise<void> {

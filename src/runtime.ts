@@ -2,8 +2,6 @@
  * The process-wide parts every request and job shares: config, logger, Prisma, Redis, queues, pubsub,
  * and the keys derived from APP_SECRET. Built once by `createRuntime`, closed once by `close()`.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import crypto from 'node:crypto';
 import { Redis } from 'ioredis';
 import type { Config } from './config.js';
@@ -12,7 +10,7 @@ import { createPrisma } from './db/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
-import { SecretBox } from './auth/secrets.js';
+import { resolveAppSecret, SecretBox } from './auth/secrets.js';
 
 export interface Runtime {
   config: Config;
@@ -31,24 +29,10 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-/** Reads APP_SECRET, or a per-install secret kept under the data directory (created on first start). */
-export function resolveAppSecret(config: Config): string {
-  if (config.appSecret) return config.appSecret;
-  const file = path.join(config.dataDir, 'app-secret');
-  try {
-    return fs.readFileSync(file, 'utf8').trim();
-  } catch {
-    fs.mkdirSync(config.dataDir, { recursive: true });
-    const secret = crypto.randomBytes(32).toString('hex');
-    fs.writeFileSync(file, secret + '\n', { mode: 0o600, flag: 'wx' });
-    return secret;
-  }
-}
-
 export function createRuntime(config: Config, databaseUrl: string, redisUrl: string, opts: { poolSize?: number } = {}): Runtime {
   const logger = createLogger(config.logLevel);
   const appSecret = resolveAppSecret(config);
-  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10);
+  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'));
   // Auto-pipelining batches the commands issued in one event-loop turn (rate checks, publishes) into
   // one write: under load that is far fewer syscalls and round trips.
   const redisOpts = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, enableAutoPipelining: true } as const;
@@ -56,7 +40,9 @@ export function createRuntime(config: Config, databaseUrl: string, redisUrl: str
   const pubClient = new Redis(redisUrl, redisOpts);
   const subClient = new Redis(redisUrl, { ...redisOpts, enableAutoPipelining: false });
   for (const c of [redis, pubClient, subClient]) c.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const queues = new Queues({ url: redisUrl, maxRetriesPerRequest: null } as never, `${config.redisPrefix}:bull`);
+  const queues = new Queues({ url: redisUrl, maxRetriesPerRequest: null } as never, `${config.redisPrefix}:bull`, (err, queue) =>
+    logger.warn({ err: err.message, queue }, 'queue connection error'),
+  );
   const closers: Array<() => Promise<void> | void> = [];
   return {
     config,
@@ -64,7 +50,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisUrl: str
     prisma,
     redis,
     queues,
-    pubsub: createRedisPubSub(pubClient, subClient),
+    pubsub: createRedisPubSub(pubClient, subClient, config.redisPrefix),
     secretBox: new SecretBox(appSecret),
     jwtKey: crypto.createHash('sha256').update('ops-jwt:' + appSecret).digest(),
     databaseUrl,

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
+import { untilSubscribed, untilUnsubscribed } from './helpers/pubsub.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
 
 let s: TestServer;
@@ -16,9 +17,9 @@ beforeAll(async () => {
   other = await buildTenant(s.app.rt);
   member = await buildUser(s.app.rt, t.tenantId);
   memberToken = await buildToken(s.app.rt, member as never);
-  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "App", typeGlob: "app.*", alertSeverity: warning }) { id } }');
+  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "App", typeGlob: "app.*", alertSeverity: WARNING }) { id } }');
   ruleId = r.data.createAlertRule.id;
-  await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Crit", typeGlob: "crit.*", alertSeverity: critical, dedupKeyTemplate: "crit:{{source}}" }) { id } }');
+  await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Crit", typeGlob: "crit.*", alertSeverity: CRITICAL, dedupKeyTemplate: "crit:{{source}}" }) { id } }');
   await gql(s.url, other.adminToken, 'mutation { createAlertRule(input: { name: "Theirs", typeGlob: "app.*" }) { id } }');
 });
 afterAll(async () => {
@@ -94,13 +95,13 @@ describe('reading alerts', () => {
   it('pages the GraphQL alerts connection with filters', async () => {
     await raise(t, { source: 'page', type: 'crit.x' });
     await raise(t, { source: 'page-2', type: 'crit.y' });
-    const q = 'query($after: String) { alerts(first: 1, after: $after, filter: { severity: critical, status: [open] }) { edges { node { id severity } } pageInfo { hasNextPage endCursor } } }';
+    const q = 'query($after: String) { alerts(first: 1, after: $after, filter: { severity: CRITICAL, status: [OPEN] }) { edges { node { id severity } } pageInfo { hasNextPage endCursor } } }';
     const p1 = await gql(s.url, memberToken, q);
     expect(p1.data.alerts.edges).toHaveLength(1);
     expect(p1.data.alerts.pageInfo.hasNextPage).toBe(true);
     const p2 = await gql(s.url, memberToken, q, { after: p1.data.alerts.pageInfo.endCursor });
     expect(p2.data.alerts.edges[0].node.id).not.toBe(p1.data.alerts.edges[0].node.id);
-    expect(p2.data.alerts.edges[0].node.severity).toBe('critical');
+    expect(p2.data.alerts.edges[0].node.severity).toBe('CRITICAL');
   });
 });
 
@@ -109,7 +110,7 @@ describe('alert actions', () => {
     const alert = await raise(t, { source: 'flow' });
     const client = wsClient(s.url, memberToken);
     const sub = subscribe(client, 'subscription($f: AlertChangedFilter) { alertChanged(filter: $f) { change alert { id status assignee { id } } } }', { f: { alertId: alert.id } });
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed(s, 'alertChanged', t.tenantId);
     const api = rest(s.url, memberToken);
 
     const ack = await api.post(`/alerts/${alert.id}/acknowledge`);
@@ -153,13 +154,14 @@ describe('alert actions', () => {
 
     const seen: string[] = [];
     while (seen.length < 4) seen.push((await sub.next()).data.alertChanged.change);
-    expect(seen).toEqual(['acknowledged', 'snoozed', 'reopened', 'resolved']);
+    expect(seen).toEqual(['ACKNOWLEDGED', 'SNOOZED', 'REOPENED', 'RESOLVED']);
 
     const outbox = await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: alert.id }, orderBy: { id: 'asc' } });
     expect(outbox.map((m) => m.topic)).toEqual(['alert.opened', 'alert.acknowledged', 'alert.snoozed', 'alert.reopened', 'alert.resolved']);
     expect(outbox[0]!.body).toMatchObject({ source: 'flow', kind: 'alert.opened', severity: 'warning', payload: { id: alert.id, status: 'open' } });
     sub.dispose();
     await client.dispose();
+    await untilUnsubscribed(s, 'alertChanged', t.tenantId);
   });
 
   it('snoozes until a time or for a number of seconds, and validates the body (422)', async () => {
@@ -202,7 +204,7 @@ describe('alert actions', () => {
   it('gives the same rules over GraphQL: CONFLICT on an invalid transition', async () => {
     const alert = await raise(t, { source: 'gql-actions' });
     const res = await gql(s.url, memberToken, 'mutation($id: ID!) { resolveAlert(id: $id) { status resolvedAt } }', { id: alert.id });
-    expect(res.data.resolveAlert.status).toBe('resolved');
+    expect(res.data.resolveAlert.status).toBe('RESOLVED');
     const ack = await gql(s.url, memberToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { status } }', { id: alert.id });
     expect(ack.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     expect(ack.errors?.[0]?.message).toMatch(/resolved/);
@@ -212,14 +214,15 @@ describe('alert actions', () => {
 describe('alertChanged', () => {
   it("delivers only the caller's tenant's changes that pass the filter", async () => {
     const client = wsClient(s.url, memberToken);
-    const sub = subscribe(client, 'subscription { alertChanged(filter: { severity: critical, changes: [opened] }) { change alert { id severity source } } }');
+    const sub = subscribe(client, 'subscription { alertChanged(filter: { severity: CRITICAL, changes: [OPENED] }) { change alert { id severity source } } }');
     const otherClient = wsClient(s.url, other.adminToken);
     const otherSub = subscribe(otherClient, 'subscription { alertChanged { change alert { id } } }');
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed(s, 'alertChanged', t.tenantId);
+    await untilSubscribed(s, 'alertChanged', other.tenantId);
     await raise(t, { source: 'sub-warning' }); // warning: filtered out
     const crit = await raise(t, { type: 'crit.down', source: 'sub-crit' });
     const got = await sub.next();
-    expect(got.data.alertChanged).toEqual({ change: 'opened', alert: { id: crit.id, severity: 'critical', source: 'sub-crit' } });
+    expect(got.data.alertChanged).toEqual({ change: 'OPENED', alert: { id: crit.id, severity: 'CRITICAL', source: 'sub-crit' } });
     const theirs = await raise(other, { source: 'sub-other' });
     expect((await otherSub.next()).data.alertChanged.alert.id).toBe(theirs.id);
     sub.dispose();

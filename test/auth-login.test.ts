@@ -3,6 +3,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
 import { call, gql, rest } from './helpers/http.js';
 import { signSessionJwt } from '../src/auth/jwt.js';
+import { LOGIN_ACCOUNTS_PER_ADDRESS } from '../src/auth/sessions.js';
 
 const TTL = 60;
 let s: TestServer;
@@ -85,14 +86,14 @@ describe('login', () => {
   it('answers 401 for a wrong password', async () => {
     const res = await login(t.admin.email, 'wrong-password');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Wrong email or password.' });
+    expect(res.body).toEqual({ code: 'LOGIN_FAILED', detail: 'Wrong email or password.' });
     expect(res.headers.getSetCookie()).toEqual([]);
   });
 
   it('answers 401, indistinguishable from a wrong password, for an unknown email', async () => {
     const res = await login('nobody@nowhere.test', 'whatever-password');
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: 'Wrong email or password.' });
+    expect(res.body).toEqual({ code: 'LOGIN_FAILED', detail: 'Wrong email or password.' });
   });
 
   it('answers 422 listing both fields when email and password are missing', async () => {
@@ -136,6 +137,29 @@ describe('login', () => {
     for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'wrong-' + i)).status).toBe(401);
     expect((await from('203.0.113.7', victim.password!)).status).toBe(429);
     expect((await from('198.51.100.20', victim.password!)).status).toBe(200);
+  });
+
+  it('answers 429 to one address trying many accounts (credential stuffing), and only to that address', async () => {
+    const owner = await buildUser(s.app.rt, t.tenantId);
+    const from = (ip: string, email: string, password: string) => rest(s.url).post('/auth/login', { email, password }, { headers: { 'x-forwarded-for': ip } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++) statuses.push((await from('203.0.113.99', `stuffed-${i}@nowhere.test`, 'hunter2')).status);
+    expect(statuses.slice(0, LOGIN_ACCOUNTS_PER_ADDRESS)).toEqual(Array(LOGIN_ACCOUNTS_PER_ADDRESS).fill(401));
+    expect(statuses.slice(LOGIN_ACCOUNTS_PER_ADDRESS)).toEqual(Array(25 - LOGIN_ACCOUNTS_PER_ADDRESS).fill(429));
+    const blocked = await from('203.0.113.99', owner.email, owner.password!);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(blocked.body.detail).toMatch(/from this address/);
+    expect((await from('198.51.100.99', owner.email, owner.password!)).status).toBe(200);
+  });
+
+  it('does not count repeated failures on one account as many accounts', async () => {
+    const user = await buildUser(s.app.rt, t.tenantId);
+    const from = (password: string) => rest(s.url).post('/auth/login', { email: user.email, password }, { headers: { 'x-forwarded-for': '203.0.113.150' } });
+    for (let i = 0; i < 9; i++) expect((await from('wrong-' + i)).status).toBe(401);
+    expect((await from(user.password!)).status).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await from('wrong-' + i)).status).toBe(401);
+    expect((await from(user.password!)).status).toBe(200);
   });
 
   it('does not count successful logins against the limit', async () => {

@@ -7,10 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { ADMIN_URL, REDIS_URL, dbUrl } from './helpers/env.js';
 import { gql, rest, subscribe, wsClient } from './helpers/http.js';
-import { npmOps, ops, type CliResult } from './helpers/cli.js';
+import { npmOps, ops as opsProcess, opsInProcess, type CliResult } from './helpers/cli.js';
+import { untilSubscribed } from './helpers/pubsub.js';
 import { listMigrationFiles } from '../src/db/migrate.js';
 import { authenticateIngestKey } from '../src/tenants/ingest-keys.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
+import { heartbeatLink } from '../src/clusters/member.js';
+import { buildTenant } from './factories.js';
+
+// Commands run in this process through `runCli`, the function the `ops` entry point runs; a few smoke
+// tests start the real process: exit 0 with pure JSON stdout (through npm), exit 1 and exit 2.
+const ops = opsInProcess;
 
 let s: TestServer;
 let env: Record<string, string | undefined>;
@@ -45,8 +52,9 @@ async function createTenant(name = `cli-${uniq()}`) {
 }
 
 beforeAll(async () => {
-  s = await startTestServer();
-  env = { DATABASE_URL: s.db.url, REDIS_URL, DATA_DIR: tmpDir() };
+  // Allowlisted loopback: the member side of `ops cluster join` calls a hub on 127.0.0.1.
+  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } });
+  env = { DATABASE_URL: s.db.url, REDIS_URL, REDIS_PREFIX: s.config.redisPrefix, DATA_DIR: tmpDir() };
 });
 afterAll(async () => {
   await s?.stop();
@@ -54,7 +62,7 @@ afterAll(async () => {
 });
 
 describe('ops tenant create', () => {
-  it('prints only the tenant, admin and ingest key as JSON through npm run --silent, and the admin can log in', async () => {
+  it('prints only the tenant, admin and ingest key as JSON through npm run --silent, and the admin can log in (process)', async () => {
     const name = `cli-${uniq()}`;
     const r = await npmOps(['tenant', 'create', '--name', name, '--admin-email', `boss@${name}.test`, '--admin-password', 'correct-horse-1', '--json'], env);
     const out = json(r);
@@ -65,12 +73,12 @@ describe('ops tenant create', () => {
     const li = await login(`boss@${name}.test`, 'correct-horse-1');
     expect(li.status).toBe(200);
     const me = await gql(s.url, li.body.access_token, '{ me { email role tenant { name } } }');
-    expect(me.data?.me).toEqual({ email: `boss@${name}.test`, role: 'admin', tenant: { name } });
+    expect(me.data?.me).toEqual({ email: `boss@${name}.test`, role: 'ADMIN', tenant: { name } });
   });
 
-  it('exits 1 with nothing on stdout when the tenant name is taken', async () => {
+  it('exits 1 with nothing on stdout when the tenant name is taken (process)', async () => {
     const t = await createTenant();
-    const r = await ops(['tenant', 'create', '--name', t.name, '--admin-email', `other-${uniq()}@x.test`, '--admin-password', 'password-123', '--json'], env);
+    const r = await opsProcess(['tenant', 'create', '--name', t.name, '--admin-email', `other-${uniq()}@x.test`, '--admin-password', 'password-123', '--json'], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`A tenant named "${t.name}" already exists`);
@@ -101,8 +109,8 @@ describe('ops usage errors', () => {
     for (const c of ['tenant create', 'user create', 'token create', 'ingest-key rotate', 'db migrate']) expect(r.stderr).toContain(c);
   });
 
-  it('exits 2 for an unknown option', async () => {
-    const r = await ops(['db', 'migrate', '--force'], env);
+  it('exits 2 for an unknown option (process)', async () => {
+    const r = await opsProcess(['db', 'migrate', '--force'], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("Unknown option '--force'");
   });
@@ -202,7 +210,7 @@ describe('ops and running servers', () => {
     const first = json(await ops(['token', 'create', '--email', t.email, '--name', 'watcher', '--json'], env));
     const client = wsClient(s.url, first.token);
     const sub = subscribe(client, 'subscription { tokenChanged { id change } }');
-    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis before publishing
+    await untilSubscribed(s, 'tokenChanged', t.tenant.id);
     const second = json(await ops(['token', 'create', '--email', t.email, '--name', 'announced', '--json'], env));
     expect((await sub.next(10_000)).data.tokenChanged).toEqual({ id: second.id, change: 'created' });
     sub.dispose();
@@ -244,11 +252,44 @@ describe('operator audit trail', () => {
     const rows = r.data.auditLog.edges.map((e: { node: unknown }) => e.node);
     expect(rows).toEqual(
       expect.arrayContaining([
-        { action: 'createTenant', credentialKind: 'system', actor: null, targetId: t.tenant.id },
-        { action: 'createToken', credentialKind: 'system', actor: null, targetId: tok.id },
-        expect.objectContaining({ action: 'rotateIngestKey', credentialKind: 'system', actor: null }),
+        { action: 'createTenant', credentialKind: 'SYSTEM', actor: null, targetId: t.tenant.id },
+        { action: 'createToken', credentialKind: 'SYSTEM', actor: null, targetId: tok.id },
+        expect.objectContaining({ action: 'rotateIngestKey', credentialKind: 'SYSTEM', actor: null }),
       ]),
     );
+  });
+});
+
+describe('ops cluster join', () => {
+  it("joins a second running server as a member cluster; the credential is sealed with the server's key and never printed", async () => {
+    const hub = await startTestServer();
+    try {
+      const ht = await buildTenant(hub.app.rt);
+      const invite = await rest(hub.url, ht.adminToken).post('/clusters/invite', { hub_url: hub.url });
+      expect(invite.status).toBe(201);
+      const member = await createTenant();
+      // The member calls the hub on 127.0.0.1 (allowlisted like a webhook receiver); same APP_SECRET as the server.
+      const joinEnv = { ...env, WEBHOOK_URL_ALLOWLIST: '127.0.0.1', APP_SECRET: s.config.appSecret ?? undefined };
+      const r = await ops(['cluster', 'join', '--hub', hub.url, '--invite', invite.body.token, '--name', 'edge-cli', '--tenant', member.name, '--json'], joinEnv);
+      const out = json(r);
+      expect(out).toMatchObject({ hub: hub.url, name: 'edge-cli' });
+      expect(r.stdout + r.stderr).not.toMatch(/scc_/);
+      const onHub = await rest(hub.url, ht.adminToken).get(`/clusters/${out.cluster_id}`);
+      expect(onHub.body).toMatchObject({ name: 'edge-cli', status: 'connected' });
+      // The running member server opens what the CLI sealed, and its heartbeat reaches the hub.
+      const link = await s.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: member.tenant.id } });
+      expect(s.app.rt.secretBox.open(link.credentialCiphertext)).toMatch(/^scc_/);
+      await heartbeatLink(s.app.rt, link);
+      const after = await s.app.rt.prisma.clusterLink.findUniqueOrThrow({ where: { id: link.id } });
+      expect(after.lastError).toBeNull();
+      expect(after.lastHeartbeatAt!.getTime()).toBeGreaterThan(link.lastHeartbeatAt!.getTime());
+      // The invite was single-use: a second join with it exits 1 and stores nothing new.
+      const again = await ops(['cluster', 'join', '--hub', hub.url, '--invite', invite.body.token, '--name', 'edge-cli-2', '--tenant', member.name, '--json'], joinEnv);
+      expect(again.code).toBe(1);
+      expect(again.stdout).toBe('');
+    } finally {
+      await hub.stop();
+    }
   });
 });
 

@@ -9,7 +9,7 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
-import { ReceiverLimits } from '../src/webhooks/receiver-limits.js';
+import { ReceiverLimits } from '../src/deliveries/receiver-limits.js';
 
 let s: TestServer;
 let t: BuiltTenant;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { untilSubscribed } from './helpers/pubsub.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
 import { hmacHex } from '../src/signing.js';
@@ -139,7 +140,7 @@ describe('intent, observed configuration and reconcile', () => {
     expect(queued.body).toMatchObject({ device_id: id, status: 'queued' });
     const drift = await eventually(async () => {
       const r = await gql(s.url, memberToken, 'query($id: ID!) { device(id: $id) { drift { status diff intentVersion } } }', { id });
-      return r.data?.device.drift?.status === 'drifted' ? r.data.device.drift : null;
+      return r.data?.device.drift?.status === 'DRIFTED' ? r.data.device.drift : null;
     });
     expect(drift.intentVersion).toBe(1);
     expect(drift.diff).toContain('-mtu 9000');
@@ -158,7 +159,7 @@ describe('intent, observed configuration and reconcile', () => {
     const id = await deviceId('watched-1');
     const client = wsClient(s.url, memberToken);
     const sub = subscribe(client, 'subscription($id: ID) { deviceChanged(id: $id) { id change device { name intent { version } } } }', { id });
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed(s, 'deviceChanged', t.tenantId);
     await deviceId('unwatched-1');
     await rest(s.url, t.adminToken).put(`/sot/devices/${id}/intent`, { config: 'hostname watched-1\n' });
     const first = await sub.next();
@@ -173,7 +174,7 @@ describe('source-of-truth webhook (NetBox-style)', () => {
   let secret: string;
 
   beforeAll(async () => {
-    const r = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "NetBox prod", kind: sot }) { slug secret url } }');
+    const r = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "NetBox prod", kind: SOT }) { slug secret url } }');
     expect(r.errors).toBeUndefined();
     ({ slug, secret } = r.data.createInboundWebhook);
     expect(r.data.createInboundWebhook.url).toContain(`/api/v1/sot/webhooks/${slug}`);

@@ -4,7 +4,7 @@
  * kill it with SIGKILL at a moment of its choosing.
  */
 import { loadConfig } from '../src/config.js';
-import { startApp } from '../src/app.js';
+import { startApp } from '../src/server/app.js';
 
 await startApp(loadConfig(process.env), { http: false, workers: true });
 process.stdout.write('ready\n');

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource } from 'eventsource';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { untilSubscribed, untilUnsubscribed } from './helpers/pubsub.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, subscribe, wsClient } from './helpers/http.js';
 
@@ -168,18 +169,20 @@ describe('GET /events/stream (SSE)', () => {
 
 describe('eventAdded subscription (graphql-ws)', () => {
   it('delivers a filtered event accepted on another node', async () => {
+    // Nothing of the streams above still listens, so a subscriber on the channel is this one.
+    await untilUnsubscribed(b, 'eventAdded', t.tenantId);
     const client = wsClient(b.url, t.adminToken);
     const sub = subscribe(
       client,
       `subscription($f: EventFilter) { eventAdded(filter: $f) { id type source severity labels payload receivedVia receivedAt } }`,
       { f: { type: 'deploy.*', labels: { env: 'prod' } } },
     );
-    await new Promise((r) => setTimeout(r, 300)); // let the subscription reach Redis
+    await untilSubscribed(b, 'eventAdded', t.tenantId);
     await ingest(t.ingestKey, { type: 'deploy.started', source: 'gha', labels: { env: 'staging' } });
     await ingest(t.ingestKey, { type: 'build.started', source: 'gha', labels: { env: 'prod' } });
     const id = await ingest(t.ingestKey, { kind: 'deploy.finished', source: 'gha', labels: { env: 'prod', x: 'y' }, payload: { ok: true } });
     const got = await sub.next();
-    expect(got.data.eventAdded).toMatchObject({ id, type: 'deploy.finished', source: 'gha', severity: 'info', labels: { env: 'prod', x: 'y' }, payload: { ok: true }, receivedVia: 'ingest' });
+    expect(got.data.eventAdded).toMatchObject({ id, type: 'deploy.finished', source: 'gha', severity: 'INFO', labels: { env: 'prod', x: 'y' }, payload: { ok: true }, receivedVia: 'INGEST' });
     sub.dispose();
     await client.dispose();
   });

@@ -1,13 +1,15 @@
 /**
  * Runs once before all test files: checks Postgres and Redis are reachable and builds a migrated
  * template database that each test file clones (CREATE DATABASE … TEMPLATE) in milliseconds.
+ * Gives the run an id that test databases and Redis prefixes carry; the teardown removes whatever of
+ * this run is left (a file that crashed before `stop()`), and test databases older than a day.
  */
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations, listMigrationFiles } from '../src/db/migrate.js';
-import { ADMIN_URL, REDIS_URL, dbUrl } from './helpers/env.js';
+import { ADMIN_URL, REDIS_URL, dbUrl, testDatabasePrefix, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -41,12 +43,49 @@ export default async function setup(project: TestProject): Promise<() => Promise
     }
   }
   await admin.end();
+  // Base-36 time plus randomness: distinct for concurrent runs, short enough for database names.
+  const runId = Date.now().toString(36) + crypto.randomBytes(2).toString('hex');
   project.provide('templateDb', template);
-  return async () => {};
+  project.provide('testRunId', runId);
+  return () => teardown(runId);
+}
+
+/** Drops this run's leftover databases and Redis keys, and test databases older than a day. */
+async function teardown(runId: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  try {
+    // Any run's database whose files are over a day old is a straggler (no run lasts that long).
+    // pg_stat_file needs superuser, which the test admin connection is; without it only this run is swept.
+    const mine = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [testDatabasePrefix(runId)]);
+    let old: { datname: string }[] = [];
+    try {
+      old = (
+        await admin.query<{ datname: string }>(
+          `SELECT d.datname FROM pg_database d
+            WHERE d.datname LIKE 'ops\\_t\\_%'
+              AND (pg_stat_file('base/' || d.oid || '/PG_VERSION')).modification < now() - interval '1 day'`,
+        )
+      ).rows;
+    } catch {
+      // not superuser: leave older runs alone
+    }
+    for (const { datname } of [...mine.rows, ...old]) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+  } finally {
+    await admin.end();
+  }
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await unlinkRedisPrefix(redis, testRedisPrefix(runId));
+  } finally {
+    redis.disconnect();
+  }
 }
 
 declare module 'vitest' {
   export interface ProvidedContext {
     templateDb: string;
+    /** Carried by this run's database names and Redis prefixes, so its teardown finds them. */
+    testRunId: string;
   }
 }

@@ -60,7 +60,7 @@ describe('dashboard graph', () => {
       expect(a.events.map((e: { summary: string }) => e.summary.replace(/^alert \d+ /, ''))).toEqual(['event 0', 'event 1', 'event 2', 'event 3', 'event 4']);
       const proposals = a.device.proposals.edges.map((e: { node: { id: string; status: string } }) => e.node);
       expect(proposals.map((p: { id: string }) => p.id).sort()).toEqual([...data.openProposalsByDevice.get(a.device.id)!].sort());
-      expect(proposals.every((p: { status: string; proposer: { email: string } }) => p.status !== 'denied' && p.proposer.email)).toBe(true);
+      expect(proposals.every((p: { status: string; proposer: { email: string } }) => p.status !== 'DENIED' && p.proposer.email)).toBe(true);
     }
   });
 

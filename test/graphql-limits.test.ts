@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { DASHBOARD_QUERY, buildTenant, type BuiltTenant } from './factories.js';
 import { gql, subscribe, wsClient } from './helpers/http.js';
-import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../src/http/graphql.js';
+import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../src/server/graphql.js';
+import { MAX_QUERY_COST, MAX_QUERY_TOKENS } from '../src/server/graphql-guards.js';
+import { loadConfig } from '../src/config.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -55,5 +57,125 @@ describe('GraphQL document limits', () => {
     await expect(sub.next(1500)).rejects.toThrow(/depth/i);
     sub.dispose();
     await client.dispose();
+  });
+});
+
+/** `{ a { a { … } } }` `depth` levels deep: the parser would recurse once per level. */
+function nestedDocument(depth: number): string {
+  return '{ ' + 'me { '.repeat(depth) + 'id' + ' }'.repeat(depth) + ' }';
+}
+
+describe('documents limited by tokens and cost, before anything walks them', () => {
+  it(`refuses a 5,000-level document after ${MAX_QUERY_TOKENS} tokens with a GraphQL error, over HTTP`, async () => {
+    const r = await gql(s.url, t.adminToken, nestedDocument(5000));
+    expect(r.data).toBeUndefined();
+    expect(r.errors?.[0]?.message).toMatch(/token limit/i);
+    expect(r.errors?.[0]?.extensions?.code).not.toBe('INTERNAL_SERVER_ERROR');
+  });
+
+  it('refuses a query repeating one field 20,000 times', async () => {
+    const r = await gql(s.url, t.adminToken, `{ ${'__typename '.repeat(20_000)}}`);
+    expect(r.data).toBeUndefined();
+    expect(r.errors?.[0]?.message).toMatch(/token limit/i);
+  });
+
+  it('refuses both over graphql-ws, and the connection keeps working', async () => {
+    const client = wsClient(s.url, t.adminToken);
+    for (const doc of [nestedDocument(5000), `{ ${'__typename '.repeat(20_000)}}`]) {
+      const sub = subscribe(client, doc);
+      await expect(sub.next(5000)).rejects.toThrow(/token limit/i);
+      sub.dispose();
+    }
+    const ok = subscribe(client, '{ me { email } }');
+    expect(await ok.next(5000)).toMatchObject({ data: { me: { email: t.admin.email } } });
+    await client.dispose();
+  });
+
+  it(`refuses a document costing more than ${MAX_QUERY_COST} (within the depth, alias and token limits)`, async () => {
+    const device = 'device { id name site role platform managementAddress labels createdAt updatedAt }';
+    const alert = `alerts(first: 50) { edges { node { id summary severity status count source dedupKey ${device} } } }`;
+    const doc = `{ devices(first: 50) { edges { node { ${Array.from({ length: MAX_QUERY_ALIASES - 2 }, (_, i) => `a${i}: ${alert}`).join(' ')} } } } }`;
+    const r = await gql(s.url, t.adminToken, doc);
+    expect(r.data).toBeUndefined();
+    expect(r.errors?.[0]?.message).toMatch(/cost/i);
+  });
+});
+
+describe('bad arguments are BAD_USER_INPUT, not INTERNAL_SERVER_ERROR', () => {
+  const codeOf = (r: { errors?: Array<{ extensions?: { code?: string } }> }) => r.errors?.[0]?.extensions?.code;
+
+  it('alerts(first: -1)', async () => {
+    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: -1) { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
+  });
+
+  it('an invalid `after` cursor', async () => {
+    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: 5, after: "not-a-cursor") { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(s.url, t.adminToken, 'query($c: String) { alerts(first: 5, after: $c) { edges { node { id } } } }', { c: '\u0000' }))).toBe('BAD_USER_INPUT');
+  });
+
+  it('a NUL or an unpaired surrogate in a variable, over HTTP and graphql-ws', async () => {
+    const q = 'query($s: String) { alerts(first: 5, filter: { source: $s }) { edges { node { id } } } }';
+    for (const bad of ['a\u0000b', '\ud800x']) {
+      const r = await gql(s.url, t.adminToken, q, { s: bad });
+      expect(codeOf(r)).toBe('BAD_USER_INPUT');
+      expect(JSON.stringify(r.errors)).toMatch(/variables\.s/);
+    }
+    const client = wsClient(s.url, t.adminToken);
+    const sub = subscribe(client, q, { s: 'a\u0000b' });
+    await expect(sub.next(5000)).rejects.toThrow(/NUL/);
+    sub.dispose();
+    await client.dispose();
+  });
+
+  it('a NUL written as a literal in the document', async () => {
+    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: 5, filter: { source: "a\\u0000b" }) { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
+  });
+
+  it('an Int variable past 32 bits', async () => {
+    expect(codeOf(await gql(s.url, t.adminToken, 'query($n: Int!) { alerts(first: $n) { edges { node { id } } } }', { n: 1e308 }))).toBe('BAD_USER_INPUT');
+  });
+
+  it('a variable nested deeper than the JSON limit', async () => {
+    let deep: unknown = 'x';
+    for (let i = 0; i < 100; i++) deep = { a: deep };
+    const r = await gql(s.url, t.adminToken, 'query($v: JSON) { __typename }', { v: deep });
+    expect(codeOf(r)).toBe('BAD_USER_INPUT');
+  });
+});
+
+describe('introspection needs a credential in production', () => {
+  let prod: TestServer;
+  let off: TestServer;
+  beforeAll(async () => {
+    prod = await startTestServer({ env: { NODE_ENV: 'production' } });
+    off = await startTestServer({ env: { INTROSPECTION: 'off' } });
+  });
+  afterAll(async () => {
+    await prod?.stop();
+    await off?.stop();
+  });
+
+  it('refuses anonymous __schema and __type, answers them with a PAT, and leaves __typename alone', async () => {
+    const tp = await buildTenant(prod.app.rt);
+    for (const q of ['{ __schema { queryType { name } } }', '{ __type(name: "Alert") { name } }', '{ me { id } a: __schema { types { name } } }']) {
+      const anon = await gql(prod.url, undefined, q);
+      expect(anon.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+      expect(anon.data ?? null).toBeNull();
+    }
+    const authed = await gql(prod.url, tp.adminToken, '{ __schema { queryType { name } } }');
+    expect(authed.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    expect((await gql(prod.url, undefined, '{ __typename }')).data).toEqual({ __typename: 'Query' });
+  });
+
+  it('refuses an unknown INTROSPECTION value at start-up', () => {
+    expect(() => loadConfig({ INTROSPECTION: 'sometimes' })).toThrow(/INTROSPECTION must be one of public, authenticated, off/);
+    expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe('authenticated');
+    expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'public' }).introspection).toBe('public');
+  });
+
+  it('answers anonymous introspection outside production (INTROSPECTION unset) and refuses everyone when off', async () => {
+    expect((await gql(s.url, undefined, '{ __schema { queryType { name } } }')).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    const to = await buildTenant(off.app.rt);
+    expect((await gql(off.url, to.adminToken, '{ __schema { queryType { name } } }')).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { call } from './helpers/http.js';
 import { routes } from '../rest/routes/index.js';
+import { loadOpenApi } from '../rest/openapi.js';
 
 let s: TestServer;
 
@@ -94,6 +95,33 @@ describe('/openapi.json', () => {
     };
     walk(res.body.paths, '#/paths');
     walk(res.body.components?.schemas, '#/components/schemas');
+    expect(problems).toEqual([]);
+  });
+
+  it('bounds every string (maxLength), array (maxItems) and number (maximum) of the contract', () => {
+    // The merged document as the validator sees it: every path, component and webhook, requests and responses.
+    const doc = loadOpenApi();
+    const problems: string[] = [];
+    const typesOf = (o: Record<string, unknown>): unknown[] => (Array.isArray(o.type) ? o.type : o.type !== undefined ? [o.type] : []);
+    const walk = (node: unknown, at: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
+      const o = node as Record<string, unknown>;
+      const types = typesOf(o);
+      const bounded = 'enum' in o || 'const' in o;
+      // A stream has no length; everything else does.
+      const stream = at.includes('/text/event-stream/');
+      if (types.includes('string') && !bounded && !stream && typeof o.maxLength !== 'number') problems.push(`${at}: string without maxLength`);
+      if (types.includes('array') && typeof o.maxItems !== 'number') problems.push(`${at}: array without maxItems`);
+      if ((types.includes('integer') || types.includes('number')) && !bounded && typeof o.maximum !== 'number') problems.push(`${at}: number without maximum`);
+      for (const [k, v] of Object.entries(o)) {
+        if (k === 'example' || k === 'examples') continue;
+        walk(v, `${at}/${k}`);
+      }
+    };
+    walk(doc.paths, '#/paths');
+    walk(doc.components, '#/components');
+    walk(doc.webhooks, '#/webhooks');
     expect(problems).toEqual([]);
   });
 

@@ -2,8 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/server.js';
-import { REDIS_URL } from './helpers/env.js';
+import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
+import { untilSubscribed } from './helpers/pubsub.js';
 import { childEnv, REPO_ROOT, run } from './helpers/cli.js';
 import { eventually, rest, subscribe } from './helpers/http.js';
 import { createClient } from 'graphql-ws';
@@ -12,9 +16,11 @@ import WebSocket from 'ws';
 // `node --import tsx` rather than `npx tsx` or the tsx binary: both wrap the service in a parent
 // process, npm does not pass the exit code through a signal, and tsx SIGKILLs a child that does not
 // acknowledge SIGTERM within 30 ms (which happens on a busy machine).
-const SERVICE = ['--import', 'tsx', 'src/main.ts'];
+const SERVICE = ['--import', 'tsx', 'src/server/main.ts'];
 let db: TestDatabase;
 const children: ChildProcess[] = [];
+/** Redis prefixes of the service starts (run-scoped, so the global teardown also finds them). */
+const prefixes: string[] = [];
 
 beforeAll(async () => {
   db = await createTestDatabase();
@@ -22,6 +28,12 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await db?.drop();
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    for (const p of prefixes) await unlinkRedisPrefix(redis, `${p}:`);
+  } finally {
+    redis.disconnect();
+  }
 });
 
 async function freePort(): Promise<number> {
@@ -39,12 +51,15 @@ interface Started {
   child: ChildProcess;
   url: string;
   stdout: () => string;
+  redisPrefix: string;
   exited: Promise<number | null>;
 }
 
-/** `node --import tsx src/main.ts` on the test database; resolves once it logs that it is listening. */
+/** `node --import tsx src/server/main.ts` on the test database; resolves once it logs that it is listening. */
 async function startService(extraEnv: Record<string, string> = {}): Promise<Started> {
   const port = await freePort();
+  const redisPrefix = `${testRedisPrefix(inject('testRunId'))}p${crypto.randomBytes(4).toString('hex')}`;
+  prefixes.push(redisPrefix);
   const env = childEnv({
     DATABASE_URL: db.url,
     REDIS_URL,
@@ -52,7 +67,7 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Star
     HOST: '127.0.0.1',
     BOOTSTRAP_DEMO: 'true',
     APP_SECRET: 'process-test-secret-'.padEnd(48, 'x'),
-    REDIS_PREFIX: `tp${crypto.randomBytes(4).toString('hex')}`,
+    REDIS_PREFIX: redisPrefix,
     LOG_LEVEL: 'info',
     ...extraEnv,
   });
@@ -71,7 +86,18 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Star
     };
     check();
   });
-  return { child, url: `http://127.0.0.1:${port}`, stdout: () => out, exited };
+  return { child, url: `http://127.0.0.1:${port}`, stdout: () => out, redisPrefix, exited };
+}
+
+/** The id of the tenant the first start created. */
+async function demoTenantId(): Promise<string> {
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  try {
+    return (await c.query<{ id: string }>('SELECT id FROM "Tenant"')).rows[0]!.id;
+  } finally {
+    await c.end();
+  }
 }
 
 /** The demo login the first start prints (never logged as JSON). */
@@ -106,8 +132,7 @@ describe('the service process', () => {
       connectionParams: { authorization: `Bearer ${login.body.access_token}` },
     });
     const sub = subscribe(ws, 'subscription { tokenChanged { id change } }');
-    await rest(svc.url, login.body.access_token).get('/auth/me');
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed({ config: { redisPrefix: svc.redisPrefix } }, 'tokenChanged', await demoTenantId());
 
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);

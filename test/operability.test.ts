@@ -57,7 +57,7 @@ describe('REST error shapes', () => {
   it('answers 413 with a detail for a body over 1 MiB', async () => {
     const res = await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'big', description: 'x'.repeat(MiB + 10) });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ detail: expect.stringMatching(/1048576 byte limit/) });
+    expect(res.body).toEqual({ code: 'BODY_TOO_LARGE', detail: expect.stringMatching(/1048576 byte limit/) });
   });
 
   it('accepts a body just under 1 MiB up to validation', async () => {
@@ -70,14 +70,14 @@ describe('REST error shapes', () => {
     const res = await rest(s.url, t.adminToken).get('/no/such/thing');
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('application/json');
-    expect(res.body).toEqual({ detail: expect.any(String) });
+    expect(res.body).toEqual({ code: 'ROUTE_NOT_FOUND', detail: expect.any(String) });
   });
 
   it('answers 404 with a JSON detail outside /api/v1', async () => {
     for (const p of ['/api/v2/auth/me', '/nothing-here']) {
       const res = await call(s.url, 'GET', p);
       expect(res.status).toBe(404);
-      expect(res.body).toEqual({ detail: expect.any(String) });
+      expect(res.body).toEqual({ code: 'ROUTE_NOT_FOUND', detail: expect.any(String) });
     }
   });
 
@@ -96,7 +96,7 @@ describe('REST error shapes', () => {
   it('answers 422 for a body that is not JSON', async () => {
     const res = await call(s.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
     expect(res.status).toBe(422);
-    expect(res.body).toEqual({ detail: [{ loc: ['body'], msg: 'is not valid JSON' }] });
+    expect(res.body).toEqual({ code: 'INVALID_JSON', detail: [{ loc: ['body'], msg: 'is not valid JSON' }] });
   });
 });
 
@@ -104,7 +104,7 @@ describe('GraphQL over HTTP limits', () => {
   it('answers 413 with a detail for a GraphQL body over 1 MiB', async () => {
     const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, body: { query: '{ me { email } }', variables: { pad: 'x'.repeat(MiB + 10) } } });
     expect(res.status).toBe(413);
-    expect(res.body).toEqual({ detail: expect.stringMatching(/1048576 byte limit/) });
+    expect(res.body).toEqual({ code: 'BODY_TOO_LARGE', detail: expect.stringMatching(/1048576 byte limit/) });
   });
 
   it('allows cross-origin GraphQL calls with a Bearer credential but never with the session cookie (CORS)', async () => {

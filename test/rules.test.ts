@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { untilSubscribed } from './helpers/pubsub.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
 
@@ -36,15 +37,15 @@ describe('alert rule CRUD', () => {
     const created = await createRule(t.adminToken, {
       name: 'Deploys',
       typeGlob: 'deploy.*',
-      severities: ['critical'],
+      severities: ['CRITICAL'],
       labels: { env: 'prod' },
-      payloadConditions: [{ path: 'duration', op: 'gt', value: 5 }],
-      alertSeverity: 'critical',
+      payloadConditions: [{ path: 'duration', op: 'GT', value: 5 }],
+      alertSeverity: 'CRITICAL',
       summaryTemplate: '{{type}} on {{source}}',
     });
     expect(created.errors).toBeUndefined();
     const rule = created.data.createAlertRule;
-    expect(rule).toMatchObject({ name: 'Deploys', kind: 'match', enabled: true, typeGlob: 'deploy.*', severities: ['critical'], labels: { env: 'prod' }, payloadConditions: [{ path: 'duration', op: 'gt', value: 5 }] });
+    expect(rule).toMatchObject({ name: 'Deploys', kind: 'MATCH', enabled: true, typeGlob: 'deploy.*', severities: ['CRITICAL'], labels: { env: 'prod' }, payloadConditions: [{ path: 'duration', op: 'GT', value: 5 }] });
 
     const read = await gql(s.url, memberToken, `query($id: ID!) { alertRule(id: $id) { ${RULE} } alertRules { id } }`, { id: rule.id });
     expect(read.data.alertRule.name).toBe('Deploys');
@@ -52,10 +53,10 @@ describe('alert rule CRUD', () => {
 
     const updated = await gql(s.url, t.adminToken, `mutation($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${RULE} } }`, {
       id: rule.id,
-      input: { enabled: false, summaryTemplate: null, severities: ['warning', 'critical'] },
+      input: { enabled: false, summaryTemplate: null, severities: ['WARNING', 'CRITICAL'] },
     });
     expect(updated.errors).toBeUndefined();
-    expect(updated.data.updateAlertRule).toMatchObject({ enabled: false, summaryTemplate: null, severities: ['warning', 'critical'], typeGlob: 'deploy.*' });
+    expect(updated.data.updateAlertRule).toMatchObject({ enabled: false, summaryTemplate: null, severities: ['WARNING', 'CRITICAL'], typeGlob: 'deploy.*' });
 
     const deleted = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteAlertRule(id: $id) }', { id: rule.id });
     expect(deleted.data.deleteAlertRule).toBe(rule.id);
@@ -66,6 +67,18 @@ describe('alert rule CRUD', () => {
   it('refuses writes by members (FORBIDDEN) and anonymous callers (UNAUTHENTICATED)', async () => {
     const byMember = await createRule(memberToken, { name: 'x', typeGlob: 'a.*' });
     expect(byMember.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    // Every write, not only create: a member can neither change nor delete an existing rule.
+    const mine = (await createRule(t.adminToken, { name: 'Kept', typeGlob: 'kept.*' })).data.createAlertRule;
+    const upd = await gql(s.url, memberToken, 'mutation($id: ID!) { updateAlertRule(id: $id, input: { enabled: false }) { id } }', { id: mine.id });
+    expect(upd.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const del = await gql(s.url, memberToken, 'mutation($id: ID!) { deleteAlertRule(id: $id) }', { id: mine.id });
+    expect(del.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    const anonUpd = await gql(s.url, undefined, 'mutation($id: ID!) { updateAlertRule(id: $id, input: { enabled: false }) { id } }', { id: mine.id });
+    expect(anonUpd.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    const anonDel = await gql(s.url, undefined, 'mutation($id: ID!) { deleteAlertRule(id: $id) }', { id: mine.id });
+    expect(anonDel.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    expect(await s.app.rt.prisma.alertRule.findUniqueOrThrow({ where: { id: mine.id } })).toMatchObject({ name: 'Kept', enabled: true });
+    expect(await s.app.rt.prisma.alertRule.count({ where: { tenantId: t.tenantId, name: 'x' } })).toBe(0);
     const anon = await createRule(undefined as unknown as string, { name: 'x', typeGlob: 'a.*' });
     expect(anon.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     const anonRead = await gql(s.url, undefined, '{ alertRules { id } }');
@@ -82,24 +95,27 @@ describe('alert rule CRUD', () => {
     expect(del.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const list = await gql(s.url, t.adminToken, '{ alertRules { id } }');
     expect(list.data.alertRules.map((r: { id: string }) => r.id)).not.toContain(theirs.id);
+    // The writes changed nothing: their rule is still there, still enabled.
+    expect(await s.app.rt.prisma.alertRule.findUniqueOrThrow({ where: { id: theirs.id } })).toMatchObject({ tenantId: other.tenantId, name: 'Theirs', enabled: true });
   });
 
   it('lists every offending field of an invalid rule (BAD_USER_INPUT with fields)', async () => {
     const r = await createRule(t.adminToken, {
       name: '',
-      kind: 'absence',
+      kind: 'ABSENCE',
       typeGlob: 'bad glob!',
       labels: { env: 3 },
       payloadConditions: [
-        { path: '', op: 'eq', value: 1 },
-        { path: 'a', op: 'gt', value: 'ten' },
+        { path: '', op: 'EQ', value: 1 },
+        { path: 'a', op: 'GT', value: 'ten' },
       ],
       summaryTemplate: '{{tenant.secret}}',
     });
     expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     const locs = (r.errors![0]!.extensions!.fields as Array<{ loc: string[] }>).map((f) => f.loc.join('.'));
-    expect(locs).toEqual(
-      expect.arrayContaining([
+    // Every offending field, each once, and nothing else.
+    expect([...locs].sort()).toEqual(
+      [
         'input.name',
         'input.typeGlob',
         'input.labels',
@@ -107,20 +123,32 @@ describe('alert rule CRUD', () => {
         'input.payloadConditions.1.value',
         'input.windowSeconds',
         'input.summaryTemplate',
-      ]),
+      ].sort(),
     );
   });
 
   it('refuses a window on a match rule and a kind change', async () => {
     const r = await createRule(t.adminToken, { name: 'm', typeGlob: 'a.*', windowSeconds: 10 });
+    expect(r.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect((r.errors![0]!.extensions!.fields as Array<{ loc: string[] }>)[0]!.loc).toEqual(['input', 'windowSeconds']);
+    // A window added to an existing match rule is refused too.
+    const match = (await createRule(t.adminToken, { name: 'match', typeGlob: 'a.*' })).data.createAlertRule;
+    const UPDATE = `mutation($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${RULE} } }`;
+    const windowed = await gql(s.url, t.adminToken, UPDATE, { id: match.id, input: { windowSeconds: 10 } });
+    expect(windowed.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect((windowed.errors![0]!.extensions!.fields as Array<{ loc: string[] }>).map((f) => f.loc)).toContainEqual(['input', 'windowSeconds']);
+    // The kind cannot change: the update input has no kind, so asking is an error.
+    const kindChange = await gql(s.url, t.adminToken, UPDATE, { id: match.id, input: { kind: 'absence', windowSeconds: 10 } });
+    expect(kindChange.errors?.length).toBeGreaterThan(0);
+    expect(kindChange.data?.updateAlertRule ?? null).toBeNull();
+    expect(await s.app.rt.prisma.alertRule.findUniqueOrThrow({ where: { id: match.id } })).toMatchObject({ kind: 'match', windowSeconds: null });
   });
 });
 
 describe('match rules', () => {
   it('opens ONE alert for three matching deploy.* critical events (count 3)', async () => {
     const tenant = await buildTenant(s.app.rt);
-    const rule = (await createRule(tenant.adminToken, { name: 'Critical deploys', typeGlob: 'deploy.*', severities: ['critical'], alertSeverity: 'critical', summaryTemplate: '{{type}} on {{source}}' })).data.createAlertRule;
+    const rule = (await createRule(tenant.adminToken, { name: 'Critical deploys', typeGlob: 'deploy.*', severities: ['CRITICAL'], alertSeverity: 'CRITICAL', summaryTemplate: '{{type}} on {{source}}' })).data.createAlertRule;
     const matching: string[] = [];
     for (const type of ['deploy.started', 'deploy.failed', 'deploy.started']) {
       matching.push(await ingest(tenant.ingestKey, { type, source: 'gha', severity: 'critical', summary: 'deploy' }));
@@ -152,7 +180,7 @@ describe('match rules', () => {
     await createRule(tenant.adminToken, {
       name: 'Disk',
       typeGlob: 'disk.*',
-      payloadConditions: [{ path: 'used_pct', op: 'gte', value: 90 }],
+      payloadConditions: [{ path: 'used_pct', op: 'GTE', value: 90 }],
       dedupKeyTemplate: 'disk:{{payload.host}}',
       summaryTemplate: 'Disk {{payload.used_pct}}% on {{payload.host}}',
     });
@@ -192,11 +220,11 @@ describe('match rules', () => {
 describe('absence (heartbeat) rules', () => {
   it('opens an alert when heartbeats stop for the window and resolves it when they return', async () => {
     const tenant = await buildTenant(s.app.rt);
-    const rule = (await createRule(tenant.adminToken, { name: 'Heartbeat', kind: 'absence', typeGlob: 'heartbeat', windowSeconds: 5, alertSeverity: 'critical' })).data.createAlertRule;
-    expect(rule).toMatchObject({ kind: 'absence', windowSeconds: 5 });
+    const rule = (await createRule(tenant.adminToken, { name: 'Heartbeat', kind: 'ABSENCE', typeGlob: 'heartbeat', windowSeconds: 5, alertSeverity: 'CRITICAL' })).data.createAlertRule;
+    expect(rule).toMatchObject({ kind: 'ABSENCE', windowSeconds: 5 });
     const client = wsClient(s.url, tenant.adminToken);
     const sub = subscribe(client, 'subscription { alertChanged { change alert { id status summary source } } }');
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed(s, 'alertChanged', tenant.tenantId);
     const api = rest(s.url, tenant.adminToken);
 
     // host-1 sends heartbeats, then stops. host-2 is busy with other events but never sent a
@@ -209,7 +237,7 @@ describe('absence (heartbeat) rules', () => {
     const lastBeat = await s.app.rt.prisma.event.findFirstOrThrow({ where: { tenantId: tenant.tenantId, source: 'host-1' }, orderBy: { receivedAt: 'desc' } });
 
     const opened = await sub.next(20_000);
-    expect(opened.data.alertChanged).toMatchObject({ change: 'opened', alert: { status: 'open', source: 'host-1', summary: 'Heartbeat: no heartbeat from host-1 for 5s' } });
+    expect(opened.data.alertChanged).toMatchObject({ change: 'OPENED', alert: { status: 'OPEN', source: 'host-1', summary: 'Heartbeat: no heartbeat from host-1 for 5s' } });
     const alertId = opened.data.alertChanged.alert.id;
     const alert = (await api.get(`/alerts/${alertId}`)).body;
     expect(alert).toMatchObject({ status: 'open', severity: 'critical', rule_id: rule.id, count: 1 });
@@ -217,7 +245,7 @@ describe('absence (heartbeat) rules', () => {
 
     await ingest(tenant.ingestKey, { type: 'heartbeat', source: 'host-1' });
     const resolved = await sub.next(10_000);
-    expect(resolved.data.alertChanged).toMatchObject({ change: 'resolved', alert: { id: alertId, status: 'resolved' } });
+    expect(resolved.data.alertChanged).toMatchObject({ change: 'RESOLVED', alert: { id: alertId, status: 'RESOLVED' } });
     const after = (await api.get(`/alerts/${alertId}`)).body;
     expect(after.timeline.map((e: { action: string }) => e.action)).toEqual(['opened', 'resolved']);
     expect(after.timeline[1].note).toMatch(/Heartbeat from host-1 returned/);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { untilSubscribed } from './helpers/pubsub.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { gql, rest, subscribe, wsClient } from './helpers/http.js';
 
@@ -26,7 +27,7 @@ describe('service spine', () => {
   it('delivers tokenChanged over graphql-ws when a token is minted', async () => {
     const client = wsClient(s.url, t.adminToken);
     const sub = subscribe(client, 'subscription { tokenChanged { id change } }');
-    await new Promise((r) => setTimeout(r, 300));
+    await untilSubscribed(s, 'tokenChanged', t.tenantId);
     const minted = await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'ws-test' });
     expect(minted.status).toBe(201);
     const got = await sub.next();

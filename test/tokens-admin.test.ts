@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
-import { maintenanceTasks } from '../workers/maintenance.js';
+import { maintenanceTasks } from '../workers/index.js';
 
 const DAY = 86400_000;
 let s: TestServer;
@@ -31,7 +31,7 @@ describe('PATs for service users', () => {
   it('lets an admin mint one over GraphQL, list the service user’s tokens and revoke them', async () => {
     const svc = await buildUser(s.app.rt, t.tenantId, { kind: 'service' });
     const g = await gql(s.url, t.adminToken, 'mutation($u: ID!) { createToken(input: { name: "gql-bot", userId: $u }) { token accessToken { id user { id kind } } } }', { u: svc.id });
-    expect(g.data.createToken.accessToken.user).toEqual({ id: svc.id, kind: 'service' });
+    expect(g.data.createToken.accessToken.user).toEqual({ id: svc.id, kind: 'SERVICE' });
     const list = await gql(s.url, t.adminToken, 'query($u: ID!) { tokens(userId: $u) { id name } }', { u: svc.id });
     expect(list.data.tokens).toEqual([{ id: g.data.createToken.accessToken.id, name: 'gql-bot' }]);
     const del = await rest(s.url, t.adminToken).delete(`/auth/tokens/${g.data.createToken.accessToken.id}`);

@@ -151,7 +151,7 @@ describe('using a PAT', () => {
   ])('answers 401 with a JSON detail for %s', async (_what, authorization) => {
     const res = await call(s.url + '/api/v1', 'GET', '/auth/me', { headers: authorization ? { authorization } : {} });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ detail: expect.any(String) });
+    expect(res.body).toEqual({ code: expect.stringMatching(/^(UNAUTHENTICATED|TOKEN_INVALID|CREDENTIAL_MALFORMED|SESSION_EXPIRED)$/), detail: expect.any(String) });
     const g = await call(s.url, 'POST', '/graphql', { headers: authorization ? { authorization } : {}, body: { query: '{ me { email } }' } });
     expect(g.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
@@ -242,7 +242,7 @@ describe('rotating a PAT', () => {
     const m = await member();
     const { body: old } = await mint(m.token, { name: 'g-rot' });
     const g = await gql(s.url, m.token, 'mutation($id: ID!) { rotateToken(id: $id) { token accessToken { id name status } } }', { id: old.id });
-    expect(g.data.rotateToken).toMatchObject({ token: expect.stringMatching(/^spat_/), accessToken: { name: 'g-rot', status: 'active' } });
+    expect(g.data.rotateToken).toMatchObject({ token: expect.stringMatching(/^spat_/), accessToken: { name: 'g-rot', status: 'ACTIVE' } });
   });
 
   it('answers 409 for a revoked token', async () => {
@@ -262,7 +262,7 @@ describe('tokens of others', () => {
     const { body: theirs } = await mint(other.adminToken, { name: 'theirs' });
     const res = await call(s.url + '/api/v1', method, path(theirs.id), { token: t.adminToken });
     expect(res.status).toBe(404);
-    expect(res.body).toEqual({ detail: 'Token not found.' });
+    expect(res.body).toEqual({ code: 'NOT_FOUND', detail: 'Token not found.' });
     expect((await rest(s.url, theirs.token).get('/auth/me')).status).toBe(200);
   });
 

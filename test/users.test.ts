@@ -37,9 +37,11 @@ describe('users query', () => {
   it('lists the tenant’s users to an admin, and only that tenant’s', async () => {
     const r = await gql(s.url, t.adminToken, '{ users { id email role kind } }');
     expect(r.status).toBe(200);
-    const emails = r.data.users.map((u: { email: string }) => u.email);
+    const emails = r.data.users.map((u: { email: string }) => u.email).sort();
+    const tenantUsers = await s.app.rt.prisma.user.findMany({ where: { tenantId: t.tenantId }, select: { email: true } });
+    expect(emails).toEqual(tenantUsers.map((u) => u.email).sort()); // every user of the tenant
     expect(emails).toContain(t.admin.email);
-    expect(emails).not.toContain(other.admin.email);
+    expect(emails).not.toContain(other.admin.email); // and no one else's
   });
 
   it('answers FORBIDDEN to a member', async () => {
@@ -58,18 +60,29 @@ describe('createUser', () => {
   it('lets an admin create a member who can then log in', async () => {
     const e = email();
     const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: e, password: 'member-pass-1' } });
-    expect(r.data.createUser).toEqual({ id: expect.any(String), email: e, role: 'member', kind: 'human', tenant: { id: t.tenantId } });
+    expect(r.data.createUser).toEqual({ id: expect.any(String), email: e, role: 'MEMBER', kind: 'HUMAN', tenant: { id: t.tenantId } });
     expect((await rest(s.url).post('/auth/login', { email: e, password: 'member-pass-1' })).status).toBe(200);
   });
 
   it('lets an admin create a service user, which gets PATs rather than a password', async () => {
-    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), kind: 'service', role: 'member' } });
-    expect(r.data.createUser.kind).toBe('service');
+    const e = email();
+    const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: e, kind: 'SERVICE', role: 'MEMBER' } });
+    expect(r.data.createUser).toMatchObject({ email: e, kind: 'SERVICE', role: 'MEMBER', tenant: { id: t.tenantId } });
+    const id = r.data.createUser.id;
+    // No password: nothing is stored, and logging in is refused whatever is tried.
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id } })).passwordHash).toBeNull();
+    expect((await rest(s.url).post('/auth/login', { email: e, password: 'member-pass-1' })).status).toBe(401);
+    // A PAT minted for it by an admin authenticates as the service user.
+    const minted = await gql(s.url, t.adminToken, 'mutation($input: CreateTokenInput!) { createToken(input: $input) { token } }', { input: { name: 'ci', userId: id } });
+    expect(minted.errors).toBeUndefined();
+    const me = await rest(s.url, minted.data.createToken.token).get('/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe(e);
   });
 
   it('answers FORBIDDEN to a member and creates nothing', async () => {
     const e = email();
-    const r = await gql(s.url, memberToken, CREATE_USER, { input: { email: e, password: 'member-pass-1', role: 'admin' } });
+    const r = await gql(s.url, memberToken, CREATE_USER, { input: { email: e, password: 'member-pass-1', role: 'ADMIN' } });
     expect(r.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(await s.app.rt.prisma.user.findUnique({ where: { email: e } })).toBeNull();
   });
@@ -84,8 +97,13 @@ describe('createUser', () => {
   });
 
   it('answers CONFLICT for an email already in use, even in another tenant', async () => {
+    const sameTenant = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: t.admin.email } });
+    expect(sameTenant.errors?.[0].extensions?.code).toBe('CONFLICT');
     const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: other.admin.email } });
     expect(r.errors?.[0].extensions?.code).toBe('CONFLICT');
+    // Nothing was created: each address still belongs to exactly its first user.
+    expect(await s.app.rt.prisma.user.count({ where: { email: { in: [t.admin.email, other.admin.email] } } })).toBe(2);
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: other.admin.email } })).tenantId).toBe(other.tenantId);
   });
 });
 
@@ -95,7 +113,7 @@ describe('audit log', () => {
     const created = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email() } });
     const id = created.data.createUser.id;
     const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
-    expect(row).toMatchObject({ action: 'createUser', credentialKind: 'pat', targetType: 'User', actor: { id: t.admin.id, email: t.admin.email } });
+    expect(row).toMatchObject({ action: 'createUser', credentialKind: 'PAT', targetType: 'User', actor: { id: t.admin.id, email: t.admin.email } });
     expect(new Date(row.createdAt).getTime()).toBeGreaterThanOrEqual(before);
   });
 
@@ -104,7 +122,7 @@ describe('audit log', () => {
     const minted = await gql(s.url, jwt, 'mutation { createToken(input: { name: "from-session" }) { accessToken { id } } }');
     const id = minted.data.createToken.accessToken.id;
     const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
-    expect(row).toMatchObject({ action: 'createToken', credentialKind: 'session', targetType: 'AccessToken', actor: { id: t.admin.id } });
+    expect(row).toMatchObject({ action: 'createToken', credentialKind: 'SESSION', targetType: 'AccessToken', actor: { id: t.admin.id } });
   });
 
   it('records REST calls, which run as GraphQL mutations (revoke, reactivate, rotate, logout)', async () => {
@@ -121,7 +139,7 @@ describe('audit log', () => {
       return rows.length >= 5 ? rows : null;
     });
     const actions = mine.map((x) => `${x.action}:${x.credentialKind}`);
-    expect(actions).toEqual(expect.arrayContaining(['createToken:pat', 'revokeToken:pat', 'reactivateToken:pat', 'rotateToken:pat', 'logout:session']));
+    expect(actions).toEqual(expect.arrayContaining(['createToken:PAT', 'revokeToken:PAT', 'reactivateToken:PAT', 'rotateToken:PAT', 'logout:SESSION']));
     expect(mine.find((x) => x.action === 'revokeToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
     expect(mine.find((x) => x.action === 'rotateToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
     expect(mine.find((x) => x.action === 'createToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
@@ -130,7 +148,8 @@ describe('audit log', () => {
 
   it('does not record a mutation that failed', async () => {
     const before = (await auditRows(t.adminToken)).length;
-    await gql(s.url, t.adminToken, CREATE_USER, { input: { email: 'invalid' } });
+    const failed = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: 'invalid' } });
+    expect(failed.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT'); // it did fail
     await gql(s.url, t.adminToken, '{ me { id } }'); // a later request: any audit write would have landed
     const rows = await auditRows(t.adminToken);
     expect(rows.length).toBe(before);

@@ -20,16 +20,16 @@ beforeAll(async () => {
   s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } });
   t = await buildTenant(s.app.rt);
   rcv = await startReceiver();
-  const rule = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: critical }) { id } }');
+  const rule = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: CRITICAL }) { id } }');
   expect(rule.errors).toBeUndefined();
   const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret } }', {
     input: {
       name: 'pager',
       url: rcv.url,
       triggers: [
-        { on: 'ALERT_OPENED', severities: ['critical'] },
+        { on: 'ALERT_OPENED', severities: ['CRITICAL'] },
         { on: 'ALERT_ACKNOWLEDGED' },
-        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'eq', value: 'failed' }] },
+        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }] },
       ],
     },
   });

@@ -7,7 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type App } from '../src/app.js';
+import { startApp, type App } from '../src/server/app.js';
 import { startTestServer, testConfig, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql } from './helpers/http.js';
@@ -46,7 +46,7 @@ afterAll(async () => {
 /** A worker-only service process (no HTTP) on the test's database and Redis prefix. */
 async function spawnWorkerProcess(): Promise<ChildProcess> {
   const env = { ...process.env, ...envOf(s), LOG_LEVEL: 'silent' };
-  const app = path.resolve('src/app.js');
+  const app = path.resolve('src/server/app.js');
   const config = path.resolve('src/config.js');
   const code = `
     import { startApp } from ${JSON.stringify(app)};

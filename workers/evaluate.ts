@@ -10,7 +10,7 @@ import { checkAbsences } from '../src/rules/absence.js';
 import { redriveUnevaluatedEvents } from '../src/rules/sweeper.js';
 import { wakeSnoozedAlerts } from '../src/alerts/actions.js';
 import { workerOptions } from './connection.js';
-import type { MaintenanceTask } from './maintenance.js';
+import type { MaintenanceTask } from './task.js';
 
 /** Starts the evaluate worker (config.alerting.evaluateConcurrency batches at a time). */
 export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {

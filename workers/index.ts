@@ -1,14 +1,20 @@
 /**
  * Starts every BullMQ worker of this process; `close()` lets running jobs finish (SIGTERM).
- * Each area contributes a starter (its workers) and maintenance tasks (workers/maintenance.ts).
+ * Each area contributes a starter (its workers) and maintenance tasks (workers/task.ts), assembled here.
  */
 import type { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { startMaintenance } from './maintenance.js';
-import { startSotWorker } from './sot.js';
-import { startEvaluateWorker } from './evaluate.js';
-import { startOutboxWorkers } from './outbox.js';
+import type { MaintenanceTask } from './task.js';
+import { tokenTasks } from './tokens.js';
+import { startSotWorker, sotTasks } from './sot.js';
+import { startEvaluateWorker, alertingTasks } from './evaluate.js';
+import { startOutboxWorkers, webhookTasks } from './outbox.js';
 import { startDeliveryWorkers } from './deliveries.js';
+import { startReportsWorker, reportTasks } from './reports.js';
+import { integrationTasks } from './integrations.js';
+import { startGpuRunWorkers, gpuRunTasks } from './gpu-runs.js';
+import { gpuTasks } from './gpu.js';
 
 export interface Workers {
   workers: Worker[];
@@ -18,11 +24,20 @@ export interface Workers {
 /** A function that starts an area's workers. */
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
-const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers];
+/** Every area's periodic tasks, scheduled by the maintenance worker. */
+export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks];
+
+const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers];
 
 export async function startWorkers(rt: Runtime): Promise<Workers> {
   const workers: Worker[] = [];
-  for (const start of starters) workers.push(...(await start(rt)));
+  for (const start of starters) {
+    const started = await start(rt);
+    // Every worker gets an 'error' listener (Redis connection errors, a failing stalled-job check):
+    // without one BullMQ prints to stderr, bypassing the log; the worker itself reconnects and goes on.
+    for (const w of started) w.on('error', (err) => rt.logger.error({ err, queue: w.name }, 'worker error'));
+    workers.push(...started);
+  }
   return {
     workers,
     close: async () => {

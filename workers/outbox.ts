@@ -1,16 +1,16 @@
 /**
- * The outbox worker: fans each announced change out into deliveries. Its sweeper (a maintenance task,
- * re-registered by workers/maintenance.ts if Redis loses its schedules) re-drives whatever lost jobs
- * were carrying.
+ * The outbox worker: fans each announced change out into webhook deliveries. Its sweeper (a maintenance
+ * task, re-registered by workers/maintenance.ts if Redis loses its schedules) re-drives whatever lost
+ * jobs were carrying.
  */
-import { Worker } from 'bullmq';
+import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
-import { QueueNames } from '../src/queues.js';
-import { fanOutOutboxMessage } from '../src/outbox/fanout.js';
-import { sweepOutboxAndDeliveries } from '../src/outbox/sweeper.js';
-import { purgeDeliveryHistory } from '../src/webhooks/retention.js';
-import { workerOptions } from './connection.js';
-import type { MaintenanceTask } from './maintenance.js';
+import { QueueNames, type JobPayloads } from '../src/queues.js';
+import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
+import { sweepOutboxAndDeliveries } from '../src/deliveries/redrive.js';
+import { purgeDeliveryHistory } from '../src/deliveries/retention.js';
+import { logJobFailure, workerOptions } from './connection.js';
+import type { MaintenanceTask } from './task.js';
 
 /** Periodic tasks of the webhooks area (registered through workers/maintenance.ts). */
 export const webhookTasks: MaintenanceTask[] = [
@@ -28,12 +28,15 @@ export const webhookTasks: MaintenanceTask[] = [
 
 /** Starts the fan-out worker. */
 export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
-  const worker = new Worker(
+  const worker = new Worker<JobPayloads['outbox'], { created: number }>(
     QueueNames.outbox,
-    async (job) => ({ created: await fanOutOutboxMessage(rt, job.data.outboxId as string) }),
+    async (job) => {
+      const created = await fanOutOutboxMessage(rt, job.data.outboxId);
+      if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
+      return { created };
+    },
     workerOptions(rt, { concurrency: 8 }),
   );
-  worker.on('failed', (job, err) => rt.logger.error({ err, outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
-
+  worker.on('failed', (job, err) => logJobFailure(rt, err, { outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
   return [worker];
 }

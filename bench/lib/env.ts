@@ -3,6 +3,8 @@
  * and throwaway databases for one run.
  */
 import crypto from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
@@ -30,5 +32,26 @@ export async function createBenchDatabase(prefix = 'ops_bench'): Promise<BenchDa
       await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
       await c.end();
     },
+  };
+}
+
+/**
+ * The environment of the service under benchmark (a child process): this run's database and Redis, a
+ * free loopback port, no demo tenant, a throwaway secret and Redis prefix, production mode. `extra`
+ * adds what one benchmark raises (rate and body limits).
+ */
+export function serviceEnv(databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    BOOTSTRAP_DEMO: 'false',
+    APP_SECRET: crypto.randomBytes(32).toString('hex'),
+    REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`,
+    DATA_DIR: path.join(os.tmpdir(), 'ops-bench-data'),
+    NODE_ENV: 'production',
+    ...extra,
   };
 }

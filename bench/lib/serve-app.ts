@@ -4,7 +4,7 @@
  * (the scale-out layout: API nodes and worker processes). Prints `{"ready": {"url": …}}`.
  */
 import { loadConfig } from '../../src/config.js';
-import { startApp } from '../../src/app.js';
+import { startApp } from '../../src/server/app.js';
 
 const role = process.env.BENCH_ROLE ?? 'api';
 const app = await startApp(loadConfig(), role === 'worker' ? { http: false, workers: true } : { http: true, workers: false });

@@ -3,24 +3,8 @@
  * of the same name with the caller's permissions.
  */
 import type { RouteEntry, RestRequest } from '../route-types.js';
-import { snakeTop } from '../shape.js';
-
-const ALERT_FIELDS =
-  'id status severity summary source dedupKey count firstSeenAt lastSeenAt acknowledgedAt snoozedUntil resolvedAt suppressed ruleId assigneeId maintenanceWindowId allowedActions createdAt updatedAt';
-const EVENT_FIELDS = 'id type module source summary severity labels payload receivedAt';
-const DETAIL_FIELDS = `${ALERT_FIELDS}
-  rule { id name kind }
-  assignee { id email name }
-  maintenanceWindow { id name startsAt endsAt repeatEverySeconds }
-  events(limit: 20) { ${EVENT_FIELDS} }
-  timeline { id action fromStatus toStatus note createdAt actor { id email name } }`;
-
-/** The REST shape of an alert: snake_case, labels and payloads of its events left as sent. */
-function restAlert(a: Record<string, any>): Record<string, unknown> {
-  const out = snakeTop<Record<string, unknown>>(a, ['events']);
-  if (Array.isArray(a.events)) out.events = a.events.map((e: Record<string, unknown>) => snakeTop(e, ['labels', 'payload']));
-  return out;
-}
+import { ALERT_DETAIL_FIELDS, ALERT_FIELDS, presentAlert } from '../presenters/alerts.js';
+import { itemsOf } from '../presenters/lists.js';
 
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;
@@ -40,9 +24,9 @@ function listVariables(req: RestRequest): Record<string, unknown> {
 const action = (name: 'acknowledgeAlert' | 'resolveAlert', path: string): RouteEntry => ({
   method: 'post',
   path,
-  operation: `mutation ${name[0]!.toUpperCase() + name.slice(1)}($id: ID!) { ${name}(id: $id) { ${DETAIL_FIELDS} } }`,
+  operation: `mutation ${name[0]!.toUpperCase() + name.slice(1)}($id: ID!) { ${name}(id: $id) { ${ALERT_DETAIL_FIELDS} } }`,
   variables: (req) => ({ id: req.params.alertId }),
-  respond: (data) => restAlert(data[name]),
+  respond: (data) => presentAlert(data[name]),
 });
 
 export const alertsRoutes: RouteEntry[] = [
@@ -51,25 +35,25 @@ export const alertsRoutes: RouteEntry[] = [
     path: '/alerts',
     operation: `query Alerts($first: Int!, $filter: AlertFilter) { alerts(first: $first, filter: $filter) { edges { node { ${ALERT_FIELDS} } } } }`,
     variables: listVariables,
-    respond: (data) => ({ items: data.alerts.edges.map((e: { node: Record<string, unknown> }) => restAlert(e.node)) }),
+    respond: (data) => itemsOf(data.alerts, presentAlert),
   },
   {
     method: 'get',
     path: '/alerts/:alertId',
-    operation: `query Alert($id: ID!) { alert(id: $id) { ${DETAIL_FIELDS} } }`,
+    operation: `query Alert($id: ID!) { alert(id: $id) { ${ALERT_DETAIL_FIELDS} } }`,
     variables: (req) => ({ id: req.params.alertId }),
-    respond: (data) => restAlert(data.alert),
+    respond: (data) => presentAlert(data.alert),
   },
   action('acknowledgeAlert', '/alerts/:alertId/acknowledge'),
   {
     method: 'post',
     path: '/alerts/:alertId/snooze',
-    operation: `mutation SnoozeAlert($id: ID!, $input: SnoozeAlertInput!) { snoozeAlert(id: $id, input: $input) { ${DETAIL_FIELDS} } }`,
+    operation: `mutation SnoozeAlert($id: ID!, $input: SnoozeAlertInput!) { snoozeAlert(id: $id, input: $input) { ${ALERT_DETAIL_FIELDS} } }`,
     variables: (req) => ({
       id: req.params.alertId,
       input: { duration: req.body.duration === undefined || req.body.duration === null ? null : String(req.body.duration), until: req.body.until ?? null },
     }),
-    respond: (data) => restAlert(data.snoozeAlert),
+    respond: (data) => presentAlert(data.snoozeAlert),
   },
   action('resolveAlert', '/alerts/:alertId/resolve'),
 ];

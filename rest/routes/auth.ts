@@ -2,10 +2,9 @@
  * /auth: login, logout, me, personal access tokens.
  */
 import type { RouteEntry } from '../route-types.js';
-import { snake } from '../shape.js';
-
-const TOKEN_FIELDS = 'id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil';
-const USER_FIELDS = 'id email name role kind createdAt';
+import { ME_FIELDS, presentLogin, presentMe } from '../presenters/auth.js';
+import { TOKEN_FIELDS, presentMintedToken, presentToken } from '../presenters/tokens.js';
+import { arrayOf } from '../presenters/lists.js';
 
 export const authRoutes: RouteEntry[] = [
   {
@@ -14,7 +13,7 @@ export const authRoutes: RouteEntry[] = [
     auth: 'public',
     operation: 'mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken tokenType expiresIn } }',
     variables: (req) => ({ email: req.body.email, password: req.body.password }),
-    respond: (data) => snake(data.login),
+    respond: (data) => presentLogin(data.login),
   },
   {
     method: 'post',
@@ -25,14 +24,14 @@ export const authRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/auth/me',
-    operation: `query Me { me { ${USER_FIELDS} tenant { id name } } viewer { credentialKind } }`,
-    respond: (data) => ({ ...snake<Record<string, unknown>>(data.me), credential_kind: data.viewer.credentialKind }),
+    operation: `query Me { ${ME_FIELDS} }`,
+    respond: (data) => presentMe(data),
   },
   {
     method: 'get',
     path: '/auth/tokens',
     operation: `query Tokens { tokens { ${TOKEN_FIELDS} } }`,
-    respond: (data) => snake(data.tokens),
+    respond: (data) => arrayOf(data.tokens, presentToken),
   },
   {
     method: 'post',
@@ -42,7 +41,7 @@ export const authRoutes: RouteEntry[] = [
       input: { name: req.body.name, description: req.body.description, expiresInDays: req.body.expires_in_days ?? null, userId: req.body.user_id },
     }),
     status: 201,
-    respond: (data) => ({ ...snake<Record<string, unknown>>(data.createToken.accessToken), token: data.createToken.token }),
+    respond: (data) => presentMintedToken(data.createToken),
   },
   {
     method: 'delete',
@@ -56,7 +55,7 @@ export const authRoutes: RouteEntry[] = [
     path: '/auth/tokens/:tokenId/reactivate',
     operation: `mutation ReactivateToken($id: ID!) { reactivateToken(id: $id) { ${TOKEN_FIELDS} } }`,
     variables: (req) => ({ id: req.params.tokenId }),
-    respond: (data) => snake(data.reactivateToken),
+    respond: (data) => presentToken(data.reactivateToken),
   },
   {
     method: 'post',
@@ -64,6 +63,6 @@ export const authRoutes: RouteEntry[] = [
     operation: `mutation RotateToken($id: ID!) { rotateToken(id: $id) { token accessToken { ${TOKEN_FIELDS} } } }`,
     variables: (req) => ({ id: req.params.tokenId }),
     status: 201,
-    respond: (data) => ({ ...snake<Record<string, unknown>>(data.rotateToken.accessToken), token: data.rotateToken.token }),
+    respond: (data) => presentMintedToken(data.rotateToken),
   },
 ];

@@ -8,16 +8,14 @@
  * GET /events/stream is a stream, so it is a handler too. GET /events executes the `events` query.
  */
 import type { RouteEntry } from '../route-types.js';
-import { snakeTop } from '../shape.js';
 import { acceptEvent } from '../../src/events/ingest.js';
 import { ingestKeyAuth } from '../../src/events/ingest-auth.js';
 import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
-import { restEvent } from '../../src/events/timeline.js';
+import { EVENT_FIELDS, presentEvent } from '../presenters/events.js';
+import { nodesOf } from '../presenters/lists.js';
 import { streamEvents } from '../../src/events/sse.js';
 import { principalStillValid } from '../../src/auth/authenticate.js';
 import { TIMELINE_LIMITS } from '../../src/events/filter.js';
-
-const EVENT_FIELDS = 'id type module source summary severity labels payload receivedVia receivedAt';
 
 function queryFilter(q: Record<string, unknown>) {
   return {
@@ -44,7 +42,7 @@ export const eventsRoutes: RouteEntry[] = [
     auth: webhookSignatureAuth('events'),
     handler: async (req, res) => {
       const event = await acceptEvent(req.ctx, { body: req.body, endpoint: 'webhook', via: 'webhook' });
-      res.status(202).json({ id: event.id, status: 'accepted', event: restEvent(event) });
+      res.status(202).json({ id: event.id, status: 'accepted', event: presentEvent(event) });
     },
   },
   {
@@ -55,7 +53,7 @@ export const eventsRoutes: RouteEntry[] = [
       first: Number(req.query.limit ?? TIMELINE_LIMITS.defaultLimit),
       filter: { ...queryFilter(req.query), sinceHours: Number(req.query.since_hours ?? TIMELINE_LIMITS.defaultSinceHours) },
     }),
-    respond: (data) => data.events.edges.map((e: { node: Record<string, unknown> }) => snakeTop(e.node, ['labels', 'payload'])),
+    respond: (data) => nodesOf(data.events, presentEvent),
   },
   {
     method: 'get',
@@ -68,6 +66,7 @@ export const eventsRoutes: RouteEntry[] = [
         filter: queryFilter(req.query as Record<string, unknown>),
         lastEventId,
         credentialStillValid: () => principalStillValid(req.ctx.rt, principal),
+        present: presentEvent,
       });
     },
   },

@@ -4,11 +4,15 @@
 import type { RouteEntry } from '../route-types.js';
 import { authRoutes } from './auth.js';
 import { eventsRoutes } from './events.js';
-import { rulesRoutes } from './rules.js';
 import { alertsRoutes } from './alerts.js';
-import { webhooksRoutes } from './webhooks.js';
 import { devicesRoutes } from './devices.js';
 import { proposalsRoutes } from './proposals.js';
+import { assistantRoutes } from './assistant.js';
+import { reportsRoutes } from './reports.js';
+import { integrationsRoutes } from './integrations.js';
+import { clustersRoutes } from './clusters.js';
+import { gpuRoutes } from './gpu.js';
+import { gpuRunsRoutes } from './gpu-runs.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
-export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...rulesRoutes, ...alertsRoutes, ...webhooksRoutes, ...devicesRoutes, ...proposalsRoutes];
+export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes];

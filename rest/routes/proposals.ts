@@ -3,38 +3,8 @@
  * SPEC names `POST /sot/proposals` for opening and `/proposals…` for the rest; both are kept as given.
  */
 import type { RouteEntry } from '../route-types.js';
-import { NotFound } from '../../src/errors.js';
-
-const PROPOSAL_FIELDS =
-  'id title kind status proposedIntent action reason revision approvedAt approvedRevision deniedAt denialReason appliedAt failureReason createdAt updatedAt device { id } proposer { id } approver { id } deniedBy { id }';
-
-type Node = Record<string, any>;
-
-/** REST shape of a proposal: snake_case, related users and device as ids. */
-export function restProposal(p: Node): Record<string, unknown> {
-  return {
-    id: p.id,
-    title: p.title,
-    kind: p.kind,
-    status: p.status,
-    device_id: p.device?.id ?? null,
-    proposed_intent: p.proposedIntent,
-    action: p.action,
-    reason: p.reason,
-    revision: p.revision,
-    proposer_id: p.proposer.id,
-    approver_id: p.approver?.id ?? null,
-    approved_at: p.approvedAt,
-    approved_revision: p.approvedRevision,
-    denied_by_id: p.deniedBy?.id ?? null,
-    denied_at: p.deniedAt,
-    denial_reason: p.denialReason,
-    applied_at: p.appliedAt,
-    failure_reason: p.failureReason,
-    created_at: p.createdAt,
-    updated_at: p.updatedAt,
-  };
-}
+import { PROPOSAL_FIELDS, presentProposal } from '../presenters/proposals.js';
+import { itemsOf } from '../presenters/lists.js';
 
 export const proposalsRoutes: RouteEntry[] = [
   {
@@ -52,7 +22,7 @@ export const proposalsRoutes: RouteEntry[] = [
       },
     }),
     status: 201,
-    respond: (data) => restProposal(data.openProposal),
+    respond: (data) => presentProposal(data.openProposal),
   },
   {
     method: 'get',
@@ -67,17 +37,14 @@ export const proposalsRoutes: RouteEntry[] = [
       deviceId: req.query.device_id ?? null,
       olderThan: req.query.older_than ?? null,
     }),
-    respond: (data) => ({ items: data.proposals.edges.map((e: { node: Node }) => restProposal(e.node)) }),
+    respond: (data) => itemsOf(data.proposals, presentProposal),
   },
   {
     method: 'get',
     path: '/proposals/:proposalId',
     operation: `query Proposal($id: ID!) { proposal(id: $id) { ${PROPOSAL_FIELDS} } }`,
     variables: (req) => ({ id: req.params.proposalId }),
-    respond: (data) => {
-      if (!data.proposal) throw new NotFound('Proposal');
-      return restProposal(data.proposal);
-    },
+    respond: (data) => presentProposal(data.proposal),
   },
   {
     method: 'patch',
@@ -91,20 +58,20 @@ export const proposalsRoutes: RouteEntry[] = [
       }
       return { id: req.params.proposalId, input };
     },
-    respond: (data) => restProposal(data.updateProposal),
+    respond: (data) => presentProposal(data.updateProposal),
   },
   {
     method: 'post',
     path: '/proposals/:proposalId/approve',
     operation: `mutation ApproveProposal($id: ID!, $revision: Int) { approveProposal(id: $id, revision: $revision) { ${PROPOSAL_FIELDS} } }`,
     variables: (req) => ({ id: req.params.proposalId, revision: req.body?.revision ?? null }),
-    respond: (data) => restProposal(data.approveProposal),
+    respond: (data) => presentProposal(data.approveProposal),
   },
   {
     method: 'post',
     path: '/proposals/:proposalId/deny',
     operation: `mutation DenyProposal($id: ID!, $reason: String) { denyProposal(id: $id, reason: $reason) { ${PROPOSAL_FIELDS} } }`,
     variables: (req) => ({ id: req.params.proposalId, reason: req.body?.reason ?? null }),
-    respond: (data) => restProposal(data.denyProposal),
+    respond: (data) => presentProposal(data.denyProposal),
   },
 ];

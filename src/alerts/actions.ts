@@ -4,12 +4,12 @@
  * lands on the alert's timeline, is published on `alertChanged` and is written to the outbox.
  */
 import type { Ctx } from '../context.js';
-import { requireUser } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import type { Alert } from '../generated/prisma/client.js';
 import { announceAlertChanges, transitionAlert, type TransitionInput } from './lifecycle.js';
 import { parseDurationSeconds } from '../duration.js';
+import { alertActor } from './policy.js';
 
 /** Loads an alert of the caller's tenant or throws NotFound. */
 export async function loadAlert(ctx: Ctx, id: string): Promise<Alert> {
@@ -27,7 +27,7 @@ async function act(ctx: Ctx, id: string, make: (alert: Alert) => TransitionInput
 
 /** Acknowledges an open (or snoozed) alert and assigns it to the caller; 409 from other states. */
 export async function acknowledgeAlert(ctx: Ctx, input: { id: string }): Promise<Alert> {
-  const me = requireUser(ctx);
+  const me = alertActor(ctx.principal);
   return act(ctx, input.id, () => ({ action: 'acknowledge', actorId: me.userId, data: { assigneeId: me.userId, acknowledgedAt: new Date() } }));
 }
 
@@ -60,14 +60,14 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now = new Date()): D
 
 /** Snoozes an open, acknowledged or snoozed alert until a time; it reopens by itself then. */
 export async function snoozeAlert(ctx: Ctx, input: SnoozeInput): Promise<Alert> {
-  const me = requireUser(ctx);
+  const me = alertActor(ctx.principal);
   const until = snoozeUntil(input);
   return act(ctx, input.id, () => ({ action: 'snooze', actorId: me.userId, note: `Snoozed until ${until.toISOString()}.`, data: { snoozedUntil: until } }));
 }
 
 /** Resolves an alert that is not resolved yet; a later matching event opens a new alert. */
 export async function resolveAlert(ctx: Ctx, input: { id: string }): Promise<Alert> {
-  const me = requireUser(ctx);
+  const me = alertActor(ctx.principal);
   return act(ctx, input.id, () => ({ action: 'resolve', actorId: me.userId }));
 }
 

@@ -7,7 +7,7 @@ import type { Runtime } from '../runtime.js';
 import type { Alert, Prisma } from '../generated/prisma/client.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
 import { nextStatus, topicOf, type AlertAction } from './state.js';
-import { uuidv7 } from '../events/ids.js';
+import { v7 as uuidv7 } from 'uuid';
 
 type Tx = Prisma.TransactionClient;
 
@@ -20,7 +20,7 @@ export interface AlertChange {
 }
 
 /** The alert as announced on `alertChanged` and in outbound bodies (REST naming). */
-export function alertPayload(a: Alert): Record<string, unknown> {
+function alertPayload(a: Alert): Record<string, unknown> {
   return {
     id: a.id,
     status: a.status,

@@ -37,7 +37,7 @@ export function windowIsActive(w: WindowShape, at: Date): boolean {
 }
 
 /** True when the window's scope covers the subject (an unscoped window covers the whole tenant). */
-export function windowCovers(w: WindowShape, s: WindowSubject): boolean {
+function windowCovers(w: WindowShape, s: WindowSubject): boolean {
   if (w.source && w.source !== s.source) return false;
   if (w.deviceId && w.deviceId !== s.deviceId) return false;
   for (const [k, v] of Object.entries((w.matchLabels ?? {}) as Record<string, unknown>)) if (s.labels[k] !== v) return false;

@@ -24,7 +24,7 @@ export function allowedActions(status: AlertStatus): AlertAction[] {
 }
 
 /** True when `action` is allowed from `status`. */
-export function canTransition(status: AlertStatus, action: AlertAction): boolean {
+function canTransition(status: AlertStatus, action: AlertAction): boolean {
   return TRANSITIONS[action].from.includes(status);
 }
 
@@ -38,6 +38,7 @@ export function nextStatus(status: AlertStatus, action: AlertAction): AlertStatu
   throw new Conflict(
     `Cannot ${action} an alert that is ${status}; ` +
       (allowed.length ? `allowed actions: ${allowed.join(', ')}.` : 'a resolved alert allows no further actions.'),
+    'ALERT_INVALID_TRANSITION',
   );
 }
 

@@ -28,7 +28,7 @@ export interface CredentialSource {
 function bearer(authorization: string | null | undefined): string | undefined {
   if (!authorization) return undefined;
   const m = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (!m) throw new Unauthenticated('Authorization header must be "Bearer <token>".');
+  if (!m) throw new Unauthenticated('Authorization header must be "Bearer <token>".', 'CREDENTIAL_MALFORMED');
   return m[1];
 }
 
@@ -53,10 +53,10 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
       user: { select: { id: true, email: true, role: true, kind: true } },
     },
   });
-  if (!row) throw new Unauthenticated('Invalid personal access token.');
+  if (!row) throw new Unauthenticated('Invalid personal access token.', 'TOKEN_INVALID');
   const now = new Date();
-  if (row.revokedAt) throw new Unauthenticated('This personal access token has been revoked.');
-  if (!patIsUsable(row, now)) throw new Unauthenticated('This personal access token has expired.');
+  if (row.revokedAt) throw new Unauthenticated('This personal access token has been revoked.', 'TOKEN_REVOKED');
+  if (!patIsUsable(row, now)) throw new Unauthenticated('This personal access token has expired.', 'TOKEN_EXPIRED');
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     // At most one write a minute per token; the condition makes concurrent requests write once.
     // Awaited (once a minute, so cheap) so that last_used_at is current when the request is served.
@@ -79,14 +79,14 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
 
 async function authenticateJwt(rt: Runtime, jwt: string, viaCookie: boolean): Promise<Authentication> {
   const claims = await verifySessionJwt(rt.jwtKey, jwt);
-  if (!claims) throw new Unauthenticated('Session expired or invalid; log in again.');
+  if (!claims) throw new Unauthenticated('Session expired or invalid; log in again.', 'SESSION_EXPIRED');
   const session = await rt.prisma.session.findUnique({
     where: { id: claims.sid },
     select: { id: true, tenantId: true, revokedAt: true, expiresAt: true, user: { select: { id: true, email: true, role: true, kind: true } } },
   });
   const now = new Date();
   if (!session || session.revokedAt || session.expiresAt <= now || session.user.id !== claims.sub) {
-    throw new Unauthenticated('Session ended; log in again.');
+    throw new Unauthenticated('Session ended; log in again.', 'SESSION_ENDED');
   }
   const principal: Principal = {
     tenantId: session.tenantId,

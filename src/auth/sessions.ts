@@ -6,10 +6,11 @@ import type { Ctx } from '../context.js';
 import { Unauthenticated, ValidationFailed, RateLimited } from '../errors.js';
 import { verifyPassword } from './secrets.js';
 import { signSessionJwt } from './jwt.js';
+import { passwordLoginRefusal } from './policy.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 
 /** How long a session can be silently refreshed before a new login is needed. */
-export const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 
 export interface LoginResult {
   accessToken: string;
@@ -18,13 +19,23 @@ export interface LoginResult {
 }
 
 /** Failed logins allowed per account and client address per minute; a success clears the count. */
-export const LOGIN_FAILURES_PER_MINUTE = 10;
+const LOGIN_FAILURES_PER_MINUTE = 10;
 /** Failed logins allowed per account per minute from all addresses together (distributed guessing). */
 export const LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE = 100;
+/**
+ * Different accounts one client address may fail to log in to within LOGIN_ADDRESS_WINDOW_SECONDS
+ * (credential stuffing: one address trying many emails). Past it, every login from that address is
+ * refused until the window ends; other addresses are unaffected.
+ */
+export const LOGIN_ACCOUNTS_PER_ADDRESS = 20;
+export const LOGIN_ADDRESS_WINDOW_SECONDS = 15 * 60;
 
 interface LoginLimiters {
   perClient: RateLimiterRedis;
   perAccount: RateLimiterRedis;
+  /** One point per (account, address) pair that failed in the address window: first failures only. */
+  pairSeen: RateLimiterRedis;
+  perAddress: RateLimiterRedis;
 }
 
 const limiters = new WeakMap<Runtime, LoginLimiters>();
@@ -35,6 +46,8 @@ function loginLimiters(rt: Runtime): LoginLimiters {
     l = {
       perClient: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:client`, points: LOGIN_FAILURES_PER_MINUTE, duration: 60 }),
       perAccount: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:account`, points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE, duration: 60 }),
+      pairSeen: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:pair`, points: 1, duration: LOGIN_ADDRESS_WINDOW_SECONDS }),
+      perAddress: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:address`, points: LOGIN_ACCOUNTS_PER_ADDRESS, duration: LOGIN_ADDRESS_WINDOW_SECONDS }),
     };
     limiters.set(rt, l);
   }
@@ -54,24 +67,34 @@ export async function login(rt: Runtime, email: string, password: string, client
   if (!password) problems.push({ loc: ['body', 'password'], msg: 'is required' });
   if (problems.length) throw new ValidationFailed(problems);
   const normalized = email.trim().toLowerCase();
-  const { perClient, perAccount } = loginLimiters(rt);
-  const clientKey = `${normalized}|${clientIp ?? 'unknown'}`;
-  const [clientFailures, accountFailures] = await Promise.all([perClient.get(clientKey), perAccount.get(normalized)]);
+  const { perClient, perAccount, pairSeen, perAddress } = loginLimiters(rt);
+  const address = clientIp ?? 'unknown';
+  const clientKey = `${normalized}|${address}`;
+  const [clientFailures, accountFailures, addressFailures] = await Promise.all([perClient.get(clientKey), perAccount.get(normalized), perAddress.get(address)]);
+  if (addressFailures && addressFailures.consumedPoints >= LOGIN_ACCOUNTS_PER_ADDRESS) {
+    throw new RateLimited(Math.max(1, Math.ceil(addressFailures.msBeforeNext / 1000)), 'Too many failed login attempts from this address; retry later.');
+  }
   for (const [res, limit] of [[clientFailures, LOGIN_FAILURES_PER_MINUTE], [accountFailures, LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE]] as const) {
     if (res && res.consumedPoints >= limit) {
       throw new RateLimited(Math.max(1, Math.ceil(res.msBeforeNext / 1000)), 'Too many failed login attempts for this account; retry later.');
     }
   }
+  /** Counts a failure of a new (account, address) pair against the address: repeats on one account do not. */
+  const countAgainstAddress = async (): Promise<void> => {
+    const seen = await pairSeen.consume(clientKey).catch((r: unknown) => r as { consumedPoints?: number });
+    if (seen?.consumedPoints === 1) await perAddress.consume(address).catch(() => undefined);
+  };
   const fail = async (message: string): Promise<never> => {
     // Over a limit: the next attempt is refused above.
-    await Promise.all([perClient.consume(clientKey).catch(() => undefined), perAccount.consume(normalized).catch(() => undefined)]);
-    throw new Unauthenticated(message);
+    await Promise.all([perClient.consume(clientKey).catch(() => undefined), perAccount.consume(normalized).catch(() => undefined), countAgainstAddress()]);
+    throw new Unauthenticated(message, 'LOGIN_FAILED');
   };
   // Login names no tenant, so this lookup is the one place that searches users across tenants.
   const user = await rt.prisma.user.findUnique({ where: { email: normalized } });
   const ok = await verifyPassword(password, user?.passwordHash);
   if (!user || !ok) return fail('Wrong email or password.');
-  if (user.kind !== 'human') return fail('Service users cannot log in with a password; use a personal access token.');
+  const refused = passwordLoginRefusal(user);
+  if (refused) return fail(refused);
   if (clientFailures) await perClient.delete(clientKey);
   const session = await rt.prisma.session.create({
     data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_MS) },

@@ -5,12 +5,13 @@
 import { ROTATION_GRACE_MS } from './secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import { Conflict, Forbidden, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { AccessToken, PrismaClient } from '../generated/prisma/client.js';
 import { randomSecret, tokenHash } from './secrets.js';
 import { PAT_PREFIX, patIsUsable } from './authenticate.js';
+import { assertMayMintFor, assertMayMintForOthers, mayListTokensOf, mayManageToken } from './policy.js';
 
-export const REACTIVATION_WINDOW_MS = 7 * 24 * 3600 * 1000;
+const REACTIVATION_WINDOW_MS = 7 * 24 * 3600 * 1000;
 const DAY_MS = 24 * 3600 * 1000;
 const MAX_EXPIRY_DAYS = 3650;
 
@@ -57,10 +58,8 @@ function validateMint(input: MintTokenInput): void {
 async function loadManageable(ctx: Ctx, id: string): Promise<AccessToken> {
   const me = requireUser(ctx);
   const token = await ctx.db.accessToken.findUnique({ where: { id }, include: { user: { select: { kind: true } } } });
-  if (!token) throw new NotFound('Token');
-  if (token.userId === me.userId) return token;
-  if (me.role === 'admin' && token.user.kind === 'service') return token;
-  throw new NotFound('Token');
+  if (!token || !mayManageToken(me, token)) throw new NotFound('Token');
+  return token;
 }
 
 async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null }): Promise<MintedToken> {
@@ -85,10 +84,10 @@ export async function mintToken(ctx: Ctx, input: MintTokenInput): Promise<Minted
   validateMint(input);
   let ownerId = me.userId;
   if (input.userId && input.userId !== me.userId) {
-    if (me.role !== 'admin') throw new Forbidden('Only an admin can mint a token for another user.');
+    assertMayMintForOthers(me);
     const owner = await ctx.db.user.findUnique({ where: { id: input.userId } });
     if (!owner) throw new NotFound('User');
-    if (owner.kind !== 'service') throw new Forbidden('Admins mint tokens on behalf of service users only; a person mints their own.');
+    assertMayMintFor(me, owner);
     ownerId = owner.id;
   }
   const expiresAt = input.expiresInDays == null ? null : new Date(Date.now() + input.expiresInDays * DAY_MS);
@@ -103,7 +102,7 @@ export async function listTokens(ctx: Ctx, userId?: string | null): Promise<Acce
   let ownerId = me.userId;
   if (userId && userId !== me.userId) {
     const owner = await ctx.db.user.findUnique({ where: { id: userId } });
-    if (!owner || me.role !== 'admin' || owner.kind !== 'service') throw new NotFound('User');
+    if (!owner || !mayListTokensOf(me, owner)) throw new NotFound('User');
     ownerId = owner.id;
   }
   return ctx.db.accessToken.findMany({ where: { userId: ownerId }, orderBy: { createdAt: 'desc' } });
@@ -121,9 +120,9 @@ export async function revokeToken(ctx: Ctx, id: string): Promise<AccessToken> {
 /** Undoes a revocation made less than 7 days ago. */
 export async function reactivateToken(ctx: Ctx, id: string): Promise<AccessToken> {
   const token = await loadManageable(ctx, id);
-  if (!token.revokedAt) throw new Conflict('Token is not revoked.');
+  if (!token.revokedAt) throw new Conflict('Token is not revoked.', 'TOKEN_NOT_REVOKED');
   if (Date.now() - token.revokedAt.getTime() > REACTIVATION_WINDOW_MS) {
-    throw new Conflict('Token was revoked more than 7 days ago and can no longer be reactivated.');
+    throw new Conflict('Token was revoked more than 7 days ago and can no longer be reactivated.', 'TOKEN_REACTIVATION_EXPIRED');
   }
   const active = await ctx.db.accessToken.update({ where: { id }, data: { revokedAt: null } });
   await announce(ctx, active, 'reactivated');
@@ -134,7 +133,7 @@ export async function reactivateToken(ctx: Ctx, id: string): Promise<AccessToken
 export async function rotateToken(ctx: Ctx, id: string): Promise<MintedToken> {
   const old = await loadManageable(ctx, id);
   const me = requireUser(ctx);
-  if (!patIsUsable(old)) throw new Conflict('Only an active token can be rotated.');
+  if (!patIsUsable(old)) throw new Conflict('Only an active token can be rotated.', 'TOKEN_NOT_ACTIVE');
   const remainingMs = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
   const minted = await insertToken(ctx.db, {
     userId: old.userId,

@@ -5,8 +5,3 @@
 export function isUniqueViolation(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P2002';
 }
-
-/** True when an update/delete found no row (P2025). */
-export function isRecordNotFound(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: string }).code === 'P2025';
-}

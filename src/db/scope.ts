@@ -29,6 +29,25 @@ export const TENANT_OWNED_MODELS = new Set([
   'IntentVersion',
   'DriftReport',
   'Proposal',
+  'AssistantConversation',
+  'AssistantMessage',
+  'AssistantTriage',
+  'AssistantAction',
+  'AssistantUsage',
+  'SavedReport',
+  'Dashboard',
+  'ReportSchedule',
+  'Integration',
+  'IntegrationHealthCheck',
+  'IntegrationProviderConfig',
+  'ClusterInvite',
+  'Cluster',
+  'ClusterLink',
+  'Gpu',
+  'GpuSample',
+  'GpuRollup',
+  'GpuDiagnostic',
+  'AiperfRun',
 ]);
 
 const WHERE_OPS = new Set([
@@ -73,5 +92,3 @@ export function scopedDb(prisma: PrismaClient, tenantId: string) {
     },
   }) as unknown as PrismaClient;
 }
-
-export type ScopedDb = ReturnType<typeof scopedDb>;

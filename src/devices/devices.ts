@@ -12,7 +12,7 @@ import type { Device, Event, Prisma } from '../generated/prisma/client.js';
 import { Conflict, NotFound, invalid } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { assertValidDevice, type DeviceFields } from './validation.js';
-import { announceTimelineEvents, insertTimelineEvent } from './timeline.js';
+import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
 import { queueReconcile } from './reconcile.js';
 
 export type DeviceChange = 'created' | 'updated' | 'deleted' | 'intent_changed' | 'config_observed' | 'reconciled';
@@ -56,7 +56,7 @@ function dataOf(f: DeviceFields): Prisma.DeviceUncheckedUpdateInput {
 }
 
 function nameTaken(name: string | null | undefined): Conflict {
-  return new Conflict(`A device named ${name} already exists.`);
+  return new Conflict(`A device named ${name} already exists.`, 'ALREADY_EXISTS');
 }
 
 /** Creates a device; 409 when the name is taken in the tenant. Announced on the timeline. */

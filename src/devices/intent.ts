@@ -5,9 +5,8 @@
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { Event, IntentVersion, PrismaClient } from '../generated/prisma/client.js';
-import { NotFound } from '../errors.js';
 import { assertConfigSize, getDevice, publishDeviceChanged } from './devices.js';
-import { announceTimelineEvents, insertTimelineEvent } from './timeline.js';
+import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
 import { queueReconcile } from './reconcile.js';
 
 export interface NewIntent {
@@ -48,14 +47,6 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
     payload: { device_id: input.deviceId, version: intent.version, author_id: input.authorId, proposal_id: input.proposalId ?? null },
   });
   return { intent, event };
-}
-
-/** The current intended configuration of the device, or NotFound when it has none yet. */
-export async function currentIntent(ctx: Ctx, deviceId: string): Promise<IntentVersion> {
-  await getDevice(ctx, deviceId);
-  const intent = await ctx.db.intentVersion.findFirst({ where: { deviceId }, orderBy: { version: 'desc' } });
-  if (!intent) throw new NotFound('Intended configuration');
-  return intent;
 }
 
 /**

@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { DriftReport } from '../generated/prisma/client.js';
 import { NotFound } from '../errors.js';
 import { configDrift } from './diff.js';
-import { announceTimelineEvents, insertTimelineEvent } from './timeline.js';
+import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
 
 export interface QueuedReconcile {
   deviceId: string;

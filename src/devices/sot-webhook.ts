@@ -9,7 +9,7 @@ import { Conflict, Unauthenticated } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { parseNetboxWebhook } from './netbox.js';
 import { assertValidDevice } from './validation.js';
-import { announceTimelineEvents, insertTimelineEvent } from './timeline.js';
+import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
 import { publishDeviceChanged } from './devices.js';
 
 export interface SotWebhookResult {
@@ -66,7 +66,7 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
       if (!target) {
         const sameName = await tx.device.findFirst({ where: { name: change.fields.name } });
         if (sameName?.externalId && sameName.externalId !== change.externalId) {
-          throw new Conflict(`Device ${change.fields.name} is already linked to source-of-truth object ${sameName.externalId}.`);
+          throw new Conflict(`Device ${change.fields.name} is already linked to source-of-truth object ${sameName.externalId}.`, 'DEVICE_ALREADY_LINKED');
         }
         target = sameName;
       }
@@ -85,7 +85,7 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
       return [d, e, !target] as const;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`Device ${change.fields.name} was changed concurrently; retry.`);
+    if (isUniqueViolation(err)) throw new Conflict(`Device ${change.fields.name} was changed concurrently; retry.`, 'CONCURRENT_CHANGE');
     throw err;
   }
   await announceTimelineEvents(ctx.rt, [event]);

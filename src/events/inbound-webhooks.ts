@@ -115,8 +115,8 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
     if (!hook || hook.kind !== kind) throw new NotFound('Inbound webhook');
     const header = req.headers['x-service-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
-    if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).');
-    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.');
+    if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).', 'SIGNATURE_INVALID');
+    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
     await consumeInboundRate(rt, `hook:${hook.id}`);
     return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
   };

@@ -10,7 +10,7 @@ import { Unauthenticated } from '../errors.js';
 import { eventsAccepted } from '../http/metrics.js';
 import { parseEnvelope, type EnvelopeEndpoint, type NewEvent } from './envelope.js';
 import { InsertBatcher } from './batcher.js';
-import { uuidv7 } from './ids.js';
+import { v7 as uuidv7 } from 'uuid';
 
 export type ReceivedVia = 'ingest' | 'webhook' | 'sot' | 'system';
 
@@ -171,7 +171,9 @@ export async function acceptEvent(ctx: Ctx, input: AcceptEventInput): Promise<Ev
   if (!ctx.principal) throw new Unauthenticated();
   const event = parseEnvelope(input.body, input.endpoint);
   const receivedAt = new Date();
-  const row: EventRow = { ...event, id: uuidv7(receivedAt.getTime()), tenantId: ctx.principal.tenantId, receivedVia: input.via, receivedAt };
+  // uuid's v7 ids of one process strictly increase (a counter within the millisecond), so ids sort by
+  // arrival: the SSE `Last-Event-ID` replay (src/events/timeline.ts) relies on that.
+  const row: EventRow = { ...event, id: uuidv7(), tenantId: ctx.principal.tenantId, receivedVia: input.via, receivedAt };
   await batcherOf(ctx.rt).add(row);
   return row;
 }

@@ -3,7 +3,7 @@
  *
  *   id: <event id>
  *   event: event
- *   data: <the event as GET /events shows it, JSON>
+ *   data: <the event as GET /events shows it, JSON: the caller's `present`>
  *
  * - Fed from Redis pubsub (`eventAdded`), so an event accepted on any node reaches every stream.
  * - `Last-Event-ID` (header, as EventSource sends it on reconnect, or the `last_event_id` query
@@ -19,7 +19,7 @@
 import type { Request, Response } from 'express';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import { eventsAfter, restEvent, timelineWhere, type RestEventSource } from './timeline.js';
+import { eventsAfter, timelineWhere, type StreamedEvent } from './timeline.js';
 import { matchesEventFilter, type EventFilter } from './filter.js';
 import type { SerializedEvent } from './ingest.js';
 
@@ -37,7 +37,13 @@ export async function streamEvents(
   ctx: Ctx,
   req: Request,
   res: Response,
-  input: { filter: EventFilter; lastEventId?: string | null; credentialStillValid?: () => Promise<boolean> },
+  input: {
+    filter: EventFilter;
+    lastEventId?: string | null;
+    credentialStillValid?: () => Promise<boolean>;
+    /** The REST shape of an event (the route passes rest/presenters/events.ts). */
+    present: (e: StreamedEvent) => unknown;
+  },
 ): Promise<void> {
   const me = requireUser(ctx);
   timelineWhere(input.filter, (n) => ['query', n]); // 422 before the stream starts
@@ -63,11 +69,11 @@ export async function streamEvents(
       res.destroy();
     }
   };
-  const send = (e: RestEventSource) => {
+  const send = (e: StreamedEvent) => {
     if (sent.has(e.id)) return;
     sent.add(e.id);
     if (sent.size > 10_000) sent.clear(); // only needed to de-duplicate the replay seam
-    write(`id: ${e.id}\nevent: event\ndata: ${JSON.stringify(restEvent(e))}\n\n`);
+    write(`id: ${e.id}\nevent: event\ndata: ${JSON.stringify(input.present(e))}\n\n`);
   };
 
   const live = ctx.rt.pubsub.subscribe('eventAdded', me.tenantId);
@@ -93,6 +99,12 @@ export async function streamEvents(
   }
   req.on('close', stop);
   res.on('close', stop);
+  // A write that races the client's disconnect can make the response emit 'error' (e.g. write after
+  // end): it only ends this stream, so it is logged at debug level instead of being left unhandled.
+  res.on('error', (err) => {
+    ctx.rt.logger.debug({ err: err.message }, 'SSE stream error');
+    stop();
+  });
 
   // Consume live events from now on; while the replay runs they are held back.
   void (async () => {

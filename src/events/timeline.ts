@@ -1,11 +1,11 @@
 /**
  * Reading the timeline: newest-first pages for the GraphQL connection and GET /events, oldest-first
- * replay after a `Last-Event-ID` for the SSE stream, and the one REST shape of an event.
+ * replay after a `Last-Event-ID` for the SSE stream. (The REST shape of an event is rest/presenters/events.ts.)
  */
 import type { Ctx } from '../context.js';
 import type { Event } from '../generated/prisma/client.js';
 import { assertValidFilter, eventWhere, type EventFilter, type FilterableEvent } from './filter.js';
-import { uuidv7Time } from './ids.js';
+import { validate as isUuid, version as uuidVersion } from 'uuid';
 import type { SerializedEvent } from './ingest.js';
 
 /** Most events a stream replays after a reconnect; older gaps are for GET /events. */
@@ -27,7 +27,7 @@ export function timelineWhere(filter: EventFilter | null | undefined, field?: (n
  * ours replays nothing.
  */
 export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFilter): Promise<Event[]> {
-  if (!uuidv7Time(lastEventId)) return [];
+  if (!isUuid(lastEventId) || uuidVersion(lastEventId) !== 7) return [];
   return ctx.db.event.findMany({
     where: { AND: [timelineWhere(filter), { id: { gt: lastEventId.toLowerCase() } }] },
     orderBy: { id: 'asc' },
@@ -35,27 +35,11 @@ export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFi
   });
 }
 
-/** What `restEvent` reads: a stored row, a just-accepted row or a pubsub message. */
-export interface RestEventSource extends FilterableEvent {
+/** What the SSE stream hands its presenter: a stored row, or a pubsub message (times as strings). */
+export interface StreamedEvent extends FilterableEvent {
   id: string;
   payload: unknown;
   receivedVia: string;
-}
-
-/** An event as REST shows it (GET /events items, SSE `data`): snake_case, labels and payload as sent. */
-export function restEvent(e: RestEventSource): Record<string, unknown> {
-  return {
-    id: e.id,
-    type: e.type,
-    module: e.module,
-    source: e.source,
-    summary: e.summary,
-    severity: e.severity,
-    labels: e.labels,
-    payload: e.payload,
-    received_via: e.receivedVia,
-    received_at: typeof e.receivedAt === 'string' ? e.receivedAt : e.receivedAt.toISOString(),
-  };
 }
 
 export type { SerializedEvent };

@@ -1,8 +1,12 @@
 /**
- * The one mapping from errors to GraphQL error codes and REST statuses/bodies.
+ * The one place errors become what clients see: GraphQL errors (`extensions.code` = category,
+ * `extensions.reason` = machine reason) and REST error bodies `{code, detail}` with their status and
+ * headers. Everything that answers an error (REST adapter, OpenAPI validator, body parsers, the
+ * GraphQL HTTP handler, ingest) turns its failure into a typed error of src/errors.ts and calls
+ * restError(); nothing else composes an error body.
  */
 import { GraphQLError } from 'graphql';
-import { DomainError, httpStatusByCode, type ErrorCode, type FieldProblem } from '../errors.js';
+import { DomainError, InternalError, ValidationFailed, httpStatusByCode, type ErrorCode, type ErrorReason, type FieldProblem } from '../errors.js';
 
 /** The domain error behind a GraphQL error, if any (resolvers wrap thrown errors). */
 export function domainErrorOf(err: unknown): DomainError | undefined {
@@ -14,53 +18,108 @@ export function domainErrorOf(err: unknown): DomainError | undefined {
   return undefined;
 }
 
-/** A GraphQL error whose `extensions.code` is the domain code; unknown errors are masked. */
+/** The GraphQL `extensions` of a domain error. */
+function graphqlExtensions(domain: DomainError): Record<string, unknown> {
+  return {
+    code: domain.code,
+    reason: domain.reason,
+    // An unexpected error keeps GraphQL's usual 200 with `errors`; typed errors set the HTTP status.
+    ...(domain.code === 'INTERNAL_SERVER_ERROR' ? {} : { http: { status: httpStatusByCode[domain.code] } }),
+    ...(domain.extra.fields ? { fields: domain.extra.fields } : {}),
+    ...(domain.extra.retryAfterSeconds ? { retryAfterSeconds: domain.extra.retryAfterSeconds } : {}),
+  };
+}
+
+/**
+ * A GraphQL error whose `extensions` carry the domain code and reason; unknown errors are masked.
+ * The domain error stays reachable as `originalError` (never serialized) for REST.
+ */
 export function toGraphQLError(err: GraphQLError, onUnexpected: (err: unknown) => void): GraphQLError {
   const domain = domainErrorOf(err);
-  if (domain) {
-    return new GraphQLError(domain.message, {
-      nodes: err.nodes,
-      path: err.path,
-      extensions: {
-        code: domain.code,
-        http: { status: httpStatusByCode[domain.code] },
-        ...(domain.extra.fields ? { fields: domain.extra.fields } : {}),
-        ...(domain.extra.retryAfterSeconds ? { retryAfterSeconds: domain.extra.retryAfterSeconds } : {}),
-      },
-    });
-  }
+  if (domain) return new GraphQLError(domain.message, { nodes: err.nodes, path: err.path, originalError: domain, extensions: graphqlExtensions(domain) });
   if (!err.originalError) return err; // parse/validation errors: safe and useful as they are
   onUnexpected(err.originalError);
-  return new GraphQLError('Unexpected error.', { nodes: err.nodes, path: err.path, extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+  const internal = new InternalError();
+  return new GraphQLError(internal.message, { nodes: err.nodes, path: err.path, originalError: internal, extensions: graphqlExtensions(internal) });
+}
+
+/** A domain error thrown outside execution (context factory, WS), as a GraphQL error. */
+export function graphqlErrorFromDomain(err: DomainError): GraphQLError {
+  return new GraphQLError(err.message, { originalError: err, extensions: graphqlExtensions(err) });
+}
+
+/** The REST error body: the machine reason as `code`, and `detail` (a message or the field list). */
+export interface RestErrorBody {
+  code: ErrorReason;
+  detail: string | FieldProblem[];
 }
 
 export interface RestError {
   status: number;
-  body: { detail: string | FieldProblem[] };
+  body: RestErrorBody;
   headers: Record<string, string>;
 }
 
-/** REST status and `{detail}` body for a GraphQL error (already mapped by toGraphQLError). */
-export function restErrorFromGraphQL(err: GraphQLError): RestError {
-  const code = err.extensions?.code as ErrorCode | 'INTERNAL_SERVER_ERROR' | 'GRAPHQL_VALIDATION_FAILED' | undefined;
-  if (code && code in httpStatusByCode) {
-    const status = httpStatusByCode[code as ErrorCode];
-    const fields = err.extensions.fields as FieldProblem[] | undefined;
-    const headers: Record<string, string> = {};
-    if (err.extensions.retryAfterSeconds) headers['Retry-After'] = String(err.extensions.retryAfterSeconds);
-    return { status, body: { detail: fields ?? err.message }, headers };
-  }
-  if (code === 'INTERNAL_SERVER_ERROR' || !code) {
-    // Input coercion errors from GraphQL (bad variable values) are the caller's fault.
-    if (/^Variable "\$/.test(err.message)) return { status: 422, body: { detail: err.message }, headers: {} };
-    return { status: 500, body: { detail: 'Unexpected error.' }, headers: {} };
-  }
-  return { status: 422, body: { detail: err.message }, headers: {} };
-}
+/** Rewrites one field location (e.g. a GraphQL input path) into the REST request's terms. */
+export type LocTranslator = (loc: string[]) => string[];
 
-/** REST status and body for a domain error thrown outside GraphQL (auth middleware, ingest). */
-export function restErrorFromDomain(err: DomainError): RestError {
+/** THE builder of REST error answers. */
+export function restError(err: DomainError, translateLoc?: LocTranslator): RestError {
   const headers: Record<string, string> = {};
   if (err.extra.retryAfterSeconds) headers['Retry-After'] = String(err.extra.retryAfterSeconds);
-  return { status: httpStatusByCode[err.code], body: { detail: err.extra.fields ?? err.message }, headers };
+  if (err.extra.allow) headers.Allow = err.extra.allow;
+  const fields = err.extra.fields?.map((f) => (translateLoc ? { loc: translateLoc(f.loc), msg: f.msg } : f));
+  return { status: httpStatusByCode[err.code], body: { code: err.reason, detail: fields ?? err.message }, headers };
+}
+
+/**
+ * GraphQL's own input-coercion messages (a variable of the wrong type or shape), as a field problem:
+ * `Variable "$input" got invalid value 5 at "input.name"; String cannot represent ...`.
+ */
+function coercionProblem(message: string): FieldProblem | undefined {
+  const m = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; ([\s\S]*)$/.exec(message);
+  if (!m) return undefined;
+  // `input.filters[1].op` → ['input', 'filters', '1', 'op'], the form services use.
+  const loc = (m[2] ?? m[1]!).split(/\.|\[(\d+)\]/).filter((part): part is string => !!part);
+  const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\.?$/.exec(m[3]!);
+  if (missing) return { loc: [...loc, missing[1]!], msg: 'is required' };
+  const unknown = /^Field "(\w+)" is not defined by type/.exec(m[3]!);
+  if (unknown) return { loc: [...loc, unknown[1]!], msg: 'is not a field of this request' };
+  return { loc, msg: m[3]! };
+}
+
+/**
+ * The GraphQL `extensions` of a variable GraphQL refused while coercing it (an unknown field in an
+ * input, a missing required one, a value of the wrong type): BAD_USER_INPUT with the reason and the
+ * offending field, like a service's ValidationFailed. Undefined for any other message.
+ */
+export function variableCoercionExtensions(message: string): Record<string, unknown> | undefined {
+  const problem = coercionProblem(message);
+  if (!problem) return undefined;
+  const { http: _http, ...extensions } = graphqlExtensions(new ValidationFailed([problem]));
+  // GraphQL's own request errors keep their HTTP status; only the description is the domain's.
+  return extensions;
+}
+
+/** The typed error behind an error of a GraphQL result (already mapped by toGraphQLError). */
+export function domainErrorFromGraphQL(err: GraphQLError): DomainError {
+  const domain = domainErrorOf(err);
+  if (domain) return domain;
+  const code = err.extensions?.code as string | undefined;
+  if (code && code in httpStatusByCode && code !== 'INTERNAL_SERVER_ERROR') return new DomainError(code as ErrorCode, err.message, {}, err.extensions.reason as ErrorReason | undefined);
+  // Input coercion errors from GraphQL (bad variable values) are the caller's fault.
+  const problem = coercionProblem(err.message);
+  if (problem) return new ValidationFailed([problem]);
+  if (code === 'INTERNAL_SERVER_ERROR' || !code) return new InternalError();
+  return new DomainError('BAD_USER_INPUT', err.message);
+}
+
+/** REST status and body for an error of a GraphQL result. */
+export function restErrorFromGraphQL(err: GraphQLError, translateLoc?: LocTranslator): RestError {
+  return restError(domainErrorFromGraphQL(err), translateLoc);
+}
+
+/** The same as restError(err) (kept for callers written against the earlier name). */
+export function restErrorFromDomain(err: DomainError): RestError {
+  return restError(err);
 }

@@ -20,3 +20,15 @@ export const eventsAccepted = new Counter({
   labelNames: ['via'] as const,
   registers: [registry],
 });
+
+export const eventsEvaluationSetAside = new Counter({
+  name: 'events_evaluation_set_aside_total',
+  help: 'Events whose rule evaluation failed MAX_EVALUATION_ATTEMPTS times and were set aside with their error',
+  registers: [registry],
+});
+
+export const eventsEvaluationFailures = new Counter({
+  name: 'events_evaluation_failures_total',
+  help: 'Failed evaluation attempts of single events (each is retried until it is set aside)',
+  registers: [registry],
+});

@@ -1,8 +1,10 @@
 /**
  * The transactional outbox. A change that must be announced to outbound webhooks writes an
  * OutboxMessage in the same transaction as the change itself (`writeOutbox(tx, …)`); after commit,
- * `dispatchOutbox(rt, ids)` enqueues fan-out jobs. A sweeper re-drives messages whose enqueue was lost
- * (crash between commit and enqueue), so nothing committed is ever lost.
+ * `dispatchOutbox(rt, ids)` enqueues an `outbox` job per message. `redriveOutbox` (a maintenance task)
+ * re-enqueues messages whose enqueue was lost (crash between commit and enqueue), so nothing committed
+ * is ever lost. What a job does with its message (fan-out into webhook deliveries) is
+ * src/deliveries/fanout.ts.
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -19,14 +21,26 @@ export type OutboxTopic =
   | 'proposal.denied'
   | 'proposal.applied'
   | 'proposal.failed'
-  | 'event.received';
+  | 'event.received'
+  | 'report.delivered';
 
 export interface OutboxInput {
   tenantId: string;
   topic: OutboxTopic;
   subjectId: string;
-  /** Inbound-shaped body: { source, kind, severity, labels, payload }. */
+  /**
+   * Inbound-shaped body: { source, kind, severity, labels, payload }, plus optionally `addressedTo`, a
+   * webhook id that receives the message whatever its triggers (a report schedule's webhook).
+   */
   body: Prisma.InputJsonValue;
+}
+
+/** Messages re-driven per sweep at most. */
+const REDRIVE_BATCH = 500;
+
+/** The job id of a message's `outbox` job: one job per message, so a duplicate enqueue is harmless. */
+function outboxJobId(outboxId: string): string {
+  return `outbox-${outboxId}`;
 }
 
 /** Writes the message inside the caller's transaction; returns its id for `dispatchOutbox`. */
@@ -35,13 +49,28 @@ export async function writeOutbox(tx: Pick<PrismaClient, 'outboxMessage'>, msg: 
   return row.id;
 }
 
-/** After commit: enqueue fan-out, idempotently (job id = message id). Failures are left to the sweeper. */
+/** After commit: enqueue the messages' jobs, idempotently. Failures are left to `redriveOutbox`. */
 export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<void> {
   for (const id of outboxIds) {
     try {
-      await rt.queues.add('outbox', { outboxId: id }, { jobId: `outbox-${id}` });
+      await rt.queues.add('outbox', { outboxId: id }, { jobId: outboxJobId(id) });
     } catch (err) {
       rt.logger.warn({ err, outboxId: id }, 'outbox enqueue failed; the sweeper will re-drive it');
     }
   }
+}
+
+/** Re-enqueues the jobs of messages still undispatched `sweepAfterMs` after they were written. */
+export async function redriveOutbox(rt: Runtime, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
+  const stale = await rt.prisma.outboxMessage.findMany({
+    where: { dispatchedAt: null, createdAt: { lt: cutoff } },
+    select: { id: true },
+    orderBy: { createdAt: 'asc' },
+    take: REDRIVE_BATCH,
+  });
+  let n = 0;
+  for (const m of stale) if (await rt.queues.ensure('outbox', { outboxId: m.id }, outboxJobId(m.id))) n++;
+  if (n) rt.logger.info({ count: n }, 'sweeper re-drove undispatched outbox messages');
+  return n;
 }

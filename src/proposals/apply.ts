@@ -12,7 +12,8 @@ import { queueReconcile } from '../devices/reconcile.js';
 import { publishDeviceChanged } from '../devices/devices.js';
 import { announceProposalChange, recordProposalChange } from './proposals.js';
 
-export type ApplyOutcome = 'applied' | 'failed' | 'skipped';
+/** `gone`: the proposal no longer exists; `skipped`: it is not (or no longer) approved at its revision. */
+export type ApplyOutcome = 'applied' | 'failed' | 'skipped' | 'gone';
 
 /** Marks an approved proposal `failed` with the reason (no-op unless it is still approved). */
 export async function failProposal(rt: Runtime, proposalId: string, reason: string): Promise<Proposal | null> {
@@ -34,7 +35,8 @@ export async function failProposal(rt: Runtime, proposalId: string, reason: stri
  */
 export async function applyProposal(rt: Runtime, proposalId: string): Promise<ApplyOutcome> {
   const p = await rt.prisma.proposal.findUnique({ where: { id: proposalId }, include: { device: { select: { id: true, name: true, tenantId: true } } } });
-  if (!p || p.status !== 'approved' || p.approvedRevision !== p.revision) return 'skipped';
+  if (!p) return 'gone';
+  if (p.status !== 'approved' || p.approvedRevision !== p.revision) return 'skipped';
   if (!p.device) {
     await failProposal(rt, p.id, 'The target device no longer exists.');
     return 'failed';
@@ -65,7 +67,7 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
 }
 
 /** How long an approval may wait for its apply job before the sweeper queues it again. */
-export const APPLY_REDRIVE_AFTER_MS = 60_000;
+const APPLY_REDRIVE_AFTER_MS = 60_000;
 
 /**
  * Sweeper: re-queues the apply job of proposals approved more than a minute ago and still `approved`

@@ -10,10 +10,10 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import type { Event, Prisma, PrismaClient, Proposal } from '../generated/prisma/client.js';
-import { Conflict, Forbidden, NotFound, invalid } from '../errors.js';
+import { Conflict, NotFound, invalid } from '../errors.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
-import { announceTimelineEvents, insertTimelineEvent, type SotEventType } from '../devices/timeline.js';
-import { assertFourEyes } from './four-eyes.js';
+import { announceTimelineEvents, insertTimelineEvent, type SotEventType } from '../devices/sot-events.js';
+import { assertFourEyes, assertMayEditProposal } from './policy.js';
 import { assertCanMove, OPEN_PROPOSAL_STATUSES } from './states.js';
 import { assertValidProposal, type ProposalFields } from './validation.js';
 import { parseDurationMs } from '../duration.js';
@@ -21,7 +21,7 @@ import { parseDurationMs } from '../duration.js';
 export type ProposalChange = 'opened' | 'updated' | 'approved' | 'denied' | 'applied' | 'failed';
 
 /** The proposal as carried by `proposalChanged` and outbox bodies. */
-export function proposalMessage(p: Proposal, change: ProposalChange): Record<string, unknown> {
+function proposalMessage(p: Proposal, change: ProposalChange): Record<string, unknown> {
   return {
     id: p.id,
     change,
@@ -138,7 +138,7 @@ export async function openProposal(ctx: Ctx, input: ProposalFields & { title: st
 export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields): Promise<Proposal> {
   const me = requireUser(ctx);
   const p = await getProposal(ctx, id);
-  if (p.proposerId !== me.userId) throw new Forbidden('Only the proposer can change a proposal; open a new one instead.');
+  assertMayEditProposal(me, p);
   assertCanMove(p.status, 'edit');
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as ProposalFields;
   const merged: ProposalFields = { title: p.title, kind: p.kind, deviceId: p.deviceId, proposedIntent: p.proposedIntent, action: p.action, reason: p.reason, ...defined };
@@ -165,7 +165,7 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
         approvedRevision: null,
       },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were editing it; reload and retry.');
+    if (moved.count === 0) throw new Conflict('The proposal changed while you were editing it; reload and retry.', 'CONCURRENT_CHANGE');
     const updated = await tx.proposal.findUniqueOrThrow({ where: { id } });
     const event = await insertTimelineEvent(tx, {
       tenantId: updated.tenantId,
@@ -192,14 +192,14 @@ export async function approveProposal(ctx: Ctx, input: { id: string; revision?: 
   assertFourEyes(ctx.principal, p);
   assertCanMove(p.status, 'approve');
   if (input.revision != null && input.revision !== p.revision) {
-    throw new Conflict(`The proposal is at revision ${p.revision}; you reviewed revision ${input.revision}. Review it again.`);
+    throw new Conflict(`The proposal is at revision ${p.revision}; you reviewed revision ${input.revision}. Review it again.`, 'PROPOSAL_REVISION_MISMATCH');
   }
   const { approved, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
       data: { status: 'approved', approverId: me.userId, approvedAt: new Date(), approvedRevision: p.revision },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were approving it; review it again.');
+    if (moved.count === 0) throw new Conflict('The proposal changed while you were approving it; review it again.', 'CONCURRENT_CHANGE');
     const a = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, a, 'proposal.approved', { type: 'sot.proposal_approved', summary: `Proposal approved by ${me.email ?? 'a user'}: ${a.title}` });
     return { approved: a, ...rec };
@@ -220,7 +220,7 @@ export async function denyProposal(ctx: Ctx, input: { id: string; reason?: strin
       where: { id: p.id, status: 'proposed', revision: p.revision },
       data: { status: 'denied', deniedById: me.userId, deniedAt: new Date(), denialReason: input.reason ?? null },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were denying it; reload and retry.');
+    if (moved.count === 0) throw new Conflict('The proposal changed while you were denying it; reload and retry.', 'CONCURRENT_CHANGE');
     const d = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, d, 'proposal.denied', { type: 'sot.proposal_denied', summary: `Proposal denied by ${me.email ?? 'a user'}: ${d.title}` });
     return { denied: d, ...rec };

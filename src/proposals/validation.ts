@@ -15,14 +15,12 @@ export interface ProposalFields {
 
 /** `kind` is freeform but shaped like an identifier, since outbound triggers select on it. */
 export const PROPOSAL_KIND = /^[a-z][a-z0-9_.-]{0,63}$/;
-/** Actions the service carries out itself when applied; any other action is handed to automation. */
-export const BUILT_IN_ACTIONS = ['reconcile'] as const;
 
 /**
  * Problems with the fields as they will be stored (`merged`: the proposal after the change). A
  * proposal names a target device and carries exactly one of a proposed intent or an action.
  */
-export function proposalProblems(merged: ProposalFields, at: string[] = ['input']): FieldProblem[] {
+function proposalProblems(merged: ProposalFields, at: string[] = ['input']): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const title = merged.title?.trim();
   if (!title) problems.push({ loc: [...at, 'title'], msg: 'is required' });

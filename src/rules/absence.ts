@@ -13,7 +13,7 @@ import { renderTemplate } from './match.js';
 type Tx = Prisma.TransactionClient;
 
 /** Default summary of an absence alert. */
-export const DEFAULT_ABSENCE_SUMMARY = '{{rule.name}}: no {{type}} from {{source}} for {{windowSeconds}}s';
+const DEFAULT_ABSENCE_SUMMARY = '{{rule.name}}: no {{type}} from {{source}} for {{windowSeconds}}s';
 
 /**
  * Records a heartbeat of `ev.source` for the absence rule (inside the evaluation transaction). When

@@ -14,11 +14,12 @@ import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-w
 import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from './match.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
+import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../http/metrics.js';
 
 type Tx = Prisma.TransactionClient;
 
 /** Default summary of a match alert. */
-export const DEFAULT_SUMMARY_TEMPLATE = '{{rule.name}}: {{type}} on {{source}}';
+const DEFAULT_SUMMARY_TEMPLATE = '{{rule.name}}: {{type}} on {{source}}';
 
 export interface EvaluationResult {
   /** Events this run evaluated (the rest were already evaluated or held by another evaluator). */
@@ -29,7 +30,7 @@ export interface EvaluationResult {
 }
 
 /** The rule as the matcher sees it. */
-export function criteriaOf(rule: AlertRule): RuleCriteria {
+function criteriaOf(rule: AlertRule): RuleCriteria {
   return {
     typeGlob: rule.typeGlob,
     severities: rule.severities,
@@ -41,7 +42,7 @@ export function criteriaOf(rule: AlertRule): RuleCriteria {
 }
 
 /** The event as the matcher and the templates see it. */
-export function matchableOf(ev: Event): MatchableEvent {
+function matchableOf(ev: Event): MatchableEvent {
   return {
     type: ev.type,
     module: ev.module,
@@ -54,18 +55,25 @@ export function matchableOf(ev: Event): MatchableEvent {
 }
 
 /** Template variables for a rule and an event. */
-export function templateVars(rule: AlertRule, ev: MatchableEvent): Record<string, unknown> {
+function templateVars(rule: AlertRule, ev: MatchableEvent): Record<string, unknown> {
   return { ...ev, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
 }
 
 /** The dedup key of a match: the rule's template, or `<rule id>:<source>`. */
-export function dedupKeyOf(rule: AlertRule, ev: MatchableEvent): string {
+function dedupKeyOf(rule: AlertRule, ev: MatchableEvent): string {
   return rule.dedupKeyTemplate ? renderTemplate(rule.dedupKeyTemplate, templateVars(rule, ev)) : `${rule.id}:${ev.source}`;
 }
 
+/**
+ * Failed attempts after which an event is set aside: kept with its error (`evaluationError`), counted in
+ * `events_evaluation_set_aside_total`, and never claimed or re-driven again.
+ */
+export const MAX_EVALUATION_ATTEMPTS = 3;
+
 async function claim(tx: Tx, eventIds: string[]): Promise<Event[]> {
   const rows = await tx.$queryRaw<Array<{ id: string }>>`
-    SELECT id FROM "Event" WHERE id = ANY(${eventIds}::text[]) AND "evaluatedAt" IS NULL FOR UPDATE SKIP LOCKED`;
+    SELECT id FROM "Event" WHERE id = ANY(${eventIds}::text[]) AND "evaluatedAt" IS NULL
+      AND "evaluationAttempts" < ${MAX_EVALUATION_ATTEMPTS} FOR UPDATE SKIP LOCKED`;
   if (rows.length === 0) return [];
   return tx.event.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] });
 }
@@ -86,10 +94,75 @@ function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
 }
 
 /**
- * Evaluates the given events (ids from a job; already-evaluated ones are skipped), then publishes
- * `alertChanged` and dispatches outbox messages after commit.
+ * Whether an error says nothing about the events (the database or its connection failed): the batch is
+ * retried as a whole and no event is blamed. Anything else (a RangeError from a pathological payload, a
+ * data error from Postgres) may belong to one event.
+ */
+function isInfrastructureError(err: unknown): boolean {
+  const e = err as { code?: unknown; name?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  if (/^P1\d{3}$/.test(code) || ['P2024', 'P2028', 'P2034'].includes(code)) return true;
+  if (/^(08|53|57|40)/.test(code)) return true; // Postgres: connection, resources, operator intervention, rollback
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE'].includes(code)) return true;
+  const name = typeof e?.name === 'string' ? e.name : '';
+  if (name === 'PrismaClientInitializationError' || name === 'PrismaClientRustPanicError') return true;
+  return /connection|connect |terminat|timed? ?out|pool/i.test(typeof e?.message === 'string' ? e.message : '');
+}
+
+function add(total: EvaluationResult, r: EvaluationResult): void {
+  total.evaluated += r.evaluated;
+  total.opened += r.opened;
+  total.bumped += r.bumped;
+  total.resolved += r.resolved;
+}
+
+/** Records one failed attempt of an event; the last allowed one sets it aside. */
+async function recordFailure(rt: Runtime, eventId: string, err: unknown): Promise<void> {
+  const message = (err instanceof Error ? `${err.name}: ${err.message}` : String(err)).slice(0, 1000);
+  const rows = await rt.prisma.$queryRaw<Array<{ evaluationAttempts: number }>>`
+    UPDATE "Event" SET "evaluationAttempts" = "evaluationAttempts" + 1, "evaluationError" = ${message}
+    WHERE id = ${eventId} AND "evaluatedAt" IS NULL AND "evaluationAttempts" < ${MAX_EVALUATION_ATTEMPTS}
+    RETURNING "evaluationAttempts"`;
+  if (!rows.length) return;
+  eventsEvaluationFailures.inc();
+  const attempts = rows[0].evaluationAttempts;
+  if (attempts >= MAX_EVALUATION_ATTEMPTS) {
+    eventsEvaluationSetAside.inc();
+    rt.logger.error({ eventId, attempts, error: message }, 'event set aside: its rule evaluation keeps failing');
+  } else rt.logger.warn({ eventId, attempts, error: message }, 'event evaluation failed; the sweeper retries it');
+}
+
+/**
+ * Evaluates the given events (ids from a job; already-evaluated and set-aside ones are skipped), then
+ * publishes `alertChanged` and dispatches outbox messages after commit.
+ *
+ * The batch runs as one transaction. If it fails for a reason other than the database itself, each event
+ * is evaluated on its own, so one poison event cannot hold back the others; the failing one gets an
+ * attempt recorded (and is retried by the sweeper until MAX_EVALUATION_ATTEMPTS, then set aside).
  */
 export async function evaluateEvents(rt: Runtime, eventIds: string[]): Promise<EvaluationResult> {
+  try {
+    return await evaluateBatch(rt, eventIds);
+  } catch (err) {
+    if (isInfrastructureError(err)) throw err;
+    const total: EvaluationResult = { evaluated: 0, opened: 0, bumped: 0, resolved: 0 };
+    if (eventIds.length === 1) {
+      await recordFailure(rt, eventIds[0], err);
+      return total;
+    }
+    for (const id of eventIds) {
+      try {
+        add(total, await evaluateBatch(rt, [id]));
+      } catch (one) {
+        if (isInfrastructureError(one)) throw one;
+        await recordFailure(rt, id, one);
+      }
+    }
+    return total;
+  }
+}
+
+async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<EvaluationResult> {
   const result: EvaluationResult = { evaluated: 0, opened: 0, bumped: 0, resolved: 0 };
   if (eventIds.length === 0) return result;
   const changes: AlertChange[] = [];

@@ -11,7 +11,7 @@ import { PAYLOAD_OPS, templateProblems, type PayloadCondition, type Severity } f
 export type AlertRuleKind = 'match' | 'absence';
 const SEVERITIES: Severity[] = ['info', 'warning', 'critical'];
 /** Longest absence window: 30 days. */
-export const MAX_WINDOW_SECONDS = 30 * 24 * 3600;
+const MAX_WINDOW_SECONDS = 30 * 24 * 3600;
 
 export interface AlertRuleInput {
   name?: string | null;

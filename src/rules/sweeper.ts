@@ -4,6 +4,7 @@
  * them again. Re-evaluation is idempotent (src/rules/evaluate.ts), so a duplicate job is harmless.
  */
 import type { Runtime } from '../runtime.js';
+import { MAX_EVALUATION_ATTEMPTS } from './evaluate.js';
 
 /** Events per re-drive job. */
 const BATCH = 200;
@@ -15,7 +16,8 @@ const BATCH = 200;
 export async function redriveUnevaluatedEvents(rt: Runtime, ageMs = rt.config.alerting.sweepAgeMs, limit = 5000): Promise<number> {
   const cutoff = new Date(Date.now() - ageMs);
   const rows = await rt.prisma.event.findMany({
-    where: { evaluatedAt: null, receivedAt: { lte: cutoff } },
+    // Set-aside events (evaluation failed MAX_EVALUATION_ATTEMPTS times) stay out.
+    where: { evaluatedAt: null, receivedAt: { lte: cutoff }, evaluationAttempts: { lt: MAX_EVALUATION_ATTEMPTS } },
     select: { id: true },
     orderBy: { receivedAt: 'asc' },
     take: limit,

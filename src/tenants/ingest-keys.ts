@@ -1,14 +1,18 @@
 /**
- * Per-tenant ingest keys for POST /events. Stored as hashes; rotation keeps the old key valid 24 h.
+ * Per-tenant ingest keys for POST /events: creating, verifying, and managing them from the API (admins,
+ * declared on the fields): list the keys that still work, rotate. Stored as hashes; rotation keeps the
+ * old keys valid 24 h.
  */
 import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Ctx } from '../context.js';
+import { requireUser } from '../context.js';
+import type { IngestKey, PrismaClient } from '../generated/prisma/client.js';
 import { randomSecret, tokenHash } from '../auth/secrets.js';
 import type { Principal } from '../auth/principal.js';
 import { Unauthenticated } from '../errors.js';
 
-export const INGEST_KEY_PREFIX = 'sik_';
-export const INGEST_KEY_GRACE_MS = ROTATION_GRACE_MS;
+const INGEST_KEY_PREFIX = 'sik_';
+const INGEST_KEY_GRACE_MS = ROTATION_GRACE_MS;
 
 type Tx = Pick<PrismaClient, 'ingestKey'>;
 
@@ -31,8 +35,20 @@ export async function rotateIngestKey(prisma: PrismaClient, tenantId: string): P
 
 /** The tenant principal for an X-Service-Key value; 401 when missing, unknown or past its grace. */
 export async function authenticateIngestKey(prisma: PrismaClient, key: string | undefined | null): Promise<Principal> {
-  if (!key) throw new Unauthenticated('Missing X-Service-Key header.');
+  if (!key) throw new Unauthenticated('Missing X-Service-Key header.', 'INGEST_KEY_INVALID');
   const row = await prisma.ingestKey.findUnique({ where: { keyHash: tokenHash(key) }, select: { id: true, tenantId: true, validUntil: true } });
-  if (!row || (row.validUntil && row.validUntil <= new Date())) throw new Unauthenticated('Invalid X-Service-Key.');
+  if (!row || (row.validUntil && row.validUntil <= new Date())) throw new Unauthenticated('Invalid X-Service-Key.', 'INGEST_KEY_INVALID');
   return { tenantId: row.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'ingest_key', id: row.id } };
+}
+
+/** Keys of the caller's tenant that are current or still in their rotation grace, newest first. */
+export async function listIngestKeys(ctx: Ctx): Promise<IngestKey[]> {
+  requireUser(ctx);
+  return ctx.db.ingestKey.findMany({ where: { OR: [{ validUntil: null }, { validUntil: { gt: new Date() } }] }, orderBy: { createdAt: 'desc' } });
+}
+
+/** A new current key for the caller's tenant (cleartext returned once); older keys keep working for 24 hours. */
+export async function rotateTenantIngestKey(ctx: Ctx): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
+  const me = requireUser(ctx);
+  return rotateIngestKey(ctx.db as PrismaClient, me.tenantId);
 }

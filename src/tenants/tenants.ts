@@ -25,7 +25,7 @@ export async function createTenant(prisma: PrismaClient, input: { name: string; 
       return { tenant, admin, ingestKey: key.cleartext };
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A tenant named "${name}" already exists.`);
+    if (isUniqueViolation(err)) throw new Conflict(`A tenant named "${name}" already exists.`, 'ALREADY_EXISTS');
     throw err;
   }
 }

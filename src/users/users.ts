@@ -42,7 +42,7 @@ export async function insertUser(db: Pick<PrismaClient, 'user'>, tenantId: strin
       },
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A user with email ${email} already exists.`);
+    if (isUniqueViolation(err)) throw new Conflict(`A user with email ${email} already exists.`, 'ALREADY_EXISTS');
     throw err;
   }
 }

@@ -4,9 +4,7 @@
  * one `event.received` outbox message (idempotent per event, so a re-run batch announces nothing twice),
  * which the outbox fans out like any other change. Events that match no webhook cost one query per batch.
  */
-import type { Runtime } from '../runtime.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { dispatchOutbox } from '../outbox/outbox.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from './triggers.js';
 
 /** The event fields the trigger looks at (a stored Event row has them all). */
@@ -45,15 +43,4 @@ export async function writeEventTriggerOutbox(db: Pick<PrismaClient, 'outboundWe
   if (rows.length === 0) return [];
   const written = await db.outboxMessage.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
   return written.map((r) => r.id);
-}
-
-/**
- * Convenience for callers without a transaction: writes the messages with the root client and
- * dispatches them. Call it before marking the events evaluated, so a crash in between re-runs it
- * (harmlessly) rather than losing the announcements.
- */
-export async function announceMatchingEvents(rt: Runtime, events: TriggerableEvent[]): Promise<number> {
-  const ids = await writeEventTriggerOutbox(rt.prisma, events);
-  await dispatchOutbox(rt, ids);
-  return ids.length;
 }

@@ -26,13 +26,15 @@ export const TRIGGER_TOPICS = {
   PROPOSAL_APPLIED: 'proposal.applied',
   PROPOSAL_FAILED: 'proposal.failed',
   EVENT: 'event.received',
+  /** A scheduled report's result (src/reports/schedules.ts); a schedule also addresses its own webhook directly. */
+  REPORT_DELIVERED: 'report.delivered',
 } as const satisfies Record<string, OutboxTopic>;
 export type TriggerOn = keyof typeof TRIGGER_TOPICS;
 
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type Severity = (typeof SEVERITIES)[number];
 /** The payload condition operators: the same set, with the same meaning, as alert rules. */
-export const CONDITION_OPS = PAYLOAD_OPS;
+const CONDITION_OPS = PAYLOAD_OPS;
 export type ConditionOp = (typeof CONDITION_OPS)[number];
 
 export interface PayloadCondition {
@@ -63,8 +65,10 @@ export interface AnnouncedBody {
 const MAX_TRIGGERS = 20;
 const MAX_LIST = 50;
 
-function family(on: TriggerOn): 'alert' | 'proposal' | 'event' {
-  return on === 'EVENT' ? 'event' : on.startsWith('ALERT_') ? 'alert' : 'proposal';
+function family(on: TriggerOn): 'alert' | 'proposal' | 'event' | 'report' {
+  if (on === 'EVENT') return 'event';
+  if (on === 'REPORT_DELIVERED') return 'report';
+  return on.startsWith('ALERT_') ? 'alert' : 'proposal';
 }
 
 function isStringMap(v: unknown): v is Record<string, string> {
@@ -90,6 +94,7 @@ export function validateTriggers(input: WebhookTrigger[], base: string[] = ['inp
     const norm: WebhookTrigger = { on: t.on };
     if (t.severities?.length) {
       if (fam === 'proposal') problems.push({ loc: loc('severities'), msg: 'proposals have no severity; filter proposals by kinds' });
+      else if (fam === 'report') problems.push({ loc: loc('severities'), msg: 'report deliveries have no severity' });
       else if (t.severities.some((s) => !SEVERITIES.includes(s))) problems.push({ loc: loc('severities'), msg: `must be among ${SEVERITIES.join(', ')}` });
       else norm.severities = [...new Set(t.severities)];
     }

@@ -1,26 +1,17 @@
 /**
  * SSRF guard for receiver URLs. A URL whose host is, or resolves to, a private, loopback, link-local,
- * multicast or otherwise non-public address is refused unless an allowlist entry (IP, CIDR or host
- * name; setting WEBHOOK_URL_ALLOWLIST) permits it. Checked when a webhook is saved (422) and again at
- * every send through the socket's own DNS lookup, so a name re-pointed after the check (DNS rebinding)
- * is still refused.
+ * multicast or otherwise non-public address (the classification of src/net/address-policy.ts) is
+ * refused unless an allowlist entry (IP, CIDR or host name; setting WEBHOOK_URL_ALLOWLIST) permits it.
+ * Checked when a webhook is saved (422) and again at every send through the socket's own DNS lookup (and
+ * for IP-literal hosts, which skip the lookup, by the sender before it connects), so a name re-pointed
+ * after the check (DNS rebinding) is still refused. Both checks call `isDisallowedAddress`.
  */
 import dns from 'node:dns';
 import net, { BlockList } from 'node:net';
 import type { LookupFunction } from 'node:net';
+import type { Runtime } from '../runtime.js';
 import { invalid } from '../errors.js';
-
-/** Ranges that are never public (RFC 6890 special-purpose registries, abridged to what matters). */
-const NON_PUBLIC = new BlockList();
-for (const [net4, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NON_PUBLIC.addSubnet(net4, prefix, 'ipv4');
-for (const [net6, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['64:ff9b:1::', 48], ['100::', 64], ['2001::', 23], ['2001:db8::', 32],
-  ['2002::', 16], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8],
-] as const) NON_PUBLIC.addSubnet(net6, prefix, 'ipv6');
+import { classifyAddress, describeRange, type AddressClassification } from '../net/address-policy.js';
 
 /** The compiled allowlist. */
 export interface UrlPolicy {
@@ -50,27 +41,47 @@ export function compileUrlPolicy(entries: string[]): UrlPolicy {
   return { allowedAddresses, allowedHosts };
 }
 
-/** The IPv4 address inside an IPv4-mapped IPv6 address (`::ffff:10.0.0.1`), else the input. */
-function unmapIPv4(ip: string): string {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  return m ? m[1] : ip;
+const policies = new WeakMap<Runtime, UrlPolicy>();
+
+/** The SSRF policy of this runtime (compiled once from WEBHOOK_URL_ALLOWLIST). */
+export function urlPolicyOf(rt: Runtime): UrlPolicy {
+  let p = policies.get(rt);
+  if (!p) {
+    p = compileUrlPolicy(rt.config.webhooks.urlAllowlist);
+    policies.set(rt, p);
+  }
+  return p;
 }
 
-/** True when delivering to `ip` is refused: a non-public address that the allowlist does not permit. */
+/** True when the allowlist permits this address (an IPv4-mapped address counts as its IPv4 address). */
+function allowlisted(c: AddressClassification, policy: UrlPolicy): boolean {
+  if (policy.allowedAddresses.check(c.address, c.family === 4 ? 'ipv4' : 'ipv6')) return true;
+  const mapped = c.range === 'ipv4Mapped' ? c.embedded?.[0] : undefined;
+  return mapped ? policy.allowedAddresses.check(mapped.address, 'ipv4') : false;
+}
+
+/**
+ * True when delivering to `ip` is refused: not an IP address, or a non-public address that the allowlist
+ * does not permit. Used at create time and at connect time.
+ */
 export function isDisallowedAddress(rawIp: string, policy: UrlPolicy): boolean {
-  const ip = unmapIPv4(rawIp);
-  const family = net.isIP(ip);
-  if (!family) return true;
-  const type = family === 4 ? 'ipv4' : 'ipv6';
-  if (policy.allowedAddresses.check(ip, type)) return false;
-  return NON_PUBLIC.check(ip, type);
+  const c = classifyAddress(rawIp);
+  if (!c) return true;
+  if (c.public) return false;
+  return !allowlisted(c, policy);
+}
+
+/** Why `ip` is refused, for messages (`loopback`, `ipv4Compatible 127.0.0.1 (loopback)`, `not an IP address`). */
+export function refusalReason(ip: string): string {
+  const c = classifyAddress(ip);
+  return c ? describeRange(c) : 'not an IP address';
 }
 
 /** Thrown by the guarded lookup; the delivery records it as a non-retryable failure. */
 export class DisallowedAddressError extends Error {
   readonly code = 'EDISALLOWEDADDRESS';
   constructor(host: string, address: string) {
-    super(`Receiver host ${host} resolves to ${address}, a private/loopback/link-local address that is not allowlisted.`);
+    super(`Receiver host ${host} resolves to ${address} (${refusalReason(address)}), a non-public (private/loopback/link-local or other special-purpose) address that is not allowlisted.`);
   }
 }
 
@@ -109,7 +120,7 @@ export async function assertDeliverableUrl(raw: string, policy: UrlPolicy, field
   } catch {
     throw invalid(field, `host ${hostOf(url)} does not resolve`);
   }
-  if (refused) throw invalid(field, `host ${hostOf(url)} resolves to ${refused}, a private, loopback or link-local address; ask an operator to allowlist it`);
+  if (refused) throw invalid(field, `host ${hostOf(url)} resolves to ${refused} (${refusalReason(refused)}), a private, loopback, link-local or other non-public address; ask an operator to allowlist it`);
   return url;
 }
 

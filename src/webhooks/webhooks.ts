@@ -1,21 +1,17 @@
 /**
- * Outbound webhooks: create, update, delete, reveal and rotate the signing secret, and redeliver.
+ * Outbound webhooks: create, update, delete, reveal and rotate the signing secret (redelivering is
+ * src/deliveries/redeliver.ts).
  * Secrets are sealed with the runtime's SecretBox (never stored or logged in clear) and shown only by
  * create, reveal and rotate. Receiver URLs pass the SSRF guard on every save.
  */
 import { previousValidUntil, rotationUpdate } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
-import type { Delivery, OutboundWebhook } from '../generated/prisma/client.js';
-import { assertDeliverableUrl } from './url-guard.js';
-import { generateWebhookSecret } from './signing.js';
+import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import type { OutboundWebhook } from '../generated/prisma/client.js';
+import { assertDeliverableUrl, urlPolicyOf } from './url-guard.js';
+import { generateWebhookSecret } from './signatures.js';
 import { validateTriggers, type WebhookTrigger } from './triggers.js';
-import { urlPolicyOf } from './deliver.js';
-import { enqueueDeliveryAttempt } from '../outbox/jobs.js';
-import { announceDelivery } from './announce.js';
-
-/** How long the previous secret keeps signing (and verifying) after a rotation. */
 
 export interface OutboundWebhookInput {
   name: string;
@@ -121,24 +117,4 @@ export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
   const secret = generateWebhookSecret();
   const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
   return revealed(ctx, updated, secret);
-}
-
-/**
- * Sends a settled (delivered or failed) delivery again: same body and `webhook-id`, a fresh one-hour
- * retry window. A delivery still in progress is a Conflict; so is one whose webhook is disabled.
- */
-export async function redeliverDelivery(ctx: Ctx, deliveryId: string): Promise<Delivery> {
-  const d = await ctx.db.delivery.findUnique({ where: { id: deliveryId }, include: { webhook: { select: { enabled: true } } } });
-  if (!d) throw new NotFound('Delivery');
-  if (d.status === 'pending' || d.status === 'retrying') throw new Conflict('The delivery is still in progress; wait until it is delivered or failed.');
-  if (!d.webhook.enabled) throw new Conflict('The webhook is disabled; enable it before redelivering.');
-  const now = new Date();
-  const { count } = await ctx.db.delivery.updateMany({
-    where: { id: d.id, status: d.status, attemptCount: d.attemptCount },
-    data: { status: 'pending', windowStartedAt: now, nextAttemptAt: now, deliveredAt: null, failedAt: null, lastError: null },
-  });
-  if (count === 0) throw new Conflict('The delivery changed meanwhile; try again.');
-  await enqueueDeliveryAttempt(ctx.rt, d.id, d.attemptCount + 1);
-  await announceDelivery(ctx.rt, { id: d.id, tenantId: d.tenantId, webhookId: d.webhookId, topic: d.topic, status: 'pending', attemptCount: d.attemptCount, lastError: null, nextAttemptAt: now, responseStatus: null });
-  return ctx.db.delivery.findUniqueOrThrow({ where: { id: d.id } });
 }

@@ -1,5 +1,6 @@
 /**
- * Runs the real operator CLI (`src/cli/main.ts`) as a child process.
+ * Runs the real operator CLI: in this process (`runCli`, for most tests) or as a child process
+ * (`src/server/cli/main.ts`, for the few tests of what only a process shows).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
@@ -40,10 +41,22 @@ export function run(cmd: string, args: string[], env: Record<string, string | un
 
 /** `ops <args>` through node + tsx (what `npm run ops` runs, without npm's start-up). */
 export function ops(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  return run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], env);
+  return run(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', ...args], env);
 }
 
 /** `npm run --silent ops -- <args>`, exactly as documented. */
 export function npmOps(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return run('npm', ['run', '--silent', 'ops', '--', ...args], env);
+}
+
+/**
+ * `ops <args>` in this process: the same `runCli` the entry point runs, with configuration from `env`
+ * only (undefined removes a variable), and the outcome as a process would print it.
+ */
+export async function opsInProcess(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  const { runCli } = await import('../../src/server/cli/run.js');
+  const clean: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn' };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
+  const out = await runCli(args, clean);
+  return { code: out.code, stdout: out.stdout === undefined ? '' : out.stdout + '\n', stderr: out.stderr === undefined ? '' : out.stderr + '\n' };
 }

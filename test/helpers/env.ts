@@ -1,3 +1,5 @@
+import type { Redis } from 'ioredis';
+
 /** Where the tests find Postgres and Redis. */
 export const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -7,4 +9,26 @@ export function dbUrl(name: string): string {
   const u = new URL(ADMIN_URL);
   u.pathname = '/' + name;
   return u.toString();
+}
+
+/** Databases of one run are named `ops_t_<run>_<random>`. */
+export function testDatabasePrefix(runId: string): string {
+  return `ops_t_${runId}_`;
+}
+
+/** Redis prefixes of one run are `t<run><random>`. */
+export function testRedisPrefix(runId: string): string {
+  return `t${runId}`;
+}
+
+/** Unlinks every key whose name starts with `prefix` (SCAN, never KEYS); returns how many went. */
+export async function unlinkRedisPrefix(redis: Redis, prefix: string): Promise<number> {
+  let cursor = '0';
+  let n = 0;
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) n += await redis.unlink(...keys);
+  } while (cursor !== '0');
+  return n;
 }

@@ -51,10 +51,29 @@ export interface GqlResult<T = any> {
   errors?: Array<{ message: string; extensions?: { code?: string; fields?: unknown } }>;
 }
 
-/** One GraphQL request over HTTP. */
+/** The whole HTTP answer to a GraphQL request, for tests that look at statuses and non-GraphQL bodies. */
+export function gqlRaw(baseUrl: string, token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<HttpResult> {
+  return call(baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
+}
+
+/**
+ * One GraphQL request over HTTP. Throws unless the answer is a GraphQL response: a JSON object with
+ * `data` or `errors`, with a 2xx status, or a 4xx status carrying GraphQL `errors` (how GraphQL over
+ * HTTP reports UNAUTHENTICATED and request errors). A 5xx, an HTML or text page, or a non-GraphQL JSON
+ * body (`{detail}`) fails the test here, loudly, instead of reading as "no data". Use `gqlRaw` to look
+ * at such answers on purpose.
+ */
 export async function gql<T = any>(baseUrl: string, token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> {
-  const res = await call(baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
-  return { status: res.status, ...(res.body as object) };
+  const res = await gqlRaw(baseUrl, token, query, variables);
+  const body = res.body as { data?: unknown; errors?: unknown } | string;
+  const isGraphQL = typeof body === 'object' && body !== null && !Array.isArray(body) && ('data' in body || Array.isArray(body.errors));
+  const hasErrors = isGraphQL && Array.isArray((body as { errors?: unknown }).errors);
+  const ok = isGraphQL && ((res.status >= 200 && res.status < 300) || (res.status >= 400 && res.status < 500 && hasErrors));
+  if (!ok) {
+    const shown = typeof body === 'string' ? body : JSON.stringify(body);
+    throw new Error(`GraphQL request got HTTP ${res.status} (${res.headers.get('content-type') ?? 'no content-type'}), not a GraphQL response: ${shown.slice(0, 500)}\nquery: ${query.slice(0, 200)}`);
+  }
+  return { status: res.status, ...(body as object) };
 }
 
 /** A graphql-ws client authenticated with a Bearer credential (no retries: failures surface). */
@@ -68,43 +87,77 @@ export function wsClient(baseUrl: string, token?: string): Client {
   });
 }
 
-/** Subscribes and collects results; `next()` waits for the next one (with a timeout). */
+/**
+ * Subscribes and collects results; `next()` waits for the next one (with a timeout). An error or the
+ * end of the subscription rejects every pending and later `next()` at once, with what happened.
+ */
 export function subscribe<T = any>(client: Client, query: string, variables?: Record<string, unknown>) {
   const queue: T[] = [];
-  const waiters: Array<(v: T) => void> = [];
+  const waiters: Array<{ resolve: (v: T) => void; reject: (e: Error) => void }> = [];
   let error: unknown;
+  let ended: Error | undefined;
+  const end = (why: Error) => {
+    ended ??= why;
+    for (const w of waiters.splice(0)) w.reject(ended);
+  };
   const dispose = client.subscribe<T>(
     { query, variables },
     {
       next: (r) => {
         const v = r as unknown as T;
         const w = waiters.shift();
-        if (w) w(v);
+        if (w) w.resolve(v);
         else queue.push(v);
       },
       error: (e) => {
         error = e;
+        end(new Error(`subscription failed: ${describe(e)}`));
       },
-      complete: () => {},
+      complete: () => end(new Error('subscription completed')),
     },
   );
   return {
-    dispose,
+    dispose: () => {
+      dispose();
+      end(new Error('subscription disposed'));
+    },
     get error() {
       return error;
     },
-    next(timeoutMs = 5000): Promise<T> {
+    next(timeoutMs = 10000): Promise<T> {
       const v = queue.shift();
       if (v !== undefined) return Promise.resolve(v);
+      if (ended) return Promise.reject(ended);
       return new Promise<T>((resolve, reject) => {
-        const t = setTimeout(() => reject(new Error(`no subscription result within ${timeoutMs} ms${error ? `: ${JSON.stringify(error)}` : ''}`)), timeoutMs);
-        waiters.push((x) => {
-          clearTimeout(t);
-          resolve(x);
-        });
+        const w = {
+          resolve: (x: T) => {
+            clearTimeout(timer);
+            resolve(x);
+          },
+          reject: (e: Error) => {
+            clearTimeout(timer);
+            reject(e);
+          },
+        };
+        const timer = setTimeout(() => {
+          waiters.splice(waiters.indexOf(w), 1);
+          reject(new Error(`no subscription result within ${timeoutMs} ms`));
+        }, timeoutMs);
+        waiters.push(w);
       });
     },
   };
+}
+
+/** An error as text: graphql-ws reports CloseEvents, GraphQL error arrays or Errors. */
+function describe(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  if (e && typeof e === 'object' && 'code' in e) return `socket closed ${(e as { code: number; reason?: string }).code} ${(e as { reason?: string }).reason ?? ''}`.trim();
+  try {
+    return JSON.stringify(e);
+  } catch {
+    return String(e);
+  }
 }
 
 /** Polls `fn` until it returns a truthy value or the time runs out. */

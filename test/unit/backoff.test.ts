@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextAttemptAt, parseRetryAfter, retryDelayMs } from '../../src/webhooks/backoff.js';
+import { nextAttemptAt, parseRetryAfter, retryDelayMs } from '../../src/deliveries/backoff.js';
 
 const schedule = { retryBaseMs: 5_000, retryMaxDelayMs: 15 * 60_000, retryWindowMs: 60 * 60_000 };
 const noJitter = () => 0.5;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertFourEyes, fourEyesViolation } from '../../src/proposals/four-eyes.js';
+import { assertFourEyes, fourEyesViolation } from '../../src/proposals/policy.js';
 import { assertCanMove, canMove } from '../../src/proposals/states.js';
 import type { Principal } from '../../src/auth/principal.js';
 import { Conflict, Forbidden } from '../../src/errors.js';

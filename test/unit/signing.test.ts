@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { Webhook } from 'standardwebhooks';
-import { generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signing.js';
+import { generateWebhookSecret, signatureHeaders } from '../../src/webhooks/signatures.js';
 
 describe('outbound webhook signatures', () => {
   const body = JSON.stringify({ id: 'd1', kind: 'alert.opened', payload: { n: 1 } });

@@ -1,0 +1,98 @@
+/**
+ * The one place REST enum values are mapped. GraphQL enum values are UPPER_CASE names (`CRITICAL`,
+ * `IN_SYNC`) over the lowercase values services and the database use (schema/builder.ts
+ * upperCaseValues); REST keeps the SPEC's lowercase values, which ARE those internal values. So a
+ * route's variables are turned from internal values into enum names before execution, and every enum
+ * in its result back into internal values before its presenter runs, both from the operation's types:
+ * no route or presenter spells an enum value.
+ */
+import {
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isInterfaceType,
+  typeFromAST,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  type DocumentNode,
+  type GraphQLCompositeType,
+} from 'graphql';
+
+/** The GraphQL name of an internal enum value; unknown values pass through (GraphQL reports them). */
+function enumName(type: GraphQLEnumType, value: unknown): unknown {
+  return type.getValues().find((v) => v.value === value)?.name ?? value;
+}
+
+/** The internal value of a GraphQL enum name. */
+function enumValue(type: GraphQLEnumType, name: unknown): unknown {
+  return typeof name === 'string' ? (type.getValue(name)?.value ?? name) : name;
+}
+
+function inputToGraphQL(type: GraphQLInputType, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isNonNullType(type)) return inputToGraphQL(type.ofType, value);
+  if (isListType(type)) return Array.isArray(value) ? value.map((v) => inputToGraphQL(type.ofType, v)) : inputToGraphQL(type.ofType, value);
+  if (isEnumType(type)) return enumName(type, value);
+  if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
+    const fields = type.getFields();
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fields[k] ? inputToGraphQL(fields[k].type, v) : v]));
+  }
+  return value;
+}
+
+function operationOf(doc: DocumentNode): OperationDefinitionNode {
+  return doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
+}
+
+/** REST-side variables (lowercase enum values) → GraphQL variables (enum names). */
+export function variablesToGraphQL(schema: GraphQLSchema, doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...variables };
+  for (const def of operationOf(doc).variableDefinitions ?? []) {
+    const name = def.variable.name.value;
+    const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
+    if (type && name in out) out[name] = inputToGraphQL(type, out[name]);
+  }
+  return out;
+}
+
+function outputFromGraphQL(schema: GraphQLSchema, type: GraphQLOutputType, selection: SelectionSetNode | undefined, value: unknown): unknown {
+  if (value === null || value === undefined) return value;
+  if (isNonNullType(type)) return outputFromGraphQL(schema, type.ofType, selection, value);
+  if (isListType(type)) return Array.isArray(value) ? value.map((v) => outputFromGraphQL(schema, type.ofType, selection, v)) : value;
+  if (isEnumType(type)) return enumValue(type, value);
+  const named = getNamedType(type);
+  if (selection && (isObjectType(named) || isInterfaceType(named)) && typeof value === 'object') {
+    return objectFromGraphQL(schema, named, selection, value as Record<string, unknown>);
+  }
+  return value;
+}
+
+function objectFromGraphQL(schema: GraphQLSchema, parent: GraphQLCompositeType, selection: SelectionSetNode, value: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...value };
+  for (const sel of selection.selections) {
+    if (sel.kind === 'InlineFragment') {
+      const cond = sel.typeCondition ? (schema.getType(sel.typeCondition.name.value) as GraphQLCompositeType) : parent;
+      Object.assign(out, objectFromGraphQL(schema, cond, sel.selectionSet, out));
+      continue;
+    }
+    if (sel.kind !== 'Field' || !('getFields' in parent)) continue;
+    const def = parent.getFields()[sel.name.value];
+    const key = sel.alias?.value ?? sel.name.value;
+    if (def && key in out) out[key] = outputFromGraphQL(schema, def.type, sel.selectionSet, out[key]);
+  }
+  return out;
+}
+
+/** A GraphQL result's `data` with every enum name turned back into its lowercase value. */
+export function dataFromGraphQL(schema: GraphQLSchema, doc: DocumentNode, data: Record<string, unknown>): Record<string, unknown> {
+  const op = operationOf(doc);
+  const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  return root ? objectFromGraphQL(schema, root, op.selectionSet, data) : data;
+}

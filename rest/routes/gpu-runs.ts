@@ -1,0 +1,78 @@
+/**
+ * REST routes of GPU diagnostics and load-test runs; each runs a GraphQL operation of schema/gpu-runs.ts.
+ */
+import type { RouteEntry } from '../route-types.js';
+import { AIPERF_RUN_FIELDS, GPU_DIAGNOSTIC_FIELDS, presentAiperfRun, presentGpuDiagnostic } from '../presenters/gpu-runs.js';
+
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : null);
+const num = (v: unknown) => (v == null ? null : Number(v));
+
+export const gpuRunsRoutes: RouteEntry[] = [
+  {
+    method: 'post',
+    path: '/ai-factory/gpu/diagnostics',
+    operation: `mutation StartGpuDiagnostic($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { ${GPU_DIAGNOSTIC_FIELDS} } }`,
+    variables: (req) => ({ input: { gpu: req.body.gpu ?? null, node: req.body.node ?? null, level: req.body.level } }),
+    status: 202,
+    respond: (data) => presentGpuDiagnostic(data.startGpuDiagnostic),
+  },
+  {
+    method: 'get',
+    path: '/ai-factory/gpu/diagnostics',
+    operation: `query GpuDiagnostics($limit: Int) { gpuDiagnostics(limit: $limit) { ${GPU_DIAGNOSTIC_FIELDS} } }`,
+    variables: (req) => ({ limit: num(req.query.limit) }),
+    respond: (data) => ({ items: data.gpuDiagnostics.map(presentGpuDiagnostic) }),
+  },
+  {
+    method: 'get',
+    path: '/ai-factory/gpu/diagnostics/:diagnosticId',
+    operation: `query GpuDiagnostic($id: ID!) { gpuDiagnostic(id: $id) { ${GPU_DIAGNOSTIC_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.diagnosticId }),
+    respond: (data) => presentGpuDiagnostic(data.gpuDiagnostic),
+  },
+  {
+    method: 'post',
+    path: '/ai-factory/aiperf/runs',
+    operation: `mutation StartAiperfRun($input: StartAiperfRunInput!) { startAiperfRun(input: $input) { ${AIPERF_RUN_FIELDS} } }`,
+    variables: (req) => {
+      const b = req.body;
+      return {
+        input: {
+          endpointUrl: b.endpoint_url,
+          model: b.model,
+          mode: upper(b.mode),
+          concurrency: b.concurrency ?? null,
+          requestRate: b.request_rate ?? null,
+          requestCount: b.request_count ?? null,
+          durationS: b.duration_s ?? null,
+          inputTokens: b.input_tokens ?? null,
+          outputTokens: b.output_tokens ?? null,
+          streaming: b.streaming ?? null,
+        },
+      };
+    },
+    status: 202,
+    respond: (data) => presentAiperfRun(data.startAiperfRun),
+  },
+  {
+    method: 'get',
+    path: '/ai-factory/aiperf/runs',
+    operation: `query AiperfRuns($status: AiperfRunStatus, $limit: Int) { aiperfRuns(status: $status, limit: $limit) { ${AIPERF_RUN_FIELDS} } }`,
+    variables: (req) => ({ status: upper(req.query.status), limit: num(req.query.limit) }),
+    respond: (data) => ({ items: data.aiperfRuns.map(presentAiperfRun) }),
+  },
+  {
+    method: 'get',
+    path: '/ai-factory/aiperf/runs/:runId',
+    operation: `query AiperfRun($id: ID!) { aiperfRun(id: $id) { ${AIPERF_RUN_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.runId }),
+    respond: (data) => presentAiperfRun(data.aiperfRun),
+  },
+  {
+    method: 'post',
+    path: '/ai-factory/aiperf/runs/:runId/cancel',
+    operation: `mutation CancelAiperfRun($id: ID!) { cancelAiperfRun(id: $id) { ${AIPERF_RUN_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.runId }),
+    respond: (data) => presentAiperfRun(data.cancelAiperfRun),
+  },
+];

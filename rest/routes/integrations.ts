@@ -1,0 +1,136 @@
+/**
+ * REST routes of integrations. Reads and on-demand ingest are open to every user (a member's PAT can
+ * investigate); changes need an admin (the GraphQL fields' scopes answer 403). The push endpoint is a
+ * handler: its body is whatever the provider's system sends, authenticated by the push token.
+ */
+import type { RouteEntry } from '../route-types.js';
+import { integrationPushAuth, receivePush } from '../../src/integrations/push.js';
+import { HEALTH_FIELDS, INTEGRATION_FIELDS, presentDryRun, presentHealth, presentIngest, presentIntegration, presentProviderConfig } from '../presenters/integrations.js';
+
+/** GraphQL input names → REST body names in 422 details. */
+const bodyLoc = (loc: string[]) => {
+  if (loc[0] !== 'input') return loc;
+  const rest = loc.slice(1).map((p) => (p === 'freshnessSeconds' ? 'freshness_seconds' : p));
+  return ['body', ...rest];
+};
+
+const CONFIG_FIELDS = 'provider config secretFields updatedAt';
+const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
+
+export const integrationsRoutes: RouteEntry[] = [
+  // /integrations/config/:provider first: `config` would otherwise match :integrationId.
+  {
+    method: 'get',
+    path: '/integrations/config/:provider',
+    operation: `query IntegrationConfig($provider: String!) { integrationConfig(provider: $provider) { ${CONFIG_FIELDS} } }`,
+    variables: (req) => ({ provider: req.params.provider }),
+    respond: (data) => presentProviderConfig(data.integrationConfig),
+  },
+  {
+    method: 'put',
+    path: '/integrations/config/:provider',
+    operation: `mutation SetIntegrationConfig($provider: String!, $config: JSON!) { setIntegrationConfig(provider: $provider, config: $config) { ${CONFIG_FIELDS} } }`,
+    variables: (req) => ({ provider: req.params.provider, config: req.body.config }),
+    fieldLoc: bodyLoc,
+    respond: (data) => presentProviderConfig(data.setIntegrationConfig),
+  },
+  {
+    method: 'delete',
+    path: '/integrations/config/:provider',
+    operation: 'mutation DeleteIntegrationConfig($provider: String!) { deleteIntegrationConfig(provider: $provider) }',
+    variables: (req) => ({ provider: req.params.provider }),
+    status: 204,
+  },
+  {
+    method: 'get',
+    path: '/integrations',
+    operation: `query Integrations($provider: String) { integrations(provider: $provider) { ${INTEGRATION_FIELDS} } }`,
+    variables: (req) => ({ provider: (req.query.provider as string | undefined) ?? null }),
+    respond: (data) => ({ items: data.integrations.map(presentIntegration) }),
+  },
+  {
+    method: 'post',
+    path: '/integrations',
+    operation: `mutation CreateIntegration($input: CreateIntegrationInput!, $dryRun: Boolean) {
+      createIntegration(input: $input, dryRun: $dryRun) {
+        pushToken
+        integration { ${INTEGRATION_FIELDS} }
+        dryRun { provider name configOk reachable { ok latencyMs message } }
+      }
+    }`,
+    variables: (req) => ({
+      dryRun: dryRun(req.query),
+      input: { provider: req.body.provider, name: req.body.name, config: req.body.config ?? null, enabled: req.body.enabled ?? true, freshnessSeconds: req.body.freshness_seconds ?? null },
+    }),
+    status: (req) => (dryRun(req.query) ? 200 : 201),
+    fieldLoc: bodyLoc,
+    respond: (data) => {
+      const c = data.createIntegration;
+      if (c.dryRun) return presentDryRun(c.dryRun);
+      return { ...presentIntegration(c.integration), push_token: c.pushToken };
+    },
+  },
+  {
+    method: 'get',
+    path: '/integrations/:integrationId',
+    operation: `query Integration($id: ID!) { integration(id: $id) { ${INTEGRATION_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.integrationId }),
+    respond: (data) => presentIntegration(data.integration),
+  },
+  {
+    method: 'patch',
+    path: '/integrations/:integrationId',
+    operation: `mutation UpdateIntegration($id: ID!, $input: UpdateIntegrationInput!) { updateIntegration(id: $id, input: $input) { ${INTEGRATION_FIELDS} } }`,
+    variables: (req) => {
+      const b = req.body;
+      const input: Record<string, unknown> = { name: b.name ?? null, enabled: b.enabled ?? null, config: b.config ?? null };
+      if ('freshness_seconds' in b) input.freshnessSeconds = b.freshness_seconds;
+      return { id: req.params.integrationId, input };
+    },
+    fieldLoc: bodyLoc,
+    respond: (data) => presentIntegration(data.updateIntegration),
+  },
+  {
+    method: 'delete',
+    path: '/integrations/:integrationId',
+    operation: 'mutation DeleteIntegration($id: ID!) { deleteIntegration(id: $id) }',
+    variables: (req) => ({ id: req.params.integrationId }),
+    status: 204,
+  },
+  {
+    method: 'post',
+    path: '/integrations/:integrationId/rotate-token',
+    operation: `mutation RotateIntegrationPushToken($id: ID!) { rotateIntegrationPushToken(id: $id) { pushToken integration { ${INTEGRATION_FIELDS} } } }`,
+    variables: (req) => ({ id: req.params.integrationId }),
+    respond: (data) => ({ ...presentIntegration(data.rotateIntegrationPushToken.integration), push_token: data.rotateIntegrationPushToken.pushToken }),
+  },
+  {
+    method: 'get',
+    path: '/integrations/:integrationId/health',
+    operation: `query IntegrationHealth($id: ID!, $refresh: Boolean, $history: Int) {
+      integrationHealth(id: $id, refresh: $refresh) { ${HEALTH_FIELDS} history(limit: $history) { ${HEALTH_FIELDS} } }
+    }`,
+    variables: (req) => ({ id: req.params.integrationId, refresh: req.query.refresh === true || req.query.refresh === 'true', history: Number(req.query.history ?? 10) }),
+    respond: (data, req) => ({ integration_id: req.params.integrationId, ...presentHealth(data.integrationHealth) }),
+  },
+  {
+    method: 'post',
+    path: '/integrations/:provider/ingest',
+    operation: `mutation IngestIntegration($provider: String!) {
+      ingestIntegration(provider: $provider) { provider events alertsOpened alertsResolved integrations { integrationId name ok events alertsOpened alertsResolved error summary } }
+    }`,
+    variables: (req) => ({ provider: req.params.provider }),
+    respond: (data) => presentIngest(data.ingestIntegration),
+  },
+  {
+    method: 'post',
+    path: '/integrations/:integrationId/push',
+    auth: integrationPushAuth,
+    // The provider maps the body (Alertmanager's payload, any JSON for `webhook`) with field-named 422s.
+    validatesOwnInput: true,
+    handler: async (req, res) => {
+      const r = await receivePush(req.ctx, req.body);
+      res.status(200).json({ events: r.events, alerts_opened: r.alertsOpened, alerts_resolved: r.alertsResolved });
+    },
+  },
+];

@@ -1,0 +1,228 @@
+/**
+ * REST routes of the reports area. Each executes a GraphQL operation of schema/reports.ts, except the
+ * export: a stream (HandlerRoute) that calls src/reports/export.ts. The query document travels as a
+ * JSON argument, so its 422s carry the same paths (`body.filters.1.op`) as the route's body.
+ */
+import type { RouteEntry } from '../route-types.js';
+import { NotFound } from '../../src/errors.js';
+import { exportReport, type ExportFormat } from '../../src/reports/export.js';
+import {
+  DASHBOARD_FIELDS,
+  REPORT_RESULT_FIELDS,
+  SAVED_REPORT_FIELDS,
+  SCHEDULE_FIELDS,
+  presentDashboard,
+  presentDashboardData,
+  presentReportResult,
+  presentSavedReport,
+  presentSchedule,
+  presentScheduleRun,
+  presentTranslation,
+} from '../presenters/reports.js';
+
+const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+const found = <T>(v: T | null, what: string): T => {
+  if (!v) throw new NotFound(what);
+  return v;
+};
+
+function panelsIn(panels: unknown) {
+  if (!Array.isArray(panels)) return undefined;
+  return panels.map((p: Record<string, any>) => ({ title: p.title, savedReportId: p.saved_report_id, viz: upper(p.viz), position: p.position }));
+}
+
+function scheduleIn(b: Record<string, any>) {
+  const input: Record<string, unknown> = {};
+  for (const [rest, gql] of [['saved_report_id', 'savedReportId'], ['webhook_id', 'webhookId'], ['cron', 'cron'], ['timezone', 'timezone'], ['parameters', 'parameters'], ['enabled', 'enabled']] as const) {
+    if (b[rest] !== undefined) input[gql] = b[rest];
+  }
+  if (b.format !== undefined) input.format = upper(b.format);
+  return input;
+}
+
+export const reportsRoutes: RouteEntry[] = [
+  {
+    method: 'post',
+    path: '/reports/query',
+    operation: `query ReportQuery($query: JSON!) { reportQuery(query: $query) { ${REPORT_RESULT_FIELDS} } }`,
+    variables: (req) => ({ query: req.body }),
+    errorLoc: { query: 'body' },
+    respond: (data) => presentReportResult(data.reportQuery),
+  },
+  {
+    method: 'post',
+    path: '/reports/query/export',
+    handler: async (req, res) => {
+      const format = ((req.query.format as string | undefined) ?? 'csv') as ExportFormat;
+      try {
+        await exportReport(req.ctx, req.body, format, res, (head) => {
+          res.status(200);
+          res.setHeader('Content-Type', head.contentType);
+          res.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
+          res.setHeader('Cache-Control', 'no-store');
+        });
+      } catch (err) {
+        // Once the stream has started the status is sent: a failure (or a client that went away) can
+        // only end the response early.
+        if (!res.headersSent) throw err;
+        if (!res.destroyed) {
+          req.ctx.rt.logger.warn({ err }, 'report export failed mid-stream');
+          res.destroy(err as Error);
+        }
+      }
+    },
+  },
+  {
+    method: 'get',
+    path: '/reports/query/schema',
+    operation: 'query ReportSchema { reportSchema }',
+    respond: (data) => data.reportSchema,
+  },
+  {
+    method: 'post',
+    path: '/reports/query/translate',
+    operation: 'query TranslateReport($text: String!) { translateReport(text: $text) { query explanation valid errors { loc msg } } }',
+    variables: (req) => ({ text: req.body.text }),
+    errorLoc: { text: 'body' },
+    respond: (data) => presentTranslation(data.translateReport),
+  },
+  // Saved reports
+  {
+    method: 'get',
+    path: '/reports/saved',
+    operation: `query SavedReports($limit: Int) { savedReports(limit: $limit) { ${SAVED_REPORT_FIELDS} } }`,
+    variables: (req) => ({ limit: req.query.limit === undefined ? null : Number(req.query.limit) }),
+    respond: (data) => ({ items: data.savedReports.map(presentSavedReport) }),
+  },
+  {
+    method: 'post',
+    path: '/reports/saved',
+    operation: `mutation CreateSavedReport($input: SavedReportInput!) { createSavedReport(input: $input) { ${SAVED_REPORT_FIELDS} } }`,
+    variables: (req) => ({ input: { name: req.body.name, description: req.body.description ?? null, query: req.body.query } }),
+    errorLoc: { input: 'body' },
+    status: 201,
+    respond: (data) => presentSavedReport(data.createSavedReport),
+  },
+  {
+    method: 'get',
+    path: '/reports/saved/:reportId',
+    operation: `query SavedReport($id: ID!) { savedReport(id: $id) { ${SAVED_REPORT_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.reportId }),
+    respond: (data) => presentSavedReport(found(data.savedReport, 'Saved report')),
+  },
+  {
+    method: 'patch',
+    path: '/reports/saved/:reportId',
+    operation: `mutation UpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.reportId, input: { name: req.body.name, description: req.body.description, query: req.body.query } }),
+    errorLoc: { input: 'body' },
+    respond: (data) => presentSavedReport(data.updateSavedReport),
+  },
+  {
+    method: 'delete',
+    path: '/reports/saved/:reportId',
+    operation: 'mutation DeleteSavedReport($id: ID!) { deleteSavedReport(id: $id) }',
+    variables: (req) => ({ id: req.params.reportId }),
+    status: 204,
+  },
+  {
+    method: 'post',
+    path: '/reports/saved/:reportId/run',
+    operation: `mutation RunSavedReport($id: ID!, $parameters: JSON) { runSavedReport(id: $id, parameters: $parameters) { ${REPORT_RESULT_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.reportId, parameters: req.body?.parameters ?? null }),
+    errorLoc: { parameters: 'body.parameters' },
+    respond: (data) => presentReportResult(data.runSavedReport),
+  },
+  // Dashboards
+  {
+    method: 'get',
+    path: '/reports/dashboards',
+    operation: `query Dashboards($limit: Int) { dashboards(limit: $limit) { ${DASHBOARD_FIELDS} } }`,
+    variables: (req) => ({ limit: req.query.limit === undefined ? null : Number(req.query.limit) }),
+    respond: (data) => ({ items: data.dashboards.map(presentDashboard) }),
+  },
+  {
+    method: 'post',
+    path: '/reports/dashboards',
+    operation: `mutation CreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { ${DASHBOARD_FIELDS} } }`,
+    variables: (req) => ({ input: { name: req.body.name, panels: panelsIn(req.body.panels) ?? [] } }),
+    errorLoc: { input: 'body' },
+    status: 201,
+    respond: (data) => presentDashboard(data.createDashboard),
+  },
+  {
+    method: 'get',
+    path: '/reports/dashboards/:dashboardId',
+    operation: `query Dashboard($id: ID!) { dashboard(id: $id) { ${DASHBOARD_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.dashboardId }),
+    respond: (data) => presentDashboard(found(data.dashboard, 'Dashboard')),
+  },
+  {
+    method: 'patch',
+    path: '/reports/dashboards/:dashboardId',
+    operation: `mutation UpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.dashboardId, input: { name: req.body.name, panels: panelsIn(req.body.panels) } }),
+    errorLoc: { input: 'body' },
+    respond: (data) => presentDashboard(data.updateDashboard),
+  },
+  {
+    method: 'delete',
+    path: '/reports/dashboards/:dashboardId',
+    operation: 'mutation DeleteDashboard($id: ID!) { deleteDashboard(id: $id) }',
+    variables: (req) => ({ id: req.params.dashboardId }),
+    status: 204,
+  },
+  {
+    method: 'get',
+    path: '/reports/dashboards/:dashboardId/data',
+    operation: `query DashboardData($id: ID!) { dashboard(id: $id) { id name panels { index title savedReportId viz position { x y w h } error data { ${REPORT_RESULT_FIELDS} } } } }`,
+    variables: (req) => ({ id: req.params.dashboardId }),
+    respond: (data) => presentDashboardData(found(data.dashboard, 'Dashboard')),
+  },
+  // Schedules (admin)
+  {
+    method: 'get',
+    path: '/reports/schedules',
+    operation: `query ReportSchedules($limit: Int) { reportSchedules(limit: $limit) { ${SCHEDULE_FIELDS} } }`,
+    variables: (req) => ({ limit: req.query.limit === undefined ? null : Number(req.query.limit) }),
+    respond: (data) => ({ items: data.reportSchedules.map(presentSchedule) }),
+  },
+  {
+    method: 'post',
+    path: '/reports/schedules',
+    operation: `mutation CreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { ${SCHEDULE_FIELDS} } }`,
+    variables: (req) => ({ input: scheduleIn(req.body) }),
+    errorLoc: { input: 'body' },
+    status: 201,
+    respond: (data) => presentSchedule(data.createReportSchedule),
+  },
+  {
+    method: 'get',
+    path: '/reports/schedules/:scheduleId',
+    operation: `query ReportSchedule($id: ID!) { reportSchedule(id: $id) { ${SCHEDULE_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.scheduleId }),
+    respond: (data) => presentSchedule(found(data.reportSchedule, 'Report schedule')),
+  },
+  {
+    method: 'patch',
+    path: '/reports/schedules/:scheduleId',
+    operation: `mutation UpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.scheduleId, input: scheduleIn(req.body) }),
+    errorLoc: { input: 'body' },
+    respond: (data) => presentSchedule(data.updateReportSchedule),
+  },
+  {
+    method: 'delete',
+    path: '/reports/schedules/:scheduleId',
+    operation: 'mutation DeleteReportSchedule($id: ID!) { deleteReportSchedule(id: $id) }',
+    variables: (req) => ({ id: req.params.scheduleId }),
+    status: 204,
+  },
+  {
+    method: 'post',
+    path: '/reports/schedules/:scheduleId/run',
+    operation: 'mutation RunReportSchedule($id: ID!) { runReportSchedule(id: $id) { scheduleId status outboxId rowCount reason } }',
+    variables: (req) => ({ id: req.params.scheduleId }),
+    respond: (data) => presentScheduleRun(data.runReportSchedule),
+  },
+];

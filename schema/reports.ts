@@ -1,0 +1,329 @@
+/**
+ * GraphQL of the reports area: the query language (reportQuery, reportSchema, translateReport,
+ * reportExportUrl), saved reports, dashboards (panels { data } batched per request) and report
+ * schedules (admin). The query document is the same JSON structure REST takes (snake_case keys,
+ * lowercase values), described by `reportSchema`; it is validated by src/reports/validate.ts.
+ */
+import { builder } from './builder.js';
+import { runReport, type ReportResult } from '../src/reports/query.js';
+import { reportSchemaDocument } from '../src/reports/json-schema.js';
+import { translateReport, type TranslateResult } from '../src/reports/translate.js';
+import { createSavedReport, deleteSavedReport, runSavedReport, updateSavedReport } from '../src/reports/saved.js';
+import { createDashboard, deleteDashboard, storedPanels, updateDashboard, type Panel, type Viz } from '../src/reports/dashboards.js';
+import { createSchedule, deleteSchedule, runScheduleNow, updateSchedule, type ScheduleInput as ScheduleFields, type ScheduleRun } from '../src/reports/schedules.js';
+import { panelResultLoader } from '../src/reports/loaders.js';
+import { canEdit } from '../src/reports/policy.js';
+import type { OutputType } from '../src/reports/validate.js';
+
+const upper = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<T>, { value: T }>;
+
+export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upper(['events', 'alerts', 'devices', 'proposals'] as const) });
+const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upper(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
+const ReportFormatEnum = builder.enumType('ReportFormat', { values: upper(['csv', 'json'] as const) });
+const DashboardVizEnum = builder.enumType('DashboardViz', { values: upper(['table', 'line', 'bar', 'stat'] as const) });
+const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upper(['delivered', 'disabled', 'skipped'] as const) });
+
+/** Page size of the reports lists (REST `limit` has the same bounds). */
+export const REPORTS_PAGE = { defaultSize: 100, maxSize: 500 } as const;
+
+const ReportColumnRef = builder.objectRef<{ name: string; type: OutputType }>('ReportColumn').implement({
+  fields: (t) => ({ name: t.exposeString('name'), type: t.field({ type: ReportColumnTypeEnum, resolve: (c) => c.type }) }),
+});
+
+export const ReportResultRef = builder.objectRef<ReportResult>('ReportResult').implement({
+  description: 'The answer to a report query: columns in order and one JSON object per row.',
+  fields: (t) => ({
+    entity: t.field({ type: ReportEntityEnum, resolve: (r) => r.entity as never }),
+    columns: t.field({ type: [ReportColumnRef], resolve: (r) => r.columns }),
+    rows: t.field({ type: ['JSON'], resolve: (r) => r.rows }),
+    rowCount: t.int({ resolve: (r) => r.row_count }),
+    truncated: t.boolean({ description: 'More rows matched than `limit`.', resolve: (r) => r.truncated }),
+  }),
+});
+
+const FieldProblemRef = builder.objectRef<{ loc: string[]; msg: string }>('ReportFieldProblem').implement({
+  fields: (t) => ({ loc: t.exposeStringList('loc'), msg: t.exposeString('msg') }),
+});
+
+const TranslationRef = builder.objectRef<TranslateResult>('ReportTranslation').implement({
+  description: 'A query document translated from plain English, checked by the same validator as any query.',
+  fields: (t) => ({
+    query: t.field({ type: 'JSON', nullable: true, resolve: (r) => r.query }),
+    explanation: t.exposeString('explanation'),
+    valid: t.exposeBoolean('valid'),
+    errors: t.field({ type: [FieldProblemRef], resolve: (r) => r.errors }),
+  }),
+});
+
+builder.prismaObject('SavedReport', {
+  description: 'A named report query.',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    description: t.exposeString('description', { nullable: true }),
+    query: t.expose('query', { type: 'JSON', description: 'The query document (see reportSchema).' }),
+    entity: t.field({ type: ReportEntityEnum, resolve: (r) => (r.query as { entity: string }).entity as never }),
+    ownerId: t.exposeID('ownerId'),
+    canEdit: t.boolean({ description: 'Whether the caller may change or delete it (owner or admin).', resolve: (r, _a, ctx) => canEdit(ctx, r) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const PositionRef = builder.objectRef<Panel['position']>('DashboardPanelPosition').implement({
+  fields: (t) => ({ x: t.exposeInt('x'), y: t.exposeInt('y'), w: t.exposeInt('w'), h: t.exposeInt('h') }),
+});
+
+const PanelRef = builder.objectRef<Panel & { index: number }>('DashboardPanel').implement({
+  fields: (t) => ({
+    index: t.exposeInt('index'),
+    title: t.exposeString('title'),
+    savedReportId: t.exposeID('savedReportId'),
+    viz: t.field({ type: DashboardVizEnum, resolve: (p) => p.viz }),
+    position: t.field({ type: PositionRef, resolve: (p) => p.position }),
+    data: t.field({
+      type: ReportResultRef,
+      nullable: true,
+      description: "The panel's report result (null when its report was deleted or failed; see `error`). Batched: one request runs each distinct report once.",
+      resolve: async (p, _a, ctx) => panelResultLoader(ctx).load(p.savedReportId).catch(() => null),
+    }),
+    error: t.string({
+      nullable: true,
+      resolve: async (p, _a, ctx) =>
+        panelResultLoader(ctx)
+          .load(p.savedReportId)
+          .then(() => null, (err: Error) => err.message),
+    }),
+  }),
+});
+
+builder.prismaObject('Dashboard', {
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    name: t.exposeString('name'),
+    ownerId: t.exposeID('ownerId'),
+    canEdit: t.boolean({ resolve: (d, _a, ctx) => canEdit(ctx, d) }),
+    panels: t.field({ type: [PanelRef], resolve: (d) => storedPanels(d.panels).map((p, index) => ({ ...p, index })) }),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+builder.prismaObject('ReportSchedule', {
+  description: 'A saved report delivered to an outbound webhook on a cron schedule (admin only).',
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    savedReportId: t.exposeID('savedReportId', { nullable: true }),
+    webhookId: t.exposeID('webhookId'),
+    cron: t.exposeString('cron'),
+    timezone: t.exposeString('timezone'),
+    format: t.field({ type: ReportFormatEnum, resolve: (s) => s.format }),
+    parameters: t.expose('parameters', { type: 'JSON' }),
+    enabled: t.exposeBoolean('enabled'),
+    disabledReason: t.exposeString('disabledReason', { nullable: true }),
+    lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
+    lastOutboxId: t.exposeID('lastOutboxId', { nullable: true }),
+    lastError: t.exposeString('lastError', { nullable: true }),
+    ownerId: t.exposeID('ownerId'),
+    createdAt: t.expose('createdAt', { type: 'DateTime' }),
+    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
+  }),
+});
+
+const ScheduleRunRef = builder.objectRef<ScheduleRun>('ReportScheduleRun').implement({
+  fields: (t) => ({
+    scheduleId: t.exposeID('scheduleId'),
+    status: t.field({ type: ScheduleRunStatusEnum, resolve: (r) => r.status }),
+    outboxId: t.exposeID('outboxId', { nullable: true }),
+    rowCount: t.exposeInt('rowCount', { nullable: true }),
+    reason: t.exposeString('reason', { nullable: true }),
+  }),
+});
+
+const SavedReportInput = builder.inputType('SavedReportInput', {
+  fields: (t) => ({ name: t.string({ required: true }), description: t.string(), query: t.field({ type: 'JSON', required: true }) }),
+});
+const SavedReportPatch = builder.inputType('SavedReportPatch', {
+  fields: (t) => ({ name: t.string(), description: t.string(), query: t.field({ type: 'JSON' }) }),
+});
+const PositionInput = builder.inputType('DashboardPanelPositionInput', {
+  fields: (t) => ({ x: t.int({ required: true }), y: t.int({ required: true }), w: t.int({ required: true }), h: t.int({ required: true }) }),
+});
+const PanelInput = builder.inputType('DashboardPanelInput', {
+  fields: (t) => ({
+    title: t.string({ required: true }),
+    savedReportId: t.id({ required: true }),
+    viz: t.field({ type: DashboardVizEnum, required: true }),
+    position: t.field({ type: PositionInput, required: true }),
+  }),
+});
+const DashboardInput = builder.inputType('DashboardInput', {
+  fields: (t) => ({ name: t.string({ required: true }), panels: t.field({ type: [PanelInput] }) }),
+});
+const DashboardPatch = builder.inputType('DashboardPatch', {
+  fields: (t) => ({ name: t.string(), panels: t.field({ type: [PanelInput], description: 'Replaces the whole list.' }) }),
+});
+const scheduleFields = (t: any, creating: boolean) => ({
+  savedReportId: t.id({ required: creating }),
+  webhookId: t.id({ required: creating, description: 'The outbound webhook that receives `report.delivered`.' }),
+  cron: t.string({ required: creating, description: 'Cron pattern of 5 or 6 fields, e.g. `0 8 * * 1` (Mondays 08:00).' }),
+  timezone: t.string({ description: 'IANA time zone of the pattern (default UTC).' }),
+  format: t.field({ type: ReportFormatEnum }),
+  parameters: t.field({ type: 'JSON', description: 'Values that override the report filters, `since_hours` or `limit` at each run.' }),
+  enabled: t.boolean(),
+});
+const ScheduleInput = builder.inputType('ReportScheduleInput', { fields: (t) => scheduleFields(t, true) });
+const SchedulePatch = builder.inputType('ReportSchedulePatch', { fields: (t) => scheduleFields(t, false) });
+
+const panelsIn = (panels: Array<{ title: string; savedReportId: string | number; viz: Viz; position: Panel['position'] }> | null | undefined) =>
+  panels?.map((p) => ({ ...p, savedReportId: String(p.savedReportId) })) ?? null;
+const idOrNull = (v: unknown) => (v == null ? null : String(v));
+const limitArg = (t: any) => t.arg.int({ defaultValue: REPORTS_PAGE.defaultSize, description: `At most ${REPORTS_PAGE.maxSize}.` });
+const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : REPORTS_PAGE.defaultSize, 1), REPORTS_PAGE.maxSize);
+
+builder.queryFields((t) => ({
+  reportQuery: t.field({
+    type: ReportResultRef,
+    authScopes: { user: true },
+    description: 'Runs a report query document (see reportSchema) for your tenant.',
+    args: { query: t.arg({ type: 'JSON', required: true }) },
+    resolve: (_r, args, ctx) => runReport(ctx, args.query, ['query']),
+  }),
+  reportSchema: t.field({
+    type: 'JSON',
+    authScopes: { user: true },
+    description: 'JSON Schema (2020-12) of the query document, the field catalogue and the limits.',
+    resolve: () => reportSchemaDocument(),
+  }),
+  translateReport: t.field({
+    type: TranslationRef,
+    authScopes: { user: true },
+    description: 'Plain English to a query document (deterministic built-in translator, offline), validated.',
+    args: { text: t.arg.string({ required: true }) },
+    resolve: (_r, args) => translateReport(args.text.slice(0, 500)),
+  }),
+  reportExportUrl: t.string({
+    authScopes: { user: true },
+    description: 'Where to POST the same query document for a streamed export (REST; GraphQL answers are not streams).',
+    args: { format: t.arg({ type: ReportFormatEnum, required: true }) },
+    resolve: (_r, args) => `/api/v1/reports/query/export?format=${args.format}`,
+  }),
+  savedReports: t.prismaField({
+    type: ['SavedReport'],
+    authScopes: { user: true },
+    args: { limit: limitArg(t) },
+    resolve: (query, _r, args, ctx) => ctx.db.savedReport.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+  }),
+  savedReport: t.prismaField({
+    type: 'SavedReport',
+    nullable: true,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } }),
+  }),
+  dashboards: t.prismaField({
+    type: ['Dashboard'],
+    authScopes: { user: true },
+    args: { limit: limitArg(t) },
+    resolve: (query, _r, args, ctx) => ctx.db.dashboard.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+  }),
+  dashboard: t.prismaField({
+    type: 'Dashboard',
+    nullable: true,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } }),
+  }),
+  reportSchedules: t.prismaField({
+    type: ['ReportSchedule'],
+    authScopes: { admin: true },
+    args: { limit: limitArg(t) },
+    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+  }),
+  reportSchedule: t.prismaField({
+    type: 'ReportSchedule',
+    nullable: true,
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } }),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createSavedReport: t.prismaField({
+    type: 'SavedReport',
+    authScopes: { user: true },
+    args: { input: t.arg({ type: SavedReportInput, required: true }) },
+    resolve: async (query, _r, { input }, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await createSavedReport(ctx, input)).id } }),
+  }),
+  updateSavedReport: t.prismaField({
+    type: 'SavedReport',
+    authScopes: { user: true },
+    description: 'Owner or admin.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SavedReportPatch, required: true }) },
+    resolve: async (query, _r, args, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await updateSavedReport(ctx, String(args.id), args.input)).id } }),
+  }),
+  deleteSavedReport: t.id({
+    authScopes: { user: true },
+    description: 'Owner or admin. Schedules of the report are disabled with the reason.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => (await deleteSavedReport(ctx, String(args.id))).id,
+  }),
+  runSavedReport: t.field({
+    type: ReportResultRef,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }), parameters: t.arg({ type: 'JSON', description: 'Field name → value overriding its filters; also `since_hours`, `limit`.' }) },
+    resolve: (_r, args, ctx) => runSavedReport(ctx, String(args.id), args.parameters as Record<string, unknown> | null, ['parameters']),
+  }),
+  createDashboard: t.prismaField({
+    type: 'Dashboard',
+    authScopes: { user: true },
+    args: { input: t.arg({ type: DashboardInput, required: true }) },
+    resolve: async (query, _r, { input }, ctx) => ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await createDashboard(ctx, { name: input.name, panels: panelsIn(input.panels) })).id } }),
+  }),
+  updateDashboard: t.prismaField({
+    type: 'Dashboard',
+    authScopes: { user: true },
+    description: 'Owner or admin.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DashboardPatch, required: true }) },
+    resolve: async (query, _r, args, ctx) =>
+      ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await updateDashboard(ctx, String(args.id), { name: args.input.name, panels: panelsIn(args.input.panels) })).id } }),
+  }),
+  deleteDashboard: t.id({
+    authScopes: { user: true },
+    description: 'Owner or admin.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => (await deleteDashboard(ctx, String(args.id))).id,
+  }),
+  createReportSchedule: t.prismaField({
+    type: 'ReportSchedule',
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: ScheduleInput, required: true }) },
+    resolve: async (query, _r, { input }, ctx) => {
+      const s = await createSchedule(ctx, { ...(input as ScheduleFields), savedReportId: idOrNull(input.savedReportId), webhookId: idOrNull(input.webhookId), parameters: input.parameters as Record<string, unknown> | null });
+      return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
+    },
+  }),
+  updateReportSchedule: t.prismaField({
+    type: 'ReportSchedule',
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SchedulePatch, required: true }) },
+    resolve: async (query, _r, args, ctx) => {
+      const i = args.input;
+      const s = await updateSchedule(ctx, String(args.id), { ...(i as ScheduleFields), savedReportId: idOrNull(i.savedReportId), webhookId: idOrNull(i.webhookId), parameters: i.parameters as Record<string, unknown> | null });
+      return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
+    },
+  }),
+  deleteReportSchedule: t.id({
+    authScopes: { admin: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: async (_r, args, ctx) => (await deleteSchedule(ctx, String(args.id))).id,
+  }),
+  runReportSchedule: t.field({
+    type: ScheduleRunRef,
+    authScopes: { admin: true },
+    description: 'Runs the schedule now: the result goes to its webhook as `report.delivered`.',
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, args, ctx) => runScheduleNow(ctx, String(args.id)),
+  }),
+}));

@@ -1,0 +1,137 @@
+/**
+ * One delivery attempt, end to end: load the delivery and its webhook, refuse to send what is already
+ * settled, respect the receiver's limits, sign the stored body bytes, POST, record the attempt and the new
+ * state in one statement, announce the change, and schedule the next attempt when the failure is
+ * retryable. At-least-once: a worker that dies mid-send leaves the attempt unrecorded and the job is run
+ * again; the receiver deduplicates by `webhook-id` (the delivery id).
+ */
+import { v7 as uuidv7 } from 'uuid';
+import { previousSecret } from '../auth/secret-rotation.js';
+import type { Runtime } from '../runtime.js';
+import type { DeliveryStatus } from '../generated/prisma/client.js';
+import type { DeliveryStore, DeliveryWithWebhook } from './store.js';
+import { nextAttemptAt, parseRetryAfter } from './backoff.js';
+import { signatureHeaders } from '../webhooks/signatures.js';
+import { sendWebhookRequest, type SendResult } from './sender.js';
+import type { ReceiverLimits } from './receiver-limits.js';
+import { urlPolicyOf } from '../webhooks/url-guard.js';
+import { enqueueDeliveryAttempt } from './jobs.js';
+import { announceDelivery } from './announce.js';
+
+const USER_AGENT = 'OpsService-Webhooks/1.0';
+
+export type AttemptOutcome =
+  /** The delivery row no longer exists (its webhook was deleted): nothing to send, ever. */
+  | { kind: 'gone' }
+  | { kind: 'skipped'; reason: string }
+  | { kind: 'delayed'; retryInMs: number; reason: string }
+  | { kind: 'delivered'; attempt: number }
+  | { kind: 'retrying'; attempt: number; nextAttemptAt: Date }
+  | { kind: 'failed'; attempt: number; reason: string };
+
+interface Verdict {
+  status: DeliveryStatus;
+  error: string | null;
+  next: Date | null;
+}
+
+/** Decides what a response (or its absence) means: delivered, retry later, or failed for good. */
+function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowStartedAt: Date, now = new Date()): Verdict {
+  const s = result.status;
+  if (result.disallowed) return { status: 'failed', error: result.error, next: null };
+  if (s !== null && s >= 200 && s < 300 && !result.error) return { status: 'delivered', error: null, next: null };
+  const described = result.error ?? `HTTP ${s}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`;
+  if (s === 410) return { status: 'failed', error: `receiver answered 410 Gone; retries stopped (${described})`, next: null };
+  if (s !== null && s >= 400 && s < 500 && s !== 408 && s !== 429 && !result.error) {
+    return { status: 'failed', error: `receiver rejected the delivery; retries stopped (${described})`, next: null };
+  }
+  const retryAfterMs = s === 429 || s === 503 ? parseRetryAfter(result.retryAfter, now) : null;
+  const next = nextAttemptAt({ attempt, windowStartedAt, now, retryAfterMs }, rt.config.webhooks);
+  if (!next) return { status: 'failed', error: `retry window of ${Math.round(rt.config.webhooks.retryWindowMs / 1000)} s exhausted after ${attempt} attempts; last: ${described}`, next: null };
+  return { status: 'retrying', error: described, next };
+}
+
+/**
+ * Performs the attempt that is due for `deliveryId`. Never sends a delivery that is delivered or failed,
+ * and records each attempt number at most once (a stale or duplicate job is skipped).
+ */
+export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimits; store: DeliveryStore }, deliveryId: string): Promise<AttemptOutcome> {
+  const { limits, store } = deps;
+  const d = await store.load(deliveryId);
+  if (!d) return { kind: 'gone' };
+  if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
+  const attempt = d.attemptCount + 1;
+  const now = Date.now();
+  if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
+  if (!d.webhook.enabled) return settle(rt, store, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
+
+  const admission = await limits.admit(d.webhook.url);
+  if (!admission.ok) return { kind: 'delayed', retryInMs: admission.retryInMs, reason: admission.reason };
+  let result: SendResult;
+  let headers: Record<string, string>;
+  try {
+    const secret = rt.secretBox.open(d.webhook.secretCiphertext);
+    const previous = previousSecret(rt.secretBox, d.webhook, now);
+    headers = {
+      'content-type': 'application/json',
+      'user-agent': USER_AGENT,
+      'x-service-event': d.topic,
+      'x-service-attempt': String(attempt),
+      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(now / 1000), body: d.body, secret, previousSecret: previous }),
+    };
+    result = await sendWebhookRequest({ url: d.webhook.url, body: d.body, headers, timeoutMs: rt.config.webhooks.timeoutMs, policy: urlPolicyOf(rt) });
+  } finally {
+    admission.release();
+  }
+  return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
+}
+
+type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount'>;
+
+/**
+ * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
+ * this attempt number first), then announces it and schedules the next attempt.
+ */
+async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
+  const now = new Date();
+  const r = sent?.result;
+  const recorded = await store.record({
+    deliveryId: d.id,
+    attempt,
+    status: v.status,
+    nextAttemptAt: v.next,
+    lastError: v.error,
+    at: now,
+    attemptId: uuidv7(),
+    requestHeaders: sent?.headers ?? {},
+    responseStatus: r?.status ?? null,
+    responseBody: r?.responseBody ?? null,
+    durationMs: r?.durationMs ?? 0,
+    attemptError: r?.error ?? (v.status === 'delivered' ? null : v.error),
+  });
+  if (!recorded) return { kind: 'skipped', reason: `attempt ${attempt} was already recorded` };
+  if (v.status === 'failed') {
+    await rt.prisma.outboundWebhook.updateMany({
+      where: { id: d.webhookId },
+      data: { lastFailedDeliveryId: d.id, lastFailureAt: now, lastFailureError: v.error },
+    });
+  }
+  // Not awaited: live views must not slow the delivery down (announceDelivery never throws).
+  void announceDelivery(rt, {
+    id: d.id,
+    tenantId: d.tenantId,
+    webhookId: d.webhookId,
+    topic: d.topic,
+    status: v.status,
+    attemptCount: attempt,
+    lastError: v.error,
+    nextAttemptAt: v.next,
+    responseStatus: sent?.result.status ?? null,
+  });
+  if (v.status === 'retrying' && v.next) {
+    await enqueueDeliveryAttempt(rt, d.id, attempt + 1, v.next);
+    return { kind: 'retrying', attempt, nextAttemptAt: v.next };
+  }
+  if (v.status === 'delivered') return { kind: 'delivered', attempt };
+  return { kind: 'failed', attempt, reason: v.error ?? 'failed' };
+}

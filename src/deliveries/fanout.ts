@@ -1,0 +1,71 @@
+/**
+ * Fan-out: one outbox message becomes one delivery per enabled webhook of its tenant, created before
+ * the message, whose triggers match. The delivery body is fixed here, once, so every retry sends identical bytes. Idempotent: the
+ * unique (webhookId, outboxId) pair skips deliveries that exist, and first attempts are enqueued under
+ * deterministic job ids.
+ */
+import type { Runtime } from '../runtime.js';
+import type { Prisma } from '../generated/prisma/client.js';
+import { v7 as uuidv7 } from 'uuid';
+import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
+import { enqueueFirstAttempts } from './jobs.js';
+import { announceDelivery } from './announce.js';
+
+/**
+ * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
+ * `payload`) plus the delivery `id`, the `timestamp` of the change and its `topic`.
+ */
+function deliveryBody(deliveryId: string, msg: { topic: string; createdAt: Date; body: Prisma.JsonValue }): string {
+  const b = (msg.body && typeof msg.body === 'object' && !Array.isArray(msg.body) ? msg.body : {}) as Record<string, unknown>;
+  return JSON.stringify({
+    id: deliveryId,
+    timestamp: msg.createdAt.toISOString(),
+    topic: msg.topic,
+    source: b.source ?? 'ops-service',
+    kind: typeof b.kind === 'string' ? b.kind : msg.topic,
+    severity: b.severity ?? null,
+    labels: b.labels ?? {},
+    payload: b.payload ?? {},
+  });
+}
+
+/**
+ * Creates the message's deliveries (once) and enqueues their first attempts; returns how many it
+ * created, or null when the message no longer exists (purged after the retention period).
+ */
+export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promise<number | null> {
+  const msg = await rt.prisma.outboxMessage.findUnique({ where: { id: outboxId } });
+  if (!msg) return null;
+  // Only webhooks that existed when the change happened: a message re-driven later (the sweeper, a
+  // crashed run) must not reach a receiver created after it.
+  const hooks = await rt.prisma.outboundWebhook.findMany({ where: { tenantId: msg.tenantId, enabled: true, createdAt: { lte: msg.createdAt } }, select: { id: true, triggers: true } });
+  const body = msg.body as AnnouncedBody;
+  // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
+  const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
+  const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
+  const now = new Date();
+  let created: Array<{ id: string; webhookId: string }> = [];
+  if (wanted.length) {
+    const rows = wanted.map((h) => {
+      const id = uuidv7();
+      return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
+    });
+    // One statement for all rows (bodies are large; this is on the path of every announced change).
+    const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: now.toISOString().slice(0, -1), windowStartedAt: now.toISOString().slice(0, -1) })));
+    created = await rt.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>`
+      INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
+      SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", i."windowStartedAt"
+        FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
+      ON CONFLICT ("webhookId", "outboxId") DO NOTHING
+      RETURNING "id", "webhookId"`;
+  }
+  // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
+  await Promise.all(
+    created.map((d) => announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
+  );
+  // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
+  const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
+  await enqueueFirstAttempts(rt, due.map((d) => d.id));
+  if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
+  return created.length;
+}

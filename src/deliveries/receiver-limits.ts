@@ -1,0 +1,97 @@
+/**
+ * Per-receiver limits that keep one receiver from hurting others:
+ * - a request rate (50/s by default) per receiver URL, counted in Redis so it holds across every worker
+ *   process and node (rate-limiter-flexible with a sliding-window script: at most N admissions in any
+ *   window of one second, not just per calendar second);
+ * - a cap on concurrent requests per receiver URL in this process, so a slow receiver can hold only a
+ *   few of the worker's slots.
+ * A send that may not start now gets the time to wait instead of waiting: the caller re-delays the job
+ * and frees the worker slot.
+ */
+import crypto from 'node:crypto';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Runtime } from '../runtime.js';
+
+export type Admission = { ok: true; release: () => void } | { ok: false; retryInMs: number; reason: 'rate' | 'concurrency' };
+
+/** The identity of a receiver for limiting: scheme, host, port and path (query and fragment ignored). */
+function receiverKey(url: string): string {
+  let norm = url;
+  try {
+    const u = new URL(url);
+    norm = `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    /* an invalid URL fails later, at send */
+  }
+  return crypto.createHash('sha256').update(norm).digest('base64url').slice(0, 32);
+}
+
+/**
+ * rate-limiter-flexible's increment script replaced by a sliding-window log (a sorted set of admission
+ * times): a request is admitted only if fewer than `points` were admitted in the last window, so no
+ * one-second interval ever holds more than `points` requests — a fixed window allows twice that across
+ * its boundary. Rejections are not recorded. Returns {consumed, ms until a slot frees}, the shape the
+ * library expects. The window carries a 25 ms guard so transit jitter cannot squeeze two windows' worth
+ * into one second at the receiver.
+ */
+const SLIDING_WINDOW_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local window = tonumber(ARGV[2]) * 1000 + 25
+local want = tonumber(ARGV[1])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+local count = redis.call('ZCARD', KEYS[1])
+if count + want > limit then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  local wait = window
+  if oldest[2] then wait = tonumber(oldest[2]) + window - now end
+  return {count + want, math.max(wait, 1)}
+end
+for i = 1, want do redis.call('ZADD', KEYS[1], now, t[1] .. '.' .. t[2] .. '.' .. (count + i)) end
+redis.call('PEXPIRE', KEYS[1], window)
+return {count + want, window}
+`;
+
+export class ReceiverLimits {
+  private readonly limiter: RateLimiterRedis;
+  private readonly inFlight = new Map<string, number>();
+
+  constructor(
+    rt: Runtime,
+    private readonly maxInFlight = rt.config.webhooks.maxInFlightPerReceiver,
+    ratePerSecond = rt.config.webhooks.ratePerSecond,
+  ) {
+    this.limiter = new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${rt.config.redisPrefix}:rl:webhook-receiver`,
+      points: ratePerSecond,
+      duration: 1,
+      customIncrTtlLuaScript: SLIDING_WINDOW_SCRIPT,
+    });
+  }
+
+  /** Admits one request to `url` now (hold the slot until `release()`), or says how long to wait. */
+  async admit(url: string): Promise<Admission> {
+    const key = receiverKey(url);
+    const busy = this.inFlight.get(key) ?? 0;
+    if (busy >= this.maxInFlight) return { ok: false, retryInMs: 50 + Math.floor(Math.random() * 100), reason: 'concurrency' };
+    this.inFlight.set(key, busy + 1);
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      const n = (this.inFlight.get(key) ?? 1) - 1;
+      if (n <= 0) this.inFlight.delete(key);
+      else this.inFlight.set(key, n);
+    };
+    try {
+      await this.limiter.consume(key, 1);
+      return { ok: true, release };
+    } catch (err) {
+      release();
+      if (err instanceof RateLimiterRes) return { ok: false, retryInMs: Math.max(1, err.msBeforeNext) + Math.floor(Math.random() * 20), reason: 'rate' };
+      throw err;
+    }
+  }
+}

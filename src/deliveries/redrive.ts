@@ -1,0 +1,29 @@
+/**
+ * The delivery sweeper: re-drives attempts whose queue job was lost (Redis data lost or restarted) or
+ * ended failed. The database is the source of truth; jobs are only reminders.
+ */
+import type { Runtime } from '../runtime.js';
+import { redriveOutbox } from '../outbox/outbox.js';
+import { deliveryJobId, deliveryJobOptions } from './jobs.js';
+
+const BATCH = 500;
+
+/** Re-enqueues deliveries whose due attempt is `sweepAfterMs` overdue and has no live job. */
+export async function redriveDeliveries(rt: Runtime, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
+  const overdue = await rt.prisma.delivery.findMany({
+    where: { status: { in: ['pending', 'retrying'] }, nextAttemptAt: { lt: cutoff } },
+    select: { id: true, attemptCount: true },
+    orderBy: { nextAttemptAt: 'asc' },
+    take: BATCH,
+  });
+  let n = 0;
+  for (const d of overdue) if (await rt.queues.ensure('deliveries', { deliveryId: d.id }, deliveryJobId(d.id, d.attemptCount + 1), deliveryJobOptions)) n++;
+  if (n) rt.logger.info({ count: n }, 'sweeper re-drove overdue deliveries');
+  return n;
+}
+
+/** One sweep of the webhook pipeline: undispatched outbox messages, then overdue deliveries. */
+export async function sweepOutboxAndDeliveries(rt: Runtime, now = new Date()): Promise<{ outbox: number; deliveries: number }> {
+  return { outbox: await redriveOutbox(rt, now), deliveries: await redriveDeliveries(rt, now) };
+}

@@ -1,0 +1,377 @@
+/**
+ * AIPerf-style load-test runs against an OpenAI-compatible endpoint (`POST …/v1/chat/completions`,
+ * streaming): an admin starts a run (the endpoint URL passes the outbound-webhook SSRF guard), a
+ * BullMQ job drives it in one of AIPerf's load modes — a fixed number of concurrent clients, or an
+ * open-loop arrival schedule at a request rate — and records TTFT, inter-token latency, request
+ * latency (p50/p90/p99/avg), output tokens/s, requests/s and errors, plus the GPUs' load over the same
+ * window. The URL is checked when the run is accepted (422), again when its job starts, and at every
+ * connection through the guarded DNS lookup (a name re-pointed at a private address is refused).
+ * A run can be cancelled: queued runs end at once, a running job watches the flag and stops.
+ * Statuses: queued → running → succeeded | failed | cancelled.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Ctx } from '../context.js';
+import type { Runtime } from '../runtime.js';
+import type { AiperfRun, Prisma } from '../generated/prisma/client.js';
+import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { assertDeliverableUrl, disallowedAddressOf, guardedLookup, urlPolicyOf } from '../webhooks/url-guard.js';
+import { guardedDispatcher, measureChatCompletion, type RequestMeasure } from './aiperf-client.js';
+import { arrivalOffsetsMs, summarize, type Stat } from './percentiles.js';
+
+export type AiperfMode = 'concurrency' | 'request_rate';
+export type AiperfStatus = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
+
+export const AIPERF_LIMITS = {
+  maxConcurrency: 256,
+  maxRequestRate: 1000,
+  maxRequestCount: 100_000,
+  maxDurationS: 3600,
+  maxTokens: 32_768,
+  maxModelLength: 200,
+  /** Each request's own deadline. */
+  requestTimeoutMs: 120_000,
+  /** A run with a request count (no duration) ends at this deadline whatever is left. */
+  maxRunMs: 2 * 3600_000,
+  /** Requests in flight at once in request-rate mode when no concurrency cap is given. */
+  defaultRateInFlight: 256,
+  /** How often a running job looks for a cancel request. */
+  cancelPollMs: 250,
+} as const;
+
+export interface AiperfRunInput {
+  endpointUrl: string;
+  model: string;
+  mode: AiperfMode;
+  concurrency?: number | null;
+  requestRate?: number | null;
+  requestCount?: number | null;
+  durationS?: number | null;
+  inputTokens?: number | null;
+  outputTokens?: number | null;
+  streaming?: boolean | null;
+}
+
+/** Field locations in REST terms (`body.endpoint_url`); the GraphQL input uses the same names in camelCase. */
+const REST_FIELDS: Record<string, string> = {
+  endpointUrl: 'endpoint_url',
+  model: 'model',
+  mode: 'mode',
+  concurrency: 'concurrency',
+  requestRate: 'request_rate',
+  requestCount: 'request_count',
+  durationS: 'duration_s',
+  inputTokens: 'input_tokens',
+  outputTokens: 'output_tokens',
+};
+const loc = (f: keyof typeof REST_FIELDS) => ['body', REST_FIELDS[f]!];
+
+const isInt = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+
+/** Checks a run request; throws one 422 listing every offending field. */
+export function validateAiperfInput(input: AiperfRunInput): Required<{ [K in keyof AiperfRunInput]: NonNullable<AiperfRunInput[K]> | null }> {
+  const p: FieldProblem[] = [];
+  const L = AIPERF_LIMITS;
+  if (typeof input.model !== 'string' || input.model.trim() === '' || input.model.length > L.maxModelLength) p.push({ loc: loc('model'), msg: `must be 1 to ${L.maxModelLength} characters` });
+  if (input.mode !== 'concurrency' && input.mode !== 'request_rate') p.push({ loc: loc('mode'), msg: 'must be concurrency or request_rate' });
+  const concurrency = input.concurrency ?? (input.mode === 'concurrency' ? 1 : null);
+  if (concurrency != null && !isInt(concurrency, 1, L.maxConcurrency)) p.push({ loc: loc('concurrency'), msg: `must be an integer from 1 to ${L.maxConcurrency}` });
+  const rate = input.requestRate ?? null;
+  if (input.mode === 'request_rate' && rate == null) p.push({ loc: loc('requestRate'), msg: 'is required in request_rate mode (requests per second)' });
+  if (rate != null && !(typeof rate === 'number' && rate > 0 && rate <= L.maxRequestRate)) p.push({ loc: loc('requestRate'), msg: `must be more than 0 and at most ${L.maxRequestRate} requests per second` });
+  if (input.mode === 'concurrency' && rate != null) p.push({ loc: loc('requestRate'), msg: 'applies to request_rate mode only' });
+  const count = input.requestCount ?? null;
+  const duration = input.durationS ?? null;
+  if ((count == null) === (duration == null)) p.push({ loc: loc(count == null ? 'requestCount' : 'durationS'), msg: 'give exactly one of request_count and duration_s' });
+  if (count != null && !isInt(count, 1, L.maxRequestCount)) p.push({ loc: loc('requestCount'), msg: `must be an integer from 1 to ${L.maxRequestCount}` });
+  if (duration != null && !isInt(duration, 1, L.maxDurationS)) p.push({ loc: loc('durationS'), msg: `must be an integer from 1 to ${L.maxDurationS} seconds` });
+  if (input.mode === 'request_rate' && rate != null && duration != null && rate * duration > L.maxRequestCount) {
+    p.push({ loc: loc('durationS'), msg: `request_rate × duration_s must be at most ${L.maxRequestCount} requests` });
+  }
+  const inputTokens = input.inputTokens ?? 128;
+  const outputTokens = input.outputTokens ?? 64;
+  if (!isInt(inputTokens, 1, L.maxTokens)) p.push({ loc: loc('inputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
+  if (!isInt(outputTokens, 1, L.maxTokens)) p.push({ loc: loc('outputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
+  if (p.length) throw new ValidationFailed(p);
+  return { endpointUrl: input.endpointUrl, model: input.model.trim(), mode: input.mode, concurrency, requestRate: rate, requestCount: count, durationS: duration, inputTokens, outputTokens, streaming: input.streaming ?? true };
+}
+
+/** Accepts a run (202): validated, URL checked by the SSRF guard, stored `queued`, job queued. */
+export async function startAiperfRun(ctx: Ctx, input: AiperfRunInput): Promise<AiperfRun> {
+  const v = validateAiperfInput(input);
+  await assertDeliverableUrl(String(v.endpointUrl ?? ''), urlPolicyOf(ctx.rt), loc('endpointUrl'));
+  const run = await ctx.db.aiperfRun.create({
+    data: {
+      endpointUrl: v.endpointUrl!,
+      model: v.model!,
+      mode: v.mode!,
+      concurrency: v.concurrency,
+      requestRate: v.requestRate,
+      requestCount: v.requestCount,
+      durationS: v.durationS,
+      inputTokens: v.inputTokens!,
+      outputTokens: v.outputTokens!,
+      streaming: v.streaming!,
+      requestedBy: ctx.principal?.userId ?? null,
+    } as Prisma.AiperfRunUncheckedCreateInput,
+  });
+  await queueAiperfRun(ctx.rt, run.id);
+  return run;
+}
+
+/** Queues the run's job (idempotent: the job id is the run's). One attempt: a load test is not silently repeated. */
+export async function queueAiperfRun(rt: Runtime, runId: string): Promise<void> {
+  await rt.queues.add('aiperf', { runId }, { jobId: `aiperf-${runId}`, attempts: 1 });
+}
+
+/** One run of the caller's tenant, or 404. */
+export async function getAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
+  const run = await ctx.db.aiperfRun.findFirst({ where: { id } });
+  if (!run) throw new NotFound('AIPerf run');
+  return run;
+}
+
+/** The tenant's runs, newest first. */
+export async function listAiperfRuns(ctx: Ctx, opts: { status?: AiperfStatus | null; limit?: number | null } = {}): Promise<AiperfRun[]> {
+  const limit = opts.limit ?? 50;
+  if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['query', 'limit'], msg: 'must be an integer from 1 to 200' }]);
+  return ctx.db.aiperfRun.findMany({ where: opts.status ? { status: opts.status } : {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+}
+
+/**
+ * Cancels a run: a queued one ends `cancelled` now; a running one gets the flag its job watches (it
+ * ends `cancelled` with the results of the requests that completed). A finished run is a 409.
+ */
+export async function cancelAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
+  const run = await getAiperfRun(ctx, id);
+  const now = new Date();
+  if (run.status === 'queued') {
+    const moved = await ctx.db.aiperfRun.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } });
+    if (moved.count === 1) return getAiperfRun(ctx, id);
+  }
+  const flagged = await ctx.db.aiperfRun.updateMany({ where: { id, status: 'running' }, data: { cancelRequestedAt: now } });
+  if (flagged.count === 1) return getAiperfRun(ctx, id);
+  const current = await getAiperfRun(ctx, id);
+  throw new Conflict(`The run is already ${current.status}; only a queued or running run can be cancelled.`);
+}
+
+// ------------------------------------------------------------------ the job
+
+export interface AiperfResults {
+  ttft_ms: Stat;
+  itl_ms: Stat;
+  request_latency_ms: Stat;
+  output_tokens_per_s: number | null;
+  requests_per_s: number | null;
+  errors: number;
+  requests: number;
+  output_tokens: number;
+  duration_s: number;
+  /** Up to five distinct error messages, for the first look. */
+  error_samples: string[];
+}
+
+/** Results of a set of measured requests over a wall-clock window. */
+export function aggregateResults(measures: RequestMeasure[], wallMs: number): AiperfResults {
+  const ok = measures.filter((m) => m.ok);
+  const outputTokens = ok.reduce((s, m) => s + m.outputTokens, 0);
+  const seconds = wallMs / 1000;
+  const rate = (n: number) => (seconds > 0 && ok.length ? Math.round((n / seconds) * 1000) / 1000 : null);
+  return {
+    ttft_ms: summarize(ok.map((m) => m.ttftMs).filter((v): v is number => v != null)),
+    itl_ms: summarize(ok.flatMap((m) => m.itlMs)),
+    request_latency_ms: summarize(ok.map((m) => m.latencyMs)),
+    output_tokens_per_s: rate(outputTokens),
+    requests_per_s: rate(ok.length),
+    errors: measures.length - ok.length,
+    requests: measures.length,
+    output_tokens: outputTokens,
+    duration_s: Math.round(seconds * 1000) / 1000,
+    error_samples: [...new Set(measures.filter((m) => !m.ok).map((m) => m.error ?? 'error'))].slice(0, 5),
+  };
+}
+
+export interface GpuWindowLoad {
+  gpu_id: string;
+  uuid: string;
+  node: string;
+  index: number;
+  samples: number;
+  avg_utilization: number | null;
+  max_utilization: number | null;
+  avg_power_w: number | null;
+  max_power_w: number | null;
+  max_memory_used_mib: number | null;
+}
+
+const r2 = (v: number | null | undefined) => (v == null ? null : Math.round(v * 100) / 100);
+
+/** Average and peak load of each of the tenant's GPUs that reported between `from` and `to` (the run's window). */
+export async function gpuLoadBetween(rt: Runtime, tenantId: string, from: Date, to: Date): Promise<GpuWindowLoad[]> {
+  const groups = await rt.prisma.gpuSample.groupBy({
+    by: ['gpuId'],
+    where: { tenantId, at: { gte: from, lte: to } },
+    _count: { _all: true },
+    _avg: { utilization: true, powerW: true },
+    _max: { utilization: true, powerW: true, memUsedMib: true },
+  });
+  if (groups.length === 0) return [];
+  const gpus = await rt.prisma.gpu.findMany({ where: { tenantId, id: { in: groups.map((g) => g.gpuId) } }, select: { id: true, uuid: true, node: true, index: true } });
+  const byId = new Map(gpus.map((g) => [g.id, g]));
+  return groups
+    .filter((g) => byId.has(g.gpuId))
+    .map((g) => {
+      const gpu = byId.get(g.gpuId)!;
+      return {
+        gpu_id: gpu.id,
+        uuid: gpu.uuid,
+        node: gpu.node,
+        index: gpu.index,
+        samples: g._count._all,
+        avg_utilization: r2(g._avg.utilization),
+        max_utilization: r2(g._max.utilization),
+        avg_power_w: r2(g._avg.powerW),
+        max_power_w: r2(g._max.powerW),
+        max_memory_used_mib: r2(g._max.memUsedMib),
+      };
+    })
+    .sort((a, b) => a.node.localeCompare(b.node) || a.index - b.index);
+}
+
+interface Plan {
+  run: AiperfRun;
+  signal: AbortSignal;
+  measure: (seed: number) => Promise<RequestMeasure>;
+}
+
+async function driveConcurrency({ run, signal, measure }: Plan, out: RequestMeasure[]): Promise<void> {
+  const until = run.durationS != null ? performance.now() + run.durationS * 1000 : Number.POSITIVE_INFINITY;
+  let issued = 0;
+  const more = () => !signal.aborted && performance.now() < until && (run.requestCount == null || issued < run.requestCount);
+  const client = async () => {
+    while (more()) out.push(await measure(issued++));
+  };
+  await Promise.all(Array.from({ length: run.concurrency ?? 1 }, client));
+}
+
+async function driveRequestRate({ run, signal, measure }: Plan, out: RequestMeasure[]): Promise<void> {
+  const offsets = arrivalOffsetsMs(run.requestRate!, { count: run.requestCount, durationMs: run.durationS != null ? run.durationS * 1000 : null });
+  const cap = run.concurrency ?? AIPERF_LIMITS.defaultRateInFlight;
+  const inFlight = new Set<Promise<void>>();
+  const t0 = performance.now();
+  for (let i = 0; i < offsets.length && !signal.aborted; i++) {
+    const wait = t0 + offsets[i]! - performance.now();
+    if (wait > 0) await sleep(wait, undefined, { signal }).catch(() => undefined);
+    if (signal.aborted) break;
+    // At the in-flight cap the schedule slips rather than piling up unbounded requests.
+    while (inFlight.size >= cap) await Promise.race(inFlight);
+    const p: Promise<void> = measure(i).then((m) => {
+      out.push(m);
+      inFlight.delete(p);
+    });
+    inFlight.add(p);
+  }
+  await Promise.all(inFlight);
+}
+
+async function finishRun(rt: Runtime, runId: string, data: Prisma.AiperfRunUpdateManyMutationInput): Promise<void> {
+  await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'running' }, data: { finishedAt: new Date(), ...data } });
+}
+
+/**
+ * The job: claims a queued run (a duplicate or cancelled one is skipped), checks the URL again against
+ * the SSRF policy, drives the load with a cancel watch and a total deadline, then records the results
+ * and the GPUs' load of the window. Returns the final status.
+ */
+export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: AbortSignal): Promise<AiperfStatus | 'skipped'> {
+  const startedAt = new Date();
+  const claimed = await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'running', startedAt } });
+  if (claimed.count === 0) return 'skipped';
+  const run = await rt.prisma.aiperfRun.findUniqueOrThrow({ where: { id: runId } });
+  let refused: string | null;
+  try {
+    refused = await disallowedAddressOf(new URL(run.endpointUrl), urlPolicyOf(rt));
+  } catch {
+    refused = 'unresolvable';
+  }
+  if (refused) {
+    await finishRun(rt, runId, { status: 'failed', error: `The endpoint's host resolves to ${refused}, which the outbound URL policy refuses.` });
+    return 'failed';
+  }
+
+  const dispatcher = await guardedDispatcher(guardedLookup(urlPolicyOf(rt)));
+  const stop = new AbortController();
+  let cancelled = false;
+  const deadlineMs = run.durationS != null ? run.durationS * 1000 + AIPERF_LIMITS.requestTimeoutMs : AIPERF_LIMITS.maxRunMs;
+  const deadline = setTimeout(() => stop.abort(new Error('the run reached its deadline')), deadlineMs);
+  // A worker shutting down (SIGTERM) stops the run rather than holding the process for its duration.
+  const onShutdown = () => stop.abort(new Error('the worker shut down'));
+  if (shutdown?.aborted) onShutdown();
+  shutdown?.addEventListener('abort', onShutdown, { once: true });
+  const watch = setInterval(() => {
+    rt.prisma.aiperfRun
+      .findUnique({ where: { id: runId }, select: { cancelRequestedAt: true } })
+      .then((r) => {
+        if (r?.cancelRequestedAt && !stop.signal.aborted) {
+          cancelled = true;
+          stop.abort(new Error('the run was cancelled'));
+        }
+      })
+      .catch((err: Error) => rt.logger.warn({ err: err.message, runId }, 'could not read the cancel flag'));
+  }, AIPERF_LIMITS.cancelPollMs);
+
+  const measures: RequestMeasure[] = [];
+  const t0 = performance.now();
+  const plan: Plan = {
+    run,
+    signal: stop.signal,
+    measure: (seed) =>
+      measureChatCompletion({ endpointUrl: run.endpointUrl, model: run.model, inputTokens: run.inputTokens, outputTokens: run.outputTokens, streaming: run.streaming, timeoutMs: AIPERF_LIMITS.requestTimeoutMs, signal: stop.signal, dispatcher: dispatcher ?? undefined }, seed),
+  };
+  try {
+    await (run.mode === 'request_rate' ? driveRequestRate(plan, measures) : driveConcurrency(plan, measures));
+  } catch (err) {
+    rt.logger.error({ err, runId }, 'aiperf run broke');
+    await finishRun(rt, runId, { status: 'failed', error: `The run broke: ${(err as Error).message}`.slice(0, 1000) });
+    return 'failed';
+  } finally {
+    clearTimeout(deadline);
+    clearInterval(watch);
+    shutdown?.removeEventListener('abort', onShutdown);
+    await dispatcher?.close().catch(() => undefined);
+  }
+  const wallMs = performance.now() - t0;
+  const finishedAt = new Date();
+  // Requests cut short by a cancel are not the endpoint's errors.
+  const counted = cancelled || shutdown?.aborted ? measures.filter((m) => m.ok || !m.error?.startsWith('aborted')) : measures;
+  const results = aggregateResults(counted, wallMs);
+  const gpuTelemetry = await gpuLoadBetween(rt, run.tenantId, startedAt, finishedAt);
+  let status: AiperfStatus = 'succeeded';
+  let error: string | null = null;
+  if (cancelled) status = 'cancelled';
+  else if (shutdown?.aborted) {
+    status = 'failed';
+    error = 'The worker running this run shut down; the results cover the requests sent until then. Start the run again.';
+  } else if (results.requests === 0 || results.errors === results.requests) {
+    status = 'failed';
+    error = results.requests === 0 ? 'No request was sent.' : `Every request failed: ${results.error_samples[0] ?? 'error'}`;
+  }
+  await finishRun(rt, runId, { status, error, finishedAt, results: results as unknown as Prisma.InputJsonValue, gpuTelemetry: gpuTelemetry as unknown as Prisma.InputJsonValue });
+  return status;
+}
+
+/** Runs left `running` past any possible deadline (a worker died mid-run) end `failed`. */
+export async function failStaleAiperfRuns(rt: Runtime, now = new Date()): Promise<number> {
+  const cutoff = new Date(now.getTime() - AIPERF_LIMITS.maxRunMs - 10 * 60_000);
+  const r = await rt.prisma.aiperfRun.updateMany({ where: { status: 'running', startedAt: { lt: cutoff } }, data: { status: 'failed', finishedAt: now, error: 'The run stopped reporting (its worker ended); start it again.' } });
+  return r.count;
+}
+
+/** How long a run may stay queued before the sweeper queues its job again (an enqueue lost after commit). */
+export const REDRIVE_QUEUED_AFTER_MS = 60_000;
+
+/** Re-queues runs still `queued` a minute after they were accepted (same job id: a waiting job is left alone). */
+export async function redriveQueuedAiperfRuns(rt: Runtime, now = new Date()): Promise<number> {
+  const stale = await rt.prisma.aiperfRun.findMany({ where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - REDRIVE_QUEUED_AFTER_MS) } }, select: { id: true }, take: 500 });
+  for (const r of stale) await queueAiperfRun(rt, r.id);
+  return stale.length;
+}

@@ -1,0 +1,136 @@
+/**
+ * Recording what a provider observed: each signal becomes a timeline event; a signal about a remote
+ * alert opens or bumps one of our alerts (deduplicated by the remote key, e.g. Alertmanager's
+ * fingerprint) when firing and resolves it when resolved. Events, alert changes and the integration's
+ * `lastEventAt` commit together; announcements (eventAdded, rule evaluation, alertChanged, outbox)
+ * follow the commit.
+ *
+ * A maintenance window covering the alert (by source, labels or the whole tenant) suppresses it.
+ *
+ * Pulls record only changes (a newly firing or a resolved alert, or a plain event), because a pull
+ * sees the same firing alerts again and again; pushes record every notification as sent.
+ */
+import type { Runtime } from '../runtime.js';
+import type { Event, Prisma } from '../generated/prisma/client.js';
+import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
+import { eventMessage } from '../devices/sot-events.js';
+import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
+import type { Signal } from './types.js';
+
+export interface IntegrationRef {
+  id: string;
+  tenantId: string;
+  provider: string;
+  name: string;
+}
+
+export interface RecordResult {
+  events: number;
+  alertsOpened: number;
+  alertsResolved: number;
+}
+
+/** Our alert dedup key for a remote alert of this integration. */
+export function alertKeyOf(integrationId: string, key: string): string {
+  return `integration:${integrationId}:${key}`;
+}
+
+export async function recordSignals(
+  rt: Runtime,
+  integ: IntegrationRef,
+  signals: Signal[],
+  opts: { via: 'webhook' | 'system'; onlyChanges: boolean; resolveMissing: boolean },
+): Promise<RecordResult> {
+  const source = `${integ.provider}/${integ.name}`.slice(0, 200);
+  const changes: AlertChange[] = [];
+  const outboxIds: Array<string | null> = [];
+  const events: Event[] = [];
+  let opened = 0;
+  let resolved = 0;
+  // The root client with the integration row's own tenant id (like a worker processing a job).
+  await rt.prisma.$transaction(async (tx) => {
+    const insert = (s: Pick<Signal, 'type' | 'summary' | 'severity' | 'labels' | 'payload'>) =>
+      tx.event.create({
+        data: {
+          tenantId: integ.tenantId,
+          type: s.type,
+          module: 'integrations',
+          source,
+          summary: s.summary,
+          severity: s.severity,
+          labels: { ...s.labels, integration_id: integ.id },
+          payload: s.payload as Prisma.InputJsonValue,
+          receivedVia: opts.via,
+        },
+      });
+    const liveOf = (key: string) => tx.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: integ.tenantId, liveDedupKey: alertKeyOf(integ.id, key) } } });
+    const seen = new Set<string>();
+    // Maintenance windows suppress alerts opened from integrations as they do rule alerts.
+    const windows = signals.some((x) => x.alert?.state === 'firing') ? await loadCandidateWindows(tx, [integ.tenantId], new Date()) : [];
+    for (const s of signals) {
+      if (!s.alert) {
+        events.push(await insert(s));
+        continue;
+      }
+      seen.add(s.alert.key);
+      const live = await liveOf(s.alert.key);
+      if (opts.onlyChanges && (s.alert.state === 'firing' ? !!live : !live)) continue;
+      const ev = await insert(s);
+      events.push(ev);
+      if (s.alert.state === 'firing') {
+        const r = await openOrBumpAlert(tx, {
+          tenantId: integ.tenantId,
+          ruleId: null,
+          dedupKey: alertKeyOf(integ.id, s.alert.key),
+          severity: s.severity,
+          summary: s.summary,
+          source,
+          deviceId: null,
+          labels: s.labels,
+          seenAt: ev.receivedAt,
+          eventIds: [ev.id],
+          suppressedBy: suppressingWindow(windows, { source, labels: { ...s.labels, integration_id: integ.id }, deviceId: null }, ev.receivedAt) ?? null,
+        });
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        outboxIds.push(r.outboxId);
+        if (r.opened) opened++;
+      } else if (live) {
+        await tx.alertEvent.create({ data: { alertId: live.id, eventId: ev.id } });
+        const t = await transitionAlert(tx, live, { action: 'resolve', actorId: null, note: `Resolved by ${source}.` });
+        changes.push(t.change);
+        outboxIds.push(t.outboxId);
+        resolved++;
+      }
+    }
+    if (opts.resolveMissing) {
+      const prefix = alertKeyOf(integ.id, '');
+      const stillLive = await tx.alert.findMany({ where: { tenantId: integ.tenantId, liveDedupKey: { startsWith: prefix } } });
+      for (const a of stillLive) {
+        const key = a.liveDedupKey!.slice(prefix.length);
+        if (seen.has(key)) continue;
+        const ev = await insert({ type: `${integ.provider}.resolved`, summary: `Resolved: ${a.summary}`.slice(0, 1000), severity: 'info', labels: {}, payload: { status: 'resolved', key, alert_id: a.id } });
+        events.push(ev);
+        await tx.alertEvent.create({ data: { alertId: a.id, eventId: ev.id } });
+        const t = await transitionAlert(tx, a, { action: 'resolve', actorId: null, note: `No longer active in ${source}.` });
+        changes.push(t.change);
+        outboxIds.push(t.outboxId);
+        resolved++;
+      }
+    }
+    if (events.length) await tx.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { lastEventAt: new Date() } });
+  }, { timeout: 30_000 });
+  await announceAlertChanges(rt, changes, outboxIds);
+  await announceEvents(rt, events);
+  return { events: events.length, alertsOpened: opened, alertsResolved: resolved };
+}
+
+/** After commit: eventAdded and rule evaluation for the rows (the sweeper re-drives a lost enqueue). */
+export async function announceEvents(rt: Runtime, events: Event[]): Promise<void> {
+  if (events.length === 0) return;
+  try {
+    for (const e of events) rt.pubsub.publish('eventAdded', e.tenantId, eventMessage(e));
+    await rt.queues.add('evaluate', { eventIds: events.map((e) => e.id) }, { jobId: `evaluate-${events[0].id}` });
+  } catch (err) {
+    rt.logger.warn({ err: (err as Error).message, events: events.length }, 'could not announce integration events');
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Boots the service: storage (real or embedded), migrations, demo bootstrap, runtime, HTTP server and
+ * workers. `stop()` shuts down in reverse order: stop accepting, drain HTTP, finish jobs, close pools.
+ */
+import path from 'node:path';
+import type { Config } from '../config.js';
+import { createRuntime, type Runtime } from '../runtime.js';
+import { applyMigrations } from '../db/migrate.js';
+import { startEmbeddedPostgres } from '../db/embedded.js';
+import { startLocalRedis } from '../db/local-redis.js';
+import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
+import { listen, type RunningServer } from './http.js';
+import { startWorkers, type Workers } from '../../workers/index.js';
+import { schema } from '../../schema/index.js';
+
+export interface App {
+  rt: Runtime;
+  url: string;
+  demoLogin: DemoLogin | null;
+  server?: RunningServer;
+  workers?: Workers;
+  stop(): Promise<void>;
+}
+
+export interface StartOptions {
+  /** Serve HTTP (default: config.runHttp). A worker-only process sets false. */
+  http?: boolean;
+  /** Run BullMQ workers in this process (default: config.runWorkers). */
+  workers?: boolean;
+  validateResponses?: boolean;
+}
+
+export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
+  const stoppers: Array<() => Promise<void>> = [];
+  let databaseUrl = config.databaseUrl;
+  let poolSize = 10;
+  if (!databaseUrl) {
+    const pg = await startEmbeddedPostgres(path.join(config.dataDir, 'pglite'));
+    databaseUrl = pg.url;
+    poolSize = 1;
+    stoppers.push(pg.stop);
+  }
+  let redisUrl = config.redisUrl;
+  if (!redisUrl) {
+    const redis = await startLocalRedis(config.dataDir);
+    redisUrl = redis.url;
+    stoppers.push(redis.stop);
+  }
+  await applyMigrations(databaseUrl);
+  const rt = createRuntime(config, databaseUrl, redisUrl, { poolSize });
+  stoppers.push(() => rt.close());
+  const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
+
+  let workers: Workers | undefined;
+  if (opts.workers ?? config.runWorkers) {
+    workers = await startWorkers(rt);
+    stoppers.push(() => workers!.close());
+  }
+  let server: RunningServer | undefined;
+  if (opts.http ?? config.runHttp) {
+    server = await listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host);
+    stoppers.push(() => server!.close());
+  }
+  let stopped: Promise<void> | undefined;
+  return {
+    rt,
+    url: server?.url ?? '',
+    demoLogin,
+    server,
+    workers,
+    stop: () =>
+      (stopped ??= (async () => {
+        for (const stop of stoppers.reverse()) {
+          try {
+            await stop();
+          } catch (err) {
+            rt.logger.warn({ err }, 'error during shutdown');
+          }
+        }
+      })()),
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Boundary rules of the GraphQL endpoint (HTTP and graphql-ws), as yoga/envelop plugins:
+ *
+ * - a token limit applied while parsing (graphql-armor max-tokens), so a 5,000-level document or one
+ *   field repeated 20,000 times is refused after MAX_QUERY_TOKENS tokens, before the recursive parser
+ *   or any validation rule walks it;
+ * - a cost limit at validation (graphql-armor cost-limit): selections weighted by depth;
+ * - string literals in the document follow the same text rule as JSON input (no NUL, no unpaired
+ *   surrogate; src/http/input-guards.ts);
+ * - introspection follows config.introspection (public | authenticated | off);
+ * - errors Pothos raises for bad arguments (negative `first`, a malformed cursor) are BAD_USER_INPUT.
+ */
+import { GraphQLError, visit, type DocumentNode } from 'graphql';
+import type { Plugin } from 'graphql-yoga';
+import { PothosValidationError } from '@pothos/core';
+import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
+import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
+import type { Runtime } from '../runtime.js';
+import type { Ctx } from '../context.js';
+import { safeLiteralsRule } from '../http/input-guards.js';
+import { variableCoercionExtensions } from '../http/error-mapping.js';
+
+/** Lexical tokens in one document (the full introspection query has about 160, the dashboard 72). */
+export const MAX_QUERY_TOKENS = 3000;
+/** Cost of one document: objects 2, scalars 1, times 1.5 per level of depth (the dashboard query costs about 1,700). */
+export const MAX_QUERY_COST = 5000;
+
+function selectsIntrospection(doc: DocumentNode): boolean {
+  let found = false;
+  visit(doc, {
+    Field(node) {
+      if (node.name.value === '__schema' || node.name.value === '__type') {
+        found = true;
+        return false;
+      }
+      return undefined;
+    },
+  });
+  return found;
+}
+
+function introspectionPolicyPlugin(rt: Runtime): Plugin<Ctx> {
+  const policy = rt.config.introspection;
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      if (policy === 'public' || !selectsIntrospection(args.document)) return;
+      const ctx = args.contextValue as Ctx;
+      if (policy === 'authenticated' && ctx.principal) return;
+      const error =
+        policy === 'off'
+          ? new GraphQLError('Introspection is turned off on this server.', { extensions: { code: 'FORBIDDEN' } })
+          : new GraphQLError('Introspection needs a credential: send Authorization: Bearer <PAT or session JWT>.', { extensions: { code: 'UNAUTHENTICATED' } });
+      setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}
+
+function safeLiteralsPlugin(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(safeLiteralsRule);
+    },
+  };
+}
+
+/** The document and introspection limits, in the order yoga should apply them. */
+export function graphqlGuardPlugins(rt: Runtime): Plugin<Ctx>[] {
+  return [
+    maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
+    costLimitPlugin({ maxCost: MAX_QUERY_COST, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true }) as Plugin<Ctx>,
+    safeLiteralsPlugin() as Plugin<Ctx>,
+    introspectionPolicyPlugin(rt),
+  ];
+}
+
+/**
+ * A client's bad argument that a library raised as a plain error, as BAD_USER_INPUT (else undefined):
+ * Pothos' argument checks (negative `first`, a malformed cursor) and variable values a scalar refused
+ * while coercing (`Int cannot represent non 32-bit signed integer value`) or found missing (`Variable "$id"
+ * of required type "ID!" was not provided`); they have no path: nothing ran yet.
+ */
+export function userInputErrorOf(error: unknown): GraphQLError | undefined {
+  const original = error instanceof GraphQLError ? error.originalError : error;
+  if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && /^Variable "\$/.test(error.message)))) {
+    // A variable GraphQL could not coerce names its field (`fields: [{loc: ['input', 'kind'], ...}]`).
+    const coercion = variableCoercionExtensions(error.message);
+    return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...(original instanceof GraphQLError ? original.extensions : {}), ...coercion, code: 'BAD_USER_INPUT' } });
+  }
+  if (!(original instanceof PothosValidationError)) return undefined;
+  const base = error instanceof GraphQLError ? error : undefined;
+  return new GraphQLError(original.message, { nodes: base?.nodes, path: base?.path, extensions: { code: 'BAD_USER_INPUT' } });
+}

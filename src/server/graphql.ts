@@ -1,0 +1,235 @@
+/**
+ * GraphQL over HTTP (graphql-yoga, GraphiQL in the browser) and over WebSocket (graphql-ws), sharing
+ * one context factory and one plugin list. REST executes through the same envelope (src/http/rest.ts).
+ */
+import crypto from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
+import { GraphQLError, type GraphQLNamedType, type GraphQLObjectType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, isObjectType } from 'graphql';
+import { getArgumentValues } from 'graphql/execution/values.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
+import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
+import { serialize as serializeCookie } from 'cookie';
+import type { Runtime } from '../runtime.js';
+import { createCtx, type Ctx } from '../context.js';
+import { contextFromCredential } from '../auth/request-context.js';
+import { authenticate, principalStillValid } from '../auth/authenticate.js';
+import type { Principal } from '../auth/principal.js';
+import { DomainError, InternalError, Unauthenticated } from '../errors.js';
+import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
+import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
+import { renderOfflineGraphiQL } from './graphiql.js';
+import { graphqlGuardPlugins, userInputErrorOf } from './graphql-guards.js';
+import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
+
+export const GRAPHQL_PATH = '/graphql';
+/** Deepest selection a document may have (the dashboard query is 9 deep). */
+export const MAX_QUERY_DEPTH = 15;
+/** Most aliases in one document. */
+export const MAX_QUERY_ALIASES = 30;
+
+interface InitialContext {
+  request?: Request;
+  /** REST passes a context it has already built (principal resolved by its middleware). */
+  restCtx?: Ctx;
+  /** graphql-ws passes the principal resolved at connection time. */
+  wsPrincipal?: Principal | null;
+}
+
+const domainToGraphQL = graphqlErrorFromDomain;
+
+/** Writes one audit row per root mutation field executed by an authenticated caller. */
+function useAudit(): Plugin<Ctx> {
+  return {
+    onExecute({ args }) {
+      const op = args.document.definitions.find(
+        (d: DefinitionNode): d is OperationDefinitionNode =>
+          d.kind === 'OperationDefinition' && (!args.operationName || d.name?.value === args.operationName),
+      );
+      if (!op || op.operation !== 'mutation') return;
+      const ctx = args.contextValue as Ctx;
+      if (!ctx.principal) return;
+      return {
+        onExecuteDone({ result }) {
+          if (!('data' in result) || !result.data) return;
+          const mutationType = args.schema.getMutationType();
+          const entries: AuditEntry[] = [];
+          for (const sel of op.selectionSet.selections) {
+            if (sel.kind !== 'Field') continue;
+            const key = sel.alias?.value ?? sel.name.value;
+            const value = (result.data as Record<string, unknown>)[key];
+            if (value === null || value === undefined) continue; // failed: nothing changed
+            const def = mutationType?.getFields()[sel.name.value];
+            let fieldArgs: Record<string, unknown> = {};
+            try {
+              if (def) fieldArgs = getArgumentValues(def, sel as FieldNode, args.variableValues ?? {});
+            } catch {
+              /* arguments already validated by execution */
+            }
+            const input = fieldArgs.input as Record<string, unknown> | undefined;
+            const resultId = typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
+            const targetId = fieldArgs.id ?? input?.id ?? resultId ?? fieldArgs.deliveryId ?? null;
+            const named = (def ? getNamedType(def.type) : null) as GraphQLNamedType | null;
+            const targetType = named && isObjectType(named) ? (named as GraphQLObjectType).name : null;
+            const hinted = auditTargetOf(ctx, key);
+            entries.push({ action: sel.name.value, targetType: hinted?.targetType ?? targetType, targetId: hinted?.targetId ?? (targetId ? String(targetId) : null) });
+          }
+          void recordAudit(ctx, entries);
+        },
+      };
+    },
+  };
+}
+
+/** Applies cookies and headers resolvers asked for (login, logout, silent refresh). */
+function useResponseExtras(ctxByRequest: WeakMap<Request, Ctx>): Plugin {
+  return {
+    onResponse({ request, response }) {
+      const ctx = ctxByRequest.get(request);
+      if (!ctx) return;
+      for (const c of ctx.responseCookies) {
+        response.headers.append('set-cookie', serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure: request.url.startsWith('https:') }));
+      }
+      for (const [k, v] of Object.entries(ctx.responseHeaders)) response.headers.set(k, v);
+    },
+  };
+}
+
+export type Yoga = YogaServerInstance<InitialContext, Ctx>;
+
+export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
+  const ctxByRequest = new WeakMap<Request, Ctx>();
+  return createYoga<InitialContext, Ctx>({
+    schema,
+    graphqlEndpoint: GRAPHQL_PATH,
+    // Any origin may call with a Bearer credential (integrators' own front ends), but never with the
+    // session cookie: yoga's default reflects the Origin *with* Allow-Credentials, which would let
+    // another (same-site) origin act as the signed-in user and read the answers.
+    cors: { credentials: false },
+    logging: false,
+    landingPage: false,
+    graphiql: { title: 'Operations Service', subscriptionsProtocol: 'WS' },
+    // The default page loads GraphiQL from a CDN; this one is served from our own assets (offline).
+    renderGraphiQL: renderOfflineGraphiQL,
+    maskedErrors: {
+      maskError: (error) => {
+        const badInput = userInputErrorOf(error);
+        if (badInput) return badInput;
+        if (error instanceof GraphQLError) return toGraphQLError(error, (e) => rt.logger.error({ err: e }, 'unexpected error in resolver'));
+        if (error instanceof DomainError) return domainToGraphQL(error);
+        rt.logger.error({ err: error }, 'unexpected error');
+        return domainToGraphQL(new InternalError());
+      },
+    },
+    context: async (initial): Promise<Ctx> => {
+      if (initial.restCtx) return initial.restCtx;
+      if (initial.wsPrincipal !== undefined) return createCtx(rt, initial.wsPrincipal, crypto.randomUUID());
+      const req = initial.request!;
+      const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
+      try {
+        // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
+        const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
+        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
+        ctxByRequest.set(req, ctx);
+        return ctx;
+      } catch (err) {
+        if (err instanceof DomainError) throw domainToGraphQL(err);
+        throw err;
+      }
+    },
+    plugins: [
+      // Static limits on what one document may ask for (checked at validation, before anything runs):
+      // page sizes bound each list, these bound nesting and aliasing.
+      maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
+      maxAliasesPlugin({ n: MAX_QUERY_ALIASES }),
+      // Token limit (while parsing), then cost, text rule for literals, introspection policy (graphql-guards.ts).
+      ...graphqlGuardPlugins(rt),
+      useAudit(),
+      useResponseExtras(ctxByRequest),
+    ],
+  });
+}
+
+/**
+ * A connection that only listens sends no operation that could be refused: its credential is checked
+ * again every config.credentialRecheckMs, and the socket closes (4403, ending its subscriptions) once
+ * the PAT is revoked or the session ended.
+ */
+function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Principal): void {
+  let checking = false;
+  const timer = setInterval(() => {
+    if (checking) return;
+    checking = true;
+    principalStillValid(rt, principal)
+      .then((valid) => {
+        if (!valid) socket.close(4403, 'Forbidden');
+      })
+      .finally(() => {
+        checking = false;
+      });
+  }, rt.config.credentialRecheckMs);
+  timer.unref();
+  socket.once('close', () => clearInterval(timer));
+}
+
+/** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
+export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
+  // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes });
+  useServer(
+    {
+      onConnect: async (wsCtx) => {
+        const params = (wsCtx.connectionParams ?? {}) as Record<string, unknown>;
+        const authorization = typeof params.authorization === 'string' ? params.authorization : typeof params.Authorization === 'string' ? params.Authorization : null;
+        try {
+          const auth = await authenticate(rt, { authorization, cookie: wsCtx.extra.request.headers.cookie ?? null });
+          (wsCtx.extra as { principal?: Principal | null }).principal = auth.principal;
+          if (auth.principal) closeWhenCredentialEnds(rt, wsCtx.extra.socket, auth.principal);
+          return true;
+        } catch (err) {
+          if (err instanceof Unauthenticated) return false;
+          throw err;
+        }
+      },
+      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
+      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
+      onSubscribe: async (wsCtx, _id, params) => {
+        const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
+        // A credential revoked (PAT) or ended (logout) after the connection opened must not start new
+        // operations: it is checked again for every operation, and the connection is closed if it fails.
+        if (extra.principal && !(await principalStillValid(rt, extra.principal))) {
+          extra.socket.close(4403, 'Forbidden');
+          return [domainToGraphQL(new Unauthenticated('The credential of this connection was revoked or has ended; connect again.'))];
+        }
+        const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
+          wsPrincipal: extra.principal ?? null,
+        });
+        // Syntax errors and the document limits (which throw from validation) are the client's errors:
+        // answer them as GraphQL errors instead of letting graphql-ws close the socket as internal.
+        const inputProblems = inspectGraphQLRequest(params);
+        if (inputProblems.length) return [graphQLInputError(inputProblems)];
+        let document;
+        try {
+          document = parse(params.query);
+          const errors = validate(schema, document);
+          if (errors.length) return errors;
+        } catch (err) {
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
+        return {
+          schema,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue: await contextFactory(),
+          rootValue: { execute, subscribe },
+        };
+      },
+    },
+    wss,
+  );
+  return wss;
+}

@@ -1,0 +1,189 @@
+/**
+ * The HTTP server: Express 5 with GraphQL (HTTP + WS) at /graphql, REST at /api/v1, the contract at
+ * /openapi.json with a bundled viewer at /docs, and /healthz, /readyz, /metrics.
+ */
+import http from 'node:http';
+import crypto from 'node:crypto';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import express, { type Request, type Response } from 'express';
+import { pinoHttp } from 'pino-http';
+import type { GraphQLSchema } from 'graphql';
+import type { WebSocketServer } from 'ws';
+import type { Runtime } from '../runtime.js';
+import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
+import { createRestRouter } from '../../rest/adapter.js';
+import { routes } from '../../rest/routes/index.js';
+import { loadOpenApi } from '../../rest/openapi.js';
+import { registry, httpDuration } from '../http/metrics.js';
+import { graphqlInputGuard } from '../http/input-guards.js';
+import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
+import { guardServerErrors } from './process-guards.js';
+import { DomainError, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
+import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
+
+/** Answers a typed error as a REST-style body (`{code, detail}`), through the one builder. */
+function sendError(res: Response, err: DomainError): void {
+  const e = restError(err);
+  for (const [k, v] of Object.entries(e.headers)) res.setHeader(k, v);
+  res.status(e.status).json(e.body);
+}
+
+const require = createRequire(import.meta.url);
+const swaggerUiDir = path.dirname(require.resolve('swagger-ui-dist/package.json'));
+
+const DOCS_HTML = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Operations Service API</title>
+<link rel="stylesheet" href="/docs/assets/swagger-ui.css"></head>
+<body><div id="ui"></div>
+<script src="/docs/assets/swagger-ui-bundle.js"></script>
+<script src="/docs/init.js"></script></body></html>`;
+// validatorUrl: null stops Swagger UI from calling the online validator (the machines are offline).
+const DOCS_INIT = `window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#ui', deepLinking: true, persistAuthorization: true, validatorUrl: null });`;
+
+export interface ServerOptions {
+  schema: GraphQLSchema;
+  validateResponses?: boolean;
+}
+
+export interface RunningServer {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** 413 `{code, detail}` for a GraphQL body over the limit; 400 in GraphQL's shape for one that is not JSON. */
+function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
+  return (err: { type?: string }, _req, res, next) => {
+    if (err.type === 'entity.too.large') {
+      sendError(res, new PayloadTooLarge(rt.config.bodyLimitBytes));
+    } else if (err.type === 'entity.parse.failed') {
+      // GraphQL-over-HTTP answers a body it cannot parse with 400 in GraphQL's error shape.
+      res.status(400).json({ errors: [graphqlErrorFromDomain(new DomainError('BAD_USER_INPUT', 'POST body sent invalid JSON.', {}, 'INVALID_JSON')).toJSON()] });
+    } else next(err);
+  };
+}
+
+/**
+ * POSTs to /graphql must be JSON. Yoga would also parse form-encoded, multipart and
+ * `application/graphql` bodies: the first two can be sent by a plain HTML form with the session cookie
+ * and no CORS preflight (cross-site request forgery of mutations), and none of them passes through the
+ * size-limited JSON parser above. They get 415.
+ */
+function graphqlJsonOnly(req: Request, res: Response, next: express.NextFunction): void {
+  if (req.method === 'POST' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
+    res.status(415).json({ errors: [graphqlErrorFromDomain(new UnsupportedMediaType('Send GraphQL POSTs as application/json.')).toJSON()] });
+    return;
+  }
+  next();
+}
+
+/** Builds the Express app and HTTP server (not yet listening). */
+export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
+  const app = express();
+  app.disable('x-powered-by');
+  // An API's responses are not cached by validators; hashing every body for an ETag is wasted work.
+  app.set('etag', false);
+  app.set('trust proxy', rt.config.trustProxy);
+  const requestId = (req: http.IncomingMessage, res: http.ServerResponse): string => {
+    const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
+    res.setHeader('x-request-id', id);
+    return id;
+  };
+  const accessLog = pinoHttp({
+    logger: rt.logger,
+    genReqId: requestId,
+    // req.log carries only the request id (the access line itself still has method, URL and status).
+    quietReqLogger: true,
+    autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+  });
+  // Ingest is the high-volume path: its requests are counted in metrics (errors are still logged by
+  // the REST error handler) rather than access-logged one by one, which would cost more than the
+  // INSERT itself.
+  app.use((req: Request, res: Response, next) => {
+    if (req.method === 'POST' && req.url === '/api/v1/events') {
+      (req as Request & { id?: string }).id = requestId(req, res);
+      return next();
+    }
+    accessLog(req, res, next);
+  });
+  app.use((req: Request, res: Response, next) => {
+    const end = httpDuration.startTimer({ method: req.method });
+    res.on('finish', () => end({ route: req.route?.path ? String(req.baseUrl + req.route.path) : req.baseUrl || 'other', status: String(res.statusCode) }));
+    next();
+  });
+
+  // The API first: it carries the traffic (ingest above all), so its requests skip the other routes.
+  const yoga = createGraphQL(rt, opts.schema);
+  app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    const checks: Record<string, string> = {};
+    await Promise.all([
+      rt.prisma.$queryRaw`SELECT 1`.then(() => (checks.postgres = 'ok')).catch((e: Error) => (checks.postgres = e.message)),
+      rt.redis.ping().then(() => (checks.redis = 'ok')).catch((e: Error) => (checks.redis = e.message)),
+    ]);
+    const ok = Object.values(checks).every((v) => v === 'ok');
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks });
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('content-type', registry.contentType);
+    res.send(await registry.metrics());
+  });
+
+  const openapi = loadOpenApi();
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get('/docs', (_req, res) => {
+    res.type('html').send(DOCS_HTML);
+  });
+  app.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(DOCS_INIT);
+  });
+  app.use('/docs/assets', express.static(swaggerUiDir, { index: false }));
+
+  app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
+  // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
+  // (yoga uses an already parsed req.body as is).
+  app.use(GRAPHQL_PATH, graphqlJsonOnly, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt), graphqlInputGuard);
+  app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
+  app.use('/api', (_req, res) => {
+    sendError(res, new DomainError('NOT_FOUND', 'No such endpoint. The API lives under /api/v1; see /openapi.json.', {}, 'ROUTE_NOT_FOUND'));
+  });
+  app.use((_req: Request, res: Response) => {
+    sendError(res, new DomainError('NOT_FOUND', 'Not found. Try /graphql, /api/v1, /openapi.json or /docs.', {}, 'ROUTE_NOT_FOUND'));
+  });
+
+  const server = http.createServer(app);
+  const wss = attachGraphQLWs(rt, yoga, server);
+  guardServerErrors(rt.logger, server, wss);
+  return { app, server, wss };
+}
+
+/** Starts listening; `close()` stops accepting, drains in-flight requests and closes sockets. */
+export async function listen(rt: Runtime, opts: ServerOptions, port: number, host: string): Promise<RunningServer> {
+  const { server, wss } = createServer(rt, opts);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as { port: number };
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  return {
+    server,
+    url: `http://${shownHost}:${addr.port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // WebSocket connections are upgraded out of the HTTP server's tracking: close them ourselves.
+        for (const client of wss.clients) client.close(1001, 'server shutting down');
+        wss.close();
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5000).unref();
+      }),
+  };
+}

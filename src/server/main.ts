@@ -1,0 +1,61 @@
+/**
+ * `npm start`: the API and the workers in one process.
+ */
+import { loadConfig, ConfigError } from '../config.js';
+import { startApp } from './app.js';
+import { installProcessGuards } from './process-guards.js';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const app = await startApp(config);
+  installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
+  const { logger } = app.rt;
+  const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl, workers: !!app.workers };
+  if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
+  else logger.info(where, 'operations worker running (RUN_HTTP=false)');
+  if (app.demoLogin) {
+    // Printed once, on the first start of an empty database; never logged.
+    process.stdout.write(
+      [
+        '',
+        '  Demo tenant created. Log in with:',
+        `    email:      ${app.demoLogin.email}`,
+        `    password:   ${app.demoLogin.password}`,
+        `    ingest key: ${app.demoLogin.ingestKey}`,
+        `  curl -s ${app.url}/api/v1/auth/login -H 'content-type: application/json' \\`,
+        `    -d '{"email":"${app.demoLogin.email}","password":"${app.demoLogin.password}"}'`,
+        '  (This is shown only once. Set BOOTSTRAP_DEMO=false in production.)',
+        '',
+      ].join('\n') + '\n',
+    );
+  }
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    app.stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

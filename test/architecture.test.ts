@@ -1,0 +1,30 @@
+/**
+ * The import rules of .dependency-cruiser.cjs hold for the whole tree: the domain never imports the
+ * layers above it, no import circles, no Prisma in rest/. A wrong import fails here (and in CI).
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+
+interface CruiseResult {
+  summary: { violations: Array<{ from: string; to: string; rule: { name: string } }>; totalCruised: number };
+  modules: Array<{ source: string }>;
+}
+
+describe('architecture', () => {
+  it('every import follows the layer rules and nothing imports in a circle', async () => {
+    const { stdout } = await run(process.execPath, ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', '--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'src', 'schema', 'rest', 'workers'], {
+      maxBuffer: 64 * 1024 * 1024,
+    }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    const result = JSON.parse(stdout) as CruiseResult;
+    const sources = result.modules.map((m) => m.source);
+    // The cruise really saw the tree (every layer), so an empty violation list means something.
+    for (const layer of ['src/server/', 'src/events/', 'schema/', 'rest/', 'workers/']) {
+      expect(sources.some((s) => s.startsWith(layer)), layer).toBe(true);
+    }
+    const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+    expect(violations).toEqual([]);
+  });
+});

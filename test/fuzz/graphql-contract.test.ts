@@ -1,0 +1,170 @@
+/**
+ * The GraphQL fuzzer: for EVERY root field of Query and Mutation in schema.graphql, fast-check generates
+ * arguments from their types (plausible values mixed with hostile strings, numbers and JSON; real ids
+ * often), sends the operation with variables to a real server with an admin PAT, and checks that no
+ * answer is a 5xx or an INTERNAL_SERVER_ERROR (an unexpected error), that none hangs, and that /healthz
+ * answers afterwards.
+ *
+ * Budget: FUZZ_RUNS cases per field (default 6; `npm run fuzz` runs more), seed FUZZ_SEED (printed).
+ */
+import fs from 'node:fs';
+import fc from 'fast-check';
+import {
+  buildSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  type GraphQLField,
+  type GraphQLInputType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+} from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from '../helpers/server.js';
+import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factories.js';
+import { eventually, gql, rest } from '../helpers/http.js';
+import { FUZZ_RUNS, FUZZ_SEED, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
+
+const schema = buildSchema(fs.readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
+
+let s: TestServer;
+let t: BuiltTenant;
+const realIds: string[] = [];
+
+function inputArbitrary(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
+  if (isNonNullType(type)) return inputArbitrary(type.ofType, depth);
+  if (isListType(type)) return leaf(fc.array(inputArbitrary(type.ofType, depth + 1), { maxLength: 3 }), hostileJson);
+  if (isEnumType(type)) return leaf(fc.constantFrom(...type.getValues().map((v) => v.name)), hostileString);
+  if (isInputObjectType(type)) {
+    if (depth > 3) return fc.constant(null);
+    const fields = Object.values(type.getFields());
+    const model = Object.fromEntries(fields.map((f) => [f.name, inputArbitrary(f.type, depth + 1)]));
+    const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);
+    return leaf(fc.record(model, { requiredKeys: required }), hostileJson);
+  }
+  switch (isScalarType(type) ? type.name : '') {
+    case 'ID':
+      return fc.oneof({ arbitrary: fc.constantFrom(...realIds), weight: 3 }, { arbitrary: hostileString, weight: 2 });
+    case 'Int':
+      return leaf(fc.integer({ min: -2, max: 60 }), fc.oneof(fc.constantFrom(-1, 0, 2147483647, -2147483648, 2147483648, 1.5, '1'), fc.constant(new RawNumber('1e308')), hostileNumber));
+    case 'Float':
+      return leaf(fc.double({ noNaN: true, noDefaultInfinity: true }), hostileNumber);
+    case 'Boolean':
+      return leaf(fc.boolean(), hostileString);
+    case 'DateTime':
+      return leaf(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), hostileString);
+    case 'JSON':
+      return leaf(fc.jsonValue({ maxDepth: 3 }), hostileJson);
+    default:
+      return leaf(fc.string({ maxLength: 12 }), hostileString);
+  }
+}
+
+/** `{ __typename scalar… object { __typename } }` for a field's type (fields without required arguments). */
+function selectionFor(type: GraphQLOutputType, depth = 0): string {
+  const named = getNamedType(type);
+  if (!isObjectType(named)) return isScalarType(named) || isEnumType(named) ? '' : '{ __typename }';
+  const parts = ['__typename'];
+  for (const f of Object.values((named as GraphQLObjectType).getFields())) {
+    if (f.args.some((a) => isNonNullType(a.type) && a.defaultValue === undefined)) continue;
+    const inner = getNamedType(f.type);
+    if (isScalarType(inner) || isEnumType(inner)) parts.push(f.name);
+    else if (depth < 1) parts.push(`${f.name} ${selectionFor(f.type, depth + 1)}`);
+  }
+  return `{ ${parts.join(' ')} }`;
+}
+
+interface RootField {
+  operation: 'query' | 'mutation';
+  field: GraphQLField<unknown, unknown>;
+}
+
+const rootFields: RootField[] = [
+  ...Object.values(schema.getQueryType()!.getFields()).map((field) => ({ operation: 'query' as const, field })),
+  ...Object.values(schema.getMutationType()!.getFields()).map((field) => ({ operation: 'mutation' as const, field })),
+];
+
+function documentFor({ operation, field }: RootField): string {
+  const vars = field.args.map((a, i) => `$a${i}: ${String(a.type)}`);
+  const args = field.args.map((a, i) => `${a.name}: $a${i}`);
+  return `${operation} Fuzz${vars.length ? `(${vars.join(', ')})` : ''} { ${field.name}${args.length ? `(${args.join(', ')})` : ''} ${selectionFor(field.type)} }`;
+}
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '100000' } });
+  t = await buildTenant(s.app.rt);
+  const api = rest(s.url, t.adminToken);
+  // Real ids (victims only: never the fuzzer's own user or PAT) so generated ids often name something.
+  const victim = await buildUser(s.app.rt, t.tenantId);
+  await buildToken(s.app.rt, victim);
+  realIds.push(victim.id, (await s.app.rt.prisma.accessToken.findFirstOrThrow({ where: { userId: victim.id } })).id);
+  const device = await api.post('/sot/devices', { name: 'gfuzz-dev-1', management_address: '10.9.9.8' });
+  realIds.push(device.body.id);
+  const proposal = await api.post('/sot/proposals', { title: 'gfuzz', kind: 'config_change', device_id: device.body.id, proposed_intent: 'hostname gfuzz' });
+  realIds.push(proposal.body.id);
+  const rule = await gql(s.url, t.adminToken, 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'gfuzz', typeGlob: 'gfuzz.*' } });
+  realIds.push(rule.data.createAlertRule.id);
+  await rest(s.url).post('/events', { type: 'gfuzz.seed', source: 'fuzz' }, { headers: { 'x-service-key': t.ingestKey } });
+  realIds.push(await eventually(async () => (await s.app.rt.prisma.alert.findFirst({ where: { tenantId: t.tenantId } }))?.id));
+  const hook = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "gfuzz" }) { id } }');
+  realIds.push(hook.data.createInboundWebhook.id);
+  realIds.push((await s.app.rt.prisma.event.findFirstOrThrow({ where: { tenantId: t.tenantId } })).id);
+}, 60_000);
+
+afterAll(async () => {
+  await s?.stop();
+});
+
+describe('GraphQL fuzzer', () => {
+  it('answers every generated call of every root field without a 5xx, an internal error or a hang, and stays up', async () => {
+    const failures: string[] = [];
+    let requests = 0;
+    const codes = new Map<string, number>();
+    for (const root of rootFields) {
+      const query = documentFor(root);
+      // Required arguments always given (their values may still be hostile), optional ones at random.
+      const arb = fc.tuple(...root.field.args.map((a) => (isNonNullType(a.type) ? inputArbitrary(a.type) : fc.option(inputArbitrary(a.type), { nil: undefined, freq: 3 }))));
+      await fc.assert(
+        fc.asyncProperty(arb, async (values) => {
+          requests++;
+          const variables = Object.fromEntries(values.map((v, i) => [`a${i}`, v]).filter(([, v]) => v !== undefined));
+          const body = toJson({ query, variables });
+          const what = `${root.field.name} ${body.slice(0, 400)}`;
+          try {
+            const res = await withDeadline(root.field.name, async (signal) => {
+              const r = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' }, body, signal });
+              return { status: r.status, text: await r.text() };
+            });
+            let parsed: { errors?: Array<{ message: string; extensions?: { code?: string } }> } = {};
+            try {
+              parsed = JSON.parse(res.text);
+            } catch {
+              /* not JSON: judged by status */
+            }
+            for (const e of parsed.errors ?? []) codes.set(e.extensions?.code ?? 'none', (codes.get(e.extensions?.code ?? 'none') ?? 0) + 1);
+            const internal = (parsed.errors ?? []).find((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
+            if (res.status >= 500 || internal) {
+              failures.push(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
+              return false;
+            }
+            return true;
+          } catch (err) {
+            failures.push(`${what} → ${(err as Error).message}`);
+            return false;
+          }
+        }),
+        { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
+      ).catch(() => undefined); // collected above, all fields still run
+    }
+    const queries = rootFields.filter((r) => r.operation === 'query').length;
+    const byCode = [...codes].map(([k, v]) => `${k}: ${v}`).join(', ');
+    console.log(`GraphQL fuzz: ${rootFields.length} root fields (${queries} queries, ${rootFields.length - queries} mutations) × ${FUZZ_RUNS} cases = ${requests} requests (seed ${FUZZ_SEED}); error codes ${byCode}`);
+    expect(failures).toEqual([]);
+    const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
+    expect(health.status).toBe(200);
+  }, 300_000);
+});

@@ -1,0 +1,100 @@
+/**
+ * Real monitoring peers for integration tests: Debian's `prometheus-alertmanager` and `prometheus`
+ * binaries (installed by .ci/run when missing), each on its own free port on 127.0.0.1 with its own
+ * temporary storage, stopped (SIGTERM, then SIGKILL) by `stop()`.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Peer {
+  url: string;
+  child: ChildProcess;
+  output: () => string;
+  stop(): Promise<void>;
+}
+
+async function waitReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const r = await fetch(url + '/-/ready');
+      if (r.ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function startPeer(binary: string, args: (port: number, dir: string) => string[], files: Record<string, string>): Promise<Peer> {
+  const port = await freePort();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${path.basename(binary)}-`));
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
+  const child = spawn(binary, args(port, dir), { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = `http://127.0.0.1:${port}`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  try {
+    await waitReady(url, child, () => out);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url, child, output: () => out, stop };
+}
+
+/** A real Alertmanager with `config` (YAML) and no clustering. */
+export function startAlertmanager(config: string): Promise<Peer> {
+  return startPeer(
+    'prometheus-alertmanager',
+    (port, dir) => [
+      `--config.file=${path.join(dir, 'alertmanager.yml')}`,
+      `--storage.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--cluster.listen-address=',
+      '--log.level=warn',
+    ],
+    { 'alertmanager.yml': config },
+  );
+}
+
+/** A real Prometheus with `config` (YAML) and `rules` (YAML, loaded as rules.yml next to it). */
+export function startPrometheus(config: string, rules: string): Promise<Peer> {
+  return startPeer(
+    'prometheus',
+    (port, dir) => [
+      `--config.file=${path.join(dir, 'prometheus.yml')}`,
+      `--storage.tsdb.path=${path.join(dir, 'data')}`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      '--log.level=warn',
+    ],
+    { 'prometheus.yml': config, 'rules.yml': rules },
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * The objects the route sweep (test/sweep.test.ts) aims at: one of each kind in a tenant, made through
+ * the services, keyed by entity name. A REST `:param` or GraphQL argument names its entity
+ * (`alertId` / `alert(id)` → `Alert`); the sweep fails with a clear message when a new route names an
+ * entity that has no builder here, so each new area adds one line.
+ */
+import crypto from 'node:crypto';
+import type { Runtime } from '../../src/runtime.js';
+import { createCtx } from '../../src/context.js';
+import { createDevice } from '../../src/devices/devices.js';
+import { openProposal } from '../../src/proposals/proposals.js';
+import { createAlertRule } from '../../src/rules/rules.js';
+import { createMaintenanceWindow } from '../../src/alerts/maintenance-windows.js';
+import { createOutboundWebhook } from '../../src/webhooks/webhooks.js';
+import { createInboundWebhook } from '../../src/events/inbound-webhooks.js';
+import { mintToken } from '../../src/auth/tokens.js';
+import { triageAlert } from '../../src/assistant/triage.js';
+import { copilotChat } from '../../src/assistant/chat.js';
+import { createSavedReport } from '../../src/reports/saved.js';
+import { createDashboard } from '../../src/reports/dashboards.js';
+import { createSchedule } from '../../src/reports/schedules.js';
+import { createIntegration, putProviderConfig } from '../../src/integrations/integrations.js';
+import { createClusterInvite, joinWithInvite } from '../../src/clusters/hub.js';
+import { buildUser, principalOf, type BuiltTenant } from '../factories.js';
+
+export type World = Record<string, string>;
+
+/** Entity names the GraphQL schema or REST paths use for the same thing. */
+export const ENTITY_ALIASES: Record<string, string> = {
+  Token: 'AccessToken',
+  Webhook: 'OutboundWebhook',
+  Rule: 'AlertRule',
+  Action: 'AssistantAction',
+  Conversation: 'AssistantConversation',
+  CopilotConversation: 'AssistantConversation',
+  Report: 'SavedReport',
+  Schedule: 'ReportSchedule',
+  IntegrationHealth: 'Integration',
+  Run: 'AiperfRun',
+  Diagnostic: 'GpuDiagnostic',
+};
+
+/**
+ * Path params that are not object ids, with a real value for each: `:provider` names a provider of the
+ * integrations registry. A route whose params are all of these is not about another tenant's object.
+ */
+export const NON_ID_PARAMS: Record<string, string> = { provider: 'alertmanager' };
+
+/** What the other tenant's provider config points at: no response to the caller may show it. */
+export const OTHER_TENANT_PROVIDER_URL = 'http://127.0.0.1:9/sweep-other-tenant-config';
+
+/** One of each object in the tenant; returns entity name → id. */
+export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
+  const ctx = createCtx(rt, principalOf(t.admin), 'sweep-world');
+  const tag = crypto.randomBytes(3).toString('hex');
+  const device = await createDevice(ctx, { name: `sweep-${tag}`, role: 'edge', site: 'lab' });
+  const other = await buildUser(rt, t.tenantId);
+  const proposal = await openProposal(createCtx(rt, principalOf(other), 'sweep-world'), { title: 'sweep', kind: 'config', deviceId: device.id, proposedIntent: 'mtu 9000\n' });
+  const rule = await createAlertRule(ctx, { name: `sweep-${tag}`, kind: 'match', typeGlob: 'sweep.*', alertSeverity: 'critical' });
+  const window = await createMaintenanceWindow(ctx, { name: `sweep-${tag}`, startsAt: new Date(Date.now() + 86400_000), endsAt: new Date(Date.now() + 2 * 86400_000) });
+  const outbound = await createOutboundWebhook(ctx, { name: `sweep-${tag}`, url: 'http://127.0.0.1:9/sweep', triggers: [{ on: 'ALERT_OPENED' }] });
+  const inbound = await createInboundWebhook(ctx, { name: `sweep-${tag}` });
+  const token = await mintToken(ctx, { name: `sweep-${tag}`, expiresInDays: null });
+  // Already evaluated, so no background job changes the tenant while the sweep compares snapshots.
+  const event = await rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'sweep.happened', source: 'sweep', receivedVia: 'ingest', payload: {}, evaluatedAt: new Date() }, select: { id: true } });
+  const alert = await rt.prisma.alert.create({
+    data: { tenantId: t.tenantId, severity: 'critical', summary: 'sweep', dedupKey: `sweep-${tag}`, liveDedupKey: `sweep-${tag}`, deviceId: device.id, ruleId: rule.id },
+    select: { id: true },
+  });
+  // A failed delivery: nothing re-drives it while the sweep runs.
+  const delivery = await rt.prisma.delivery.create({
+    data: { tenantId: t.tenantId, webhookId: outbound.webhook.id, topic: 'alert.opened', body: '{}', status: 'failed', failedAt: new Date() },
+    select: { id: true },
+  });
+  // The assistant's objects: a triage of the alert (with its proposed actions) and a copilot conversation.
+  await triageAlert(ctx, { alertId: alert.id });
+  const action = await rt.prisma.assistantAction.findFirstOrThrow({ where: { alertId: alert.id }, select: { id: true } });
+  const chat = await copilotChat(ctx, { message: 'which alerts are critical right now?' });
+  // Finished ones: no job touches them while the sweep runs.
+  const diagnostic = await rt.prisma.gpuDiagnostic.create({ data: { tenantId: t.tenantId, gpuIds: [], targetNode: 'sweep', level: 1, status: 'completed', result: 'pass', finishedAt: new Date() }, select: { id: true } });
+  const run = await rt.prisma.aiperfRun.create({
+    data: { tenantId: t.tenantId, endpointUrl: 'http://127.0.0.1:9', model: 'sweep', mode: 'concurrency', concurrency: 1, requestCount: 1, inputTokens: 1, outputTokens: 1, status: 'succeeded', finishedAt: new Date() },
+    select: { id: true },
+  });
+  // The lead's `gpu(id)` field needs one too (no job derives anything from a row without samples).
+  const gpu = await rt.prisma.gpu.create({ data: { tenantId: t.tenantId, uuid: `GPU-sweep-${tag}`, node: 'sweep', index: 0, source: 'dcgm' }, select: { id: true } });
+  // Reports: a saved report, a dashboard showing it, and a weekly schedule delivering it to the webhook.
+  const report = await createSavedReport(ctx, { name: `sweep-${tag}`, query: { entity: 'alerts' } });
+  const dashboard = await createDashboard(ctx, { name: `sweep-${tag}`, panels: [{ title: 'sweep', savedReportId: report.id, viz: 'table', position: { x: 0, y: 0, w: 4, h: 3 } }] });
+  const schedule = await createSchedule(ctx, { savedReportId: report.id, webhookId: outbound.webhook.id, cron: '0 8 * * 1' });
+  // Integrations: a push integration (no probe, no freshness check) and the tenant's alertmanager config.
+  const integration = await createIntegration(ctx, { provider: 'webhook', name: `sweep-${tag}`, freshnessSeconds: null });
+  await putProviderConfig(ctx, NON_ID_PARAMS.provider!, { url: OTHER_TENANT_PROVIDER_URL });
+  // Clusters: a member cluster that joined with an invite.
+  const invite = await createClusterInvite(ctx, { hubUrl: 'http://127.0.0.1:9' });
+  const { cluster } = await joinWithInvite(rt, { invite: invite.token, name: `sweep-${tag}` });
+  return {
+    SavedReport: report.id,
+    Dashboard: dashboard.id,
+    ReportSchedule: schedule.id,
+    Integration: integration.integration.id,
+    Cluster: cluster.id,
+    AssistantAction: action.id,
+    AssistantConversation: chat.conversation.id,
+    Gpu: gpu.id,
+    GpuDiagnostic: diagnostic.id,
+    AiperfRun: run.id,
+    Alert: alert.id,
+    AlertRule: rule.id,
+    Device: device.id,
+    Proposal: proposal.id,
+    MaintenanceWindow: window.id,
+    OutboundWebhook: outbound.webhook.id,
+    InboundWebhook: inbound.webhook.id,
+    AccessToken: token.token.id,
+    User: other.id,
+    Event: event.id,
+    Delivery: delivery.id,
+  };
+}
+
+/** Everything a tenant owns that a request could change, as comparable JSON (last-use stamps left out). */
+export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<string> {
+  const where = { where: { tenantId } };
+  const rows = await Promise.all([
+    rt.prisma.alert.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.alertRule.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.device.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.proposal.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.maintenanceWindow.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.outboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.inboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.accessToken.findMany({ ...where, orderBy: { id: 'asc' }, omit: { lastUsedAt: true } }),
+    rt.prisma.user.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.event.count(where),
+    rt.prisma.gpuDiagnostic.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.aiperfRun.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.savedReport.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.dashboard.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.reportSchedule.findMany({ ...where, orderBy: { id: 'asc' } }),
+    // Health fields are the periodic health check's to update; the rest is what a request could change.
+    rt.prisma.integration.findMany({ ...where, orderBy: { id: 'asc' }, omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true } }),
+    rt.prisma.integrationProviderConfig.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.cluster.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.clusterInvite.findMany({ ...where, orderBy: { id: 'asc' } }),
+  ]);
+  return JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
+}

@@ -1,0 +1,45 @@
+/**
+ * REST 422 locations: a service's field location (GraphQL input terms) is rewritten to the field of
+ * the REST request it came from, using the real route table's `variables` mappings.
+ */
+import { describe, expect, it } from 'vitest';
+import { routes } from '../../rest/routes/index.js';
+import { restLocTranslator } from '../../rest/field-paths.js';
+import type { OperationRoute, RestRequest } from '../../rest/route-types.js';
+
+function route(method: string, path: string): OperationRoute {
+  const r = routes.find((x) => x.method === method && x.path === path);
+  if (!r || !('operation' in r)) throw new Error(`no operation route ${method} ${path}`);
+  return r;
+}
+
+const req = (over: Partial<RestRequest>): RestRequest => ({ params: {}, query: {}, body: {}, headers: {}, ...over });
+
+describe('restLocTranslator', () => {
+  it('maps a camelCase input field to the snake_case body field it was read from', () => {
+    const t = restLocTranslator(route('post', '/sot/proposals'), req({ body: { title: 't', kind: 'k', device_id: 'x', proposed_intent: 'i' } }), 'post');
+    expect(t(['input', 'deviceId'])).toEqual(['body', 'device_id']);
+    expect(t(['input', 'proposedIntent'])).toEqual(['body', 'proposed_intent']);
+  });
+
+  it('maps an input field filled from the path to the path parameter', () => {
+    const t = restLocTranslator(route('put', '/sot/devices/:deviceId/config'), req({ params: { deviceId: 'd1' }, body: { config: 'c', observed_at: '2020-01-01T00:00:00Z' } }), 'put');
+    expect(t(['input', 'deviceId'])).toEqual(['path', 'deviceId']);
+    expect(t(['input', 'observedAt'])).toEqual(['body', 'observed_at']);
+  });
+
+  it('maps a bare argument name to its query parameter, even when the parameter was absent', () => {
+    const t = restLocTranslator(route('get', '/proposals'), req({ query: { older_than: 'soon' } }), 'get');
+    expect(t(['olderThan'])).toEqual(['query', 'older_than']);
+    expect(t(['deviceId'])).toEqual(['query', 'device_id']);
+  });
+
+  it('keeps locations a service already wrote in REST terms, and the nested part of a field', () => {
+    const snooze = restLocTranslator(route('post', '/alerts/:alertId/snooze'), req({ params: { alertId: 'a' }, body: { duration: '5m' } }), 'post');
+    expect(snooze(['body', 'duration'])).toEqual(['body', 'duration']);
+    expect(snooze(['body'])).toEqual(['body']);
+    const device = restLocTranslator(route('patch', '/sot/devices/:deviceId'), req({ params: { deviceId: 'd' }, body: { labels: { a: 'b' } } }), 'patch');
+    expect(device(['input', 'labels', 'someKey'])).toEqual(['body', 'labels', 'someKey']); // user data: as sent
+    expect(device(['input', 'managementAddress'])).toEqual(['body', 'management_address']);
+  });
+});
