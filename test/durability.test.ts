@@ -16,7 +16,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildEvent, buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { REDIS_URL } from './helpers/env.js';
-import { startApp, type App } from '../src/app.js';
+import { startApp, type App } from '../src/server/app.js';
 import { evaluateEvents } from '../src/rules/evaluate.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -38,7 +38,7 @@ async function workerApp(s: TestServer): Promise<App> {
 }
 
 async function deployRule(s: TestServer, t: BuiltTenant): Promise<string> {
-  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Deploys", typeGlob: "deploy.*", alertSeverity: critical }) { id } }');
+  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Deploys", typeGlob: "deploy.*", alertSeverity: CRITICAL }) { id } }');
   return r.data.createAlertRule.id;
 }
 
@@ -173,7 +173,7 @@ describe('durability of rule evaluation', () => {
     await eventually(async () => {
       const r = await holder.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
       return r.rows[0].n > 0;
-    });
+    }, 30_000);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     await holder.query('ROLLBACK');
