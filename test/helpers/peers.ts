@@ -48,6 +48,10 @@ async function startPeer(binary: string, args: (port: number, dir: string) => st
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
   const child = spawn(binary, args(port, dir), { stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  // A missing binary is a spawn 'error' event: report it as the test's failure, not an uncaught exception.
+  child.once('error', (err: NodeJS.ErrnoException) => {
+    out += err.code === 'ENOENT' ? `${binary} is not installed (.ci/run installs it: apt-get install ${binary})\n` : `${err.message}\n`;
+  });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
