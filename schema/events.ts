@@ -7,7 +7,7 @@ import { builder, found, SeverityEnum, upperCaseValues, requestOrigin } from './
 import { requireUser } from '../src/context.js';
 import { matchesEventFilter, TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
 import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
-import type { SerializedEvent } from '../src/events/ingest.js';
+import type { SerializedEvent } from '../src/events/announce.js';
 import {
   createInboundWebhook,
   deleteInboundWebhook,

@@ -16,7 +16,7 @@ import { NotFound, Unauthenticated, ValidationFailed, invalid, type FieldProblem
 import { randomSecret, tokenHash } from '../auth/secrets.js';
 import { consumeInboundRate } from '../events/rate-limit.js';
 import { SEVERITIES } from '../events/envelope.js';
-import { announceEvents } from '../integrations/record.js';
+import { announceTimelineEvents } from '../events/announce.js';
 
 export const INVITE_PREFIX = 'sci_';
 export const CLUSTER_CREDENTIAL_PREFIX = 'scc_';
@@ -200,7 +200,7 @@ export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }
     }
     await tx.cluster.update({ where: { id: c.id }, data: { lastSeenAt: new Date() } });
   });
-  await announceEvents(ctx.rt, events);
+  await announceTimelineEvents(ctx.rt, events);
   return { events: events.length };
 }
 

@@ -12,7 +12,8 @@ import type { Device, Event, Prisma } from '../generated/prisma/client.js';
 import { Conflict, NotFound, invalid } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { assertValidDevice, type DeviceFields } from './validation.js';
-import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
+import { insertTimelineEvent } from './sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { queueReconcile } from './reconcile.js';
 
 export type DeviceChange = 'created' | 'updated' | 'deleted' | 'intent_changed' | 'config_observed' | 'reconciled';

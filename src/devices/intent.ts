@@ -6,7 +6,8 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { Event, IntentVersion, PrismaClient } from '../generated/prisma/client.js';
 import { assertConfigSize, getDevice, publishDeviceChanged } from './devices.js';
-import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
+import { insertTimelineEvent } from './sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { queueReconcile } from './reconcile.js';
 
 export interface NewIntent {

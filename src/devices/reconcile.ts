@@ -8,7 +8,8 @@ import type { Runtime } from '../runtime.js';
 import type { DriftReport } from '../generated/prisma/client.js';
 import { NotFound } from '../errors.js';
 import { configDrift } from './diff.js';
-import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
+import { insertTimelineEvent } from './sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 
 export interface QueuedReconcile {
   deviceId: string;

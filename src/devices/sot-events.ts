@@ -1,11 +1,9 @@
 /**
  * Source-of-truth events on the tenant's timeline. Rows are inserted inside the caller's transaction
- * (so a device change and its event commit together); `announceTimelineEvents` runs after commit and
- * publishes `eventAdded` and queues rule evaluation, so a tenant's rules can alert on, e.g., drift.
+ * (so a device change and its event commit together); `announceTimelineEvents` (src/events/announce.ts)
+ * runs after commit and publishes `eventAdded` and queues rule evaluation, so a tenant's rules can alert on, e.g., drift.
  */
-import type { Runtime } from '../runtime.js';
 import type { Event, Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { SerializedEvent } from '../events/ingest.js';
 
 export type SotEventType =
   | 'sot.device_created'
@@ -53,37 +51,4 @@ export function insertTimelineEvent(tx: Pick<PrismaClient, 'event'>, e: Timeline
       deviceId: e.deviceId ?? null,
     },
   });
-}
-
-/** The serialized row carried by `eventAdded`, in the ingest service's form (src/events/ingest.ts). */
-export function eventMessage(e: Event): SerializedEvent {
-  return {
-    id: e.id,
-    tenantId: e.tenantId,
-    type: e.type,
-    module: e.module,
-    source: e.source,
-    summary: e.summary,
-    severity: e.severity,
-    labels: e.labels as Record<string, string>,
-    payload: e.payload as Record<string, unknown>,
-    receivedVia: e.receivedVia,
-    receivedAt: e.receivedAt.toISOString(),
-    evaluatedAt: e.evaluatedAt?.toISOString() ?? null,
-    deviceId: e.deviceId,
-  };
-}
-
-/**
- * After commit: publishes `eventAdded` and queues rule evaluation for the rows. Failures are logged;
- * the rows are stored with `evaluatedAt` null, so the ingest sweeper re-drives their evaluation.
- */
-export async function announceTimelineEvents(rt: Runtime, events: Event[]): Promise<void> {
-  if (events.length === 0) return;
-  try {
-    for (const e of events) rt.pubsub.publish('eventAdded', e.tenantId, eventMessage(e));
-    await rt.queues.add('evaluate', { eventIds: events.map((e) => e.id) }, { jobId: `evaluate-${events[0].id}` });
-  } catch (err) {
-    rt.logger.warn({ err, eventIds: events.map((e) => e.id) }, 'could not announce source-of-truth events');
-  }
 }

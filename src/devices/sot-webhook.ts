@@ -9,7 +9,8 @@ import { Conflict, Unauthenticated } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { parseNetboxWebhook } from './netbox.js';
 import { assertValidDevice } from './validation.js';
-import { announceTimelineEvents, insertTimelineEvent } from './sot-events.js';
+import { insertTimelineEvent } from './sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { publishDeviceChanged } from './devices.js';
 
 export interface SotWebhookResult {

@@ -11,8 +11,10 @@ import { eventsAccepted } from '../http/metrics.js';
 import { parseEnvelope, type EnvelopeEndpoint, type NewEvent } from './envelope.js';
 import { InsertBatcher } from './batcher.js';
 import { v7 as uuidv7 } from 'uuid';
+import { serializeEvent, type ReceivedVia } from './announce.js';
 
-export type ReceivedVia = 'ingest' | 'webhook' | 'sot' | 'system';
+export type { ReceivedVia };
+
 
 /** A row as the batcher writes it. */
 export interface EventRow extends NewEvent {
@@ -20,45 +22,6 @@ export interface EventRow extends NewEvent {
   tenantId: string;
   receivedVia: ReceivedVia;
   receivedAt: Date;
-}
-
-/**
- * The event as published on the `eventAdded` channel (and sent as SSE `data`): the stored row with
- * ISO timestamps, camelCase, so SSE and subscriptions need no extra query.
- */
-export interface SerializedEvent extends Record<string, unknown> {
-  id: string;
-  tenantId: string;
-  type: string;
-  module: string | null;
-  source: string;
-  summary: string | null;
-  severity: string;
-  labels: Record<string, string>;
-  payload: Record<string, unknown>;
-  receivedVia: ReceivedVia;
-  receivedAt: string;
-  evaluatedAt: string | null;
-  deviceId: string | null;
-}
-
-/** The pubsub/SSE form of a row. */
-export function serializeEvent(row: EventRow): SerializedEvent {
-  return {
-    id: row.id,
-    tenantId: row.tenantId,
-    type: row.type,
-    module: row.module,
-    source: row.source,
-    summary: row.summary,
-    severity: row.severity,
-    labels: row.labels,
-    payload: row.payload,
-    receivedVia: row.receivedVia,
-    receivedAt: row.receivedAt.toISOString(),
-    evaluatedAt: null,
-    deviceId: null,
-  };
 }
 
 const batchers = new WeakMap<Runtime, InsertBatcher<EventRow>>();

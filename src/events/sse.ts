@@ -21,7 +21,7 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { eventsAfter, timelineWhere, type StreamedEvent } from './timeline.js';
 import { matchesEventFilter, type EventFilter } from './filter.js';
-import type { SerializedEvent } from './ingest.js';
+import type { SerializedEvent } from './announce.js';
 
 /** Unsent bytes a stream may hold before the client is considered too slow and cut off. */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;

@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import type { Event } from '../generated/prisma/client.js';
 import { assertValidFilter, eventWhere, type EventFilter, type FilterableEvent } from './filter.js';
 import { validate as isUuid, version as uuidVersion } from 'uuid';
-import type { SerializedEvent } from './ingest.js';
+import type { SerializedEvent } from './announce.js';
 
 /** Most events a stream replays after a reconnect; older gaps are for GET /events. */
 export const REPLAY_MAX = 1000;

@@ -4,7 +4,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Event } from '../generated/prisma/client.js';
-import { announceTimelineEvents } from '../devices/sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { publishGpuHealth } from './telemetry.js';
 
 export async function markMissingGpus(rt: Runtime, now = new Date()): Promise<number> {

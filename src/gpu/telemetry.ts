@@ -7,7 +7,7 @@
  */
 import type { Ctx } from '../context.js';
 import type { Gpu, Prisma } from '../generated/prisma/client.js';
-import { announceTimelineEvents } from '../devices/sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { describeXid } from './xid.js';
 import { gpuHealth, type GpuHealth, type HealthLimits } from './health.js';
 import { GPU_METRICS, type GpuMetric, type GpuSampleInput } from './samples.js';

@@ -14,7 +14,7 @@ import type { Runtime } from '../runtime.js';
 import type { Integration, IntegrationHealthStatus } from '../generated/prisma/client.js';
 import { getProvider } from './registry.js';
 import { configProblems, effectiveConfigOf, integrationUrlPolicy } from './integrations.js';
-import { announceEvents } from './record.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import type { FieldProblem } from '../errors.js';
 
 export const HISTORY_KEPT = 50;
@@ -114,7 +114,7 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
     }
     return { integration: row, event: ev, changed: isChange };
   });
-  if (event) await announceEvents(rt, [event]);
+  if (event) await announceTimelineEvents(rt, [event]);
   if (changed) {
     try {
       await rt.pubsub.publish('integrationHealthChanged', integ.tenantId, {

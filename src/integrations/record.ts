@@ -13,7 +13,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
-import { eventMessage } from '../devices/sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import type { Signal } from './types.js';
 
@@ -120,17 +120,7 @@ export async function recordSignals(
     if (events.length) await tx.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { lastEventAt: new Date() } });
   }, { timeout: 30_000 });
   await announceAlertChanges(rt, changes, outboxIds);
-  await announceEvents(rt, events);
+  await announceTimelineEvents(rt, events);
   return { events: events.length, alertsOpened: opened, alertsResolved: resolved };
 }
 
-/** After commit: eventAdded and rule evaluation for the rows (the sweeper re-drives a lost enqueue). */
-export async function announceEvents(rt: Runtime, events: Event[]): Promise<void> {
-  if (events.length === 0) return;
-  try {
-    for (const e of events) rt.pubsub.publish('eventAdded', e.tenantId, eventMessage(e));
-    await rt.queues.add('evaluate', { eventIds: events.map((e) => e.id) }, { jobId: `evaluate-${events[0].id}` });
-  } catch (err) {
-    rt.logger.warn({ err: (err as Error).message, events: events.length }, 'could not announce integration events');
-  }
-}
