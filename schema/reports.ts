@@ -7,7 +7,7 @@
 import { builder } from './builder.js';
 import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
-import { translateReport, type TranslateResult } from '../src/reports/translate.js';
+import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
 import { createSavedReport, deleteSavedReport, runSavedReport, updateSavedReport } from '../src/reports/saved.js';
 import { createDashboard, deleteDashboard, storedPanels, updateDashboard, type Panel, type Viz } from '../src/reports/dashboards.js';
 import { createSchedule, deleteSchedule, runScheduleNow, updateSchedule, type ScheduleInput as ScheduleFields, type ScheduleRun } from '../src/reports/schedules.js';
@@ -198,9 +198,9 @@ builder.queryFields((t) => ({
   translateReport: t.field({
     type: TranslationRef,
     authScopes: { user: true },
-    description: 'Plain English to a query document (deterministic built-in translator, offline), validated.',
+    description: 'Plain English to a query document, validated like any query: the built-in deterministic translator (offline) by default, the configured language model when ASSISTANT_PROVIDER=openai.',
     args: { text: t.arg.string({ required: true }) },
-    resolve: (_r, args) => translateReport(args.text.slice(0, 500)),
+    resolve: (_r, args, ctx) => translateReport(args.text.slice(0, 500), reportTranslator(ctx)),
   }),
   reportExportUrl: t.string({
     authScopes: { user: true },

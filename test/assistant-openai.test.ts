@@ -246,6 +246,32 @@ describe('chat through the OpenAI-compatible protocol', () => {
     expect(await s.app.rt.prisma.assistantUsage.count({ where: { tenantId: t.tenantId, purpose: 'complete', totalTokens: 150 } })).toBe(1);
   });
 
+  it("translates reports through the configured model: its query is validated, an invented field is refused, the tokens are metered", async () => {
+    const before = await s.app.rt.prisma.assistantUsage.count({ where: { tenantId: t.tenantId, purpose: 'complete' } });
+    model.requests.length = 0;
+    model.script([{ content: JSON.stringify({ query: { entity: 'alerts', since_hours: 24, filters: [{ field: 'severity', op: 'eq', value: 'critical' }] }, explanation: 'Critical alerts of the last day.' }) }]);
+    const ok = await rest(s.url, memberToken).post('/reports/query/translate', { text: 'critical alerts today' });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ valid: true, explanation: 'Critical alerts of the last day.', query: { entity: 'alerts', since_hours: 24 } });
+    // The model was given the query language (schema and catalogue) and the text as data, asking for JSON.
+    const req = model.requests[0]!.body;
+    expect(req.response_format).toEqual({ type: 'json_object' });
+    expect(req.messages[0].content).toContain('"severity"');
+    expect(JSON.parse(req.messages[1].content)).toEqual({ request: 'critical alerts today' });
+
+    model.script([{ content: JSON.stringify({ query: { entity: 'alerts', filters: [{ field: 'datacenter', op: 'eq', value: 'x' }] }, explanation: 'By datacenter.' }) }]);
+    const invented = await rest(s.url, memberToken).post('/reports/query/translate', { text: 'alerts in datacenter x' });
+    expect(invented.status).toBe(200);
+    expect(invented.body.valid).toBe(false);
+    expect(invented.body.errors.map((e: { loc: string[] }) => e.loc.join('.'))).toContain('query.filters.0.field');
+
+    model.script([{ content: 'Sorry, I cannot help with that.' }]);
+    const prose = await rest(s.url, memberToken).post('/reports/query/translate', { text: 'hello' });
+    expect(prose.body).toMatchObject({ valid: false, query: null });
+    expect(prose.body.explanation).toMatch(/did not answer with a JSON query document/);
+    expect(await s.app.rt.prisma.assistantUsage.count({ where: { tenantId: t.tenantId, purpose: 'complete' } })).toBe(before + 3);
+  });
+
   it('keeps the API key out of anything that logs or serializes the configuration', () => {
     let logged = '';
     const logger = createLogger('info', { write: (line: string) => void (logged += line) });
