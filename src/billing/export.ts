@@ -51,10 +51,10 @@ export type FocusRow = Record<(typeof FOCUS_COLUMNS)[number], string | null>;
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type BillingExportFormat = (typeof EXPORT_FORMATS)[number];
 
-export async function focusRows(ctx: Ctx, args: PeriodArgs): Promise<FocusRow[]> {
+export async function focusRows(ctx: Ctx, args: PeriodArgs, base: string[] = []): Promise<FocusRow[]> {
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const period = resolvePeriod(args, settings);
+  const period = resolvePeriod(args, settings, new Date(), base);
   const skus = (await tenantSkus(scope)).filter((s) => s.kind === 'metered');
   const byId = new Map(skus.map((s) => [s.id, s]));
   const rows = await priced(scope, skus, period.start, period.end, [DAY_EXPR, 'p.sku', 'u.source', 'u.module', 'u.label'], settings.timeZone);
@@ -109,7 +109,7 @@ export async function focusRows(ctx: Ctx, args: PeriodArgs): Promise<FocusRow[]>
 /** The export body and its headers. */
 export async function exportFocus(ctx: Ctx, format: string, args: PeriodArgs): Promise<{ contentType: string; filename: string; body: string }> {
   if (!EXPORT_FORMATS.includes(format as BillingExportFormat)) throw new ValidationFailed([{ loc: ['query', 'format'], msg: 'must be csv or json' }]);
-  const rows = await focusRows(ctx, args);
+  const rows = await focusRows(ctx, args, ['query']);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (format === 'json') return { contentType: 'application/json', filename: `billing-focus-${stamp}.json`, body: JSON.stringify(rows) };
   return { contentType: 'text/csv; charset=utf-8', filename: `billing-focus-${stamp}.csv`, body: stringify(rows, { header: true, columns: [...FOCUS_COLUMNS] }) };

@@ -135,13 +135,13 @@ export interface PeriodArgs {
 const MAX_PERIOD_MS = 367 * 86400_000;
 
 /** A period from `period` (YYYY-MM) or `from`/`to` (ISO dates or date-times); default: the current month. */
-export function resolvePeriod(args: PeriodArgs, settings: Settings, now = new Date()): Period {
+export function resolvePeriod(args: PeriodArgs, settings: Settings, now = new Date(), base: string[] = []): Period {
   const problems = [];
   if (args.period != null) {
-    if (args.from != null || args.to != null) problems.push({ loc: ['period'], msg: 'give either `period` or `from`/`to`, not both' });
+    if (args.from != null || args.to != null) problems.push({ loc: [...base, 'period'], msg: 'give either `period` or `from`/`to`, not both' });
     const m = typeof args.period === 'string' ? /^(\d{4})-(\d{2})$/.exec(args.period) : null;
     const d = m ? parseBoundary(`${args.period}-01`, settings.timeZone) : null;
-    if (!d || Number(m![2]) < 1 || Number(m![2]) > 12) problems.push({ loc: ['period'], msg: 'must be a calendar month, YYYY-MM (in the billing time zone)' });
+    if (!d || Number(m![2]) < 1 || Number(m![2]) > 12) problems.push({ loc: [...base, 'period'], msg: 'must be a calendar month, YYYY-MM (in the billing time zone)' });
     if (problems.length) throw new ValidationFailed(problems);
     const month = monthOf(d!, settings.timeZone);
     return { start: month.start, end: month.end };
@@ -149,10 +149,10 @@ export function resolvePeriod(args: PeriodArgs, settings: Settings, now = new Da
   const month = monthOf(now, settings.timeZone);
   const from = args.from != null ? parseBoundary(args.from, settings.timeZone) : month.start;
   const to = args.to != null ? parseBoundary(args.to, settings.timeZone) : args.from != null ? now : month.end;
-  if (!from) problems.push({ loc: ['from'], msg: 'must be an ISO date (YYYY-MM-DD, midnight in the billing time zone) or date-time with offset' });
-  if (!to) problems.push({ loc: ['to'], msg: 'must be an ISO date (YYYY-MM-DD, midnight in the billing time zone) or date-time with offset' });
-  if (from && to && to.getTime() <= from.getTime()) problems.push({ loc: ['to'], msg: 'must be after `from`' });
-  if (from && to && to.getTime() - from.getTime() > MAX_PERIOD_MS) problems.push({ loc: ['to'], msg: 'the period may span at most 366 days' });
+  if (!from) problems.push({ loc: [...base, 'from'], msg: 'must be an ISO date (YYYY-MM-DD, midnight in the billing time zone) or date-time with offset' });
+  if (!to) problems.push({ loc: [...base, 'to'], msg: 'must be an ISO date (YYYY-MM-DD, midnight in the billing time zone) or date-time with offset' });
+  if (from && to && to.getTime() <= from.getTime()) problems.push({ loc: [...base, 'to'], msg: 'must be after `from`' });
+  if (from && to && to.getTime() - from.getTime() > MAX_PERIOD_MS) problems.push({ loc: [...base, 'to'], msg: 'the period may span at most 366 days' });
   if (problems.length) throw new ValidationFailed(problems);
   return { start: from!, end: to! };
 }
