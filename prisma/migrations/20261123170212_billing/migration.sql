@@ -70,7 +70,7 @@ CREATE TABLE "BillingSettings" (
 -- CreateTable
 CREATE TABLE "BillingBudget" (
     "tenantId" TEXT NOT NULL,
-    "amount" DECIMAL(24,4) NOT NULL,
+    "amount" DECIMAL(24,10) NOT NULL,
     "currency" TEXT NOT NULL,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 
