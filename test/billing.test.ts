@@ -300,7 +300,8 @@ describe('billing: budgets', () => {
       const r = await rest(s.url, t.adminToken).get('/alerts');
       return r.body.items.length > 0 ? r.body.items : null;
     }, 20_000);
-    expect(alerts[0].rule_id ?? alerts[0].ruleId ?? rule.data.createAlertRule.id).toBe(rule.data.createAlertRule.id);
+    expect(alerts.map((a: any) => a.rule_id)).toEqual([rule.data.createAlertRule.id]);
+    expect(alerts[0]).toMatchObject({ status: 'open', source: 'billing' });
     // Metering again does not write them twice.
     await meter(t);
     const events = await s.app.rt.prisma.event.findMany({ where: { tenantId: t.tenantId, type: 'billing.budget' }, orderBy: { receivedAt: 'asc' } });
