@@ -21,7 +21,6 @@ export function jsonPathSegments(path: string): string[] | null {
 }
 
 const COLUMNS = `"tenantId", "meter", "windowStart", "dimension", "source", "module", "label", "quantity"`;
-const DIM = `$dimSource || chr(31) || $dimModule || chr(31) || $dimLabel`;
 
 /** INSERT … SELECT of one meter: `select` yields source, module, label, quantity; $1 tenant, $2 start, $3 end. */
 function insertSql(meter: string, select: string): string {
@@ -29,7 +28,6 @@ function insertSql(meter: string, select: string): string {
     SELECT $1, '${meter}', $2::timestamp, x.source || chr(31) || x.module || chr(31) || x.label, x.source, x.module, x.label, round(x.quantity, 10)
     FROM (${select}) x WHERE x.quantity IS NOT NULL AND x.quantity <> 0`;
 }
-void DIM;
 
 const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
   {
@@ -55,7 +53,7 @@ const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
     sql: insertSql(
       'events_stored',
       `SELECT 'storage' AS source, 'events' AS module, '' AS label, (sum(pg_column_size(e.*))::numeric / 1000000000 * 24 / 730) AS quantity
-       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" < $2::timestamp`,
+       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" < $2::timestamp AND $3::timestamp IS NOT NULL`,
     ),
   },
   {
