@@ -12,6 +12,7 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factorie
 import { eventually, gql, gqlRaw, rest } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { FOCUS_COLUMNS } from '../src/billing/export.js';
+import { money, quantity } from '../src/billing/money.js';
 
 let s: TestServer;
 const receivers: Receiver[] = [];
@@ -314,5 +315,28 @@ describe('billing: budgets', () => {
     expect(cur.body.budget).toMatchObject({ amount: { amount: '0.00001', currency: 'USD' }, fired_thresholds: [80, 100] });
     // billing.budget events are the service's own: not metered as ingested events.
     expect(cur.body.skus).toEqual([expect.objectContaining({ sku_id: 'ops.events.ingested', quantity: '4' })]);
+  });
+});
+
+describe('billing: stored events', () => {
+  it('the 00:00 UTC window takes the daily GB-month snapshot of the events stored before it, priced per GB-month', async () => {
+    const t = await buildTenant(s.app.rt);
+    const midnight = new Date(Math.floor(Date.now() / 86400_000) * 86400_000);
+    // Two events stored yesterday (written as ingest commits them); nothing of today counts in the snapshot.
+    for (let i = 0; i < 2; i++) {
+      await s.app.rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'old.thing', source: 'archive', receivedVia: 'ingest', receivedAt: new Date(midnight.getTime() - (i + 1) * HOUR), evaluatedAt: new Date(), payload: { blob: 'x'.repeat(500) } } });
+    }
+    await meter(t, midnight.toISOString());
+    const [{ bytes }] = await s.app.rt.prisma.$queryRawUnsafe<Array<{ bytes: string }>>(`SELECT sum(pg_column_size(e.*))::text AS bytes FROM "Event" e WHERE e."tenantId" = $1`, t.tenantId);
+    const row = await s.app.rt.prisma.billingUsage.findFirstOrThrow({ where: { tenantId: t.tenantId, meter: 'events_stored' } });
+    expect(row.windowStart.toISOString()).toBe(midnight.toISOString());
+    // bytes / 10^9 GB × 24 h / 730 h, rounded to 10 decimals
+    const expected = ((Number(bytes) / 1e9) * 24) / 730;
+    expect(Number(row.quantity.toString())).toBeCloseTo(expected, 10);
+    const r = await rest(s.url, t.adminToken).get(`/billing/breakdown?group_by=meter&from=${encodeURIComponent(midnight.toISOString())}&to=${encodeURIComponent(new Date(midnight.getTime() + 86400_000).toISOString())}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.rows).toEqual([{ key: 'events_stored', sku_id: 'ops.storage.events', quantity: quantity(row.quantity), unit: 'GB-month', amount: { amount: expect.any(String), currency: 'USD' } }]);
+    // 0.10 per GB-month, exact
+    expect(r.body.rows[0].amount.amount).toBe(money(row.quantity.times('0.10'), 'USD').amount);
   });
 });
