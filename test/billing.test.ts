@@ -5,7 +5,7 @@
  * versus cloud from pushed telemetry (and what is missing without it); a budget crossing writes a
  * `billing.budget` event that fires a rule; the FOCUS export parses as CSV; 401/403/404/422.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
@@ -13,6 +13,9 @@ import { eventually, gql, gqlRaw, rest } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { FOCUS_COLUMNS } from '../src/billing/export.js';
 import { money, quantity } from '../src/billing/money.js';
+
+// Metering runs real jobs on a shared 2-core machine: generous limits (facts are awaited, never time).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 let s: TestServer;
 const receivers: Receiver[] = [];
@@ -43,7 +46,7 @@ async function meter(t: BuiltTenant, from = hourStart(T0).toISOString()): Promis
   await eventually(async () => {
     const c = await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }');
     return c.data.billing.current.metering.pendingWindows === 0;
-  }, 30_000);
+  }, 90_000, 200);
 }
 
 async function usageRows(t: BuiltTenant) {
@@ -186,6 +189,12 @@ describe('billing: custom meters', () => {
     expect((await gql(s.url, t.adminToken, CREATE, { input })).errors![0]!.extensions!.code).toBe('CONFLICT');
     expect((await gql(s.url, other.adminToken, 'mutation($id: ID!) { deleteMeter(id: $id) { id } }', { id: m.data.createMeter.id })).errors![0]!.extensions!.code).toBe('NOT_FOUND');
 
+    // More aggregations, priced at 0 so the spend below is the SUM meter's alone.
+    for (const [slug, aggregation, valuePath] of [['n', 'COUNT', null], ['distinct', 'UNIQUE', '$.cost'], ['last', 'LATEST', '$.cost'], ['mean', 'AVG', '$.cost'], ['top', 'MAX', '$.cost'], ['low', 'MIN', '$.cost']] as const) {
+      const r = await gql(s.url, t.adminToken, CREATE, { input: { slug, typeGlob: 'cloud.*', valuePath, aggregation, unitPrice: '0' } });
+      expect(r.errors, slug).toBeUndefined();
+    }
+    expect((await gql(s.url, t.adminToken, CREATE, { input: { slug: 'nopath', typeGlob: 'cloud.*', aggregation: 'SUM' } })).errors![0]!.message).toContain('valuePath');
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'aws' }, payload: { cost: 12.5 } });
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'gcp' }, payload: { cost: 7.25 } });
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'aws' }, payload: { cost: 0.3 } });
@@ -199,6 +208,16 @@ describe('billing: custom meters', () => {
     expect(bySku.body.rows[0]).toMatchObject({ key: 'custom.cloud', amount: { amount: '20.05', currency: 'USD' } });
     const rows = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: 'custom.cloud' } });
     expect(rows.map((r) => [r.label, r.quantity.toString()]).sort()).toEqual([['aws', '12.8'], ['gcp', '7.25']]);
+    const others = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: { in: ['custom.n', 'custom.distinct', 'custom.last', 'custom.mean', 'custom.top', 'custom.low'] } } });
+    // Over cloud.* : costs 12.5, 7.25, 0.3, 1000 (in this order).
+    expect(Object.fromEntries(others.map((r) => [r.meter, r.quantity.toString()]))).toEqual({
+      'custom.n': '4',
+      'custom.distinct': '4',
+      'custom.last': '1000',
+      'custom.mean': '255.0125',
+      'custom.top': '1000',
+      'custom.low': '0.3',
+    });
   });
 });
 
