@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { DateTime } from 'luxon';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, gqlRaw, rest } from './helpers/http.js';
@@ -229,6 +230,15 @@ describe('billing: local GPU versus cloud', () => {
     expect(r.body.missing.map((m: any) => m.input)).toEqual(['telemetry', 'price_per_kwh', 'gpu_amortization_per_hour']);
     expect(r.body.missing[0].detail).toContain('/ai-factory/gpu/samples');
     expect(r.body.totals.local_total).toEqual({ amount: '0.00', currency: 'USD' });
+    // The billing time zone and currency: the month starts at local midnight; amounts carry the currency.
+    const set = await gql(s.url, t.adminToken, 'mutation { updateBillingSettings(input: { timeZone: "Asia/Tokyo", currency: "JPY" }) { timeZone currency } }');
+    expect(set.data.updateBillingSettings).toEqual({ timeZone: 'Asia/Tokyo', currency: 'JPY' });
+    const cur = await rest(s.url, t.adminToken).get('/billing/current');
+    expect(cur.body.period.time_zone).toBe('Asia/Tokyo');
+    expect(cur.body.period.start).toBe(DateTime.now().setZone('Asia/Tokyo').startOf('month').toUTC().toISO());
+    expect(cur.body.total).toEqual({ amount: '0', currency: 'JPY' });
+    const badCurrency = await gql(s.url, t.adminToken, 'mutation { updateBillingSettings(input: { currency: "XXQ" }) { currency } }');
+    expect(badCurrency.errors![0]!.message).toContain('currency');
   });
 
   it('prices pushed telemetry locally (energy × kWh price + amortisation) against the A100 cloud SKU; the FOCUS export has local rows', async () => {
