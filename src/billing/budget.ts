@@ -11,7 +11,7 @@ import { requireUser } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import type { Event } from '../generated/prisma/client.js';
 import { ValidationFailed } from '../errors.js';
-import { announceTimelineEvents } from '../devices/sot-events.js';
+import { announceTimelineEvents } from '../events/announce.js';
 import { thresholdsReached } from './forecast.js';
 import { money, parseDecimal } from './money.js';
 import { monthOf } from './periods.js';
