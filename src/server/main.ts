@@ -31,6 +31,7 @@ async function main(): Promise<void> {
         `    email:      ${app.demoLogin.email}`,
         `    password:   ${app.demoLogin.password}`,
         `    ingest key: ${app.demoLogin.ingestKey}`,
+        `  Console: ${app.url}/   API docs: ${app.url}/docs   GraphQL: ${app.url}/graphql`,
         `  curl -s ${app.url}/api/v1/auth/login -H 'content-type: application/json' \\`,
         `    -d '{"email":"${app.demoLogin.email}","password":"${app.demoLogin.password}"}'`,
         '  (This is shown only once. Set BOOTSTRAP_DEMO=false in production.)',
@@ -40,9 +41,18 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal while stopping (e.g. Ctrl-C pressed again): stop waiting for the drain.
+      logger.warn({ signal }, 'second signal while shutting down; exiting now');
+      process.exit(1);
+    }
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // A drain that hangs (a stuck connection or job) must not keep the process alive forever.
+    setTimeout(() => {
+      logger.error('shutdown did not finish within 30 s; exiting');
+      process.exit(1);
+    }, 30_000).unref();
     app.stop().then(
       () => process.exit(0),
       (err) => {
