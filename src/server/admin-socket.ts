@@ -33,12 +33,13 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 }
 
 /**
- * Listens on DATA_DIR/run/ops.sock. Returns null (with a warning) when the path is too long for a Unix
+ * Listens on DATA_DIR/run/ops.sock. `serverUrl` (the HTTP address) is what commands show in the URLs they
+ * print (inbound webhooks) when PUBLIC_BASE_URL is unset. Returns null (with a warning) when the path is too long for a Unix
  * socket; the CLI then says the database is held, as before. A socket file left by a server that died
  * is replaced; one that still answers belongs to another live server on the same DATA_DIR, which the
  * embedded database lock already refuses, so it is replaced too.
  */
-export async function startAdminSocket(rt: Runtime, dataDir: string): Promise<AdminSocket | null> {
+export async function startAdminSocket(rt: Runtime, dataDir: string, serverUrl?: string): Promise<AdminSocket | null> {
   const socketPath = adminSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
     rt.logger.warn({ socketPath }, 'DATA_DIR path too long for the admin socket; operator commands cannot reach this server');
@@ -67,7 +68,7 @@ export async function startAdminSocket(rt: Runtime, dataDir: string): Promise<Ad
         return send(res, 400, { error: 'body must be JSON {"argv": [...]}' });
       }
       if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return send(res, 400, { error: 'argv must be a list of strings' });
-      runCliInServer(argv, rt).then(
+      runCliInServer(argv, rt, serverUrl).then(
         (outcome) => send(res, 200, outcome),
         (err: unknown) => {
           rt.logger.error({ err }, 'admin socket command failed');

@@ -64,7 +64,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   }
   if (!config.databaseUrl) {
     // The embedded database is this process's alone: operator commands reach it through this socket.
-    const socket = await startAdminSocket(rt, config.dataDir);
+    const socket = await startAdminSocket(rt, config.dataDir, server?.url);
     if (socket) stoppers.push(() => socket.close());
   }
   let stopped: Promise<void> | undefined;

@@ -9,10 +9,17 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../../config.js';
 import { DomainError, ValidationFailed } from '../../errors.js';
-import { commands, UsageError, type Command, type Values } from './commands.js';
+import { commands as coreCommands, UsageError, type Command, type Values } from './commands.js';
+import { dailyCommands } from './daily-commands.js';
 import { CliFailure, migrate, openCliRuntime, openStorage } from './runtime.js';
 import { adminSocketPath, sendToAdminSocket } from './admin-client.js';
 import type { Runtime } from '../../runtime.js';
+
+/** Set for commands run inside a server: its HTTP address, for the URLs they print. */
+export const SERVER_URL_ENV = 'OPS_SERVER_URL';
+
+/** Every command: tenants, users, tokens, keys and the database; then the daily tasks inside a tenant. */
+const commands: Command[] = [...coreCommands, ...dailyCommands];
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
@@ -27,6 +34,7 @@ function globalUsage(): string {
     '',
     'Options for every command: --json (machine-readable stdout), --help.',
     'Storage: DATABASE_URL (Postgres), or the embedded database under DATA_DIR (default ./data) when unset;',
+    'while a server runs on that embedded database, commands run inside it (its admin socket DATA_DIR/run/ops.sock).',
     'REDIS_URL (optional) lets running servers hear about the change.',
   ].join('\n');
 }
@@ -141,12 +149,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
  * Runs the CLI for `argv` inside a running server with its Runtime (the admin socket's side): the
  * same parsing, command and error mapping as `runCli`. Commands that need no storage run as usual.
  */
-export async function runCliInServer(argv: string[], rt: Runtime): Promise<Outcome> {
+export async function runCliInServer(argv: string[], rt: Runtime, serverUrl?: string): Promise<Outcome> {
   const p = parse(argv);
   if (!('c' in p)) return p;
   try {
     if (p.c.standalone) return { code: EXIT_USAGE, stderr: `"${p.c.name}" needs no server; run it directly.` };
-    return await runWith(p.c, p.values, rt, process.env);
+    return await runWith(p.c, p.values, rt, { ...process.env, ...(serverUrl ? { [SERVER_URL_ENV]: serverUrl } : {}) });
   } catch (err) {
     return failure(p.c, err);
   }
