@@ -24,16 +24,17 @@ afterAll(() => {
   for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
 });
 
-async function npmStart(): Promise<StartedProcess> {
+async function npmStart(ownGroup = false): Promise<StartedProcess> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-start-'));
   dirs.push(dataDir);
-  const svc = await startServiceProcess('npm', ['start'], { DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: undefined, REDIS_URL: undefined, BOOTSTRAP_DEMO: 'true' });
+  const svc = await startServiceProcess('npm', ['start'], { DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: undefined, REDIS_URL: undefined, BOOTSTRAP_DEMO: 'true' }, { ownGroup });
   started.push(svc);
   return svc;
 }
 
 /** Sends `signal` to `target` and checks that the whole tree goes away and the port closes. */
 async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.Signals): Promise<void> {
+  // target < 0: the process group -target (what a terminal's Ctrl-C signals).
   const tree = descendants(svc.child.pid!);
   const cmds = tree.map(commandLine);
   // What npm start runs: node (directly: the script execs it) and the private redis-server under it.
@@ -63,6 +64,11 @@ describe('npm start and signals', () => {
   it('SIGINT to the npm process stops the server and every child', { timeout: 180_000 }, async () => {
     const svc = await npmStart();
     await stopsCleanly(svc, svc.child.pid!, 'SIGINT');
+  });
+
+  it('Ctrl-C in a terminal (SIGINT to npm and node at once, and forwarded by npm) stops everything with exit code 0', { timeout: 180_000 }, async () => {
+    const svc = await npmStart(true);
+    await stopsCleanly(svc, -svc.child.pid!, 'SIGINT');
   });
 
   it('SIGTERM to the node server under npm stops it, its children and npm', { timeout: 180_000 }, async () => {

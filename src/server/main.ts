@@ -41,11 +41,9 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) {
-      // A second signal while stopping (e.g. Ctrl-C pressed again): stop waiting for the drain.
-      logger.warn({ signal }, 'second signal while shutting down; exiting now');
-      process.exit(1);
-    }
+    // A repeat is ignored: Ctrl-C in a terminal reaches this process twice (from the terminal and
+    // forwarded by npm), and the drain below is bounded anyway.
+    if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
     // A drain that hangs (a stuck connection or job) must not keep the process alive forever.

@@ -32,9 +32,15 @@ export interface StartedProcess {
  * Spawns `cmd args` in the repository with `env` (on top of this process's, minus vitest's markers) and
  * resolves once the service logs that it is listening on PORT.
  */
-export async function startServiceProcess(cmd: string, args: string[], env: Record<string, string | undefined>, timeoutMs = 120_000): Promise<StartedProcess> {
+export async function startServiceProcess(
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { timeoutMs?: number; /** In a process group of its own, like a job a terminal runs in the foreground. */ ownGroup?: boolean } = {},
+): Promise<StartedProcess> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
   const port = Number(env.PORT);
-  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownGroup ?? false });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
