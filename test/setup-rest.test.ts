@@ -197,6 +197,17 @@ describe('outbound webhooks over REST', () => {
     const notUrl = await admin.post('/outbound-webhooks', { name: 'x', url: 'not a url', triggers: [{ on: 'alert.opened' }] });
     expect(notUrl.status).toBe(422);
     expect(locs(notUrl.body)).toEqual(['body.url']);
+    const hook = await admin.post('/outbound-webhooks', { name: 'q', url: `${receiver.url}/q`, triggers: [{ on: 'event.received', type_glob: 'ci.*' }] });
+    expect(hook.status).toBe(201);
+    expect(hook.body.triggers).toEqual([{ on: 'event.received', type_glob: 'ci.*' }]);
+    const tooMany = await admin.get(`/outbound-webhooks/${hook.body.id}/deliveries?limit=1000`);
+    expect(tooMany.status).toBe(422);
+    expect(locs(tooMany.body)).toEqual(['query.limit']);
+    const badStatus = await admin.get(`/outbound-webhooks/${hook.body.id}/deliveries?status=lost`);
+    expect(badStatus.status).toBe(422);
+    expect(locs(badStatus.body)).toEqual(['query.status']);
+    const emptyPatch = await admin.patch(`/outbound-webhooks/${hook.body.id}`, {});
+    expect(emptyPatch.status).toBe(422);
   });
 
   it('401 without a credential; 403 for a member; 404 for another tenant\'s webhook and delivery', async () => {
@@ -260,6 +271,9 @@ describe('inbound webhooks and ingest keys over REST', () => {
     const badKind = await rest(s.url, t.adminToken).post('/inbound-webhooks', { name: 'x', kind: 'mail' });
     expect(badKind.status).toBe(422);
     expect(locs(badKind.body)[0]).toMatch(/^body\.kind/);
+    const badQuery = await rest(s.url, t.adminToken).get('/inbound-webhooks?kind=mail');
+    expect(badQuery.status).toBe(422);
+    expect(locs(badQuery.body)[0]).toMatch(/^query\.kind/);
   });
 
   it('an admin rotates the ingest key: the new key ingests, the old one keeps working, members get 403', async () => {
