@@ -71,7 +71,8 @@ describe('alertmanager integration with a real Alertmanager', () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ provider: 'alertmanager', name: 'prod-am', enabled: true, freshness_seconds: 3600, health: { status: 'unknown' } });
     expect(created.body.push_token).toMatch(/^sip_/);
-    expect(created.body.push_url).toBe(`/api/v1/integrations/${created.body.id}/push`);
+    // Absolute, as over GraphQL: REST operations see the request URL (PUBLIC_BASE_URL unset here).
+    expect(created.body.push_url).toBe(`${s.url}/api/v1/integrations/${created.body.id}/push`);
     integrationId = created.body.id;
     pushToken = created.body.push_token;
     const listed = await rest(s.url, t.adminToken).get('/integrations');

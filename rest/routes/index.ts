@@ -14,6 +14,8 @@ import { clustersRoutes } from './clusters.js';
 import { gpuRoutes } from './gpu.js';
 import { gpuRunsRoutes } from './gpu-runs.js';
 import { billingRoutes } from './billing.js';
+import { rulesRoutes } from './rules.js';
+import { webhooksRoutes } from './webhooks.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
-export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes, ...billingRoutes];
+export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes, ...billingRoutes, ...rulesRoutes, ...webhooksRoutes];

@@ -10,6 +10,7 @@ import { startEmbeddedPostgres } from '../db/embedded.js';
 import { startLocalRedis } from '../db/local-redis.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
+import { startAdminSocket } from './admin-socket.js';
 import { startWorkers, type Workers } from '../../workers/index.js';
 import { schema } from '../../schema/index.js';
 
@@ -60,6 +61,11 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   if (opts.http ?? config.runHttp) {
     server = await listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host);
     stoppers.push(() => server!.close());
+  }
+  if (!config.databaseUrl) {
+    // The embedded database is this process's alone: operator commands reach it through this socket.
+    const socket = await startAdminSocket(rt, config.dataDir, server?.url);
+    if (socket) stoppers.push(() => socket.close());
   }
   let stopped: Promise<void> | undefined;
   return {

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
         `    email:      ${app.demoLogin.email}`,
         `    password:   ${app.demoLogin.password}`,
         `    ingest key: ${app.demoLogin.ingestKey}`,
+        `  Console: ${app.url}/   API docs: ${app.url}/docs   GraphQL: ${app.url}/graphql`,
         `  curl -s ${app.url}/api/v1/auth/login -H 'content-type: application/json' \\`,
         `    -d '{"email":"${app.demoLogin.email}","password":"${app.demoLogin.password}"}'`,
         '  (This is shown only once. Set BOOTSTRAP_DEMO=false in production.)',
@@ -40,9 +41,16 @@ async function main(): Promise<void> {
   }
   let stopping = false;
   const shutdown = (signal: string) => {
+    // A repeat is ignored: Ctrl-C in a terminal reaches this process twice (from the terminal and
+    // forwarded by npm), and the drain below is bounded anyway.
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
+    // A drain that hangs (a stuck connection or job) must not keep the process alive forever.
+    setTimeout(() => {
+      logger.error('shutdown did not finish within 30 s; exiting');
+      process.exit(1);
+    }, 30_000).unref();
     app.stop().then(
       () => process.exit(0),
       (err) => {

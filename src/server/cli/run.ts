@@ -9,8 +9,18 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, ConfigError } from '../../config.js';
 import { DomainError, ValidationFailed } from '../../errors.js';
-import { commands, UsageError, type Command, type Values } from './commands.js';
+import { commands as coreCommands, UsageError, type Command, type Values } from './commands.js';
+import { dailyCommands } from './daily-commands.js';
 import { CliFailure, migrate, openCliRuntime, openStorage } from './runtime.js';
+import { adminSocketPath, sendToAdminSocket } from './admin-client.js';
+import type { Runtime } from '../../runtime.js';
+
+/** Set for commands run inside a server: its HTTP address, for the URLs they print. */
+export const SERVER_URL_ENV = 'OPS_SERVER_URL';
+
+/** Every command: tenants, users, tokens, keys and the database; then the daily tasks inside a tenant. */
+const ORDER = ['tenant', 'user', 'password', 'token', 'ingest-key', 'rule', 'device', 'webhook', 'db', 'cluster', 'gpu'];
+const commands: Command[] = [...coreCommands, ...dailyCommands].sort((a, b) => ORDER.indexOf(a.name.split(' ')[0]!) - ORDER.indexOf(b.name.split(' ')[0]!));
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
@@ -25,6 +35,7 @@ function globalUsage(): string {
     '',
     'Options for every command: --json (machine-readable stdout), --help.',
     'Storage: DATABASE_URL (Postgres), or the embedded database under DATA_DIR (default ./data) when unset;',
+    'while a server runs on that embedded database, commands run inside it (its admin socket DATA_DIR/run/ops.sock).',
     'REDIS_URL (optional) lets running servers hear about the change.',
   ].join('\n');
 }
@@ -48,19 +59,24 @@ export interface Outcome {
   stderr?: string;
 }
 
-async function execute(c: Command, values: Values, env: NodeJS.ProcessEnv): Promise<Outcome> {
+/** Runs a parsed command in this process: on its own storage and Runtime, or through a running server. */
+async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, argv: string[]): Promise<Outcome> {
   if (c.standalone) {
     const result = await c.run(undefined as never, values, env);
     return { code: 0, stdout: values.json ? JSON.stringify(result.json) : result.text };
   }
   const config = loadConfig(env);
+  if (!config.databaseUrl) {
+    // A server running on this embedded database holds it: hand the command to that server (admin socket).
+    const viaServer = await sendToAdminSocket(adminSocketPath(config.dataDir), argv);
+    if (viaServer) return viaServer;
+  }
   const storage = await openStorage(config);
   try {
     if (!c.migrates) await migrate(storage.databaseUrl, true);
     const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined } : config, storage.databaseUrl, storage.embedded);
     try {
-      const result = await c.run(rt, values, env);
-      return { code: 0, stdout: values.json ? JSON.stringify(result.json) : result.text };
+      return await runWith(c, values, rt, env);
     } finally {
       await rt.close();
     }
@@ -69,11 +85,16 @@ async function execute(c: Command, values: Values, env: NodeJS.ProcessEnv): Prom
   }
 }
 
-/**
- * Runs the CLI for `argv` (without node and script) with configuration from `env`, and returns what to
- * print and the exit code. Migration progress and log lines still go to the process's stderr.
- */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+/** The one place a command runs, whichever process holds the Runtime. */
+async function runWith(c: Command, values: Values, rt: Runtime, env: NodeJS.ProcessEnv): Promise<Outcome> {
+  const result = await c.run(rt, values, env);
+  return { code: 0, stdout: values.json ? JSON.stringify(result.json) : result.text };
+}
+
+type Parsed = { c: Command; values: Values } | Outcome;
+
+/** Finds the command and parses its options; an Outcome when there is nothing to run (usage, help). */
+function parse(argv: string[]): Parsed {
   const words = argv.slice(0, 2).join(' ');
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     return { code: argv.length === 0 ? EXIT_USAGE : 0, [argv.length === 0 ? 'stderr' : 'stdout']: globalUsage() };
@@ -96,16 +117,46 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.en
   if (values.help) return { code: 0, stdout: commandUsage(c) };
   const missing = c.required.filter((k) => values[k] === undefined || values[k] === '');
   if (missing.length) return { code: EXIT_USAGE, stderr: `Missing ${missing.map((k) => `--${k}`).join(', ')}.\n\n${commandUsage(c)}` };
+  return { c, values };
+}
 
+/** Maps what a command threw to the exit code and message (the same wherever it ran). */
+function failure(c: Command, err: unknown): Outcome {
+  if (c.usageErrors?.some((k) => err instanceof k)) return { code: EXIT_USAGE, stderr: `${(err as Error).message}\n\n${commandUsage(c)}` };
+  if (err instanceof UsageError) return { code: EXIT_USAGE, stderr: `${err.message}\n\n${commandUsage(c)}` };
+  if (err instanceof ConfigError) return { code: EXIT_USAGE, stderr: `Configuration error: ${err.message}` };
+  if (err instanceof ValidationFailed) return { code: EXIT_USAGE, stderr: `Invalid input:\n${describeFields(err, c)}` };
+  if (err instanceof DomainError || err instanceof CliFailure) return { code: EXIT_FAILURE, stderr: `Error: ${err.message}` };
+  return { code: EXIT_FAILURE, stderr: `Error: ${(err as Error).message ?? String(err)}` };
+}
+
+/**
+ * Runs the CLI for `argv` (without node and script) with configuration from `env`, and returns what to
+ * print and the exit code. Migration progress and log lines still go to the process's stderr. Without
+ * DATABASE_URL, when a server runs on the embedded database under DATA_DIR, the command runs in that
+ * server (src/server/admin-socket.ts).
+ */
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+  const p = parse(argv);
+  if (!('c' in p)) return p;
   try {
-    return await execute(c, values, env);
+    return await executeHere(p.c, p.values, env, argv);
   } catch (err) {
-    if (c.usageErrors?.some((k) => err instanceof k)) return { code: EXIT_USAGE, stderr: `${(err as Error).message}\n\n${commandUsage(c)}` };
-    if (err instanceof UsageError) return { code: EXIT_USAGE, stderr: `${err.message}\n\n${commandUsage(c)}` };
-    if (err instanceof ConfigError) return { code: EXIT_USAGE, stderr: `Configuration error: ${err.message}` };
-    if (err instanceof ValidationFailed) return { code: EXIT_USAGE, stderr: `Invalid input:\n${describeFields(err, c)}` };
-    if (err instanceof DomainError || err instanceof CliFailure) return { code: EXIT_FAILURE, stderr: `Error: ${err.message}` };
-    return { code: EXIT_FAILURE, stderr: `Error: ${(err as Error).message ?? String(err)}` };
+    return failure(p.c, err);
   }
 }
 
+/**
+ * Runs the CLI for `argv` inside a running server with its Runtime (the admin socket's side): the
+ * same parsing, command and error mapping as `runCli`. Commands that need no storage run as usual.
+ */
+export async function runCliInServer(argv: string[], rt: Runtime, serverUrl?: string): Promise<Outcome> {
+  const p = parse(argv);
+  if (!('c' in p)) return p;
+  try {
+    if (p.c.standalone) return { code: EXIT_USAGE, stderr: `"${p.c.name}" needs no server; run it directly.` };
+    return await runWith(p.c, p.values, rt, { ...process.env, ...(serverUrl ? { [SERVER_URL_ENV]: serverUrl } : {}) });
+  } catch (err) {
+    return failure(p.c, err);
+  }
+}

@@ -1,0 +1,119 @@
+/**
+ * The service as `npm start` runs it, for tests of what only real processes show: starting on the
+ * embedded database with a temporary DATA_DIR and a free port, the process tree it builds (npm → node →
+ * redis-server …), and whether anything of it is left after a signal.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import { childEnv, REPO_ROOT } from './cli.js';
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface StartedProcess {
+  child: ChildProcess;
+  url: string;
+  port: number;
+  stdout: () => string;
+  stderr: () => string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * Spawns `cmd args` in the repository with `env` (on top of this process's, minus vitest's markers) and
+ * resolves once the service logs that it is listening on PORT.
+ */
+export async function startServiceProcess(
+  cmd: string,
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: { timeoutMs?: number; /** In a process group of its own, like a job a terminal runs in the foreground. */ ownGroup?: boolean } = {},
+): Promise<StartedProcess> {
+  const timeoutMs = opts.timeoutMs ?? 120_000;
+  const port = Number(env.PORT);
+  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownGroup ?? false });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const deadline = Date.now() + timeoutMs;
+  await new Promise<void>((resolve, reject) => {
+    const check = () => {
+      if (out.includes('operations service listening')) resolve();
+      else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`service exited (${child.exitCode ?? child.signalCode}): ${err}\n${out}`));
+      else if (Date.now() > deadline) reject(new Error(`service did not start within ${timeoutMs} ms: ${err}\n${out}`));
+      else setTimeout(check, 100);
+    };
+    check();
+  });
+  return { child, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
+}
+
+/** Parent pid of `pid` from /proc, or null when it is gone. */
+function parentOf(pid: number): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces; fields after it are plain.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process below `root` (children, grandchildren, …), from /proc. */
+export function descendants(root: number): number[] {
+  const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  const parent = new Map(pids.map((p) => [p, parentOf(p)]));
+  const found: number[] = [];
+  const walk = (p: number) => {
+    for (const [child, pp] of parent) {
+      if (pp === p && !found.includes(child)) {
+        found.push(child);
+        walk(child);
+      }
+    }
+  };
+  walk(root);
+  return found;
+}
+
+/** True while `pid` exists and is not a zombie. */
+export function alive(pid: number): boolean {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** The command line of `pid` (for failure messages). */
+export function commandLine(pid: number): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+  } catch {
+    return '(gone)';
+  }
+}
+
+/** Whether something accepts TCP connections on 127.0.0.1:`port`. */
+export function portOpen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.connect(port, '127.0.0.1');
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+  });
+}

@@ -1,0 +1,106 @@
+/**
+ * The README's quickstart runs as pasted (issue 16): its fenced `bash` blocks, taken from README.md as
+ * they are, run one after the other in ONE bash process (as a person pastes them into one shell) against
+ * a real server process started the way `npm start` starts it: embedded database under a temporary
+ * DATA_DIR, HTTP on a free port. Nothing in the blocks is substituted: the base URL comes in through
+ * `BASE`, which the README itself defaults (`BASE=${BASE:-http://127.0.0.1:8080}`), and the CLI finds
+ * the server through DATA_DIR, the setting the server was started with. The shell runs with
+ * `set -euo pipefail`, so a failing command, a failing stage of a pipe or a variable nobody set fails
+ * the block. At the end the tenant has the alert the quickstart's rule opened.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { inject } from 'vitest';
+import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
+import { childEnv, REPO_ROOT } from './helpers/cli.js';
+import { rest } from './helpers/http.js';
+import { alive, descendants, freePort, startServiceProcess, type StartedProcess } from './helpers/processes.js';
+
+let svc: StartedProcess;
+let dataDir: string;
+const redisPrefix = `${testRedisPrefix(inject('testRunId'))}qs${process.pid}`;
+
+/** The fenced ```bash blocks of the README's "Quickstart" section, in order. */
+export function quickstartBlocks(readme: string): string[] {
+  const start = readme.indexOf('\n## Quickstart');
+  if (start < 0) throw new Error('README.md has no "## Quickstart" section');
+  const end = readme.indexOf('\n## ', start + 1);
+  const section = readme.slice(start, end < 0 ? undefined : end);
+  return [...section.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
+}
+
+beforeAll(async () => {
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-quickstart-'));
+  svc = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    DATABASE_URL: undefined,
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    BOOTSTRAP_DEMO: 'true',
+  });
+}, 180_000);
+afterAll(async () => {
+  if (svc) {
+    svc.child.kill('SIGTERM');
+    await svc.exited;
+    for (const pid of descendants(svc.child.pid!)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await unlinkRedisPrefix(redis, `${redisPrefix}:`);
+  } finally {
+    redis.disconnect();
+  }
+});
+
+describe('the README quickstart', () => {
+  it('every block exits 0 in one fresh bash shell, and the tenant ends with the alert its rule opened', { timeout: 180_000 }, async () => {
+    const blocks = quickstartBlocks(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(blocks[0]).toMatch(/^BASE=\$\{BASE:-http:\/\/127\.0\.0\.1:8080\}$/m);
+
+    // One shell for all blocks; after each, a marker with its number. The last line hands the test the
+    // token the quickstart minted, to look at the final state.
+    const script = [
+      'set -euo pipefail',
+      ...blocks.flatMap((b, i) => [b, `echo "__quickstart_block_ok ${i + 1}"`]),
+      'echo "__quickstart_token $TOKEN"',
+    ].join('\n');
+    const env = childEnv({ BASE: svc.url, DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined, LOG_LEVEL: undefined });
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const bash = spawn('bash', ['--norc', '--noprofile'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      bash.stdout.on('data', (d) => (stdout += d));
+      bash.stderr.on('data', (d) => (stderr += d));
+      bash.on('error', reject);
+      bash.on('close', (code) => resolve({ code, stdout, stderr }));
+      bash.stdin.end(script + '\n');
+    });
+    const passed = [...result.stdout.matchAll(/^__quickstart_block_ok (\d+)$/gm)].map((m) => Number(m[1]));
+    const failedBlock = passed.length + 1;
+    expect(
+      { code: result.code, passed },
+      `block ${failedBlock} failed:\n${blocks[failedBlock - 1] ?? ''}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+    ).toEqual({ code: 0, passed: blocks.map((_, i) => i + 1) });
+
+    // The final state, seen over the API with the quickstart's own token (it was never revoked).
+    const token = /^__quickstart_token (\S+)$/m.exec(result.stdout)?.[1];
+    expect(token).toMatch(/^spat_/);
+    const api = rest(svc.url, token);
+    const alerts = await api.get('/alerts');
+    expect(alerts.status).toBe(200);
+    expect(alerts.body.items).toEqual([expect.objectContaining({ severity: 'critical', summary: 'deploy.failed on gha', status: 'acknowledged' })]);
+    const rules = (await api.get('/alert-rules')).body.items.map((r: { kind: string; name: string }) => `${r.kind}:${r.name}`);
+    expect(rules).toEqual(['match:Deploy failures', 'absence:Heartbeat lost']);
+    const events = (await api.get('/events?since_hours=1')).body.map((e: { type: string; received_via: string }) => `${e.type}:${e.received_via}`);
+    expect(events).toEqual(expect.arrayContaining(['deploy.failed:ingest', 'deploy.finished:webhook']));
+    expect((await api.get('/sot/devices')).body.items.map((d: { name: string }) => d.name)).toEqual(['edge-1']);
+  });
+});
