@@ -144,8 +144,9 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.dashboard.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.reportSchedule.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.billingMeter.findMany({ ...where, orderBy: { id: 'asc' } }),
-    // Health fields are the periodic health check's to update; the rest is what a request could change.
-    rt.prisma.integration.findMany({ ...where, orderBy: { id: 'asc' }, omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true } }),
+    // Health fields (and the updatedAt the check stamps with them, once a minute) are the periodic health
+    // check's to update; the rest is what a request could change.
+    rt.prisma.integration.findMany({ ...where, orderBy: { id: 'asc' }, omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true, updatedAt: true } }),
     rt.prisma.integrationProviderConfig.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.cluster.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.clusterInvite.findMany({ ...where, orderBy: { id: 'asc' } }),
