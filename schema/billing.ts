@@ -248,7 +248,7 @@ const CreateMeterInput = builder.inputType('CreateMeterInput', {
   fields: (t) => ({
     slug: t.string({ required: true }),
     typeGlob: t.string({ required: true, description: 'Event type glob (`cloud.cost`, `cloud.*`).' }),
-    valuePath: t.string({ description: '`$.cost`: a numeric payload value; optional for COUNT.' }),
+    valuePath: t.string({ description: '`$.cost`: a payload value; numbers (beyond ±10^15 ignored) for SUM/AVG/MIN/MAX/LATEST, any value for UNIQUE; optional for COUNT.' }),
     aggregation: t.field({ type: MeterAggregationEnum, required: true }),
     groupBy: t.string({ description: 'A label key: one usage row per value.' }),
     unit: t.string({ description: 'Default: the billing currency (the value is money).' }),

@@ -200,20 +200,23 @@ describe('billing: custom meters', () => {
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'gcp' }, payload: { cost: 7.25 } });
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'aws' }, payload: { cost: 0.3 } });
     await ingest(t, { type: 'cloud.usage', source: 'cost-exporter', payload: { cost: 1000 } });
+    // Not numbers, or absurdly large: ignored by the value meters (still counted by COUNT), never a failed window.
+    await ingest(t, { type: 'cloud.noise', source: 'cost-exporter', payload: { cost: 'lots' } });
+    await ingest(t, { type: 'cloud.noise', source: 'cost-exporter', payload: { cost: 1e300 } });
     await meter(t);
     const cur = await rest(s.url, t.adminToken).get('/billing/current');
-    // 20.05 from the meter + 4 events × 0.00001
-    expect(cur.body.total).toEqual({ amount: '20.05004', currency: 'USD' });
+    // 20.05 from the meter + 6 events × 0.00001
+    expect(cur.body.total).toEqual({ amount: '20.05006', currency: 'USD' });
     expect(cur.body.skus[0]).toMatchObject({ sku_id: 'custom.cloud', quantity: '20.05', unit: 'USD', amount: { amount: '20.05', currency: 'USD' } });
     const bySku = await rest(s.url, t.adminToken).get('/billing/breakdown?group_by=sku');
     expect(bySku.body.rows[0]).toMatchObject({ key: 'custom.cloud', amount: { amount: '20.05', currency: 'USD' } });
     const rows = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: 'custom.cloud' } });
     expect(rows.map((r) => [r.label, r.quantity.toString()]).sort()).toEqual([['aws', '12.8'], ['gcp', '7.25']]);
     const others = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: { in: ['custom.n', 'custom.distinct', 'custom.last', 'custom.mean', 'custom.top', 'custom.low'] } } });
-    // Over cloud.* : costs 12.5, 7.25, 0.3, 1000 (in this order).
+    // Over cloud.* : costs 12.5, 7.25, 0.3, 1000 (in this order), then two values that are not usable numbers.
     expect(Object.fromEntries(others.map((r) => [r.meter, r.quantity.toString()]))).toEqual({
-      'custom.n': '4',
-      'custom.distinct': '4',
+      'custom.n': '6',
+      'custom.distinct': '6', // UNIQUE counts distinct values of any type (ids are often strings)
       'custom.last': '1000',
       'custom.mean': '255.0125',
       'custom.top': '1000',
@@ -313,6 +316,12 @@ describe('billing: budgets', () => {
       input: { name: 'Budget', typeGlob: 'billing.budget', alertSeverity: 'CRITICAL' },
     });
     expect(rule.errors).toBeUndefined();
+    const rcv = await startReceiver();
+    receivers.push(rcv);
+    const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
+      input: { name: 'finance', url: rcv.url, triggers: [{ on: 'EVENT', typeGlob: 'billing.*' }] },
+    });
+    expect(hook.errors).toBeUndefined();
     for (let i = 0; i < 4; i++) await ingest(t, { type: 'app.request', source: 'api', payload: { i } });
     await meter(t);
     const member = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
@@ -332,6 +341,12 @@ describe('billing: budgets', () => {
     }, 20_000);
     expect(alerts.map((a: any) => a.rule_id)).toEqual([rule.data.createAlertRule.id]);
     expect(alerts[0]).toMatchObject({ status: 'open', source: 'billing' });
+    // …and the outbound webhook with an EVENT trigger receives both.
+    await eventually(async () => rcv.requests.length >= 2, 20_000);
+    expect(rcv.requests.map((r) => JSON.parse(r.body)).map((b) => [b.topic, b.kind, b.labels.threshold]).sort()).toEqual([
+      ['event.received', 'billing.budget', '100'],
+      ['event.received', 'billing.budget', '80'],
+    ]);
     // Metering again does not write them twice.
     await meter(t);
     const events = await s.app.rt.prisma.event.findMany({ where: { tenantId: t.tenantId, type: 'billing.budget' }, orderBy: { receivedAt: 'asc' } });
@@ -343,7 +358,7 @@ describe('billing: budgets', () => {
     const cur = await rest(s.url, t.adminToken).get('/billing/current');
     expect(cur.body.budget).toMatchObject({ amount: { amount: '0.00001', currency: 'USD' }, fired_thresholds: [80, 100] });
     // billing.budget events are the service's own: not metered as ingested events.
-    expect(cur.body.skus).toEqual([expect.objectContaining({ sku_id: 'ops.events.ingested', quantity: '4' })]);
+    expect(cur.body.skus.find((l: any) => l.sku_id === 'ops.events.ingested')).toMatchObject({ quantity: '4' });
   });
 });
 

@@ -117,7 +117,9 @@ const AGG: Record<CustomMeterRow['aggregation'], string> = {
 /** The INSERT of a custom meter over timeline events ($4 type regex, $5 path segments, $6 label key). */
 function customSql(m: CustomMeterRow): string {
   const hasPath = !!m.valuePath;
-  const v = hasPath ? `CASE WHEN jsonb_typeof(e.payload #> $5::text[]) = 'number' THEN (e.payload #> $5::text[])::text::numeric END` : 'NULL::numeric';
+  // Numbers beyond ±10^15 are ignored (as a non-number is), so a hostile value cannot overflow the window's rows.
+  const num = `(e.payload #> $5::text[])::text::numeric`;
+  const v = hasPath ? `CASE WHEN jsonb_typeof(e.payload #> $5::text[]) = 'number' AND abs(${num}) < 1e15 THEN ${num} END` : 'NULL::numeric';
   const vt = hasPath ? `e.payload #>> $5::text[]` : 'NULL::text';
   const where = hasPath && m.aggregation === 'count' ? `AND e.payload #> $5::text[] IS NOT NULL` : '';
   return insertSql(
