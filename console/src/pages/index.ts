@@ -19,6 +19,12 @@ import { OutboundDetail } from './OutboundDetail';
 import { Tokens } from './Tokens';
 import { Users } from './Users';
 import { Audit } from './Audit';
+import { Reports } from './Reports';
+import { Dashboards } from './Dashboards';
+import { Integrations } from './Integrations';
+import { Clusters } from './Clusters';
+import { GpuOverview } from './Gpu';
+import { Copilot } from './Copilot';
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -46,6 +52,12 @@ export const PAGES: PageEntry[] = [
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: Inbound },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: Outbound },
   { path: '/webhooks/:id', title: 'Outbound webhook', section: 'Configure', component: OutboundDetail, nav: false },
+  { path: '/reports', title: 'Reports', section: 'Insight', component: Reports },
+  { path: '/dashboards', title: 'Dashboards', section: 'Insight', component: Dashboards },
+  { path: '/integrations', title: 'Integrations', section: 'Insight', component: Integrations },
+  { path: '/clusters', title: 'Clusters', section: 'Insight', component: Clusters },
+  { path: '/gpu', title: 'GPU overview', section: 'Insight', component: GpuOverview },
+  { path: '/copilot', title: 'Copilot', section: 'Insight', component: Copilot },
   { path: '/tokens', title: 'Tokens', section: 'Account', component: Tokens },
   { path: '/admin/users', title: 'Users', section: 'Admin', component: Users, adminOnly: true },
   { path: '/admin/audit', title: 'Audit log', section: 'Admin', component: Audit, adminOnly: true },
