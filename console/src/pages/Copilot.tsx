@@ -117,7 +117,7 @@ export function Copilot() {
         </Card>
         <Card title={current ? (conv.data?.copilotConversation.title ?? 'Conversation') : 'New conversation'}>
           <ErrorView error={conv.error} />
-          <ol className="chat" aria-label="Messages" aria-live="polite">
+          <ol className="chat" aria-label="Chat messages" aria-live="polite">
             {messages.map((m) => (
               <li key={m.id} className={m.role === 'USER' ? 'chat-user' : 'chat-assistant'}>
                 <small className="hint">

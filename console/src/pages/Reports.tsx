@@ -284,8 +284,10 @@ export function Reports() {
     // The REST export streams; the session cookie authenticates it (same origin).
     const res = await fetch(url.replace('format=CSV', 'format=csv'), { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'text/csv' }, body: JSON.stringify(query) });
     if (!res.ok) {
-      const body = (await res.json().catch(() => null)) as { code?: string; detail?: string } | null;
-      return setExportState({ error: `${res.status} ${body?.code ?? res.statusText}: ${body?.detail ?? ''}`, done: null });
+      // REST errors are {code, detail}; detail is a message or a list of {loc, msg} for invalid fields.
+      const body = (await res.json().catch(() => null)) as { code?: string; detail?: string | { loc: (string | number)[]; msg: string }[] } | null;
+      const detail = Array.isArray(body?.detail) ? body.detail.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ') : (body?.detail ?? '');
+      return setExportState({ error: `${res.status} ${body?.code ?? res.statusText}: ${detail}`, done: null });
     }
     const blob = await res.blob();
     const name = fileNameOf(res.headers.get('content-disposition'), b.entity);
