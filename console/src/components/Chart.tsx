@@ -17,8 +17,8 @@ export interface Series {
 }
 
 const COLORS = ['#1f5fbf', '#b3261e', '#1e7b34', '#8a5a00', '#6b3fa0', '#00798c', '#c2185b', '#5b6570'];
-const W = 640;
-const H = 220;
+const W = 800;
+const H = 240;
 const PAD = { l: 48, r: 12, t: 10, b: 28 };
 
 function niceNumber(v: number): string {
@@ -42,7 +42,7 @@ function extent(values: number[]): [number, number] {
 function Frame({ label, description, children, legend }: { label: string; description: string; children: ReactNode; legend?: Series[] }) {
   return (
     <figure className="chart">
-      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label} preserveAspectRatio="none">
+      <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
         <title>{label}</title>
         {children}
       </svg>

@@ -153,7 +153,7 @@ export function GpuOverview() {
           <div><dt>Avg utilization</dt><dd>{num(fleet.avgUtilization, 1)} %</dd></div>
           <div><dt>Power</dt><dd>{num(fleet.powerW)} W</dd></div>
           <div><dt>Memory</dt><dd>{num(fleet.memUsedMib / 1024, 1)} / {num(fleet.memTotalMib / 1024, 1)} GiB</dd></div>
-          <div><dt>Health</dt><dd>{Object.entries(fleet.byHealth).filter(([, v]) => v).map(([k, v]) => `${v} ${k}`).join(' · ') || '—'}</dd></div>
+          <div><dt>Health</dt><dd>{Object.entries(fleet.byHealth).filter(([k, v]) => !k.startsWith('__') && v).map(([k, v]) => `${v} ${k}`).join(' · ') || '—'}</dd></div>
         </dl>
       )}
       <DataTable
