@@ -17,5 +17,6 @@ import './integrations.js';
 import './clusters.js';
 import './gpu.js';
 import './gpu-runs.js';
+import './billing.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

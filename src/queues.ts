@@ -20,6 +20,8 @@ export const QueueNames = {
   gpuDiagnostics: 'gpuDiagnostics',
   /** Drive one AIPerf-style load-test run (long-running; one attempt). */
   aiperf: 'aiperf',
+  /** Compute one tenant's usage window (billing meters). */
+  billing: 'billing',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -33,6 +35,8 @@ export interface JobPayloads {
   reports: { scheduleId: string };
   gpuDiagnostics: { diagnosticId: string };
   aiperf: { runId: string };
+  /** A tenant and the ISO start of the hourly window to (re)compute. */
+  billing: { tenantId: string; windowStart: string };
 }
 
 const defaultJobOptions: JobsOptions = {

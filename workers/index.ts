@@ -15,6 +15,7 @@ import { startReportsWorker, reportTasks } from './reports.js';
 import { integrationTasks } from './integrations.js';
 import { startGpuRunWorkers, gpuRunTasks } from './gpu-runs.js';
 import { gpuTasks } from './gpu.js';
+import { startBillingWorker, billingTasks } from './billing.js';
 
 export interface Workers {
   workers: Worker[];
@@ -25,9 +26,9 @@ export interface Workers {
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
 /** Every area's periodic tasks, scheduled by the maintenance worker. */
-export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks];
+export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks];
 
-const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers];
+const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers, startBillingWorker];
 
 export async function startWorkers(rt: Runtime): Promise<Workers> {
   const workers: Worker[] = [];

@@ -13,6 +13,7 @@ import { integrationsRoutes } from './integrations.js';
 import { clustersRoutes } from './clusters.js';
 import { gpuRoutes } from './gpu.js';
 import { gpuRunsRoutes } from './gpu-runs.js';
+import { billingRoutes } from './billing.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
-export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes];
+export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes, ...billingRoutes];

@@ -11,6 +11,13 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 /** Models that carry a tenantId column. Child rows without one are reached through their parent. */
 export const TENANT_OWNED_MODELS = new Set([
   'IngestKey',
+  'BillingMeter',
+  'BillingUsage',
+  'BillingWindow',
+  'BillingPrice',
+  'BillingSettings',
+  'BillingBudget',
+  'BillingBudgetAlert',
   'User',
   'Session',
   'AccessToken',

@@ -21,6 +21,7 @@ import { createDashboard } from '../../src/reports/dashboards.js';
 import { createSchedule } from '../../src/reports/schedules.js';
 import { createIntegration, putProviderConfig } from '../../src/integrations/integrations.js';
 import { createClusterInvite, joinWithInvite } from '../../src/clusters/hub.js';
+import { createMeter } from '../../src/billing/meters.js';
 import { buildUser, principalOf, type BuiltTenant } from '../factories.js';
 
 export type World = Record<string, string>;
@@ -38,6 +39,7 @@ export const ENTITY_ALIASES: Record<string, string> = {
   IntegrationHealth: 'Integration',
   Run: 'AiperfRun',
   Diagnostic: 'GpuDiagnostic',
+  Meter: 'BillingMeter',
 };
 
 /**
@@ -94,7 +96,10 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
   // Clusters: a member cluster that joined with an invite.
   const invite = await createClusterInvite(ctx, { hubUrl: 'http://127.0.0.1:9' });
   const { cluster } = await joinWithInvite(rt, { invite: invite.token, name: `sweep-${tag}` });
+  // Billing: a custom meter.
+  const meter = await createMeter(ctx, { slug: `sweep-${tag}`, typeGlob: 'sweep.*', aggregation: 'count' });
   return {
+    BillingMeter: meter.id,
     SavedReport: report.id,
     Dashboard: dashboard.id,
     ReportSchedule: schedule.id,
@@ -138,6 +143,7 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.savedReport.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.dashboard.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.reportSchedule.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.billingMeter.findMany({ ...where, orderBy: { id: 'asc' } }),
     // Health fields are the periodic health check's to update; the rest is what a request could change.
     rt.prisma.integration.findMany({ ...where, orderBy: { id: 'asc' }, omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true } }),
     rt.prisma.integrationProviderConfig.findMany({ ...where, orderBy: { id: 'asc' } }),
