@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
-import { call, gql, rest } from './helpers/http.js';
+import { call, eventually, gql, rest } from './helpers/http.js';
 import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 
 let s: TestServer;
@@ -188,6 +188,41 @@ describe('GPU overview', () => {
   });
 });
 
+describe('billing', () => {
+  it('shows the month to date, breakdown, daily chart and SKUs with the amounts the API computes; an admin overrides a price', async () => {
+    await openPage(page, 'Billing');
+    await page.getByRole('button', { name: 'Recompute usage' }).click();
+    await page.getByRole('status').filter({ hasText: 'hourly windows queued' }).waitFor();
+    // Metering runs as BullMQ jobs: wait until no window is pending, then compare with the API's figures.
+    const current = await eventually(async () => {
+      const r = await gql(s.url, t.adminToken, '{ billing { current { total { amount currency } metering { pendingWindows } skus { skuId quantity amount { amount } } } } }');
+      const c = r.data.billing.current;
+      return c.metering.pendingWindows === 0 && Number(c.total.amount) > 0 ? c : undefined;
+    }, 60_000);
+    const events = current.skus.find((x: { skuId: string }) => x.skuId === 'ops.events.ingested');
+    expect(Number(events.quantity)).toBeGreaterThanOrEqual(SUMMARIES.length + 1);
+    await page.getByRole('status').getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByLabel('Month to date amount').textContent()).toBe(`${current.total.amount} ${current.total.currency}`);
+    const bySku = page.getByRole('table', { name: 'Current month by SKU' });
+    await bySku.getByRole('row').filter({ hasText: 'Events ingested' }).getByText(`${events.amount.amount} USD`).waitFor();
+    // Breakdown by source: the report's source has its own row.
+    await page.getByRole('table', { name: 'Breakdown' }).getByRole('cell', { name: SOURCE, exact: true }).waitFor();
+    await page.getByRole('img', { name: 'Spend per day' }).waitFor();
+    await page.getByRole('img', { name: 'Spend by source' }).waitFor();
+    // Local GPU versus cloud: the telemetry is there; the prices it needs are named as missing.
+    await page.getByRole('table', { name: 'Local GPU cost by model' }).getByRole('cell', { name: 'NVIDIA A100-SXM4-80GB' }).waitFor();
+    await page.getByRole('list', { name: 'Missing inputs' }).getByText('price_per_kwh').waitFor();
+    await screenshot(page, 'insight-billing');
+
+    await page.getByRole('button', { name: 'Override Events ingested' }).click();
+    await page.getByLabel('Unit price').fill('0.001');
+    await page.getByRole('button', { name: 'Set price' }).click();
+    await page.getByRole('table', { name: 'SKUs' }).getByRole('row').filter({ hasText: 'Events ingested' }).getByText('0.001 USD (override)').waitFor();
+    const sku = await gql(s.url, t.adminToken, '{ billing { skus { id unitPrice { amount } overridden } } }');
+    expect(sku.data.billing.skus.find((x: { id: string }) => x.id === 'ops.events.ingested')).toEqual({ id: 'ops.events.ingested', unitPrice: { amount: '0.001' }, overridden: true });
+  }, 120_000);
+});
+
 describe('copilot', () => {
   it('answers a turn with the builtin provider, streamed, and keeps the conversation', async () => {
     await openPage(page, 'Copilot');
@@ -232,6 +267,12 @@ describe('a member on a narrow screen', () => {
     await narrow.getByRole('table', { name: 'GPUs' }).getByRole('cell', { name: 'gpu-node-7 #0' }).waitFor();
     expect(await narrow.getByRole('button', { name: 'Start diagnostics' }).isDisabled()).toBe(true);
     await screenshot(narrow, 'insight-gpu-member-narrow');
+
+    await openPage(narrow, 'Billing');
+    await narrow.getByLabel('Month to date amount').waitFor();
+    expect(await narrow.getByRole('button', { name: 'Recompute usage' }).isDisabled()).toBe(true);
+    expect(await narrow.getByRole('button', { name: 'Set price' }).isDisabled()).toBe(true);
+    await screenshot(narrow, 'insight-billing-member-narrow');
     // Nothing spills sideways at phone width (tables scroll inside their own box).
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
   });

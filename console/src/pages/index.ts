@@ -25,6 +25,7 @@ import { Integrations } from './Integrations';
 import { Clusters } from './Clusters';
 import { GpuOverview } from './Gpu';
 import { Copilot } from './Copilot';
+import { Billing } from './Billing';
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -57,6 +58,7 @@ export const PAGES: PageEntry[] = [
   { path: '/integrations', title: 'Integrations', section: 'Insight', component: Integrations },
   { path: '/clusters', title: 'Clusters', section: 'Insight', component: Clusters },
   { path: '/gpu', title: 'GPU overview', section: 'Insight', component: GpuOverview },
+  { path: '/billing', title: 'Billing', section: 'Insight', component: Billing },
   { path: '/copilot', title: 'Copilot', section: 'Insight', component: Copilot },
   { path: '/tokens', title: 'Tokens', section: 'Account', component: Tokens },
   { path: '/admin/users', title: 'Users', section: 'Admin', component: Users, adminOnly: true },
