@@ -236,6 +236,14 @@ describe('copilot', () => {
     const history = await gql(s.url, t.adminToken, '{ copilotConversations { messages { role content } } }');
     expect(history.data.copilotConversations[0].messages.map((m: { role: string }) => m.role)).toEqual(['USER', 'ASSISTANT']);
     expect(history.data.copilotConversations[0].messages[1].content).toBe(reply);
+
+    // A second turn continues the same conversation (conversationId is sent with it).
+    await page.getByRole('textbox', { name: 'Message' }).fill('which alerts are critical right now?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => messages.locator('li.chat-assistant:not([aria-busy])').count()).toBe(2);
+    const after = await gql(s.url, t.adminToken, '{ copilotConversations { messages { role } } }');
+    expect(after.data.copilotConversations).toHaveLength(1);
+    expect(after.data.copilotConversations[0].messages).toHaveLength(4);
     await screenshot(page, 'insight-copilot');
   });
 });

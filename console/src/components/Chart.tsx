@@ -19,7 +19,7 @@ export interface Series {
 const COLORS = ['#1f5fbf', '#b3261e', '#1e7b34', '#8a5a00', '#6b3fa0', '#00798c', '#c2185b', '#5b6570'];
 const W = 800;
 const H = 240;
-const PAD = { l: 48, r: 12, t: 10, b: 28 };
+const PAD = { l: 64, r: 12, t: 10, b: 28 };
 
 function niceNumber(v: number): string {
   const a = Math.abs(v);
@@ -27,7 +27,7 @@ function niceNumber(v: number): string {
   if (a >= 1e4) return (v / 1e3).toFixed(0) + 'k';
   if (a >= 100) return v.toFixed(0);
   if (a >= 1) return v.toFixed(1);
-  return v.toPrecision(2);
+  return v === 0 ? '0' : String(Number(v.toPrecision(2)));
 }
 
 function extent(values: number[]): [number, number] {
