@@ -125,6 +125,10 @@ describe('integrations', () => {
     await page.getByLabel('Expect an event every (seconds)').fill('3600');
     // A field of the provider's config schema.
     await page.getByLabel('event type').fill('ci.hook');
+    // A dry run checks the config against the provider's schema and saves nothing.
+    await page.getByRole('button', { name: 'Test config (dry run)' }).click();
+    await page.getByRole('status').filter({ hasText: 'Dry run: config valid' }).filter({ hasText: 'Nothing was saved.' }).waitFor();
+    expect((await gql(s.url, t.adminToken, '{ integrations { id } }')).data.integrations).toEqual([]);
     await page.getByRole('button', { name: 'Create integration' }).click();
     const token = (await page.getByLabel('Push token value').textContent())!.trim();
     expect(token.length).toBeGreaterThan(20);
