@@ -5,13 +5,18 @@
  * versus cloud from pushed telemetry (and what is missing without it); a budget crossing writes a
  * `billing.budget` event that fires a rule; the FOCUS export parses as CSV; 401/403/404/422.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parse } from 'csv-parse/sync';
+import { DateTime } from 'luxon';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, gqlRaw, rest } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { FOCUS_COLUMNS } from '../src/billing/export.js';
+import { money, quantity } from '../src/billing/money.js';
+
+// Metering runs real jobs on a shared 2-core machine: generous limits (facts are awaited, never time).
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 120_000 });
 
 let s: TestServer;
 const receivers: Receiver[] = [];
@@ -42,7 +47,7 @@ async function meter(t: BuiltTenant, from = hourStart(T0).toISOString()): Promis
   await eventually(async () => {
     const c = await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }');
     return c.data.billing.current.metering.pendingWindows === 0;
-  }, 30_000);
+  }, 90_000, 200);
 }
 
 async function usageRows(t: BuiltTenant) {
@@ -185,6 +190,12 @@ describe('billing: custom meters', () => {
     expect((await gql(s.url, t.adminToken, CREATE, { input })).errors![0]!.extensions!.code).toBe('CONFLICT');
     expect((await gql(s.url, other.adminToken, 'mutation($id: ID!) { deleteMeter(id: $id) { id } }', { id: m.data.createMeter.id })).errors![0]!.extensions!.code).toBe('NOT_FOUND');
 
+    // More aggregations, priced at 0 so the spend below is the SUM meter's alone.
+    for (const [slug, aggregation, valuePath] of [['n', 'COUNT', null], ['distinct', 'UNIQUE', '$.cost'], ['last', 'LATEST', '$.cost'], ['mean', 'AVG', '$.cost'], ['top', 'MAX', '$.cost'], ['low', 'MIN', '$.cost']] as const) {
+      const r = await gql(s.url, t.adminToken, CREATE, { input: { slug, typeGlob: 'cloud.*', valuePath, aggregation, unitPrice: '0' } });
+      expect(r.errors, slug).toBeUndefined();
+    }
+    expect((await gql(s.url, t.adminToken, CREATE, { input: { slug: 'nopath', typeGlob: 'cloud.*', aggregation: 'SUM' } })).errors![0]!.message).toContain('valuePath');
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'aws' }, payload: { cost: 12.5 } });
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'gcp' }, payload: { cost: 7.25 } });
     await ingest(t, { type: 'cloud.cost', source: 'cost-exporter', labels: { provider: 'aws' }, payload: { cost: 0.3 } });
@@ -198,6 +209,16 @@ describe('billing: custom meters', () => {
     expect(bySku.body.rows[0]).toMatchObject({ key: 'custom.cloud', amount: { amount: '20.05', currency: 'USD' } });
     const rows = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: 'custom.cloud' } });
     expect(rows.map((r) => [r.label, r.quantity.toString()]).sort()).toEqual([['aws', '12.8'], ['gcp', '7.25']]);
+    const others = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId, meter: { in: ['custom.n', 'custom.distinct', 'custom.last', 'custom.mean', 'custom.top', 'custom.low'] } } });
+    // Over cloud.* : costs 12.5, 7.25, 0.3, 1000 (in this order).
+    expect(Object.fromEntries(others.map((r) => [r.meter, r.quantity.toString()]))).toEqual({
+      'custom.n': '4',
+      'custom.distinct': '4',
+      'custom.last': '1000',
+      'custom.mean': '255.0125',
+      'custom.top': '1000',
+      'custom.low': '0.3',
+    });
   });
 });
 
@@ -209,6 +230,15 @@ describe('billing: local GPU versus cloud', () => {
     expect(r.body.missing.map((m: any) => m.input)).toEqual(['telemetry', 'price_per_kwh', 'gpu_amortization_per_hour']);
     expect(r.body.missing[0].detail).toContain('/ai-factory/gpu/samples');
     expect(r.body.totals.local_total).toEqual({ amount: '0.00', currency: 'USD' });
+    // The billing time zone and currency: the month starts at local midnight; amounts carry the currency.
+    const set = await gql(s.url, t.adminToken, 'mutation { updateBillingSettings(input: { timeZone: "Asia/Tokyo", currency: "JPY" }) { timeZone currency } }');
+    expect(set.data.updateBillingSettings).toEqual({ timeZone: 'Asia/Tokyo', currency: 'JPY' });
+    const cur = await rest(s.url, t.adminToken).get('/billing/current');
+    expect(cur.body.period.time_zone).toBe('Asia/Tokyo');
+    expect(cur.body.period.start).toBe(DateTime.now().setZone('Asia/Tokyo').startOf('month').toUTC().toISO());
+    expect(cur.body.total).toEqual({ amount: '0', currency: 'JPY' });
+    const badCurrency = await gql(s.url, t.adminToken, 'mutation { updateBillingSettings(input: { currency: "XXQ" }) { currency } }');
+    expect(badCurrency.errors![0]!.message).toContain('currency');
   });
 
   it('prices pushed telemetry locally (energy × kWh price + amortisation) against the A100 cloud SKU; the FOCUS export has local rows', async () => {
@@ -314,5 +344,28 @@ describe('billing: budgets', () => {
     expect(cur.body.budget).toMatchObject({ amount: { amount: '0.00001', currency: 'USD' }, fired_thresholds: [80, 100] });
     // billing.budget events are the service's own: not metered as ingested events.
     expect(cur.body.skus).toEqual([expect.objectContaining({ sku_id: 'ops.events.ingested', quantity: '4' })]);
+  });
+});
+
+describe('billing: stored events', () => {
+  it('the 00:00 UTC window takes the daily GB-month snapshot of the events stored before it, priced per GB-month', async () => {
+    const t = await buildTenant(s.app.rt);
+    const midnight = new Date(Math.floor(Date.now() / 86400_000) * 86400_000);
+    // Two events stored yesterday (written as ingest commits them); nothing of today counts in the snapshot.
+    for (let i = 0; i < 2; i++) {
+      await s.app.rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'old.thing', source: 'archive', receivedVia: 'ingest', receivedAt: new Date(midnight.getTime() - (i + 1) * HOUR), evaluatedAt: new Date(), payload: { blob: 'x'.repeat(500) } } });
+    }
+    await meter(t, midnight.toISOString());
+    const [{ bytes }] = await s.app.rt.prisma.$queryRawUnsafe<Array<{ bytes: string }>>(`SELECT sum(pg_column_size(e.*))::text AS bytes FROM "Event" e WHERE e."tenantId" = $1`, t.tenantId);
+    const row = await s.app.rt.prisma.billingUsage.findFirstOrThrow({ where: { tenantId: t.tenantId, meter: 'events_stored' } });
+    expect(row.windowStart.toISOString()).toBe(midnight.toISOString());
+    // bytes / 10^9 GB × 24 h / 730 h, rounded to 10 decimals
+    const expected = ((Number(bytes) / 1e9) * 24) / 730;
+    expect(Number(row.quantity.toString())).toBeCloseTo(expected, 10);
+    const r = await rest(s.url, t.adminToken).get(`/billing/breakdown?group_by=meter&from=${encodeURIComponent(midnight.toISOString())}&to=${encodeURIComponent(new Date(midnight.getTime() + 86400_000).toISOString())}`);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.rows).toEqual([{ key: 'events_stored', sku_id: 'ops.storage.events', quantity: quantity(row.quantity), unit: 'GB-month', amount: { amount: expect.any(String), currency: 'USD' } }]);
+    // 0.10 per GB-month, exact
+    expect(r.body.rows[0].amount.amount).toBe(money(row.quantity.times('0.10'), 'USD').amount);
   });
 });

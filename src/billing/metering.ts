@@ -124,7 +124,8 @@ function customSql(m: CustomMeterRow): string {
     customMeterId(m.slug),
     `SELECT 'custom' AS source, '' AS module, grp AS label, ${AGG[m.aggregation]} AS quantity FROM (
        SELECT coalesce(e.labels ->> $6::text, '') AS grp, ${v} AS v, ${vt} AS vt, e."receivedAt", e.id
-       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" >= $2::timestamp AND e."receivedAt" < $3::timestamp AND e.type ~ $4 ${where}
+       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" >= $2::timestamp AND e."receivedAt" < $3::timestamp AND e.type ~ $4
+         AND cardinality($5::text[]) >= 0 ${where}
      ) ev GROUP BY grp`,
   );
 }
