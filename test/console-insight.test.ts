@@ -24,7 +24,7 @@ const SOURCE = 'insight-ci';
 const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
 
 beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } }), launchConsoleBrowser()]);
+  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
   t = await buildTenant(s.app.rt);
   for (const summary of SUMMARIES) {
     const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
@@ -114,6 +114,28 @@ describe('reports', () => {
     const panel = page.getByRole('region', { name: 'Panel Builds' });
     await panel.getByRole('cell', { name: 'warning' }).waitFor();
     await screenshot(page, 'insight-dashboards');
+  });
+});
+
+describe('report schedules', () => {
+  it('schedules the saved report to an outbound webhook, runs it now and disables it', async () => {
+    const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', {
+      input: { name: 'reports-sink', url: 'http://127.0.0.1:9/reports', triggers: [{ on: 'EVENT', typeGlob: 'report.*' }] },
+    });
+    expect(hook.errors).toBeUndefined();
+    await openPage(page, 'Reports');
+    const form = page.getByRole('form', { name: 'New schedule' });
+    await form.getByLabel('Saved report').selectOption({ label: 'CI builds by severity' });
+    await form.getByLabel('Deliver to webhook').selectOption({ label: 'reports-sink' });
+    await form.getByLabel('Cron').fill('0 8 * * 1');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    const row = page.getByRole('table', { name: 'Report schedules' }).getByRole('row').filter({ hasText: 'CI builds by severity' });
+    await row.getByText('0 8 * * 1 (UTC)').waitFor();
+    await row.getByRole('button', { name: 'Run now' }).click();
+    await page.getByRole('status').filter({ hasText: /Run: delivered, 2 rows/ }).waitFor();
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(async () => (await gql(s.url, t.adminToken, '{ reportSchedules { enabled } }')).data.reportSchedules).toEqual([{ enabled: false }]);
+    await screenshot(page, 'insight-reports-schedules');
   });
 });
 

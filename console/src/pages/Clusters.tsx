@@ -45,7 +45,7 @@ const RevokeCluster = gql<unknown, { id: string }>`
 export function Clusters() {
   const me = useMe();
   const denied = adminOnly(me);
-  const [result, refetch] = useQuery({ query: ClustersQuery });
+  const [result, refetch] = useQuery({ query: ClustersQuery, requestPolicy: 'cache-and-network' });
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const [, createInvite] = useMutation(CreateInvite);
   const [, revoke] = useMutation(RevokeCluster);

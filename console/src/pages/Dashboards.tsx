@@ -77,7 +77,7 @@ function PanelView({ panel }: { panel: Panel }) {
 }
 
 export function Dashboards() {
-  const [result, refetch] = useQuery({ query: DashboardsQuery });
+  const [result, refetch] = useQuery({ query: DashboardsQuery, requestPolicy: 'cache-and-network' });
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const [, create] = useMutation(CreateDashboard);
   const [, update] = useMutation(UpdateDashboard);

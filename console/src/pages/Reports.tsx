@@ -236,10 +236,10 @@ function fileNameOf(header: string | null, entity: string): string {
 export function Reports() {
   const me = useMe();
   const client = useClient();
-  const [meta, refetchMeta] = useQuery({ query: ReportSchemaQuery });
+  const [meta, refetchMeta] = useQuery({ query: ReportSchemaQuery, requestPolicy: 'cache-and-network' });
   const reloadMeta = () => refetchMeta({ requestPolicy: 'network-only' });
   const scheduleDenied = adminOnly(me);
-  const [schedules, refetchSchedules] = useQuery({ query: SchedulesQuery, pause: !!scheduleDenied });
+  const [schedules, refetchSchedules] = useQuery({ query: SchedulesQuery, pause: !!scheduleDenied, requestPolicy: 'cache-and-network' });
   const [, createSaved] = useMutation(CreateSavedReport);
   const [, updateSaved] = useMutation(UpdateSavedReport);
   const [, deleteSaved] = useMutation(DeleteSavedReport);
