@@ -13,12 +13,14 @@ import { parse as parseCsv } from 'csv-parse/sync';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
 import { call, eventually, gql, rest } from './helpers/http.js';
+import { startOpenAiStreamServer, type StreamServer } from './helpers/openai-stream-server.js';
 import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 
 let s: TestServer;
 let t: BuiltTenant;
 let b: ConsoleBrowser;
 let page: Page;
+let llm: StreamServer | undefined;
 
 const SOURCE = 'insight-ci';
 const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
@@ -37,6 +39,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  await llm?.close();
   await b?.close();
   await s?.stop();
 });
@@ -210,8 +213,39 @@ describe('GPU overview', () => {
     expect(await chart.locator('path').count()).toBeGreaterThanOrEqual(2);
     await page.getByLabel('Metric').selectOption('TEMPERATURE_C');
     await page.getByRole('img', { name: /temperature.*per GPU/ }).waitFor();
+
+    // Diagnostics over the node run as a job; the page follows it until its checks are in.
+    await page.getByLabel('Diagnose').selectOption({ label: 'every GPU of gpu-node-7' });
+    await page.getByRole('button', { name: 'Start diagnostics' }).click();
+    const diag = page.getByRole('table', { name: 'Diagnostics' }).getByRole('row').filter({ hasText: 'gpu-node-7' });
+    await diag.getByText('completed').waitFor({ timeout: 30_000 });
+    await diag.getByRole('listitem').filter({ hasText: 'gpu-node-7 #1' }).filter({ hasText: 'xid_last_hour: fail' }).waitFor();
     await screenshot(page, 'insight-gpu');
-  });
+  }, 60_000);
+});
+
+describe('load tests', () => {
+  it('runs an AIPerf load test against an OpenAI-compatible server and shows its percentiles', async () => {
+    // A real streaming server on 127.0.0.1 (first token after 100 ms, then one every 10 ms).
+    llm = await startOpenAiStreamServer({ tokens: 10 });
+    const form = page.getByRole('form', { name: 'Start a load test' });
+    await form.getByLabel('Endpoint URL').fill(llm.url);
+    await form.getByLabel('Model', { exact: true }).fill('ci-model');
+    await form.getByLabel('Clients', { exact: true }).fill('2');
+    await form.getByLabel('Requests', { exact: true }).fill('6');
+    await form.getByRole('button', { name: 'Start load test' }).click();
+    const row = page.getByRole('table', { name: 'Load-test runs' }).getByRole('row').filter({ hasText: 'ci-model' });
+    // The page polls while the run is queued or running.
+    await row.getByText('succeeded').waitFor({ timeout: 60_000 });
+    const run = (await gql(s.url, t.adminToken, '{ aiperfRuns { status results { requests errors ttftMs { p50 p90 p99 } } } }')).data.aiperfRuns[0];
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.results.requests).toBe(6);
+    expect(run.results.ttftMs.p50).toBeGreaterThanOrEqual(90);
+    const ttft = run.results.ttftMs;
+    await row.getByText(`p50 ${ttft.p50.toFixed(1)} · p90 ${ttft.p90.toFixed(1)} · p99 ${ttft.p99.toFixed(1)} ms`).first().waitFor();
+    await row.getByText(`0/6 errors`).waitFor();
+    await screenshot(page, 'insight-gpu-load-test');
+  }, 90_000);
 });
 
 describe('billing', () => {

@@ -4,7 +4,7 @@
  * (admins start them; the checks are shown as they complete) and AIPerf load-test runs with their
  * latency percentiles (admins start and cancel them).
  */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { gql, useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -113,6 +113,8 @@ const METRICS = [
   { value: 'ECC_DBE', label: 'uncorrected ECC errors', unit: '' },
 ] as const;
 
+/** Check and result statuses → the badge colours the stylesheet has. */
+const CHECK_BADGE: Record<string, string> = { PASS: 'ok', WARN: 'warning', FAIL: 'failed', SKIP: 'skipped' };
 const num = (v: number | null | undefined, digits = 0) => (v === null || v === undefined ? '—' : v.toFixed(digits));
 const pct = (l: Latency) => `p50 ${num(l.p50, 1)} · p90 ${num(l.p90, 1)} · p99 ${num(l.p99, 1)} ms`;
 
@@ -125,6 +127,13 @@ export function GpuOverview() {
   const [series] = useQuery({ query: SeriesQuery, variables: { metric, sinceHours: Number(hours) }, requestPolicy: 'cache-and-network' });
   const [runs, refetchRuns] = useQuery({ query: RunsQuery, requestPolicy: 'cache-and-network' });
   const reloadRuns = () => refetchRuns({ requestPolicy: 'network-only' });
+  // Diagnostics and load tests run as jobs with no subscription: poll while one is queued or running.
+  const active = !!runs.data && [...runs.data.gpuDiagnostics, ...runs.data.aiperfRuns].some((x) => x.status === 'QUEUED' || x.status === 'RUNNING');
+  useEffect(() => {
+    if (!active) return;
+    const t = setInterval(() => refetchRuns({ requestPolicy: 'network-only' }), 2000);
+    return () => clearInterval(t);
+  }, [active, refetchRuns]);
   const [, startDiagnostic] = useMutation(StartDiagnostic);
   const [, startRun] = useMutation(StartRun);
   const [, cancelRun] = useMutation(CancelRun);
@@ -133,6 +142,10 @@ export function GpuOverview() {
   const fleet = result.data?.gpuSummary.fleet;
   const gpus = result.data?.gpuSummary.gpus ?? [];
   const nodes = [...new Set(gpus.map((g) => g.node))];
+  const gpuName = (uuid: string) => {
+    const g = gpus.find((x) => x.uuid === uuid);
+    return g ? `${g.node} #${g.index}` : uuid;
+  };
   const unit = METRICS.find((m) => m.value === metric)?.unit ?? '';
 
   return (
@@ -214,8 +227,26 @@ export function GpuOverview() {
           columns={[
             { header: 'When', cell: (d) => when(d.createdAt) },
             { header: 'Target', cell: (d) => `${d.gpu ?? d.node ?? '—'} (level ${d.level})` },
-            { header: 'Status', cell: (d) => <span><Badge value={d.status} /> {d.result && <Badge value={d.result === 'PASS' ? 'ok' : d.result} />}</span> },
-            { header: 'Checks', cell: (d) => (d.error ? d.error : d.checks.map((c) => `${c.name}: ${c.status.toLowerCase()}${c.status !== 'PASS' && c.detail ? ` (${c.detail})` : ''}`).join('; ') || '—') },
+            { header: 'Status', cell: (d) => <span><Badge value={d.status} /> {d.result && <Badge value={CHECK_BADGE[d.result]} />}</span> },
+            {
+              header: 'Checks',
+              cell: (d) =>
+                d.error ? (
+                  d.error
+                ) : d.checks.length ? (
+                  <ul className="checks" aria-label="Checks">
+                    {d.checks.map((c, i) => (
+                      <li key={i}>
+                        <Badge value={CHECK_BADGE[c.status]} /> {c.gpuUuid ? <small className="hint">{gpuName(c.gpuUuid)} </small> : null}
+                        {c.name}: {c.status.toLowerCase()}
+                        {c.status !== 'PASS' && c.detail ? ` (${c.detail})` : ''}
+                      </li>
+                    ))}
+                  </ul>
+                ) : (
+                  '—'
+                ),
+            },
           ]}
         />
         <MutationForm
