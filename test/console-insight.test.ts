@@ -166,8 +166,10 @@ describe('integrations', () => {
     const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${integ.id}/push`, { body: { title: 'hello' }, headers: { authorization: `Bearer ${token}` } });
     expect(pushed.status).toBeLessThan(300);
     await row.getByRole('button', { name: 'Check health' }).click();
-    await row.getByText('healthy').waitFor();
+    await row.getByText('healthy', { exact: true }).first().waitFor();
     await row.getByText(/last event \d+ s ago/).waitFor();
+    await row.getByText('History').click();
+    await row.getByRole('list', { name: 'Health history of ci-hook' }).getByText('healthy').first().waitFor();
     await screenshot(page, 'insight-integrations');
   });
 
@@ -280,6 +282,17 @@ describe('billing', () => {
     await page.getByRole('table', { name: 'SKUs' }).getByRole('row').filter({ hasText: 'Events ingested' }).getByText('0.001 USD (override)').waitFor();
     const sku = await gql(s.url, t.adminToken, '{ billing { skus { id unitPrice { amount } overridden } } }');
     expect(sku.data.billing.skus.find((x: { id: string }) => x.id === 'ops.events.ingested')).toEqual({ id: 'ops.events.ingested', unitPrice: { amount: '0.001' }, overridden: true });
+
+    // A custom meter over the tenant's own cost events.
+    const meterForm = page.getByRole('form', { name: 'New meter' });
+    await meterForm.getByLabel('Meter slug').fill('cloud_cost');
+    await meterForm.getByLabel('Event type').fill('cloud.cost');
+    await meterForm.getByLabel('Aggregation').selectOption('SUM');
+    await meterForm.getByLabel('Value path').fill('$.cost');
+    await meterForm.getByRole('button', { name: 'Create meter' }).click();
+    await page.getByRole('table', { name: 'Meters' }).getByRole('cell', { name: 'sum of $.cost' }).waitFor();
+    const meters = await gql(s.url, t.adminToken, '{ billing { meters { slug typeGlob aggregation valuePath } } }');
+    expect(meters.data.billing.meters).toContainEqual({ slug: 'cloud_cost', typeGlob: 'cloud.cost', aggregation: 'SUM', valuePath: '$.cost' });
   }, 120_000);
 });
 
@@ -320,7 +333,7 @@ describe('a member on a narrow screen', () => {
     const row = narrow.getByRole('row').filter({ hasText: 'ci-hook' });
     expect(await row.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
     await row.getByRole('button', { name: 'Check health' }).click();
-    await row.getByText('healthy').waitFor();
+    await row.getByText('healthy', { exact: true }).first().waitFor();
     await screenshot(narrow, 'insight-integrations-member-narrow');
 
     await openPage(narrow, 'Reports');

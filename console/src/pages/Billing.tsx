@@ -43,7 +43,19 @@ interface Current {
   skus: { skuId: string; name: string; unit: string; quantity: string; unitPrice: Money; amount: Money }[];
 }
 
-const BillingQuery = gql<{ billing: { current: Current; settings: { currency: string; timeZone: string; pricePerKwh: Money | null; gpuAmortizationPerHour: Money | null }; skus: Sku[] } }>`
+interface Meter {
+  id: string;
+  slug: string;
+  typeGlob: string;
+  aggregation: string;
+  valuePath: string | null;
+  groupBy: string | null;
+  unit: string;
+  unitPrice: string;
+  skuId: string;
+}
+
+const BillingQuery = gql<{ billing: { current: Current; settings: { currency: string; timeZone: string; pricePerKwh: Money | null; gpuAmortizationPerHour: Money | null }; skus: Sku[]; meters: Meter[] } }>`
   query ConsoleBilling {
     billing {
       current {
@@ -55,8 +67,15 @@ const BillingQuery = gql<{ billing: { current: Current; settings: { currency: st
       }
       settings { currency timeZone pricePerKwh { amount currency } gpuAmortizationPerHour { amount currency } }
       skus { id name kind unit meter gpuModel listPrice { amount currency } unitPrice { amount currency } overridden custom history { unitPrice { amount currency } effectiveFrom createdAt } }
+      meters { id slug typeGlob aggregation valuePath groupBy unit unitPrice skuId }
     }
   }
+`;
+const CreateMeter = gql<unknown, { input: Record<string, string> }>`
+  mutation ConsoleCreateMeter($input: CreateMeterInput!) { createMeter(input: $input) { id slug } }
+`;
+const DeleteMeter = gql<unknown, { id: string }>`
+  mutation ConsoleDeleteMeter($id: ID!) { deleteMeter(id: $id) { id } }
 `;
 const BreakdownQuery = gql<{ billing: { breakdown: { total: Money; rows: { key: string; skuId: string; quantity: string; unit: string; amount: Money }[] } } }, { groupBy: string }>`
   query ConsoleBillingBreakdown($groupBy: BillingGroupBy!) {
@@ -127,9 +146,12 @@ export function Billing() {
   const [, deleteBudget] = useMutation(DeleteBudget);
   const [, updateSettings] = useMutation(UpdateSettings);
   const [, recompute] = useMutation(Recompute);
+  const [, createMeter] = useMutation(CreateMeter);
+  const [, deleteMeter] = useMutation(DeleteMeter);
+  const [meter, setMeter] = useState({ slug: '', typeGlob: '', aggregation: 'SUM', valuePath: '', groupBy: '', unitPrice: '' });
   const [price, setPrice] = useState({ skuId: '', unitPrice: '', effectiveFrom: '' });
   const [budget, setBudgetAmount] = useState('');
-  const [settings, setSettings] = useState({ pricePerKwh: '', gpuAmortizationPerHour: '' });
+  const [settings, setSettings] = useState({ pricePerKwh: '', gpuAmortizationPerHour: '', currency: '', timeZone: '' });
   const [note, setNote] = useState<string | null>(null);
   const [span, setSpan] = useState<'day' | 'month'>('day');
 
@@ -272,19 +294,23 @@ export function Billing() {
           </>
         )}
         <MutationForm
-          title="Local GPU inputs"
-          submitLabel="Save inputs"
+          title="Billing settings"
+          submitLabel="Save settings"
           deniedBecause={denied}
           onSubmit={() => {
             const input: Record<string, string> = {};
             if (settings.pricePerKwh) input.pricePerKwh = settings.pricePerKwh;
             if (settings.gpuAmortizationPerHour) input.gpuAmortizationPerHour = settings.gpuAmortizationPerHour;
+            if (settings.currency) input.currency = settings.currency;
+            if (settings.timeZone) input.timeZone = settings.timeZone;
             return updateSettings({ input });
           }}
           onDone={reload}
         >
           <TextField label="Energy price per kWh" value={settings.pricePerKwh} onChange={(pricePerKwh) => setSettings({ ...settings, pricePerKwh })} placeholder={b?.settings.pricePerKwh?.amount ?? 'not set'} />
           <TextField label="Amortization per GPU-hour" value={settings.gpuAmortizationPerHour} onChange={(gpuAmortizationPerHour) => setSettings({ ...settings, gpuAmortizationPerHour })} placeholder={b?.settings.gpuAmortizationPerHour?.amount ?? 'not set'} />
+          <TextField label="Currency" value={settings.currency} onChange={(currency) => setSettings({ ...settings, currency })} placeholder={b?.settings.currency} />
+          <TextField label="Billing time zone" value={settings.timeZone} onChange={(timeZone) => setSettings({ ...settings, timeZone })} placeholder={b?.settings.timeZone} />
         </MutationForm>
       </Card>
 
@@ -295,6 +321,48 @@ export function Billing() {
         <ActionButton variant="danger" run={() => deleteBudget({})} deniedBecause={denied ?? (c?.budget ? null : 'No budget is set.')} onDone={reload}>
           Remove budget
         </ActionButton>
+      </Card>
+
+      <Card title="Meters">
+        <DataTable
+          caption="Meters"
+          rows={b?.meters}
+          rowKey={(m) => m.id}
+          columns={[
+            { header: 'Meter', cell: (m) => m.slug },
+            { header: 'Events', cell: (m) => <code>{m.typeGlob}</code> },
+            { header: 'Measure', cell: (m) => `${m.aggregation.toLowerCase()}${m.valuePath ? ` of ${m.valuePath}` : ''}${m.groupBy ? ` per ${m.groupBy}` : ''}` },
+            { header: 'Price', cell: (m) => `${m.unitPrice} per ${m.unit}`, wide: true },
+            {
+              header: 'Actions',
+              cell: (m) => (
+                <ActionButton variant="danger" confirm={`Delete the meter ${m.slug}?`} run={() => deleteMeter({ id: m.id })} deniedBecause={denied} onDone={reload}>
+                  Delete meter
+                </ActionButton>
+              ),
+            },
+          ]}
+        />
+        <MutationForm
+          title="New meter"
+          submitLabel="Create meter"
+          deniedBecause={denied}
+          onSubmit={() => {
+            const input: Record<string, string> = { slug: meter.slug, typeGlob: meter.typeGlob, aggregation: meter.aggregation };
+            if (meter.valuePath) input.valuePath = meter.valuePath;
+            if (meter.groupBy) input.groupBy = meter.groupBy;
+            if (meter.unitPrice) input.unitPrice = meter.unitPrice;
+            return createMeter({ input });
+          }}
+          onDone={reload}
+        >
+          <TextField label="Meter slug" value={meter.slug} onChange={(slug) => setMeter({ ...meter, slug })} required />
+          <TextField label="Event type" value={meter.typeGlob} onChange={(typeGlob) => setMeter({ ...meter, typeGlob })} placeholder="cloud.cost" required />
+          <SelectField label="Aggregation" value={meter.aggregation} onChange={(aggregation) => setMeter({ ...meter, aggregation })} options={['SUM', 'COUNT', 'AVG', 'MIN', 'MAX', 'LATEST']} />
+          <TextField label="Value path" value={meter.valuePath} onChange={(valuePath) => setMeter({ ...meter, valuePath })} placeholder="$.cost" />
+          <TextField label="Per label" value={meter.groupBy} onChange={(groupBy) => setMeter({ ...meter, groupBy })} />
+          <TextField label="Price per unit" value={meter.unitPrice} onChange={(unitPrice) => setMeter({ ...meter, unitPrice })} placeholder="1" />
+        </MutationForm>
       </Card>
 
       <Card title="SKUs and prices">

@@ -43,6 +43,7 @@ interface Integration {
   lastPullAt: string | null;
   lastError: string | null;
   health: Health;
+  healthHistory: { checkedAt: string | null; status: string; reason: string | null }[];
 }
 interface JsonSchemaProp {
   type?: string;
@@ -66,6 +67,7 @@ const IntegrationsQuery = gql<{ integrations: Integration[]; integrationProvider
     integrations {
       id name provider enabled config freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil lastEventAt lastPullAt lastError
       health { status reason checkedAt checks { config { ok problems { field message } } reachable { ok message latencyMs } freshness { ok message } errors { ok count lastError } } }
+      healthHistory(limit: 10) { checkedAt status reason }
     }
     integrationProviders { id name description capabilities { push pull health } configSchema secretFields }
   }
@@ -225,7 +227,26 @@ export function Integrations() {
         columns={[
           { header: 'Name', cell: (i) => i.name },
           { header: 'Provider', cell: (i) => i.provider },
-          { header: 'Health', cell: (i) => <HealthView health={i.health} /> },
+          {
+            header: 'Health',
+            cell: (i) => (
+              <>
+                <HealthView health={i.health} />
+                {i.healthHistory.length > 0 && (
+                  <details>
+                    <summary>History</summary>
+                    <ol className="checks" aria-label={`Health history of ${i.name}`}>
+                      {i.healthHistory.map((h, n) => (
+                        <li key={n}>
+                          {when(h.checkedAt)} <Badge value={h.status} /> {h.reason ?? ''}
+                        </li>
+                      ))}
+                    </ol>
+                  </details>
+                )}
+              </>
+            ),
+          },
           { header: 'Enabled', cell: (i) => (i.enabled ? 'yes' : 'no') },
           { header: 'Push URL', cell: (i) => (i.pushUrl ? <span><code>{i.pushUrl}</code> {i.pushTokenPrefix && <small>token {i.pushTokenPrefix}…</small>}</span> : '—'), wide: true },
           { header: 'Last event', cell: (i) => when(i.lastEventAt), wide: true },
