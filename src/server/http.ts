@@ -1,6 +1,6 @@
 /**
  * The HTTP server: Express 5 with GraphQL (HTTP + WS) at /graphql, REST at /api/v1, the contract at
- * /openapi.json with a bundled viewer at /docs, and /healthz, /readyz, /metrics.
+ * /openapi.json with a bundled viewer at /docs, /healthz, /readyz, /metrics, and the operator console at /.
  */
 import http from 'node:http';
 import crypto from 'node:crypto';
@@ -18,6 +18,7 @@ import { loadOpenApi } from '../../rest/openapi.js';
 import { registry, httpDuration } from '../http/metrics.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
+import { consoleApp } from './console.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
@@ -151,6 +152,8 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   // (yoga uses an already parsed req.body as is).
   app.use(GRAPHQL_PATH, graphqlJsonOnly, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt), graphqlInputGuard);
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
+  // The operator console at / (its client-side routes answer index.html to a browser).
+  app.use(consoleApp());
   app.use('/api', (_req, res) => {
     sendError(res, new DomainError('NOT_FOUND', 'No such endpoint. The API lives under /api/v1; see /openapi.json.', {}, 'ROUTE_NOT_FOUND'));
   });

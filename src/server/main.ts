@@ -4,6 +4,7 @@
 import { loadConfig, ConfigError } from '../config.js';
 import { startApp } from './app.js';
 import { installProcessGuards } from './process-guards.js';
+import { ensureConsoleBuilt } from './console.js';
 
 async function main(): Promise<void> {
   let config;
@@ -16,6 +17,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  await ensureConsoleBuilt((m) => console.log(m));
   const app = await startApp(config);
   installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
   const { logger } = app.rt;

@@ -1,0 +1,45 @@
+/**
+ * The GraphQL client: urql over HTTP for queries and mutations, graphql-ws for subscriptions. The
+ * credential is the httpOnly session cookie set by `login` (same origin: fetch sends it, and the
+ * browser sends it on the WebSocket upgrade), so no token is ever readable by page scripts.
+ */
+import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws/client';
+
+export interface ConsoleClient {
+  urql: Client;
+  ws: WsClient;
+}
+
+/** A fresh client pair; made again on sign-in and sign-out so no cached data or socket outlives a session. */
+export function makeClient(): ConsoleClient {
+  const wsUrl = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`;
+  const ws = createWsClient({
+    url: wsUrl,
+    lazy: true,
+    // Reconnects after a server restart; a revoked session closes with 4403 and is not retried.
+    retryAttempts: 20,
+    shouldRetry: (e) => !(e && typeof e === 'object' && 'code' in e && (e as CloseEvent).code === 4403),
+  });
+  const urql = new Client({
+    url: '/graphql',
+    fetchOptions: { credentials: 'same-origin', headers: { 'content-type': 'application/json' } },
+    preferGetMethod: false,
+    exchanges: [
+      cacheExchange,
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription(request) {
+          const input = { ...request, query: request.query || '' };
+          return {
+            subscribe(sink) {
+              const unsubscribe = ws.subscribe(input, sink);
+              return { unsubscribe };
+            },
+          };
+        },
+      }),
+    ],
+  });
+  return { urql, ws };
+}

@@ -1,0 +1,107 @@
+/**
+ * Who is signed in, and sign-in / sign-out. The session is the httpOnly cookie `login` sets; sign-out
+ * calls `logout`, which revokes the session on the server (and clears the cookie), then drops the
+ * client so nothing cached stays on screen.
+ */
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Provider, gql } from 'urql';
+import { makeClient, type ConsoleClient } from './client';
+
+export interface Me {
+  id: string;
+  email: string;
+  name: string | null;
+  role: 'ADMIN' | 'MEMBER';
+  kind: 'HUMAN' | 'SERVICE';
+  tenant: { id: string; name: string };
+}
+
+const ViewerQuery = gql<{ viewer: { credentialKind: string; user: Me } }>`
+  query ConsoleViewer {
+    viewer {
+      credentialKind
+      user { id email name role kind tenant { id name } }
+    }
+  }
+`;
+const LoginMutation = gql<{ login: { expiresIn: number } }, { email: string; password: string }>`
+  mutation ConsoleLogin($email: String!, $password: String!) {
+    login(email: $email, password: $password) { expiresIn }
+  }
+`;
+const LogoutMutation = gql<{ logout: boolean }>`
+  mutation ConsoleLogout { logout }
+`;
+
+interface SessionState {
+  me: Me | null;
+  /** True until the first viewer check has answered. */
+  loading: boolean;
+  signIn(email: string, password: string): Promise<string | null>;
+  signOut(): Promise<void>;
+}
+
+const SessionContext = createContext<SessionState | null>(null);
+
+export function useSession(): SessionState {
+  const s = useContext(SessionContext);
+  if (!s) throw new Error('useSession outside <SessionProvider>');
+  return s;
+}
+
+/** The signed-in user (only inside pages, which render when someone is signed in). */
+export function useMe(): Me {
+  const { me } = useSession();
+  if (!me) throw new Error('useMe without a session');
+  return me;
+}
+
+export function SessionProvider({ children }: { children: ReactNode }) {
+  const [client, setClient] = useState<ConsoleClient>(() => makeClient());
+  const [me, setMe] = useState<Me | null>(null);
+  const [loading, setLoading] = useState(true);
+
+  const renew = useCallback((old: ConsoleClient) => {
+    old.ws.dispose();
+    const next = makeClient();
+    setClient(next);
+    return next;
+  }, []);
+
+  const loadViewer = useCallback(async (c: ConsoleClient) => {
+    const r = await c.urql.query(ViewerQuery, {}, { requestPolicy: 'network-only' }).toPromise();
+    setMe(r.data?.viewer.user ?? null);
+    setLoading(false);
+  }, []);
+
+  useEffect(() => {
+    void loadViewer(client);
+    // Only the first client: later ones are loaded by signIn/signOut.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const value = useMemo<SessionState>(
+    () => ({
+      me,
+      loading,
+      async signIn(email, password) {
+        const r = await client.urql.mutation(LoginMutation, { email, password }).toPromise();
+        if (r.error) return r.error.graphQLErrors[0]?.message ?? r.error.message;
+        await loadViewer(renew(client));
+        return null;
+      },
+      async signOut() {
+        await client.urql.mutation(LogoutMutation, {}).toPromise();
+        setMe(null);
+        renew(client);
+      },
+    }),
+    [me, loading, client, renew, loadViewer],
+  );
+
+  return (
+    <SessionContext.Provider value={value}>
+      <Provider value={client.urql}>{children}</Provider>
+    </SessionContext.Provider>
+  );
+}

@@ -1,0 +1,71 @@
+/** Admin: the audit log (every mutation in the tenant), newest first, filtered by action, paged. */
+import { useState } from 'react';
+import { gql, useQuery } from 'urql';
+import { DataTable } from '../components/DataTable';
+import { TextField } from '../components/Field';
+import { Page } from '../components/Page';
+import { useDebounced } from '../components/useDebounced';
+import { lower, when } from '../lib/format';
+
+interface AuditRow {
+  id: string;
+  action: string;
+  createdAt: string;
+  credentialKind: string;
+  targetType: string | null;
+  targetId: string | null;
+  actor: { email: string } | null;
+}
+
+const AuditQuery = gql<{ auditLog: { edges: { node: AuditRow }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }, { action: string | null; after: string | null; first: number }>`
+  query ConsoleAuditLog($action: String, $after: String, $first: Int) {
+    auditLog(action: $action, after: $after, first: $first) {
+      edges { node { id action createdAt credentialKind targetType targetId actor { email } } }
+      pageInfo { hasNextPage endCursor }
+    }
+  }
+`;
+
+export function Audit() {
+  const [action, setAction] = useState('');
+  const typed = useDebounced(action);
+  const [cursors, setCursors] = useState<string[]>([]);
+  const after = cursors[cursors.length - 1] ?? null;
+  const [result] = useQuery({ query: AuditQuery, variables: { action: typed || null, after, first: 100 }, requestPolicy: 'cache-and-network' });
+  const page = result.data?.auditLog;
+  return (
+    <Page title="Audit log" error={result.error} loading={result.fetching && !result.data}>
+      <div className="filters">
+        <TextField
+          label="Action"
+          value={action}
+          onChange={(v) => {
+            setAction(v);
+            setCursors([]);
+          }}
+          placeholder="e.g. approveProposal"
+        />
+      </div>
+      <DataTable
+        caption="Audit log"
+        rows={page?.edges.map((e) => e.node)}
+        rowKey={(r) => r.id}
+        columns={[
+          { header: 'When', cell: (r) => when(r.createdAt) },
+          { header: 'Action', cell: (r) => <code>{r.action}</code> },
+          { header: 'Actor', cell: (r) => r.actor?.email ?? '—' },
+          { header: 'Credential', cell: (r) => lower(r.credentialKind), wide: true },
+          { header: 'Target', cell: (r) => (r.targetType ? `${r.targetType} ${r.targetId?.slice(0, 8) ?? ''}` : '—') },
+        ]}
+      />
+      <div className="row-actions">
+        <button type="button" className="plain" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <button type="button" className="plain" disabled={!page?.pageInfo.hasNextPage} onClick={() => page?.pageInfo.endCursor && setCursors([...cursors, page.pageInfo.endCursor])}>
+          Older
+        </button>
+      </div>
+    </Page>
+  );
+}

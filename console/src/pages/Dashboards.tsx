@@ -1,0 +1,172 @@
+/**
+ * Dashboards: named grids of panels, each a saved report shown as a table, line, bar or single
+ * figure (the server runs each distinct report once per request). Any user creates one; changing or
+ * deleting it is for its owner or an admin (`canEdit`).
+ */
+import { useState } from 'react';
+import { gql, useMutation, useQuery } from 'urql';
+import { ActionButton } from '../components/ActionButton';
+import { DataTable } from '../components/DataTable';
+import { MutationForm, SelectField, TextField } from '../components/Field';
+import { Card, Page } from '../components/Page';
+import { ResultChart, ResultTable, type ReportResultData } from './Reports';
+import { when } from '../lib/format';
+
+type Viz = 'TABLE' | 'LINE' | 'BAR' | 'STAT';
+interface Panel {
+  index: number;
+  title: string;
+  viz: Viz;
+  savedReportId: string;
+  position: { x: number; y: number; w: number; h: number };
+  error: string | null;
+  data: ReportResultData | null;
+}
+interface Dashboard {
+  id: string;
+  name: string;
+  canEdit: boolean;
+  updatedAt: string;
+  panels: Panel[];
+}
+
+const DashboardsQuery = gql<{ dashboards: Dashboard[]; savedReports: { id: string; name: string }[] }>`
+  query ConsoleDashboards {
+    dashboards {
+      id name canEdit updatedAt
+      panels { index title viz savedReportId position { x y w h } error data { entity columns { name type } rows rowCount truncated } }
+    }
+    savedReports { id name }
+  }
+`;
+const CreateDashboard = gql<{ createDashboard: { id: string } }, { input: { name: string } }>`
+  mutation ConsoleCreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { id name } }
+`;
+const UpdateDashboard = gql<unknown, { id: string; input: { name?: string; panels?: unknown[] } }>`
+  mutation ConsoleUpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { id updatedAt } }
+`;
+const DeleteDashboard = gql<unknown, { id: string }>`
+  mutation ConsoleDeleteDashboard($id: ID!) { deleteDashboard(id: $id) }
+`;
+
+const VIZ: Viz[] = ['TABLE', 'LINE', 'BAR', 'STAT'];
+
+/** The panels as the mutation takes them (the patch replaces the whole list). */
+const panelInputs = (panels: Panel[]) => panels.map((p) => ({ title: p.title, viz: p.viz, savedReportId: p.savedReportId, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
+
+function PanelView({ panel }: { panel: Panel }) {
+  const d = panel.data;
+  let body;
+  if (!d) body = <p className="error">{panel.error ?? 'The report is gone.'}</p>;
+  else if (panel.viz === 'STAT') {
+    const col = d.columns.find((c) => c.type === 'INTEGER' || c.type === 'NUMBER');
+    const v = col && d.rows[0] ? d.rows[0][col.name] : d.rowCount;
+    body = (
+      <p className="stat" aria-label={`${panel.title} value`}>
+        {String(v ?? '—')}
+      </p>
+    );
+  } else if (panel.viz === 'TABLE') body = <ResultTable result={d} caption={panel.title} />;
+  else body = <ResultChart result={d} kind={panel.viz} label={panel.title} />;
+  return (
+    <section className="card panel" aria-label={`Panel ${panel.title}`} style={{ gridColumn: `span ${Math.min(12, Math.max(3, panel.position.w))}` }}>
+      <h3>{panel.title}</h3>
+      {body}
+    </section>
+  );
+}
+
+export function Dashboards() {
+  const [result, refetch] = useQuery({ query: DashboardsQuery, requestPolicy: 'cache-and-network' });
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const [, create] = useMutation(CreateDashboard);
+  const [, update] = useMutation(UpdateDashboard);
+  const [, remove] = useMutation(DeleteDashboard);
+  const [name, setName] = useState('');
+  const [openId, setOpenId] = useState<string | null>(null);
+  const [panel, setPanel] = useState({ title: '', viz: 'TABLE' as Viz, savedReportId: '', w: '6' });
+  const dashboards = result.data?.dashboards;
+  const open = dashboards?.find((d) => d.id === openId) ?? dashboards?.[0];
+  const reports = result.data?.savedReports ?? [];
+  const denied = open && !open.canEdit ? 'Only its owner or an admin can change this dashboard.' : null;
+
+  return (
+    <Page title="Dashboards" error={result.error} loading={result.fetching && !result.data}>
+      <DataTable
+        caption="Dashboards"
+        rows={dashboards}
+        rowKey={(d) => d.id}
+        empty="No dashboards yet."
+        columns={[
+          { header: 'Name', cell: (d) => (d.id === open?.id ? <strong>{d.name}</strong> : d.name) },
+          { header: 'Panels', cell: (d) => d.panels.length },
+          { header: 'Updated', cell: (d) => when(d.updatedAt), wide: true },
+          {
+            header: 'Actions',
+            cell: (d) => (
+              <div className="row-actions" role="group" aria-label={`Actions for ${d.name}`}>
+                <button type="button" className="plain" onClick={() => setOpenId(d.id)}>
+                  Open
+                </button>
+                <ActionButton variant="danger" confirm={`Delete the dashboard ${d.name}?`} run={() => remove({ id: d.id })} deniedBecause={d.canEdit ? null : 'Only its owner or an admin can delete it.'} onDone={reload}>
+                  Delete
+                </ActionButton>
+              </div>
+            ),
+          },
+        ]}
+      />
+      <MutationForm
+        title="New dashboard"
+        submitLabel="Create dashboard"
+        onSubmit={async () => {
+          const r = await create({ input: { name } });
+          if (r.data) {
+            setOpenId(r.data.createDashboard.id);
+            setName('');
+          }
+          return r;
+        }}
+        onDone={reload}
+      >
+        <TextField label="Dashboard name" value={name} onChange={setName} required />
+      </MutationForm>
+
+      {open && (
+        <Card title={open.name}>
+          {open.panels.length === 0 && <p className="empty">No panels yet: add one from a saved report.</p>}
+          <div className="panel-grid">
+            {[...open.panels]
+              .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x)
+              .map((p) => (
+                <div key={p.index} className="panel-cell" style={{ gridColumn: `span ${Math.min(12, Math.max(3, p.position.w))}` }}>
+                  <PanelView panel={p} />
+                  <ActionButton run={() => update({ id: open.id, input: { panels: panelInputs(open.panels.filter((x) => x.index !== p.index)) } })} deniedBecause={denied} onDone={reload}>
+                    Remove panel {p.title}
+                  </ActionButton>
+                </div>
+              ))}
+          </div>
+          <MutationForm
+            title="Add a panel"
+            submitLabel="Add panel"
+            deniedBecause={denied}
+            onSubmit={async () => {
+              const y = Math.max(0, ...open.panels.map((p) => p.position.y + p.position.h));
+              const next = [...panelInputs(open.panels), { title: panel.title, viz: panel.viz, savedReportId: panel.savedReportId, position: { x: 0, y, w: Number(panel.w), h: 4 } }];
+              const r = await update({ id: open.id, input: { panels: next } });
+              if (!r.error) setPanel({ ...panel, title: '' });
+              return r;
+            }}
+            onDone={reload}
+          >
+            <TextField label="Panel title" value={panel.title} onChange={(title) => setPanel({ ...panel, title })} required />
+            <SelectField label="Panel report" value={panel.savedReportId} onChange={(savedReportId) => setPanel({ ...panel, savedReportId })} options={[{ value: '', label: '—' }, ...reports.map((r) => ({ value: r.id, label: r.name }))]} hint={reports.length ? undefined : 'Save a report on the Reports page first.'} />
+            <SelectField label="Show as" value={panel.viz} onChange={(viz) => setPanel({ ...panel, viz })} options={VIZ} />
+            <SelectField label="Width" value={panel.w} onChange={(w) => setPanel({ ...panel, w })} options={[{ value: '4', label: 'third' }, { value: '6', label: 'half' }, { value: '12', label: 'full' }]} />
+          </MutationForm>
+        </Card>
+      )}
+    </Page>
+  );
+}

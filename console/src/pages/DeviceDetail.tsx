@@ -1,0 +1,225 @@
+/**
+ * One device: intent with its version history and a diff between any two versions, the observed
+ * configuration, drift (with its diff), Reconcile, a direct intent edit (admins) and proposals of a
+ * change (anyone; a second person approves). Live: deviceChanged for this device.
+ */
+import { useMemo, useState } from 'react';
+import { gql, useMutation } from 'urql';
+import { Link } from 'wouter';
+import { createTwoFilesPatch } from 'diff';
+import { ActionButton } from '../components/ActionButton';
+import { DataTable } from '../components/DataTable';
+import { MutationForm, SelectField, TextField } from '../components/Field';
+import { Badge, Card, Page } from '../components/Page';
+import { useLiveQuery } from '../components/useLive';
+import { useMe } from '../lib/session';
+import { adminOnly } from '../lib/permissions';
+import { when } from '../lib/format';
+
+interface IntentVersion {
+  id: string;
+  version: number;
+  config: string;
+  comment: string | null;
+  createdAt: string;
+  author: { email: string } | null;
+  proposal: { id: string; title: string } | null;
+}
+interface DeviceData {
+  id: string;
+  name: string;
+  site: string | null;
+  role: string | null;
+  platform: string | null;
+  managementAddress: string | null;
+  externalId: string | null;
+  labels: Record<string, string>;
+  intent: IntentVersion | null;
+  intentHistory: { edges: { node: IntentVersion }[] };
+  observedConfig: { config: string; observedAt: string | null } | null;
+  drift: { id: string; status: string; inSync: boolean; diff: string; detail: string | null; createdAt: string; intentVersion: number | null; observedAt: string | null } | null;
+  proposals: { edges: { node: { id: string; title: string; status: string; proposer: { email: string }; createdAt: string } }[] };
+}
+
+const DeviceQuery = gql<{ device: DeviceData | null }, { id: string }>`
+  query ConsoleDevice($id: ID!) {
+    device(id: $id) {
+      id name site role platform managementAddress externalId labels
+      intent { id version config comment createdAt author { email } proposal { id title } }
+      intentHistory(first: 50) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
+      observedConfig { config observedAt }
+      drift { id status inSync diff detail createdAt intentVersion observedAt }
+      proposals(first: 20) { edges { node { id title status createdAt proposer { email } } } }
+    }
+  }
+`;
+const DeviceChangedOne = gql<{ deviceChanged: { id: string; change: string } }, { id: string }>`
+  subscription ConsoleDeviceChanged($id: ID) { deviceChanged(id: $id) { id change name } }
+`;
+const Reconcile = gql<unknown, { id: string }>`
+  mutation ConsoleReconcileDevice($id: ID!) { reconcileDevice(id: $id) { deviceId jobId queuedAt } }
+`;
+const SetIntent = gql<unknown, { input: { deviceId: string; config: string; comment: string | null } }>`
+  mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
+`;
+const OpenProposal = gql<unknown, { input: { deviceId: string; kind: string; title: string; proposedIntent: string; reason: string | null } }>`
+  mutation ConsoleOpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
+`;
+
+export function DeviceDetail({ params }: { params: { id: string } }) {
+  const me = useMe();
+  const { result, refetch } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const [, reconcile] = useMutation(Reconcile);
+  const [, setIntent] = useMutation(SetIntent);
+  const [, openProposal] = useMutation(OpenProposal);
+  const [config, setConfig] = useState<string | null>(null);
+  const [comment, setComment] = useState('');
+  const [title, setTitle] = useState('');
+  const [reconciled, setReconciled] = useState<string | null>(null);
+  const d = result.data?.device;
+  const versions = useMemo(() => d?.intentHistory.edges.map((e) => e.node) ?? [], [d]);
+  const [from, setFrom] = useState('');
+  const [to, setTo] = useState('');
+  const versionDiff = useMemo(() => {
+    const a = versions.find((v) => String(v.version) === from) ?? versions[1];
+    const b = versions.find((v) => String(v.version) === to) ?? versions[0];
+    if (!a || !b) return null;
+    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 });
+  }, [versions, from, to]);
+  const draft = config ?? d?.intent?.config ?? '';
+  const versionOptions = versions.map((v) => ({ value: String(v.version), label: `v${v.version}` }));
+
+  return (
+    <Page title={d ? d.name : 'Device'} error={result.error} loading={result.fetching && !d} actions={<Link href="/devices">All devices</Link>}>
+      {result.data && !d && <p>No such device.</p>}
+      {d && (
+        <>
+          <Card title="Device">
+            <dl className="facts">
+              <dt>Site</dt>
+              <dd>{d.site ?? '—'}</dd>
+              <dt>Role</dt>
+              <dd>{d.role ?? '—'}</dd>
+              <dt>Platform</dt>
+              <dd>{d.platform ?? '—'}</dd>
+              <dt>Address</dt>
+              <dd>{d.managementAddress ?? '—'}</dd>
+              <dt>Labels</dt>
+              <dd>
+                <code>{JSON.stringify(d.labels)}</code>
+              </dd>
+              <dt>Drift</dt>
+              <dd>
+                <Badge value={d.drift?.status ?? 'UNKNOWN'} /> {d.drift ? `checked ${when(d.drift.createdAt)}${d.drift.intentVersion ? ` against v${d.drift.intentVersion}` : ''}` : 'never reconciled'} {d.drift?.detail ?? ''}
+              </dd>
+            </dl>
+            <div className="row-actions">
+              <ActionButton
+                variant="primary"
+                run={async () => {
+                  const r = await reconcile({ id: d.id });
+                  if (!r.error) setReconciled(`Reconcile queued at ${when((r.data as { reconcileDevice: { queuedAt: string } }).reconcileDevice.queuedAt)}; the drift updates when it has run.`);
+                  return r;
+                }}
+              >
+                Reconcile
+              </ActionButton>
+              {reconciled && <span aria-live="polite">{reconciled}</span>}
+            </div>
+          </Card>
+
+          {d.drift && !d.drift.inSync && d.drift.diff && (
+            <Card title="Drift: intended (−) versus observed (+)">
+              <pre aria-label="Drift diff">{d.drift.diff}</pre>
+            </Card>
+          )}
+
+          <div className="grid2">
+            <Card title={`Intended configuration${d.intent ? ` (v${d.intent.version})` : ''}`}>
+              {d.intent ? <pre aria-label="Intended configuration">{d.intent.config}</pre> : <p>No intent yet.</p>}
+            </Card>
+            <Card title="Observed configuration">
+              {d.observedConfig ? (
+                <>
+                  <small className="hint">read {when(d.observedConfig.observedAt)}</small>
+                  <pre aria-label="Observed configuration">{d.observedConfig.config}</pre>
+                </>
+              ) : (
+                <p>Nothing observed yet (a collector reports it with reportObservedConfig).</p>
+              )}
+            </Card>
+          </div>
+
+          <Card title="Intent history">
+            <DataTable
+              caption="Intent versions"
+              rows={versions}
+              rowKey={(v) => v.id}
+              columns={[
+                { header: 'Version', cell: (v) => `v${v.version}` },
+                { header: 'When', cell: (v) => when(v.createdAt) },
+                { header: 'Author', cell: (v) => v.author?.email ?? '—' },
+                { header: 'From', cell: (v) => (v.proposal ? `proposal: ${v.proposal.title}` : 'direct edit'), wide: true },
+                { header: 'Comment', cell: (v) => v.comment ?? '', wide: true },
+              ]}
+            />
+            {versions.length > 1 && (
+              <>
+                <div className="filters">
+                  <SelectField label="Compare from" value={from || String(versions[1].version)} onChange={setFrom} options={versionOptions} />
+                  <SelectField label="Compare to" value={to || String(versions[0].version)} onChange={setTo} options={versionOptions} />
+                </div>
+                <pre aria-label="Version diff">{versionDiff}</pre>
+              </>
+            )}
+          </Card>
+
+          <Card title="Change the intent">
+            <TextField label="Configuration" value={draft} onChange={setConfig} multiline />
+            <div className="grid2">
+              <MutationForm
+                title="Propose (a second person approves)"
+                submitLabel="Propose change"
+                onSubmit={async () => {
+                  const r = await openProposal({ input: { deviceId: d.id, kind: 'config_change', title: title || `Change ${d.name}`, proposedIntent: draft, reason: comment || null } });
+                  if (!r.error) setTitle('');
+                  return r;
+                }}
+              >
+                <TextField label="Proposal title" value={title} onChange={setTitle} />
+                <TextField label="Why" value={comment} onChange={setComment} />
+              </MutationForm>
+              <MutationForm
+                title="Edit directly (admins; bypasses review)"
+                submitLabel="Save new version"
+                deniedBecause={adminOnly(me)}
+                onSubmit={() => setIntent({ input: { deviceId: d.id, config: draft, comment: comment || null } })}
+                onDone={() => {
+                  setConfig(null);
+                  refetch();
+                }}
+              >
+                <p className="hint">Saved as a new version, recorded on the timeline, then reconciled.</p>
+              </MutationForm>
+            </div>
+          </Card>
+
+          <Card title="Proposals">
+            <DataTable
+              caption="Device proposals"
+              rows={d.proposals.edges.map((e) => e.node)}
+              rowKey={(p) => p.id}
+              columns={[
+                { header: 'Title', cell: (p) => p.title },
+                { header: 'Status', cell: (p) => <Badge value={p.status} /> },
+                { header: 'Proposer', cell: (p) => p.proposer.email },
+                { header: 'Opened', cell: (p) => when(p.createdAt) },
+              ]}
+            />
+            <Link href="/proposals">Review proposals</Link>
+          </Card>
+        </>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,99 @@
+/** The device inventory: search and filters, live (deviceChanged); admins add devices. */
+import { useMemo, useState } from 'react';
+import { gql, useMutation } from 'urql';
+import { Link } from 'wouter';
+import { DataTable } from '../components/DataTable';
+import { MutationForm, TextField } from '../components/Field';
+import { Badge, Page } from '../components/Page';
+import { useLiveQuery } from '../components/useLive';
+import { useDebounced } from '../components/useDebounced';
+import { useMe } from '../lib/session';
+import { adminOnly } from '../lib/permissions';
+import { when } from '../lib/format';
+
+interface DeviceRow {
+  id: string;
+  name: string;
+  site: string | null;
+  role: string | null;
+  platform: string | null;
+  managementAddress: string | null;
+  updatedAt: string;
+  drift: { status: string } | null;
+  intent: { version: number } | null;
+}
+interface DeviceFilter {
+  search?: string;
+  site?: string;
+  role?: string;
+  platform?: string;
+}
+
+const DevicesQuery = gql<{ devices: { totalCount: number; edges: { node: DeviceRow }[] } }, { filter: DeviceFilter; first: number }>`
+  query ConsoleDevices($filter: DeviceFilter, $first: Int) {
+    devices(filter: $filter, first: $first) {
+      totalCount
+      edges { node { id name site role platform managementAddress updatedAt drift { status } intent { version } } }
+    }
+  }
+`;
+const DeviceChangedAny = gql<{ deviceChanged: { id: string; change: string } }>`
+  subscription ConsoleDevicesChanged { deviceChanged { id change name } }
+`;
+const CreateDevice = gql<{ createDevice: { id: string } }, { input: { name: string; site?: string; role?: string; platform?: string; managementAddress?: string } }>`
+  mutation ConsoleCreateDevice($input: DeviceInput!) { createDevice(input: $input) { id name } }
+`;
+
+export function Devices() {
+  const me = useMe();
+  const [search, setSearch] = useState('');
+  const [site, setSite] = useState('');
+  const [role, setRole] = useState('');
+  const typed = useDebounced({ search, site, role });
+  const filter = useMemo(() => Object.fromEntries(Object.entries(typed).filter(([, v]) => v)) as DeviceFilter, [typed]);
+  const { result } = useLiveQuery({ query: DevicesQuery, variables: { filter, first: 200 }, subscription: DeviceChangedAny });
+  const [, create] = useMutation(CreateDevice);
+  const [form, setForm] = useState({ name: '', site: '', role: '', platform: '', managementAddress: '' });
+  const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
+  return (
+    <Page title="Devices" error={result.error} loading={result.fetching && !result.data}>
+      <div className="filters" role="search" aria-label="Filter devices">
+        <TextField label="Search" value={search} onChange={setSearch} placeholder="name or address" />
+        <TextField label="Site" value={site} onChange={setSite} />
+        <TextField label="Role" value={role} onChange={setRole} />
+      </div>
+      <DataTable
+        caption="Devices"
+        rows={result.data?.devices.edges.map((e) => e.node)}
+        rowKey={(d) => d.id}
+        columns={[
+          { header: 'Name', cell: (d) => <Link href={`/devices/${d.id}`}>{d.name}</Link> },
+          { header: 'Site', cell: (d) => d.site ?? '—' },
+          { header: 'Role', cell: (d) => d.role ?? '—', wide: true },
+          { header: 'Platform', cell: (d) => d.platform ?? '—', wide: true },
+          { header: 'Address', cell: (d) => d.managementAddress ?? '—', wide: true },
+          { header: 'Intent', cell: (d) => (d.intent ? `v${d.intent.version}` : '—') },
+          { header: 'Drift', cell: (d) => <Badge value={d.drift?.status ?? 'UNKNOWN'} /> },
+          { header: 'Updated', cell: (d) => when(d.updatedAt), wide: true },
+        ]}
+      />
+      <MutationForm
+        title="Add a device"
+        submitLabel="Add device"
+        deniedBecause={adminOnly(me)}
+        onSubmit={async () => {
+          const input = Object.fromEntries(Object.entries(form).filter(([, v]) => v)) as typeof form;
+          const r = await create({ input });
+          if (!r.error) setForm({ name: '', site: '', role: '', platform: '', managementAddress: '' });
+          return r;
+        }}
+      >
+        <TextField label="Device name" value={form.name} onChange={set('name')} required />
+        <TextField label="Device site" value={form.site} onChange={set('site')} />
+        <TextField label="Device role" value={form.role} onChange={set('role')} />
+        <TextField label="Platform" value={form.platform} onChange={set('platform')} />
+        <TextField label="Management address" value={form.managementAddress} onChange={set('managementAddress')} />
+      </MutationForm>
+    </Page>
+  );
+}

@@ -1,0 +1,117 @@
+/** Outbound webhooks: list, create (secret shown once), enable/disable, delete; details at /webhooks/:id. */
+import { useState } from 'react';
+import { gql, useMutation, useQuery } from 'urql';
+import { Link } from 'wouter';
+import { ActionButton } from '../components/ActionButton';
+import { CopyButton } from '../components/CopyButton';
+import { DataTable } from '../components/DataTable';
+import { CheckboxField, MutationForm, TextField } from '../components/Field';
+import { Card, Page } from '../components/Page';
+import { useMe } from '../lib/session';
+import { adminOnly } from '../lib/permissions';
+import { lower, when } from '../lib/format';
+
+interface OutboundRow {
+  id: string;
+  name: string;
+  url: string;
+  enabled: boolean;
+  lastFailureAt: string | null;
+  lastFailureError: string | null;
+  triggers: { on: string; typeGlob: string | null }[];
+}
+
+const OutboundQuery = gql<{ outboundWebhooks: OutboundRow[] }>`
+  query ConsoleOutboundWebhooks { outboundWebhooks { id name url enabled lastFailureAt lastFailureError triggers { on typeGlob } } }
+`;
+const CreateOutbound = gql<{ createOutboundWebhook: { id: string; secret: string } }, { input: { name: string; url: string; triggers: { on: string; typeGlob?: string }[] } }>`
+  mutation ConsoleCreateOutboundWebhook($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret webhook { id name } } }
+`;
+const SetEnabled = gql<unknown, { id: string; input: { enabled: boolean } }>`
+  mutation ConsoleUpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { id enabled } }
+`;
+const DeleteOutbound = gql<unknown, { id: string }>`
+  mutation ConsoleDeleteOutboundWebhook($id: ID!) { deleteOutboundWebhook(id: $id) }
+`;
+
+export const TRIGGERS = ['ALERT_OPENED', 'ALERT_ACKNOWLEDGED', 'ALERT_SNOOZED', 'ALERT_REOPENED', 'ALERT_RESOLVED', 'EVENT', 'PROPOSAL_OPENED', 'PROPOSAL_APPROVED', 'PROPOSAL_DENIED', 'PROPOSAL_APPLIED', 'PROPOSAL_FAILED', 'REPORT_DELIVERED'] as const;
+
+export function Outbound() {
+  const me = useMe();
+  const denied = adminOnly(me);
+  const [result, refetch] = useQuery({ query: OutboundQuery });
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const [, create] = useMutation(CreateOutbound);
+  const [, setEnabled] = useMutation(SetEnabled);
+  const [, remove] = useMutation(DeleteOutbound);
+  const [name, setName] = useState('');
+  const [url, setUrl] = useState('');
+  const [on, setOn] = useState<string[]>(['ALERT_OPENED']);
+  const [typeGlob, setTypeGlob] = useState('');
+  const [secret, setSecret] = useState<string | null>(null);
+  return (
+    <Page title="Outbound webhooks" error={result.error} loading={result.fetching && !result.data}>
+      {secret && (
+        <Card title="Signing secret">
+          <p>Shown this once (admins can reveal it again on the webhook's page).</p>
+          <p className="secret">
+            <code aria-label="Signing secret">{secret}</code> <CopyButton text={secret} />
+          </p>
+          <button type="button" className="plain" onClick={() => setSecret(null)}>
+            Done
+          </button>
+        </Card>
+      )}
+      <DataTable
+        caption="Outbound webhooks"
+        rows={result.data?.outboundWebhooks}
+        rowKey={(w) => w.id}
+        columns={[
+          { header: 'Name', cell: (w) => <Link href={`/webhooks/${w.id}`}>{w.name}</Link> },
+          { header: 'URL', cell: (w) => <code>{w.url}</code>, wide: true },
+          { header: 'On', cell: (w) => w.triggers.map((t) => lower(t.on) + (t.typeGlob ? ` ${t.typeGlob}` : '')).join(', ') },
+          { header: 'Enabled', cell: (w) => (w.enabled ? 'yes' : 'no') },
+          { header: 'Last failure', cell: (w) => (w.lastFailureAt ? `${when(w.lastFailureAt)}: ${w.lastFailureError ?? ''}` : '—'), wide: true },
+          {
+            header: 'Actions',
+            cell: (w) => (
+              <div className="row-actions" role="group" aria-label={`Actions for ${w.name}`}>
+                <ActionButton deniedBecause={denied} run={() => setEnabled({ id: w.id, input: { enabled: !w.enabled } })}>
+                  {w.enabled ? 'Disable' : 'Enable'}
+                </ActionButton>
+                <ActionButton variant="danger" deniedBecause={denied} confirm={`Delete ${w.name} and its delivery history?`} run={() => remove({ id: w.id })} onDone={reload}>
+                  Delete
+                </ActionButton>
+              </div>
+            ),
+          },
+        ]}
+      />
+      <MutationForm
+        title="New outbound webhook"
+        submitLabel="Create webhook"
+        deniedBecause={denied}
+        onSubmit={async () => {
+          const triggers = on.map((o) => (o === 'EVENT' && typeGlob ? { on: o, typeGlob } : { on: o }));
+          const r = await create({ input: { name, url, triggers } });
+          if (r.data) {
+            setSecret(r.data.createOutboundWebhook.secret);
+            setName('');
+            setUrl('');
+          }
+          return r;
+        }}
+        onDone={reload}
+      >
+        <TextField label="Webhook name" value={name} onChange={setName} required />
+        <TextField label="Receiver URL" value={url} onChange={setUrl} type="url" required placeholder="https://…" />
+        <fieldset aria-label="Triggers" className="checks">
+          {TRIGGERS.map((t) => (
+            <CheckboxField key={t} label={lower(t)} checked={on.includes(t)} onChange={(c) => setOn(c ? [...on, t] : on.filter((x) => x !== t))} />
+          ))}
+        </fieldset>
+        {on.includes('EVENT') && <TextField label="Event type glob" value={typeGlob} onChange={setTypeGlob} placeholder="deploy.*" />}
+      </MutationForm>
+    </Page>
+  );
+}

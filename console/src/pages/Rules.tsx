@@ -1,0 +1,187 @@
+/** Alert rules (match and heartbeat/absence) and maintenance windows. Members read; admins change. */
+import { useState } from 'react';
+import { gql, useMutation, useQuery } from 'urql';
+import { ActionButton } from '../components/ActionButton';
+import { DataTable } from '../components/DataTable';
+import { MutationForm, SelectField, TextField } from '../components/Field';
+import { Badge, Card, Page } from '../components/Page';
+import { useMe } from '../lib/session';
+import { adminOnly } from '../lib/permissions';
+import { lower, when } from '../lib/format';
+
+interface Rule {
+  id: string;
+  name: string;
+  kind: 'MATCH' | 'ABSENCE';
+  enabled: boolean;
+  typeGlob: string | null;
+  source: string | null;
+  module: string | null;
+  severities: string[];
+  alertSeverity: string;
+  windowSeconds: number | null;
+  summaryTemplate: string | null;
+}
+interface Window {
+  id: string;
+  name: string;
+  startsAt: string;
+  endsAt: string;
+  repeatEverySeconds: number | null;
+  source: string | null;
+  deviceId: string | null;
+  matchLabels: Record<string, string>;
+  activeNow: boolean;
+}
+
+const RulesQuery = gql<{ alertRules: Rule[]; maintenanceWindows: Window[] }>`
+  query ConsoleRules {
+    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }
+    maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
+  }
+`;
+const CreateRule = gql<unknown, { input: Record<string, unknown> }>`
+  mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id name } }
+`;
+const UpdateRule = gql<unknown, { id: string; input: { enabled: boolean } }>`
+  mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { id enabled } }
+`;
+const DeleteRule = gql<unknown, { id: string }>`
+  mutation ConsoleDeleteAlertRule($id: ID!) { deleteAlertRule(id: $id) }
+`;
+const CreateWindow = gql<unknown, { input: Record<string, unknown> }>`
+  mutation ConsoleCreateMaintenanceWindow($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { id name } }
+`;
+const DeleteWindow = gql<unknown, { id: string }>`
+  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) }
+`;
+
+const KINDS = [
+  { value: 'MATCH', label: 'match: each matching event opens or bumps an alert' },
+  { value: 'ABSENCE', label: 'heartbeat: silence for a window opens an alert' },
+] as const;
+const SEVERITY_FILTER = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
+const ALERT_SEVERITY = ['WARNING', 'CRITICAL', 'INFO'] as const;
+
+/** `<input type=datetime-local>` value → ISO-8601 (local time of the browser). */
+const isoOf = (local: string) => (local ? new Date(local).toISOString() : '');
+
+export function Rules() {
+  const me = useMe();
+  const denied = adminOnly(me);
+  const [result, refetch] = useQuery({ query: RulesQuery });
+  const reload = () => refetch({ requestPolicy: 'network-only' });
+  const [, createRule] = useMutation(CreateRule);
+  const [, updateRule] = useMutation(UpdateRule);
+  const [, deleteRule] = useMutation(DeleteRule);
+  const [, createWindow] = useMutation(CreateWindow);
+  const [, deleteWindow] = useMutation(DeleteWindow);
+  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '' };
+  const [rule, setRule] = useState(blankRule);
+  const blankWindow = { name: '', startsAt: '', endsAt: '', source: '', repeat: '' };
+  const [win, setWin] = useState(blankWindow);
+
+  return (
+    <Page title="Alert rules" error={result.error} loading={result.fetching && !result.data}>
+      <DataTable
+        caption="Alert rules"
+        rows={result.data?.alertRules}
+        rowKey={(r) => r.id}
+        empty="No rules: no event opens an alert until a rule matches it."
+        columns={[
+          { header: 'Name', cell: (r) => r.name },
+          { header: 'Kind', cell: (r) => (r.kind === 'ABSENCE' ? `heartbeat (${r.windowSeconds} s)` : 'match') },
+          { header: 'Matches', cell: (r) => [r.typeGlob && `type ${r.typeGlob}`, r.source && `source ${r.source}`, r.module && `module ${r.module}`, r.severities.length ? r.severities.map(lower).join('/') : null].filter(Boolean).join(' · ') || 'every event' },
+          { header: 'Opens', cell: (r) => <Badge value={r.alertSeverity} /> },
+          { header: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') },
+          {
+            header: 'Actions',
+            cell: (r) => (
+              <div className="row-actions" role="group" aria-label={`Actions for ${r.name}`}>
+                <ActionButton run={() => updateRule({ id: r.id, input: { enabled: !r.enabled } })} deniedBecause={denied}>
+                  {r.enabled ? 'Disable' : 'Enable'}
+                </ActionButton>
+                <ActionButton variant="danger" confirm={`Delete the rule ${r.name}? Its alerts stay.`} run={() => deleteRule({ id: r.id })} deniedBecause={denied} onDone={reload}>
+                  Delete
+                </ActionButton>
+              </div>
+            ),
+          },
+        ]}
+      />
+      <MutationForm
+        title="New alert rule"
+        submitLabel="Create rule"
+        deniedBecause={denied}
+        onSubmit={async () => {
+          const input: Record<string, unknown> = { name: rule.name, kind: rule.kind, alertSeverity: rule.alertSeverity };
+          if (rule.typeGlob) input.typeGlob = rule.typeGlob;
+          if (rule.source) input.source = rule.source;
+          if (rule.module) input.module = rule.module;
+          if (rule.severity) input.severities = [rule.severity];
+          if (rule.summaryTemplate) input.summaryTemplate = rule.summaryTemplate;
+          if (rule.kind === 'ABSENCE') input.windowSeconds = Number(rule.windowSeconds);
+          const r = await createRule({ input });
+          if (!r.error) setRule(blankRule);
+          return r;
+        }}
+        onDone={reload}
+      >
+        <SelectField label="Kind" value={rule.kind} onChange={(kind) => setRule({ ...rule, kind })} options={KINDS} />
+        <TextField label="Rule name" value={rule.name} onChange={(name) => setRule({ ...rule, name })} required />
+        <TextField label="Event type" value={rule.typeGlob} onChange={(typeGlob) => setRule({ ...rule, typeGlob })} placeholder="deploy.* or **" />
+        <TextField label="Event source" value={rule.source} onChange={(source) => setRule({ ...rule, source })} />
+        <TextField label="Event module" value={rule.module} onChange={(module) => setRule({ ...rule, module })} />
+        <SelectField label="Event severity" value={rule.severity} onChange={(severity) => setRule({ ...rule, severity })} options={SEVERITY_FILTER} />
+        <SelectField label="Alert severity" value={rule.alertSeverity} onChange={(alertSeverity) => setRule({ ...rule, alertSeverity })} options={ALERT_SEVERITY} />
+        {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={rule.windowSeconds} onChange={(windowSeconds) => setRule({ ...rule, windowSeconds })} />}
+        <TextField label="Summary template" value={rule.summaryTemplate} onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+      </MutationForm>
+
+      <Card title="Maintenance windows">
+        <DataTable
+          caption="Maintenance windows"
+          rows={result.data?.maintenanceWindows}
+          rowKey={(w) => w.id}
+          empty="No maintenance windows."
+          columns={[
+            { header: 'Name', cell: (w) => w.name },
+            { header: 'From', cell: (w) => when(w.startsAt) },
+            { header: 'Until', cell: (w) => when(w.endsAt) },
+            { header: 'Repeats', cell: (w) => (w.repeatEverySeconds ? `every ${w.repeatEverySeconds / 3600} h` : 'no'), wide: true },
+            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
+            { header: 'Active', cell: (w) => (w.activeNow ? <Badge value="active" /> : 'no') },
+            {
+              header: 'Actions',
+              cell: (w) => (
+                <ActionButton variant="danger" run={() => deleteWindow({ id: w.id })} deniedBecause={denied} onDone={reload}>
+                  Delete
+                </ActionButton>
+              ),
+            },
+          ]}
+        />
+        <MutationForm
+          title="New maintenance window"
+          submitLabel="Create window"
+          deniedBecause={denied}
+          onSubmit={async () => {
+            const input: Record<string, unknown> = { name: win.name, startsAt: isoOf(win.startsAt), endsAt: isoOf(win.endsAt) };
+            if (win.source) input.source = win.source;
+            if (win.repeat) input.repeatEverySeconds = Number(win.repeat);
+            const r = await createWindow({ input });
+            if (!r.error) setWin(blankWindow);
+            return r;
+          }}
+          onDone={reload}
+        >
+          <TextField label="Window name" value={win.name} onChange={(name) => setWin({ ...win, name })} required />
+          <TextField label="Starts" type="datetime-local" value={win.startsAt} onChange={(startsAt) => setWin({ ...win, startsAt })} required />
+          <TextField label="Ends" type="datetime-local" value={win.endsAt} onChange={(endsAt) => setWin({ ...win, endsAt })} required />
+          <TextField label="Only source" value={win.source} onChange={(source) => setWin({ ...win, source })} />
+          <SelectField label="Repeats" value={win.repeat} onChange={(repeat) => setWin({ ...win, repeat })} options={[{ value: '', label: 'no' }, { value: '86400', label: 'daily' }, { value: '604800', label: 'weekly' }]} />
+        </MutationForm>
+      </Card>
+    </Page>
+  );
+}

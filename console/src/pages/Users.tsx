@@ -1,0 +1,103 @@
+/** Admin: the tenant's users; create people or service users with a role; mint a service user's token. */
+import { useState } from 'react';
+import { gql, useMutation, useQuery } from 'urql';
+import { ActionButton } from '../components/ActionButton';
+import { CopyButton } from '../components/CopyButton';
+import { DataTable } from '../components/DataTable';
+import { MutationForm, SelectField, TextField } from '../components/Field';
+import { Badge, Card, Page } from '../components/Page';
+import { useMe } from '../lib/session';
+import { adminOnly } from '../lib/permissions';
+import { lower, when } from '../lib/format';
+
+interface UserRow {
+  id: string;
+  email: string;
+  name: string | null;
+  role: string;
+  kind: string;
+  createdAt: string;
+}
+
+const UsersQuery = gql<{ users: UserRow[] }>`
+  query ConsoleUsers { users { id email name role kind createdAt } }
+`;
+const CreateUser = gql<{ createUser: UserRow }, { input: { email: string; name?: string; password?: string; role: string; kind: string } }>`
+  mutation ConsoleCreateUser($input: CreateUserInput!) { createUser(input: $input) { id email name role kind createdAt } }
+`;
+const MintFor = gql<{ createToken: { token: string } }, { input: { name: string; userId: string; expiresInDays: number } }>`
+  mutation ConsoleMintServiceToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { id name } } }
+`;
+
+export function Users() {
+  const me = useMe();
+  const denied = adminOnly(me);
+  const [result, refetch] = useQuery({ query: UsersQuery });
+  const [, create] = useMutation(CreateUser);
+  const [, mint] = useMutation(MintFor);
+  const blank = { email: '', name: '', password: '', role: 'MEMBER' as 'MEMBER' | 'ADMIN', kind: 'HUMAN' as 'HUMAN' | 'SERVICE' };
+  const [form, setForm] = useState(blank);
+  const [minted, setMinted] = useState<{ email: string; token: string } | null>(null);
+  return (
+    <Page title="Users" error={result.error} loading={result.fetching && !result.data}>
+      {minted && (
+        <Card title="New token">
+          <p>
+            Token for <strong>{minted.email}</strong>, shown this once:
+          </p>
+          <p className="secret">
+            <code aria-label="New token value">{minted.token}</code> <CopyButton text={minted.token} label="Copy token" />
+          </p>
+        </Card>
+      )}
+      <DataTable
+        caption="Users"
+        rows={result.data?.users}
+        rowKey={(u) => u.id}
+        columns={[
+          { header: 'Email', cell: (u) => u.email },
+          { header: 'Name', cell: (u) => u.name ?? '—', wide: true },
+          { header: 'Role', cell: (u) => <Badge value={u.role} /> },
+          { header: 'Kind', cell: (u) => lower(u.kind) },
+          { header: 'Created', cell: (u) => when(u.createdAt), wide: true },
+          {
+            header: 'Token',
+            cell: (u) =>
+              u.kind === 'SERVICE' ? (
+                <ActionButton
+                  deniedBecause={denied}
+                  run={async () => {
+                    const r = await mint({ input: { name: `${u.email.split('@')[0]}-${new Date().toISOString().slice(0, 10)}`, userId: u.id, expiresInDays: 90 } });
+                    if (r.data) setMinted({ email: u.email, token: r.data.createToken.token });
+                    return r;
+                  }}
+                >
+                  Mint 90-day token
+                </ActionButton>
+              ) : (
+                <small className="hint">people mint their own</small>
+              ),
+          },
+        ]}
+      />
+      <MutationForm
+        title="New user"
+        submitLabel="Create user"
+        deniedBecause={denied}
+        onSubmit={async () => {
+          const input = { email: form.email, role: form.role, kind: form.kind, ...(form.name ? { name: form.name } : {}), ...(form.kind === 'HUMAN' && form.password ? { password: form.password } : {}) };
+          const r = await create({ input });
+          if (!r.error) setForm(blank);
+          return r;
+        }}
+        onDone={() => refetch({ requestPolicy: 'network-only' })}
+      >
+        <TextField label="User email" type="email" value={form.email} onChange={(email) => setForm({ ...form, email })} required />
+        <TextField label="User name" value={form.name} onChange={(name) => setForm({ ...form, name })} />
+        <SelectField label="User kind" value={form.kind} onChange={(kind) => setForm({ ...form, kind })} options={[{ value: 'HUMAN', label: 'person' }, { value: 'SERVICE', label: 'service (tokens only)' }]} />
+        <SelectField label="Role" value={form.role} onChange={(role) => setForm({ ...form, role })} options={['MEMBER', 'ADMIN']} />
+        {form.kind === 'HUMAN' && <TextField label="Initial password" type="password" autoComplete="new-password" value={form.password} onChange={(password) => setForm({ ...form, password })} />}
+      </MutationForm>
+    </Page>
+  );
+}

@@ -1,0 +1,77 @@
+/**
+ * Every GraphQL document in the console (console/src, written as gql`…` literals) is valid against the
+ * printed schema.graphql, so the console cannot drift from the API: a renamed field or argument fails
+ * here, not in a user's browser. Fragments may be shared across files by `${Fragment}` interpolation.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildSchema, parse, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+
+const root = path.resolve(import.meta.dirname, '..');
+const schema = buildSchema(fs.readFileSync(path.join(root, 'schema.graphql'), 'utf8'));
+
+function sourceFiles(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((d) => {
+    const p = path.join(dir, d.name);
+    if (d.isDirectory()) return sourceFiles(p);
+    return /\.(ts|tsx)$/.test(d.name) ? [p] : [];
+  });
+}
+
+/** The gql`…` literals of a file, with `${…}` interpolations (fragment references) removed. */
+function documentsIn(file: string): { file: string; doc: DocumentNode }[] {
+  const text = fs.readFileSync(file, 'utf8');
+  const found: { file: string; doc: DocumentNode }[] = [];
+  for (const m of text.matchAll(/\bgql(?:<[^`]*?>)?`([^`]*)`/gs)) {
+    found.push({ file: path.relative(root, file), doc: parse(m[1].replace(/\$\{[^}]*\}/g, '')) });
+  }
+  return found;
+}
+
+const docs = sourceFiles(path.join(root, 'console/src')).flatMap(documentsIn);
+const fragments = new Map<string, FragmentDefinitionNode>();
+for (const { doc } of docs) for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+
+/** The operation with every fragment it uses, transitively. */
+function withFragments(op: OperationDefinitionNode): DocumentNode {
+  const needed = new Map<string, FragmentDefinitionNode>();
+  const walk = (node: OperationDefinitionNode | FragmentDefinitionNode) =>
+    visit(node, {
+      FragmentSpread(s) {
+        const f = fragments.get(s.name.value);
+        if (f && !needed.has(f.name.value)) {
+          needed.set(f.name.value, f);
+          walk(f);
+        }
+      },
+    });
+  walk(op);
+  return { kind: Kind.DOCUMENT, definitions: [op, ...needed.values()] };
+}
+
+describe('console GraphQL documents', () => {
+  it('finds the console documents', () => {
+    expect(docs.length).toBeGreaterThan(10);
+  });
+
+  const operations = docs.flatMap(({ file, doc }) => doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((op) => ({ file, op })));
+
+  it('names every operation once', () => {
+    const names = operations.map(({ op }) => op.name?.value);
+    expect(names.filter((n) => !n)).toEqual([]);
+    expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+  });
+
+  for (const { file, op } of operations) {
+    it(`${op.name?.value ?? '(anonymous)'} in ${file} validates against schema.graphql`, () => {
+      const errors = validate(schema, withFragments(op)).map((e) => e.message);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('fails on a document that drifted from the schema (the check can fail)', () => {
+    const drifted = parse('query Drifted { alerts { edges { node { id noSuchField } } } }');
+    expect(validate(schema, drifted).map((e) => e.message).join()).toMatch(/noSuchField/);
+  });
+});

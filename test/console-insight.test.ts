@@ -1,0 +1,377 @@
+/**
+ * The console's Insight pages in a real browser (chromium via playwright-core) against the real
+ * server: a report built, run, charted and exported as CSV (the downloaded file has the rows), saved and
+ * put on a dashboard; an integration created from the provider registry with its push token, then its
+ * health after a push; the GPU overview with telemetry pushed through the API; a copilot turn answered
+ * by the builtin provider (offline); a member's view at phone width (admin actions disabled with the
+ * reason). Screenshots: test-results/console/insight-*.png.
+ */
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
+import { call, eventually, gql, rest } from './helpers/http.js';
+import { startOpenAiStreamServer, type StreamServer } from './helpers/openai-stream-server.js';
+import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+let b: ConsoleBrowser;
+let page: Page;
+let llm: StreamServer | undefined;
+
+const SOURCE = 'insight-ci';
+const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
+
+beforeAll(async () => {
+  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
+  t = await buildTenant(s.app.rt);
+  for (const summary of SUMMARIES) {
+    const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
+    expect(r.status).toBe(202);
+  }
+  // An event of another source, which the report's filter must leave out.
+  await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
+  page = await b.newPage();
+  await signIn(page, s.url, t.admin.email, t.adminPassword);
+}, 180_000);
+
+afterAll(async () => {
+  await llm?.close();
+  await b?.close();
+  await s?.stop();
+});
+
+async function openPage(p: Page, link: string, heading = link) {
+  if (await p.getByRole('button', { name: 'Menu' }).isVisible()) await p.getByRole('button', { name: 'Menu' }).click();
+  await p.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: link, exact: true }).click();
+  await p.getByRole('heading', { name: heading, level: 1 }).waitFor();
+}
+
+describe('reports', () => {
+  it('builds a query from the schema, shows it as a table and a chart, and exports the rows as CSV', async () => {
+    await openPage(page, 'Reports');
+    // The entity list comes from reportSchema's catalogue.
+    const entities = await page.getByLabel('Entity').locator('option').allTextContents();
+    expect(entities).toEqual(expect.arrayContaining(['events', 'alerts', 'devices', 'proposals']));
+    await page.getByLabel('Entity').selectOption('events');
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.getByLabel('Filter 1 field').selectOption('source');
+    // The ops offered are the field's ops from the schema.
+    expect(await page.getByLabel('Filter 1 op').locator('option').allTextContents()).toEqual(expect.arrayContaining(['eq', 'prefix', 'contains']));
+    await page.getByLabel('Filter 1 op').selectOption('eq');
+    await page.getByLabel('Filter 1 value').fill(SOURCE);
+    await page.getByRole('button', { name: 'Run report' }).click();
+    const table = page.getByRole('table', { name: 'Report result' });
+    for (const summary of SUMMARIES) await table.getByRole('cell', { name: summary }).waitFor();
+    expect(await table.getByRole('cell', { name: 'not in the report' }).count()).toBe(0);
+    await screenshot(page, 'insight-reports-table');
+
+    // Exported: the file the browser downloads has a header and exactly the matching rows.
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^events.*\.csv$/);
+    const csv = fs.readFileSync((await download.path())!, 'utf8');
+    const rows = parseCsv(csv, { columns: true }) as Record<string, string>[];
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => r.summary).sort()).toEqual([...SUMMARIES].sort());
+    expect(rows.every((r) => r.source === SOURCE)).toBe(true);
+    await page.getByRole('status').filter({ hasText: 'Exported' }).waitFor();
+
+    // Counted per severity: the chart shows the aggregate.
+    await page.getByLabel('Group by').selectOption('severity');
+    await page.getByLabel('Aggregate').selectOption('count');
+    await page.getByRole('button', { name: 'Run report' }).click();
+    await table.getByRole('cell', { name: 'warning' }).waitFor();
+    await page.getByRole('button', { name: 'Chart' }).click();
+    await page.getByRole('img', { name: 'Chart of the events report' }).waitFor();
+    expect(await page.locator('figure.chart rect').count()).toBe(2);
+    await screenshot(page, 'insight-reports-chart');
+
+    await page.getByLabel('Report name').fill('CI builds by severity');
+    await page.getByRole('button', { name: 'Save report' }).click();
+    await page.getByRole('table', { name: 'Saved reports' }).getByRole('cell', { name: 'CI builds by severity', exact: true }).waitFor();
+    const saved = await gql(s.url, t.adminToken, '{ savedReports { name query } }');
+    expect(saved.data.savedReports).toEqual([{ name: 'CI builds by severity', query: expect.objectContaining({ entity: 'events', group_by: ['severity'], filters: [{ field: 'source', op: 'eq', value: SOURCE }] }) }]);
+  });
+
+  it('shows a refused export with the server\'s reason', async () => {
+    // More rows than an export may have: the server's 422 names the field.
+    await page.getByLabel('Limit').fill('99999999');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    await page.getByRole('alert').filter({ hasText: '422' }).filter({ hasText: 'body.limit' }).waitFor();
+    await page.getByLabel('Limit').fill('');
+    await page.getByRole('button', { name: 'Remove filter 1' }).click();
+  });
+
+  it('puts the saved report on a dashboard as a panel', async () => {
+    await openPage(page, 'Dashboards');
+    await page.getByLabel('Dashboard name').fill('CI');
+    await page.getByRole('button', { name: 'Create dashboard' }).click();
+    await page.getByRole('heading', { name: 'CI', level: 2 }).waitFor();
+    await page.getByLabel('Panel title').fill('Builds');
+    await page.getByLabel('Panel report').selectOption({ label: 'CI builds by severity' });
+    await page.getByLabel('Show as').selectOption('TABLE');
+    await page.getByRole('button', { name: 'Add panel' }).click();
+    const panel = page.getByRole('region', { name: 'Panel Builds' });
+    await panel.getByRole('cell', { name: 'warning' }).waitFor();
+    await screenshot(page, 'insight-dashboards');
+  });
+});
+
+describe('report schedules', () => {
+  it('schedules the saved report to an outbound webhook, runs it now and disables it', async () => {
+    const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', {
+      input: { name: 'reports-sink', url: 'http://127.0.0.1:9/reports', triggers: [{ on: 'EVENT', typeGlob: 'report.*' }] },
+    });
+    expect(hook.errors).toBeUndefined();
+    await openPage(page, 'Reports');
+    const form = page.getByRole('form', { name: 'New schedule' });
+    await form.getByLabel('Saved report').selectOption({ label: 'CI builds by severity' });
+    await form.getByLabel('Deliver to webhook').selectOption({ label: 'reports-sink' });
+    await form.getByLabel('Cron').fill('0 8 * * 1');
+    await form.getByRole('button', { name: 'Create schedule' }).click();
+    const row = page.getByRole('table', { name: 'Report schedules' }).getByRole('row').filter({ hasText: 'CI builds by severity' });
+    await row.getByText('0 8 * * 1 (UTC)').waitFor();
+    await row.getByRole('button', { name: 'Run now' }).click();
+    await page.getByRole('status').filter({ hasText: /Run: delivered, 2 rows/ }).waitFor();
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await expect.poll(async () => (await gql(s.url, t.adminToken, '{ reportSchedules { enabled } }')).data.reportSchedules).toEqual([{ enabled: false }]);
+    await screenshot(page, 'insight-reports-schedules');
+  });
+});
+
+describe('integrations', () => {
+  it('creates an integration from the provider registry, shows its push token once, and its health after a push', async () => {
+    await openPage(page, 'Integrations');
+    await page.getByLabel('Provider').selectOption('webhook');
+    await page.getByLabel('Integration name').fill('ci-hook');
+    await page.getByLabel('Expect an event every (seconds)').fill('3600');
+    // A field of the provider's config schema.
+    await page.getByLabel('event type').fill('ci.hook');
+    // A dry run checks the config against the provider's schema and saves nothing.
+    await page.getByRole('button', { name: 'Test config (dry run)' }).click();
+    await page.getByRole('status').filter({ hasText: 'Dry run: config valid' }).filter({ hasText: 'Nothing was saved.' }).waitFor();
+    expect((await gql(s.url, t.adminToken, '{ integrations { id } }')).data.integrations).toEqual([]);
+    await page.getByRole('button', { name: 'Create integration' }).click();
+    const token = (await page.getByLabel('Push token value').textContent())!.trim();
+    expect(token.length).toBeGreaterThan(20);
+    const row = page.getByRole('row').filter({ hasText: 'ci-hook' });
+    await row.waitFor();
+    const list = await gql(s.url, t.adminToken, '{ integrations { id name provider config } }');
+    const integ = list.data.integrations[0];
+    expect(integ).toMatchObject({ name: 'ci-hook', provider: 'webhook', config: expect.objectContaining({ event_type: 'ci.hook' }) });
+
+    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${integ.id}/push`, { body: { title: 'hello' }, headers: { authorization: `Bearer ${token}` } });
+    expect(pushed.status).toBeLessThan(300);
+    await row.getByRole('button', { name: 'Check health' }).click();
+    await row.getByText('healthy', { exact: true }).first().waitFor();
+    await row.getByText(/last event \d+ s ago/).waitFor();
+    await row.getByText('History').click();
+    await row.getByRole('list', { name: 'Health history of ci-hook' }).getByText('healthy').first().waitFor();
+    await screenshot(page, 'insight-integrations');
+  });
+
+  it('rotates the push token: the new one is shown and works', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'ci-hook' });
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Rotate push token' }).click();
+    await page.getByLabel('Push token value').waitFor();
+    const token = (await page.getByLabel('Push token value').textContent())!.trim();
+    const id = (await gql(s.url, t.adminToken, '{ integrations { id } }')).data.integrations[0].id;
+    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${id}/push`, { body: { title: 'again' }, headers: { authorization: `Bearer ${token}` } });
+    expect(pushed.status).toBeLessThan(300);
+    await page.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('mints a cluster invite with its join command', async () => {
+    await openPage(page, 'Clusters');
+    await page.getByRole('button', { name: 'Create invite' }).click();
+    const command = (await page.getByLabel('Join command', { exact: true }).textContent())!;
+    const inviteToken = (await page.getByLabel('Invite token').textContent())!.trim();
+    expect(command).toContain(inviteToken);
+    await screenshot(page, 'insight-clusters');
+  });
+});
+
+describe('GPU overview', () => {
+  it('shows GPUs, their health, a time series and hardware events from telemetry pushed through the API', async () => {
+    const now = Date.now();
+    const gpu = (uuid: string, index: number, minute: number, over: Record<string, unknown> = {}) => ({ uuid, index, model: 'NVIDIA A100-SXM4-80GB', at: new Date(now - (30 - minute) * 60_000).toISOString(), utilization: 40 + minute, memory_used_mib: 20000, memory_total_mib: 81920, temperature_c: 55 + minute / 3, power_w: 250, power_limit_w: 400, ecc_dbe: 0, xid: 0, ...over });
+    const samples = [];
+    for (let m = 0; m < 30; m += 2) samples.push(gpu('GPU-aaaa-0001', 0, m), gpu('GPU-aaaa-0002', 1, m, m === 28 ? { xid: 79 } : {}));
+    const r = await call(s.url + '/api/v1', 'POST', '/ai-factory/gpu/samples', { body: { node: 'gpu-node-7', samples }, headers: { 'x-service-key': t.ingestKey } });
+    expect(r.status).toBe(202);
+    expect(r.body.events).toBeGreaterThan(0);
+
+    await openPage(page, 'GPU overview');
+    const gpus = page.getByRole('table', { name: 'GPUs' });
+    await gpus.getByRole('cell', { name: 'gpu-node-7 #0' }).waitFor();
+    await gpus.getByRole('cell', { name: 'gpu-node-7 #1' }).waitFor();
+    await page.getByRole('table', { name: 'GPU events' }).getByText('gpu.xid').waitFor();
+    const chart = page.getByRole('img', { name: /utilization.*per GPU/ });
+    await chart.waitFor();
+    expect(await chart.locator('path').count()).toBeGreaterThanOrEqual(2);
+    await page.getByLabel('Metric').selectOption('TEMPERATURE_C');
+    await page.getByRole('img', { name: /temperature.*per GPU/ }).waitFor();
+
+    // Diagnostics over the node run as a job; the page follows it until its checks are in.
+    await page.getByLabel('Diagnose').selectOption({ label: 'every GPU of gpu-node-7' });
+    await page.getByRole('button', { name: 'Start diagnostics' }).click();
+    const diag = page.getByRole('table', { name: 'Diagnostics' }).getByRole('row').filter({ hasText: 'gpu-node-7' });
+    await diag.getByText('completed').waitFor({ timeout: 30_000 });
+    await diag.getByRole('listitem').filter({ hasText: 'gpu-node-7 #1' }).filter({ hasText: 'xid_last_hour: fail' }).waitFor();
+    await screenshot(page, 'insight-gpu');
+  }, 60_000);
+});
+
+describe('load tests', () => {
+  it('runs an AIPerf load test against an OpenAI-compatible server and shows its percentiles', async () => {
+    // A real streaming server on 127.0.0.1 (first token after 100 ms, then one every 10 ms).
+    llm = await startOpenAiStreamServer({ tokens: 10 });
+    const form = page.getByRole('form', { name: 'Start a load test' });
+    await form.getByLabel('Endpoint URL').fill(llm.url);
+    await form.getByLabel('Model', { exact: true }).fill('ci-model');
+    await form.getByLabel('Clients', { exact: true }).fill('2');
+    await form.getByLabel('Requests', { exact: true }).fill('6');
+    await form.getByRole('button', { name: 'Start load test' }).click();
+    const row = page.getByRole('table', { name: 'Load-test runs' }).getByRole('row').filter({ hasText: 'ci-model' });
+    // The page polls while the run is queued or running.
+    await row.getByText('succeeded').waitFor({ timeout: 60_000 });
+    const run = (await gql(s.url, t.adminToken, '{ aiperfRuns { status results { requests errors ttftMs { p50 p90 p99 } } } }')).data.aiperfRuns[0];
+    expect(run.status).toBe('SUCCEEDED');
+    expect(run.results.requests).toBe(6);
+    expect(run.results.ttftMs.p50).toBeGreaterThanOrEqual(90);
+    const ttft = run.results.ttftMs;
+    await row.getByText(`p50 ${ttft.p50.toFixed(1)} · p90 ${ttft.p90.toFixed(1)} · p99 ${ttft.p99.toFixed(1)} ms`).first().waitFor();
+    await row.getByText(`0/6 errors`).waitFor();
+    await screenshot(page, 'insight-gpu-load-test');
+  }, 90_000);
+});
+
+describe('billing', () => {
+  it('shows the month to date, breakdown, daily chart and SKUs with the amounts the API computes; an admin overrides a price', async () => {
+    await openPage(page, 'Billing');
+    await page.getByRole('button', { name: 'Recompute usage' }).click();
+    await page.getByRole('status').filter({ hasText: 'hourly windows queued' }).waitFor();
+    // Metering runs as BullMQ jobs: wait until no window is pending, then compare with the API's figures.
+    const current = await eventually(async () => {
+      const r = await gql(s.url, t.adminToken, '{ billing { current { total { amount currency } metering { pendingWindows } skus { skuId quantity amount { amount } } } } }');
+      const c = r.data.billing.current;
+      return c.metering.pendingWindows === 0 && Number(c.total.amount) > 0 ? c : undefined;
+    }, 60_000);
+    const events = current.skus.find((x: { skuId: string }) => x.skuId === 'ops.events.ingested');
+    expect(Number(events.quantity)).toBeGreaterThanOrEqual(SUMMARIES.length + 1);
+    await page.getByRole('status').getByRole('button', { name: 'Refresh' }).click();
+    await expect.poll(() => page.getByLabel('Month to date amount').textContent()).toBe(`${current.total.amount} ${current.total.currency}`);
+    const bySku = page.getByRole('table', { name: 'Current month by SKU' });
+    await bySku.getByRole('row').filter({ hasText: 'Events ingested' }).getByText(`${events.amount.amount} USD`).waitFor();
+    // Breakdown by source: the report's source has its own row.
+    await page.getByRole('table', { name: 'Breakdown' }).getByRole('cell', { name: SOURCE, exact: true }).waitFor();
+    await page.getByRole('img', { name: 'Spend per day' }).waitFor();
+    await page.getByRole('img', { name: 'Spend by source' }).waitFor();
+    // Local GPU versus cloud: the telemetry is there; the prices it needs are named as missing.
+    await page.getByRole('table', { name: 'Local GPU cost by model' }).getByRole('cell', { name: 'NVIDIA A100-SXM4-80GB' }).waitFor();
+    await page.getByRole('list', { name: 'Missing inputs' }).getByText('price_per_kwh').waitFor();
+    await screenshot(page, 'insight-billing');
+
+    await page.getByRole('button', { name: 'Override Events ingested' }).click();
+    await page.getByLabel('Unit price').fill('0.001');
+    await page.getByRole('button', { name: 'Set price' }).click();
+    await page.getByRole('table', { name: 'SKUs' }).getByRole('row').filter({ hasText: 'Events ingested' }).getByText('0.001 USD (override)').waitFor();
+    const sku = await gql(s.url, t.adminToken, '{ billing { skus { id unitPrice { amount } overridden } } }');
+    expect(sku.data.billing.skus.find((x: { id: string }) => x.id === 'ops.events.ingested')).toEqual({ id: 'ops.events.ingested', unitPrice: { amount: '0.001' }, overridden: true });
+
+    // A custom meter over the tenant's own cost events.
+    const meterForm = page.getByRole('form', { name: 'New meter' });
+    await meterForm.getByLabel('Meter slug').fill('cloud_cost');
+    await meterForm.getByLabel('Event type').fill('cloud.cost');
+    await meterForm.getByLabel('Aggregation').selectOption('SUM');
+    await meterForm.getByLabel('Value path').fill('$.cost');
+    await meterForm.getByRole('button', { name: 'Create meter' }).click();
+    await page.getByRole('table', { name: 'Meters' }).getByRole('cell', { name: 'sum of $.cost' }).waitFor();
+    const meters = await gql(s.url, t.adminToken, '{ billing { meters { slug typeGlob aggregation valuePath } } }');
+    expect(meters.data.billing.meters).toContainEqual({ slug: 'cloud_cost', typeGlob: 'cloud.cost', aggregation: 'SUM', valuePath: '$.cost' });
+  }, 120_000);
+});
+
+describe('copilot', () => {
+  it('answers a turn with the builtin provider, streamed, and keeps the conversation', async () => {
+    await openPage(page, 'Copilot');
+    await page.getByRole('textbox', { name: 'Message' }).fill('What happened with the CI builds?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    const messages = page.getByRole('list', { name: 'Chat messages' });
+    await messages.locator('li.chat-assistant:not([aria-busy])').first().waitFor();
+    const reply = (await messages.locator('li.chat-assistant p').first().textContent())!;
+    expect(reply.length).toBeGreaterThan(0);
+    await page.getByRole('button', { name: 'What happened with the CI builds?' }).waitFor();
+    const history = await gql(s.url, t.adminToken, '{ copilotConversations { messages { role content } } }');
+    expect(history.data.copilotConversations[0].messages.map((m: { role: string }) => m.role)).toEqual(['USER', 'ASSISTANT']);
+    expect(history.data.copilotConversations[0].messages[1].content).toBe(reply);
+
+    // A second turn continues the same conversation (conversationId is sent with it).
+    await page.getByRole('textbox', { name: 'Message' }).fill('which alerts are critical right now?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => messages.locator('li.chat-assistant:not([aria-busy])').count()).toBe(2);
+    const after = await gql(s.url, t.adminToken, '{ copilotConversations { messages { role } } }');
+    expect(after.data.copilotConversations).toHaveLength(1);
+    expect(after.data.copilotConversations[0].messages).toHaveLength(4);
+    await screenshot(page, 'insight-copilot');
+  });
+});
+
+describe('a member on a narrow screen', () => {
+  it('sees admin-only actions disabled with the reason, and still checks health and runs reports', async () => {
+    const member = await buildUser(s.app.rt, t.tenantId);
+    const narrow = await b.newPage({ narrow: true });
+    await signIn(narrow, s.url, member.email, member.password!);
+    await openPage(narrow, 'Integrations');
+    const form = narrow.getByRole('form', { name: 'Connect a system' });
+    await expect.poll(() => form.getByRole('button', { name: 'Create integration' }).isDisabled()).toBe(true);
+    await form.getByText('Only admins can do this.').waitFor();
+    const row = narrow.getByRole('row').filter({ hasText: 'ci-hook' });
+    expect(await row.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    await row.getByRole('button', { name: 'Check health' }).click();
+    await row.getByText('healthy', { exact: true }).first().waitFor();
+    await screenshot(narrow, 'insight-integrations-member-narrow');
+
+    await openPage(narrow, 'Reports');
+    await narrow.getByText('Only admins can see and change report schedules.').waitFor();
+    const savedRow = narrow.getByRole('row').filter({ hasText: 'CI builds by severity' });
+    expect(await savedRow.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+    await savedRow.getByRole('button', { name: 'Run' }).click();
+    await narrow.getByRole('table', { name: 'Report result' }).getByRole('cell', { name: 'warning' }).waitFor();
+    await screenshot(narrow, 'insight-reports-member-narrow');
+
+    await openPage(narrow, 'GPU overview');
+    await narrow.getByRole('table', { name: 'GPUs' }).getByRole('cell', { name: 'gpu-node-7 #0' }).waitFor();
+    expect(await narrow.getByRole('button', { name: 'Start diagnostics' }).isDisabled()).toBe(true);
+    await screenshot(narrow, 'insight-gpu-member-narrow');
+
+    await openPage(narrow, 'Billing');
+    await narrow.getByLabel('Month to date amount').waitFor();
+    expect(await narrow.getByRole('button', { name: 'Recompute usage' }).isDisabled()).toBe(true);
+    expect(await narrow.getByRole('button', { name: 'Set price' }).isDisabled()).toBe(true);
+    await screenshot(narrow, 'insight-billing-member-narrow');
+    // Nothing spills sideways at phone width (tables scroll inside their own box).
+    expect(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
+  });
+
+  it('shows the server\'s 403 when the role changed after the page was drawn', async () => {
+    // An admin opens Clusters, then is made a member elsewhere: the button is still enabled on this
+    // screen, the server refuses, and the console shows the refusal instead of swallowing it.
+    const admin2 = await buildUser(s.app.rt, t.tenantId, { role: 'admin' });
+    const p = await b.newPage();
+    await signIn(p, s.url, admin2.email, admin2.password!);
+    await openPage(p, 'Clusters');
+    await s.app.rt.prisma.user.update({ where: { id: admin2.id }, data: { role: 'member' } });
+    await p.getByRole('button', { name: 'Create invite' }).click();
+    await p.getByRole('alert').filter({ hasText: '403 Forbidden' }).waitFor();
+    expect(await p.getByLabel('Invite token').count()).toBe(0);
+  });
+
+  it('had no uncaught errors in the pages', () => {
+    expect(b.pageErrors.map(String)).toEqual([]);
+  });
+});

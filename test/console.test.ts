@@ -1,0 +1,125 @@
+/**
+ * The operator console in a real browser (chromium via playwright-core) against the real server:
+ * serving at /, sign in and out, the live timeline, tokens. Screenshots: test-results/console/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, type BuiltTenant } from './factories.js';
+import { call, rest } from './helpers/http.js';
+import { untilSubscribed } from './helpers/pubsub.js';
+import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { SESSION_COOKIE } from '../src/auth/principal.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+let b: ConsoleBrowser;
+let page: Page;
+
+beforeAll(async () => {
+  [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
+  t = await buildTenant(s.app.rt);
+  page = await b.newPage();
+}, 120_000);
+
+afterAll(async () => {
+  await b?.close();
+  await s?.stop();
+});
+
+describe('serving the console', () => {
+  it('answers / and client-side routes with the console to a browser, and keeps JSON 404s for the API', async () => {
+    const root = await call(s.url, 'GET', '/', { headers: { accept: 'text/html' } });
+    expect(root.status).toBe(200);
+    expect(root.headers.get('content-type')).toContain('text/html');
+    expect(String(root.body)).toContain('<div id="root">');
+    const deep = await call(s.url, 'GET', '/alerts/some-id', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(deep.status).toBe(200);
+    expect(String(deep.body)).toContain('<div id="root">');
+    for (const p of ['/api/v1/no/such/thing', '/api/v2/x', '/nothing-here']) {
+      const r = await call(s.url, 'GET', p);
+      expect(r.status, p).toBe(404);
+      expect(r.body, p).toEqual({ code: 'ROUTE_NOT_FOUND', detail: expect.any(String) });
+    }
+    const apiAsBrowser = await call(s.url, 'GET', '/api/v1/no/such/thing', { headers: { accept: 'text/html' } });
+    expect(apiAsBrowser.status).toBe(404);
+    expect(apiAsBrowser.body).toEqual({ code: 'ROUTE_NOT_FOUND', detail: expect.any(String) });
+  });
+});
+
+describe('signing in', () => {
+  it('shows the refusal of a wrong password', async () => {
+    await page.goto(s.url + '/');
+    await screenshot(page, '00-sign-in');
+    await page.getByLabel('Email').fill(t.admin.email);
+    await page.getByLabel('Password').fill('not-the-password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/invalid|incorrect|wrong|password/i);
+  });
+
+  it('signs in with email and password', async () => {
+    await signIn(page, s.url, t.admin.email, t.adminPassword);
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+  });
+});
+
+describe('the live timeline', () => {
+  it('shows an event accepted after the page opened without a reload', async () => {
+    await page.goto(s.url + '/');
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await untilSubscribed(s.app.rt, 'eventAdded', t.tenantId);
+    const r = await rest(s.url).post('/events', { type: 'deploy.finished', source: 'console-test', severity: 'warning', summary: 'payments v42 rolled out' }, { headers: { 'x-service-key': t.ingestKey } });
+    expect(r.status).toBe(202);
+    await page.getByRole('cell', { name: 'payments v42 rolled out' }).waitFor();
+    await screenshot(page, '01-timeline');
+  });
+
+  it('filters by type (older events that do not match go away)', async () => {
+    await rest(s.url).post('/events', { type: 'backup.done', source: 'console-test', summary: 'nightly backup' }, { headers: { 'x-service-key': t.ingestKey } });
+    await page.getByRole('cell', { name: 'nightly backup' }).waitFor();
+    await page.getByLabel('Type').fill('deploy.*');
+    await expect.poll(() => page.getByRole('cell', { name: 'nightly backup' }).count()).toBe(0);
+    await page.getByRole('cell', { name: 'payments v42 rolled out' }).waitFor();
+    await page.getByLabel('Type').fill('');
+  });
+});
+
+describe('tokens', () => {
+  it('mints a token shown once, which works, then revokes it so it stops working', async () => {
+    await page.getByRole('link', { name: 'Tokens' }).click();
+    await page.getByRole('heading', { name: 'Tokens' }).waitFor();
+    await page.getByLabel('Name').fill('console-ci');
+    await page.getByLabel('Expires').selectOption('30');
+    await page.getByRole('button', { name: 'Mint token' }).click();
+    const cleartext = (await page.getByLabel('New token value').textContent())!.trim();
+    expect(cleartext).toMatch(/^\w+_/);
+    await page.getByRole('button', { name: 'Copy token' }).waitFor();
+    expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(200);
+    await screenshot(page, '02-tokens-minted');
+
+    // The list shows when each token was last used (the use above, after a reload).
+    await page.reload();
+    const row = page.getByRole('row').filter({ hasText: 'console-ci' });
+    await expect.poll(() => row.getByRole('cell').nth(3).textContent()).not.toBe('—');
+    page.once('dialog', (d) => void d.accept());
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked').waitFor();
+    expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(401);
+    await screenshot(page, '03-tokens-revoked');
+  });
+});
+
+describe('signing out', () => {
+  it('revokes the session on the server, not only in the browser', async () => {
+    const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE);
+    expect(cookie).toBeDefined();
+    expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(401);
+  });
+
+  it('had no uncaught errors in the pages', () => {
+    expect(b.pageErrors.map(String)).toEqual([]);
+  });
+});
