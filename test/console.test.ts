@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
-import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 import { SESSION_COOKIE } from '../src/auth/principal.js';
 
 let s: TestServer;
@@ -86,8 +86,7 @@ describe('the live timeline', () => {
 
 describe('tokens', () => {
   it('mints a token shown once, which works, then revokes it so it stops working', async () => {
-    await page.getByRole('link', { name: 'Tokens' }).click();
-    await page.getByRole('heading', { name: 'Tokens' }).waitFor();
+    await openPage(page, 'Tokens');
     await page.getByLabel('Name').fill('console-ci');
     await page.getByLabel('Expires').selectOption('30');
     await page.getByRole('button', { name: 'Mint token' }).click();

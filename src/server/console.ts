@@ -3,6 +3,8 @@
  * served at `/`, with client-side routes answered by its index.html. The API paths keep their JSON 404s.
  */
 import fs from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express, { type Request, type Response, type NextFunction } from 'express';
@@ -31,6 +33,23 @@ function newestSourceMtime(dir: string): number {
 export function consoleStale(): boolean {
   if (!consoleBuilt()) return true;
   return newestSourceMtime(CONSOLE_SOURCE_DIR) > fs.statSync(path.join(CONSOLE_DIST_DIR, 'index.html')).mtimeMs;
+}
+
+/**
+ * `vite build` in a child process with NODE_ENV=production: React's production JSX runtime is chosen
+ * from NODE_ENV, which is `test` inside vitest; the server process also never loads the bundler.
+ */
+function viteBuild(outDir: string): Promise<void> {
+  // The bin is not an export of the package: find it next to its package.json.
+  const viteBin = path.join(path.dirname(createRequire(import.meta.url).resolve('vite/package.json')), 'bin', 'vite.js');
+  const args = [viteBin, 'build', '--config', path.join(CONSOLE_SOURCE_DIR, 'vite.config.ts'), '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'];
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: CONSOLE_SOURCE_DIR, env: { ...process.env, NODE_ENV: 'production' }, stdio: ['ignore', 'inherit', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`vite build exited with ${code}: ${stderr.trim().slice(-2000)}`))));
+  });
 }
 
 const BUILD_LOCK = path.join(CONSOLE_SOURCE_DIR, '.build.lock');
@@ -64,10 +83,9 @@ export async function buildConsole(log: (msg: string) => void = () => {}, opts: 
   const locked = await takeBuildLock();
   try {
     if (opts.onlyIfStale && !consoleStale()) return;
-    const { build } = await import('vite');
     const tmp = `${CONSOLE_DIST_DIR}.tmp-${process.pid}-${Date.now()}`;
     log('building the console (console/ → console/dist)');
-    await build({ configFile: path.join(CONSOLE_SOURCE_DIR, 'vite.config.ts'), logLevel: 'warn', build: { outDir: tmp, emptyOutDir: true } });
+    await viteBuild(tmp);
     fs.rmSync(CONSOLE_DIST_DIR, { recursive: true, force: true });
     fs.renameSync(tmp, CONSOLE_DIST_DIR);
   } finally {

@@ -25,6 +25,8 @@ export function makeClient(): ConsoleClient {
     url: '/graphql',
     fetchOptions: { credentials: 'same-origin', headers: { 'content-type': 'application/json' } },
     preferGetMethod: false,
+    // Show what is cached at once, and always ask the server too: another person may have changed it.
+    requestPolicy: 'cache-and-network',
     exchanges: [
       cacheExchange,
       fetchExchange,

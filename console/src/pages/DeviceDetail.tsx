@@ -3,8 +3,8 @@
  * configuration, drift (with its diff), Reconcile, a direct intent edit (admins) and proposals of a
  * change (anyone; a second person approves). Live: deviceChanged for this device.
  */
-import { useMemo, useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useEffect, useMemo, useState } from 'react';
+import { gql, useMutation, useQuery } from 'urql';
 import { Link } from 'wouter';
 import { createTwoFilesPatch } from 'diff';
 import { ActionButton } from '../components/ActionButton';
@@ -34,22 +34,31 @@ interface DeviceData {
   managementAddress: string | null;
   externalId: string | null;
   labels: Record<string, string>;
-  intent: IntentVersion | null;
-  intentHistory: { edges: { node: IntentVersion }[] };
+  intent: { id: string; version: number; config: string } | null;
   observedConfig: { config: string; observedAt: string | null } | null;
   drift: { id: string; status: string; inSync: boolean; diff: string; detail: string | null; createdAt: string; intentVersion: number | null; observedAt: string | null } | null;
-  proposals: { edges: { node: { id: string; title: string; status: string; proposer: { email: string }; createdAt: string } }[] };
+}
+interface DeviceProposals {
+  edges: { node: { id: string; title: string; status: string; proposer: { email: string }; createdAt: string } }[];
 }
 
-const DeviceQuery = gql<{ device: DeviceData | null }, { id: string }>`
+const DeviceQuery = gql<{ device: DeviceData | null; proposals: DeviceProposals }, { id: string }>`
   query ConsoleDevice($id: ID!) {
     device(id: $id) {
       id name site role platform managementAddress externalId labels
-      intent { id version config comment createdAt author { email } proposal { id title } }
-      intentHistory(first: 50) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
+      intent { id version config }
       observedConfig { config observedAt }
       drift { id status inSync diff detail createdAt intentVersion observedAt }
-      proposals(first: 20) { edges { node { id title status createdAt proposer { email } } } }
+    }
+    proposals(deviceId: $id, first: 20) { edges { node { id title status createdAt proposer { email } } } }
+  }
+`;
+// A query of its own: the server's cost limit multiplies nested lists by their page size (first: 20 here).
+const HistoryQuery = gql<{ device: { id: string; intentHistory: { edges: { node: IntentVersion }[] } } | null }, { id: string }>`
+  query ConsoleDeviceHistory($id: ID!) {
+    device(id: $id) {
+      id
+      intentHistory(first: 20) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
     }
   }
 `;
@@ -68,7 +77,11 @@ const OpenProposal = gql<unknown, { input: { deviceId: string; kind: string; tit
 
 export function DeviceDetail({ params }: { params: { id: string } }) {
   const me = useMe();
-  const { result, refetch } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const { result, refetch, live } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const [history, refetchHistory] = useQuery({ query: HistoryQuery, variables: { id: params.id } });
+  useEffect(() => {
+    if (live.data) refetchHistory({ requestPolicy: 'network-only' });
+  }, [live.data, refetchHistory]);
   const [, reconcile] = useMutation(Reconcile);
   const [, setIntent] = useMutation(SetIntent);
   const [, openProposal] = useMutation(OpenProposal);
@@ -77,7 +90,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
   const [title, setTitle] = useState('');
   const [reconciled, setReconciled] = useState<string | null>(null);
   const d = result.data?.device;
-  const versions = useMemo(() => d?.intentHistory.edges.map((e) => e.node) ?? [], [d]);
+  const versions = useMemo(() => history.data?.device?.intentHistory.edges.map((e) => e.node) ?? [], [history.data]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const versionDiff = useMemo(() => {
@@ -175,11 +188,12 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
           </Card>
 
           <Card title="Change the intent">
-            <TextField label="Configuration" value={draft} onChange={setConfig} multiline />
+            <TextField label="New intended configuration" value={draft} onChange={setConfig} multiline />
             <div className="grid2">
               <MutationForm
                 title="Propose (a second person approves)"
                 submitLabel="Propose change"
+                onDone={refetch}
                 onSubmit={async () => {
                   const r = await openProposal({ input: { deviceId: d.id, kind: 'config_change', title: title || `Change ${d.name}`, proposedIntent: draft, reason: comment || null } });
                   if (!r.error) setTitle('');
@@ -197,6 +211,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 onDone={() => {
                   setConfig(null);
                   refetch();
+                  refetchHistory({ requestPolicy: 'network-only' });
                 }}
               >
                 <p className="hint">Saved as a new version, recorded on the timeline, then reconciled.</p>
@@ -207,7 +222,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
           <Card title="Proposals">
             <DataTable
               caption="Device proposals"
-              rows={d.proposals.edges.map((e) => e.node)}
+              rows={result.data?.proposals.edges.map((e) => e.node)}
               rowKey={(p) => p.id}
               columns={[
                 { header: 'Title', cell: (p) => p.title },

@@ -63,7 +63,7 @@ export function Inbound() {
       {shown && (
         <Card title={shown.label}>
           <p className="secret">
-            <code aria-label={shown.label}>{shown.value}</code> <CopyButton text={shown.value} />
+            <code aria-label={`${shown.label} value`}>{shown.value}</code> <CopyButton text={shown.value} />
           </p>
           {shown.note && <p className="hint">{shown.note}</p>}
           <button type="button" className="plain" onClick={() => setShown(null)}>
@@ -84,7 +84,7 @@ export function Inbound() {
           {
             header: 'Secret',
             cell: (h) => (
-              <div className="row-actions" role="group" aria-label={`Secret of ${h.name}`}>
+              <div className="row-actions" role="group" aria-label={`Secret actions for ${h.name}`}>
                 <ActionButton
                   deniedBecause={denied}
                   run={async () => {

@@ -55,7 +55,7 @@ export function Outbound() {
         <Card title="Signing secret">
           <p>Shown this once (admins can reveal it again on the webhook's page).</p>
           <p className="secret">
-            <code aria-label="Signing secret">{secret}</code> <CopyButton text={secret} />
+            <code aria-label="Signing secret value">{secret}</code> <CopyButton text={secret} />
           </p>
           <button type="button" className="plain" onClick={() => setSecret(null)}>
             Done

@@ -98,7 +98,7 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
             </dl>
             {secret && (
               <p className="secret">
-                <code aria-label="Signing secret">{secret}</code> <CopyButton text={secret} />
+                <code aria-label="Signing secret value">{secret}</code> <CopyButton text={secret} />
               </p>
             )}
             <div className="row-actions">
