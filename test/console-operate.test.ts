@@ -67,6 +67,25 @@ describe('alerts', () => {
     await admin.getByRole('cell', { name: 'Disk full', exact: true }).waitFor();
     const rules = (await gql(s.url, t.adminToken, '{ alertRules { name typeGlob alertSeverity } }')).data.alertRules;
     expect(rules).toEqual([{ name: 'Disk full', typeGlob: 'disk.*', alertSeverity: 'CRITICAL' }]);
+  });
+
+  it('creates a heartbeat rule and a maintenance window', async () => {
+    await admin.getByLabel('Kind').selectOption('ABSENCE');
+    await admin.getByLabel('Rule name').fill('Backup heartbeat');
+    await admin.getByLabel('Event type').fill('backup.*');
+    await admin.getByLabel('Silence window (seconds)').fill('3600');
+    await admin.getByRole('button', { name: 'Create rule' }).click();
+    await admin.getByRole('cell', { name: 'heartbeat (3600 s)' }).waitFor();
+
+    await admin.getByLabel('Window name').fill('Nightly patching');
+    await admin.getByLabel('Starts').fill('2030-01-01T02:00');
+    await admin.getByLabel('Ends').fill('2030-01-01T04:00');
+    await admin.getByLabel('Only source').fill('db-9');
+    await admin.getByLabel('Repeats').selectOption('86400');
+    await admin.getByRole('button', { name: 'Create window' }).click();
+    await admin.getByRole('cell', { name: 'Nightly patching' }).waitFor();
+    const windows = (await gql(s.url, t.adminToken, '{ maintenanceWindows { name source repeatEverySeconds } }')).data.maintenanceWindows;
+    expect(windows).toEqual([{ name: 'Nightly patching', source: 'db-9', repeatEverySeconds: 86400 }]);
     await screenshot(admin, '10-rules');
   });
 
@@ -218,6 +237,15 @@ describe('configuration pages', () => {
   it('shows users and the audit log to an admin', async () => {
     await openPage(admin, 'Users');
     await admin.getByRole('cell', { name: member.email, exact: true }).waitFor();
+    await admin.getByLabel('User email').fill('collector@example.test');
+    await admin.getByLabel('User kind').selectOption('SERVICE');
+    await admin.getByRole('button', { name: 'Create user' }).click();
+    const row = admin.getByRole('row').filter({ hasText: 'collector@example.test' });
+    await row.getByRole('button', { name: 'Mint 90-day token' }).click();
+    const token = (await admin.getByLabel('New token value').textContent())!.trim();
+    const me = await rest(s.url, token).get('/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe('collector@example.test');
     await screenshot(admin, '40-users');
     await openPage(admin, 'Audit log');
     await admin.getByRole('cell', { name: 'acknowledgeAlert', exact: true }).first().waitFor();

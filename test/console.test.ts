@@ -15,6 +15,7 @@ let s: TestServer;
 let t: BuiltTenant;
 let b: ConsoleBrowser;
 let page: Page;
+let minted: string;
 
 beforeAll(async () => {
   [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
@@ -91,6 +92,7 @@ describe('tokens', () => {
     await page.getByLabel('Expires').selectOption('30');
     await page.getByRole('button', { name: 'Mint token' }).click();
     const cleartext = (await page.getByLabel('New token value').textContent())!.trim();
+    minted = cleartext;
     expect(cleartext).toMatch(/^\w+_/);
     await page.getByRole('button', { name: 'Copy token' }).waitFor();
     expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(200);
@@ -105,6 +107,21 @@ describe('tokens', () => {
     await row.getByText('revoked').waitFor();
     expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(401);
     await screenshot(page, '03-tokens-revoked');
+
+    // Reactivated, it works again.
+    await row.getByRole('button', { name: 'Reactivate' }).click();
+    await row.getByText('active', { exact: true }).waitFor();
+    expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(200);
+  });
+
+  it('rotates a token: the replacement is shown once and works', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'console-ci' });
+    await row.getByRole('button', { name: 'Rotate' }).click();
+    const replacement = (await page.getByLabel('New token value').textContent())!.trim();
+    expect(replacement).not.toBe(minted);
+    expect((await rest(s.url, replacement).get('/auth/me')).status).toBe(200);
+    // The old one keeps working during the 24-hour grace.
+    expect((await rest(s.url, minted).get('/auth/me')).status).toBe(200);
   });
 });
 
