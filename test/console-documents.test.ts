@@ -1,10 +1,11 @@
 /**
- * Every GraphQL document in the console (console/src, written as gql`…` literals) is valid against the
+ * Every GraphQL document in the console (console/src, written as graphql(`…`) literals) is valid against the
  * printed schema.graphql and within the server's document limits (cost, depth), so the console cannot
  * drift from the API: a renamed field or argument, or a page asking for too much, fails here, not in a
  * user's browser. Fragments may be shared across files by `${Fragment}` interpolation.
  */
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSchema, parse, specifiedRules, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
@@ -25,11 +26,11 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The gql`…` literals of a file, with `${…}` interpolations (fragment references) removed. */
+/** The graphql(`…`) (or gql`…`) literals of a file, with `${…}` interpolations removed. */
 function documentsIn(file: string): { file: string; doc: DocumentNode }[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: { file: string; doc: DocumentNode }[] = [];
-  for (const m of text.matchAll(/\bgql(?:<[^`]*?>)?`([^`]*)`/gs)) {
+  for (const m of text.matchAll(/\b(?:graphql\(|gql(?:<[^`]*?>)?)`([^`]*)`/gs)) {
     found.push({ file: path.relative(root, file), doc: parse(m[1].replace(/\$\{[^}]*\}/g, '')) });
   }
   return found;
@@ -96,4 +97,15 @@ describe('console GraphQL documents', () => {
     const costly = parse('query Costly { alerts(first: 500) { edges { node { events { id type source summary payload labels receivedAt } timeline { id action createdAt actor { id email name role kind createdAt } } rule { id name typeGlob source module severities alertSeverity windowSeconds } device { id name site role platform labels intent { id version config comment createdAt author { id email } } } } } } }');
     expect(problems(costly).join()).toMatch(/Cost limit/i);
   });
+
+  it('type-checks the console against the types gql.tada infers from schema.graphql', () => {
+    // Regenerate the schema's types (src/graphql-env.d.ts, not committed) and run tsc on the console:
+    // a document's result used as a field the schema no longer has fails here.
+    const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
+    const gen = spawnSync(process.execPath, [bin('gql.tada', 'bin/cli.js'), 'generate', 'output', '--tsconfig', 'console/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+    expect(gen.status, gen.stderr + gen.stdout).toBe(0);
+    const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'console'], { cwd: root, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
  * change (anyone; a second person approves). Live: deviceChanged for this device.
  */
 import { useEffect, useMemo, useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { Link } from 'wouter';
 import { createTwoFilesPatch } from 'diff';
 import { ActionButton } from '../components/ActionButton';
@@ -15,34 +15,10 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface IntentVersion {
-  id: string;
-  version: number;
-  config: string;
-  comment: string | null;
-  createdAt: string;
-  author: { email: string } | null;
-  proposal: { id: string; title: string } | null;
-}
-interface DeviceData {
-  id: string;
-  name: string;
-  site: string | null;
-  role: string | null;
-  platform: string | null;
-  managementAddress: string | null;
-  externalId: string | null;
-  labels: Record<string, string>;
-  intent: { id: string; version: number; config: string } | null;
-  observedConfig: { config: string; observedAt: string | null } | null;
-  drift: { id: string; status: string; inSync: boolean; diff: string; detail: string | null; createdAt: string; intentVersion: number | null; observedAt: string | null } | null;
-}
-interface DeviceProposals {
-  edges: { node: { id: string; title: string; status: string; proposer: { email: string }; createdAt: string } }[];
-}
 
-const DeviceQuery = gql<{ device: DeviceData | null; proposals: DeviceProposals }, { id: string }>`
+const DeviceQuery = graphql(`
   query ConsoleDevice($id: ID!) {
     device(id: $id) {
       id name site role platform managementAddress externalId labels
@@ -52,28 +28,28 @@ const DeviceQuery = gql<{ device: DeviceData | null; proposals: DeviceProposals 
     }
     proposals(deviceId: $id, first: 20) { edges { node { id title status createdAt proposer { email } } } }
   }
-`;
+`);
 // A query of its own: the server's cost limit multiplies nested lists by their page size (first: 20 here).
-const HistoryQuery = gql<{ device: { id: string; intentHistory: { edges: { node: IntentVersion }[] } } | null }, { id: string }>`
+const HistoryQuery = graphql(`
   query ConsoleDeviceHistory($id: ID!) {
     device(id: $id) {
       id
       intentHistory(first: 20) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
     }
   }
-`;
-const DeviceChangedOne = gql<{ deviceChanged: { id: string; change: string } }, { id: string }>`
+`);
+const DeviceChangedOne = graphql(`
   subscription ConsoleDeviceChanged($id: ID) { deviceChanged(id: $id) { id change name } }
-`;
-const Reconcile = gql<unknown, { id: string }>`
+`);
+const Reconcile = graphql(`
   mutation ConsoleReconcileDevice($id: ID!) { reconcileDevice(id: $id) { deviceId jobId queuedAt } }
-`;
-const SetIntent = gql<unknown, { input: { deviceId: string; config: string; comment: string | null } }>`
+`);
+const SetIntent = graphql(`
   mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
-`;
-const OpenProposal = gql<unknown, { input: { deviceId: string; kind: string; title: string; proposedIntent: string; reason: string | null } }>`
+`);
+const OpenProposal = graphql(`
   mutation ConsoleOpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
-`;
+`);
 
 export function DeviceDetail({ params }: { params: { id: string } }) {
   const me = useMe();
@@ -131,7 +107,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 variant="primary"
                 run={async () => {
                   const r = await reconcile({ id: d.id });
-                  if (!r.error) setReconciled(`Reconcile queued at ${when((r.data as { reconcileDevice: { queuedAt: string } }).reconcileDevice.queuedAt)}; the drift updates when it has run.`);
+                  if (r.data) setReconciled(`Reconcile queued at ${when(r.data.reconcileDevice.queuedAt)}; the drift updates when it has run.`);
                   return r;
                 }}
               >
