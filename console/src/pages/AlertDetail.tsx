@@ -16,7 +16,6 @@ import { humanOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const AlertQuery = graphql(`
   query ConsoleAlert($id: ID!) {
     alert(id: $id) {

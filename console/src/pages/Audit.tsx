@@ -8,7 +8,6 @@ import { useDebounced } from '../components/useDebounced';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const AuditQuery = graphql(`
   query ConsoleAuditLog($action: String, $after: String, $first: Int) {
     auditLog(action: $action, after: $after, first: $first) {

@@ -17,7 +17,6 @@ import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const DeviceQuery = graphql(`
   query ConsoleDevice($id: ID!) {
     device(id: $id) {

@@ -12,7 +12,6 @@ import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const InboundQuery = graphql(`
   query ConsoleInboundWebhooks { inboundWebhooks { id name kind slug url createdAt previousSecretValidUntil } }
 `);

@@ -12,7 +12,6 @@ import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const OutboundQuery = graphql(`
   query ConsoleOutboundWebhooks { outboundWebhooks { id name url enabled lastFailureAt lastFailureError triggers { on typeGlob } } }
 `);

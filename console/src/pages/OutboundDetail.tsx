@@ -17,7 +17,6 @@ import { adminOnly } from '../lib/permissions';
 import { json, lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const WebhookQuery = graphql(`
   query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
     webhook(id: $id) {

@@ -15,7 +15,6 @@ import { approvalDenial } from '../lib/permissions';
 import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const ProposalsQuery = graphql(`
   query ConsoleProposals($status: ProposalStatus, $first: Int) {
     proposals(status: $status, first: $first) {

@@ -10,7 +10,6 @@ import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql, type VariablesOf } from '../lib/graphql';
 
-
 const RulesQuery = graphql(`
   query ConsoleRules {
     alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }

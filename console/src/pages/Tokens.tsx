@@ -10,7 +10,6 @@ import { useLiveQuery } from '../components/useLive';
 import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const TokensQuery = graphql(`
   query ConsoleTokens {
     tokens { id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil }

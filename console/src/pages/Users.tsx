@@ -11,7 +11,6 @@ import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
-
 const UsersQuery = graphql(`
   query ConsoleUsers { users { id email name role kind createdAt } }
 `);
