@@ -200,6 +200,7 @@ describe('configuration pages', () => {
     await admin.getByLabel('Event type glob').fill('backup.*');
     await admin.getByRole('button', { name: 'Create webhook' }).click();
     expect(await admin.getByLabel('Signing secret value').textContent()).toMatch(/^whsec_/);
+    await screenshot(admin, '29-outbound-webhooks');
     await admin.getByRole('link', { name: 'pager' }).click();
     const deliveries = admin.getByRole('table', { name: 'Deliveries' });
     await deliveries.waitFor();

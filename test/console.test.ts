@@ -135,6 +135,16 @@ describe('signing out', () => {
     expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(401);
   });
 
+  it('returns to the sign-in form when the session ends elsewhere', async () => {
+    await signIn(page, s.url, t.admin.email, t.adminPassword);
+    const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!;
+    // Signed out from another tab (the same session), then the console asks for data.
+    const out = await call(s.url, 'POST', '/graphql', { headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` }, body: { query: 'mutation { logout }' } });
+    expect(out.status).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+  });
+
   it('had no uncaught errors in the pages', () => {
     expect(b.pageErrors.map(String)).toEqual([]);
   });

@@ -51,13 +51,14 @@ export function useMe(): Me {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [client, setClient] = useState<ConsoleClient>(() => makeClient());
   const [me, setMe] = useState<Me | null>(null);
+  // A session that ends elsewhere (signed out in another tab, expired) brings back the sign-in form.
+  const [client, setClient] = useState<ConsoleClient>(() => makeClient(() => setMe(null)));
   const [loading, setLoading] = useState(true);
 
   const renew = useCallback((old: ConsoleClient) => {
     old.ws.dispose();
-    const next = makeClient();
+    const next = makeClient(() => setMe(null));
     setClient(next);
     return next;
   }, []);
