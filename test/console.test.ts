@@ -10,6 +10,25 @@ import { call, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
 import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 import { SESSION_COOKIE } from '../src/auth/principal.js';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+
+/** graphql-ws over a WebSocket that sends the session cookie and an Origin, as a browser page would. */
+async function cookieSocketViewer(cookie: string, origin: string): Promise<unknown> {
+  class BrowserLikeSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers: { cookie: `${SESSION_COOKIE}=${cookie}`, origin } });
+    }
+  }
+  const client = createClient({ url: s.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: BrowserLikeSocket, retryAttempts: 0, lazy: true });
+  try {
+    return await new Promise((resolve, reject) => {
+      client.subscribe({ query: '{ viewer { user { email } } }' }, { next: (r) => resolve(r), error: reject, complete: () => {} });
+    });
+  } finally {
+    await client.dispose();
+  }
+}
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -122,6 +141,14 @@ describe('tokens', () => {
     expect((await rest(s.url, replacement).get('/auth/me')).status).toBe(200);
     // The old one keeps working during the 24-hour grace.
     expect((await rest(s.url, minted).get('/auth/me')).status).toBe(200);
+  });
+});
+
+describe('the live connection', () => {
+  it("accepts the session cookie on the WebSocket from the console's own origin, and refuses it from another site's page", async () => {
+    const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!.value;
+    expect(await cookieSocketViewer(cookie, s.url)).toEqual({ data: { viewer: { user: { email: t.admin.email } } } });
+    await expect(cookieSocketViewer(cookie, 'http://evil.example')).rejects.toMatchObject({ code: 4403 });
   });
 });
 
