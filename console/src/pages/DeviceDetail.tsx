@@ -72,7 +72,8 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
     const a = versions.find((v) => String(v.version) === from) ?? versions[1];
     const b = versions.find((v) => String(v.version) === to) ?? versions[0];
     if (!a || !b) return null;
-    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 });
+    // Without the ==== separator line createTwoFilesPatch starts with.
+    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 }).replace(/^=+\n/, '');
   }, [versions, from, to]);
   const draft = config ?? d?.intent?.config ?? '';
   const versionOptions = versions.map((v) => ({ value: String(v.version), label: `v${v.version}` }));
