@@ -1,12 +1,19 @@
 /**
- * Every GraphQL document in the console (console/src, written as gql`…` literals) is valid against the
- * printed schema.graphql, so the console cannot drift from the API: a renamed field or argument fails
- * here, not in a user's browser. Fragments may be shared across files by `${Fragment}` interpolation.
+ * Every GraphQL document in the console (console/src, written as graphql(`…`) literals) is valid against the
+ * printed schema.graphql and within the server's document limits (cost, depth), so the console cannot
+ * drift from the API: a renamed field or argument, or a page asking for too much, fails here, not in a
+ * user's browser. Fragments may be shared across files by `${Fragment}` interpolation.
  */
 import fs from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchema, parse, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { buildSchema, parse, specifiedRules, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
+import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
+import { formatDocument } from 'urql';
+import { COST_LIMIT_OPTIONS } from '../src/server/graphql-guards.js';
+import { MAX_QUERY_DEPTH } from '../src/server/graphql.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const schema = buildSchema(fs.readFileSync(path.join(root, 'schema.graphql'), 'utf8'));
@@ -19,19 +26,29 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The gql`…` literals of a file, with `${…}` interpolations (fragment references) removed. */
+/** The graphql(`…`) (or gql`…`) literals of a file, with `${…}` interpolations removed. */
 function documentsIn(file: string): { file: string; doc: DocumentNode }[] {
   const text = fs.readFileSync(file, 'utf8');
   const found: { file: string; doc: DocumentNode }[] = [];
-  for (const m of text.matchAll(/\bgql(?:<[^`]*?>)?`([^`]*)`/gs)) {
+  for (const m of text.matchAll(/\b(?:graphql\(|gql(?:<[^`]*?>)?)`([^`]*)`/gs)) {
     found.push({ file: path.relative(root, file), doc: parse(m[1].replace(/\$\{[^}]*\}/g, '')) });
   }
   return found;
 }
 
+const rules = [...specifiedRules, costLimitRule(COST_LIMIT_OPTIONS), maxDepthRule({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true })];
 const docs = sourceFiles(path.join(root, 'console/src')).flatMap(documentsIn);
 const fragments = new Map<string, FragmentDefinitionNode>();
 for (const { doc } of docs) for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+
+/** Validation messages; the armor rules throw their refusal rather than report it. */
+function problems(doc: DocumentNode): string[] {
+  try {
+    return validate(schema, doc, rules).map((e) => e.message);
+  } catch (err) {
+    return [(err as Error).message];
+  }
+}
 
 /** The operation with every fragment it uses, transitively. */
 function withFragments(op: OperationDefinitionNode): DocumentNode {
@@ -64,14 +81,31 @@ describe('console GraphQL documents', () => {
   });
 
   for (const { file, op } of operations) {
-    it(`${op.name?.value ?? '(anonymous)'} in ${file} validates against schema.graphql`, () => {
-      const errors = validate(schema, withFragments(op)).map((e) => e.message);
+    it(`${op.name?.value ?? '(anonymous)'} in ${file} validates against schema.graphql and the limits`, () => {
+      // As sent: urql adds __typename to every selection set (its cache needs it), which counts in the cost.
+      const errors = problems(formatDocument(withFragments(op)) as DocumentNode);
       expect(errors).toEqual([]);
     });
   }
 
   it('fails on a document that drifted from the schema (the check can fail)', () => {
     const drifted = parse('query Drifted { alerts { edges { node { id noSuchField } } } }');
-    expect(validate(schema, drifted).map((e) => e.message).join()).toMatch(/noSuchField/);
+    expect(problems(drifted).join()).toMatch(/noSuchField/);
   });
+
+  it('fails on a document over the cost limit (the check can fail)', () => {
+    const costly = parse('query Costly { alerts(first: 500) { edges { node { events { id type source summary payload labels receivedAt } timeline { id action createdAt actor { id email name role kind createdAt } } rule { id name typeGlob source module severities alertSeverity windowSeconds } device { id name site role platform labels intent { id version config comment createdAt author { id email } } } } } } }');
+    expect(problems(costly).join()).toMatch(/Cost limit/i);
+  });
+
+  it('type-checks the console against the types gql.tada infers from schema.graphql', () => {
+    // Regenerate the schema's types (src/graphql-env.d.ts, not committed) and run tsc on the console:
+    // a document's result used as a field the schema no longer has fails here.
+    const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
+    const gen = spawnSync(process.execPath, [bin('gql.tada', 'bin/cli.js'), 'generate', 'output', '--tsconfig', 'console/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+    expect(gen.status, gen.stderr + gen.stdout).toBe(0);
+    const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'console'], { cwd: root, encoding: 'utf8' });
+    expect(tsc.stdout + tsc.stderr).toBe('');
+    expect(tsc.status).toBe(0);
+  }, 120_000);
 });

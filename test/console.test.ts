@@ -8,13 +8,33 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
-import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 import { SESSION_COOKIE } from '../src/auth/principal.js';
+import WebSocket from 'ws';
+import { createClient } from 'graphql-ws';
+
+/** graphql-ws over a WebSocket that sends the session cookie and an Origin, as a browser page would. */
+async function cookieSocketViewer(cookie: string, origin: string): Promise<unknown> {
+  class BrowserLikeSocket extends WebSocket {
+    constructor(address: string, protocols?: string | string[]) {
+      super(address, protocols, { headers: { cookie: `${SESSION_COOKIE}=${cookie}`, origin } });
+    }
+  }
+  const client = createClient({ url: s.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: BrowserLikeSocket, retryAttempts: 0, lazy: true });
+  try {
+    return await new Promise((resolve, reject) => {
+      client.subscribe({ query: '{ viewer { user { email } } }' }, { next: (r) => resolve(r), error: reject, complete: () => {} });
+    });
+  } finally {
+    await client.dispose();
+  }
+}
 
 let s: TestServer;
 let t: BuiltTenant;
 let b: ConsoleBrowser;
 let page: Page;
+let minted: string;
 
 beforeAll(async () => {
   [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
@@ -86,12 +106,12 @@ describe('the live timeline', () => {
 
 describe('tokens', () => {
   it('mints a token shown once, which works, then revokes it so it stops working', async () => {
-    await page.getByRole('link', { name: 'Tokens' }).click();
-    await page.getByRole('heading', { name: 'Tokens' }).waitFor();
+    await openPage(page, 'Tokens');
     await page.getByLabel('Name').fill('console-ci');
     await page.getByLabel('Expires').selectOption('30');
     await page.getByRole('button', { name: 'Mint token' }).click();
     const cleartext = (await page.getByLabel('New token value').textContent())!.trim();
+    minted = cleartext;
     expect(cleartext).toMatch(/^\w+_/);
     await page.getByRole('button', { name: 'Copy token' }).waitFor();
     expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(200);
@@ -106,6 +126,29 @@ describe('tokens', () => {
     await row.getByText('revoked').waitFor();
     expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(401);
     await screenshot(page, '03-tokens-revoked');
+
+    // Reactivated, it works again.
+    await row.getByRole('button', { name: 'Reactivate' }).click();
+    await row.getByText('active', { exact: true }).waitFor();
+    expect((await rest(s.url, cleartext).get('/auth/me')).status).toBe(200);
+  });
+
+  it('rotates a token: the replacement is shown once and works', async () => {
+    const row = page.getByRole('row').filter({ hasText: 'console-ci' });
+    await row.getByRole('button', { name: 'Rotate' }).click();
+    const replacement = (await page.getByLabel('New token value').textContent())!.trim();
+    expect(replacement).not.toBe(minted);
+    expect((await rest(s.url, replacement).get('/auth/me')).status).toBe(200);
+    // The old one keeps working during the 24-hour grace.
+    expect((await rest(s.url, minted).get('/auth/me')).status).toBe(200);
+  });
+});
+
+describe('the live connection', () => {
+  it("accepts the session cookie on the WebSocket from the console's own origin, and refuses it from another site's page", async () => {
+    const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!.value;
+    expect(await cookieSocketViewer(cookie, s.url)).toEqual({ data: { viewer: { user: { email: t.admin.email } } } });
+    await expect(cookieSocketViewer(cookie, 'http://evil.example')).rejects.toMatchObject({ code: 4403 });
   });
 });
 
@@ -117,6 +160,16 @@ describe('signing out', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
     expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(401);
+  });
+
+  it('returns to the sign-in form when the session ends elsewhere', async () => {
+    await signIn(page, s.url, t.admin.email, t.adminPassword);
+    const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!;
+    // Signed out from another tab (the same session), then the console asks for data.
+    const out = await call(s.url, 'POST', '/graphql', { headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` }, body: { query: 'mutation { logout }' } });
+    expect(out.status).toBe(200);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens', exact: true }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
   });
 
   it('had no uncaught errors in the pages', () => {

@@ -63,11 +63,14 @@ function safeLiteralsPlugin(): Plugin {
   };
 }
 
+/** How the cost of a document is counted (the console's documents are checked against it in tests). */
+export const COST_LIMIT_OPTIONS = { maxCost: MAX_QUERY_COST, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true };
+
 /** The document and introspection limits, in the order yoga should apply them. */
 export function graphqlGuardPlugins(rt: Runtime): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
-    costLimitPlugin({ maxCost: MAX_QUERY_COST, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true }) as Plugin<Ctx>,
+    costLimitPlugin(COST_LIMIT_OPTIONS) as Plugin<Ctx>,
     safeLiteralsPlugin() as Plugin<Ctx>,
     introspectionPolicyPlugin(rt),
   ];

@@ -37,6 +37,8 @@ export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
     pageErrors,
     async newPage(opts = {}) {
       const context = await browser.newContext(opts.narrow ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } });
+      // Shorter than the test's own timeout, so a missing element names itself instead of timing the test out.
+      context.setDefaultTimeout(15_000);
       contexts.push(context);
       const page = await context.newPage();
       page.on('pageerror', (err) => pageErrors.push(err));
@@ -62,4 +64,15 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
+}
+
+/** Opens a page from the main navigation by its title (on a narrow screen, through the Menu button). */
+export async function openPage(page: Page, title: string): Promise<void> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  if (!(await nav.isVisible())) {
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await nav.waitFor();
+  }
+  await nav.getByRole('link', { name: title, exact: true }).click();
+  await page.getByRole('heading', { level: 1, name: title, exact: true }).waitFor();
 }

@@ -3,7 +3,7 @@
  * credential is the httpOnly session cookie set by `login` (same origin: fetch sends it, and the
  * browser sends it on the WebSocket upgrade), so no token is ever readable by page scripts.
  */
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
+import { Client, cacheExchange, fetchExchange, mapExchange, subscriptionExchange } from 'urql';
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws/client';
 
 export interface ConsoleClient {
@@ -11,8 +11,12 @@ export interface ConsoleClient {
   ws: WsClient;
 }
 
-/** A fresh client pair; made again on sign-in and sign-out so no cached data or socket outlives a session. */
-export function makeClient(): ConsoleClient {
+/**
+ * A fresh client pair; made again on sign-in and sign-out so no cached data or socket outlives a
+ * session. `onSessionEnded` runs when the server answers UNAUTHENTICATED (the session was signed out
+ * elsewhere or expired), so the console returns to its sign-in form.
+ */
+export function makeClient(onSessionEnded: () => void = () => {}): ConsoleClient {
   const wsUrl = `${location.protocol === 'https:' ? 'wss:' : 'ws:'}//${location.host}/graphql`;
   const ws = createWsClient({
     url: wsUrl,
@@ -25,7 +29,16 @@ export function makeClient(): ConsoleClient {
     url: '/graphql',
     fetchOptions: { credentials: 'same-origin', headers: { 'content-type': 'application/json' } },
     preferGetMethod: false,
+    // Show what is cached at once, and always ask the server too: another person may have changed it.
+    requestPolicy: 'cache-and-network',
     exchanges: [
+      mapExchange({
+        onError(error, operation) {
+          const ended = error.graphQLErrors.some((e) => (e.extensions as { code?: string } | undefined)?.code === 'UNAUTHENTICATED');
+          // The sign-in check itself and the login attempt answer UNAUTHENTICATED by design.
+          if (ended && !['ConsoleViewer', 'ConsoleLogin'].includes(operationName(operation.query))) onSessionEnded();
+        },
+      }),
       cacheExchange,
       fetchExchange,
       subscriptionExchange({
@@ -42,4 +55,8 @@ export function makeClient(): ConsoleClient {
     ],
   });
   return { urql, ws };
+}
+
+function operationName(doc: { definitions: readonly { kind: string; name?: { value: string } }[] }): string {
+  return doc.definitions.find((d) => d.kind === 'OperationDefinition')?.name?.value ?? '';
 }

@@ -4,34 +4,28 @@
  * client so nothing cached stays on screen.
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { Provider, gql } from 'urql';
+import { Provider } from 'urql';
 import { makeClient, type ConsoleClient } from './client';
+import { graphql, type ResultOf } from './graphql';
 
-export interface Me {
-  id: string;
-  email: string;
-  name: string | null;
-  role: 'ADMIN' | 'MEMBER';
-  kind: 'HUMAN' | 'SERVICE';
-  tenant: { id: string; name: string };
-}
+export type Me = ResultOf<typeof ViewerQuery>['viewer']['user'];
 
-const ViewerQuery = gql<{ viewer: { credentialKind: string; user: Me } }>`
+const ViewerQuery = graphql(`
   query ConsoleViewer {
     viewer {
       credentialKind
       user { id email name role kind tenant { id name } }
     }
   }
-`;
-const LoginMutation = gql<{ login: { expiresIn: number } }, { email: string; password: string }>`
+`);
+const LoginMutation = graphql(`
   mutation ConsoleLogin($email: String!, $password: String!) {
     login(email: $email, password: $password) { expiresIn }
   }
-`;
-const LogoutMutation = gql<{ logout: boolean }>`
+`);
+const LogoutMutation = graphql(`
   mutation ConsoleLogout { logout }
-`;
+`);
 
 interface SessionState {
   me: Me | null;
@@ -57,13 +51,14 @@ export function useMe(): Me {
 }
 
 export function SessionProvider({ children }: { children: ReactNode }) {
-  const [client, setClient] = useState<ConsoleClient>(() => makeClient());
   const [me, setMe] = useState<Me | null>(null);
+  // A session that ends elsewhere (signed out in another tab, expired) brings back the sign-in form.
+  const [client, setClient] = useState<ConsoleClient>(() => makeClient(() => setMe(null)));
   const [loading, setLoading] = useState(true);
 
   const renew = useCallback((old: ConsoleClient) => {
     old.ws.dispose();
-    const next = makeClient();
+    const next = makeClient(() => setMe(null));
     setClient(next);
     return next;
   }, []);

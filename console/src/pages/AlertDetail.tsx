@@ -4,7 +4,7 @@
  * and the alert's shared chat. Live: alertChanged for this alert refreshes it.
  */
 import { useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -14,60 +14,9 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { humanOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface AssistantAction {
-  id: string;
-  tool: string;
-  args: unknown;
-  argsHash: string;
-  rationale: string;
-  risk: string;
-  status: string;
-  reason: string | null;
-  result: unknown;
-  expiresAt: string;
-  decidedBy: { email: string } | null;
-}
-interface AlertDetailData {
-  id: string;
-  summary: string;
-  status: 'OPEN' | 'ACKNOWLEDGED' | 'SNOOZED' | 'RESOLVED';
-  severity: string;
-  source: string | null;
-  count: number;
-  dedupKey: string;
-  suppressed: boolean;
-  firstSeenAt: string;
-  lastSeenAt: string;
-  snoozedUntil: string | null;
-  acknowledgedAt: string | null;
-  resolvedAt: string | null;
-  allowedActions: ('ACKNOWLEDGE' | 'SNOOZE' | 'RESOLVE')[];
-  assignee: { email: string } | null;
-  rule: { id: string; name: string; kind: string; typeGlob: string | null; source: string | null } | null;
-  device: { id: string; name: string; site: string | null; role: string | null } | null;
-  maintenanceWindow: { id: string; name: string } | null;
-  events: { id: string; type: string; severity: string; summary: string | null; source: string; receivedAt: string }[];
-  timeline: { id: string; action: string; fromStatus: string | null; toStatus: string | null; note: string | null; createdAt: string; actor: { email: string } | null }[];
-  latestTriage: {
-    id: string;
-    summary: string;
-    provider: string;
-    createdAt: string;
-    checks: { name: string; status: string; message: string; interesting: boolean; evidence: string[] }[];
-    likelyCauses: { cause: string; confidence: string; evidence: string[] }[];
-  } | null;
-  assistantActions: AssistantAction[];
-}
-interface ChatMessage {
-  id: string;
-  role: string;
-  content: string;
-  createdAt: string;
-  author: { email: string } | null;
-}
-
-const AlertQuery = gql<{ alert: AlertDetailData; alertConversation: { id: string; messages: ChatMessage[] } | null }, { id: string }>`
+const AlertQuery = graphql(`
   query ConsoleAlert($id: ID!) {
     alert(id: $id) {
       id summary status severity source count dedupKey suppressed firstSeenAt lastSeenAt snoozedUntil acknowledgedAt resolvedAt allowedActions
@@ -89,37 +38,37 @@ const AlertQuery = gql<{ alert: AlertDetailData; alertConversation: { id: string
       messages { id role content createdAt author { email } }
     }
   }
-`;
-const AlertChangedOne = gql<{ alertChanged: { change: string } }, { filter: { alertId: string } }>`
+`);
+const AlertChangedOne = graphql(`
   subscription ConsoleAlertChanged($filter: AlertChangedFilter) { alertChanged(filter: $filter) { change alert { id status } } }
-`;
-const Acknowledge = gql<unknown, { id: string }>`
+`);
+const Acknowledge = graphql(`
   mutation ConsoleAcknowledgeAlert($id: ID!) { acknowledgeAlert(id: $id) { id status allowedActions acknowledgedAt assignee { email } } }
-`;
-const Snooze = gql<unknown, { id: string; input: { duration: string } }>`
+`);
+const Snooze = graphql(`
   mutation ConsoleSnoozeAlert($id: ID!, $input: SnoozeAlertInput!) { snoozeAlert(id: $id, input: $input) { id status allowedActions snoozedUntil } }
-`;
-const Resolve = gql<unknown, { id: string }>`
+`);
+const Resolve = graphql(`
   mutation ConsoleResolveAlert($id: ID!) { resolveAlert(id: $id) { id status allowedActions resolvedAt } }
-`;
-const Triage = gql<unknown, { alertId: string }>`
+`);
+const Triage = graphql(`
   mutation ConsoleTriageAlert($alertId: ID!) { triageAlert(alertId: $alertId) { id summary } }
-`;
-const ApproveAction = gql<unknown, { actionId: string; alertId: string; argsHash: string }>`
+`);
+const ApproveAction = graphql(`
   mutation ConsoleApproveAssistantAction($actionId: ID!, $alertId: ID!, $argsHash: String) {
     approveAssistantAction(actionId: $actionId, alertId: $alertId, argsHash: $argsHash) { id status result }
   }
-`;
-const RejectAction = gql<unknown, { actionId: string; alertId: string; reason: string | null }>`
+`);
+const RejectAction = graphql(`
   mutation ConsoleRejectAssistantAction($actionId: ID!, $alertId: ID!, $reason: String) {
     rejectAssistantAction(actionId: $actionId, alertId: $alertId, reason: $reason) { id status reason }
   }
-`;
-const SendChat = gql<unknown, { alertId: string; message: string }>`
+`);
+const SendChat = graphql(`
   mutation ConsoleSendAlertChat($alertId: ID!, $message: String!) {
     sendAlertChatMessage(alertId: $alertId, message: $message) { reply { id content } conversation { id } }
   }
-`;
+`);
 
 const SNOOZE_FOR = [
   { value: '15m', label: '15 minutes' },

@@ -1,6 +1,5 @@
 /** Alerts: the live list with filters (details and actions on /alerts/:id). */
 import { useMemo, useState } from 'react';
-import { gql } from 'urql';
 import { Link } from 'wouter';
 import { DataTable } from '../components/DataTable';
 import { CheckboxField, SelectField, TextField } from '../components/Field';
@@ -8,37 +7,20 @@ import { Badge, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { useDebounced } from '../components/useDebounced';
 import { when } from '../lib/format';
+import { graphql, type VariablesOf } from '../lib/graphql';
 
-interface AlertRow {
-  id: string;
-  summary: string;
-  status: string;
-  severity: string;
-  source: string | null;
-  count: number;
-  suppressed: boolean;
-  lastSeenAt: string;
-  assignee: { email: string } | null;
-  rule: { id: string; name: string } | null;
-  device: { id: string; name: string } | null;
-}
-interface AlertFilter {
-  status?: string[];
-  severity?: string;
-  source?: string;
-  suppressed?: boolean;
-}
+type AlertFilter = NonNullable<VariablesOf<typeof AlertsQuery>['filter']>;
 
-const AlertsQuery = gql<{ alerts: { edges: { node: AlertRow }[] } }, { filter: AlertFilter; first: number }>`
+const AlertsQuery = graphql(`
   query ConsoleAlerts($filter: AlertFilter, $first: Int) {
     alerts(filter: $filter, first: $first) {
       edges { node { id summary status severity source count suppressed lastSeenAt assignee { email } rule { id name } device { id name } } }
     }
   }
-`;
-const AlertChangedSubscription = gql<{ alertChanged: { change: string; alert: { id: string } } }>`
+`);
+const AlertChangedSubscription = graphql(`
   subscription ConsoleAlertsChanged { alertChanged { change alert { id status } } }
-`;
+`);
 
 const STATUSES = [
   { value: 'live', label: 'open, acknowledged or snoozed' },

@@ -1,30 +1,21 @@
 /** Admin: the audit log (every mutation in the tenant), newest first, filtered by action, paged. */
 import { useState } from 'react';
-import { gql, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { DataTable } from '../components/DataTable';
 import { TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useDebounced } from '../components/useDebounced';
 import { lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface AuditRow {
-  id: string;
-  action: string;
-  createdAt: string;
-  credentialKind: string;
-  targetType: string | null;
-  targetId: string | null;
-  actor: { email: string } | null;
-}
-
-const AuditQuery = gql<{ auditLog: { edges: { node: AuditRow }[]; pageInfo: { hasNextPage: boolean; endCursor: string | null } } }, { action: string | null; after: string | null; first: number }>`
+const AuditQuery = graphql(`
   query ConsoleAuditLog($action: String, $after: String, $first: Int) {
     auditLog(action: $action, after: $after, first: $first) {
       edges { node { id action createdAt credentialKind targetType targetId actor { email } } }
       pageInfo { hasNextPage endCursor }
     }
   }
-`;
+`);
 
 export function Audit() {
   const [action, setAction] = useState('');

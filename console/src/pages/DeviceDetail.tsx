@@ -3,8 +3,8 @@
  * configuration, drift (with its diff), Reconcile, a direct intent edit (admins) and proposals of a
  * change (anyone; a second person approves). Live: deviceChanged for this device.
  */
-import { useMemo, useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useEffect, useMemo, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
 import { Link } from 'wouter';
 import { createTwoFilesPatch } from 'diff';
 import { ActionButton } from '../components/ActionButton';
@@ -15,60 +15,48 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface IntentVersion {
-  id: string;
-  version: number;
-  config: string;
-  comment: string | null;
-  createdAt: string;
-  author: { email: string } | null;
-  proposal: { id: string; title: string } | null;
-}
-interface DeviceData {
-  id: string;
-  name: string;
-  site: string | null;
-  role: string | null;
-  platform: string | null;
-  managementAddress: string | null;
-  externalId: string | null;
-  labels: Record<string, string>;
-  intent: IntentVersion | null;
-  intentHistory: { edges: { node: IntentVersion }[] };
-  observedConfig: { config: string; observedAt: string | null } | null;
-  drift: { id: string; status: string; inSync: boolean; diff: string; detail: string | null; createdAt: string; intentVersion: number | null; observedAt: string | null } | null;
-  proposals: { edges: { node: { id: string; title: string; status: string; proposer: { email: string }; createdAt: string } }[] };
-}
-
-const DeviceQuery = gql<{ device: DeviceData | null }, { id: string }>`
+const DeviceQuery = graphql(`
   query ConsoleDevice($id: ID!) {
     device(id: $id) {
       id name site role platform managementAddress externalId labels
-      intent { id version config comment createdAt author { email } proposal { id title } }
-      intentHistory(first: 50) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
+      intent { id version config }
       observedConfig { config observedAt }
       drift { id status inSync diff detail createdAt intentVersion observedAt }
-      proposals(first: 20) { edges { node { id title status createdAt proposer { email } } } }
+    }
+    proposals(deviceId: $id, first: 20) { edges { node { id title status createdAt proposer { email } } } }
+  }
+`);
+// A query of its own: the server's cost limit multiplies nested lists by their page size (first: 20 here).
+const HistoryQuery = graphql(`
+  query ConsoleDeviceHistory($id: ID!) {
+    device(id: $id) {
+      id
+      intentHistory(first: 20) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
     }
   }
-`;
-const DeviceChangedOne = gql<{ deviceChanged: { id: string; change: string } }, { id: string }>`
+`);
+const DeviceChangedOne = graphql(`
   subscription ConsoleDeviceChanged($id: ID) { deviceChanged(id: $id) { id change name } }
-`;
-const Reconcile = gql<unknown, { id: string }>`
+`);
+const Reconcile = graphql(`
   mutation ConsoleReconcileDevice($id: ID!) { reconcileDevice(id: $id) { deviceId jobId queuedAt } }
-`;
-const SetIntent = gql<unknown, { input: { deviceId: string; config: string; comment: string | null } }>`
+`);
+const SetIntent = graphql(`
   mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
-`;
-const OpenProposal = gql<unknown, { input: { deviceId: string; kind: string; title: string; proposedIntent: string; reason: string | null } }>`
+`);
+const OpenProposal = graphql(`
   mutation ConsoleOpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
-`;
+`);
 
 export function DeviceDetail({ params }: { params: { id: string } }) {
   const me = useMe();
-  const { result, refetch } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const { result, refetch, live } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const [history, refetchHistory] = useQuery({ query: HistoryQuery, variables: { id: params.id } });
+  useEffect(() => {
+    if (live.data) refetchHistory({ requestPolicy: 'network-only' });
+  }, [live.data, refetchHistory]);
   const [, reconcile] = useMutation(Reconcile);
   const [, setIntent] = useMutation(SetIntent);
   const [, openProposal] = useMutation(OpenProposal);
@@ -77,14 +65,15 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
   const [title, setTitle] = useState('');
   const [reconciled, setReconciled] = useState<string | null>(null);
   const d = result.data?.device;
-  const versions = useMemo(() => d?.intentHistory.edges.map((e) => e.node) ?? [], [d]);
+  const versions = useMemo(() => history.data?.device?.intentHistory.edges.map((e) => e.node) ?? [], [history.data]);
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
   const versionDiff = useMemo(() => {
     const a = versions.find((v) => String(v.version) === from) ?? versions[1];
     const b = versions.find((v) => String(v.version) === to) ?? versions[0];
     if (!a || !b) return null;
-    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 });
+    // Without the ==== separator line createTwoFilesPatch starts with.
+    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 }).replace(/^=+\n/, '');
   }, [versions, from, to]);
   const draft = config ?? d?.intent?.config ?? '';
   const versionOptions = versions.map((v) => ({ value: String(v.version), label: `v${v.version}` }));
@@ -118,7 +107,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 variant="primary"
                 run={async () => {
                   const r = await reconcile({ id: d.id });
-                  if (!r.error) setReconciled(`Reconcile queued at ${when((r.data as { reconcileDevice: { queuedAt: string } }).reconcileDevice.queuedAt)}; the drift updates when it has run.`);
+                  if (r.data) setReconciled(`Reconcile queued at ${when(r.data.reconcileDevice.queuedAt)}; the drift updates when it has run.`);
                   return r;
                 }}
               >
@@ -175,11 +164,12 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
           </Card>
 
           <Card title="Change the intent">
-            <TextField label="Configuration" value={draft} onChange={setConfig} multiline />
+            <TextField label="New intended configuration" value={draft} onChange={setConfig} multiline />
             <div className="grid2">
               <MutationForm
                 title="Propose (a second person approves)"
                 submitLabel="Propose change"
+                onDone={refetch}
                 onSubmit={async () => {
                   const r = await openProposal({ input: { deviceId: d.id, kind: 'config_change', title: title || `Change ${d.name}`, proposedIntent: draft, reason: comment || null } });
                   if (!r.error) setTitle('');
@@ -197,6 +187,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 onDone={() => {
                   setConfig(null);
                   refetch();
+                  refetchHistory({ requestPolicy: 'network-only' });
                 }}
               >
                 <p className="hint">Saved as a new version, recorded on the timeline, then reconciled.</p>
@@ -207,7 +198,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
           <Card title="Proposals">
             <DataTable
               caption="Device proposals"
-              rows={d.proposals.edges.map((e) => e.node)}
+              rows={result.data?.proposals.edges.map((e) => e.node)}
               rowKey={(p) => p.id}
               columns={[
                 { header: 'Title', cell: (p) => p.title },

@@ -1,6 +1,6 @@
 /** The device inventory: search and filters, live (deviceChanged); admins add devices. */
 import { useMemo, useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, TextField } from '../components/Field';
@@ -10,39 +10,24 @@ import { useDebounced } from '../components/useDebounced';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
+import { graphql, type VariablesOf } from '../lib/graphql';
 
-interface DeviceRow {
-  id: string;
-  name: string;
-  site: string | null;
-  role: string | null;
-  platform: string | null;
-  managementAddress: string | null;
-  updatedAt: string;
-  drift: { status: string } | null;
-  intent: { version: number } | null;
-}
-interface DeviceFilter {
-  search?: string;
-  site?: string;
-  role?: string;
-  platform?: string;
-}
+type DeviceFilter = NonNullable<VariablesOf<typeof DevicesQuery>['filter']>;
 
-const DevicesQuery = gql<{ devices: { totalCount: number; edges: { node: DeviceRow }[] } }, { filter: DeviceFilter; first: number }>`
+const DevicesQuery = graphql(`
   query ConsoleDevices($filter: DeviceFilter, $first: Int) {
     devices(filter: $filter, first: $first) {
       totalCount
       edges { node { id name site role platform managementAddress updatedAt drift { status } intent { version } } }
     }
   }
-`;
-const DeviceChangedAny = gql<{ deviceChanged: { id: string; change: string } }>`
+`);
+const DeviceChangedAny = graphql(`
   subscription ConsoleDevicesChanged { deviceChanged { id change name } }
-`;
-const CreateDevice = gql<{ createDevice: { id: string } }, { input: { name: string; site?: string; role?: string; platform?: string; managementAddress?: string } }>`
+`);
+const CreateDevice = graphql(`
   mutation ConsoleCreateDevice($input: DeviceInput!) { createDevice(input: $input) { id name } }
-`;
+`);
 
 export function Devices() {
   const me = useMe();

@@ -1,6 +1,6 @@
 /** Inbound webhooks (URL, secret reveal and rotation) and the tenant's ingest key (rotation). */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
@@ -10,38 +10,29 @@ import { Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface InboundWebhook {
-  id: string;
-  name: string;
-  kind: string;
-  slug: string;
-  url: string;
-  createdAt: string;
-  previousSecretValidUntil: string | null;
-}
-
-const InboundQuery = gql<{ inboundWebhooks: InboundWebhook[] }>`
+const InboundQuery = graphql(`
   query ConsoleInboundWebhooks { inboundWebhooks { id name kind slug url createdAt previousSecretValidUntil } }
-`;
-const IngestKeysQuery = gql<{ ingestKeys: { id: string; keyPrefix: string; createdAt: string; validUntil: string | null }[] }>`
+`);
+const IngestKeysQuery = graphql(`
   query ConsoleIngestKeys { ingestKeys { id keyPrefix createdAt validUntil } }
-`;
-const CreateInbound = gql<{ createInboundWebhook: InboundWebhook & { secret: string } }, { input: { name: string; kind: string } }>`
+`);
+const CreateInbound = graphql(`
   mutation ConsoleCreateInboundWebhook($input: CreateInboundWebhookInput!) { createInboundWebhook(input: $input) { id name kind slug url createdAt secret } }
-`;
-const RevealInbound = gql<{ revealInboundWebhookSecret: string }, { id: string }>`
+`);
+const RevealInbound = graphql(`
   mutation ConsoleRevealInboundSecret($id: ID!) { revealInboundWebhookSecret(id: $id) }
-`;
-const RotateInbound = gql<{ rotateInboundWebhookSecret: InboundWebhook & { secret: string } }, { id: string }>`
+`);
+const RotateInbound = graphql(`
   mutation ConsoleRotateInboundSecret($id: ID!) { rotateInboundWebhookSecret(id: $id) { id secret previousSecretValidUntil } }
-`;
-const DeleteInbound = gql<unknown, { id: string }>`
+`);
+const DeleteInbound = graphql(`
   mutation ConsoleDeleteInboundWebhook($id: ID!) { deleteInboundWebhook(id: $id) }
-`;
-const RotateIngestKey = gql<{ rotateIngestKey: { key: string; previousValidUntil: string } }>`
+`);
+const RotateIngestKey = graphql(`
   mutation ConsoleRotateIngestKey { rotateIngestKey { key previousValidUntil ingestKey { id keyPrefix } } }
-`;
+`);
 
 export function Inbound() {
   const me = useMe();
@@ -63,7 +54,7 @@ export function Inbound() {
       {shown && (
         <Card title={shown.label}>
           <p className="secret">
-            <code aria-label={shown.label}>{shown.value}</code> <CopyButton text={shown.value} />
+            <code aria-label={`${shown.label} value`}>{shown.value}</code> <CopyButton text={shown.value} />
           </p>
           {shown.note && <p className="hint">{shown.note}</p>}
           <button type="button" className="plain" onClick={() => setShown(null)}>
@@ -84,7 +75,7 @@ export function Inbound() {
           {
             header: 'Secret',
             cell: (h) => (
-              <div className="row-actions" role="group" aria-label={`Secret of ${h.name}`}>
+              <div className="row-actions" role="group" aria-label={`Secret actions for ${h.name}`}>
                 <ActionButton
                   deniedBecause={denied}
                   run={async () => {

@@ -1,6 +1,6 @@
 /** Outbound webhooks: list, create (secret shown once), enable/disable, delete; details at /webhooks/:id. */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
@@ -10,30 +10,22 @@ import { Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface OutboundRow {
-  id: string;
-  name: string;
-  url: string;
-  enabled: boolean;
-  lastFailureAt: string | null;
-  lastFailureError: string | null;
-  triggers: { on: string; typeGlob: string | null }[];
-}
-
-const OutboundQuery = gql<{ outboundWebhooks: OutboundRow[] }>`
+const OutboundQuery = graphql(`
   query ConsoleOutboundWebhooks { outboundWebhooks { id name url enabled lastFailureAt lastFailureError triggers { on typeGlob } } }
-`;
-const CreateOutbound = gql<{ createOutboundWebhook: { id: string; secret: string } }, { input: { name: string; url: string; triggers: { on: string; typeGlob?: string }[] } }>`
+`);
+const CreateOutbound = graphql(`
   mutation ConsoleCreateOutboundWebhook($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret webhook { id name } } }
-`;
-const SetEnabled = gql<unknown, { id: string; input: { enabled: boolean } }>`
+`);
+const SetEnabled = graphql(`
   mutation ConsoleUpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { id enabled } }
-`;
-const DeleteOutbound = gql<unknown, { id: string }>`
+`);
+const DeleteOutbound = graphql(`
   mutation ConsoleDeleteOutboundWebhook($id: ID!) { deleteOutboundWebhook(id: $id) }
-`;
+`);
 
+type Trigger = (typeof TRIGGERS)[number];
 export const TRIGGERS = ['ALERT_OPENED', 'ALERT_ACKNOWLEDGED', 'ALERT_SNOOZED', 'ALERT_REOPENED', 'ALERT_RESOLVED', 'EVENT', 'PROPOSAL_OPENED', 'PROPOSAL_APPROVED', 'PROPOSAL_DENIED', 'PROPOSAL_APPLIED', 'PROPOSAL_FAILED', 'REPORT_DELIVERED'] as const;
 
 export function Outbound() {
@@ -46,7 +38,7 @@ export function Outbound() {
   const [, remove] = useMutation(DeleteOutbound);
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  const [on, setOn] = useState<string[]>(['ALERT_OPENED']);
+  const [on, setOn] = useState<Trigger[]>(['ALERT_OPENED']);
   const [typeGlob, setTypeGlob] = useState('');
   const [secret, setSecret] = useState<string | null>(null);
   return (
@@ -55,7 +47,7 @@ export function Outbound() {
         <Card title="Signing secret">
           <p>Shown this once (admins can reveal it again on the webhook's page).</p>
           <p className="secret">
-            <code aria-label="Signing secret">{secret}</code> <CopyButton text={secret} />
+            <code aria-label="Signing secret value">{secret}</code> <CopyButton text={secret} />
           </p>
           <button type="button" className="plain" onClick={() => setSecret(null)}>
             Done

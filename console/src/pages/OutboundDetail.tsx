@@ -4,7 +4,7 @@
  * Redeliver.
  */
 import { useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
@@ -15,32 +15,9 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { json, lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface Attempt {
-  id: string;
-  number: number;
-  createdAt: string;
-  durationMs: number;
-  responseStatus: number | null;
-  responseBody: string | null;
-  error: string | null;
-  requestHeaders: Record<string, string>;
-}
-interface Delivery {
-  id: string;
-  topic: string;
-  status: string;
-  attemptCount: number;
-  createdAt: string;
-  deliveredAt: string | null;
-  failedAt: string | null;
-  nextAttemptAt: string | null;
-  lastError: string | null;
-  body: string;
-  attempts: Attempt[];
-}
-
-const WebhookQuery = gql<{ webhook: { id: string; name: string; url: string; enabled: boolean; previousSecretValidUntil: string | null; triggers: { on: string; typeGlob: string | null }[]; deliveries: Delivery[] } }, { id: string; status: string | null }>`
+const WebhookQuery = graphql(`
   query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
     webhook(id: $id) {
       id name url enabled previousSecretValidUntil
@@ -51,19 +28,19 @@ const WebhookQuery = gql<{ webhook: { id: string; name: string; url: string; ena
       }
     }
   }
-`;
-const DeliveryChanged = gql<{ deliveryChanged: { id: string; status: string } }, { webhookId: string }>`
+`);
+const DeliveryChanged = graphql(`
   subscription ConsoleDeliveryChanged($webhookId: ID) { deliveryChanged(webhookId: $webhookId) { id status attemptCount } }
-`;
-const Redeliver = gql<unknown, { deliveryId: string }>`
+`);
+const Redeliver = graphql(`
   mutation ConsoleRedeliver($deliveryId: ID!) { redeliver(deliveryId: $deliveryId) { id status attemptCount } }
-`;
-const RevealSecret = gql<{ revealOutboundWebhookSecret: { secret: string } }, { id: string }>`
+`);
+const RevealSecret = graphql(`
   mutation ConsoleRevealOutboundSecret($id: ID!) { revealOutboundWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }
-`;
-const RotateSecret = gql<{ rotateWebhookSecret: { secret: string; previousSecretValidUntil: string | null } }, { id: string }>`
+`);
+const RotateSecret = graphql(`
   mutation ConsoleRotateOutboundSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }
-`;
+`);
 
 const STATUSES = ['', 'PENDING', 'RETRYING', 'DELIVERED', 'FAILED'] as const;
 
@@ -98,7 +75,7 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
             </dl>
             {secret && (
               <p className="secret">
-                <code aria-label="Signing secret">{secret}</code> <CopyButton text={secret} />
+                <code aria-label="Signing secret value">{secret}</code> <CopyButton text={secret} />
               </p>
             )}
             <div className="row-actions">

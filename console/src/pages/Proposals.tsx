@@ -3,7 +3,7 @@
  * than the proposer), shown as the reason on the disabled button; Deny records a reason.
  */
 import { useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -13,26 +13,9 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { approvalDenial } from '../lib/permissions';
 import { when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface ProposalRow {
-  id: string;
-  title: string;
-  kind: string;
-  status: string;
-  revision: number;
-  reason: string | null;
-  action: string | null;
-  proposedIntent: string | null;
-  denialReason: string | null;
-  failureReason: string | null;
-  createdAt: string;
-  proposer: { id: string; email: string };
-  approver: { email: string } | null;
-  deniedBy: { email: string } | null;
-  device: { id: string; name: string } | null;
-}
-
-const ProposalsQuery = gql<{ proposals: { edges: { node: ProposalRow }[] } }, { status: string | null; first: number }>`
+const ProposalsQuery = graphql(`
   query ConsoleProposals($status: ProposalStatus, $first: Int) {
     proposals(status: $status, first: $first) {
       edges {
@@ -43,16 +26,16 @@ const ProposalsQuery = gql<{ proposals: { edges: { node: ProposalRow }[] } }, { 
       }
     }
   }
-`;
-const ProposalChangedSubscription = gql<{ proposalChanged: { id: string; status: string } }>`
+`);
+const ProposalChangedSubscription = graphql(`
   subscription ConsoleProposalChanged { proposalChanged { id change status } }
-`;
-const ApproveProposal = gql<unknown, { id: string; revision: number }>`
+`);
+const ApproveProposal = graphql(`
   mutation ConsoleApproveProposal($id: ID!, $revision: Int) { approveProposal(id: $id, revision: $revision) { id status approvedAt approver { email } } }
-`;
-const DenyProposal = gql<unknown, { id: string; reason: string | null }>`
+`);
+const DenyProposal = graphql(`
   mutation ConsoleDenyProposal($id: ID!, $reason: String) { denyProposal(id: $id, reason: $reason) { id status denialReason } }
-`;
+`);
 
 const STATUSES = ['PROPOSED', 'APPROVED', 'APPLIED', 'FAILED', 'DENIED', ''] as const;
 

@@ -1,6 +1,6 @@
 /** Alert rules (match and heartbeat/absence) and maintenance windows. Members read; admins change. */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, SelectField, TextField } from '../components/Field';
@@ -8,53 +8,29 @@ import { Badge, Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
+import { graphql, type VariablesOf } from '../lib/graphql';
 
-interface Rule {
-  id: string;
-  name: string;
-  kind: 'MATCH' | 'ABSENCE';
-  enabled: boolean;
-  typeGlob: string | null;
-  source: string | null;
-  module: string | null;
-  severities: string[];
-  alertSeverity: string;
-  windowSeconds: number | null;
-  summaryTemplate: string | null;
-}
-interface Window {
-  id: string;
-  name: string;
-  startsAt: string;
-  endsAt: string;
-  repeatEverySeconds: number | null;
-  source: string | null;
-  deviceId: string | null;
-  matchLabels: Record<string, string>;
-  activeNow: boolean;
-}
-
-const RulesQuery = gql<{ alertRules: Rule[]; maintenanceWindows: Window[] }>`
+const RulesQuery = graphql(`
   query ConsoleRules {
     alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }
     maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
   }
-`;
-const CreateRule = gql<unknown, { input: Record<string, unknown> }>`
+`);
+const CreateRule = graphql(`
   mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id name } }
-`;
-const UpdateRule = gql<unknown, { id: string; input: { enabled: boolean } }>`
+`);
+const UpdateRule = graphql(`
   mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { id enabled } }
-`;
-const DeleteRule = gql<unknown, { id: string }>`
+`);
+const DeleteRule = graphql(`
   mutation ConsoleDeleteAlertRule($id: ID!) { deleteAlertRule(id: $id) }
-`;
-const CreateWindow = gql<unknown, { input: Record<string, unknown> }>`
+`);
+const CreateWindow = graphql(`
   mutation ConsoleCreateMaintenanceWindow($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { id name } }
-`;
-const DeleteWindow = gql<unknown, { id: string }>`
+`);
+const DeleteWindow = graphql(`
   mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) }
-`;
+`);
 
 const KINDS = [
   { value: 'MATCH', label: 'match: each matching event opens or bumps an alert' },
@@ -114,7 +90,7 @@ export function Rules() {
         submitLabel="Create rule"
         deniedBecause={denied}
         onSubmit={async () => {
-          const input: Record<string, unknown> = { name: rule.name, kind: rule.kind, alertSeverity: rule.alertSeverity };
+          const input: VariablesOf<typeof CreateRule>['input'] = { name: rule.name, kind: rule.kind, alertSeverity: rule.alertSeverity };
           if (rule.typeGlob) input.typeGlob = rule.typeGlob;
           if (rule.source) input.source = rule.source;
           if (rule.module) input.module = rule.module;
@@ -166,7 +142,7 @@ export function Rules() {
           submitLabel="Create window"
           deniedBecause={denied}
           onSubmit={async () => {
-            const input: Record<string, unknown> = { name: win.name, startsAt: isoOf(win.startsAt), endsAt: isoOf(win.endsAt) };
+            const input: VariablesOf<typeof CreateWindow>['input'] = { name: win.name, startsAt: isoOf(win.startsAt), endsAt: isoOf(win.endsAt) };
             if (win.source) input.source = win.source;
             if (win.repeat) input.repeatEverySeconds = Number(win.repeat);
             const r = await createWindow({ input });

@@ -1,6 +1,6 @@
 /** The live timeline: the newest events, filtered, with new ones arriving over eventAdded. */
 import { useMemo, useState } from 'react';
-import { gql, useQuery } from 'urql';
+import { useQuery } from 'urql';
 import { DataTable } from '../components/DataTable';
 import { SelectField, TextField } from '../components/Field';
 import { Badge, Page } from '../components/Page';
@@ -8,38 +8,23 @@ import { ErrorView } from '../components/ErrorView';
 import { useLiveItems } from '../components/useLive';
 import { useDebounced } from '../components/useDebounced';
 import { when } from '../lib/format';
+import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 
-export interface TimelineEvent {
-  id: string;
-  type: string;
-  source: string;
-  severity: string;
-  module: string | null;
-  summary: string | null;
-  receivedAt: string;
-  receivedVia: string;
-  payload: unknown;
-}
-interface EventFilter {
-  module?: string;
-  source?: string;
-  type?: string;
-  search?: string;
-  severities?: string[];
-}
+export type TimelineEvent = ResultOf<typeof EventAddedSubscription>['eventAdded'];
+type EventFilter = NonNullable<VariablesOf<typeof EventsQuery>['filter']>;
 
-const EventsQuery = gql<{ events: { edges: { node: TimelineEvent }[] } }, { filter: EventFilter; first: number }>`
+const EventsQuery = graphql(`
   query ConsoleEvents($filter: EventFilter, $first: Int) {
     events(filter: $filter, first: $first) {
       edges { node { id type source severity module summary receivedAt receivedVia payload } }
     }
   }
-`;
-const EventAddedSubscription = gql<{ eventAdded: TimelineEvent }, { filter: EventFilter }>`
+`);
+const EventAddedSubscription = graphql(`
   subscription ConsoleEventAdded($filter: EventFilter) {
     eventAdded(filter: $filter) { id type source severity module summary receivedAt receivedVia payload }
   }
-`;
+`);
 
 const SEVERITIES = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
 

@@ -1,6 +1,6 @@
 /** Personal access tokens: mint (cleartext shown once), list with last use, revoke, reactivate, rotate. */
 import { useState } from 'react';
-import { gql, useMutation } from 'urql';
+import { useMutation } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, SelectField, TextField } from '../components/Field';
@@ -8,42 +8,30 @@ import { Badge, Card, Page } from '../components/Page';
 import { CopyButton } from '../components/CopyButton';
 import { useLiveQuery } from '../components/useLive';
 import { when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface Token {
-  id: string;
-  name: string;
-  description: string | null;
-  tokenPrefix: string;
-  status: 'ACTIVE' | 'REVOKED' | 'EXPIRED';
-  createdAt: string;
-  expiresAt: string | null;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-  graceUntil: string | null;
-}
-
-const TokensQuery = gql<{ tokens: Token[] }>`
+const TokensQuery = graphql(`
   query ConsoleTokens {
     tokens { id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil }
   }
-`;
-const TokenChangedSubscription = gql<{ tokenChanged: { id: string; change: string } }>`
+`);
+const TokenChangedSubscription = graphql(`
   subscription ConsoleTokenChanged { tokenChanged { id change } }
-`;
-const CreateToken = gql<{ createToken: { token: string; accessToken: Token } }, { input: { name: string; description?: string; expiresInDays: number | null } }>`
+`);
+const CreateToken = graphql(`
   mutation ConsoleCreateToken($input: CreateTokenInput!) {
     createToken(input: $input) { token accessToken { id name tokenPrefix status expiresAt } }
   }
-`;
-const RevokeToken = gql<{ revokeToken: Token }, { id: string }>`
+`);
+const RevokeToken = graphql(`
   mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id status revokedAt } }
-`;
-const ReactivateToken = gql<{ reactivateToken: Token }, { id: string }>`
+`);
+const ReactivateToken = graphql(`
   mutation ConsoleReactivateToken($id: ID!) { reactivateToken(id: $id) { id status revokedAt } }
-`;
-const RotateToken = gql<{ rotateToken: { token: string; accessToken: Token } }, { id: string }>`
+`);
+const RotateToken = graphql(`
   mutation ConsoleRotateToken($id: ID!) { rotateToken(id: $id) { token accessToken { id name tokenPrefix status expiresAt } } }
-`;
+`);
 
 const EXPIRY = [
   { value: '30', label: '30 days' },

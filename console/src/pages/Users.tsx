@@ -1,6 +1,6 @@
 /** Admin: the tenant's users; create people or service users with a role; mint a service user's token. */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
@@ -9,25 +9,17 @@ import { Badge, Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
+import { graphql } from '../lib/graphql';
 
-interface UserRow {
-  id: string;
-  email: string;
-  name: string | null;
-  role: string;
-  kind: string;
-  createdAt: string;
-}
-
-const UsersQuery = gql<{ users: UserRow[] }>`
+const UsersQuery = graphql(`
   query ConsoleUsers { users { id email name role kind createdAt } }
-`;
-const CreateUser = gql<{ createUser: UserRow }, { input: { email: string; name?: string; password?: string; role: string; kind: string } }>`
+`);
+const CreateUser = graphql(`
   mutation ConsoleCreateUser($input: CreateUserInput!) { createUser(input: $input) { id email name role kind createdAt } }
-`;
-const MintFor = gql<{ createToken: { token: string } }, { input: { name: string; userId: string; expiresInDays: number } }>`
+`);
+const MintFor = graphql(`
   mutation ConsoleMintServiceToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { id name } } }
-`;
+`);
 
 export function Users() {
   const me = useMe();

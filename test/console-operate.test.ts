@@ -1,0 +1,290 @@
+/**
+ * Operating through the console in a real browser against the real server: a rule made in the console
+ * opens an alert that appears live; Acknowledge, Snooze, Resolve; triage and chat; a proposal refused to
+ * its proposer (four-eyes, with the reason) and approved by a second person; Reconcile; a member's view
+ * (admin actions disabled with the reason, the server's 403 shown); every page at 1280×800 and narrow.
+ * Screenshots: test-results/console/.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
+import { eventually, gql, rest } from './helpers/http.js';
+import { untilSubscribed } from './helpers/pubsub.js';
+import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+
+let s: TestServer;
+let t: BuiltTenant;
+let member: { email: string; password?: string; id: string };
+let b: ConsoleBrowser;
+let admin: Page;
+let alertId: string;
+let deviceId: string;
+let receiver: http.Server;
+let receiverUrl: string;
+const received: string[] = [];
+
+const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
+const alertStatus = async (id: string) => (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { status } }', { id })).data.alert.status as string;
+
+beforeAll(async () => {
+  // A real receiver for outbound deliveries, on 127.0.0.1 (allowed for this server only).
+  receiver = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => (body += c));
+    req.on('end', () => {
+      received.push(body);
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks from the receiver');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  [s, b] = await Promise.all([startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
+  t = await buildTenant(s.app.rt);
+  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+  deviceId = (await gql(s.url, t.adminToken, 'mutation { createDevice(input: { name: "edge-router-1", site: "fra1", role: "router", platform: "eos" }) { id } }')).data.createDevice.id;
+  await gql(s.url, t.adminToken, 'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } });
+  admin = await b.newPage();
+  await signIn(admin, s.url, t.admin.email, t.adminPassword);
+}, 120_000);
+
+afterAll(async () => {
+  await b?.close();
+  await s?.stop();
+  receiver?.close();
+});
+
+describe('alerts', () => {
+  it('creates a match rule in the console', async () => {
+    await openPage(admin, 'Alert rules');
+    await admin.getByLabel('Rule name').fill('Disk full');
+    await admin.getByLabel('Event type').fill('disk.*');
+    await admin.getByLabel('Alert severity').selectOption('CRITICAL');
+    await admin.getByLabel('Summary template').fill('{{type}} on {{source}}');
+    await admin.getByRole('button', { name: 'Create rule' }).click();
+    await admin.getByRole('cell', { name: 'Disk full', exact: true }).waitFor();
+    const rules = (await gql(s.url, t.adminToken, '{ alertRules { name typeGlob alertSeverity } }')).data.alertRules;
+    expect(rules).toEqual([{ name: 'Disk full', typeGlob: 'disk.*', alertSeverity: 'CRITICAL' }]);
+  });
+
+  it('creates a heartbeat rule and a maintenance window', async () => {
+    await admin.getByLabel('Kind').selectOption('ABSENCE');
+    await admin.getByLabel('Rule name').fill('Backup heartbeat');
+    await admin.getByLabel('Event type').fill('backup.*');
+    await admin.getByLabel('Silence window (seconds)').fill('3600');
+    await admin.getByRole('button', { name: 'Create rule' }).click();
+    await admin.getByRole('cell', { name: 'heartbeat (3600 s)' }).waitFor();
+
+    await admin.getByLabel('Window name').fill('Nightly patching');
+    await admin.getByLabel('Starts').fill('2030-01-01T02:00');
+    await admin.getByLabel('Ends').fill('2030-01-01T04:00');
+    await admin.getByLabel('Only source').fill('db-9');
+    await admin.getByLabel('Repeats').selectOption('86400');
+    await admin.getByRole('button', { name: 'Create window' }).click();
+    await admin.getByRole('cell', { name: 'Nightly patching' }).waitFor();
+    const windows = (await gql(s.url, t.adminToken, '{ maintenanceWindows { name source repeatEverySeconds } }')).data.maintenanceWindows;
+    expect(windows).toEqual([{ name: 'Nightly patching', source: 'db-9', repeatEverySeconds: 86400 }]);
+    await screenshot(admin, '10-rules');
+  });
+
+  it('shows an alert opened after the page loaded, live', async () => {
+    await openPage(admin, 'Alerts');
+    await untilSubscribed(s.app.rt, 'alertChanged', t.tenantId);
+    expect((await ingest({ type: 'disk.full', source: 'db-1', severity: 'critical', summary: '/var at 99%' })).status).toBe(202);
+    const link = admin.getByRole('link', { name: 'disk.full on db-1' });
+    await link.waitFor();
+    await screenshot(admin, '11-alerts');
+    alertId = (await link.getAttribute('href'))!.split('/').pop()!;
+  });
+
+  it('acknowledges, snoozes and resolves the alert from its page; impossible actions are disabled with the reason', async () => {
+    await admin.getByRole('link', { name: 'disk.full on db-1' }).click();
+    await admin.getByRole('heading', { name: 'disk.full on db-1' }).waitFor();
+    await admin.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => alertStatus(alertId)).toBe('ACKNOWLEDGED');
+    await expect.poll(() => admin.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true);
+    await admin.getByText('Not possible while the alert is acknowledged.').waitFor();
+    await admin.getByRole('row').filter({ hasText: 'acknowledged' }).filter({ hasText: t.admin.email }).first().waitFor();
+
+    await admin.getByLabel('Snooze for').selectOption('4h');
+    await admin.getByRole('button', { name: 'Snooze' }).click();
+    await expect.poll(() => alertStatus(alertId)).toBe('SNOOZED');
+    const until = (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { snoozedUntil } }', { id: alertId })).data.alert.snoozedUntil;
+    expect(new Date(until).getTime() - Date.now()).toBeGreaterThan(3.5 * 3600_000);
+
+    await admin.getByRole('button', { name: 'Resolve' }).click();
+    await expect.poll(() => alertStatus(alertId)).toBe('RESOLVED');
+    for (const name of ['Acknowledge', 'Snooze', 'Resolve']) await expect.poll(() => admin.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
+    await screenshot(admin, '12-alert-resolved');
+  });
+
+  it('runs a triage and chats about the alert', async () => {
+    await admin.getByRole('button', { name: 'Triage', exact: true }).click();
+    await admin.getByRole('heading', { name: 'Likely causes' }).waitFor();
+    await admin.getByRole('table', { name: 'Checks' }).getByRole('row').nth(1).waitFor();
+    await admin.getByLabel('Message').fill('What happened on db-1?');
+    await admin.getByRole('button', { name: 'Send' }).click();
+    const chat = admin.getByRole('list', { name: 'Alert chat' });
+    await chat.getByText('What happened on db-1?').waitFor();
+    await expect.poll(() => chat.getByRole('listitem').count()).toBeGreaterThanOrEqual(2);
+    await screenshot(admin, '13-alert-triage-chat');
+  });
+});
+
+describe('proposals and devices', () => {
+  it('proposes an intent change from the device page', async () => {
+    await openPage(admin, 'Devices');
+    await admin.getByRole('link', { name: 'edge-router-1' }).click();
+    await admin.getByRole('heading', { name: 'edge-router-1' }).waitFor();
+    await admin.getByLabel('New intended configuration').fill('hostname edge-router-1\nntp server 10.0.0.2\n');
+    await admin.getByLabel('Proposal title').fill('Move NTP to 10.0.0.2');
+    await admin.getByRole('button', { name: 'Propose change' }).click();
+    await admin.getByRole('table', { name: 'Device proposals' }).getByRole('cell', { name: 'Move NTP to 10.0.0.2' }).waitFor();
+  });
+
+  it('refuses the proposer with the four-eyes reason, then a second person approves', async () => {
+    await openPage(admin, 'Proposals');
+    const row = admin.getByRole('row').filter({ hasText: 'Move NTP to 10.0.0.2' });
+    await row.waitFor();
+    expect(await row.getByRole('button', { name: 'Approve' }).isDisabled()).toBe(true);
+    await row.getByText(/Four-eyes rule/).waitFor();
+    await screenshot(admin, '20-proposals-four-eyes');
+    // The server holds the same line: the proposer's own approval is refused.
+    const proposalId = (await gql(s.url, t.adminToken, '{ proposals(status: PROPOSED) { edges { node { id } } } }')).data.proposals.edges[0].node.id;
+    const refused = await gql(s.url, t.adminToken, 'mutation($id: ID!) { approveProposal(id: $id) { id } }', { id: proposalId });
+    expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+
+    const second = await b.newPage();
+    await signIn(second, s.url, member.email, member.password!);
+    await openPage(second, 'Proposals');
+    const theirRow = second.getByRole('row').filter({ hasText: 'Move NTP to 10.0.0.2' });
+    await theirRow.getByRole('button', { name: 'Approve' }).click();
+    await eventually(async () => {
+      const st = (await gql(s.url, t.adminToken, 'query($id: ID!) { proposal(id: $id) { status approver { email } } }', { id: proposalId })).data.proposal;
+      return st.status === 'APPLIED' && st.approver.email === member.email;
+    }, 20_000);
+    // Live: the admin's list (status "proposed") drops the row once it is approved.
+    await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
+    await admin.getByLabel('Status').selectOption('APPLIED');
+    await admin.getByRole('row').filter({ hasText: 'Move NTP to 10.0.0.2' }).filter({ hasText: member.email }).waitFor();
+    await screenshot(admin, '21-proposals-applied');
+    await second.close();
+  });
+
+  it('shows the intent history with a diff, and reconciles', async () => {
+    await openPage(admin, 'Devices');
+    await screenshot(admin, '22-devices');
+    await admin.getByRole('link', { name: 'edge-router-1' }).click();
+    await admin.getByRole('cell', { name: 'v2', exact: true }).waitFor();
+    const diff = await admin.getByLabel('Version diff').textContent();
+    expect(diff).toContain('-ntp server 10.0.0.1');
+    expect(diff).toContain('+ntp server 10.0.0.2');
+    await gql(s.url, t.adminToken, 'mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.9.9.9\n' } });
+    await admin.getByLabel('Observed configuration').getByText('10.9.9.9').waitFor();
+    await admin.getByRole('button', { name: 'Reconcile' }).click();
+    await admin.getByText(/Reconcile queued/).waitFor();
+    await admin.getByLabel('Drift diff').getByText('+ntp server 10.9.9.9').waitFor();
+    await screenshot(admin, '23-device');
+  });
+});
+
+describe('configuration pages', () => {
+  it('creates an outbound webhook (secret shown once), shows its deliveries live with request and response, and redelivers', async () => {
+    await openPage(admin, 'Outbound webhooks');
+    await admin.getByLabel('Webhook name').fill('pager');
+    await admin.getByLabel('Receiver URL').fill(receiverUrl);
+    await admin.getByRole('checkbox', { name: 'alert opened' }).uncheck();
+    await admin.getByRole('checkbox', { name: 'event', exact: true }).check();
+    await admin.getByLabel('Event type glob').fill('backup.*');
+    await admin.getByRole('button', { name: 'Create webhook' }).click();
+    expect(await admin.getByLabel('Signing secret value').textContent()).toMatch(/^whsec_/);
+    await screenshot(admin, '29-outbound-webhooks');
+    await admin.getByRole('link', { name: 'pager' }).click();
+    const deliveries = admin.getByRole('table', { name: 'Deliveries' });
+    await deliveries.waitFor();
+    const webhookId = new URL(admin.url()).pathname.split('/').pop()!;
+    await untilSubscribed(s.app.rt, 'deliveryChanged', t.tenantId);
+
+    expect((await ingest({ type: 'backup.finished', source: 'nas-1', summary: 'backup ok' })).status).toBe(202);
+    const row = deliveries.getByRole('row').filter({ hasText: 'delivered' });
+    await row.waitFor();
+    expect(received).toHaveLength(1);
+    await row.getByRole('button', { name: 'Details' }).click();
+    const attempt1 = admin.getByRole('region', { name: 'Attempt 1' });
+    await attempt1.getByText('thanks from the receiver').waitFor();
+    await attempt1.getByText(/webhook-signature/).waitFor();
+    await attempt1.getByText(/\d+ ms · 200/).waitFor();
+
+    await row.getByRole('button', { name: 'Redeliver' }).click();
+    await eventually(async () => received.length === 2, 15_000);
+    await admin.getByRole('region', { name: 'Attempt 2' }).getByText('thanks from the receiver').waitFor();
+    const attempts = (await gql(s.url, t.adminToken, 'query($id: ID!) { webhook(id: $id) { deliveries { attemptCount } } }', { id: webhookId })).data.webhook.deliveries;
+    expect(attempts).toEqual([{ attemptCount: 2 }]);
+    await screenshot(admin, '30-outbound-webhook');
+  });
+
+  it('creates an inbound webhook with its URL and secret, and lists the ingest key', async () => {
+    await openPage(admin, 'Inbound webhooks');
+    await admin.getByLabel('Webhook name').fill('ci');
+    await admin.getByRole('button', { name: 'Create webhook' }).click();
+    await admin.getByRole('cell', { name: 'ci', exact: true }).waitFor();
+    expect((await admin.getByLabel('Secret of ci value').textContent())!.length).toBeGreaterThan(20);
+    await admin.getByRole('table', { name: 'Ingest keys' }).getByRole('row').nth(1).waitFor();
+    await screenshot(admin, '31-inbound-webhooks');
+  });
+
+  it('shows users and the audit log to an admin', async () => {
+    await openPage(admin, 'Users');
+    await admin.getByRole('cell', { name: member.email, exact: true }).waitFor();
+    await admin.getByLabel('User email').fill('collector@example.test');
+    await admin.getByLabel('User kind').selectOption('SERVICE');
+    await admin.getByRole('button', { name: 'Create user' }).click();
+    const row = admin.getByRole('row').filter({ hasText: 'collector@example.test' });
+    await row.getByRole('button', { name: 'Mint 90-day token' }).click();
+    const token = (await admin.getByLabel('New token value').textContent())!.trim();
+    const me = await rest(s.url, token).get('/auth/me');
+    expect(me.status).toBe(200);
+    expect(me.body.email).toBe('collector@example.test');
+    await screenshot(admin, '40-users');
+    await openPage(admin, 'Audit log');
+    await admin.getByRole('cell', { name: 'acknowledgeAlert', exact: true }).first().waitFor();
+    await screenshot(admin, '41-audit');
+  });
+});
+
+describe("a member's view", () => {
+  it('disables admin-only actions with the reason and shows the server 403', async () => {
+    const page = await b.newPage();
+    await signIn(page, s.url, member.email, member.password!);
+    expect(await page.getByRole('link', { name: 'Users' }).count()).toBe(0);
+    await openPage(page, 'Alert rules');
+    expect(await page.getByRole('button', { name: 'Create rule' }).isDisabled()).toBe(true);
+    await page.getByRole('form', { name: 'New alert rule' }).getByText('Only admins can do this.').waitFor();
+    await page.goto(s.url + '/admin/users');
+    await page.getByRole('alert').getByText(/403 Forbidden/).waitFor();
+    await screenshot(page, '50-member-forbidden');
+  });
+});
+
+describe('narrow screens', () => {
+  it('works at phone width: the menu opens the navigation', async () => {
+    const page = await b.newPage({ narrow: true });
+    await signIn(page, s.url, t.admin.email, t.adminPassword);
+    expect(await page.getByRole('navigation', { name: 'Main' }).isVisible()).toBe(false);
+    await page.getByRole('button', { name: 'Menu' }).click();
+    await openPage(page, 'Alerts');
+    await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+    await page.getByLabel('Status').selectOption('RESOLVED');
+    await page.getByRole('link', { name: 'disk.full on db-1' }).click();
+    await page.getByRole('button', { name: 'Acknowledge' }).waitFor();
+    await screenshot(page, '60-narrow-alert');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(390);
+  });
+
+  it('had no uncaught errors in the pages', () => {
+    expect(b.pageErrors.map(String)).toEqual([]);
+  });
+});
