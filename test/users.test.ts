@@ -172,3 +172,71 @@ describe('audit log', () => {
     expect(mine.every((x) => x.actor === null || x.actor.email !== other.admin.email)).toBe(true);
   });
 });
+
+describe('setUserRole and resetUserPassword', () => {
+  const SET_ROLE = 'mutation($id: ID!, $role: Role!) { setUserRole(userId: $id, role: $role) { id role } }';
+  const RESET = 'mutation($id: ID!) { resetUserPassword(userId: $id) { user { id email } password sessionsEnded } }';
+
+  async function login(mail: string, password: string) {
+    return rest(s.url).post('/auth/login', { email: mail, password });
+  }
+
+  it('lets an admin promote a member, who then passes admin checks, and demote them again', async () => {
+    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), password: 'first-password-1' } })).data.createUser;
+    const token = await buildToken(s.app.rt, { id: u.id, tenantId: t.tenantId } as never);
+    expect((await gql(s.url, token, '{ users { id } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'ADMIN' })).data.setUserRole).toEqual({ id: u.id, role: 'ADMIN' });
+    expect((await gql(s.url, token, '{ users { id } }')).data.users.length).toBeGreaterThan(1);
+    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'MEMBER' })).data.setUserRole.role).toBe('MEMBER');
+    expect((await gql(s.url, token, '{ users { id } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await auditRows(t.adminToken)).filter((a) => a.action === 'setUserRole' && a.targetId === u.id)).toHaveLength(2);
+  });
+
+  it("refuses to demote the tenant's last human admin (409 LAST_ADMIN), even when two admins demote each other at once", async () => {
+    const solo = await buildTenant(s.app.rt);
+    const r = await gql(s.url, solo.adminToken, SET_ROLE, { id: solo.admin.id, role: 'MEMBER' });
+    expect(r.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'LAST_ADMIN' });
+    expect(r.errors?.[0].message).toMatch(/last admin/);
+
+    const second = (await gql(s.url, solo.adminToken, CREATE_USER, { input: { email: email(), password: 'second-password', role: 'ADMIN' } })).data.createUser;
+    const secondToken = await buildToken(s.app.rt, { id: second.id, tenantId: solo.tenantId } as never);
+    const both = await Promise.all([
+      gql(s.url, solo.adminToken, SET_ROLE, { id: second.id, role: 'MEMBER' }),
+      gql(s.url, secondToken, SET_ROLE, { id: solo.admin.id, role: 'MEMBER' }),
+    ]);
+    const admins = await s.app.rt.prisma.user.count({ where: { tenantId: solo.tenantId, role: 'admin' } });
+    expect(admins).toBe(1);
+    expect(both.filter((x) => x.errors).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it("answers NOT_FOUND for another tenant's user, FORBIDDEN to a member, and changes nothing", async () => {
+    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: other.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await gql(s.url, t.adminToken, RESET, { id: other.admin.id })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    expect((await gql(s.url, memberToken, SET_ROLE, { id: t.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: other.admin.id } })).role).toBe('admin');
+  });
+
+  it('resets a person\'s password: the new one (shown once) logs in, the old one and open sessions do not', async () => {
+    const mail = email();
+    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: mail, password: 'old-password-1' } })).data.createUser;
+    const session = await login(mail, 'old-password-1');
+    expect(session.status).toBe(200);
+    const r = await gql(s.url, t.adminToken, RESET, { id: u.id });
+    expect(r.data.resetUserPassword).toMatchObject({ user: { id: u.id, email: mail }, sessionsEnded: 1 });
+    const password = r.data.resetUserPassword.password as string;
+    expect(password).toMatch(/^[A-Za-z0-9_-]{20}$/);
+    expect((await login(mail, 'old-password-1')).status).toBe(401);
+    expect((await login(mail, password)).status).toBe(200);
+    expect(session.body.access_token).toBeTruthy();
+    expect((await gql(s.url, session.body.access_token, '{ me { id } }')).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    // Only its hash is stored.
+    expect(JSON.stringify(await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.id } }))).not.toContain(password);
+  });
+
+  it('refuses a password for a service user, naming the field', async () => {
+    const svc = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), kind: 'SERVICE' } })).data.createUser;
+    const r = await gql(s.url, t.adminToken, RESET, { id: svc.id });
+    expect(r.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+    expect(JSON.stringify(r.errors?.[0].extensions)).toContain('userId');
+  });
+});

@@ -7,6 +7,8 @@ import type { PrismaClient, User } from '../generated/prisma/client.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import { hashPassword } from '../auth/secrets.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { randomBytes } from 'node:crypto';
+import { assertKeepsAnAdmin } from './policy.js';
 
 export interface CreateUserInput {
   email: string;
@@ -61,17 +63,58 @@ export async function findUserByEmail(db: Pick<PrismaClient, 'user'>, email: str
   return user;
 }
 
-/** Changes a user's role. Takes effect on the user's next request (roles are read per credential check). */
-export async function setUserRole(db: Pick<PrismaClient, 'user'>, userId: string, role: 'admin' | 'member'): Promise<User> {
-  return db.user.update({ where: { id: userId }, data: { role } });
+/**
+ * Changes a user's role; the tenant always keeps an admin who is a person (LAST_ADMIN otherwise). The
+ * tenant's admin rows are locked first, so two admins demoting each other at once cannot both succeed.
+ * Takes effect on the user's next request (roles are read per credential check).
+ */
+export async function setUserRole(db: Pick<PrismaClient, 'user' | '$transaction'>, userId: string, role: 'admin' | 'member'): Promise<User> {
+  return db.$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { id: userId } });
+    if (!user) throw new NotFound(`User ${userId}`);
+    if (user.role === role) return user;
+    if (role === 'member') {
+      const admins = await tx.$queryRaw<Array<{ id: string; kind: string }>>`
+        SELECT id, kind::text AS kind FROM "User" WHERE "tenantId" = ${user.tenantId} AND role = 'admin' ORDER BY id FOR UPDATE`;
+      assertKeepsAnAdmin(admins.filter((a) => a.id !== user.id && a.kind === 'human').length, user.email);
+    }
+    return tx.user.update({ where: { id: user.id }, data: { role } });
+  });
+}
+
+/** GraphQL `setUserRole`: an admin changes the role of a user of their own tenant (another tenant's: 404). */
+export async function changeUserRole(ctx: Ctx, userId: string, role: 'admin' | 'member'): Promise<User> {
+  requireUser(ctx);
+  if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new NotFound(`User ${userId}`);
+  return setUserRole(ctx.db, userId, role);
+}
+
+/** A password people can type once and change: 20 characters of base64url (120 bits). */
+export function generatePassword(): string {
+  return randomBytes(15).toString('base64url');
+}
+
+/** GraphQL `resetUserPassword`: an admin sets a generated password for a person of their tenant, shown once. */
+export async function resetUserPassword(ctx: Ctx, userId: string): Promise<{ user: User; password: string; sessionsEnded: number }> {
+  requireUser(ctx);
+  const user = await ctx.db.user.findUnique({ where: { id: userId } });
+  if (!user) throw new NotFound(`User ${userId}`);
+  const password = generatePassword();
+  const { sessionsEnded } = await resetPassword(ctx.db, user, password, ['input', 'userId']);
+  return { user, password, sessionsEnded };
 }
 
 /**
  * Sets a new password for a person and ends their open sessions (a reset means the old password, and
  * whoever used it, are out). Service users have no password. PATs are left alone: revoke them separately.
  */
-export async function resetPassword(db: Pick<PrismaClient, 'user' | 'session' | '$transaction'>, user: User, password: string): Promise<{ sessionsEnded: number }> {
-  if (user.kind === 'service') throw new ValidationFailed([{ loc: ['body', 'email'], msg: 'is a service user; service users cannot have a password' }]);
+export async function resetPassword(
+  db: Pick<PrismaClient, 'user' | 'session' | '$transaction'>,
+  user: User,
+  password: string,
+  userLoc: string[] = ['body', 'email'],
+): Promise<{ sessionsEnded: number }> {
+  if (user.kind === 'service') throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
   if (password.length < 8) throw new ValidationFailed([{ loc: ['body', 'password'], msg: 'must be at least 8 characters' }]);
   const passwordHash = await hashPassword(password);
   const [, ended] = await db.$transaction([
