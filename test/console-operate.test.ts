@@ -248,6 +248,32 @@ describe('configuration pages', () => {
     expect(me.status).toBe(200);
     expect(me.body.email).toBe('collector@example.test');
     await screenshot(admin, '40-users');
+
+    // A person made admin, then back; their password reset, the new one shown once and working.
+    await admin.getByLabel('User email').fill('dana@example.test');
+    await admin.getByLabel('User kind').selectOption('HUMAN');
+    await admin.getByLabel('Initial password').fill('dana-first-pass');
+    await admin.getByRole('button', { name: 'Create user' }).click();
+    const dana = admin.getByRole('row').filter({ hasText: 'dana@example.test' });
+    admin.once('dialog', (d) => void d.accept());
+    await dana.getByRole('button', { name: 'Make dana@example.test admin' }).click();
+    await dana.getByRole('button', { name: 'Make dana@example.test member' }).waitFor();
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: 'dana@example.test' } })).role).toBe('admin');
+    admin.once('dialog', (d) => void d.accept());
+    await dana.getByRole('button', { name: 'Reset password of dana@example.test' }).click();
+    const password = (await admin.getByLabel('New password value').textContent())!.trim();
+    expect((await rest(s.url).post('/auth/login', { email: 'dana@example.test', password })).status).toBe(200);
+    expect((await rest(s.url).post('/auth/login', { email: 'dana@example.test', password: 'dana-first-pass' })).status).toBe(401);
+    // Demoting the only other admin works; the server keeps the tenant's last human admin (shown, not swallowed).
+    admin.once('dialog', (d) => void d.accept());
+    await dana.getByRole('button', { name: 'Make dana@example.test member' }).click();
+    await dana.getByRole('button', { name: 'Make dana@example.test admin' }).waitFor();
+    const self = admin.getByRole('row').filter({ hasText: t.admin.email });
+    admin.once('dialog', (d) => void d.accept());
+    await self.getByRole('button', { name: `Make ${t.admin.email} member` }).click();
+    await self.getByRole('alert').getByText(/last admin/).waitFor();
+    await screenshot(admin, '40-users-last-admin');
+
     await openPage(admin, 'Audit log');
     await admin.getByRole('cell', { name: 'acknowledgeAlert', exact: true }).first().waitFor();
     await screenshot(admin, '41-audit');

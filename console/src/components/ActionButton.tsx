@@ -13,6 +13,8 @@ export interface ActionResult {
 export function ActionButton(props: {
   /** The accessible name (what tests and screen readers find). */
   children: ReactNode;
+  /** A fuller accessible name when the visible text is short (e.g. "Make admin" in a row of users). */
+  label?: string;
   run: () => Promise<ActionResult | void>;
   deniedBecause?: string | null;
   confirm?: string;
@@ -39,7 +41,7 @@ export function ActionButton(props: {
   }
   return (
     <span className="action">
-      <button type="button" className={props.variant ?? 'plain'} disabled={busy || !!denied} aria-describedby={denied ? reasonId : undefined} onClick={click}>
+      <button type="button" aria-label={props.label} className={props.variant ?? 'plain'} disabled={busy || !!denied} aria-describedby={denied ? reasonId : undefined} onClick={click}>
         {props.children}
       </button>
       {denied && (

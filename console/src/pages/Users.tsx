@@ -1,4 +1,8 @@
-/** Admin: the tenant's users; create people or service users with a role; mint a service user's token. */
+/**
+ * Admin: the tenant's users; create people or service users with a role; change a role (the tenant keeps
+ * a human admin: the server's 409 LAST_ADMIN is shown); reset a person's password (shown once); mint a
+ * service user's token.
+ */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
@@ -17,6 +21,12 @@ const UsersQuery = graphql(`
 const CreateUser = graphql(`
   mutation ConsoleCreateUser($input: CreateUserInput!) { createUser(input: $input) { id email name role kind createdAt } }
 `);
+const SetRole = graphql(`
+  mutation ConsoleSetUserRole($userId: ID!, $role: Role!) { setUserRole(userId: $userId, role: $role) { id role } }
+`);
+const ResetPassword = graphql(`
+  mutation ConsoleResetUserPassword($userId: ID!) { resetUserPassword(userId: $userId) { user { id email } password sessionsEnded } }
+`);
 const MintFor = graphql(`
   mutation ConsoleMintServiceToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { id name } } }
 `);
@@ -27,6 +37,9 @@ export function Users() {
   const [result, refetch] = useQuery({ query: UsersQuery });
   const [, create] = useMutation(CreateUser);
   const [, mint] = useMutation(MintFor);
+  const [, setRole] = useMutation(SetRole);
+  const [, reset] = useMutation(ResetPassword);
+  const [newPassword, setNewPassword] = useState<{ email: string; password: string; sessionsEnded: number } | null>(null);
   const blank = { email: '', name: '', password: '', role: 'MEMBER' as 'MEMBER' | 'ADMIN', kind: 'HUMAN' as 'HUMAN' | 'SERVICE' };
   const [form, setForm] = useState(blank);
   const [minted, setMinted] = useState<{ email: string; token: string } | null>(null);
@@ -42,6 +55,16 @@ export function Users() {
           </p>
         </Card>
       )}
+      {newPassword && (
+        <Card title="New password">
+          <p>
+            Password of <strong>{newPassword.email}</strong>, shown this once ({newPassword.sessionsEnded} open session(s) ended):
+          </p>
+          <p className="secret">
+            <code aria-label="New password value">{newPassword.password}</code> <CopyButton text={newPassword.password} label="Copy password" />
+          </p>
+        </Card>
+      )}
       <DataTable
         caption="Users"
         rows={result.data?.users}
@@ -51,6 +74,36 @@ export function Users() {
           { header: 'Name', cell: (u) => u.name ?? '—', wide: true },
           { header: 'Role', cell: (u) => <Badge value={u.role} /> },
           { header: 'Kind', cell: (u) => lower(u.kind) },
+          {
+            header: 'Change',
+            cell: (u) => (
+              <>
+                <ActionButton
+                  deniedBecause={denied}
+                  confirm={`Make ${u.email} ${u.role === 'ADMIN' ? 'a member' : 'an admin'}?`}
+                  run={() => setRole({ userId: u.id, role: u.role === 'ADMIN' ? 'MEMBER' : 'ADMIN' })}
+                  onDone={() => refetch({ requestPolicy: 'network-only' })}
+                  label={u.role === 'ADMIN' ? `Make ${u.email} member` : `Make ${u.email} admin`}
+                >
+                  {u.role === 'ADMIN' ? 'Make member' : 'Make admin'}
+                </ActionButton>
+                {u.kind === 'HUMAN' && (
+                  <ActionButton
+                    deniedBecause={denied}
+                    label={`Reset password of ${u.email}`}
+                    confirm={`Reset the password of ${u.email}? Their open sessions end.`}
+                    run={async () => {
+                      const r = await reset({ userId: u.id });
+                      if (r.data) setNewPassword({ email: r.data.resetUserPassword.user.email, password: r.data.resetUserPassword.password, sessionsEnded: r.data.resetUserPassword.sessionsEnded });
+                      return r;
+                    }}
+                  >
+                    Reset password
+                  </ActionButton>
+                )}
+              </>
+            ),
+          },
           { header: 'Created', cell: (u) => when(u.createdAt), wide: true },
           {
             header: 'Token',
