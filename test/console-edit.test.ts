@@ -231,7 +231,9 @@ describe('outbound webhooks', () => {
     // A private address outside the allowlist: the server's refusal is shown.
     await form.getByLabel('Receiver URL').fill('http://10.0.0.1/hook');
     await form.getByRole('button', { name: 'Save webhook' }).click();
-    await form.getByRole('alert').waitFor();
+    await form.getByRole('alert').getByText(/422 Invalid input/).waitFor();
+    await form.getByRole('alert').getByText(/non-public address/).waitFor();
+    expect((await api('query($id: ID!) { webhook(id: $id) { url } }', { id: webhookId })).webhook.url).toBe(first.url);
 
     await form.getByLabel('Webhook name').fill('pager-2');
     await form.getByLabel('Receiver URL').fill(second.url);

@@ -119,7 +119,7 @@ function OpenProposalForm({ onDone }: { onDone: () => void }) {
       <TextField label="Proposal title" value={title} onChange={setTitle} required />
       <TextField label="Proposal kind" value={kind} onChange={setKind} hint="A lowercase identifier; outbound triggers select on it." />
       <TextField label="Why (shown to the approver)" value={reason} onChange={setReason} />
-      {what === 'intent' && <TextField label="Proposed intent" value={intent ?? base} onChange={setIntent} multiline hint={current.data?.device?.intent ? `Starts from v${current.data.device.intent.version}, the current intent.` : 'The device has no intent yet.'} />}
+      {what === 'intent' && <TextField label="Proposed intent" value={intent ?? base} onChange={setIntent} multiline hint={!deviceId ? 'Choose a device: its current intent is the starting point.' : current.data?.device?.intent ? `Starts from v${current.data.device.intent.version}, the current intent.` : 'The device has no intent yet.'} />}
     </MutationForm>
   );
 }
