@@ -89,16 +89,28 @@ describe('alert rules and maintenance windows', () => {
     await form.getByRole('checkbox', { name: 'critical' }).check();
     await form.getByLabel('Alert severity').selectOption('CRITICAL');
     await form.getByLabel('Summary template').fill('{{type}} from {{source}}');
+    await form.getByLabel('Dedup key template').fill('{{source}}:{{labels.env}}');
+    await form.getByLabel('Event labels (JSON)').fill('{"env": "prod"}');
+    await form.getByLabel('Payload conditions (JSON)').fill('[{"path": "used_pct", "op": "GTE", "value": 90}]');
     await screenshot(admin, '70-rule-edit');
     await form.getByRole('button', { name: 'Save rule' }).click();
     await admin.getByRole('cell', { name: 'Filesystem rule', exact: true }).waitFor();
     expect(await form.count()).toBe(0);
-    const rule = (await api('{ alertRules { name typeGlob severities alertSeverity summaryTemplate } }')).alertRules.find((r: { name: string }) => r.name === 'Filesystem rule');
-    expect(rule).toEqual({ name: 'Filesystem rule', typeGlob: 'fs.*', severities: ['CRITICAL'], alertSeverity: 'CRITICAL', summaryTemplate: '{{type}} from {{source}}' });
+    const rule = (await api('{ alertRules { name typeGlob severities alertSeverity summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } } }')).alertRules.find((r: { name: string }) => r.name === 'Filesystem rule');
+    expect(rule).toEqual({
+      name: 'Filesystem rule',
+      typeGlob: 'fs.*',
+      severities: ['CRITICAL'],
+      alertSeverity: 'CRITICAL',
+      summaryTemplate: '{{type}} from {{source}}',
+      dedupKeyTemplate: '{{source}}:{{labels.env}}',
+      labels: { env: 'prod' },
+      payloadConditions: [{ path: 'used_pct', op: 'GTE', value: 90 }],
+    });
 
-    expect((await ingest({ type: 'fs.full', source: 'db-2', severity: 'critical', summary: '/srv at 99%' })).status).toBe(202);
-    const alert = await eventually(async () => (await api('{ alerts(first: 10) { edges { node { summary severity rule { name } } } } }')).alerts.edges.map((e: { node: unknown }) => e.node)[0], 20_000);
-    expect(alert).toEqual({ summary: 'fs.full from db-2', severity: 'CRITICAL', rule: { name: 'Filesystem rule' } });
+    expect((await ingest({ type: 'fs.full', source: 'db-2', severity: 'critical', summary: '/srv at 99%', labels: { env: 'prod' }, payload: { used_pct: 99 } })).status).toBe(202);
+    const alert = await eventually(async () => (await api('{ alerts(first: 10) { edges { node { summary severity dedupKey rule { name } } } } }')).alerts.edges.map((e: { node: unknown }) => e.node)[0], 20_000);
+    expect(alert).toEqual({ summary: 'fs.full from db-2', severity: 'CRITICAL', dedupKey: 'db-2:prod', rule: { name: 'Filesystem rule' } });
   });
 
   it("edits a heartbeat rule's window and a maintenance window", async () => {
@@ -115,10 +127,13 @@ describe('alert rules and maintenance windows', () => {
     await win.getByLabel('Window name').fill('Weekly patching');
     await win.getByLabel('Only source').fill('db-7');
     await win.getByLabel('Repeats').selectOption('604800');
+    await win.getByLabel('Only device').selectOption({ label: 'core-switch-1' });
+    await win.getByLabel('Only labels (JSON)').fill('{"team": "storage"}');
     await win.getByRole('button', { name: 'Save window' }).click();
     await admin.getByRole('cell', { name: 'Weekly patching', exact: true }).waitFor();
-    const windows = (await api('{ maintenanceWindows { name source repeatEverySeconds startsAt } }')).maintenanceWindows;
-    expect(windows).toEqual([{ name: 'Weekly patching', source: 'db-7', repeatEverySeconds: 604800, startsAt: '2030-01-01T02:00:00.000Z' }]);
+    await admin.getByRole('cell', { name: 'source db-7 · device core-switch-1 · {"team":"storage"}' }).waitFor();
+    const windows = (await api('{ maintenanceWindows { name source repeatEverySeconds startsAt deviceId matchLabels } }')).maintenanceWindows;
+    expect(windows).toEqual([{ name: 'Weekly patching', source: 'db-7', repeatEverySeconds: 604800, startsAt: '2030-01-01T02:00:00.000Z', deviceId, matchLabels: { team: 'storage' } }]);
     await screenshot(admin, '71-rules-edited');
   });
 });

@@ -12,8 +12,9 @@ import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
-    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }
+    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
     maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
+    devices(first: 200) { edges { node { id name } } }
   }
 `);
 const CreateRule = graphql(`
@@ -21,7 +22,7 @@ const CreateRule = graphql(`
 `);
 const UpdateRule = graphql(`
   mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
-    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }
+    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
   }
 `);
 const DeleteRule = graphql(`
@@ -32,7 +33,7 @@ const CreateWindow = graphql(`
 `);
 const UpdateWindow = graphql(`
   mutation ConsoleUpdateMaintenanceWindow($id: ID!, $input: UpdateMaintenanceWindowInput!) {
-    updateMaintenanceWindow(id: $id, input: $input) { id name startsAt endsAt repeatEverySeconds source activeNow }
+    updateMaintenanceWindow(id: $id, input: $input) { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
   }
 `);
 const DeleteWindow = graphql(`
@@ -60,6 +61,15 @@ function localOf(iso: string): string {
 }
 /** An emptied text field clears the value (null), as the update mutations take it. */
 const orNull = (v: string) => (v.trim() ? v.trim() : null);
+/** A JSON field's text parsed (empty: `empty`); a parse error names the field (the server checks the shape). */
+function parseJson(text: string, field: string, empty: unknown): unknown {
+  if (!text.trim()) return empty;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${field}: not valid JSON.`);
+  }
+}
 
 /** Edits every field `updateAlertRule` takes that the console shows (the kind cannot change). */
 function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | null; onClose: () => void }) {
@@ -73,6 +83,9 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
     alertSeverity: rule.alertSeverity as (typeof ALERT_SEVERITY)[number],
     windowSeconds: String(rule.windowSeconds ?? ''),
     summaryTemplate: rule.summaryTemplate ?? '',
+    dedupKeyTemplate: rule.dedupKeyTemplate ?? '',
+    labels: Object.keys(rule.labels ?? {}).length ? JSON.stringify(rule.labels) : '',
+    conditions: rule.payloadConditions.length ? JSON.stringify(rule.payloadConditions.map((c) => ({ path: c.path, op: c.op, ...(c.value == null ? {} : { value: c.value }) }))) : '',
   });
   return (
     <MutationForm
@@ -88,6 +101,9 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
           severities: f.severities,
           alertSeverity: f.alertSeverity,
           summaryTemplate: orNull(f.summaryTemplate),
+          dedupKeyTemplate: orNull(f.dedupKeyTemplate),
+          labels: parseJson(f.labels, 'Event labels', {}),
+          payloadConditions: parseJson(f.conditions, 'Payload conditions', []) as VariablesOf<typeof UpdateRule>['input']['payloadConditions'],
         };
         if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
         return updateRule({ id: rule.id, input });
@@ -107,6 +123,9 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
       <SelectField label="Alert severity" value={f.alertSeverity} onChange={(alertSeverity) => setF({ ...f, alertSeverity })} options={ALERT_SEVERITY} />
       {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={f.windowSeconds} onChange={(windowSeconds) => setF({ ...f, windowSeconds })} />}
       <TextField label="Summary template" value={f.summaryTemplate} onChange={(summaryTemplate) => setF({ ...f, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+      <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
+      <TextField label="Event labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' hint="Every label must be on the event with this value." />
+      <TextField label="Payload conditions (JSON)" value={f.conditions} onChange={(conditions) => setF({ ...f, conditions })} placeholder='[{"path": "disk.pct", "op": "GTE", "value": 90}]' hint="ops: EQ NEQ CONTAINS GT GTE LT LTE IN EXISTS" />
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
@@ -115,9 +134,17 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
 }
 
 /** Edits a maintenance window's name, span, repeat and source scope. */
-function EditWindowForm({ win, denied, onClose }: { win: Window; denied: string | null; onClose: () => void }) {
+function EditWindowForm({ win, devices, denied, onClose }: { win: Window; devices: { id: string; name: string }[]; denied: string | null; onClose: () => void }) {
   const [, updateWindow] = useMutation(UpdateWindow);
-  const [f, setF] = useState({ name: win.name, startsAt: localOf(win.startsAt), endsAt: localOf(win.endsAt), source: win.source ?? '', repeat: win.repeatEverySeconds ? String(win.repeatEverySeconds) : '' });
+  const [f, setF] = useState({
+    name: win.name,
+    startsAt: localOf(win.startsAt),
+    endsAt: localOf(win.endsAt),
+    source: win.source ?? '',
+    repeat: win.repeatEverySeconds ? String(win.repeatEverySeconds) : '',
+    deviceId: win.deviceId ?? '',
+    labels: Object.keys(win.matchLabels ?? {}).length ? JSON.stringify(win.matchLabels) : '',
+  });
   const repeatOptions = [{ value: '', label: 'no' }, { value: '86400', label: 'daily' }, { value: '604800', label: 'weekly' }];
   if (f.repeat && !repeatOptions.some((o) => o.value === f.repeat)) repeatOptions.push({ value: f.repeat, label: `every ${Number(f.repeat) / 3600} h` });
   return (
@@ -125,7 +152,12 @@ function EditWindowForm({ win, denied, onClose }: { win: Window; denied: string 
       title={`Edit window ${win.name}`}
       submitLabel="Save window"
       deniedBecause={denied}
-      onSubmit={() => updateWindow({ id: win.id, input: { name: f.name, startsAt: isoOf(f.startsAt), endsAt: isoOf(f.endsAt), source: orNull(f.source), repeatEverySeconds: f.repeat ? Number(f.repeat) : null } })}
+      onSubmit={() =>
+        updateWindow({
+          id: win.id,
+          input: { name: f.name, startsAt: isoOf(f.startsAt), endsAt: isoOf(f.endsAt), source: orNull(f.source), repeatEverySeconds: f.repeat ? Number(f.repeat) : null, deviceId: f.deviceId || null, matchLabels: parseJson(f.labels, 'Only labels', {}) },
+        })
+      }
       onDone={onClose}
     >
       <TextField label="Window name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
@@ -133,6 +165,8 @@ function EditWindowForm({ win, denied, onClose }: { win: Window; denied: string 
       <TextField label="Ends" type="datetime-local" value={f.endsAt} onChange={(endsAt) => setF({ ...f, endsAt })} required />
       <TextField label="Only source" value={f.source} onChange={(source) => setF({ ...f, source })} />
       <SelectField label="Repeats" value={f.repeat} onChange={(repeat) => setF({ ...f, repeat })} options={repeatOptions} />
+      <SelectField label="Only device" value={f.deviceId} onChange={(deviceId) => setF({ ...f, deviceId })} options={[{ value: '', label: 'any device' }, ...devices.map((d) => ({ value: d.id, label: d.name }))]} />
+      <TextField label="Only labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' />
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
@@ -231,7 +265,7 @@ export function Rules() {
             { header: 'From', cell: (w) => when(w.startsAt) },
             { header: 'Until', cell: (w) => when(w.endsAt) },
             { header: 'Repeats', cell: (w) => (w.repeatEverySeconds ? `every ${w.repeatEverySeconds / 3600} h` : 'no'), wide: true },
-            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
+            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${result.data?.devices.edges.find((e) => e.node.id === w.deviceId)?.node.name ?? w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
             { header: 'Active', cell: (w) => (w.activeNow ? <Badge value="active" /> : 'no') },
             {
               header: 'Actions',
@@ -248,7 +282,7 @@ export function Rules() {
             },
           ]}
         />
-        {windowBeingEdited && <EditWindowForm key={windowBeingEdited.id} win={windowBeingEdited} denied={denied} onClose={() => setEditWin(null)} />}
+        {windowBeingEdited && <EditWindowForm key={windowBeingEdited.id} win={windowBeingEdited} devices={result.data?.devices.edges.map((e) => e.node) ?? []} denied={denied} onClose={() => setEditWin(null)} />}
         <MutationForm
           title="New maintenance window"
           submitLabel="Create window"
