@@ -176,8 +176,13 @@ describe('devices', () => {
     admin.once('dialog', (dlg) => void dlg.accept());
     await admin.getByRole('button', { name: 'Delete device' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Devices', exact: true }).waitFor();
-    const names = (await api('{ devices(first: 50) { edges { node { name } } } }')).devices.edges.map((e: { node: { name: string } }) => e.node.name);
-    expect(names.sort()).toEqual(['core-switch-2', 'other-1']);
+    const names = async () => (await api('{ devices(first: 50) { edges { node { name } } } }')).devices.edges.map((e: { node: { name: string } }) => e.node.name).sort();
+    expect(await names()).toEqual(['core-switch-2', 'other-1']);
+    // And from the list.
+    admin.once('dialog', (dlg) => void dlg.accept());
+    await admin.getByRole('button', { name: 'Delete other-1' }).click();
+    await expect.poll(() => admin.getByRole('link', { name: 'other-1' }).count()).toBe(0);
+    expect(await names()).toEqual(['core-switch-2']);
   });
 });
 
@@ -210,11 +215,12 @@ describe('proposals', () => {
     await form.getByLabel('Revised title').fill('Raise MTU to 9216');
     await form.getByLabel('Revised intent').fill('hostname core-switch-1\nmtu 9216\n');
     await form.getByLabel('Revised reason').fill('jumbo frames for storage');
+    await form.getByLabel('Revised kind').fill('mtu_change');
     await form.getByRole('button', { name: 'Save revision' }).click();
     const revised = admin.getByRole('row').filter({ hasText: 'Raise MTU to 9216' });
     await revised.getByRole('cell', { name: 'r2', exact: true }).waitFor();
-    const p = (await api('query($id: ID!) { proposal(id: $id) { title revision proposedIntent reason status } }', { id: proposalId })).proposal;
-    expect(p).toEqual({ title: 'Raise MTU to 9216', revision: 2, proposedIntent: 'hostname core-switch-1\nmtu 9216\n', reason: 'jumbo frames for storage', status: 'PROPOSED' });
+    const p = (await api('query($id: ID!) { proposal(id: $id) { title kind revision proposedIntent reason status device { id } } }', { id: proposalId })).proposal;
+    expect(p).toEqual({ title: 'Raise MTU to 9216', kind: 'mtu_change', revision: 2, proposedIntent: 'hostname core-switch-1\nmtu 9216\n', reason: 'jumbo frames for storage', status: 'PROPOSED', device: { id: deviceId } });
     await screenshot(admin, '73-proposal-revised');
   });
 
@@ -227,6 +233,14 @@ describe('proposals', () => {
     expect(await row.getByRole('button', { name: 'Revise Raise MTU to 9216' }).isDisabled()).toBe(true);
     await row.getByText('Only the proposer can revise a proposal; open a new one instead.').waitFor();
     await screenshot(page, '74-proposal-revise-denied');
+    // The admin-only edits are disabled for a member with the reason.
+    await openPage(page, 'Alert rules');
+    await page.getByRole('button', { name: 'Edit Filesystem rule' }).click();
+    const ruleForm = page.getByRole('form', { name: 'Edit rule Filesystem rule' });
+    expect(await ruleForm.getByRole('button', { name: 'Save rule' }).isDisabled()).toBe(true);
+    await ruleForm.getByText('Only admins can do this.').waitFor();
+    await openPage(page, 'Devices');
+    expect(await page.getByRole('button', { name: 'Delete core-switch-2' }).isDisabled()).toBe(true);
     const refused = await gql(s.url, memberToken, 'mutation($id: ID!) { updateProposal(id: $id, input: { title: "Mine now" }) { id } }', { id: proposalId });
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'PROPOSAL_NOT_PROPOSER' });
     await page.close();

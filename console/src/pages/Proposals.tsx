@@ -66,16 +66,20 @@ function reviseDenial(me: Me, p: Proposal): string | null {
 /** A new revision of the proposal: title, reason and the proposed intent or action. */
 function ReviseForm({ p, me, onClose }: { p: Proposal; me: Me; onClose: () => void }) {
   const [, update] = useMutation(UpdateProposal);
-  const [f, setF] = useState({ title: p.title, reason: p.reason ?? '', intent: p.proposedIntent ?? '', action: p.action ?? '' });
+  const [devices] = useQuery({ query: DeviceChoicesQuery });
+  const [f, setF] = useState({ title: p.title, kind: p.kind, deviceId: p.device?.id ?? '', reason: p.reason ?? '', intent: p.proposedIntent ?? '', action: p.action ?? '' });
+  const deviceOptions = [...(p.device ? [] : [{ value: '', label: 'deleted device: choose another' }]), ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? [])];
   return (
     <MutationForm
       title={`Revise ${p.title} (revision ${p.revision})`}
       submitLabel="Save revision"
       deniedBecause={reviseDenial(me, p)}
-      onSubmit={() => update({ id: p.id, input: { title: f.title, reason: f.reason || null, ...(p.action ? { action: f.action } : { proposedIntent: f.intent }) } })}
+      onSubmit={() => update({ id: p.id, input: { title: f.title, kind: f.kind, reason: f.reason || null, ...(f.deviceId ? { deviceId: f.deviceId } : {}), ...(p.action ? { action: f.action } : { proposedIntent: f.intent }) } })}
       onDone={onClose}
     >
       <TextField label="Revised title" value={f.title} onChange={(title) => setF({ ...f, title })} />
+      <TextField label="Revised kind" value={f.kind} onChange={(kind) => setF({ ...f, kind })} />
+      <SelectField label="Revised target device" value={f.deviceId} onChange={(deviceId) => setF({ ...f, deviceId })} options={deviceOptions} />
       <TextField label="Revised reason" value={f.reason} onChange={(reason) => setF({ ...f, reason })} />
       {p.action ? <TextField label="Revised action" value={f.action} onChange={(action) => setF({ ...f, action })} /> : <TextField label="Revised intent" value={f.intent} onChange={(intent) => setF({ ...f, intent })} multiline />}
       <button type="button" className="plain" onClick={onClose}>
