@@ -83,7 +83,7 @@ describe('alerts', () => {
     await admin.getByLabel('Only source').fill('db-9');
     await admin.getByLabel('Repeats').selectOption('86400');
     await admin.getByRole('button', { name: 'Create window' }).click();
-    await admin.getByRole('cell', { name: 'Nightly patching' }).waitFor();
+    await admin.getByRole('cell', { name: 'Nightly patching', exact: true }).waitFor();
     const windows = (await gql(s.url, t.adminToken, '{ maintenanceWindows { name source repeatEverySeconds } }')).data.maintenanceWindows;
     expect(windows).toEqual([{ name: 'Nightly patching', source: 'db-9', repeatEverySeconds: 86400 }]);
     await screenshot(admin, '10-rules');

@@ -1,11 +1,13 @@
 /**
  * One device: intent with its version history and a diff between any two versions, the observed
  * configuration, drift (with its diff), Reconcile, a direct intent edit (admins) and proposals of a
- * change (anyone; a second person approves). Live: deviceChanged for this device.
+ * change (anyone; a second person approves); edit the device's fields and delete it (admins); report
+ * the configuration the device runs (the collector's path, for a person reading it off the device).
+ * Live: deviceChanged for this device.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { createTwoFilesPatch } from 'diff';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -46,6 +48,15 @@ const Reconcile = graphql(`
 const SetIntent = graphql(`
   mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
 `);
+const UpdateDevice = graphql(`
+  mutation ConsoleUpdateDevice($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { id name site role platform managementAddress labels } }
+`);
+const DeleteDevice = graphql(`
+  mutation ConsoleDeleteDevice($id: ID!) { deleteDevice(id: $id) }
+`);
+const ReportObserved = graphql(`
+  mutation ConsoleReportObservedConfig($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }
+`);
 const OpenProposal = graphql(`
   mutation ConsoleOpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
 `);
@@ -60,6 +71,14 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
   const [, reconcile] = useMutation(Reconcile);
   const [, setIntent] = useMutation(SetIntent);
   const [, openProposal] = useMutation(OpenProposal);
+  const [, updateDevice] = useMutation(UpdateDevice);
+  const [, deleteDevice] = useMutation(DeleteDevice);
+  const [, reportObserved] = useMutation(ReportObserved);
+  const [, navigate] = useLocation();
+  const [editing, setEditing] = useState(false);
+  const [fields, setFields] = useState({ name: '', site: '', role: '', platform: '', managementAddress: '', labels: '{}' });
+  const setField = (k: keyof typeof fields) => (v: string) => setFields({ ...fields, [k]: v });
+  const [observed, setObserved] = useState('');
   const [config, setConfig] = useState<string | null>(null);
   const [comment, setComment] = useState('');
   const [title, setTitle] = useState('');
@@ -113,9 +132,49 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
               >
                 Reconcile
               </ActionButton>
+              <button
+                type="button"
+                className="plain"
+                aria-expanded={editing}
+                onClick={() => {
+                  setFields({ name: d.name, site: d.site ?? '', role: d.role ?? '', platform: d.platform ?? '', managementAddress: d.managementAddress ?? '', labels: JSON.stringify(d.labels ?? {}) });
+                  setEditing(!editing);
+                }}
+              >
+                Edit device
+              </button>
+              <ActionButton variant="danger" deniedBecause={adminOnly(me)} confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`} run={() => deleteDevice({ id: d.id })} onDone={() => navigate('/devices')}>
+                Delete device
+              </ActionButton>
               {reconciled && <span aria-live="polite">{reconciled}</span>}
             </div>
           </Card>
+
+          {editing && (
+            <MutationForm
+              title="Edit device fields"
+              submitLabel="Save device"
+              deniedBecause={adminOnly(me)}
+              onSubmit={async () => {
+                let labels: unknown;
+                try {
+                  labels = JSON.parse(fields.labels || '{}');
+                } catch {
+                  throw new Error('Labels: not valid JSON (an object of string values, e.g. {"env": "prod"}).');
+                }
+                const blank = (v: string) => (v.trim() ? v.trim() : null);
+                return updateDevice({ id: d.id, input: { name: fields.name, site: blank(fields.site), role: blank(fields.role), platform: blank(fields.platform), managementAddress: blank(fields.managementAddress), labels } });
+              }}
+              onDone={() => setEditing(false)}
+            >
+              <TextField label="Device name" value={fields.name} onChange={setField('name')} required />
+              <TextField label="Device site" value={fields.site} onChange={setField('site')} />
+              <TextField label="Device role" value={fields.role} onChange={setField('role')} />
+              <TextField label="Platform" value={fields.platform} onChange={setField('platform')} />
+              <TextField label="Management address" value={fields.managementAddress} onChange={setField('managementAddress')} />
+              <TextField label="Labels (JSON)" value={fields.labels} onChange={setField('labels')} placeholder='{"env": "prod"}' />
+            </MutationForm>
+          )}
 
           {d.drift && !d.drift.inSync && d.drift.diff && (
             <Card title="Drift: intended (−) versus observed (+)">
@@ -138,6 +197,16 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
               )}
             </Card>
           </div>
+
+          <MutationForm
+            title="Report what the device runs"
+            submitLabel="Report config"
+            onSubmit={() => reportObserved({ input: { deviceId: d.id, config: observed } })}
+            onDone={() => setObserved('')}
+          >
+            <TextField label="Running config (read off the device)" value={observed} onChange={setObserved} multiline required />
+            <p className="hint">Recorded as the observed configuration (what a collector does), then reconciled.</p>
+          </MutationForm>
 
           <Card title="Intent history">
             <DataTable

@@ -1,7 +1,8 @@
-/** The device inventory: search and filters, live (deviceChanged); admins add devices. */
+/** The device inventory: search and filters, live (deviceChanged); admins add and delete devices (edits: the device's page). */
 import { useMemo, useState } from 'react';
 import { useMutation } from 'urql';
 import { Link } from 'wouter';
+import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, TextField } from '../components/Field';
 import { Badge, Page } from '../components/Page';
@@ -25,6 +26,9 @@ const DevicesQuery = graphql(`
 const DeviceChangedAny = graphql(`
   subscription ConsoleDevicesChanged { deviceChanged { id change name } }
 `);
+const DeleteDevice = graphql(`
+  mutation ConsoleDeleteDeviceFromList($id: ID!) { deleteDevice(id: $id) }
+`);
 const CreateDevice = graphql(`
   mutation ConsoleCreateDevice($input: DeviceInput!) { createDevice(input: $input) { id name } }
 `);
@@ -36,8 +40,9 @@ export function Devices() {
   const [role, setRole] = useState('');
   const typed = useDebounced({ search, site, role });
   const filter = useMemo(() => Object.fromEntries(Object.entries(typed).filter(([, v]) => v)) as DeviceFilter, [typed]);
-  const { result } = useLiveQuery({ query: DevicesQuery, variables: { filter, first: 200 }, subscription: DeviceChangedAny });
+  const { result, refetch } = useLiveQuery({ query: DevicesQuery, variables: { filter, first: 200 }, subscription: DeviceChangedAny });
   const [, create] = useMutation(CreateDevice);
+  const [, remove] = useMutation(DeleteDevice);
   const [form, setForm] = useState({ name: '', site: '', role: '', platform: '', managementAddress: '' });
   const set = (k: keyof typeof form) => (v: string) => setForm({ ...form, [k]: v });
   return (
@@ -60,6 +65,14 @@ export function Devices() {
           { header: 'Intent', cell: (d) => (d.intent ? `v${d.intent.version}` : '—') },
           { header: 'Drift', cell: (d) => <Badge value={d.drift?.status ?? 'UNKNOWN'} /> },
           { header: 'Updated', cell: (d) => when(d.updatedAt), wide: true },
+          {
+            header: 'Actions',
+            cell: (d) => (
+              <ActionButton variant="danger" label={`Delete ${d.name}`} deniedBecause={adminOnly(me)} confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`} run={() => remove({ id: d.id })} onDone={refetch}>
+                Delete
+              </ActionButton>
+            ),
+          },
         ]}
       />
       <MutationForm

@@ -1,27 +1,29 @@
 /**
- * One outbound webhook: its secret (reveal, rotate) and the delivery history, live (deliveryChanged):
+ * One outbound webhook: edit its name, URL and triggers, delete it; its secret (reveal, rotate: shown
+ * with a copy button) and the delivery history, live (deliveryChanged):
  * each delivery with its body and attempts (request headers, response status and body, timing), and
  * Redeliver.
  */
 import { useState } from 'react';
 import { useMutation } from 'urql';
-import { Link } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
-import { SelectField } from '../components/Field';
+import { CheckboxField, MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { json, lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
+import { TRIGGERS } from './Outbound';
 
 const WebhookQuery = graphql(`
   query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
     webhook(id: $id) {
       id name url enabled previousSecretValidUntil
-      triggers { on typeGlob }
+      triggers { on typeGlob severities kinds labels payloadConditions { path op value } }
       deliveries(first: 50, status: $status) {
         id topic status attemptCount createdAt deliveredAt failedAt nextAttemptAt lastError body
         attempts { id number createdAt durationMs responseStatus responseBody error requestHeaders }
@@ -42,6 +44,14 @@ const RotateSecret = graphql(`
   mutation ConsoleRotateOutboundSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }
 `);
 
+const UpdateWebhook = graphql(`
+  mutation ConsoleEditOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { id name url enabled triggers { on typeGlob } } }
+`);
+const DeleteWebhook = graphql(`
+  mutation ConsoleDeleteOutboundWebhookDetail($id: ID!) { deleteOutboundWebhook(id: $id) }
+`);
+
+type Trigger = (typeof TRIGGERS)[number];
 const STATUSES = ['', 'PENDING', 'RETRYING', 'DELIVERED', 'FAILED'] as const;
 
 export function OutboundDetail({ params }: { params: { id: string } }) {
@@ -52,7 +62,11 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
   const [, redeliver] = useMutation(Redeliver);
   const [, reveal] = useMutation(RevealSecret);
   const [, rotate] = useMutation(RotateSecret);
+  const [, update] = useMutation(UpdateWebhook);
+  const [, remove] = useMutation(DeleteWebhook);
+  const [, navigate] = useLocation();
   const [secret, setSecret] = useState<string | null>(null);
+  const [edit, setEdit] = useState<{ name: string; url: string; on: Trigger[]; typeGlob: string } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const w = result.data?.webhook;
   const shownDelivery = w?.deliveries.find((d) => d.id === open);
@@ -85,8 +99,45 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
               <ActionButton deniedBecause={denied} confirm="Issue a new signing secret? For 24 hours deliveries carry both signatures." run={async () => { const r = await rotate({ id: w.id }); if (r.data) setSecret(r.data.rotateWebhookSecret.secret); return r; }}>
                 Rotate secret
               </ActionButton>
+              <button
+                type="button"
+                className="plain"
+                aria-expanded={!!edit}
+                onClick={() => setEdit(edit ? null : { name: w.name, url: w.url, on: w.triggers.map((t) => t.on as Trigger), typeGlob: w.triggers.find((t) => t.on === 'EVENT')?.typeGlob ?? '' })}
+              >
+                Edit webhook
+              </button>
+              <ActionButton variant="danger" deniedBecause={denied} confirm={`Delete ${w.name} and its delivery history?`} run={() => remove({ id: w.id })} onDone={() => navigate('/webhooks')}>
+                Delete webhook
+              </ActionButton>
             </div>
           </Card>
+          {edit && (
+            <MutationForm
+              title="Edit webhook"
+              submitLabel="Save webhook"
+              deniedBecause={denied}
+              onSubmit={() => {
+                // The other settings of a trigger kept (severities, kinds, labels, payload conditions) stay as they are.
+                const triggers = edit.on.map((o) => {
+                  const was = w.triggers.find((t) => t.on === o);
+                  const kept = was ? { typeGlob: was.typeGlob, severities: was.severities, kinds: was.kinds, labels: was.labels, payloadConditions: was.payloadConditions } : {};
+                  return { ...kept, on: o, ...(o === 'EVENT' ? { typeGlob: edit.typeGlob || null } : {}) };
+                });
+                return update({ id: w.id, input: { name: edit.name, url: edit.url, triggers } });
+              }}
+              onDone={() => setEdit(null)}
+            >
+              <TextField label="Webhook name" value={edit.name} onChange={(name) => setEdit({ ...edit, name })} required />
+              <TextField label="Receiver URL" value={edit.url} onChange={(url) => setEdit({ ...edit, url })} type="url" required />
+              <fieldset aria-label="Triggers" className="checks">
+                {TRIGGERS.map((t) => (
+                  <CheckboxField key={t} label={lower(t)} checked={edit.on.includes(t)} onChange={(c) => setEdit({ ...edit, on: c ? [...edit.on, t] : edit.on.filter((x) => x !== t) })} />
+                ))}
+              </fieldset>
+              {edit.on.includes('EVENT') && <TextField label="Event type glob" value={edit.typeGlob} onChange={(typeGlob) => setEdit({ ...edit, typeGlob })} placeholder="deploy.*" />}
+            </MutationForm>
+          )}
           <div className="filters">
             <SelectField label="Delivery status" value={status} onChange={setStatus} options={STATUSES} />
           </div>

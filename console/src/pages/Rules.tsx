@@ -1,32 +1,40 @@
-/** Alert rules (match and heartbeat/absence) and maintenance windows. Members read; admins change. */
+/** Alert rules (match and heartbeat/absence) and maintenance windows. Members read; admins create, edit and delete. */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
-import { MutationForm, SelectField, TextField } from '../components/Field';
+import { CheckboxField, MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
-import { graphql, type VariablesOf } from '../lib/graphql';
+import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
-    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate }
+    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
     maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
+    devices(first: 200) { edges { node { id name } } }
   }
 `);
 const CreateRule = graphql(`
   mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id name } }
 `);
 const UpdateRule = graphql(`
-  mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { id enabled } }
+  mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
+    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
+  }
 `);
 const DeleteRule = graphql(`
   mutation ConsoleDeleteAlertRule($id: ID!) { deleteAlertRule(id: $id) }
 `);
 const CreateWindow = graphql(`
   mutation ConsoleCreateMaintenanceWindow($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { id name } }
+`);
+const UpdateWindow = graphql(`
+  mutation ConsoleUpdateMaintenanceWindow($id: ID!, $input: UpdateMaintenanceWindowInput!) {
+    updateMaintenanceWindow(id: $id, input: $input) { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
+  }
 `);
 const DeleteWindow = graphql(`
   mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) }
@@ -39,8 +47,132 @@ const KINDS = [
 const SEVERITY_FILTER = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
 const ALERT_SEVERITY = ['WARNING', 'CRITICAL', 'INFO'] as const;
 
+type Rule = ResultOf<typeof RulesQuery>['alertRules'][number];
+type Window = ResultOf<typeof RulesQuery>['maintenanceWindows'][number];
+const EVENT_SEVERITIES = ['INFO', 'WARNING', 'CRITICAL'] as const;
+
 /** `<input type=datetime-local>` value → ISO-8601 (local time of the browser). */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : '');
+/** ISO-8601 → `<input type=datetime-local>` value (local time of the browser). */
+function localOf(iso: string): string {
+  const d = new Date(iso);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+/** An emptied text field clears the value (null), as the update mutations take it. */
+const orNull = (v: string) => (v.trim() ? v.trim() : null);
+/** A JSON field's text parsed (empty: `empty`); a parse error names the field (the server checks the shape). */
+function parseJson(text: string, field: string, empty: unknown): unknown {
+  if (!text.trim()) return empty;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${field}: not valid JSON.`);
+  }
+}
+
+/** Edits every field `updateAlertRule` takes that the console shows (the kind cannot change). */
+function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | null; onClose: () => void }) {
+  const [, updateRule] = useMutation(UpdateRule);
+  const [f, setF] = useState({
+    name: rule.name,
+    typeGlob: rule.typeGlob ?? '',
+    source: rule.source ?? '',
+    module: rule.module ?? '',
+    severities: [...rule.severities] as (typeof EVENT_SEVERITIES)[number][],
+    alertSeverity: rule.alertSeverity as (typeof ALERT_SEVERITY)[number],
+    windowSeconds: String(rule.windowSeconds ?? ''),
+    summaryTemplate: rule.summaryTemplate ?? '',
+    dedupKeyTemplate: rule.dedupKeyTemplate ?? '',
+    labels: Object.keys(rule.labels ?? {}).length ? JSON.stringify(rule.labels) : '',
+    conditions: rule.payloadConditions.length ? JSON.stringify(rule.payloadConditions.map((c) => ({ path: c.path, op: c.op, ...(c.value == null ? {} : { value: c.value }) }))) : '',
+  });
+  return (
+    <MutationForm
+      title={`Edit rule ${rule.name}`}
+      submitLabel="Save rule"
+      deniedBecause={denied}
+      onSubmit={() => {
+        const input: VariablesOf<typeof UpdateRule>['input'] = {
+          name: f.name,
+          typeGlob: orNull(f.typeGlob),
+          source: orNull(f.source),
+          module: orNull(f.module),
+          severities: f.severities,
+          alertSeverity: f.alertSeverity,
+          summaryTemplate: orNull(f.summaryTemplate),
+          dedupKeyTemplate: orNull(f.dedupKeyTemplate),
+          labels: parseJson(f.labels, 'Event labels', {}),
+          payloadConditions: parseJson(f.conditions, 'Payload conditions', []) as VariablesOf<typeof UpdateRule>['input']['payloadConditions'],
+        };
+        if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
+        return updateRule({ id: rule.id, input });
+      }}
+      onDone={onClose}
+    >
+      <TextField label="Rule name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
+      <TextField label="Event type" value={f.typeGlob} onChange={(typeGlob) => setF({ ...f, typeGlob })} placeholder="deploy.* or **" hint="Empty: any type." />
+      <TextField label="Event source" value={f.source} onChange={(source) => setF({ ...f, source })} />
+      <TextField label="Event module" value={f.module} onChange={(module) => setF({ ...f, module })} />
+      <fieldset aria-label="Event severities" className="checks">
+        <legend>Event severities (none: any)</legend>
+        {EVENT_SEVERITIES.map((sv) => (
+          <CheckboxField key={sv} label={lower(sv)} checked={f.severities.includes(sv)} onChange={(c) => setF({ ...f, severities: c ? [...f.severities, sv] : f.severities.filter((x) => x !== sv) })} />
+        ))}
+      </fieldset>
+      <SelectField label="Alert severity" value={f.alertSeverity} onChange={(alertSeverity) => setF({ ...f, alertSeverity })} options={ALERT_SEVERITY} />
+      {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={f.windowSeconds} onChange={(windowSeconds) => setF({ ...f, windowSeconds })} />}
+      <TextField label="Summary template" value={f.summaryTemplate} onChange={(summaryTemplate) => setF({ ...f, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+      <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
+      <TextField label="Event labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' hint="Every label must be on the event with this value." />
+      <TextField label="Payload conditions (JSON)" value={f.conditions} onChange={(conditions) => setF({ ...f, conditions })} placeholder='[{"path": "disk.pct", "op": "GTE", "value": 90}]' hint="ops: EQ NEQ CONTAINS GT GTE LT LTE IN EXISTS" />
+      <button type="button" className="plain" onClick={onClose}>
+        Cancel
+      </button>
+    </MutationForm>
+  );
+}
+
+/** Edits a maintenance window's name, span, repeat and source scope. */
+function EditWindowForm({ win, devices, denied, onClose }: { win: Window; devices: { id: string; name: string }[]; denied: string | null; onClose: () => void }) {
+  const [, updateWindow] = useMutation(UpdateWindow);
+  const [f, setF] = useState({
+    name: win.name,
+    startsAt: localOf(win.startsAt),
+    endsAt: localOf(win.endsAt),
+    source: win.source ?? '',
+    repeat: win.repeatEverySeconds ? String(win.repeatEverySeconds) : '',
+    deviceId: win.deviceId ?? '',
+    labels: Object.keys(win.matchLabels ?? {}).length ? JSON.stringify(win.matchLabels) : '',
+  });
+  const repeatOptions = [{ value: '', label: 'no' }, { value: '86400', label: 'daily' }, { value: '604800', label: 'weekly' }];
+  if (f.repeat && !repeatOptions.some((o) => o.value === f.repeat)) repeatOptions.push({ value: f.repeat, label: `every ${Number(f.repeat) / 3600} h` });
+  return (
+    <MutationForm
+      title={`Edit window ${win.name}`}
+      submitLabel="Save window"
+      deniedBecause={denied}
+      onSubmit={() =>
+        updateWindow({
+          id: win.id,
+          input: { name: f.name, startsAt: isoOf(f.startsAt), endsAt: isoOf(f.endsAt), source: orNull(f.source), repeatEverySeconds: f.repeat ? Number(f.repeat) : null, deviceId: f.deviceId || null, matchLabels: parseJson(f.labels, 'Only labels', {}) },
+        })
+      }
+      onDone={onClose}
+    >
+      <TextField label="Window name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
+      <TextField label="Starts" type="datetime-local" value={f.startsAt} onChange={(startsAt) => setF({ ...f, startsAt })} required />
+      <TextField label="Ends" type="datetime-local" value={f.endsAt} onChange={(endsAt) => setF({ ...f, endsAt })} required />
+      <TextField label="Only source" value={f.source} onChange={(source) => setF({ ...f, source })} />
+      <SelectField label="Repeats" value={f.repeat} onChange={(repeat) => setF({ ...f, repeat })} options={repeatOptions} />
+      <SelectField label="Only device" value={f.deviceId} onChange={(deviceId) => setF({ ...f, deviceId })} options={[{ value: '', label: 'any device' }, ...devices.map((d) => ({ value: d.id, label: d.name }))]} />
+      <TextField label="Only labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' />
+      <button type="button" className="plain" onClick={onClose}>
+        Cancel
+      </button>
+    </MutationForm>
+  );
+}
 
 export function Rules() {
   const me = useMe();
@@ -56,6 +188,10 @@ export function Rules() {
   const [rule, setRule] = useState(blankRule);
   const blankWindow = { name: '', startsAt: '', endsAt: '', source: '', repeat: '' };
   const [win, setWin] = useState(blankWindow);
+  const [editRule, setEditRule] = useState<string | null>(null);
+  const [editWin, setEditWin] = useState<string | null>(null);
+  const ruleBeingEdited = result.data?.alertRules.find((r) => r.id === editRule);
+  const windowBeingEdited = result.data?.maintenanceWindows.find((w) => w.id === editWin);
 
   return (
     <Page title="Alert rules" error={result.error} loading={result.fetching && !result.data}>
@@ -74,6 +210,9 @@ export function Rules() {
             header: 'Actions',
             cell: (r) => (
               <div className="row-actions" role="group" aria-label={`Actions for ${r.name}`}>
+                <button type="button" className="plain" aria-label={`Edit ${r.name}`} aria-expanded={editRule === r.id} onClick={() => setEditRule(editRule === r.id ? null : r.id)}>
+                  Edit
+                </button>
                 <ActionButton run={() => updateRule({ id: r.id, input: { enabled: !r.enabled } })} deniedBecause={denied}>
                   {r.enabled ? 'Disable' : 'Enable'}
                 </ActionButton>
@@ -85,6 +224,7 @@ export function Rules() {
           },
         ]}
       />
+      {ruleBeingEdited && <EditRuleForm key={ruleBeingEdited.id} rule={ruleBeingEdited} denied={denied} onClose={() => setEditRule(null)} />}
       <MutationForm
         title="New alert rule"
         submitLabel="Create rule"
@@ -125,18 +265,24 @@ export function Rules() {
             { header: 'From', cell: (w) => when(w.startsAt) },
             { header: 'Until', cell: (w) => when(w.endsAt) },
             { header: 'Repeats', cell: (w) => (w.repeatEverySeconds ? `every ${w.repeatEverySeconds / 3600} h` : 'no'), wide: true },
-            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
+            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${result.data?.devices.edges.find((e) => e.node.id === w.deviceId)?.node.name ?? w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
             { header: 'Active', cell: (w) => (w.activeNow ? <Badge value="active" /> : 'no') },
             {
               header: 'Actions',
               cell: (w) => (
-                <ActionButton variant="danger" run={() => deleteWindow({ id: w.id })} deniedBecause={denied} onDone={reload}>
-                  Delete
-                </ActionButton>
+                <div className="row-actions" role="group" aria-label={`Actions for ${w.name}`}>
+                  <button type="button" className="plain" aria-label={`Edit ${w.name}`} aria-expanded={editWin === w.id} onClick={() => setEditWin(editWin === w.id ? null : w.id)}>
+                    Edit
+                  </button>
+                  <ActionButton variant="danger" run={() => deleteWindow({ id: w.id })} deniedBecause={denied} onDone={reload}>
+                    Delete
+                  </ActionButton>
+                </div>
               ),
             },
           ]}
         />
+        {windowBeingEdited && <EditWindowForm key={windowBeingEdited.id} win={windowBeingEdited} devices={result.data?.devices.edges.map((e) => e.node) ?? []} denied={denied} onClose={() => setEditWin(null)} />}
         <MutationForm
           title="New maintenance window"
           submitLabel="Create window"
