@@ -168,7 +168,9 @@ describe('outbound webhooks over REST', () => {
 
     const again = await admin.post(`/deliveries/${d.id}/redeliver`);
     expect(again.status).toBe(202);
-    expect(again.body).toMatchObject({ id: d.id, status: 'pending' });
+    // The answer is the row as read after the attempt was queued: a fast worker may have sent it already.
+    expect(again.body.id).toBe(d.id);
+    expect(['pending', 'delivered']).toContain(again.body.status);
     await eventually(async () => receiver.requests.filter((r) => r.headers['webhook-id'] === d.id).length === 2, 30_000);
 
     const rotated = await admin.post(`/outbound-webhooks/${id}/rotate-secret`);
