@@ -3,18 +3,14 @@
  * same windows again afterwards gives exactly the expected totals: the window's rows are replaced in
  * one transaction, never appended.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { spawnWorker } from './helpers/worker-process.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
-import { REDIS_URL } from './helpers/env.js';
 import { startApp } from '../src/server/app.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
@@ -55,7 +51,7 @@ describe('metering durability', () => {
     const held = await holder.query('SELECT "windowStart" FROM "BillingWindow" WHERE "tenantId" = $1 FOR UPDATE', [t.tenantId]);
     expect(held.rowCount).toBe(queued.data.recomputeUsage);
 
-    const child = await spawnWorker(s);
+    const child = await spawnWorker(s, (kill) => cleanups.push(kill));
     // Watched from another session (a transaction keeps its first snapshot of pg_stat_activity).
     const db = s.app.rt.prisma;
     await eventually(async () => {
@@ -89,35 +85,3 @@ describe('metering durability', () => {
     }
   }, 90_000);
 });
-
-/** Starts test/durability-worker.ts (workers only) as a separate OS process on the server's database and Redis prefix. */
-async function spawnWorker(s: TestServer): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'durability-worker.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: s.db.url,
-      REDIS_URL,
-      REDIS_PREFIX: s.config.redisPrefix,
-      APP_SECRET: s.config.appSecret,
-      BOOTSTRAP_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: s.config.dataDir,
-      PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
-  });
-  return child;
-}

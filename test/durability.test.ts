@@ -6,20 +6,17 @@
  * Redis itself is shared on this machine, so "Redis restarted and lost its data" is simulated by
  * deleting every key under this test server's own prefix (never FLUSHALL).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { spawnWorker } from './helpers/worker-process.js';
 import { buildEvent, buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { REDIS_URL } from './helpers/env.js';
 import { startApp, type App } from '../src/server/app.js';
 import { evaluateEvents } from '../src/rules/evaluate.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of cleanups.splice(0).reverse()) await c().catch(() => undefined);
@@ -158,7 +155,7 @@ describe('durability of rule evaluation', () => {
     const t = await buildTenant(s.app.rt);
     await deployRule(s, t);
 
-    const child = await spawnWorker(s);
+    const child = await spawnWorker(s, (kill) => cleanups.push(kill));
     const [first] = await ingest(s, t, 1);
     const [alertBefore] = await settled(s, t, [first!]);
     expect(alertBefore!.count).toBe(1);
@@ -189,35 +186,3 @@ describe('durability of rule evaluation', () => {
     expect(alerts[0]!.events).toHaveLength(3);
   });
 });
-
-/** Starts test/durability-worker.ts as a separate OS process on the server's database and Redis prefix. */
-async function spawnWorker(s: TestServer): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(here, 'durability-worker.ts')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: s.db.url,
-      REDIS_URL,
-      REDIS_PREFIX: s.config.redisPrefix,
-      APP_SECRET: s.config.appSecret,
-      BOOTSTRAP_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: s.config.dataDir,
-      PORT: '0',
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  cleanups.push(async () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
-  });
-  return child;
-}

@@ -1,0 +1,44 @@
+/**
+ * A worker node as a separate OS process (test/durability-worker.ts: workers only, no HTTP) on a test
+ * server's database and Redis prefix, for tests that kill a worker mid-job (SIGKILL) and check that
+ * nothing is lost or counted twice. Resolves once the process says it is ready.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { TestServer } from './server.js';
+import { REDIS_URL } from './env.js';
+
+const testDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Starts the worker process; `onCleanup` receives a function that kills it if it still runs. */
+export async function spawnWorker(s: TestServer, onCleanup: (kill: () => Promise<void>) => void): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(testDir, 'durability-worker.ts')], {
+    env: {
+      ...process.env,
+      DATABASE_URL: s.db.url,
+      REDIS_URL,
+      REDIS_PREFIX: s.config.redisPrefix,
+      APP_SECRET: s.config.appSecret,
+      BOOTSTRAP_DEMO: 'false',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: s.config.dataDir,
+      PORT: '0',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  onCleanup(async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  });
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('worker process did not start within 30 s')), 30_000);
+    child.stdout!.on('data', (d: Buffer) => {
+      if (d.toString().includes('ready')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
+  });
+  return child;
+}
