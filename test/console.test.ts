@@ -65,6 +65,19 @@ describe('serving the console', () => {
     expect(apiAsBrowser.status).toBe(404);
     expect(apiAsBrowser.body).toEqual({ code: 'ROUTE_NOT_FOUND', detail: expect.any(String) });
   });
+
+  it('serves its hashed assets gzipped and cached for a year', async () => {
+    const html = String((await call(s.url, 'GET', '/', { headers: { accept: 'text/html' } })).body);
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeTruthy();
+    const gz = await fetch(s.url + script, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.status).toBe(200);
+    expect(gz.headers.get('content-encoding')).toBe('gzip');
+    expect(gz.headers.get('cache-control')).toContain('immutable');
+    expect((await gz.text()).length).toBeGreaterThan(10_000);
+    const plain = await fetch(s.url + script, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers.get('content-encoding')).toBeNull();
+  });
 });
 
 describe('signing in', () => {
