@@ -6,7 +6,9 @@
  * `BASE`, which the README itself defaults (`BASE=${BASE:-http://127.0.0.1:8080}`), and the CLI finds
  * the server through DATA_DIR, the setting the server was started with. The shell runs with
  * `set -euo pipefail`, so a failing command, a failing stage of a pipe or a variable nobody set fails
- * the block. At the end the tenant has the alert the quickstart's rule opened.
+ * the block. At the end the tenant has the alert the quickstart's rule opened. The same process also
+ * proves the first start's promise: its banner names the console, and the demo login printed there
+ * signs in to it in a real browser (Debian's chromium).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -19,6 +21,7 @@ import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js'
 import { childEnv, REPO_ROOT } from './helpers/cli.js';
 import { rest } from './helpers/http.js';
 import { alive, descendants, freePort, startServiceProcess, type StartedProcess } from './helpers/processes.js';
+import { launchConsoleBrowser, screenshot, signIn } from './helpers/browser.js';
 
 let svc: StartedProcess;
 let dataDir: string;
@@ -102,5 +105,27 @@ describe('the README quickstart', () => {
     const events = (await api.get('/events?since_hours=1')).body.map((e: { type: string; received_via: string }) => `${e.type}:${e.received_via}`);
     expect(events).toEqual(expect.arrayContaining(['deploy.failed:ingest', 'deploy.finished:webhook']));
     expect((await api.get('/sot/devices')).body.items.map((d: { name: string }) => d.name)).toEqual(['edge-1']);
+  });
+
+  it("the first start's banner names the console, and its demo login signs in there in a browser", { timeout: 120_000 }, async () => {
+    const banner = svc.stdout();
+    const consoleUrl = /Console: (http:\/\/\S+)/.exec(banner)?.[1];
+    const password = /password:\s+(\S+)/.exec(banner)?.[1];
+    expect(consoleUrl).toBe(`${svc.url}/`);
+    expect(banner).toContain(`API docs: ${svc.url}/docs`);
+    expect(banner).toContain(`GraphQL: ${svc.url}/graphql`);
+    expect(password).toBeTruthy();
+    const b = await launchConsoleBrowser();
+    try {
+      const page = await b.newPage();
+      await signIn(page, consoleUrl!.replace(/\/$/, ''), 'admin@demo.local', password!);
+      await page.getByText('admin@demo.local').first().waitFor();
+      await page.getByRole('link', { name: 'Alerts' }).click();
+      await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+      await screenshot(page, '00-first-start-signed-in');
+      expect(b.pageErrors).toEqual([]);
+    } finally {
+      await b.close();
+    }
   });
 });
