@@ -12,6 +12,7 @@ import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
 import { assistantComplete } from '../src/assistant/complete.js';
 import { createCtx } from '../src/context.js';
 import { principalOf } from './factories.js';
+import { maintenanceTasks } from '../workers/index.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -203,6 +204,24 @@ describe('triage with the builtin provider', () => {
     const row = await s.app.rt.prisma.assistantAction.findUniqueOrThrow({ where: { id: snooze.id } });
     expect(row.status).toBe('expired');
     expect((await rest(s.url, memberToken).post(`/alerts/${alertId}/actions/${snooze.id}/reject`)).status).toBe(409);
+  });
+
+  it('marks overdue proposed actions expired in the periodic sweep, with the reason a late decision gets, and leaves the rest', async () => {
+    const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/triage`);
+    const [overdue, current] = r.body.actions as Array<{ id: string }>;
+    expect(current).toBeTruthy();
+    const past = new Date(Date.now() - 5_000);
+    await s.app.rt.prisma.assistantAction.update({ where: { id: overdue!.id }, data: { expiresAt: past } });
+    const task = maintenanceTasks.find((x) => x.name === 'expire-assistant-actions');
+    expect(task, 'the sweep is one of the scheduled maintenance tasks').toBeTruthy();
+    expect(await task!.run(s.app.rt)).toEqual({ expired: 1 });
+    const row = await s.app.rt.prisma.assistantAction.findUniqueOrThrow({ where: { id: overdue!.id } });
+    expect(row.status).toBe('expired');
+    expect(row.result).toEqual({ reason: `The action expired at ${past.toISOString()}; triage the alert again for fresh proposals.` });
+    expect((await s.app.rt.prisma.assistantAction.findUniqueOrThrow({ where: { id: current!.id } })).status).toBe('proposed');
+    // Deciding it now is the same 409 as before the sweep.
+    expect((await rest(s.url, memberToken).post(`/alerts/${alertId}/actions/${overdue!.id}/approve`)).status).toBe(409);
+    expect(await task!.run(s.app.rt)).toEqual({ expired: 0 });
   });
 
   it('lets a service user reject what its own request proposed, not what a person asked for', async () => {

@@ -16,6 +16,7 @@ import { integrationTasks } from './integrations.js';
 import { startGpuRunWorkers, gpuRunTasks } from './gpu-runs.js';
 import { gpuTasks } from './gpu.js';
 import { startBillingWorker, billingTasks } from './billing.js';
+import { assistantTasks } from './assistant.js';
 
 export interface Workers {
   workers: Worker[];
@@ -26,7 +27,7 @@ export interface Workers {
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
 /** Every area's periodic tasks, scheduled by the maintenance worker. */
-export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks];
+export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks, ...assistantTasks];
 
 const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers, startBillingWorker];
 

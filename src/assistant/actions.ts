@@ -5,6 +5,7 @@
  * action, is a 409.
  */
 import type { Ctx } from '../context.js';
+import type { Runtime } from '../runtime.js';
 import { requireUser } from '../context.js';
 import { Conflict, DomainError, NotFound, invalid } from '../errors.js';
 import type { Alert, AssistantAction, Prisma } from '../generated/prisma/client.js';
@@ -79,6 +80,20 @@ export function staleReason(action: AssistantAction, alert: Alert, now = new Dat
   }
   if (alert.status === 'resolved' && action.alertStatus !== 'resolved') return 'The alert has been resolved since this was proposed; the action is stale.';
   return null;
+}
+
+/**
+ * The periodic sweep: proposed actions whose time has passed are marked `expired` with the same reason a
+ * late decision gets, so lists show what can still be decided without anyone having to try. Set-based,
+ * across tenants (each row keeps its own); an action decided meanwhile is left alone (`status` guard).
+ */
+export async function expireOverdueActions(rt: Runtime, now = new Date()): Promise<{ expired: number }> {
+  const expired = await rt.prisma.$executeRaw`
+    UPDATE "AssistantAction"
+    SET status = 'expired',
+        result = jsonb_build_object('reason', 'The action expired at ' || to_char("expiresAt", 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || '; triage the alert again for fresh proposals.')
+    WHERE status = 'proposed' AND "expiresAt" <= ${now.toISOString()}::timestamp`;
+  return { expired };
 }
 
 async function settle(ctx: Ctx, id: string, from: AssistantAction['status'], data: Prisma.AssistantActionUncheckedUpdateManyInput): Promise<boolean> {
