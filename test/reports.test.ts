@@ -333,12 +333,13 @@ describe('report schedules', () => {
     ]);
     expect(delivered).not.toHaveProperty('addressedTo');
 
-    // The webhook is deleted: the next run disables the schedule with the reason.
+    // The webhook is deleted: its schedule is disabled at once, with the reason, and its cron removed.
+    expect(await s.app.rt.queues.get('reports').getJobScheduler(`report-schedule-${sid}`)).toBeTruthy();
     expect((await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteOutboundWebhook(id: $id) }', { id: webhookId })).errors).toBeUndefined();
-    const gone = await rest(s.url, t.adminToken).post(`/reports/schedules/${sid}/run`);
-    expect(gone.body).toMatchObject({ status: 'disabled', reason: expect.stringMatching(/webhook was deleted/) });
-    expect((await rest(s.url, t.adminToken).get(`/reports/schedules/${sid}`)).body).toMatchObject({ enabled: false, disabled_reason: expect.stringMatching(/webhook/) });
+    expect((await rest(s.url, t.adminToken).get(`/reports/schedules/${sid}`)).body).toMatchObject({ enabled: false, disabled_reason: 'Its outbound webhook was deleted.' });
     expect(await s.app.rt.queues.get('reports').getJobScheduler(`report-schedule-${sid}`)).toBeUndefined();
+    const gone = await rest(s.url, t.adminToken).post(`/reports/schedules/${sid}/run`);
+    expect(gone.body).toMatchObject({ status: 'skipped', reason: expect.stringMatching(/webhook was deleted/) });
 
     // The report is deleted: its schedules are disabled at once.
     const hook2 = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', { input: { name: 'r2', url: rcv.url, triggers: [{ on: 'REPORT_DELIVERED' }] } });

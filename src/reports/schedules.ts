@@ -158,6 +158,14 @@ export async function disableSchedulesOfReport(rt: Runtime, tenantId: string, sa
   for (const r of rows) await disableSchedule(rt, r.id, reason);
 }
 
+/** Disables every enabled schedule delivering to an outbound webhook (it has been deleted). */
+export async function disableSchedulesOfWebhook(rt: Runtime, tenantId: string, webhookId: string): Promise<void> {
+  const rows = await rt.prisma.reportSchedule.findMany({ where: { tenantId, webhookId, enabled: true }, select: { id: true } });
+  for (const r of rows) await disableSchedule(rt, r.id, WEBHOOK_GONE);
+}
+
+const WEBHOOK_GONE = 'Its outbound webhook was deleted.';
+
 export interface ScheduleRun {
   scheduleId: string;
   status: 'delivered' | 'disabled' | 'skipped';
@@ -178,7 +186,7 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
   if (!s.enabled) return { scheduleId, status: 'skipped', ...none, reason: s.disabledReason ?? 'disabled' };
   const report = s.savedReportId ? await rt.prisma.savedReport.findFirst({ where: { id: s.savedReportId, tenantId: s.tenantId } }) : null;
   const hook = await rt.prisma.outboundWebhook.findFirst({ where: { id: s.webhookId, tenantId: s.tenantId }, select: { id: true } });
-  const gone = !report ? 'Its saved report was deleted.' : !hook ? 'Its outbound webhook was deleted.' : null;
+  const gone = !report ? 'Its saved report was deleted.' : !hook ? WEBHOOK_GONE : null;
   if (gone || !report || !hook) {
     await disableSchedule(rt, s.id, gone!);
     return { scheduleId, status: 'disabled', ...none, reason: gone };

@@ -12,6 +12,7 @@ import type { OutboundWebhook } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from './url-guard.js';
 import { generateWebhookSecret } from './signatures.js';
 import { validateTriggers, type WebhookTrigger } from './triggers.js';
+import { disableSchedulesOfWebhook } from '../reports/schedules.js';
 
 export interface OutboundWebhookInput {
   name: string;
@@ -95,6 +96,8 @@ export async function updateOutboundWebhook(ctx: Ctx, id: string, patch: Outboun
 export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<OutboundWebhook> {
   const hook = await loadOutboundWebhook(ctx, id);
   await ctx.db.outboundWebhook.delete({ where: { id: hook.id } });
+  // Report schedules delivering here stop at once, with the reason (a run would disable them anyway).
+  await disableSchedulesOfWebhook(ctx.rt, hook.tenantId, hook.id);
   return hook;
 }
 
