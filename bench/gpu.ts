@@ -269,7 +269,7 @@ async function main(): Promise<void> {
       const res = await request(agent, pushUrl, { method: 'POST', headers: ingestHeaders, body: JSON.stringify({ samples: liveSamples.slice(i, i + BATCH) }) });
       if (res.status !== 202) throw new Error(`live push answered ${res.status}: ${res.body.slice(0, 500)}`);
     }
-    const fresh = Number((await sql.query('SELECT count(*) FROM "Gpu" WHERE "tenantId" = $1 AND "lastSeenAt" = $2::timestamp', [ours.tenant.id, new Date(live).toISOString()])).rows[0].count);
+    const fresh = Number((await sql.query('SELECT count(*) FROM "Gpu" WHERE "tenantId" = $1 AND "lastSampleAt" = $2::timestamp', [ours.tenant.id, new Date(live).toISOString()])).rows[0].count);
     if (fresh !== GPUS) throw new Error(`after the live round ${fresh} of ${GPUS} GPUs have it as their last sample`);
     const apiBase = api.info.url + '/api/v1';
     const login = await request(agent, apiBase + '/auth/login', { method: 'POST', headers: {}, body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }) });

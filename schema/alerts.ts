@@ -56,7 +56,7 @@ builder.prismaObject('MaintenanceWindow', {
     matchLabels: t.expose('matchLabels', { type: 'JSON' }),
     source: t.exposeString('source', { nullable: true }),
     deviceId: t.exposeString('deviceId', { nullable: true }),
-    activeNow: t.boolean({ select: { startsAt: true, endsAt: true, repeatEverySeconds: true }, resolve: (w) => windowIsActive(w, new Date()) }),
+    activeNow: t.boolean({ resolve: (w) => windowIsActive(w, new Date()) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -80,7 +80,7 @@ builder.prismaObject('Alert', {
     ruleId: t.exposeString('ruleId', { nullable: true }),
     assigneeId: t.exposeString('assigneeId', { nullable: true }),
     maintenanceWindowId: t.exposeString('maintenanceWindowId', { nullable: true }),
-    allowedActions: t.field({ type: [AlertActionEnum], select: { status: true }, resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
+    allowedActions: t.field({ type: [AlertActionEnum], resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     rule: t.relation('rule', { nullable: true }),

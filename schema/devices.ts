@@ -48,7 +48,7 @@ const DriftReportRef = builder.prismaObject('DriftReport', {
   description: 'The result of one reconcile: the intent compared with the observed configuration.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.field({ type: DriftStatusEnum, select: { inSync: true, detail: true }, resolve: (r) => (r.detail ? 'unknown' : r.inSync ? 'in_sync' : 'drifted') }),
+    status: t.field({ type: DriftStatusEnum, resolve: (r) => (r.detail ? 'unknown' : r.inSync ? 'in_sync' : 'drifted') }),
     inSync: t.exposeBoolean('inSync'),
     diff: t.exposeString('diff', { description: 'Unified diff from intended (---) to observed (+++); empty when in sync.' }),
     detail: t.exposeString('detail', { nullable: true, description: 'Why nothing could be compared (no intent, nothing observed).' }),

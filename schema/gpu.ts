@@ -48,10 +48,9 @@ export const GpuRef = builder.prismaObject('Gpu', {
     health: t.field({
       type: GpuVerdictRef,
       description: 'The verdict now, with its reasons.',
-      select: { latest: true, lastSeenAt: true, lastXid: true, lastXidAt: true },
       resolve: (g, _args, ctx) => ('verdict' in g ? (g as GpuView).verdict : gpuHealth({ latest: g.latest as never, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt }, new Date(), healthLimits(ctx))),
     }),
-    latest: t.field({ type: GpuValuesRef, select: { latest: true }, resolve: (g) => (g.latest ?? {}) as never }),
+    latest: t.field({ type: GpuValuesRef, resolve: (g) => (g.latest ?? {}) as never }),
     lastXid: t.exposeInt('lastXid', { nullable: true }),
     lastXidAt: t.expose('lastXidAt', { type: 'DateTime', nullable: true }),
     firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),

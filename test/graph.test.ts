@@ -75,3 +75,34 @@ describe('dashboard graph', () => {
     expect(large.statements.length).toBeLessThanOrEqual(8);
   });
 });
+
+describe('lists built by services (not by Prisma selections)', () => {
+  // Objects a service returned whole must not make Pothos load each one again for a field (a field-level
+  // `select` on a scalar did exactly that for every GPU of the summary: 1,000 GPUs were 1,000 lookups).
+  const SUMMARY = '{ gpuSummary { fleet { gpus } gpus { id uuid health { status reasons } latest { utilization powerW } lastSeenAt } } }';
+
+  async function tenantWithGpus(n: number): Promise<string> {
+    const tenant = await buildTenant(s.app.rt);
+    const now = new Date();
+    await s.app.rt.prisma.gpu.createMany({
+      data: Array.from({ length: n }, (_, i) => ({ tenantId: tenant.tenantId, uuid: `GPU-${tenant.tenantId}-${i}`, node: `n${Math.floor(i / 8)}`, index: i % 8, model: 'NVIDIA A100', source: 'dcgm', latest: { utilization: 50, powerW: 200 }, lastSeenAt: now, lastSampleAt: now })),
+    });
+    return buildToken(s.app.rt, tenant.admin);
+  }
+
+  it('answers gpuSummary in the same number of statements for 3 GPUs as for 60', async () => {
+    const few = await tenantWithGpus(3);
+    const many = await tenantWithGpus(60);
+    await gql(s.url, few, SUMMARY);
+    await gql(s.url, many, SUMMARY);
+    const small = await countStatements(() => gql(s.url, few, SUMMARY));
+    const large = await countStatements(() => gql(s.url, many, SUMMARY));
+    expect(small.result.errors).toBeUndefined();
+    expect(large.result.data.gpuSummary.gpus).toHaveLength(60);
+    expect(large.result.data.gpuSummary.gpus[0]).toMatchObject({ health: { status: expect.any(String) }, latest: { utilization: 50, powerW: 200 } });
+    expect(large.statements.length, large.statements.join('\n')).toBe(small.statements.length);
+    // The GPUs are read once (by the service), not once more by the GraphQL layer.
+    const gpuReads = large.statements.filter((q) => /FROM "[^"]*"\."Gpu"|FROM "Gpu"/.test(q));
+    expect(gpuReads, large.statements.join('\n')).toHaveLength(1);
+  });
+});
