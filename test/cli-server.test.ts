@@ -7,17 +7,15 @@
  * commands open the embedded database themselves.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
+import { testRedisPrefix } from './helpers/env.js';
 import { npmOps, ops, type CliResult } from './helpers/cli.js';
 import { rest } from './helpers/http.js';
-import { alive, descendants, freePort, startServiceProcess, type StartedProcess } from './helpers/processes.js';
+import { startEmbeddedService, stopEmbeddedService } from './helpers/processes.js';
 
-let svc: StartedProcess;
+let svc: Awaited<ReturnType<typeof startEmbeddedService>>;
 let dataDir: string;
 let cliEnv: Record<string, string | undefined>;
 let adminToken: string;
@@ -30,32 +28,13 @@ function json(r: CliResult): any {
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-cli-srv-'));
-  svc = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    DATABASE_URL: undefined,
-    REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    BOOTSTRAP_DEMO: 'true',
-  });
+  svc = await startEmbeddedService('ops-cli-srv', redisPrefix);
+  dataDir = svc.dataDir;
   // What the CLI sees: the same DATA_DIR, no DATABASE_URL (so the embedded database the server holds).
   cliEnv = { DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined };
   adminToken = json(await ops(['token', 'create', '--email', 'admin@demo.local', '--name', 'cli-test', '--json'], cliEnv)).token;
 }, 180_000);
-afterAll(async () => {
-  if (svc) {
-    for (const pid of descendants(svc.child.pid!)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-    if (svc.child.exitCode === null) svc.child.kill('SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    await unlinkRedisPrefix(redis, `${redisPrefix}:`);
-  } finally {
-    redis.disconnect();
-  }
-});
+afterAll(() => stopEmbeddedService(svc, redisPrefix));
 
 describe('ops while the server runs on the embedded database', () => {
   it('creates a user through npm run --silent ops, and the user logs in to the running server', { timeout: 60_000 }, async () => {

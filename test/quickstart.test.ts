@@ -11,19 +11,17 @@
  * signs in to it in a real browser (Debian's chromium).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Redis } from 'ioredis';
 import { inject } from 'vitest';
-import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
+import { testRedisPrefix } from './helpers/env.js';
 import { childEnv, REPO_ROOT } from './helpers/cli.js';
 import { rest } from './helpers/http.js';
-import { alive, descendants, freePort, startServiceProcess, type StartedProcess } from './helpers/processes.js';
+import { startEmbeddedService, stopEmbeddedService } from './helpers/processes.js';
 import { launchConsoleBrowser, screenshot, signIn } from './helpers/browser.js';
 
-let svc: StartedProcess;
+let svc: Awaited<ReturnType<typeof startEmbeddedService>>;
 let dataDir: string;
 const redisPrefix = `${testRedisPrefix(inject('testRunId'))}qs${process.pid}`;
 
@@ -37,30 +35,10 @@ export function quickstartBlocks(readme: string): string[] {
 }
 
 beforeAll(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-quickstart-'));
-  svc = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
-    DATA_DIR: dataDir,
-    PORT: String(await freePort()),
-    DATABASE_URL: undefined,
-    REDIS_URL,
-    REDIS_PREFIX: redisPrefix,
-    BOOTSTRAP_DEMO: 'true',
-  });
+  svc = await startEmbeddedService('ops-quickstart', redisPrefix);
+  dataDir = svc.dataDir;
 }, 180_000);
-afterAll(async () => {
-  if (svc) {
-    svc.child.kill('SIGTERM');
-    await svc.exited;
-    for (const pid of descendants(svc.child.pid!)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-  }
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
-  try {
-    await unlinkRedisPrefix(redis, `${redisPrefix}:`);
-  } finally {
-    redis.disconnect();
-  }
-});
+afterAll(() => stopEmbeddedService(svc, redisPrefix));
 
 describe('the README quickstart', () => {
   it('every block exits 0 in one fresh bash shell, and the tenant ends with the alert its rule opened', { timeout: 180_000 }, async () => {

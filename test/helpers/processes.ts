@@ -6,7 +6,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { Redis } from 'ioredis';
 import { childEnv, REPO_ROOT } from './cli.js';
+import { REDIS_URL, unlinkRedisPrefix } from './env.js';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -116,4 +120,44 @@ export function portOpen(port: number): Promise<boolean> {
     });
     s.once('error', () => resolve(false));
   });
+}
+
+/**
+ * The service on the embedded database as a first `npm start` runs it: a fresh DATA_DIR (`<name>-…`
+ * under the temp dir), a free port, its own Redis prefix, the demo tenant bootstrapped.
+ */
+export async function startEmbeddedService(name: string, redisPrefix: string): Promise<StartedProcess & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  const svc = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    DATABASE_URL: undefined,
+    REDIS_URL,
+    REDIS_PREFIX: redisPrefix,
+    BOOTSTRAP_DEMO: 'true',
+  });
+  return { ...svc, dataDir };
+}
+
+/**
+ * Stops what `startEmbeddedService` started: SIGTERM (SIGKILL after 30 s), then anything left below it
+ * (its redis-server), its DATA_DIR and its Redis keys.
+ */
+export async function stopEmbeddedService(svc: (StartedProcess & { dataDir: string }) | undefined, redisPrefix: string): Promise<void> {
+  if (!svc) return;
+  const leftovers = descendants(svc.child.pid!);
+  if (svc.child.exitCode === null && svc.child.signalCode === null) {
+    svc.child.kill('SIGTERM');
+    const timer = setTimeout(() => svc.child.kill('SIGKILL'), 30_000);
+    await svc.exited;
+    clearTimeout(timer);
+  }
+  for (const pid of [...leftovers, ...descendants(svc.child.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  fs.rmSync(svc.dataDir, { recursive: true, force: true });
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  try {
+    await unlinkRedisPrefix(redis, `${redisPrefix}:`);
+  } finally {
+    redis.disconnect();
+  }
 }
