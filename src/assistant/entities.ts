@@ -48,6 +48,8 @@ export interface Entity {
   strength: EntityStrength;
   /** Where it was read: `label`, `payload`, or a topology note (`GPU GPU-1 is on node n7`). */
   via: string;
+  /** Set when known through the service's records rather than read from the record itself. */
+  topology?: 'site' | 'gpu_node' | 'integration';
 }
 
 const IPV4 = /^\d{1,3}(\.\d{1,3}){3}$/;
@@ -109,9 +111,9 @@ export function entitiesOf(labels: unknown, payload: unknown, extraKeys: readonl
 }
 
 /** An entity known from the service's own records (a device's name, a GPU's node). */
-export function entity(cls: string, key: string, value: string, via: string): Entity {
+export function entity(cls: string, key: string, value: string, via: string, topology?: Entity['topology']): Entity {
   const known = ENTITY_CLASSES.find((c) => c.name === cls);
-  return { cls, key, value, norm: normalizeEntity(cls, value), strength: known?.strength ?? 'specific', via };
+  return { cls, key, value, norm: normalizeEntity(cls, value), strength: known?.strength ?? 'specific', via, ...(topology ? { topology } : {}) };
 }
 
 /** The label and payload keys a dedup key template reads (`{{labels.svc}}:{{payload.region}}` → svc, region). */

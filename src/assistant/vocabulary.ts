@@ -78,11 +78,11 @@ export async function loadVocabulary(ctx: Ctx): Promise<ChangeVocabulary> {
 /** Replaces the tenant's own change terms (validated: 2–100 characters of letters, digits, `. _ - / : *`). */
 export async function setChangeTypes(ctx: Ctx, input: { changeTypes: string[] }): Promise<ChangeVocabulary> {
   const me = requireUser(ctx);
-  if (input.changeTypes.length > MAX_CUSTOM_TERMS) throw invalid(['input', 'changeTypes'], `must hold at most ${MAX_CUSTOM_TERMS} terms`);
+  if (input.changeTypes.length > MAX_CUSTOM_TERMS) throw invalid(['changeTypes'], `must hold at most ${MAX_CUSTOM_TERMS} terms`);
   const terms: string[] = [];
   input.changeTypes.forEach((raw, i) => {
     const t = raw.trim().toLowerCase();
-    if (!TERM.test(t) || /^\*+$/.test(t)) throw invalid(['input', 'changeTypes', i], 'must be 2–100 characters of letters, digits and . _ - / : *, and not only *');
+    if (!TERM.test(t) || /^\*+$/.test(t)) throw invalid(['changeTypes', String(i)], 'must be 2–100 characters of letters, digits and . _ - / : *, and not only *');
     if (!terms.includes(t) && !DEFAULT_CHANGE_TERMS.includes(t)) terms.push(t);
   });
   await ctx.db.triageSettings.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, changeTypes: terms }, update: { changeTypes: terms } });
