@@ -5,7 +5,7 @@
  * known-precursor bonus. Time never makes a candidate related: it only decays the score and breaks
  * ties. A candidate with no relation scores 0 and is never a cause. Pure: no database, no clock.
  */
-import type { Entity } from './entities.js';
+import { normalizeEntity, type Entity } from './entities.js';
 import type { Confidence, EvidenceItem, Relation, RelationKind } from './types.js';
 
 /** Weights of the relations (0–100). A specific entity names one thing; a broad one a group. */
@@ -67,6 +67,10 @@ function entityRelation(alertSide: Entity, cand: Entity): Relation {
 export function relationsOf(a: AlertSide, c: CandidateSide): Relation[] {
   const out: Relation[] = [];
   if (a.deviceId && c.deviceId === a.deviceId) out.push({ kind: 'same_device', weight: RELATION_WEIGHTS.same_device, detail: `same device ${a.deviceName ?? a.deviceId}` });
+  // Collectors send the device's name as the source.
+  else if (a.deviceName && normalizeEntity('machine', c.source) === normalizeEntity('machine', a.deviceName)) {
+    out.push({ kind: 'same_device', weight: RELATION_WEIGHTS.same_device, detail: `same device ${a.deviceName} (its source)` });
+  }
   const byClass = new Map<string, Relation>();
   for (const ce of c.entities) {
     const ae = a.entities.find((x) => x.cls === ce.cls && x.norm === ce.norm);
