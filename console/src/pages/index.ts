@@ -10,6 +10,7 @@ import { Timeline } from './Timeline';
 import { Alerts } from './Alerts';
 import { AlertDetail } from './AlertDetail';
 import { EventDetail } from './EventDetail';
+import { TriageSettings } from './TriageSettings';
 import { Proposals } from './Proposals';
 import { Devices } from './Devices';
 import { DeviceDetail } from './DeviceDetail';
@@ -52,6 +53,7 @@ export const PAGES: PageEntry[] = [
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: Inbound },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: Outbound },
   { path: '/webhooks/:id', title: 'Outbound webhook', section: 'Configure', component: OutboundDetail, nav: false },
