@@ -457,3 +457,31 @@ describe('copilot', () => {
     expect(modelHostRequests).toBe(0);
   });
 });
+
+describe('triage settings (change vocabulary)', () => {
+  it('shows the defaults to members and lets admins add terms over REST and GraphQL', async () => {
+    const r = await rest(s.url, memberToken).get('/assistant/triage-settings');
+    expect(r.status).toBe(200);
+    expect(r.body.default_change_types).toEqual(expect.arrayContaining(['deploy', 'feature-flag', '*.updated', '*.changed']));
+    expect(r.body.entity_keys).toEqual(expect.arrayContaining(['host', 'node', 'service', 'namespace', 'pod', 'job', 'device', 'gpu']));
+    expect(r.body.confidence_thresholds).toEqual({ high: 50, medium: 25 });
+    const put = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['Canary', '*.toggled', 'deploy'] });
+    expect(put.status).toBe(200);
+    expect(put.body.change_types).toEqual(['canary', '*.toggled']);
+    const g = await gql(s.url, memberToken, '{ triageSettings { changeTypes } }');
+    expect(g.data.triageSettings.changeTypes).toEqual(['canary', '*.toggled']);
+    const theirs = await rest(s.url, other.adminToken).get('/assistant/triage-settings');
+    expect(theirs.body.change_types).toEqual([]);
+  });
+
+  it('answers 403 to members, 401 without a credential and 422 for a bad term with its field', async () => {
+    expect((await rest(s.url, memberToken).put('/assistant/triage-settings', { change_types: ['x1'] })).status).toBe(403);
+    expect((await rest(s.url).get('/assistant/triage-settings')).status).toBe(401);
+    const bad = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['ok', 'no spaces'] });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body.detail)).toContain('change_types');
+    const star = await gql(s.url, t.adminToken, 'mutation { setTriageChangeTypes(changeTypes: ["**"]) { changeTypes } }');
+    expect(star.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(star.errors?.[0]?.message).toMatch(/not only \*/);
+  });
+});
