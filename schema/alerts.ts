@@ -4,7 +4,8 @@
  * the `alertChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum, upperCaseValues } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { AlertConnection } from './connections.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
 import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
@@ -46,6 +47,7 @@ builder.prismaObject('AlertTimelineEntry', {
 });
 
 builder.prismaObject('MaintenanceWindow', {
+  interfaces: [NodeRef],
   description: 'Alerts that open inside an active window covering them are suppressed: no outbound trigger.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -62,6 +64,7 @@ builder.prismaObject('MaintenanceWindow', {
 });
 
 builder.prismaObject('Alert', {
+  interfaces: [NodeRef],
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -139,8 +142,9 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: AlertFilter }) },
     maxSize: 500,
     defaultSize: 100,
+    totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
     resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
-  }),
+  }, AlertConnection),
   alert: t.prismaField({
     type: 'Alert',
     authScopes: { user: true },

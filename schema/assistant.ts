@@ -3,7 +3,7 @@
  * conversation, the caller's copilot conversations, the turns (mutations, and the `assistantChat`
  * subscription that streams the reply), and approve/reject of proposed actions.
  */
-import { builder } from './builder.js';
+import { builder, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
@@ -47,6 +47,7 @@ const LikelyCauseRef = builder.objectRef<LikelyCause>('LikelyCause').implement({
 });
 
 const AssistantActionRef = builder.prismaObject('AssistantAction', {
+  interfaces: [NodeRef],
   description: 'A change the assistant proposed. It runs only when a person approves it, with exactly these args.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -1,7 +1,7 @@
 /**
  * Alert rules: types, queries (members read) and mutations (admins write).
  */
-import { builder, SeverityEnum, upperCaseValues } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/rules/match.js';
 
@@ -24,6 +24,7 @@ export const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadC
 });
 
 builder.prismaObject('AlertRule', {
+  interfaces: [NodeRef],
   description: 'A tenant-configured rule that turns events (or their absence) into alerts.',
   fields: (t) => ({
     id: t.exposeID('id'),
