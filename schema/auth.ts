@@ -6,7 +6,7 @@ import { builder, upperCaseValues, NodeRef } from './builder.js';
 import { login, logout } from '../src/auth/sessions.js';
 import { listTokens, mintToken, reactivateToken, revokeToken, rotateToken, tokenStatus } from '../src/auth/tokens.js';
 import { requireUser } from '../src/context.js';
-import { SESSION_COOKIE } from '../src/auth/principal.js';
+import { SESSION_COOKIE } from '../src/principal.js';
 import { setAuditTarget } from '../src/audit/audit.js';
 import { seesTokenChange } from '../src/auth/policy.js';
 

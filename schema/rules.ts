@@ -3,7 +3,7 @@
  */
 import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
-import { PAYLOAD_OPS, type PayloadCondition } from '../src/rules/match.js';
+import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
   values: upperCaseValues({

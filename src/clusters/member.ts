@@ -8,8 +8,8 @@
 import type { Runtime } from '../runtime.js';
 import type { ClusterLink } from '../generated/prisma/client.js';
 import { NotFound, Unauthenticated, ValidationFailed, invalid } from '../errors.js';
-import { assertDeliverableUrl } from '../webhooks/url-guard.js';
-import { urlPolicyOf } from '../webhooks/url-guard.js';
+import { assertDeliverableUrl } from '../net/url-guard.js';
+import { urlPolicyOf } from '../net/url-guard.js';
 import { sendWebhookRequest } from '../deliveries/sender.js';
 import { SEVERITIES } from '../events/envelope.js';
 import { SERVICE_VERSION } from './version.js';

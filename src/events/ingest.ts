@@ -7,7 +7,7 @@
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { Unauthenticated } from '../errors.js';
-import { eventsAccepted } from '../http/metrics.js';
+import { eventsAccepted } from '../metrics.js';
 import { parseEnvelope, type EnvelopeEndpoint, type NewEvent } from './envelope.js';
 import { InsertBatcher } from './batcher.js';
 import { v7 as uuidv7 } from 'uuid';
