@@ -4,16 +4,15 @@
  * the `alertChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection } from './connections.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
-import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
+import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
 import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
-  loadMaintenanceWindow,
   updateMaintenanceWindow,
   windowIsActive,
   type MaintenanceWindowInput,
@@ -149,10 +148,7 @@ builder.queryFields((t) => ({
     type: 'Alert',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const alert = await loadAlert(ctx, String(args.id));
-      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Alert', await ctx.db.alert.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   maintenanceWindows: t.prismaField({
     type: ['MaintenanceWindow'],
@@ -163,10 +159,7 @@ builder.queryFields((t) => ({
     type: 'MaintenanceWindow',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const w = await loadMaintenanceWindow(ctx, String(args.id));
-      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Maintenance window', await ctx.db.maintenanceWindow.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

@@ -1,8 +1,8 @@
 /**
  * Alert rules: types, queries (members read) and mutations (admins write).
  */
-import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
-import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
@@ -93,10 +93,7 @@ builder.queryFields((t) => ({
     type: 'AlertRule',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const rule = await loadAlertRule(ctx, String(args.id));
-      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Alert rule', await ctx.db.alertRule.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
