@@ -40,7 +40,7 @@ beforeAll(async () => {
   [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
   t = await buildTenant(s.app.rt);
   page = await b.newPage();
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await b?.close();

@@ -282,7 +282,7 @@ beforeAll(async () => {
   const invite = await createClusterInvite(ctx, { hubUrl: 'http://127.0.0.1:9' });
   clusterCredential = (await joinWithInvite(rt, { invite: invite.token, name: 'sweep-member' })).credential;
   doc = (await SwaggerParser.dereference(loadOpenApi() as never)) as Schema;
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await s?.stop();
