@@ -95,8 +95,8 @@ builder.addScalarType('JSON', new GraphQLScalarType({ ...GraphQLJSON.toConfig(),
  * the caller may see is a NOT_FOUND error, never a silent null. This is what clients of mature GraphQL
  * APIs expect (GitHub answers `repository: null` with a NOT_FOUND error at that path): a null alone
  * cannot be told apart from "not allowed" or "deleted meanwhile", while the error says which and
- * carries the machine reason. Fields that were nullable stay nullable, so the other root fields of
- * the same document keep their data. REST gets its 404 from the same error (rest/adapter.ts).
+ * carries the machine reason. Lookups are non-null (the convention in CONTRIBUTING): the error is
+ * the answer. REST gets its 404 from the same error (rest/adapter.ts).
  */
 export function found<T>(what: string, value: T | null | undefined): T {
   if (value == null) throw new NotFound(what);

@@ -158,7 +158,6 @@ builder.queryFields((t) => ({
   }, DeviceConnection),
   device: t.prismaField({
     type: 'Device',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Device', await ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } })),

@@ -72,7 +72,6 @@ builder.queryFields((t) => ({
   }, EventConnection),
   event: t.prismaField({
     type: 'Event',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Event', await ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } })),

@@ -93,7 +93,6 @@ builder.queryFields((t) => ({
   }, ProposalConnection),
   proposal: t.prismaField({
     type: 'Proposal',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Proposal', await ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } })),
