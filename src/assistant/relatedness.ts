@@ -58,7 +58,8 @@ function entityRelation(alertSide: Entity, cand: Entity): Relation {
   const kind: RelationKind = topo ?? (cand.cls.startsWith('dedup:') ? 'dedup_label' : 'shared_label');
   const weight = cand.strength === 'broad' ? RELATION_WEIGHTS.broad_entity : RELATION_WEIGHTS.specific_entity;
   const how = cand.cls.startsWith('dedup:') ? "(the rule's dedup label)" : cand.via === 'payload' ? 'in the payload' : 'label';
-  const base = `same ${alertSide.key === cand.key ? cand.key : `${cand.key}`}=${cand.value} ${how}`;
+  // An entity known through topology says how in its note rather than "label".
+  const base = cand.topology ? `same ${cand.key}=${cand.value}` : `same ${cand.key}=${cand.value} ${how}`;
   const notes = [alertSide, cand].filter((e) => e.topology).map((e) => e.via);
   return { kind, weight, detail: (notes.length ? `${base}; ${[...new Set(notes)].join('; ')}` : base).slice(0, 500) };
 }
