@@ -61,7 +61,7 @@ builder.prismaObject('MaintenanceWindow', {
   }),
 });
 
-builder.prismaObject('Alert', {
+const AlertRef = builder.prismaObject('Alert', {
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -102,6 +102,21 @@ builder.prismaObject('Alert', {
     }),
   }),
 });
+
+/** At most this many alerts are listed on an event. */
+const MAX_EVENT_ALERTS = 50;
+
+// The event side of the alert ↔ event link (Event is the events area's type).
+builder.prismaObjectFields('Event', (t) => ({
+  alerts: t.field({
+    type: [AlertRef],
+    description: `The alerts this event opened or was attached to, newest first (at most ${MAX_EVENT_ALERTS}).`,
+    select: (_args, _ctx, nestedSelection) => ({
+      alerts: { take: MAX_EVENT_ALERTS, orderBy: [{ alertId: 'desc' }], select: { alert: nestedSelection(true) } },
+    }),
+    resolve: (event) => event.alerts.map((ae) => ae.alert),
+  }),
+}));
 
 const AlertFilter = builder.inputType('AlertFilter', {
   fields: (t) => ({

@@ -7,6 +7,7 @@
  */
 import type { ComponentType } from 'react';
 import { Timeline } from './Timeline';
+import { EventDetail } from './EventDetail';
 import { Alerts } from './Alerts';
 import { AlertDetail } from './AlertDetail';
 import { Proposals } from './Proposals';
@@ -44,6 +45,7 @@ export interface PageEntry {
 
 export const PAGES: PageEntry[] = [
   { path: '/', title: 'Timeline', section: 'Operate', component: Timeline },
+  { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/alerts', title: 'Alerts', section: 'Operate', component: Alerts },
   { path: '/alerts/:id', title: 'Alert', section: 'Operate', component: AlertDetail, nav: false },
   { path: '/proposals', title: 'Proposals', section: 'Operate', component: Proposals },
