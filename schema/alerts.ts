@@ -127,6 +127,7 @@ const AlertFilter = builder.inputType('AlertFilter', {
     ruleId: t.id(),
     assigneeId: t.id(),
     suppressed: t.boolean(),
+    search: t.string({ description: 'Case-insensitive text in the summary, source or dedup key.' }),
   }),
 });
 
@@ -142,6 +143,7 @@ function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereIn
     ...(f.ruleId ? { ruleId: String(f.ruleId) } : {}),
     ...(f.assigneeId ? { assigneeId: String(f.assigneeId) } : {}),
     ...(f.suppressed != null ? { suppressed: f.suppressed } : {}),
+    ...(f.search?.trim() ? { OR: (['summary', 'source', 'dedupKey'] as const).map((field) => ({ [field]: { contains: f.search!.trim(), mode: 'insensitive' as const } })) } : {}),
   };
 }
 
