@@ -36,7 +36,7 @@ function StringList({ label, value, onChange, hint, url }: { label: string; valu
         <div className="kv-row" key={i}>
           <TextField label={`${label} ${i + 1}`} type={url ? 'url' : 'text'} value={item} onChange={(v) => set(items.map((x, j) => (j === i ? v : x)))} placeholder={url ? 'http://gpu-node-1:9400/metrics' : undefined} />
           {items.length > 1 && (
-            <button type="button" className="plain" aria-label={`Remove ${label} ${i + 1}`} onClick={() => set(items.filter((_, j) => j !== i))}>
+            <button type="button" className="plain" aria-label={`Remove item ${i + 1} of ${label}`} onClick={() => set(items.filter((_, j) => j !== i))}>
               Remove
             </button>
           )}
