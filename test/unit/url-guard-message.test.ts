@@ -1,6 +1,6 @@
 /** The SSRF guard's refusal names the setting that allows the address (issue 24, point 8). */
 import { describe, expect, it } from 'vitest';
-import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError } from '../../src/webhooks/url-guard.js';
+import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError } from '../../src/net/url-guard.js';
 
 describe('SSRF refusal message', () => {
   it('a loopback or private URL is refused as not public, naming WEBHOOK_URL_ALLOWLIST', async () => {
