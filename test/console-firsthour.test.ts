@@ -25,7 +25,7 @@ const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', bo
 const api = async (query: string, variables?: Record<string, unknown>) => (await gql(s.url, t.adminToken, query, variables)).data;
 
 beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } }), launchConsoleBrowser()]);
+  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
   t = await buildTenant(s.app.rt);
   deviceId = (await api('mutation { createDevice(input: { name: "gpu-node-7", site: "fra1", role: "gpu", platform: "linux" }) { id } }')).createDevice.id;
   await api('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'GPU XID', kind: 'MATCH', typeGlob: 'gpu.xid', alertSeverity: 'CRITICAL', summaryTemplate: 'XID on {{source}}' } });
@@ -173,13 +173,13 @@ describe('forms', () => {
     await openPage(admin, 'Integrations');
     await admin.getByLabel('Provider').selectOption({ label: 'NVIDIA DCGM exporter' });
     await admin.getByLabel('Integration name').fill('dcgm fleet');
-    await admin.getByLabel('targets (required) 1').fill('http://gpu-node-1:9400/metrics');
+    await admin.getByLabel('targets (required) 1').fill('http://127.0.0.1:9401/metrics');
     await admin.getByRole('button', { name: 'Add URL' }).click();
-    await admin.getByLabel('targets (required) 2').fill('http://gpu-node-2:9400/metrics');
+    await admin.getByLabel('targets (required) 2').fill('http://127.0.0.1:9402/metrics');
     await screenshot(admin, 'firsthour-dcgm-targets');
     await admin.getByRole('button', { name: 'Create integration' }).click();
     const config = await eventually(async () => (await api('{ integrations { name config } }')).integrations.find((i: { name: string }) => i.name === 'dcgm fleet')?.config, 15_000);
-    expect(config.targets).toEqual(['http://gpu-node-1:9400/metrics', 'http://gpu-node-2:9400/metrics']);
+    expect(config.targets).toEqual(['http://127.0.0.1:9401/metrics', 'http://127.0.0.1:9402/metrics']);
   });
 });
 
