@@ -62,7 +62,7 @@ builder.prismaObject('MaintenanceWindow', {
   }),
 });
 
-builder.prismaObject('Alert', {
+const AlertRef = builder.prismaObject('Alert', {
   interfaces: [NodeRef],
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
@@ -105,6 +105,21 @@ builder.prismaObject('Alert', {
   }),
 });
 
+/** At most this many alerts are listed on an event. */
+const MAX_EVENT_ALERTS = 50;
+
+// The event side of the alert ↔ event link (Event is the events area's type).
+builder.prismaObjectFields('Event', (t) => ({
+  alerts: t.field({
+    type: [AlertRef],
+    description: `The alerts this event opened or was attached to, newest first (at most ${MAX_EVENT_ALERTS}).`,
+    select: (_args, _ctx, nestedSelection) => ({
+      alerts: { take: MAX_EVENT_ALERTS, orderBy: [{ alertId: 'desc' }], select: { alert: nestedSelection(true) } },
+    }),
+    resolve: (event) => event.alerts.map((ae) => ae.alert),
+  }),
+}));
+
 const AlertFilter = builder.inputType('AlertFilter', {
   fields: (t) => ({
     severity: t.field({ type: SeverityEnum }),
@@ -114,6 +129,7 @@ const AlertFilter = builder.inputType('AlertFilter', {
     ruleId: t.id(),
     assigneeId: t.id(),
     suppressed: t.boolean(),
+    search: t.string({ description: 'Case-insensitive text in the summary, source or dedup key.' }),
   }),
 });
 
@@ -129,6 +145,7 @@ function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereIn
     ...(f.ruleId ? { ruleId: String(f.ruleId) } : {}),
     ...(f.assigneeId ? { assigneeId: String(f.assigneeId) } : {}),
     ...(f.suppressed != null ? { suppressed: f.suppressed } : {}),
+    ...(f.search?.trim() ? { OR: (['summary', 'source', 'dedupKey'] as const).map((field) => ({ [field]: { contains: f.search!.trim(), mode: 'insensitive' as const } })) } : {}),
   };
 }
 

@@ -122,6 +122,11 @@ builder.prismaObjectFields('Alert', (t) => ({
   device: t.relation('device', { nullable: true, description: 'The device the alert is about, if any.' }),
 }));
 
+// Event is the events area's type (schema/events.ts); its device lives here, as the alert's does.
+builder.prismaObjectFields('Event', (t) => ({
+  device: t.relation('device', { nullable: true, description: 'The device the event is about, if any.' }),
+}));
+
 const DeviceFilterInput = builder.inputType('DeviceFilter', {
   fields: (t) => ({
     site: t.string(),

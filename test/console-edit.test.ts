@@ -90,8 +90,18 @@ describe('alert rules and maintenance windows', () => {
     await form.getByLabel('Alert severity').selectOption('CRITICAL');
     await form.getByLabel('Summary template').fill('{{type}} from {{source}}');
     await form.getByLabel('Dedup key template').fill('{{source}}:{{labels.env}}');
-    await form.getByLabel('Event labels (JSON)').fill('{"env": "prod"}');
-    await form.getByLabel('Payload conditions (JSON)').fill('[{"path": "used_pct", "op": "GTE", "value": 90}]');
+    // Labels as key/value rows; conditions as rows, then checked in their JSON form (the option for those who paste).
+    await form.getByRole('button', { name: 'Add event label' }).click();
+    await form.getByLabel('Label 1 key').fill('env');
+    await form.getByLabel('Label 1 value').fill('prod');
+    await form.getByRole('button', { name: 'Add payload condition' }).click();
+    await form.getByLabel('Condition 1 path').fill('used_pct');
+    await form.getByLabel('Condition 1 operator').selectOption('GTE');
+    await form.getByLabel('Condition 1 value').fill('90');
+    await form.getByRole('button', { name: 'Edit payload conditions as JSON' }).click();
+    expect(JSON.parse(await form.getByLabel('Payload conditions (JSON)').inputValue())).toEqual([{ path: 'used_pct', op: 'GTE', value: 90 }]);
+    await form.getByRole('button', { name: 'Edit payload conditions as rows' }).click();
+    expect(await form.getByLabel('Condition 1 value').inputValue()).toBe('90');
     await screenshot(admin, '70-rule-edit');
     await form.getByRole('button', { name: 'Save rule' }).click();
     await admin.getByRole('cell', { name: 'Filesystem rule', exact: true }).waitFor();

@@ -5,6 +5,7 @@ import { useSession } from './lib/session';
 import { PAGES, NAV_SECTIONS } from './pages';
 import { SignIn } from './pages/SignIn';
 import { Page } from './components/Page';
+import { Shortcuts } from './components/Shortcuts';
 
 export function App() {
   const { me, loading, signOut } = useSession();
@@ -15,6 +16,10 @@ export function App() {
   const visible = PAGES.filter((p) => p.nav !== false && (!p.adminOnly || me.role === 'ADMIN'));
   return (
     <div className="shell">
+      <a className="skip-link" href="#content" onClick={(e) => { e.preventDefault(); document.getElementById('content')?.focus(); }}>
+        Skip to content
+      </a>
+      <Shortcuts />
       <header className="topbar">
         <button type="button" className="menu-toggle plain" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
           Menu
@@ -47,7 +52,7 @@ export function App() {
           );
         })}
       </nav>
-      <main>
+      <main id="content" tabIndex={-1}>
         <Switch>
           {PAGES.map((p) => (
             <Route key={p.path} path={p.path} component={p.component} />

@@ -13,7 +13,8 @@ function listVariables(req: RestRequest): Record<string, unknown> {
     first: Number(q.limit ?? 100),
     filter: {
       severity: q.severity ?? null,
-      status: q.status ? [q.status] : null,
+      // `any` (what the console offers) is the same as no status filter.
+      status: q.status && q.status !== 'any' ? [q.status] : null,
       since,
       source: q.source ?? null,
       ruleId: q.rule ?? null,

@@ -81,7 +81,7 @@ export function refusalReason(ip: string): string {
 export class DisallowedAddressError extends Error {
   readonly code = 'EDISALLOWEDADDRESS';
   constructor(host: string, address: string) {
-    super(`Receiver host ${host} resolves to ${address} (${refusalReason(address)}), a non-public (private/loopback/link-local or other special-purpose) address that is not allowlisted.`);
+    super(`Receiver host ${host} resolves to ${address} (${refusalReason(address)}), a non-public (private/loopback/link-local or other special-purpose) address that is not allowlisted; an operator can allow it with WEBHOOK_URL_ALLOWLIST.`);
   }
 }
 
@@ -120,7 +120,7 @@ export async function assertDeliverableUrl(raw: string, policy: UrlPolicy, field
   } catch {
     throw invalid(field, `host ${hostOf(url)} does not resolve`);
   }
-  if (refused) throw invalid(field, `host ${hostOf(url)} resolves to ${refused} (${refusalReason(refused)}), a private, loopback, link-local or other non-public address; ask an operator to allowlist it`);
+  if (refused) throw invalid(field, `host ${hostOf(url)} resolves to ${refused} (${refusalReason(refused)}), a private, loopback, link-local or other non-public address: not public; an operator can allow it with WEBHOOK_URL_ALLOWLIST (hosts or CIDR ranges)`);
   return url;
 }
 

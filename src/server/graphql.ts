@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, type GraphQLNamedType, type GraphQLObjectType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, isObjectType } from 'graphql';
+import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -20,6 +20,7 @@ import type { Principal } from '../principal.js';
 import { DomainError, InternalError, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
 import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
+import { auditTargetOfResult } from './audit-target.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, userInputErrorOf } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
@@ -69,12 +70,10 @@ function useAudit(): Plugin<Ctx> {
               /* arguments already validated by execution */
             }
             const input = fieldArgs.input as Record<string, unknown> | undefined;
-            const resultId = typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
-            const targetId = fieldArgs.id ?? input?.id ?? resultId ?? fieldArgs.deliveryId ?? null;
             const named = (def ? getNamedType(def.type) : null) as GraphQLNamedType | null;
-            const targetType = named && isObjectType(named) ? (named as GraphQLObjectType).name : null;
+            const target = auditTargetOfResult(named, value, fieldArgs.id ?? input?.id, fieldArgs.deliveryId);
             const hinted = auditTargetOf(ctx, key);
-            entries.push({ action: sel.name.value, targetType: hinted?.targetType ?? targetType, targetId: hinted?.targetId ?? (targetId ? String(targetId) : null) });
+            entries.push({ action: sel.name.value, targetType: hinted?.targetType ?? target.targetType, targetId: hinted?.targetId ?? target.targetId });
           }
           void recordAudit(ctx, entries);
         },

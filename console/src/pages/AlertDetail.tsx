@@ -118,7 +118,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               <dt>Assignee</dt>
               <dd>{a.assignee?.email ?? '—'}</dd>
               <dt>Rule</dt>
-              <dd>{a.rule ? `${a.rule.name} (${lower(a.rule.kind)}${a.rule.typeGlob ? `, ${a.rule.typeGlob}` : ''})` : '—'}</dd>
+              <dd>{a.rule ? <Link href="/rules">{`${a.rule.name} (${lower(a.rule.kind)}${a.rule.typeGlob ? `, ${a.rule.typeGlob}` : ''})`}</Link> : '—'}</dd>
               <dt>Device</dt>
               <dd>{a.device ? <Link href={`/devices/${a.device.id}`}>{a.device.name}</Link> : '—'}</dd>
               <dt>Maintenance</dt>
@@ -215,8 +215,8 @@ export function AlertDetail({ params }: { params: { id: string } }) {
                 rowKey={(e) => e.id}
                 columns={[
                   { header: 'Received', cell: (e) => when(e.receivedAt) },
-                  { header: 'Type', cell: (e) => <code>{e.type}</code> },
-                  { header: 'Summary', cell: (e) => e.summary ?? '' },
+                  { header: 'Type', cell: (e) => <code>{e.type}</code>, wide: true },
+                  { header: 'Summary', cell: (e) => <Link href={`/events/${e.id}`}>{e.summary || e.type}</Link> },
                 ]}
               />
             </Card>

@@ -1,11 +1,12 @@
-/** Alerts: the live list with filters (details and actions on /alerts/:id). */
-import { useMemo, useState } from 'react';
+/** Alerts: the live list with search and filters kept in the URL (details and actions on /alerts/:id). */
+import { useMemo } from 'react';
 import { Link } from 'wouter';
 import { DataTable } from '../components/DataTable';
 import { CheckboxField, SelectField, TextField } from '../components/Field';
 import { Badge, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { useDebounced } from '../components/useDebounced';
+import { useUrlFilters } from '../components/useUrlFilters';
 import { when } from '../lib/format';
 import { graphql, type VariablesOf } from '../lib/graphql';
 
@@ -28,33 +29,39 @@ const STATUSES = [
   { value: 'ACKNOWLEDGED', label: 'acknowledged' },
   { value: 'SNOOZED', label: 'snoozed' },
   { value: 'RESOLVED', label: 'resolved' },
-  { value: '', label: 'any' },
+  { value: 'any', label: 'any' },
 ] as const;
 const SEVERITIES = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
+type Status = (typeof STATUSES)[number]['value'];
+type SeverityChoice = (typeof SEVERITIES)[number];
+
+/** Every filter lives in the URL (`/alerts?q=disk&severity=CRITICAL&status=any`), so a filtered view can be shared. */
+const FILTER_DEFAULTS = { q: '', status: 'live', severity: '', source: '', suppressed: 'show' };
 
 export function Alerts() {
-  const [status, setStatus] = useState<(typeof STATUSES)[number]['value']>('live');
-  const [severity, setSeverity] = useState<(typeof SEVERITIES)[number]>('');
-  const [source, setSource] = useState('');
-  const [showSuppressed, setShowSuppressed] = useState(true);
-  const typedSource = useDebounced(source);
+  const [values, set] = useUrlFilters(FILTER_DEFAULTS);
+  const status = (STATUSES.find((x) => x.value === values.status)?.value ?? 'live') as Status;
+  const severity = ((SEVERITIES as readonly string[]).includes(values.severity) ? values.severity : '') as SeverityChoice;
+  const typed = useDebounced({ q: values.q, source: values.source });
   const filter = useMemo<AlertFilter>(() => {
     const f: AlertFilter = {};
     if (status === 'live') f.status = ['OPEN', 'ACKNOWLEDGED', 'SNOOZED'];
-    else if (status) f.status = [status];
+    else if (status !== 'any') f.status = [status];
     if (severity) f.severity = severity;
-    if (typedSource) f.source = typedSource;
-    if (!showSuppressed) f.suppressed = false;
+    if (typed.source) f.source = typed.source;
+    if (typed.q) f.search = typed.q;
+    if (values.suppressed === 'hide') f.suppressed = false;
     return f;
-  }, [status, severity, typedSource, showSuppressed]);
+  }, [status, severity, typed, values.suppressed]);
   const { result } = useLiveQuery({ query: AlertsQuery, variables: { filter, first: 100 }, subscription: AlertChangedSubscription });
   return (
     <Page title="Alerts" error={result.error} loading={result.fetching && !result.data}>
       <div className="filters" role="search" aria-label="Filter alerts">
-        <SelectField label="Status" value={status} onChange={setStatus} options={STATUSES} />
-        <SelectField label="Severity" value={severity} onChange={setSeverity} options={SEVERITIES} />
-        <TextField label="Source" value={source} onChange={setSource} />
-        <CheckboxField label="Show suppressed (maintenance)" checked={showSuppressed} onChange={setShowSuppressed} />
+        <TextField label="Search" type="search" value={values.q} onChange={(v) => set('q', v)} placeholder="words in summary, source or dedup key" />
+        <SelectField label="Status" value={status} onChange={(v) => set('status', v)} options={STATUSES} />
+        <SelectField label="Severity" value={severity} onChange={(v) => set('severity', v)} options={SEVERITIES} />
+        <TextField label="Source" value={values.source} onChange={(v) => set('source', v)} />
+        <CheckboxField label="Show suppressed (maintenance)" checked={values.suppressed !== 'hide'} onChange={(v) => set('suppressed', v ? 'show' : 'hide')} />
       </div>
       <DataTable
         caption="Alerts"

@@ -1,12 +1,14 @@
 /** Admin: the audit log (every mutation in the tenant), newest first, filtered by action, paged. */
 import { useState } from 'react';
 import { useQuery } from 'urql';
+import { Link } from 'wouter';
 import { DataTable } from '../components/DataTable';
 import { TextField } from '../components/Field';
 import { Page } from '../components/Page';
 import { useDebounced } from '../components/useDebounced';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
+import { hrefOf, typeWords } from '../lib/links';
 
 const AuditQuery = graphql(`
   query ConsoleAuditLog($action: String, $after: String, $first: Int) {
@@ -46,7 +48,7 @@ export function Audit() {
           { header: 'Action', cell: (r) => <code>{r.action}</code> },
           { header: 'Actor', cell: (r) => r.actor?.email ?? '—' },
           { header: 'Credential', cell: (r) => lower(r.credentialKind), wide: true },
-          { header: 'Target', cell: (r) => (r.targetType ? `${r.targetType} ${r.targetId?.slice(0, 8) ?? ''}` : '—') },
+          { header: 'Target', cell: (r) => <AuditTarget type={r.targetType} id={r.targetId} /> },
         ]}
       />
       <div className="row-actions">
@@ -59,4 +61,16 @@ export function Audit() {
       </div>
     </Page>
   );
+}
+
+/** The object a mutation changed, as words and its id, linked to where the console shows it. */
+function AuditTarget({ type, id }: { type: string | null; id: string | null }) {
+  if (!type) return <>—</>;
+  const href = hrefOf(type, id);
+  const text = (
+    <>
+      {typeWords(type)} {id && <code title={id}>{id.slice(0, 8)}</code>}
+    </>
+  );
+  return href ? <Link href={href}>{text}</Link> : text;
 }

@@ -54,16 +54,27 @@ const VIZ: Viz[] = ['TABLE', 'LINE', 'BAR', 'STAT'];
 /** The panels as the mutation takes them (the patch replaces the whole list). */
 const panelInputs = (panels: Panel[]) => panels.map((p) => ({ title: p.title, viz: p.viz, savedReportId: p.savedReportId, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
 
+/**
+ * A stat panel's one figure, reduced over every row as Grafana's "Total" does: the sum of the first
+ * numeric column (a grouped count sums to the total), else the number of rows.
+ */
+function statOf(d: ReportResultData): { value: string; how: string } {
+  const col = d.columns.find((c) => c.type === 'INTEGER' || c.type === 'NUMBER');
+  const more = d.truncated ? ' (at least: the result was truncated)' : '';
+  if (!col) return { value: String(d.rowCount), how: `rows${more}` };
+  const sum = d.rows.reduce((acc, r) => acc + (Number(r[col.name]) || 0), 0);
+  return { value: String(Math.round(sum * 1000) / 1000), how: `total of ${col.name} over ${d.rows.length} rows${more}` };
+}
+
 function PanelView({ panel }: { panel: Panel }) {
   const d = panel.data;
   let body;
   if (!d) body = <p className="error">{panel.error ?? 'The report is gone.'}</p>;
   else if (panel.viz === 'STAT') {
-    const col = d.columns.find((c) => c.type === 'INTEGER' || c.type === 'NUMBER');
-    const v = col && d.rows[0] ? d.rows[0][col.name] : d.rowCount;
+    const v = statOf(d);
     body = (
-      <p className="stat" aria-label={`${panel.title} value`}>
-        {String(v ?? '—')}
+      <p className="stat" aria-label={`${panel.title} value`} title={v.how}>
+        {v.value}
       </p>
     );
   } else if (panel.viz === 'TABLE') body = <ResultTable result={d} caption={panel.title} />;

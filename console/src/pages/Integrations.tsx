@@ -16,6 +16,7 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
+import { ConfigFields, configOf, type ConfigSchema } from '../components/ConfigFields';
 
 interface Checks {
   config: { ok: boolean; problems: { field: string; message: string }[] };
@@ -45,20 +46,12 @@ interface Integration {
   health: Health;
   healthHistory: { checkedAt: string | null; status: string; reason: string | null }[];
 }
-interface JsonSchemaProp {
-  type?: string;
-  enum?: string[];
-  description?: string;
-  default?: unknown;
-  format?: string;
-  'x-secret'?: boolean;
-}
 interface Provider {
   id: string;
   name: string;
   description: string;
   capabilities: { push: boolean; pull: boolean; health: boolean };
-  configSchema: { properties?: Record<string, JsonSchemaProp>; required?: string[] };
+  configSchema: ConfigSchema;
   secretFields: string[];
 }
 
@@ -125,45 +118,6 @@ function HealthView({ health }: { health: Health }) {
       <small className="hint">checked {when(health.checkedAt)}</small>
     </div>
   );
-}
-
-/** One input per property of the provider's config schema; objects and arrays as JSON text. */
-function ConfigFields({ provider, values, onChange }: { provider: Provider; values: Record<string, string>; onChange: (v: Record<string, string>) => void }) {
-  const props = provider.configSchema.properties ?? {};
-  const required = new Set(provider.configSchema.required ?? []);
-  return (
-    <>
-      {Object.entries(props).map(([key, p]) => {
-        const label = `${key.replace(/_/g, ' ')}${required.has(key) ? ' (required)' : ''}`;
-        const set = (v: string) => onChange({ ...values, [key]: v });
-        const value = values[key] ?? '';
-        if (p.enum) return <SelectField key={key} label={label} value={value} onChange={set} options={[{ value: '', label: p.default !== undefined ? `default (${String(p.default)})` : '—' }, ...p.enum.map((v) => ({ value: v, label: v }))]} hint={p.description} />;
-        if (p.type === 'boolean') return <SelectField key={key} label={label} value={value} onChange={set} options={[{ value: '', label: 'default' }, { value: 'true', label: 'yes' }, { value: 'false', label: 'no' }]} hint={p.description} />;
-        const isSecret = p['x-secret'] || provider.secretFields.includes(key);
-        const isJson = p.type === 'object' || p.type === 'array';
-        return <TextField key={key} label={label} value={value} onChange={set} type={isSecret ? 'password' : p.type === 'integer' || p.type === 'number' ? 'number' : p.format === 'uri' ? 'url' : 'text'} multiline={isJson} placeholder={isJson ? JSON.stringify(p.default ?? {}) : p.default !== undefined ? String(p.default) : undefined} hint={p.description} autoComplete={isSecret ? 'new-password' : undefined} />;
-      })}
-    </>
-  );
-}
-
-/** Form values → the config object (empty fields left out so the provider's defaults apply). */
-function configOf(provider: Provider, values: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, p] of Object.entries(provider.configSchema.properties ?? {})) {
-    const v = values[key];
-    if (v === undefined || v === '') continue;
-    if (p.type === 'object' || p.type === 'array') {
-      try {
-        out[key] = JSON.parse(v);
-      } catch {
-        throw new Error(`${key}: not valid JSON`);
-      }
-    } else if (p.type === 'integer' || p.type === 'number') out[key] = Number(v);
-    else if (p.type === 'boolean') out[key] = v === 'true';
-    else out[key] = v;
-  }
-  return out;
 }
 
 export function Integrations() {

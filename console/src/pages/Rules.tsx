@@ -3,12 +3,15 @@ import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
-import { CheckboxField, MutationForm, SelectField, TextField } from '../components/Field';
+import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
+import { ConditionRows, LabelRows } from '../components/MatchRows';
+import { conditionsOf, labelsOf, type ConditionRow, type LabelRow } from '../lib/match-rows';
+import { ALERT_SEVERITY, EditRuleForm, orNull, UpdateRule } from './RuleEdit';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
@@ -19,11 +22,6 @@ const RulesQuery = graphql(`
 `);
 const CreateRule = graphql(`
   mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id name } }
-`);
-const UpdateRule = graphql(`
-  mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
-    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
-  }
 `);
 const DeleteRule = graphql(`
   mutation ConsoleDeleteAlertRule($id: ID!) { deleteAlertRule(id: $id) }
@@ -45,11 +43,9 @@ const KINDS = [
   { value: 'ABSENCE', label: 'heartbeat: silence for a window opens an alert' },
 ] as const;
 const SEVERITY_FILTER = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
-const ALERT_SEVERITY = ['WARNING', 'CRITICAL', 'INFO'] as const;
 
-type Rule = ResultOf<typeof RulesQuery>['alertRules'][number];
+export type Rule = ResultOf<typeof RulesQuery>['alertRules'][number];
 type Window = ResultOf<typeof RulesQuery>['maintenanceWindows'][number];
-const EVENT_SEVERITIES = ['INFO', 'WARNING', 'CRITICAL'] as const;
 
 /** `<input type=datetime-local>` value → ISO-8601 (local time of the browser). */
 const isoOf = (local: string) => (local ? new Date(local).toISOString() : '');
@@ -59,8 +55,6 @@ function localOf(iso: string): string {
   const p = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
-/** An emptied text field clears the value (null), as the update mutations take it. */
-const orNull = (v: string) => (v.trim() ? v.trim() : null);
 /** A JSON field's text parsed (empty: `empty`); a parse error names the field (the server checks the shape). */
 function parseJson(text: string, field: string, empty: unknown): unknown {
   if (!text.trim()) return empty;
@@ -69,68 +63,6 @@ function parseJson(text: string, field: string, empty: unknown): unknown {
   } catch {
     throw new Error(`${field}: not valid JSON.`);
   }
-}
-
-/** Edits every field `updateAlertRule` takes that the console shows (the kind cannot change). */
-function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | null; onClose: () => void }) {
-  const [, updateRule] = useMutation(UpdateRule);
-  const [f, setF] = useState({
-    name: rule.name,
-    typeGlob: rule.typeGlob ?? '',
-    source: rule.source ?? '',
-    module: rule.module ?? '',
-    severities: [...rule.severities] as (typeof EVENT_SEVERITIES)[number][],
-    alertSeverity: rule.alertSeverity as (typeof ALERT_SEVERITY)[number],
-    windowSeconds: String(rule.windowSeconds ?? ''),
-    summaryTemplate: rule.summaryTemplate ?? '',
-    dedupKeyTemplate: rule.dedupKeyTemplate ?? '',
-    labels: Object.keys(rule.labels ?? {}).length ? JSON.stringify(rule.labels) : '',
-    conditions: rule.payloadConditions.length ? JSON.stringify(rule.payloadConditions.map((c) => ({ path: c.path, op: c.op, ...(c.value == null ? {} : { value: c.value }) }))) : '',
-  });
-  return (
-    <MutationForm
-      title={`Edit rule ${rule.name}`}
-      submitLabel="Save rule"
-      deniedBecause={denied}
-      onSubmit={() => {
-        const input: VariablesOf<typeof UpdateRule>['input'] = {
-          name: f.name,
-          typeGlob: orNull(f.typeGlob),
-          source: orNull(f.source),
-          module: orNull(f.module),
-          severities: f.severities,
-          alertSeverity: f.alertSeverity,
-          summaryTemplate: orNull(f.summaryTemplate),
-          dedupKeyTemplate: orNull(f.dedupKeyTemplate),
-          labels: parseJson(f.labels, 'Event labels', {}),
-          payloadConditions: parseJson(f.conditions, 'Payload conditions', []) as VariablesOf<typeof UpdateRule>['input']['payloadConditions'],
-        };
-        if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
-        return updateRule({ id: rule.id, input });
-      }}
-      onDone={onClose}
-    >
-      <TextField label="Rule name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
-      <TextField label="Event type" value={f.typeGlob} onChange={(typeGlob) => setF({ ...f, typeGlob })} placeholder="deploy.* or **" hint="Empty: any type." />
-      <TextField label="Event source" value={f.source} onChange={(source) => setF({ ...f, source })} />
-      <TextField label="Event module" value={f.module} onChange={(module) => setF({ ...f, module })} />
-      <fieldset aria-label="Event severities" className="checks">
-        <legend>Event severities (none: any)</legend>
-        {EVENT_SEVERITIES.map((sv) => (
-          <CheckboxField key={sv} label={lower(sv)} checked={f.severities.includes(sv)} onChange={(c) => setF({ ...f, severities: c ? [...f.severities, sv] : f.severities.filter((x) => x !== sv) })} />
-        ))}
-      </fieldset>
-      <SelectField label="Alert severity" value={f.alertSeverity} onChange={(alertSeverity) => setF({ ...f, alertSeverity })} options={ALERT_SEVERITY} />
-      {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={f.windowSeconds} onChange={(windowSeconds) => setF({ ...f, windowSeconds })} />}
-      <TextField label="Summary template" value={f.summaryTemplate} onChange={(summaryTemplate) => setF({ ...f, summaryTemplate })} placeholder="{{type}} on {{source}}" />
-      <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
-      <TextField label="Event labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' hint="Every label must be on the event with this value." />
-      <TextField label="Payload conditions (JSON)" value={f.conditions} onChange={(conditions) => setF({ ...f, conditions })} placeholder='[{"path": "disk.pct", "op": "GTE", "value": 90}]' hint="ops: EQ NEQ CONTAINS GT GTE LT LTE IN EXISTS" />
-      <button type="button" className="plain" onClick={onClose}>
-        Cancel
-      </button>
-    </MutationForm>
-  );
 }
 
 /** Edits a maintenance window's name, span, repeat and source scope. */
@@ -186,6 +118,8 @@ export function Rules() {
   const [, deleteWindow] = useMutation(DeleteWindow);
   const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '' };
   const [rule, setRule] = useState(blankRule);
+  const [ruleLabels, setRuleLabels] = useState<LabelRow[]>([]);
+  const [ruleConditions, setRuleConditions] = useState<ConditionRow[]>([]);
   const blankWindow = { name: '', startsAt: '', endsAt: '', source: '', repeat: '' };
   const [win, setWin] = useState(blankWindow);
   const [editRule, setEditRule] = useState<string | null>(null);
@@ -237,8 +171,14 @@ export function Rules() {
           if (rule.severity) input.severities = [rule.severity];
           if (rule.summaryTemplate) input.summaryTemplate = rule.summaryTemplate;
           if (rule.kind === 'ABSENCE') input.windowSeconds = Number(rule.windowSeconds);
+          if (ruleLabels.length) input.labels = labelsOf(ruleLabels);
+          if (ruleConditions.length) input.payloadConditions = conditionsOf(ruleConditions);
           const r = await createRule({ input });
-          if (!r.error) setRule(blankRule);
+          if (!r.error) {
+            setRule(blankRule);
+            setRuleLabels([]);
+            setRuleConditions([]);
+          }
           return r;
         }}
         onDone={reload}
@@ -252,6 +192,8 @@ export function Rules() {
         <SelectField label="Alert severity" value={rule.alertSeverity} onChange={(alertSeverity) => setRule({ ...rule, alertSeverity })} options={ALERT_SEVERITY} />
         {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={rule.windowSeconds} onChange={(windowSeconds) => setRule({ ...rule, windowSeconds })} />}
         <TextField label="Summary template" value={rule.summaryTemplate} onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+        <LabelRows rows={ruleLabels} onChange={setRuleLabels} />
+        <ConditionRows rows={ruleConditions} onChange={setRuleConditions} />
       </MutationForm>
 
       <Card title="Maintenance windows">

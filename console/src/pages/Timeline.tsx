@@ -1,5 +1,6 @@
 /** The live timeline: the newest events, filtered, with new ones arriving over eventAdded. */
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
+import { Link } from 'wouter';
 import { useQuery } from 'urql';
 import { DataTable } from '../components/DataTable';
 import { SelectField, TextField } from '../components/Field';
@@ -7,6 +8,8 @@ import { Badge, Page } from '../components/Page';
 import { ErrorView } from '../components/ErrorView';
 import { useLiveItems } from '../components/useLive';
 import { useDebounced } from '../components/useDebounced';
+import { useUrlFilters } from '../components/useUrlFilters';
+import { parseLabelText } from '../lib/labels';
 import { when } from '../lib/format';
 import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 
@@ -28,13 +31,13 @@ const EventAddedSubscription = graphql(`
 
 const SEVERITIES = ['', 'INFO', 'WARNING', 'CRITICAL'] as const;
 
+const FILTER_DEFAULTS = { search: '', module: '', source: '', type: '', label: '', severity: '' };
+
 export function Timeline() {
-  const [module, setModule] = useState('');
-  const [source, setSource] = useState('');
-  const [type, setType] = useState('');
-  const [search, setSearch] = useState('');
-  const [severity, setSeverity] = useState<(typeof SEVERITIES)[number]>('');
-  const typed = useDebounced({ module, source, type, search });
+  const [values, set] = useUrlFilters(FILTER_DEFAULTS);
+  const severity = (SEVERITIES as readonly string[]).includes(values.severity) ? (values.severity as (typeof SEVERITIES)[number]) : '';
+  const typed = useDebounced({ module: values.module, source: values.source, type: values.type, search: values.search, label: values.label });
+  const labelFilter = parseLabelText(values.label);
   const filter = useMemo<EventFilter>(() => {
     const { module, source, type, search } = typed;
     const f: EventFilter = {};
@@ -43,6 +46,8 @@ export function Timeline() {
     if (type) f.type = type;
     if (search) f.search = search;
     if (severity) f.severities = [severity];
+    const labels = parseLabelText(typed.label).labels;
+    if (labels) f.labels = labels;
     return f;
   }, [typed, severity]);
   const [page] = useQuery({ query: EventsQuery, variables: { filter, first: 100 }, requestPolicy: 'cache-and-network' });
@@ -54,11 +59,12 @@ export function Timeline() {
   return (
     <Page title="Timeline" error={page.error} actions={<span className="live" aria-live="polite">{live.error ? 'live updates stopped' : 'live'}</span>}>
       <div className="filters" role="search" aria-label="Filter events">
-        <TextField label="Text" value={search} onChange={setSearch} placeholder="words in summary or payload" />
-        <TextField label="Module" value={module} onChange={setModule} />
-        <TextField label="Source" value={source} onChange={setSource} />
-        <TextField label="Type" value={type} onChange={setType} placeholder="deploy.*" />
-        <SelectField label="Severity" value={severity} onChange={setSeverity} options={SEVERITIES} />
+        <TextField label="Text" value={values.search} onChange={(v) => set('search', v)} placeholder="words in summary, type or source" />
+        <TextField label="Module" value={values.module} onChange={(v) => set('module', v)} />
+        <TextField label="Source" value={values.source} onChange={(v) => set('source', v)} />
+        <TextField label="Type" value={values.type} onChange={(v) => set('type', v)} placeholder="deploy.*" />
+        <TextField label="Labels" value={values.label} onChange={(v) => set('label', v)} placeholder="env=prod, team=gpu" hint={labelFilter.error ?? undefined} />
+        <SelectField label="Severity" value={severity} onChange={(v) => set('severity', v)} options={SEVERITIES} />
       </div>
       <ErrorView error={live.error} />
       <DataTable
@@ -68,10 +74,10 @@ export function Timeline() {
         columns={[
           { header: 'Received', cell: (e) => when(e.receivedAt) },
           { header: 'Severity', cell: (e) => <Badge value={e.severity} /> },
-          { header: 'Type', cell: (e) => <code>{e.type}</code> },
+          { header: 'Summary', cell: (e) => <Link href={`/events/${e.id}`}>{e.summary || e.type}</Link> },
+          { header: 'Type', cell: (e) => <code>{e.type}</code>, wide: true },
           { header: 'Source', cell: (e) => e.source },
           { header: 'Module', cell: (e) => e.module ?? '—', wide: true },
-          { header: 'Summary', cell: (e) => e.summary ?? '' },
           { header: 'Via', cell: (e) => e.receivedVia.toLowerCase(), wide: true },
         ]}
       />

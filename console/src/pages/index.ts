@@ -7,9 +7,9 @@
  */
 import type { ComponentType } from 'react';
 import { Timeline } from './Timeline';
+import { EventDetail } from './EventDetail';
 import { Alerts } from './Alerts';
 import { AlertDetail } from './AlertDetail';
-import { EventDetail } from './EventDetail';
 import { TriageSettings } from './TriageSettings';
 import { Proposals } from './Proposals';
 import { Devices } from './Devices';
@@ -46,9 +46,9 @@ export interface PageEntry {
 
 export const PAGES: PageEntry[] = [
   { path: '/', title: 'Timeline', section: 'Operate', component: Timeline },
+  { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/alerts', title: 'Alerts', section: 'Operate', component: Alerts },
   { path: '/alerts/:id', title: 'Alert', section: 'Operate', component: AlertDetail, nav: false },
-  { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/proposals', title: 'Proposals', section: 'Operate', component: Proposals },
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
