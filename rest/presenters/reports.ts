@@ -19,7 +19,8 @@ export function presentReportResult(r: Node) {
     rows: r.rows,
     row_count: r.rowCount,
     truncated: r.truncated,
-    replica_lag_seconds: r.replicaLagSeconds ?? null,
+    // Only when the replica is behind (REPORTS_LAG_NOTICE_SECONDS): a current answer looks as it always did.
+    ...(r.replicaLagSeconds != null ? { replica_lag_seconds: r.replicaLagSeconds } : {}),
   };
 }
 
