@@ -88,15 +88,30 @@ async function scenario(nodes: number, subscribers: number): Promise<{ p50: numb
       if (got >= subscribers) break;
       if (tries > 60) throw new Error(`only ${got} of ${subscribers} subscribers live after warm-up`);
     }
+    // Receipts are gathered across every collect (a late one still counts, with its real latency).
+    const all = new Map<string, number[]>();
+    const gather = async () => {
+      for (const c of await Promise.all(clients.map(ask))) for (const [id, ts] of Object.entries(c.receipts)) all.set(id, [...(all.get(id) ?? []), ...ts]);
+    };
+    const posted: Array<{ id: string; at: number }> = [];
+    for (let e = 0; e < EVENTS; e++) {
+      posted.push(await post(urls[e % urls.length]));
+      await new Promise((r) => setTimeout(r, 1000));
+      await gather();
+    }
+    // Until every subscriber has every event, or nothing more arrives for 10 s.
+    for (let quiet = 0; quiet < 10; quiet++) {
+      const before = [...all.values()].reduce((n, l) => n + l.length, 0);
+      if (before >= EVENTS * subscribers) break;
+      await new Promise((r) => setTimeout(r, 1000));
+      await gather();
+      if ([...all.values()].reduce((n, l) => n + l.length, 0) > before) quiet = 0;
+    }
     const latencies: number[] = [];
     let received = 0;
-    for (let e = 0; e < EVENTS; e++) {
-      const { id, at } = await post(urls[e % urls.length]);
-      await new Promise((r) => setTimeout(r, 1000 + subscribers / 20));
-      for (const c of await Promise.all(clients.map(ask))) {
-        for (const t of c.receipts[id] ?? []) latencies.push(t - at);
-        received += c.receipts[id]?.length ?? 0;
-      }
+    for (const { id, at } of posted) {
+      for (const t of all.get(id) ?? []) latencies.push(t - at);
+      received += all.get(id)?.length ?? 0;
     }
     latencies.sort((a, b) => a - b);
     return { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99), received: received / (EVENTS * subscribers) };
