@@ -9,12 +9,15 @@ import { createPrisma } from './db/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
-import { resolveAppSecret, SecretBox } from './auth/secrets.js';
+import { resolveAppSecret, SecretBox } from './secrets.js';
+import { systemClock, type Clock } from './clock.js';
 import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisTarget } from './redis-connection.js';
 
 export interface Runtime {
   config: Config;
   logger: Logger;
+  /** "Now" for every rule that reads the time (tests inject a shifted clock). */
+  clock: Clock;
   prisma: PrismaClient;
   /** Reads of reports, exports and billing: REPORTS_DATABASE_URL (a replica), else the primary's client. */
   reportsPrisma: PrismaClient;
@@ -35,7 +38,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number } = {}): Runtime {
+export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
   const logger = createLogger(config.logLevel);
   const appSecret = resolveAppSecret(config);
   const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'));
@@ -59,6 +62,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
   return {
     config,
     logger,
+    clock: opts.clock ?? systemClock,
     prisma,
     reportsPrisma,
     redis,

@@ -14,7 +14,7 @@
 import crypto from 'node:crypto';
 import type { Runtime } from '../runtime.js';
 import { parse as parseCookie } from 'cookie';
-import { SESSION_COOKIE, type Principal } from './principal.js';
+import { SESSION_COOKIE, type Principal } from '../principal.js';
 import { authenticate, patIsUsable, type CredentialSource } from './authenticate.js';
 import { Unauthenticated } from '../errors.js';
 

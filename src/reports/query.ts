@@ -37,7 +37,7 @@ export async function executeReportQuery(rt: Ctx['rt'], tenantId: string, q: Rep
 }
 
 async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
-  const compiled = compileReportQuery(q, tenantId, { extraRow: true });
+  const compiled = compileReportQuery(q, tenantId, { now: rt.clock.now(), extraRow: true });
   const client = await reportsPool(rt).connect();
   let failed: Error | undefined;
   try {

@@ -4,11 +4,12 @@
  * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL or
  * REDIS_CLUSTER_NODES, as the server).
  */
+import { systemClock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { Config } from '../../config.js';
 import type { Runtime } from '../../runtime.js';
-import { resolveAppSecret, SecretBox } from '../../auth/secrets.js';
+import { resolveAppSecret, SecretBox } from '../../secrets.js';
 import { createPrisma } from '../../db/client.js';
 import { applyMigrations } from '../../db/migrate.js';
 import type { Queues } from '../../queues.js';
@@ -116,6 +117,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
   return {
     config,
     logger,
+    clock: systemClock,
     prisma,
     get redis(): RedisClient {
       return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
