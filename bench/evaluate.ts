@@ -21,7 +21,7 @@ const RULES = Number(process.env.BENCH_RULES ?? 20);
 const db = await createBenchDatabase('ops_bench_eval');
 await applyMigrations(db.url);
 const config = loadConfig({ DATABASE_URL: db.url, REDIS_URL, LOG_LEVEL: 'silent', APP_SECRET: 'bench-secret-'.padEnd(48, 'x'), REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`, BOOTSTRAP_DEMO: 'false' });
-const rt = createRuntime(config, db.url, REDIS_URL, { poolSize: CONCURRENCY + 2 });
+const rt = createRuntime(config, db.url, { kind: 'single', url: REDIS_URL }, { poolSize: CONCURRENCY + 2 });
 
 try {
   const { tenant } = await createTenant(rt.prisma, { name: 'bench', adminEmail: 'bench@bench.test', adminPassword: 'bench-password' });

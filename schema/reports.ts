@@ -38,6 +38,11 @@ export const ReportResultRef = builder.objectRef<ReportResult>('ReportResult').i
     rows: t.field({ type: ['JSON'], resolve: (r) => r.rows }),
     rowCount: t.int({ resolve: (r) => r.row_count }),
     truncated: t.boolean({ description: 'More rows matched than `limit`.', resolve: (r) => r.truncated }),
+    replicaLagSeconds: t.float({
+      nullable: true,
+      description: 'Set when the report ran on a read replica (REPORTS_DATABASE_URL) that was behind the primary by more than REPORTS_LAG_NOTICE_SECONDS: rows written in that time are missing.',
+      resolve: (r) => r.replica_lag_seconds ?? null,
+    }),
   }),
 });
 

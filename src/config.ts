@@ -9,6 +9,12 @@ export interface Config {
   host: string;
   databaseUrl?: string;
   redisUrl?: string;
+  /** REDIS_CLUSTER_NODES (+ REDIS_CLUSTER_USERNAME/PASSWORD/TLS): a Redis Cluster; wins over REDIS_URL. */
+  redisCluster?: RedisClusterConfig;
+  /** REPORTS_DATABASE_URL: where reports, exports and billing read (a replica); default the primary. */
+  reportsDatabaseUrl?: string;
+  /** Replica lag above this is named in report responses (REPORTS_LAG_NOTICE_SECONDS, default 5). */
+  reportsLagNoticeSeconds: number;
   dataDir: string;
   /** Secret for JWT signing and for encrypting stored webhook secrets (32+ bytes). */
   appSecret?: string;
@@ -44,6 +50,31 @@ export interface Config {
    * credential is needed; the default when NODE_ENV=production) or `off`.
    */
   introspection: IntrospectionPolicy;
+}
+
+export interface RedisClusterConfig {
+  nodes: Array<{ host: string; port: number }>;
+  username?: string;
+  password?: string;
+  tls: boolean;
+}
+
+/** REDIS_CLUSTER_NODES=host:port,host:port,... (any reachable subset of the cluster's nodes is enough). */
+function redisCluster(env: NodeJS.ProcessEnv): RedisClusterConfig | undefined {
+  const raw = env.REDIS_CLUSTER_NODES?.trim();
+  if (!raw) return undefined;
+  const nodes = raw.split(',').map((part) => {
+    const m = /^\[?([^\]\s]+?)\]?:(\d{1,5})$/.exec(part.trim());
+    const port = m ? Number(m[2]) : 0;
+    if (!m || port < 1 || port > 65535) throw new ConfigError(`REDIS_CLUSTER_NODES must be a comma list of host:port, got "${part.trim()}".`);
+    return { host: m[1], port };
+  });
+  return {
+    nodes,
+    username: env.REDIS_CLUSTER_USERNAME || undefined,
+    password: env.REDIS_CLUSTER_PASSWORD || undefined,
+    tls: bool(env, 'REDIS_CLUSTER_TLS', false),
+  };
 }
 
 export type IntrospectionPolicy = 'public' | 'authenticated' | 'off';
@@ -117,6 +148,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    redisCluster: redisCluster(env),
+    reportsDatabaseUrl: url(env, 'REPORTS_DATABASE_URL', ['postgres:', 'postgresql:']),
+    reportsLagNoticeSeconds: int(env, 'REPORTS_LAG_NOTICE_SECONDS', 5, 0),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     appSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL_SECONDS', 3600, 60),

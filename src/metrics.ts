@@ -1,7 +1,7 @@
 /**
  * Prometheus metrics (prom-client). One registry per process; areas register their own counters here.
  */
-import { Registry, collectDefaultMetrics, Histogram, Counter } from 'prom-client';
+import { Registry, collectDefaultMetrics, Histogram, Counter, Gauge } from 'prom-client';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -30,5 +30,11 @@ export const eventsEvaluationSetAside = new Counter({
 export const eventsEvaluationFailures = new Counter({
   name: 'events_evaluation_failures_total',
   help: 'Failed evaluation attempts of single events (each is retried until it is set aside)',
+  registers: [registry],
+});
+
+export const reportsReplicaLag = new Gauge({
+  name: 'reports_replica_lag_seconds',
+  help: 'How far the reports database (REPORTS_DATABASE_URL) is behind the primary; 0 on the primary; -1 when it cannot be read',
   registers: [registry],
 });

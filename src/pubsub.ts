@@ -3,10 +3,16 @@
  * Topics are per tenant: the tenant id is the topic id, taken from the credential. Redis channels carry
  * the installation's REDIS_PREFIX (`<prefix>:pubsub:<topic>`), so installations sharing one Redis do not
  * hear each other.
+ *
+ * On one Redis: classic SUBSCRIBE/PUBLISH (`@graphql-yoga/redis-event-target`). On a Redis Cluster,
+ * where a classic PUBLISH is broadcast to every node of the cluster: sharded pub/sub (SSUBSCRIBE/
+ * SPUBLISH), each tenant's channels hash-tagged by tenant id (`<prefix>:pubsub:eventAdded:{<tenant>}`),
+ * so a message travels only within the shard that owns that tenant's slot.
  */
 import { createPubSub } from 'graphql-yoga';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
-import type { Redis } from 'ioredis';
+import type { Cluster, Redis } from 'ioredis';
+import type { RedisClient } from './redis-connection.js';
 
 /** Messages carry the serialized row so SSE and subscriptions need no extra query. */
 export type PubSubChannels = {
@@ -21,13 +27,66 @@ export type PubSubChannels = {
 };
 
 /** The Redis channel of one topic (`routingKey:id`, as graphql-yoga names it) for an installation. */
-export function pubsubChannel(redisPrefix: string, routingKey: keyof PubSubChannels, id: string): string {
-  return `${redisPrefix}:pubsub:${routingKey}:${id}`;
+export function pubsubChannel(redisPrefix: string, routingKey: keyof PubSubChannels, id: string, sharded = false): string {
+  return sharded ? `${redisPrefix}:pubsub:${routingKey}:{${id}}` : `${redisPrefix}:pubsub:${routingKey}:${id}`;
 }
 
-export function createRedisPubSub(publishClient: Redis, subscribeClient: Redis, redisPrefix: string) {
-  const redis = createRedisEventTarget({ publishClient, subscribeClient });
-  const channel = (topic: string) => `${redisPrefix}:pubsub:${topic}`;
+type EventTarget = ReturnType<typeof createRedisEventTarget>;
+
+/** Sharded pub/sub on a Cluster: one SSUBSCRIBE per channel with listeners on this node, SPUBLISH to publish. */
+function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, channelOf: (topic: string) => string): EventTarget {
+  type Listener = ((event: CustomEvent) => void) | { handleEvent(event: CustomEvent): void };
+  const listeners = new Map<string, Set<Listener>>();
+  subscribeClient.on('smessage', (channel: string, message: string) => {
+    const callbacks = listeners.get(channel);
+    if (!callbacks) return;
+    // One event for every listener of the channel: subscriptions of one tenant share the parsed payload.
+    const event = new CustomEvent(channel, { detail: message === '' ? null : JSON.parse(message) });
+    for (const l of callbacks) (typeof l === 'function' ? l(event) : l.handleEvent(event));
+  });
+  return {
+    addEventListener(topic, listener) {
+      if (!listener) return;
+      const channel = channelOf(topic);
+      let callbacks = listeners.get(channel);
+      if (!callbacks) {
+        listeners.set(channel, (callbacks = new Set()));
+        void subscribeClient.ssubscribe(channel).catch(() => undefined); // re-subscribed by ioredis on reconnect
+      }
+      callbacks.add(listener as Listener);
+    },
+    removeEventListener(topic, listener) {
+      if (!listener) return;
+      const channel = channelOf(topic);
+      const callbacks = listeners.get(channel);
+      if (!callbacks) return;
+      callbacks.delete(listener as Listener);
+      if (callbacks.size) return;
+      listeners.delete(channel);
+      void subscribeClient.sunsubscribe(channel).catch(() => undefined);
+    },
+    dispatchEvent(event) {
+      const detail = (event as CustomEvent).detail;
+      void publishClient.spublish(channelOf(event.type), detail === undefined ? '' : JSON.stringify(detail)).catch(() => undefined);
+      return true;
+    },
+  } as EventTarget;
+}
+
+/** graphql-yoga's topic `routingKey:tenantId` → the Redis channel. */
+function channelNamer(redisPrefix: string, sharded: boolean): (topic: string) => string {
+  return (topic) => {
+    const at = topic.indexOf(':');
+    if (at < 0) return `${redisPrefix}:pubsub:${topic}`;
+    return pubsubChannel(redisPrefix, topic.slice(0, at) as keyof PubSubChannels, topic.slice(at + 1), sharded);
+  };
+}
+
+/** The pubsub of this installation; `sharded` (a Redis Cluster) uses SSUBSCRIBE/SPUBLISH. */
+export function createRedisPubSub(publishClient: RedisClient, subscribeClient: RedisClient, redisPrefix: string, sharded = false) {
+  const channel = channelNamer(redisPrefix, sharded);
+  if (sharded) return createPubSub<PubSubChannels>({ eventTarget: shardedEventTarget(publishClient as Cluster, subscribeClient as Cluster, channel) });
+  const redis = createRedisEventTarget({ publishClient: publishClient as Redis, subscribeClient: subscribeClient as Redis });
   // graphql-yoga's pubsub reads only `detail` from the events it receives, so renaming the topic on
   // the way to Redis and listening under the renamed topic is all the prefix needs.
   const eventTarget: typeof redis = {

@@ -46,12 +46,13 @@ const defaultJobOptions: JobsOptions = {
   removeOnFail: { age: 24 * 3600 },
 };
 
-/** Lazily created queues sharing one connection and key prefix. */
+/** Lazily created queues sharing one connection; each queue's keys under `prefixOf(name)`. */
 export class Queues {
   private readonly queues = new Map<string, Queue>();
   constructor(
     private readonly connection: ConnectionOptions,
-    readonly prefix: string,
+    /** BullMQ's key prefix of a queue (on a Redis Cluster one hash tag per queue: redis-connection.ts). */
+    readonly prefixOf: (queue: QueueName) => string,
     /** Hears each queue's 'error' events (Redis connection errors); without a listener BullMQ prints them to stderr. */
     private readonly onError: (err: Error, queue: string) => void = () => {},
   ) {}
@@ -59,7 +60,7 @@ export class Queues {
   get<N extends QueueName>(name: N): Queue<JobPayloads[N]> {
     let q = this.queues.get(name);
     if (!q) {
-      q = new Queue(name, { connection: this.connection, prefix: this.prefix, defaultJobOptions });
+      q = new Queue(name, { connection: this.connection, prefix: this.prefixOf(name), defaultJobOptions });
       q.on('error', (err) => this.onError(err, name));
       this.queues.set(name, q);
     }

@@ -3,7 +3,6 @@
  * and the keys derived from APP_SECRET. Built once by `createRuntime`, closed once by `close()`.
  */
 import crypto from 'node:crypto';
-import { Redis } from 'ioredis';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
 import { createPrisma } from './db/client.js';
@@ -12,6 +11,7 @@ import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
 import { resolveAppSecret, SecretBox } from './secrets.js';
 import { systemClock, type Clock } from './clock.js';
+import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisTarget } from './redis-connection.js';
 
 export interface Runtime {
   config: Config;
@@ -19,31 +19,43 @@ export interface Runtime {
   /** "Now" for every rule that reads the time (tests inject a shifted clock). */
   clock: Clock;
   prisma: PrismaClient;
-  /** General-purpose connection (rate limits, caches). */
-  redis: Redis;
+  /** Reads of reports, exports and billing: REPORTS_DATABASE_URL (a replica), else the primary's client. */
+  reportsPrisma: PrismaClient;
+  /** General-purpose connection (rate limits, caches): a Cluster client on a Redis Cluster. */
+  redis: RedisClient;
   queues: Queues;
   pubsub: PubSub;
   secretBox: SecretBox;
   jwtKey: Uint8Array;
   /** Resolved connection strings (embedded servers included). */
   databaseUrl: string;
-  redisUrl: string;
+  /** Where report reads go (the primary unless REPORTS_DATABASE_URL is set). */
+  reportsDatabaseUrl: string;
+  redisTarget: RedisTarget;
+  /** The connection BullMQ queues and workers open theirs from (a shared Cluster client on a cluster). */
+  bullConnection: unknown;
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
-export function createRuntime(config: Config, databaseUrl: string, redisUrl: string, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
+export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
   const logger = createLogger(config.logLevel);
   const appSecret = resolveAppSecret(config);
   const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'));
+  const reportsDatabaseUrl = config.reportsDatabaseUrl ?? databaseUrl;
+  // Writes never go to the replica: only report, export and billing reads are handed this client.
+  const reportsPrisma = config.reportsDatabaseUrl
+    ? createPrisma(reportsDatabaseUrl, 4, (err) => logger.warn({ err: err.message }, 'reports database connection error'))
+    : prisma;
   // Auto-pipelining batches the commands issued in one event-loop turn (rate checks, publishes) into
   // one write: under load that is far fewer syscalls and round trips.
   const redisOpts = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, enableAutoPipelining: true } as const;
-  const redis = new Redis(redisUrl, redisOpts);
-  const pubClient = new Redis(redisUrl, redisOpts);
-  const subClient = new Redis(redisUrl, { ...redisOpts, enableAutoPipelining: false });
-  for (const c of [redis, pubClient, subClient]) c.on('error', (err) => logger.warn({ err: err.message }, 'redis connection error'));
-  const queues = new Queues({ url: redisUrl, maxRetriesPerRequest: null } as never, `${config.redisPrefix}:bull`, (err, queue) =>
+  const redis = connectRedis(redisTarget, redisOpts);
+  const pubClient = connectRedis(redisTarget, redisOpts);
+  const subClient = connectRedis(redisTarget, { ...redisOpts, enableAutoPipelining: false }, true);
+  for (const c of [redis, pubClient, subClient]) c.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+  const bull = bullConnection(redisTarget);
+  const queues = new Queues(bull as never, (name) => queuePrefix(redisTarget, config.redisPrefix, name), (err, queue) =>
     logger.warn({ err: err.message, queue }, 'queue connection error'),
   );
   const closers: Array<() => Promise<void> | void> = [];
@@ -52,25 +64,30 @@ export function createRuntime(config: Config, databaseUrl: string, redisUrl: str
     logger,
     clock: opts.clock ?? systemClock,
     prisma,
+    reportsPrisma,
     redis,
     queues,
-    pubsub: createRedisPubSub(pubClient, subClient, config.redisPrefix),
+    pubsub: createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster'),
     secretBox: new SecretBox(appSecret),
     jwtKey: crypto.createHash('sha256').update('ops-jwt:' + appSecret).digest(),
     databaseUrl,
-    redisUrl,
+    reportsDatabaseUrl,
+    redisTarget,
+    bullConnection: bull,
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
       await queues.close();
       await prisma.$disconnect();
+      if (reportsPrisma !== prisma) await reportsPrisma.$disconnect();
       // QUIT lets commands already sent finish (a plain disconnect rejects them: unhandled rejections
       // in whatever fired them) before the connection goes.
-      const quit = (c: Redis) =>
+      const quit = (c: RedisClient) =>
         Promise.race([c.quit(), new Promise((resolve) => setTimeout(resolve, 2000).unref())])
           .catch(() => undefined)
           .finally(() => c.disconnect());
-      await Promise.all([redis, pubClient, subClient].map(quit));
+      const shared = typeof bull === 'object' && bull && 'quit' in bull ? [bull as RedisClient] : [];
+      await Promise.all([redis, pubClient, subClient, ...shared].map(quit));
     },
   };
 }

@@ -20,7 +20,7 @@ export async function startBillingWorker(rt: Runtime): Promise<Worker[]> {
       const fired = await checkBudget(rt, job.data.tenantId);
       return { ...result, budgetThresholdsFired: fired };
     },
-    workerOptions(rt, { concurrency: 2 }),
+    workerOptions(rt, QueueNames.billing, { concurrency: 2 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { tenantId: job?.data.tenantId, windowStart: job?.data.windowStart }, 'metering job failed'));
   return [worker];

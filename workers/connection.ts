@@ -1,12 +1,14 @@
 /**
- * What every BullMQ worker shares: the Redis URL and key prefix of this runtime, and how a failed job
+ * What every BullMQ worker shares: the Redis connection and queue key prefixes of this runtime, and how a failed job
  * is logged.
  */
 import { UnrecoverableError, type WorkerOptions } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
+import type { QueueName } from '../src/queues.js';
 
-export function workerOptions(rt: Runtime, extra: Partial<WorkerOptions> = {}): WorkerOptions {
-  return { connection: { url: rt.redisUrl, maxRetriesPerRequest: null } as never, prefix: rt.queues.prefix, ...extra };
+/** Options of the worker of `queue`: the runtime's BullMQ connection and that queue's key prefix. */
+export function workerOptions(rt: Runtime, queue: QueueName, extra: Partial<WorkerOptions> = {}): WorkerOptions {
+  return { connection: rt.bullConnection as never, prefix: rt.queues.prefixOf(queue), ...extra };
 }
 
 /**

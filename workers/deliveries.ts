@@ -26,7 +26,7 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
       }
       return outcome;
     },
-    workerOptions(rt, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
+    workerOptions(rt, QueueNames.deliveries, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { deliveryId: job?.data.deliveryId }, 'delivery job failed'));
   return [worker];

@@ -17,7 +17,7 @@ export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {
   const worker = new Worker<JobPayloads['evaluate']>(
     QueueNames.evaluate,
     async (job) => evaluateEvents(rt, job.data.eventIds ?? []),
-    workerOptions(rt, { concurrency: rt.config.alerting.evaluateConcurrency }),
+    workerOptions(rt, QueueNames.evaluate, { concurrency: rt.config.alerting.evaluateConcurrency }),
   );
   worker.on('failed', (job, err) => rt.logger.warn({ err, jobId: job?.id, attempts: job?.attemptsMade }, 'evaluate job failed; retried, then re-driven by the sweeper'));
   return [worker];

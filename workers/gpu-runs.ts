@@ -16,7 +16,7 @@ export async function startGpuRunWorkers(rt: Runtime): Promise<Worker[]> {
   const diagnostics = new Worker(
     QueueNames.gpuDiagnostics,
     async (job: Job<JobPayloads['gpuDiagnostics']>) => ({ result: await executeGpuDiagnostic(rt, job.data.diagnosticId) }),
-    workerOptions(rt, { concurrency: 4 }),
+    workerOptions(rt, QueueNames.gpuDiagnostics, { concurrency: 4 }),
   );
   diagnostics.on('failed', (job, err) => {
     if (!job) return;
@@ -30,7 +30,7 @@ export async function startGpuRunWorkers(rt: Runtime): Promise<Worker[]> {
   const aiperf = new Worker(
     QueueNames.aiperf,
     async (job: Job<JobPayloads['aiperf']>) => ({ status: await executeAiperfRun(rt, job.data.runId, shutdown.signal) }),
-    workerOptions(rt, { concurrency: 2, lockDuration: 60_000 }),
+    workerOptions(rt, QueueNames.aiperf, { concurrency: 2, lockDuration: 60_000 }),
   );
   // close() waits for running jobs: a run of up to two hours must stop instead (it ends failed, saying why).
   aiperf.on('closing', () => shutdown.abort());

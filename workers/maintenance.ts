@@ -38,7 +38,7 @@ export async function startMaintenance(rt: Runtime, tasks: MaintenanceTask[]): P
       rt.logger.debug({ task: task.name, result }, 'maintenance task done');
       return result ?? null;
     },
-    workerOptions(rt, { concurrency: 2 }),
+    workerOptions(rt, QueueNames.maintenance, { concurrency: 2 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { task: job?.data.task }, 'maintenance task failed'));
   worker.on('closing', () => clearInterval(refresh));

@@ -14,7 +14,7 @@ export async function startReportsWorker(rt: Runtime): Promise<Worker[]> {
   const worker = new Worker(
     QueueNames.reports,
     async (job: Job<JobPayloads['reports']>) => deliverScheduledReport(rt, job.data.scheduleId, job.id ?? `${job.name}-${job.timestamp}`),
-    workerOptions(rt, { concurrency: 2 }),
+    workerOptions(rt, QueueNames.reports, { concurrency: 2 }),
   );
   worker.on('failed', (job, err) => rt.logger.error({ err, scheduleId: job?.data.scheduleId }, 'report schedule run failed'));
   return [worker];

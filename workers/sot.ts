@@ -30,7 +30,7 @@ async function process(rt: Runtime, job: SotJob): Promise<SotResult> {
 
 /** Starts the `sot` worker. */
 export async function startSotWorker(rt: Runtime): Promise<Worker[]> {
-  const worker = new Worker<JobPayloads['sot'], SotResult>(QueueNames.sot, (job) => process(rt, job), workerOptions(rt, { concurrency: 4 }));
+  const worker = new Worker<JobPayloads['sot'], SotResult>(QueueNames.sot, (job) => process(rt, job), workerOptions(rt, QueueNames.sot, { concurrency: 4 }));
   worker.on('failed', (job, err) => {
     if (!job) return;
     logJobFailure(rt, err, { task: job.data.task }, 'sot job failed');

@@ -7,7 +7,7 @@ type Node = Record<string, any>;
 const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 
 /** GraphQL fields the presenters read. */
-export const REPORT_RESULT_FIELDS = 'entity columns { name type } rows rowCount truncated';
+export const REPORT_RESULT_FIELDS = 'entity columns { name type } rows rowCount truncated replicaLagSeconds';
 export const SAVED_REPORT_FIELDS = 'id name description query entity ownerId canEdit createdAt updatedAt';
 export const DASHBOARD_FIELDS = 'id name ownerId canEdit createdAt updatedAt panels { index title savedReportId viz position { x y w h } }';
 export const SCHEDULE_FIELDS = 'id savedReportId webhookId cron timezone format parameters enabled disabledReason lastRunAt lastOutboxId lastError ownerId createdAt updatedAt';
@@ -19,6 +19,8 @@ export function presentReportResult(r: Node) {
     rows: r.rows,
     row_count: r.rowCount,
     truncated: r.truncated,
+    // Only when the replica is behind (REPORTS_LAG_NOTICE_SECONDS): a current answer looks as it always did.
+    ...(r.replicaLagSeconds != null ? { replica_lag_seconds: r.replicaLagSeconds } : {}),
   };
 }
 

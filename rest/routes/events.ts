@@ -14,7 +14,7 @@ import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
 import { EVENT_FIELDS, presentEvent } from '../presenters/events.js';
 import { nodesOf } from '../presenters/lists.js';
 import { streamEvents } from '../../src/events/sse.js';
-import { principalStillValid } from '../../src/auth/authenticate.js';
+import { principalStillValid } from '../../src/auth/connection-credentials.js';
 import { TIMELINE_LIMITS } from '../../src/events/filter.js';
 
 function queryFilter(q: Record<string, unknown>) {

@@ -116,28 +116,3 @@ export async function authenticate(rt: Runtime, source: CredentialSource): Promi
   if (cookieJwt) return authenticateJwt(rt, cookieJwt, true);
   return { principal: null };
 }
-
-/**
- * True while the credential behind `principal` still holds: the PAT is not revoked or expired (rotation
- * grace included), the session is not logged out or past its 7 days. For long-lived connections (SSE,
- * graphql-ws), checked by credential id, so a session stream outlives its hourly JWT like the session
- * does. A transient failure (database unreachable) counts as still valid, so an outage does not cut
- * every stream at once. Other credential kinds (ingest keys, webhooks) have no long-lived connections.
- */
-export async function principalStillValid(rt: Runtime, principal: Principal): Promise<boolean> {
-  const { kind, id } = principal.credential;
-  try {
-    if (kind === 'pat') {
-      const row = await rt.prisma.accessToken.findUnique({ where: { id }, select: { revokedAt: true, expiresAt: true, graceUntil: true } });
-      return !!row && patIsUsable(row);
-    }
-    if (kind === 'session') {
-      const row = await rt.prisma.session.findUnique({ where: { id }, select: { revokedAt: true, expiresAt: true } });
-      return !!row && !row.revokedAt && row.expiresAt > new Date();
-    }
-    return true;
-  } catch (err) {
-    rt.logger.warn({ err: (err as Error).message }, 'could not re-check a connection credential');
-    return true;
-  }
-}

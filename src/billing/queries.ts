@@ -11,6 +11,7 @@ import { Decimal, money, quantity, sum, type Money } from './money.js';
 import { lastDays, monthOf, parseBoundary, type Period } from './periods.js';
 import { loadSettings, priceSegments, scopeOf, tenantSkus, type BillingScope, type Settings, type SkuView } from './prices.js';
 import { pendingWindows } from './metering.js';
+import { readWithRecoveryRetry } from '../db/replica.js';
 
 interface PricedRow {
   g: string[];
@@ -26,7 +27,8 @@ export async function priced(scope: BillingScope, skus: SkuView[], from: Date, t
   if (!skus.length) return [];
   const seg = priceSegments(skus);
   const cols = groups.map((g, i) => `${g} AS g${i}`).join(', ');
-  const rows = await scope.rt.prisma.$queryRawUnsafe<Array<Record<string, string>>>(
+  // Billing scans read on the reports database (a replica when REPORTS_DATABASE_URL is set).
+  const rows = await readWithRecoveryRetry(scope.rt, () => scope.rt.reportsPrisma.$queryRawUnsafe<Array<Record<string, string>>>(
     `WITH p AS (SELECT * FROM unnest($2::text[], $3::text[], $4::timestamp[], $5::timestamp[], $6::numeric[]) AS p(sku, meter, pfrom, pto, price))
      SELECT ${cols}, sum(u.quantity)::text AS quantity, sum(u.quantity * p.price)::text AS amount
      FROM "BillingUsage" u JOIN p ON p.meter = u.meter AND u."windowStart" >= p.pfrom AND u."windowStart" < p.pto
@@ -41,7 +43,7 @@ export async function priced(scope: BillingScope, skus: SkuView[], from: Date, t
     from.toISOString(),
     to.toISOString(),
     tz,
-  );
+  ));
   return rows.map((r) => ({ g: groups.map((_, i) => r[`g${i}`] ?? ''), quantity: new Decimal(r.quantity ?? 0), amount: new Decimal(r.amount ?? 0) }));
 }
 

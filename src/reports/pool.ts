@@ -3,7 +3,8 @@
  * than Prisma's `$queryRawUnsafe` because exports need a server-side cursor (pg-query-stream), and the
  * query endpoint then decodes rows exactly as the export does: int8/numeric as numbers and Prisma's
  * UTC `timestamp(3)` columns as ISO-8601 strings, with no BigInt or Decimal objects to convert.
- * Its connections are named `ops-reports` in pg_stat_activity.
+ * Its connections are named `ops-reports` in pg_stat_activity. They go to REPORTS_DATABASE_URL (a read
+ * replica) when it is set, else to the primary; every statement runs in a READ ONLY transaction.
  */
 import pg from 'pg';
 import type { Runtime } from '../runtime.js';
@@ -41,7 +42,7 @@ const pools = new WeakMap<Runtime, pg.Pool>();
 export function reportsPool(rt: Runtime): pg.Pool {
   let pool = pools.get(rt);
   if (!pool) {
-    const p = new pg.Pool({ connectionString: rt.databaseUrl, max: POOL_SIZE, application_name: 'ops-reports', types: reportTypes as never });
+    const p = new pg.Pool({ connectionString: rt.reportsDatabaseUrl, max: POOL_SIZE, application_name: 'ops-reports', types: reportTypes as never });
     p.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports pool connection error'));
     pools.set(rt, p);
     rt.onClose(() => p.end());

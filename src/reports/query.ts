@@ -7,6 +7,7 @@ import { requireUser } from '../context.js';
 import { ValidationFailed } from '../errors.js';
 import { compileReportQuery } from './compile.js';
 import { reportsPool } from './pool.js';
+import { readWithRecoveryRetry, replicaLagSeconds } from '../db/replica.js';
 import { validateReportQuery, type OutputColumn, type ReportQuery } from './validate.js';
 
 /** Longest a query (not an export) may run on the server. */
@@ -18,6 +19,8 @@ export interface ReportResult {
   rows: Array<Record<string, unknown>>;
   row_count: number;
   truncated: boolean;
+  /** The replica's lag when it is over REPORTS_LAG_NOTICE_SECONDS (absent on the primary or a current replica). */
+  replica_lag_seconds?: number;
 }
 
 /** Validates a query document or throws a 422 listing every problem at its path under `base`. */
@@ -29,6 +32,11 @@ export function parseReportQuery(input: unknown, base: string[] = ['body'], mode
 
 /** Runs a validated query for a tenant (workers pass the schedule's tenant; requests use `runReport`). */
 export async function executeReportQuery(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
+  const [result, lag] = await Promise.all([readWithRecoveryRetry(rt, () => runOnce(rt, tenantId, q)), replicaLagSeconds(rt)]);
+  return lag !== null && lag > rt.config.reportsLagNoticeSeconds ? { ...result, replica_lag_seconds: lag } : result;
+}
+
+async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
   const compiled = compileReportQuery(q, tenantId, { now: rt.clock.now(), extraRow: true });
   const client = await reportsPool(rt).connect();
   let failed: Error | undefined;

@@ -9,6 +9,7 @@ import { createRuntime, type Runtime } from '../runtime.js';
 import { applyMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
 import { startLocalRedis } from '../db/local-redis.js';
+import { redisTargetOf } from '../redis-connection.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
 import { startAdminSocket } from './admin-socket.js';
@@ -44,14 +45,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     poolSize = 1;
     stoppers.push(pg.stop);
   }
-  let redisUrl = config.redisUrl;
-  if (!redisUrl) {
+  // REDIS_CLUSTER_NODES wins over REDIS_URL; a private redis-server only when neither is set.
+  let redisTarget = redisTargetOf(config, config.redisUrl);
+  if (!redisTarget) {
     const redis = await startLocalRedis(config.dataDir);
-    redisUrl = redis.url;
+    redisTarget = { kind: 'single', url: redis.url };
     stoppers.push(redis.stop);
   }
   await applyMigrations(databaseUrl);
-  const rt = createRuntime(config, databaseUrl, redisUrl, { poolSize, clock: opts.clock });
+  const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock });
   stoppers.push(() => rt.close());
   const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
 

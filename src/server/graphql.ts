@@ -15,7 +15,7 @@ import { serialize as serializeCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
 import { contextFromCredential } from '../auth/request-context.js';
-import { authenticate, principalStillValid } from '../auth/authenticate.js';
+import { authenticateConnection, principalStillValid, watchCredential } from '../auth/connection-credentials.js';
 import type { Principal } from '../principal.js';
 import { DomainError, InternalError, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
@@ -153,24 +153,12 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
 
 /**
  * A connection that only listens sends no operation that could be refused: its credential is checked
- * again every config.credentialRecheckMs, and the socket closes (4403, ending its subscriptions) once
- * the PAT is revoked or the session ended.
+ * again every config.credentialRecheckMs (one batched check for all of this node's connections), and the
+ * socket closes (4403, ending its subscriptions) once the PAT is revoked or the session ended.
  */
 function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Principal): void {
-  let checking = false;
-  const timer = setInterval(() => {
-    if (checking) return;
-    checking = true;
-    principalStillValid(rt, principal)
-      .then((valid) => {
-        if (!valid) socket.close(4403, 'Forbidden');
-      })
-      .finally(() => {
-        checking = false;
-      });
-  }, rt.config.credentialRecheckMs);
-  timer.unref();
-  socket.once('close', () => clearInterval(timer));
+  const unwatch = watchCredential(rt, principal, () => socket.close(4403, 'Forbidden'));
+  socket.once('close', unwatch);
 }
 
 /** True when the browser's Origin names the host it connects to (or there is no Origin: not a browser page). */
@@ -199,9 +187,9 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const forwardedHost = rt.config.trustProxy ? String(headers['x-forwarded-host'] ?? '').split(',')[0].trim() : '';
         if (!authorization && headers.cookie && !sameOrigin(headers.origin, headers.host) && !(forwardedHost && sameOrigin(headers.origin, forwardedHost))) return false;
         try {
-          const auth = await authenticate(rt, { authorization, cookie: headers.cookie ?? null });
-          (wsCtx.extra as { principal?: Principal | null }).principal = auth.principal;
-          if (auth.principal) closeWhenCredentialEnds(rt, wsCtx.extra.socket, auth.principal);
+          const principal = await authenticateConnection(rt, { authorization, cookie: headers.cookie ?? null });
+          (wsCtx.extra as { principal?: Principal | null }).principal = principal;
+          if (principal) closeWhenCredentialEnds(rt, wsCtx.extra.socket, principal);
           return true;
         } catch (err) {
           if (err instanceof Unauthenticated) return false;

@@ -15,7 +15,8 @@ import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
 import { createRestRouter } from '../../rest/adapter.js';
 import { routes } from '../../rest/routes/index.js';
 import { loadOpenApi } from '../../rest/openapi.js';
-import { registry, httpDuration } from '../metrics.js';
+import { registry, httpDuration, reportsReplicaLag } from '../metrics.js';
+import { replicaLagSeconds } from '../db/replica.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
@@ -131,6 +132,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
     res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks });
   });
   app.get('/metrics', async (_req, res) => {
+    reportsReplicaLag.set((await replicaLagSeconds(rt)) ?? -1);
     res.setHeader('content-type', registry.contentType);
     res.send(await registry.metrics());
   });

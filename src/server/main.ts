@@ -21,7 +21,7 @@ async function main(): Promise<void> {
   const app = await startApp(config);
   installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
   const { logger } = app.rt;
-  const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl, workers: !!app.workers };
+  const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl && !config.redisCluster, redisCluster: !!config.redisCluster, workers: !!app.workers };
   if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
   else logger.info(where, 'operations worker running (RUN_HTTP=false)');
   if (app.demoLogin) {

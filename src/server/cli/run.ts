@@ -74,7 +74,7 @@ async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, a
   const storage = await openStorage(config);
   try {
     if (!c.migrates) await migrate(storage.databaseUrl, true);
-    const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined } : config, storage.databaseUrl, storage.embedded);
+    const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined, redisCluster: undefined } : config, storage.databaseUrl, storage.embedded);
     try {
       return await runWith(c, values, rt, env);
     } finally {

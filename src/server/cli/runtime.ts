@@ -1,12 +1,12 @@
 /**
  * Storage and a Runtime for operator commands. The CLI connects like the server does (DATABASE_URL, or
  * the embedded Postgres under DATA_DIR) but fails fast instead of retrying, logs to stderr so stdout
- * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL).
+ * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL or
+ * REDIS_CLUSTER_NODES, as the server).
  */
 import { systemClock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
-import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Runtime } from '../../runtime.js';
 import { resolveAppSecret, SecretBox } from '../../secrets.js';
@@ -14,6 +14,7 @@ import { createPrisma } from '../../db/client.js';
 import { applyMigrations } from '../../db/migrate.js';
 import type { Queues } from '../../queues.js';
 import type { PubSub } from '../../pubsub.js';
+import { connectRedis, describeRedis, redisTargetOf, type RedisClient, type RedisTarget } from '../../redis-connection.js';
 
 // Heavy modules (PGlite, graphql-yoga's pubsub) are imported only by the commands that use them,
 // so a command starts in a fraction of a second.
@@ -66,21 +67,21 @@ function unavailable(what: string): never {
  * Publishes over Redis so running servers' subscribers hear about CLI changes. The Redis pubsub is
  * built on the first publish; without REDIS_URL nobody else could hear, so publishing does nothing.
  */
-function cliPubSub(redisUrl: string | undefined, redisPrefix: string, clients: Redis[]): PubSub {
+function cliPubSub(target: RedisTarget | undefined, redisPrefix: string, clients: RedisClient[]): PubSub {
   let real: Promise<PubSub> | undefined;
   const connect = async (): Promise<PubSub> => {
     const { createRedisPubSub } = await import('../../pubsub.js');
     const opts = { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true } as const;
-    const pub = new Redis(redisUrl!, opts);
+    const pub = connectRedis(target!, opts);
     pub.on('error', () => {});
     clients.push(pub);
     await pub.connect(); // connected before publishing, so QUIT at close comes after the PUBLISH
     // Publish-only: the subscribe side is never used, so it shares the one connection.
-    return createRedisPubSub(pub, pub, redisPrefix);
+    return createRedisPubSub(pub, pub, redisPrefix, target!.kind === 'cluster');
   };
   return {
     publish: async (...args: unknown[]) => {
-      if (!redisUrl) return;
+      if (!target) return;
       real ??= connect();
       const pubsub = await real;
       (pubsub.publish as (...a: unknown[]) => void)(...args);
@@ -97,10 +98,11 @@ function cliPubSub(redisUrl: string | undefined, redisPrefix: string, clients: R
 export async function openCliRuntime(config: Config, databaseUrl: string, embedded: boolean): Promise<Runtime> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
   const prisma = createPrisma(databaseUrl, embedded ? 1 : 2);
-  const redisClients: Redis[] = [];
-  if (config.redisUrl) {
+  const redisClients: RedisClient[] = [];
+  const target = redisTargetOf(config, config.redisUrl);
+  if (target) {
     // Fail fast: an operator command should not hang retrying an unreachable Redis.
-    const probe = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true });
+    const probe = connectRedis(target, { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true });
     probe.on('error', () => {});
     redisClients.push(probe);
     try {
@@ -108,7 +110,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     } catch (err) {
       probe.disconnect();
       await prisma.$disconnect();
-      throw new CliFailure(`Cannot reach Redis at REDIS_URL: ${(err as Error).message}`);
+      throw new CliFailure(`Cannot reach Redis at ${describeRedis(target)}: ${(err as Error).message}`);
     }
   }
   const closers: Array<() => Promise<void> | void> = [];
@@ -117,21 +119,30 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     logger,
     clock: systemClock,
     prisma,
-    get redis(): Redis {
-      return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL.');
+    get redis(): RedisClient {
+      return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
     },
     get queues(): Queues {
       return unavailable('Operator commands do not enqueue jobs.');
     },
-    pubsub: cliPubSub(config.redisUrl, config.redisPrefix, redisClients),
+    pubsub: cliPubSub(target, config.redisPrefix, redisClients),
     // The same key as the server's (APP_SECRET or the per-install secret), so sealed secrets written
     // here (e.g. a cluster link's credential) are readable by the server and its workers.
     secretBox: new SecretBox(resolveAppSecret(config)),
     get jwtKey(): never {
       return unavailable('Operator commands do not sign session tokens.');
     },
+    get reportsPrisma(): never {
+      return unavailable('Operator commands do not run reports.');
+    },
     databaseUrl,
-    redisUrl: config.redisUrl ?? '',
+    reportsDatabaseUrl: databaseUrl,
+    get redisTarget(): RedisTarget {
+      return target ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
+    },
+    get bullConnection(): never {
+      return unavailable('Operator commands do not enqueue jobs.');
+    },
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
