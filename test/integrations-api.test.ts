@@ -258,7 +258,7 @@ describe('GraphQL parity', () => {
     const r = await gql(s.url, memberToken, '{ integrationProviders { id capabilities { push pull health } secretFields configSchema } integrations { id name provider health { status } } }');
     expect(r.errors).toBeUndefined();
     const byId = Object.fromEntries(r.data.integrationProviders.map((p: { id: string }) => [p.id, p]));
-    expect(Object.keys(byId).sort()).toEqual(['alertmanager', 'dcgm', 'prometheus', 'webhook']);
+    expect(Object.keys(byId).sort()).toEqual(['alertmanager', 'dcgm', 'pagerduty', 'prometheus', 'webhook']);
     expect(byId.dcgm.capabilities).toEqual({ push: false, pull: true, health: true });
     expect(byId.dcgm.configSchema.properties.targets).toMatchObject({ type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', format: 'uri' } });
     expect(byId.alertmanager.capabilities).toEqual({ push: true, pull: true, health: true });
