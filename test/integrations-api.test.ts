@@ -197,7 +197,7 @@ describe('the generic webhook provider and push tokens', () => {
     expect(fixed.body).toEqual({ events: 1, alerts_opened: 0, alerts_resolved: 1 });
     const events = (await a.get('/events?module=integrations')).body.filter((e: { source: string }) => e.source === 'webhook/ci-system');
     expect(events.map((e: { type: string }) => e.type).sort()).toEqual(['ci.failed', 'ci.fixed']);
-    expect(events.find((e: { type: string }) => e.type === 'ci.failed').labels).toEqual({ repo: 'ops', integration_id: id });
+    expect(events.find((e: { type: string }) => e.type === 'ci.failed').labels).toEqual({ repo: 'ops', integration_id: id, dedup_key: `integration:${id}:build-9` });
 
     // Rotation: the new token works at once, the old one for 24 hours.
     const rotated = await a.post(`/integrations/${id}/rotate-token`);
