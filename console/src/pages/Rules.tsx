@@ -9,10 +9,11 @@ import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
+import { RuleSuggestions } from './RuleSuggestions';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
-    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
+    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
     maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
     devices(first: 200) { edges { node { id name } } }
   }
@@ -22,7 +23,7 @@ const CreateRule = graphql(`
 `);
 const UpdateRule = graphql(`
   mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
-    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
+    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
   }
 `);
 const DeleteRule = graphql(`
@@ -85,6 +86,8 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
     summaryTemplate: rule.summaryTemplate ?? '',
     dedupKeyTemplate: rule.dedupKeyTemplate ?? '',
     labels: Object.keys(rule.labels ?? {}).length ? JSON.stringify(rule.labels) : '',
+    resolveTypeGlob: rule.resolveTypeGlob ?? '',
+    autoResolve: String(rule.autoResolveAfterSeconds ?? ''),
     conditions: rule.payloadConditions.length ? JSON.stringify(rule.payloadConditions.map((c) => ({ path: c.path, op: c.op, ...(c.value == null ? {} : { value: c.value }) }))) : '',
   });
   return (
@@ -106,6 +109,7 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
           payloadConditions: parseJson(f.conditions, 'Payload conditions', []) as VariablesOf<typeof UpdateRule>['input']['payloadConditions'],
         };
         if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
+        else Object.assign(input, { resolveTypeGlob: orNull(f.resolveTypeGlob), autoResolveAfterSeconds: f.autoResolve.trim() ? Number(f.autoResolve) : null });
         return updateRule({ id: rule.id, input });
       }}
       onDone={onClose}
@@ -126,6 +130,8 @@ function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: string | 
       <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
       <TextField label="Event labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' hint="Every label must be on the event with this value." />
       <TextField label="Payload conditions (JSON)" value={f.conditions} onChange={(conditions) => setF({ ...f, conditions })} placeholder='[{"path": "disk.pct", "op": "GTE", "value": 90}]' hint="ops: EQ NEQ CONTAINS GT GTE LT LTE IN EXISTS" />
+      {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={f.resolveTypeGlob} onChange={(resolveTypeGlob) => setF({ ...f, resolveTypeGlob })} placeholder="gpu.thermal_recovered" hint="Such an event resolves the alert with the same dedup key." />}
+      {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={f.autoResolve} onChange={(autoResolve) => setF({ ...f, autoResolve })} hint="Empty: never by itself." />}
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
@@ -184,7 +190,7 @@ export function Rules() {
   const [, deleteRule] = useMutation(DeleteRule);
   const [, createWindow] = useMutation(CreateWindow);
   const [, deleteWindow] = useMutation(DeleteWindow);
-  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '' };
+  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '', resolveTypeGlob: '', autoResolve: '' };
   const [rule, setRule] = useState(blankRule);
   const blankWindow = { name: '', startsAt: '', endsAt: '', source: '', repeat: '' };
   const [win, setWin] = useState(blankWindow);
@@ -237,6 +243,8 @@ export function Rules() {
           if (rule.severity) input.severities = [rule.severity];
           if (rule.summaryTemplate) input.summaryTemplate = rule.summaryTemplate;
           if (rule.kind === 'ABSENCE') input.windowSeconds = Number(rule.windowSeconds);
+          if (rule.kind === 'MATCH' && rule.resolveTypeGlob) input.resolveTypeGlob = rule.resolveTypeGlob;
+          if (rule.kind === 'MATCH' && rule.autoResolve) input.autoResolveAfterSeconds = Number(rule.autoResolve);
           const r = await createRule({ input });
           if (!r.error) setRule(blankRule);
           return r;
@@ -252,7 +260,10 @@ export function Rules() {
         <SelectField label="Alert severity" value={rule.alertSeverity} onChange={(alertSeverity) => setRule({ ...rule, alertSeverity })} options={ALERT_SEVERITY} />
         {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={rule.windowSeconds} onChange={(windowSeconds) => setRule({ ...rule, windowSeconds })} />}
         <TextField label="Summary template" value={rule.summaryTemplate} onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+        {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={rule.resolveTypeGlob} onChange={(resolveTypeGlob) => setRule({ ...rule, resolveTypeGlob })} placeholder="gpu.thermal_recovered" />}
+        {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={rule.autoResolve} onChange={(autoResolve) => setRule({ ...rule, autoResolve })} />}
       </MutationForm>
+      <RuleSuggestions denied={denied} onEnabled={reload} />
 
       <Card title="Maintenance windows">
         <DataTable
