@@ -3,12 +3,13 @@
  * conversation, the caller's copilot conversations, the turns (mutations, and the `assistantChat`
  * subscription that streams the reply), and approve/reject of proposed actions.
  */
-import { builder } from './builder.js';
+import { builder, found, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
-import { alertConversation, copilotChat, copilotHistory, loadConversation, MAX_HISTORY_CONVERSATIONS, sendAlertChat, type ChatResult } from '../src/assistant/chat.js';
+import { alertConversation, copilotChat, copilotHistory, MAX_HISTORY_CONVERSATIONS, sendAlertChat, type ChatResult } from '../src/assistant/chat.js';
 import type { LikelyCause, TriageCheck } from '../src/assistant/types.js';
+import { assertMayReadConversation } from '../src/assistant/policy.js';
 
 /** An enum whose GraphQL values are UPPER_CASE and whose internal values are the stored lowercase ones. */
 function upperEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
@@ -47,6 +48,7 @@ const LikelyCauseRef = builder.objectRef<LikelyCause>('LikelyCause').implement({
 });
 
 const AssistantActionRef = builder.prismaObject('AssistantAction', {
+  interfaces: [NodeRef],
   description: 'A change the assistant proposed. It runs only when a person approves it, with exactly these args.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -181,8 +183,9 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const c = await loadConversation(ctx, String(args.id));
-      return ctx.db.assistantConversation.findUniqueOrThrow({ ...query, where: { id: c.id } });
+      const c = found('Conversation', await ctx.db.assistantConversation.findUnique({ ...query, where: { id: String(args.id) } }));
+      assertMayReadConversation(requireUser(ctx), c);
+      return c;
     },
   }),
 }));

@@ -48,7 +48,7 @@ beforeAll(async () => {
   await gql(s.url, t.adminToken, 'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } });
   admin = await b.newPage();
   await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await b?.close();

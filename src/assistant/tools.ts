@@ -11,6 +11,7 @@ import { getDevice } from '../devices/devices.js';
 import { globMatches } from '../events/filter.js';
 import type { ActionDraft, SimilarAlert, ToolDef, Toolbox, ToolOutput } from './types.js';
 import { parseActionDraft } from './action-args.js';
+import { alertWire } from '../alerts/wire.js';
 
 /** Event types that mean "something changed": deploys, releases, config and intent changes. */
 export const CHANGE_TYPE = /deploy|release|rollout|config|intent_changed|proposal_applied|migrat|upgrade/i;
@@ -37,21 +38,9 @@ export function eventData(e: Event): Record<string, unknown> {
   };
 }
 
+/** An alert as the model sees it: the one wire shape (src/alerts/wire.ts). */
 export function alertData(a: Alert): Record<string, unknown> {
-  return {
-    id: a.id,
-    status: a.status,
-    severity: a.severity,
-    summary: a.summary,
-    source: a.source,
-    dedup_key: a.dedupKey,
-    count: a.count,
-    rule_id: a.ruleId,
-    device_id: a.deviceId,
-    first_seen_at: a.firstSeenAt.toISOString(),
-    last_seen_at: a.lastSeenAt.toISOString(),
-    resolved_at: a.resolvedAt?.toISOString() ?? null,
-  };
+  return { ...alertWire(a) };
 }
 
 function str(args: Record<string, unknown>, name: string, required = false): string | undefined {

@@ -12,11 +12,11 @@ import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/p
 import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { alertAnnotationsOf } from '../alerts/labels.js';
-import { renderTemplate } from './match.js';
+import { renderTemplate } from '../events/match.js';
 import { matchableOf, planBatch, templateVars } from './plan.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
-import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../http/metrics.js';
+import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 
 type Tx = Prisma.TransactionClient;
 

@@ -15,7 +15,7 @@
  */
 import type { AlertRule, Event } from '../generated/prisma/client.js';
 import { eventDirectives, type EventAction } from '../alerts/labels.js';
-import { eventMatches, eventResolves, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from './match.js';
+import { eventMatches, eventResolves, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from '../events/match.js';
 
 export interface KeyStep {
   action: EventAction;
