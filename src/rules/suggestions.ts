@@ -6,10 +6,10 @@
  * the key, so a suggestion is enabled at most once per tenant.
  */
 import type { Ctx } from '../context.js';
-import type { AlertRule } from '../generated/prisma/client.js';
+import type { AlertRule, Prisma } from '../generated/prisma/client.js';
 import { NotFound, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { createAlertRule, type AlertRuleInput } from './rules.js';
+import { createAlertRule, ruleCreateData, type AlertRuleInput } from './rules.js';
 
 export interface SuggestedRule {
   key: string;
@@ -126,9 +126,15 @@ export async function enableSuggestedRule(ctx: Ctx, key: string): Promise<AlertR
   }
 }
 
-/** Checks a chosen set of starter rules for a new tenant (static suggestions only); 422 naming unknown keys. */
-export function starterRules(keys: string[], field: string[]): SuggestedRule[] {
+/**
+ * Checks a chosen set of starter rules for a new tenant (static suggestions only; 422 naming `field`
+ * for unknown keys) and returns the seed that enables them inside createTenant's transaction.
+ */
+export function starterRulesSeed(keys: string[], field: string[]): (tx: Prisma.TransactionClient, tenantId: string) => Promise<void> {
   const unknown = keys.filter((k) => !STATIC_SUGGESTIONS.some((s) => s.key === k));
   if (unknown.length) throw new ValidationFailed([{ loc: field, msg: `unknown starter rule ${unknown.join(', ')}; known: ${STATIC_SUGGESTIONS.map((s) => s.key).join(', ')}` }]);
-  return STATIC_SUGGESTIONS.filter((s) => keys.includes(s.key));
+  const chosen = STATIC_SUGGESTIONS.filter((s) => keys.includes(s.key));
+  return async (tx, tenantId) => {
+    for (const s of chosen) await tx.alertRule.create({ data: { ...ruleCreateData({ ...s.input, enabled: true }, { suggestionKey: s.key }), tenantId } as Prisma.AlertRuleUncheckedCreateInput });
+  };
 }

@@ -6,8 +6,7 @@ import { Conflict, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { insertUser } from '../users/users.js';
 import { createIngestKey } from './ingest-keys.js';
-import { ruleCreateData } from '../rules/rules.js';
-import { starterRules } from '../rules/suggestions.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -16,19 +15,22 @@ export interface CreatedTenant {
 }
 
 /**
- * Creates a tenant with its first admin and ingest key, atomically, and enables the chosen starter
- * rules (keys of src/rules/suggestions.ts, e.g. gpu.xid; 422 naming `starterRules` for unknown ones).
+ * Creates a tenant with its first admin and ingest key, atomically. `seed` runs in the same
+ * transaction with the new tenant's id (the CLI enables starter rules with it, src/rules/suggestions.ts).
  */
-export async function createTenant(prisma: PrismaClient, input: { name: string; adminEmail: string; adminPassword: string; starterRules?: string[] }): Promise<CreatedTenant> {
+export async function createTenant(
+  prisma: PrismaClient,
+  input: { name: string; adminEmail: string; adminPassword: string },
+  seed?: (tx: Prisma.TransactionClient, tenantId: string) => Promise<void>,
+): Promise<CreatedTenant> {
   const name = input.name?.trim();
   if (!name) throw new ValidationFailed([{ loc: ['name'], msg: 'is required' }]);
-  const starters = starterRules(input.starterRules ?? [], ['starterRules']);
   try {
     return await prisma.$transaction(async (tx) => {
       const tenant = await tx.tenant.create({ data: { name } });
       const admin = await insertUser(tx, tenant.id, { email: input.adminEmail, password: input.adminPassword, role: 'admin', kind: 'human' });
       const key = await createIngestKey(tx, tenant.id);
-      for (const s of starters) await tx.alertRule.create({ data: { ...ruleCreateData({ ...s.input, enabled: true }, { suggestionKey: s.key }), tenantId: tenant.id } });
+      if (seed) await seed(tx, tenant.id);
       return { tenant, admin, ingestKey: key.cleartext };
     });
   } catch (err) {

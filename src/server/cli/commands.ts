@@ -7,6 +7,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Runtime } from '../../runtime.js';
 import { createCtx } from '../../context.js';
 import type { Principal } from '../../principal.js';
+import { starterRulesSeed } from '../../rules/suggestions.js';
 import { createTenant, findTenant } from '../../tenants/tenants.js';
 import { rotateIngestKey } from '../../tenants/ingest-keys.js';
 import { insertUser } from '../../users/users.js';
@@ -82,7 +83,7 @@ const tenantCreate: Command = {
   fieldOptions: { name: '--name', email: '--admin-email', password: '--admin-password', starterRules: '--starter-rules' },
   async run(rt, v) {
     const starterRules = typeof v['starter-rules'] === 'string' ? v['starter-rules'].split(',').map((k) => k.trim()).filter(Boolean) : [];
-    const created = await createTenant(rt.prisma, { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password'), starterRules });
+    const created = await createTenant(rt.prisma, { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password') }, starterRulesSeed(starterRules, ['starterRules']));
     await audit(rt, created.tenant.id, { action: 'createTenant', targetType: 'Tenant', targetId: created.tenant.id });
     return {
       json: {
