@@ -18,6 +18,8 @@ import {
   type MaintenanceWindowInput,
 } from '../src/alerts/maintenance-windows.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
+import { labelFilterProblem } from '../src/alerts/labels.js';
+import { ValidationFailed } from '../src/errors.js';
 
 export const AlertStatusEnum = builder.enumType('AlertStatus', {
   values: upperCaseValues({
@@ -41,6 +43,13 @@ builder.prismaObject('AlertTimelineEntry', {
     toStatus: t.expose('toStatus', { type: AlertStatusEnum, nullable: true }),
     note: t.exposeString('note', { nullable: true }),
     actor: t.relation('actor', { nullable: true }),
+    actorEventId: t.exposeID('actorEventId', { nullable: true, description: 'The event that made this change (a resolve/acknowledge event, a returning heartbeat, an upstream resolve).' }),
+    actorEvent: t.field({
+      type: EventRef,
+      nullable: true,
+      description: 'The event named by actorEventId, while it is kept.',
+      resolve: (e, _args, ctx) => (e.actorEventId ? ctx.db.event.findFirst({ where: { id: e.actorEventId } }) : null),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -71,7 +80,9 @@ const AlertRef = builder.prismaObject('Alert', {
     severity: t.expose('severity', { type: SeverityEnum }),
     summary: t.exposeString('summary'),
     source: t.exposeString('source', { nullable: true }),
-    dedupKey: t.exposeString('dedupKey'),
+    labels: t.expose('labels', { type: 'JSON', description: 'String → string labels of the opening event or upstream alert (e.g. service, namespace, pod, alertname).' }),
+    annotations: t.expose('annotations', { type: 'JSON', description: 'String → string notes of the source: description, runbook_url, generator_url, … when it had them.' }),
+    dedupKey: t.exposeString('dedupKey', { description: 'The key repeated matches and resolve events name: an event `{event_action: "resolve", dedup_key: <this>}` resolves the alert.' }),
     count: t.exposeInt('count', { description: 'Events attached (absence alerts: 1).' }),
     firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
@@ -130,6 +141,7 @@ const AlertFilter = builder.inputType('AlertFilter', {
     assigneeId: t.id(),
     suppressed: t.boolean(),
     search: t.string({ description: 'Case-insensitive text in the summary, source or dedup key.' }),
+    labels: t.field({ type: 'JSON', description: 'Exact match on each key: `{"service": "checkout"}` keeps alerts whose label service is checkout.' }),
   }),
 });
 
@@ -137,7 +149,14 @@ type AlertFilterValue = typeof AlertFilter.$inferInput;
 
 function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereInput {
   if (!f) return {};
+  let labels: Prisma.AlertWhereInput[] = [];
+  if (f.labels != null) {
+    const problem = labelFilterProblem(f.labels);
+    if (problem) throw new ValidationFailed([{ loc: ['filter', 'labels'], msg: problem }]);
+    labels = Object.entries(f.labels as Record<string, string>).map(([k, v]) => ({ labels: { path: [k], equals: v } }));
+  }
   return {
+    ...(labels.length ? { AND: labels } : {}),
     ...(f.severity ? { severity: f.severity } : {}),
     ...(f.status?.length ? { status: { in: [...f.status] } } : {}),
     ...(f.since ? { firstSeenAt: { gte: f.since } } : {}),

@@ -4,6 +4,7 @@
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
+import { enableSuggestedRule, listSuggestedRules, type SuggestionState } from '../src/rules/suggestions.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
   values: upperCaseValues({
@@ -40,7 +41,11 @@ builder.prismaObject('AlertRule', {
     windowSeconds: t.exposeInt('windowSeconds', { nullable: true }),
     alertSeverity: t.expose('alertSeverity', { type: SeverityEnum }),
     summaryTemplate: t.exposeString('summaryTemplate', { nullable: true }),
-    dedupKeyTemplate: t.exposeString('dedupKeyTemplate', { nullable: true, description: 'Default: the rule id and the event source.' }),
+    dedupKeyTemplate: t.exposeString('dedupKeyTemplate', { nullable: true, description: "Default: the event's dedup_key (for integration events the upstream alert's key), else the rule id and the event source." }),
+    resolveTypeGlob: t.exposeString('resolveTypeGlob', { nullable: true, description: "Match rules: an event of this type (meeting resolveConditions and the rule's module, source and labels) resolves the rule's live alert with the same dedup key." }),
+    resolveConditions: t.field({ type: [PayloadConditionRef], resolve: (r) => (r.resolveConditions ?? []) as unknown as PayloadCondition[] }),
+    autoResolveAfterSeconds: t.exposeInt('autoResolveAfterSeconds', { nullable: true, description: 'Match rules: a live alert with no matching event for this long resolves by itself.' }),
+    suggestionKey: t.exposeString('suggestionKey', { nullable: true, description: 'The suggested (starter) rule it was enabled from, e.g. gpu.xid.' }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -66,7 +71,10 @@ const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, 
   windowSeconds: t.int({ description: 'Absence rules: seconds of silence that open an alert.' }),
   alertSeverity: t.field({ type: SeverityEnum }),
   summaryTemplate: t.string({ description: 'e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`.' }),
-  dedupKeyTemplate: t.string({ description: 'Same placeholders as summaryTemplate; default `<rule id>:<source>`.' }),
+  dedupKeyTemplate: t.string({ description: "Same placeholders as summaryTemplate; default the event's dedup_key, else `<rule id>:<source>`." }),
+  resolveTypeGlob: t.string({ description: 'Match rules: events of this type resolve the alert with the same dedup key, e.g. `gpu.thermal_recovered`.' }),
+  resolveConditions: t.field({ type: [PayloadConditionInput], description: 'Conditions on the resolving event (needs resolveTypeGlob).' }),
+  autoResolveAfterSeconds: t.int({ description: 'Match rules: resolve a live alert after this many seconds without a matching event.' }),
 });
 
 const CreateAlertRuleInput = builder.inputType('CreateAlertRuleInput', {
@@ -122,5 +130,50 @@ builder.mutationFields((t) => ({
     description: "Deletes the rule and returns its id; its alerts stay (with rule null).",
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await deleteAlertRule(ctx, String(args.id))).id,
+  }),
+}));
+
+/** A rule input as GraphQL takes it (CreateAlertRuleInput): enum values in UPPER_CASE. */
+function graphqlRuleInput(input: AlertRuleInput): Record<string, unknown> {
+  const up = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
+  const out: Record<string, unknown> = { ...input };
+  if (input.kind) out.kind = up(input.kind);
+  if (input.alertSeverity) out.alertSeverity = up(input.alertSeverity);
+  if (input.severities) out.severities = input.severities.map(up);
+  return out;
+}
+
+const SuggestedAlertRuleRef = builder.objectRef<SuggestionState>('SuggestedAlertRule').implement({
+  description: 'A ready rule an admin enables in one step (enableSuggestedAlertRule).',
+  fields: (t) => ({
+    key: t.exposeString('key', { description: 'Stable key, e.g. gpu.xid, integration.failing, heartbeat.<source>.' }),
+    name: t.exposeString('name'),
+    description: t.exposeString('description'),
+    kind: t.field({ type: AlertRuleKindEnum, resolve: (s) => s.input.kind ?? 'match' }),
+    input: t.field({ type: 'JSON', description: 'The CreateAlertRuleInput it creates.', resolve: (s) => graphqlRuleInput(s.input) }),
+    enabled: t.boolean({ description: 'A rule from this suggestion exists and is enabled.', resolve: (s) => !!s.rule?.enabled }),
+    ruleId: t.id({ nullable: true, description: 'The rule enabled from it, if any.', resolve: (s) => s.rule?.id ?? null }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  suggestedAlertRules: t.field({
+    type: [SuggestedAlertRuleRef],
+    authScopes: { user: true },
+    description: 'Starter rules for what the service records (GPU XID, thermal, missing GPU, failing integration, budget) and a heartbeat rule per source that sent heartbeats.',
+    resolve: (_root, _args, ctx) => listSuggestedRules(ctx),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  enableSuggestedAlertRule: t.prismaField({
+    type: 'AlertRule',
+    authScopes: { admin: true },
+    description: 'Creates the suggested rule, enabled (idempotent: an existing rule from it is turned on and returned).',
+    args: { key: t.arg.string({ required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const rule = await enableSuggestedRule(ctx, args.key);
+      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
+    },
   }),
 }));

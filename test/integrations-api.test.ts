@@ -197,7 +197,7 @@ describe('the generic webhook provider and push tokens', () => {
     expect(fixed.body).toEqual({ events: 1, alerts_opened: 0, alerts_resolved: 1 });
     const events = (await a.get('/events?module=integrations')).body.filter((e: { source: string }) => e.source === 'webhook/ci-system');
     expect(events.map((e: { type: string }) => e.type).sort()).toEqual(['ci.failed', 'ci.fixed']);
-    expect(events.find((e: { type: string }) => e.type === 'ci.failed').labels).toEqual({ repo: 'ops', integration_id: id });
+    expect(events.find((e: { type: string }) => e.type === 'ci.failed').labels).toEqual({ repo: 'ops', integration_id: id, dedup_key: `integration:${id}:build-9` });
 
     // Rotation: the new token works at once, the old one for 24 hours.
     const rotated = await a.post(`/integrations/${id}/rotate-token`);
@@ -258,7 +258,7 @@ describe('GraphQL parity', () => {
     const r = await gql(s.url, memberToken, '{ integrationProviders { id capabilities { push pull health } secretFields configSchema } integrations { id name provider health { status } } }');
     expect(r.errors).toBeUndefined();
     const byId = Object.fromEntries(r.data.integrationProviders.map((p: { id: string }) => [p.id, p]));
-    expect(Object.keys(byId).sort()).toEqual(['alertmanager', 'dcgm', 'prometheus', 'webhook']);
+    expect(Object.keys(byId).sort()).toEqual(['alertmanager', 'dcgm', 'pagerduty', 'prometheus', 'webhook']);
     expect(byId.dcgm.capabilities).toEqual({ push: false, pull: true, health: true });
     expect(byId.dcgm.configSchema.properties.targets).toMatchObject({ type: 'array', minItems: 1, maxItems: 50, items: { type: 'string', format: 'uri' } });
     expect(byId.alertmanager.capabilities).toEqual({ push: true, pull: true, health: true });

@@ -1,6 +1,6 @@
 /**
  * The `evaluate` worker: rule evaluation for batches of stored events, plus the alerting upkeep
- * tasks (re-drive sweeper, absence check, snooze wake-up) registered in workers/maintenance.ts.
+ * tasks (re-drive sweeper, absence check, snooze wake-up, auto-resolve) registered in workers/maintenance.ts.
  */
 import { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
@@ -9,6 +9,7 @@ import { evaluateEvents } from '../src/rules/evaluate.js';
 import { checkAbsences } from '../src/rules/absence.js';
 import { redriveUnevaluatedEvents } from '../src/rules/sweeper.js';
 import { wakeSnoozedAlerts } from '../src/alerts/actions.js';
+import { autoResolveQuietAlerts } from '../src/rules/auto-resolve.js';
 import { workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
 
@@ -28,4 +29,6 @@ export const alertingTasks: MaintenanceTask[] = [
   { name: 'redrive-unevaluated-events', everyMs: (c) => c.alerting.sweepIntervalMs, run: (rt) => redriveUnevaluatedEvents(rt) },
   { name: 'check-absences', everyMs: (c) => c.alerting.absenceCheckIntervalMs, run: (rt) => checkAbsences(rt) },
   { name: 'wake-snoozed-alerts', everyMs: (c) => c.alerting.snoozeWakeIntervalMs, run: (rt) => wakeSnoozedAlerts(rt) },
+  // Same cadence as the absence check: both turn silence into an alert change.
+  { name: 'auto-resolve-alerts', everyMs: (c) => c.alerting.absenceCheckIntervalMs, run: (rt) => autoResolveQuietAlerts(rt) },
 ];

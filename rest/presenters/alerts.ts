@@ -6,18 +6,18 @@ import { snakeTop } from '../shape.js';
 import { EVENT_FIELDS, presentEvent, type EventSource } from './events.js';
 
 export const ALERT_FIELDS =
-  'id status severity summary source dedupKey count firstSeenAt lastSeenAt acknowledgedAt snoozedUntil resolvedAt suppressed ruleId assigneeId maintenanceWindowId allowedActions createdAt updatedAt';
+  'id status severity summary source labels annotations dedupKey count firstSeenAt lastSeenAt acknowledgedAt snoozedUntil resolvedAt suppressed ruleId assigneeId maintenanceWindowId allowedActions createdAt updatedAt';
 
 export const ALERT_DETAIL_FIELDS = `${ALERT_FIELDS}
   rule { id name kind }
   assignee { id email name }
   maintenanceWindow { id name startsAt endsAt repeatEverySeconds }
   events(limit: 20) { ${EVENT_FIELDS} }
-  timeline { id action fromStatus toStatus note createdAt actor { id email name } }`;
+  timeline { id action fromStatus toStatus note createdAt actor { id email name } actorEventId }`;
 
 /** An alert as REST shows it: snake_case; the detail's events in the one event shape. */
 export function presentAlert(a: Record<string, any>): Record<string, unknown> {
-  const out = snakeTop<Record<string, unknown>>(a, ['events']);
+  const out = snakeTop<Record<string, unknown>>(a, ['events', 'labels', 'annotations']);
   if (Array.isArray(a.events)) out.events = a.events.map((e: EventSource) => presentEvent(e));
   return out;
 }

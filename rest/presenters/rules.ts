@@ -6,7 +6,10 @@ type Node = Record<string, any>;
 
 /** GraphQL selection that presentAlertRule reads. */
 export const ALERT_RULE_FIELDS = `id name kind enabled typeGlob severities module source labels payloadConditions { path op value }
-  windowSeconds alertSeverity summaryTemplate dedupKeyTemplate createdAt updatedAt`;
+  windowSeconds alertSeverity summaryTemplate dedupKeyTemplate resolveTypeGlob resolveConditions { path op value }
+  autoResolveAfterSeconds suggestionKey createdAt updatedAt`;
+
+const conditions = (list: Node[] | null | undefined) => (list ?? []).map((c: Node) => ({ path: c.path, op: c.op, ...(c.value === null || c.value === undefined ? {} : { value: c.value }) }));
 
 export function presentAlertRule(r: Node): Record<string, unknown> {
   return {
@@ -19,12 +22,37 @@ export function presentAlertRule(r: Node): Record<string, unknown> {
     module: r.module,
     source: r.source,
     labels: r.labels,
-    payload_conditions: (r.payloadConditions ?? []).map((c: Node) => ({ path: c.path, op: c.op, ...(c.value === null || c.value === undefined ? {} : { value: c.value }) })),
+    payload_conditions: conditions(r.payloadConditions),
     window_seconds: r.windowSeconds,
     alert_severity: r.alertSeverity,
     summary_template: r.summaryTemplate,
     dedup_key_template: r.dedupKeyTemplate,
+    resolve_type_glob: r.resolveTypeGlob,
+    resolve_conditions: conditions(r.resolveConditions),
+    auto_resolve_after_seconds: r.autoResolveAfterSeconds,
+    suggestion_key: r.suggestionKey,
     created_at: r.createdAt,
     updated_at: r.updatedAt,
   };
+}
+
+/** GraphQL selection that presentSuggestedRule reads. */
+export const SUGGESTED_RULE_FIELDS = 'key name description kind input enabled ruleId';
+
+const snakeKey = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A GraphQL rule input (camelCase, UPPER_CASE enums) as the POST /alert-rules body it stands for. */
+export function restRuleBody(input: Node): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(input ?? {})) {
+    if (k === 'kind' || k === 'alertSeverity') out[snakeKey(k)] = typeof v === 'string' ? v.toLowerCase() : v;
+    else if (k === 'severities') out[k] = (v as string[]).map((x) => x.toLowerCase());
+    else if (k === 'payloadConditions' || k === 'resolveConditions') out[snakeKey(k)] = (v as Node[]).map((c) => ({ ...c, op: String(c.op).toLowerCase() }));
+    else out[snakeKey(k)] = v;
+  }
+  return out;
+}
+
+export function presentSuggestedRule(s: Node): Record<string, unknown> {
+  return { key: s.key, name: s.name, description: s.description, kind: s.kind, enabled: s.enabled, rule_id: s.ruleId, input: restRuleBody(s.input) };
 }

@@ -5,6 +5,7 @@
 import type { RouteEntry, RestRequest } from '../route-types.js';
 import { ALERT_DETAIL_FIELDS, ALERT_FIELDS, presentAlert } from '../presenters/alerts.js';
 import { itemsOf } from '../presenters/lists.js';
+import { parseLabelParams } from '../../src/alerts/labels.js';
 
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;
@@ -18,6 +19,7 @@ function listVariables(req: RestRequest): Record<string, unknown> {
       since,
       source: q.source ?? null,
       ruleId: q.rule ?? null,
+      labels: parseLabelParams(q.label),
     },
   };
 }

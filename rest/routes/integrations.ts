@@ -129,8 +129,8 @@ export const integrationsRoutes: RouteEntry[] = [
     // The provider maps the body (Alertmanager's payload, any JSON for `webhook`) with field-named 422s.
     validatesOwnInput: true,
     handler: async (req, res) => {
-      const r = await receivePush(req.ctx, req.body);
-      res.status(200).json({ events: r.events, alerts_opened: r.alertsOpened, alerts_resolved: r.alertsResolved });
+      const answer = await receivePush(req.ctx, req.body);
+      res.status(answer.status).json(answer.body);
     },
   },
 ];

@@ -4,7 +4,7 @@
  * Lists answer `{"items": [...]}`.
  */
 import type { RouteEntry } from '../route-types.js';
-import { ALERT_RULE_FIELDS, presentAlertRule } from '../presenters/rules.js';
+import { ALERT_RULE_FIELDS, presentAlertRule, presentSuggestedRule, SUGGESTED_RULE_FIELDS } from '../presenters/rules.js';
 
 /** REST body field → GraphQL input field, for the fields a rule body may carry. */
 const RULE_FIELDS = [
@@ -21,6 +21,9 @@ const RULE_FIELDS = [
   ['alert_severity', 'alertSeverity'],
   ['summary_template', 'summaryTemplate'],
   ['dedup_key_template', 'dedupKeyTemplate'],
+  ['resolve_type_glob', 'resolveTypeGlob'],
+  ['resolve_conditions', 'resolveConditions'],
+  ['auto_resolve_after_seconds', 'autoResolveAfterSeconds'],
 ] as const;
 
 /** GraphQL rule input from a REST body: only the fields present (null clears an optional one). */
@@ -34,6 +37,21 @@ function ruleInput(body: Record<string, unknown>, create: boolean): Record<strin
 }
 
 export const rulesRoutes: RouteEntry[] = [
+  // Before /alert-rules/:ruleId, which would take "suggestions" for an id.
+  {
+    method: 'get',
+    path: '/alert-rules/suggestions',
+    operation: `query SuggestedAlertRules { suggestedAlertRules { ${SUGGESTED_RULE_FIELDS} } }`,
+    variables: () => ({}),
+    respond: (data) => ({ items: data.suggestedAlertRules.map(presentSuggestedRule) }),
+  },
+  {
+    method: 'post',
+    path: '/alert-rules/suggestions/:key/enable',
+    operation: `mutation EnableSuggestedAlertRule($key: String!) { enableSuggestedAlertRule(key: $key) { ${ALERT_RULE_FIELDS} } }`,
+    variables: (req) => ({ key: req.params.key }),
+    respond: (data) => presentAlertRule(data.enableSuggestedAlertRule),
+  },
   {
     method: 'get',
     path: '/alert-rules',

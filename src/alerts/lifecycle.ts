@@ -6,8 +6,9 @@
 import type { Runtime } from '../runtime.js';
 import type { Alert, Prisma } from '../generated/prisma/client.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
-import { nextStatus, topicOf, type AlertAction } from './state.js';
+import { allowedActions, nextStatus, topicOf, type AlertAction, type AlertStatus } from './state.js';
 import { v7 as uuidv7 } from 'uuid';
+import { alertLabelsOf } from './labels.js';
 import { alertWire } from './wire.js';
 
 type Tx = Prisma.TransactionClient;
@@ -40,6 +41,8 @@ export interface OpenAlertInput {
   source: string | null;
   deviceId: string | null;
   labels: Record<string, unknown>;
+  /** Notes of the source (description, runbook_url, generator_url, …), kept on a new alert. */
+  annotations?: Record<string, string>;
   /** Latest time among the events (or the check time of an absence alert). */
   seenAt: Date;
   /** The events that caused it, all attached and counted (absence alerts: none, count 1). */
@@ -73,6 +76,8 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       severity: input.severity,
       summary: input.summary,
       source: input.source,
+      labels: alertLabelsOf(input.labels),
+      annotations: input.annotations ?? {},
       dedupKey: input.dedupKey,
       liveDedupKey: input.dedupKey,
       firstSeenAt: input.seenAt,
@@ -84,7 +89,7 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
     update: { count: { increment: input.eventIds.length }, lastSeenAt: input.seenAt },
   });
   const opened = alert.id === newId;
-  if (input.eventIds.length) await tx.alertEvent.createMany({ data: input.eventIds.map((eventId) => ({ alertId: alert.id, eventId })) });
+  if (input.eventIds.length) await tx.alertEvent.createMany({ data: input.eventIds.map((eventId) => ({ alertId: alert.id, eventId })), skipDuplicates: true });
   let outboxId: string | null = null;
   if (opened) {
     await tx.alertTimelineEntry.create({
@@ -96,7 +101,7 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         note: input.suppressedBy ? `Suppressed by maintenance window "${input.suppressedBy.name}".` : null,
       },
     });
-    outboxId = await announceInTx(tx, alert, 'alert.opened', input.labels);
+    outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels));
   }
   return { alert, opened, outboxId };
 }
@@ -104,6 +109,8 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
 export interface TransitionInput {
   action: AlertAction;
   actorId: string | null;
+  /** The event that made the change (a resolve/acknowledge event, a returning heartbeat). */
+  actorEventId?: string | null;
   note?: string | null;
   /** Extra columns written with the status (assignee, snoozedUntil, …). */
   data?: Prisma.AlertUncheckedUpdateManyInput;
@@ -136,10 +143,38 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
     return transitionAlert(tx, fresh, t);
   }
   await tx.alertTimelineEntry.create({
-    data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
+    data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, actorEventId: t.actorEventId ?? null, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
   });
-  const outboxId = await announceInTx(tx, row, topicOf(t.action), {});
+  const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>);
   return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
+}
+
+export interface EventActionInput {
+  tenantId: string;
+  dedupKey: string;
+  action: 'acknowledge' | 'resolve';
+  /** The event that asks for it: attached to the alert and named as the actor on its timeline. */
+  eventId: string;
+  note: string;
+}
+
+/**
+ * Acknowledges or resolves the live alert with `dedupKey` on behalf of an event (PagerDuty's
+ * `event_action`). Returns null, changing nothing, when no alert with that key is live or the action
+ * does not apply to its state (acknowledging an acknowledged alert): a sender repeating itself is no
+ * error.
+ */
+export async function actOnLiveAlertByEvent(tx: Tx, input: EventActionInput): Promise<TransitionResult | null> {
+  const live = await tx.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: input.tenantId, liveDedupKey: input.dedupKey } } });
+  if (!live || !allowedActions(live.status as AlertStatus).includes(input.action)) return null;
+  await tx.alertEvent.createMany({ data: [{ alertId: live.id, eventId: input.eventId }], skipDuplicates: true });
+  return transitionAlert(tx, live, {
+    action: input.action,
+    actorId: null,
+    actorEventId: input.eventId,
+    note: input.note,
+    ...(input.action === 'acknowledge' ? { data: { acknowledgedAt: new Date() } } : {}),
+  });
 }
 
 /**

@@ -13,6 +13,10 @@ export interface AlertWire {
   severity: Alert['severity'];
   summary: string;
   source: string | null;
+  /** String → string labels of the opening event or upstream alert. */
+  labels: Record<string, string>;
+  /** String → string notes of the source (description, runbook_url, generator_url, …). */
+  annotations: Record<string, string>;
   dedup_key: string;
   count: number;
   rule_id: string | null;
@@ -36,6 +40,8 @@ export function alertWire(a: Alert): AlertWire {
     severity: a.severity,
     summary: a.summary,
     source: a.source,
+    labels: (a.labels ?? {}) as Record<string, string>,
+    annotations: (a.annotations ?? {}) as Record<string, string>,
     dedup_key: a.dedupKey,
     count: a.count,
     rule_id: a.ruleId,

@@ -12,10 +12,15 @@
  * - `summary` and `module` are accepted in shape B too. A missing summary becomes `payload.summary`
  *   when that is a string, otherwise the type.
  * - `tenant_id` is dropped: the tenant always comes from the credential.
+ * - `event_action` (`trigger`, the default; `acknowledge`; `resolve`) and `dedup_key` (1 to 255
+ *   characters) make the sender the owner of its alert's life (PagerDuty Events v2): they are stored
+ *   as the reserved labels `event_action` / `dedup_key` (src/alerts/labels.ts), which plain labels may
+ *   not use.
  * - Any other top-level field is a 422 naming it. A misspelled `severity` silently becoming `info`
  *   would hide a critical event from the rules; arbitrary content belongs in `payload` or `labels`.
  */
 import { ValidationFailed, type FieldProblem } from '../errors.js';
+import { DEDUP_KEY_LABEL, DEDUP_KEY_MAX, EVENT_ACTION_LABEL, EVENT_ACTIONS } from '../alerts/labels.js';
 
 export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export type EventSeverity = (typeof SEVERITIES)[number];
@@ -34,8 +39,8 @@ export const ENVELOPE_LIMITS = {
 export type EnvelopeEndpoint = 'events' | 'webhook';
 
 const FIELDS: Record<EnvelopeEndpoint, ReadonlySet<string>> = {
-  events: new Set(['type', 'kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id']),
-  webhook: new Set(['kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id']),
+  events: new Set(['type', 'kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id', 'event_action', 'dedup_key']),
+  webhook: new Set(['kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id', 'event_action', 'dedup_key']),
 };
 
 /** An event ready to be stored (tenant, id and arrival time are added by the ingest service). */
@@ -110,6 +115,7 @@ export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEve
       if (entries.length > ENVELOPE_LIMITS.labelCount) bad('labels', `must have at most ${ENVELOPE_LIMITS.labelCount} entries`);
       for (const [k, v] of entries) {
         if (k.length === 0 || k.length > ENVELOPE_LIMITS.labelKeyLength) bad(['labels', k], `keys must be 1 to ${ENVELOPE_LIMITS.labelKeyLength} characters`);
+        else if (k === EVENT_ACTION_LABEL || k === DEDUP_KEY_LABEL) bad(['labels', k], `is reserved: send the top-level "${k}" field`);
         else if (typeof v !== 'string') bad(['labels', k], 'must be a string');
         else if (v.length > ENVELOPE_LIMITS.labelValueLength) bad(['labels', k], `must be at most ${ENVELOPE_LIMITS.labelValueLength} characters`);
         else labels[k] = v;
@@ -122,6 +128,16 @@ export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEve
     if (!isPlainObject(body.payload)) bad('payload', 'must be a JSON object');
     else payload = body.payload;
   }
+
+  const eventAction = body.event_action;
+  if (eventAction !== undefined && eventAction !== null) {
+    if (typeof eventAction === 'string' && (EVENT_ACTIONS as readonly string[]).includes(eventAction)) {
+      if (eventAction !== 'trigger') labels[EVENT_ACTION_LABEL] = eventAction;
+    } else bad('event_action', `must be one of ${EVENT_ACTIONS.join(', ')}`);
+  }
+  const dedupKey = text('dedup_key', DEDUP_KEY_MAX, false);
+  // Without a key, an acknowledge/resolve event still acts through a rule's resolve criteria.
+  if (dedupKey) labels[DEDUP_KEY_LABEL] = dedupKey;
 
   if (problems.length) throw new ValidationFailed(problems);
   if (!summary) {

@@ -138,6 +138,30 @@ export function eventMatches(rule: RuleCriteria, ev: MatchableEvent): boolean {
   return true;
 }
 
+/** What makes an event resolve a match rule's alerts (besides `event_action: resolve`). */
+export interface ResolveCriteria {
+  resolveTypeGlob: string | null;
+  resolveConditions: PayloadCondition[];
+  module: string | null;
+  source: string | null;
+  labels: Record<string, unknown>;
+}
+
+/**
+ * True when the event meets the rule's resolve criteria: a resolve type glob is set and matches, every
+ * resolve condition holds, and the rule's module, source and labels (when set) fit too, so a resolving
+ * event comes from what the rule watches. Severity and the trigger's payload conditions do not apply
+ * (recoveries are usually `info` and carry a different payload).
+ */
+export function eventResolves(rule: ResolveCriteria, ev: MatchableEvent): boolean {
+  if (!rule.resolveTypeGlob || !typeMatches(rule.resolveTypeGlob, ev.type)) return false;
+  if (rule.module && rule.module !== ev.module) return false;
+  if (rule.source && rule.source !== ev.source) return false;
+  if (!labelsMatch(rule.labels ?? {}, ev.labels ?? {})) return false;
+  for (const c of rule.resolveConditions ?? []) if (!conditionHolds(ev.payload, c)) return false;
+  return true;
+}
+
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
 const TEMPLATE_ROOTS = new Set(['type', 'source', 'module', 'severity', 'summary', 'labels', 'payload', 'rule', 'windowSeconds']);
 

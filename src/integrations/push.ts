@@ -11,7 +11,7 @@ import type { Principal } from '../principal.js';
 import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
 import { constantTimeEqual, tokenHash } from '../secrets.js';
 import { consumeInboundRate } from '../events/rate-limit.js';
-import { getProvider } from './registry.js';
+import { findProvider, getProvider } from './registry.js';
 import { effectiveConfigOf } from './integrations.js';
 import { recordSignals, type RecordResult } from './record.js';
 import { noteIntegrationError, noteIntegrationSuccess } from './health.js';
@@ -22,24 +22,46 @@ function bearer(req: Request): string | null {
   return m ? m[1] : null;
 }
 
+/** The token of a body credential field (PagerDuty's `routing_key`), when the body has one. */
+function bodyCredential(req: Request): string | null {
+  const b = req.body as Record<string, unknown> | undefined;
+  const v = b && typeof b === 'object' && !Array.isArray(b) ? b.routing_key : undefined;
+  return typeof v === 'string' && v.length > 0 && v.length <= 512 ? v : null;
+}
+
 /** Route authenticator of POST /integrations/:integrationId/push. */
 export async function integrationPushAuth(rt: Runtime, req: Request): Promise<Principal> {
-  const token = bearer(req);
-  if (!token) throw new Unauthenticated('Send Authorization: Bearer <the integration\'s push token>.');
+  const header = bearer(req);
+  const token = header ?? bodyCredential(req);
+  if (!token) throw new Unauthenticated('Send Authorization: Bearer <the integration\'s push token> (PagerDuty events: routing_key).');
   const hash = tokenHash(token);
   // Credential resolution by hash: the root client, like ingest keys.
   const row = await rt.prisma.integration.findFirst({
     where: { OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: new Date() } }] },
-    select: { id: true, tenantId: true, enabled: true },
+    select: { id: true, tenantId: true, enabled: true, provider: true },
   });
   if (!row || !constantTimeEqual(row.id, String(req.params.integrationId ?? ''))) throw new Unauthenticated('Invalid push token for this integration.');
+  // A token in the body counts only for a provider whose protocol puts it there.
+  if (!header && findProvider(row.provider)?.pushProtocol?.credentialField !== 'routing_key') throw new Unauthenticated('Send Authorization: Bearer <the integration\'s push token>.');
   if (!row.enabled) throw new NotFound('Enabled integration');
   await consumeInboundRate(rt, `integration:${row.id}`);
   return { tenantId: row.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: row.id } };
 }
 
-/** Records a push to the authenticated integration; a body the provider cannot map is a 422 and an error on its health. */
-export async function receivePush(ctx: Ctx, body: unknown): Promise<RecordResult> {
+export interface PushAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+function answerOf(r: RecordResult): PushAnswer {
+  return { status: 200, body: { events: r.events, alerts_opened: r.alertsOpened, alerts_resolved: r.alertsResolved } };
+}
+
+/**
+ * Records a push to the authenticated integration and says what to answer. A body the provider cannot
+ * map is an error on its health and a 422 (or the provider protocol's own rejection, e.g. PagerDuty's 400).
+ */
+export async function receivePush(ctx: Ctx, body: unknown): Promise<PushAnswer> {
   // Push credentials act for the tenant like signed webhooks (credential kind `webhook`, id = the integration's).
   const id = ctx.principal?.credential.kind === 'webhook' && !ctx.principal.userId ? ctx.principal.credential.id : null;
   if (!id) throw new Unauthenticated();
@@ -51,10 +73,12 @@ export async function receivePush(ctx: Ctx, body: unknown): Promise<RecordResult
   try {
     signals = p.parsePush(body, await effectiveConfigOf(ctx.rt, integ));
   } catch (err) {
-    if (err instanceof ValidationFailed) await noteIntegrationError(ctx.rt, integ, `push rejected: ${err.message}`);
+    if (!(err instanceof ValidationFailed)) throw err;
+    await noteIntegrationError(ctx.rt, integ, `push rejected: ${err.message}`);
+    if (p.pushProtocol) return p.pushProtocol.rejected(err.extra.fields ?? []);
     throw err;
   }
   const result = await recordSignals(ctx.rt, integ, signals, { via: 'webhook', onlyChanges: false, resolveMissing: false });
   await noteIntegrationSuccess(ctx.rt, integ);
-  return result;
+  return p.pushProtocol ? p.pushProtocol.accepted(signals) : answerOf(result);
 }

@@ -7,12 +7,20 @@
  *
  * A maintenance window covering the alert (by source, labels or the whole tenant) suppresses it.
  *
+ * Each event about a remote alert carries the directives of src/alerts/labels.ts: `dedup_key` (our
+ * alert key for the remote alert) and `event_action` (`resolve`, `acknowledge`). When an enabled match
+ * rule of the tenant triggers on a firing signal's event, the alert is left to that rule (rule
+ * evaluation opens it under the same key, with the rule's severity and summary), so a rule over
+ * `alertmanager.*` gives one alert per upstream alert and never a second one beside ours.
+ *
  * Pulls record only changes (a newly firing or a resolved alert, or a plain event), because a pull
  * sees the same firing alerts again and again; pushes record every notification as sent.
  */
 import type { Runtime } from '../runtime.js';
 import type { Event, Prisma } from '../generated/prisma/client.js';
-import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
+import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
+import { alertAnnotationsOf, DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
+import { matchableOf, ruleStep } from '../rules/plan.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import type { Signal } from './types.js';
@@ -49,7 +57,9 @@ export async function recordSignals(
   let resolved = 0;
   // The root client with the integration row's own tenant id (like a worker processing a job).
   await rt.prisma.$transaction(async (tx) => {
-    const insert = (s: Pick<Signal, 'type' | 'summary' | 'severity' | 'labels' | 'payload'>) =>
+    const directives = (s: Signal): Record<string, string> =>
+      !s.alert ? {} : { [DEDUP_KEY_LABEL]: alertKeyOf(integ.id, s.alert.key), ...(s.alert.state === 'firing' ? {} : { [EVENT_ACTION_LABEL]: s.alert.state === 'resolved' ? 'resolve' : 'acknowledge' }) };
+    const insert = (s: Pick<Signal, 'type' | 'summary' | 'severity' | 'labels' | 'payload'>, extra: Record<string, string> = {}) =>
       tx.event.create({
         data: {
           tenantId: integ.tenantId,
@@ -58,7 +68,7 @@ export async function recordSignals(
           source,
           summary: s.summary,
           severity: s.severity,
-          labels: { ...s.labels, integration_id: integ.id },
+          labels: { ...s.labels, integration_id: integ.id, ...extra },
           payload: s.payload as Prisma.InputJsonValue,
           receivedVia: opts.via,
         },
@@ -66,7 +76,9 @@ export async function recordSignals(
     const liveOf = (key: string) => tx.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: integ.tenantId, liveDedupKey: alertKeyOf(integ.id, key) } } });
     const seen = new Set<string>();
     // Maintenance windows suppress alerts opened from integrations as they do rule alerts.
-    const windows = signals.some((x) => x.alert?.state === 'firing') ? await loadCandidateWindows(tx, [integ.tenantId], new Date()) : [];
+    const anyFiring = signals.some((x) => x.alert?.state === 'firing');
+    const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], new Date()) : [];
+    const rules = anyFiring ? await tx.alertRule.findMany({ where: { tenantId: integ.tenantId, enabled: true, kind: 'match' } }) : [];
     for (const s of signals) {
       if (!s.alert) {
         events.push(await insert(s));
@@ -75,8 +87,9 @@ export async function recordSignals(
       seen.add(s.alert.key);
       const live = await liveOf(s.alert.key);
       if (opts.onlyChanges && (s.alert.state === 'firing' ? !!live : !live)) continue;
-      const ev = await insert(s);
+      const ev = await insert(s, directives(s));
       events.push(ev);
+      if (s.alert.state === 'firing' && rules.some((r) => ruleStep(r, matchableOf(ev), 'trigger') === 'trigger')) continue; // the rule opens it
       if (s.alert.state === 'firing') {
         const r = await openOrBumpAlert(tx, {
           tenantId: integ.tenantId,
@@ -86,7 +99,8 @@ export async function recordSignals(
           summary: s.summary,
           source,
           deviceId: null,
-          labels: s.labels,
+          labels: { ...s.labels, integration_id: integ.id },
+          annotations: s.annotations ?? alertAnnotationsOf(s.payload),
           seenAt: ev.receivedAt,
           eventIds: [ev.id],
           suppressedBy: suppressingWindow(windows, { source, labels: { ...s.labels, integration_id: integ.id }, deviceId: null }, ev.receivedAt) ?? null,
@@ -94,12 +108,14 @@ export async function recordSignals(
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
         outboxIds.push(r.outboxId);
         if (r.opened) opened++;
-      } else if (live) {
-        await tx.alertEvent.create({ data: { alertId: live.id, eventId: ev.id } });
-        const t = await transitionAlert(tx, live, { action: 'resolve', actorId: null, note: `Resolved by ${source}.` });
-        changes.push(t.change);
-        outboxIds.push(t.outboxId);
-        resolved++;
+      } else {
+        const action = s.alert.state === 'resolved' ? 'resolve' : 'acknowledge';
+        const t = await actOnLiveAlertByEvent(tx, { tenantId: integ.tenantId, dedupKey: alertKeyOf(integ.id, s.alert.key), action, eventId: ev.id, note: `${action === 'resolve' ? 'Resolved' : 'Acknowledged'} by ${source}.` });
+        if (t) {
+          changes.push(t.change);
+          outboxIds.push(t.outboxId);
+          if (action === 'resolve') resolved++;
+        }
       }
     }
     if (opts.resolveMissing) {
@@ -108,10 +124,10 @@ export async function recordSignals(
       for (const a of stillLive) {
         const key = a.liveDedupKey!.slice(prefix.length);
         if (seen.has(key)) continue;
-        const ev = await insert({ type: `${integ.provider}.resolved`, summary: `Resolved: ${a.summary}`.slice(0, 1000), severity: 'info', labels: {}, payload: { status: 'resolved', key, alert_id: a.id } });
+        const ev = await insert({ type: `${integ.provider}.resolved`, summary: `Resolved: ${a.summary}`.slice(0, 1000), severity: 'info', labels: {}, payload: { status: 'resolved', key, alert_id: a.id } }, { [DEDUP_KEY_LABEL]: a.liveDedupKey!, [EVENT_ACTION_LABEL]: 'resolve' });
         events.push(ev);
         await tx.alertEvent.create({ data: { alertId: a.id, eventId: ev.id } });
-        const t = await transitionAlert(tx, a, { action: 'resolve', actorId: null, note: `No longer active in ${source}.` });
+        const t = await transitionAlert(tx, a, { action: 'resolve', actorId: null, actorEventId: ev.id, note: `No longer active in ${source}.` });
         changes.push(t.change);
         outboxIds.push(t.outboxId);
         resolved++;

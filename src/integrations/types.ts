@@ -8,6 +8,7 @@
 import type { Runtime } from '../runtime.js';
 import type { UrlPolicy } from '../net/url-guard.js';
 import type { EventSeverity } from '../events/envelope.js';
+import type { FieldProblem } from '../errors.js';
 
 /** One config field: the JSON Schema subset providers use (validated by config-schema.ts). */
 export interface ConfigFieldSchema {
@@ -55,8 +56,13 @@ export interface Signal {
   severity: EventSeverity;
   labels: Record<string, string>;
   payload: Record<string, unknown>;
-  /** When the signal is about an alert of the remote system: its stable key and state. */
-  alert?: { key: string; state: 'firing' | 'resolved' };
+  /**
+   * When the signal is about an alert of the remote system: its stable key (Alertmanager's
+   * fingerprint, PagerDuty's dedup_key) and what happened to it.
+   */
+  alert?: { key: string; state: 'firing' | 'acknowledged' | 'resolved' };
+  /** Notes for the alert it opens; default: read from the payload (src/alerts/labels.ts alertAnnotationsOf). */
+  annotations?: Record<string, string>;
 }
 
 /** What a provider function gets: the effective config (secrets opened) and the outbound guard. */
@@ -88,6 +94,16 @@ export interface ProbeResult {
   message: string;
 }
 
+/** A push protocol of the provider's own (PagerDuty Events v2): where its credential is and how it answers. */
+export interface PushProtocol {
+  /** Body field carrying the push token when no `Authorization: Bearer` header does (e.g. `routing_key`). */
+  credentialField: string;
+  /** The answer to a recorded push. */
+  accepted(signals: Signal[]): { status: number; body: Record<string, unknown> };
+  /** The answer to a body the provider cannot map (instead of our 422). */
+  rejected(problems: FieldProblem[]): { status: number; body: Record<string, unknown> };
+}
+
 export interface Provider {
   id: string;
   name: string;
@@ -96,6 +112,7 @@ export interface Provider {
   capabilities: ProviderCapabilities;
   /** Maps a pushed JSON body onto signals; throws ValidationFailed (loc under `body`) when it cannot. */
   parsePush?(body: unknown, config: Record<string, unknown>): Signal[];
+  pushProtocol?: PushProtocol;
   pull?(pc: ProviderContext): Promise<PullResult>;
   /**
    * Seconds between scheduled pulls for this config, or null for on-demand only. Providers that have it

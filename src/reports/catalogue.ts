@@ -94,7 +94,7 @@ export const CATALOGUE: Record<Entity, EntityDef> = {
     table: '"Alert"',
     timeField: 'created_at',
     windowOptional: false,
-    hasLabels: false,
+    hasLabels: true,
     hasPayload: false,
     defaultColumns: ['id', 'created_at', 'severity', 'status', 'source', 'summary', 'count'],
     fields: [

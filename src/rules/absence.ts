@@ -34,7 +34,7 @@ export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event): Promi
   if (!prev?.alertId) return null;
   const alert = await tx.alert.findUnique({ where: { id: prev.alertId } });
   if (!alert || alert.status === 'resolved') return null;
-  const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, note: `Heartbeat from ${ev.source} returned.` });
+  const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, actorEventId: ev.id, note: `Heartbeat from ${ev.source} returned.` });
   return { change: t.change, outboxId: t.outboxId };
 }
 

@@ -9,9 +9,11 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
-import { announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
+import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from '../events/match.js';
+import { alertAnnotationsOf } from '../alerts/labels.js';
+import { renderTemplate } from '../events/match.js';
+import { matchableOf, planBatch, templateVars } from './plan.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
@@ -27,41 +29,6 @@ export interface EvaluationResult {
   opened: number;
   bumped: number;
   resolved: number;
-}
-
-/** The rule as the matcher sees it. */
-function criteriaOf(rule: AlertRule): RuleCriteria {
-  return {
-    typeGlob: rule.typeGlob,
-    severities: rule.severities,
-    module: rule.module,
-    source: rule.source,
-    labels: (rule.labels ?? {}) as Record<string, unknown>,
-    payloadConditions: (rule.payloadConditions ?? []) as unknown as PayloadCondition[],
-  };
-}
-
-/** The event as the matcher and the templates see it. */
-function matchableOf(ev: Event): MatchableEvent {
-  return {
-    type: ev.type,
-    module: ev.module,
-    source: ev.source,
-    severity: ev.severity,
-    summary: ev.summary,
-    labels: (ev.labels ?? {}) as Record<string, unknown>,
-    payload: ev.payload,
-  };
-}
-
-/** Template variables for a rule and an event. */
-function templateVars(rule: AlertRule, ev: MatchableEvent): Record<string, unknown> {
-  return { ...ev, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
-}
-
-/** The dedup key of a match: the rule's template, or `<rule id>:<source>`. */
-function dedupKeyOf(rule: AlertRule, ev: MatchableEvent): string {
-  return rule.dedupKeyTemplate ? renderTemplate(rule.dedupKeyTemplate, templateVars(rule, ev)) : `${rule.id}:${ev.source}`;
 }
 
 /**
@@ -176,33 +143,16 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       const tenantIds = [...new Set(events.map((e) => e.tenantId))];
       const rulesByTenant = groupBy(await tx.alertRule.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, orderBy: { createdAt: 'asc' } }), (r) => r.tenantId);
       const now = new Date();
-      // Group the batch first: one alert write per dedup key and one tracker write per (rule, source),
-      // however many events of the batch share them.
-      const matches = new Map<string, { rule: AlertRule; first: Event; last: Event; eventIds: string[] }>();
-      const heartbeats = new Map<string, { rule: AlertRule; last: Event }>();
-      for (const ev of events) {
-        const m = matchableOf(ev);
-        for (const rule of rulesByTenant.get(ev.tenantId) ?? []) {
-          if (!eventMatches(criteriaOf(rule), m)) continue;
-          if (rule.kind === 'absence') {
-            heartbeats.set(`${rule.id}\u0000${ev.source}`, { rule, last: ev });
-            continue;
-          }
-          const key = `${ev.tenantId}\u0000${dedupKeyOf(rule, m)}`;
-          const g = matches.get(key);
-          if (g) {
-            g.last = ev;
-            if (g.eventIds[g.eventIds.length - 1] !== ev.id) g.eventIds.push(ev.id); // two rules, one key
-          } else matches.set(key, { rule, first: ev, last: ev, eventIds: [ev.id] });
-        }
-      }
+      // Plan the batch first: one alert write per run of triggers on a dedup key and one tracker write
+      // per (rule, source), however many events of the batch share them.
+      const plan = planBatch(events, rulesByTenant);
       // Outbound webhooks with an EVENT trigger: announced in this transaction, dispatched after commit.
       outboxIds.push(...(await writeEventTriggerOutbox(tx, events)));
       // Marked before the alert writes (same transaction, so still all-or-nothing): the hot alert
       // rows below are then locked only for the last statements before commit.
       await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
       // Rows are written in key order, so concurrent batches lock them in the same order (no deadlocks).
-      for (const [, { rule, last }] of [...heartbeats].sort(byKey)) {
+      for (const [, { rule, last }] of [...plan.heartbeats].sort(byKey)) {
         const hb = await recordHeartbeat(tx, rule, last);
         if (hb) {
           changes.push(hb.change);
@@ -210,27 +160,57 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           result.resolved++;
         }
       }
-      const windowsByTenant = matches.size ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId) : new Map<string, MaintenanceWindow[]>();
-      for (const [key, { rule, first, last, eventIds: ids }] of [...matches].sort(byKey)) {
-        const m = matchableOf(first);
-        const window = suppressingWindow(windowsByTenant.get(first.tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
-        const r = await openOrBumpAlert(tx, {
-          tenantId: first.tenantId,
-          ruleId: rule.id,
-          dedupKey: key.slice(key.indexOf('\u0000') + 1),
-          severity: rule.alertSeverity,
-          summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, m)),
-          source: first.source,
-          deviceId: first.deviceId,
-          labels: m.labels,
-          seenAt: last.receivedAt,
-          eventIds: ids,
-          suppressedBy: window ? { id: window.id, name: window.name } : null,
-        });
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
-        outboxIds.push(r.outboxId);
-        if (r.opened) result.opened++;
-        else result.bumped++;
+      const windowsByTenant = plan.keys.size ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId) : new Map<string, MaintenanceWindow[]>();
+      for (const [key, steps] of [...plan.keys].sort(byKey)) {
+        const tenantId = key.slice(0, key.indexOf('\u0000'));
+        const dedupKey = key.slice(key.indexOf('\u0000') + 1);
+        // Consecutive triggers become one open-or-bump; an acknowledge/resolve step applies in between.
+        let run: { rule: AlertRule; first: Event; last: Event; ids: string[] } | null = null;
+        const flush = async () => {
+          if (!run) return;
+          const { rule, first, last, ids } = run;
+          run = null;
+          const m = matchableOf(first);
+          const window = suppressingWindow(windowsByTenant.get(tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
+          const r = await openOrBumpAlert(tx, {
+            tenantId,
+            ruleId: rule.id,
+            dedupKey,
+            severity: rule.alertSeverity,
+            summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, m)),
+            source: first.source,
+            deviceId: first.deviceId,
+            labels: m.labels,
+            annotations: alertAnnotationsOf(first.payload),
+            seenAt: last.receivedAt,
+            eventIds: ids,
+            suppressedBy: window ? { id: window.id, name: window.name } : null,
+          });
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+          outboxIds.push(r.outboxId);
+          if (r.opened) result.opened++;
+          else result.bumped++;
+        };
+        for (const step of steps) {
+          if (step.action === 'trigger' && step.rule) {
+            if (!run) run = { rule: step.rule, first: step.event, last: step.event, ids: [step.event.id] };
+            else if (run.ids[run.ids.length - 1] !== step.event.id) {
+              run.last = step.event;
+              run.ids.push(step.event.id);
+            }
+            continue;
+          }
+          if (step.action === 'trigger') continue;
+          await flush();
+          const by = step.rule ? `rule "${step.rule.name}"` : 'its dedup key';
+          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
+          if (t) {
+            changes.push(t.change);
+            outboxIds.push(t.outboxId);
+            if (step.action === 'resolve') result.resolved++;
+          }
+        }
+        await flush();
       }
       result.evaluated = events.length;
     },

@@ -6,6 +6,7 @@ import { Conflict, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { insertUser } from '../users/users.js';
 import { createIngestKey } from './ingest-keys.js';
+import type { Prisma } from '../generated/prisma/client.js';
 
 export interface CreatedTenant {
   tenant: Tenant;
@@ -13,8 +14,15 @@ export interface CreatedTenant {
   ingestKey: string;
 }
 
-/** Creates a tenant with its first admin and ingest key, atomically. */
-export async function createTenant(prisma: PrismaClient, input: { name: string; adminEmail: string; adminPassword: string }): Promise<CreatedTenant> {
+/**
+ * Creates a tenant with its first admin and ingest key, atomically. `seed` runs in the same
+ * transaction with the new tenant's id (the CLI enables starter rules with it, src/rules/suggestions.ts).
+ */
+export async function createTenant(
+  prisma: PrismaClient,
+  input: { name: string; adminEmail: string; adminPassword: string },
+  seed?: (tx: Prisma.TransactionClient, tenantId: string) => Promise<void>,
+): Promise<CreatedTenant> {
   const name = input.name?.trim();
   if (!name) throw new ValidationFailed([{ loc: ['name'], msg: 'is required' }]);
   try {
@@ -22,6 +30,7 @@ export async function createTenant(prisma: PrismaClient, input: { name: string; 
       const tenant = await tx.tenant.create({ data: { name } });
       const admin = await insertUser(tx, tenant.id, { email: input.adminEmail, password: input.adminPassword, role: 'admin', kind: 'human' });
       const key = await createIngestKey(tx, tenant.id);
+      if (seed) await seed(tx, tenant.id);
       return { tenant, admin, ingestKey: key.cleartext };
     });
   } catch (err) {

@@ -15,7 +15,7 @@ export const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
 export const UpdateRule = graphql(`
   mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
-    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
+    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
   }
 `);
 /** Edits every field `updateAlertRule` takes that the console shows (the kind cannot change). */
@@ -31,6 +31,8 @@ export function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: st
     windowSeconds: String(rule.windowSeconds ?? ''),
     summaryTemplate: rule.summaryTemplate ?? '',
     dedupKeyTemplate: rule.dedupKeyTemplate ?? '',
+    resolveTypeGlob: rule.resolveTypeGlob ?? '',
+    autoResolve: String(rule.autoResolveAfterSeconds ?? ''),
   });
   const [labels, setLabels] = useState<LabelRow[]>(labelRowsOf(rule.labels));
   const [conditions, setConditions] = useState<ConditionRow[]>(conditionRowsOf(rule.payloadConditions));
@@ -53,6 +55,7 @@ export function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: st
           payloadConditions: conditionsOf(conditions),
         };
         if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
+        else Object.assign(input, { resolveTypeGlob: orNull(f.resolveTypeGlob), autoResolveAfterSeconds: f.autoResolve.trim() ? Number(f.autoResolve) : null });
         return updateRule({ id: rule.id, input });
       }}
       onDone={onClose}
@@ -73,6 +76,8 @@ export function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: st
       <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
       <LabelRows rows={labels} onChange={setLabels} />
       <ConditionRows rows={conditions} onChange={setConditions} />
+      {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={f.resolveTypeGlob} onChange={(resolveTypeGlob) => setF({ ...f, resolveTypeGlob })} placeholder="gpu.thermal_recovered" hint="Such an event resolves the alert with the same dedup key." />}
+      {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={f.autoResolve} onChange={(autoResolve) => setF({ ...f, autoResolve })} hint="Empty: never by itself." />}
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>

@@ -12,10 +12,11 @@ import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 import { ConditionRows, LabelRows } from '../components/MatchRows';
 import { conditionsOf, labelsOf, type ConditionRow, type LabelRow } from '../lib/match-rows';
 import { ALERT_SEVERITY, EditRuleForm, orNull, UpdateRule } from './RuleEdit';
+import { RuleSuggestions } from './RuleSuggestions';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
-    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } }
+    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
     maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
     devices(first: 200) { edges { node { id name } } }
   }
@@ -116,7 +117,7 @@ export function Rules() {
   const [, deleteRule] = useMutation(DeleteRule);
   const [, createWindow] = useMutation(CreateWindow);
   const [, deleteWindow] = useMutation(DeleteWindow);
-  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '' };
+  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '', resolveTypeGlob: '', autoResolve: '' };
   const [rule, setRule] = useState(blankRule);
   const [ruleLabels, setRuleLabels] = useState<LabelRow[]>([]);
   const [ruleConditions, setRuleConditions] = useState<ConditionRow[]>([]);
@@ -173,6 +174,8 @@ export function Rules() {
           if (rule.kind === 'ABSENCE') input.windowSeconds = Number(rule.windowSeconds);
           if (ruleLabels.length) input.labels = labelsOf(ruleLabels);
           if (ruleConditions.length) input.payloadConditions = conditionsOf(ruleConditions);
+          if (rule.kind === 'MATCH' && rule.resolveTypeGlob) input.resolveTypeGlob = rule.resolveTypeGlob;
+          if (rule.kind === 'MATCH' && rule.autoResolve) input.autoResolveAfterSeconds = Number(rule.autoResolve);
           const r = await createRule({ input });
           if (!r.error) {
             setRule(blankRule);
@@ -194,7 +197,10 @@ export function Rules() {
         <TextField label="Summary template" value={rule.summaryTemplate} onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })} placeholder="{{type}} on {{source}}" />
         <LabelRows rows={ruleLabels} onChange={setRuleLabels} />
         <ConditionRows rows={ruleConditions} onChange={setRuleConditions} />
+        {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={rule.resolveTypeGlob} onChange={(resolveTypeGlob) => setRule({ ...rule, resolveTypeGlob })} placeholder="gpu.thermal_recovered" />}
+        {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={rule.autoResolve} onChange={(autoResolve) => setRule({ ...rule, autoResolve })} />}
       </MutationForm>
+      <RuleSuggestions denied={denied} onEnabled={reload} />
 
       <Card title="Maintenance windows">
         <DataTable

@@ -4,7 +4,8 @@
 import { registerProvider, findProvider } from '../registry.js';
 import { alertmanagerProvider } from './alertmanager.js';
 import { dcgmProvider } from './dcgm.js';
+import { pagerdutyProvider } from './pagerduty.js';
 import { prometheusProvider } from './prometheus.js';
 import { webhookProvider } from './webhook.js';
 
-for (const p of [alertmanagerProvider, dcgmProvider, prometheusProvider, webhookProvider]) if (!findProvider(p.id)) registerProvider(p);
+for (const p of [alertmanagerProvider, dcgmProvider, pagerdutyProvider, prometheusProvider, webhookProvider]) if (!findProvider(p.id)) registerProvider(p);

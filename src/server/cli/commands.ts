@@ -7,6 +7,7 @@ import type { ParseArgsConfig } from 'node:util';
 import type { Runtime } from '../../runtime.js';
 import { createCtx } from '../../context.js';
 import type { Principal } from '../../principal.js';
+import { starterRulesSeed } from '../../rules/suggestions.js';
 import { createTenant, findTenant } from '../../tenants/tenants.js';
 import { rotateIngestKey } from '../../tenants/ingest-keys.js';
 import { insertUser } from '../../users/users.js';
@@ -76,12 +77,13 @@ function expiryDays(raw: string | boolean | undefined): number | null {
 const tenantCreate: Command = {
   name: 'tenant create',
   summary: 'Create a tenant with its first admin and ingest key (the key is shown once).',
-  synopsis: '--name N --admin-email E --admin-password P [--json]',
-  options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' } },
+  synopsis: '--name N --admin-email E --admin-password P [--starter-rules gpu.xid,gpu.thermal,…] [--json]',
+  options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' }, 'starter-rules': { type: 'string' } },
   required: ['name', 'admin-email', 'admin-password'],
-  fieldOptions: { name: '--name', email: '--admin-email', password: '--admin-password' },
+  fieldOptions: { name: '--name', email: '--admin-email', password: '--admin-password', starterRules: '--starter-rules' },
   async run(rt, v) {
-    const created = await createTenant(rt.prisma, { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password') });
+    const starterRules = typeof v['starter-rules'] === 'string' ? v['starter-rules'].split(',').map((k) => k.trim()).filter(Boolean) : [];
+    const created = await createTenant(rt.prisma, { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password') }, starterRulesSeed(starterRules, ['starterRules']));
     await audit(rt, created.tenant.id, { action: 'createTenant', targetType: 'Tenant', targetId: created.tenant.id });
     return {
       json: {
