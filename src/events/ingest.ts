@@ -133,7 +133,7 @@ export interface AcceptEventInput {
 export async function acceptEvent(ctx: Ctx, input: AcceptEventInput): Promise<EventRow> {
   if (!ctx.principal) throw new Unauthenticated();
   const event = parseEnvelope(input.body, input.endpoint);
-  const receivedAt = new Date();
+  const receivedAt = ctx.rt.clock.now();
   // uuid's v7 ids of one process strictly increase (a counter within the millisecond), so ids sort by
   // arrival: the SSE `Last-Event-ID` replay (src/events/timeline.ts) relies on that.
   const row: EventRow = { ...event, id: uuidv7(), tenantId: ctx.principal.tenantId, receivedVia: input.via, receivedAt };
