@@ -32,3 +32,23 @@ export const eventsEvaluationFailures = new Counter({
   help: 'Failed evaluation attempts of single events (each is retried until it is set aside)',
   registers: [registry],
 });
+
+export const retentionRuns = new Counter({
+  name: 'retention_runs_total',
+  help: 'Retention runs (the periodic task and `ops retention run`)',
+  registers: [registry],
+});
+
+export const retentionPartitionsDropped = new Counter({
+  name: 'retention_partitions_dropped_total',
+  help: 'Time partitions dropped by retention, by table',
+  labelNames: ['table'] as const,
+  registers: [registry],
+});
+
+export const retentionRowsRemoved = new Counter({
+  name: 'retention_rows_removed_total',
+  help: 'Rows retention deleted in batches (default partitions, shorter tenant retention, dependent rows), by table',
+  labelNames: ['table'] as const,
+  registers: [registry],
+});
