@@ -19,5 +19,6 @@ import './gpu.js';
 import './gpu-runs.js';
 import './billing.js';
 import './history.js';
+import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -10,7 +10,7 @@ import { createPrisma } from './db/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
-import { resolveAppSecret, SecretBox } from './auth/secrets.js';
+import { resolveAppSecret, SecretBox } from './secrets.js';
 import { systemClock, type Clock } from './clock.js';
 
 export interface Runtime {

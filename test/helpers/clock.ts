@@ -7,6 +7,8 @@ import { offsetToTimeOfDay, type Clock } from '../../src/clock.js';
 
 export interface TestClock extends Clock {
   setTimeOfDay(hhmm: string): void;
+  /** Moves "now" forward, as if that much time had passed. */
+  advance(ms: number): void;
   reset(): void;
 }
 
@@ -16,6 +18,9 @@ export function testClock(): TestClock {
     now: () => new Date(Date.now() + offset),
     setTimeOfDay: (hhmm) => {
       offset = offsetToTimeOfDay(hhmm);
+    },
+    advance: (ms) => {
+      offset += ms;
     },
     reset: () => {
       offset = 0;

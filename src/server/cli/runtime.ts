@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Runtime } from '../../runtime.js';
-import { resolveAppSecret, SecretBox } from '../../auth/secrets.js';
+import { resolveAppSecret, SecretBox } from '../../secrets.js';
 import { createPrisma } from '../../db/client.js';
 import { applyMigrations } from '../../db/migrate.js';
 import type { Queues } from '../../queues.js';
