@@ -6,7 +6,7 @@
  * (a webhook's last failure keeps its time and error, loses the delivery id). Nothing newer is touched.
  */
 import type { Runtime } from '../runtime.js';
-import { retentionPartitionsDropped, retentionRowsRemoved, retentionRuns } from '../http/metrics.js';
+import { retentionPartitionsDropped, retentionRowsRemoved, retentionRuns } from '../metrics.js';
 import { DAY_MS, PARTITIONED_TABLES } from './tables.js';
 import { deleteInBatches, dropPartitionsBefore, ensureAllPartitions, sqlTimestamp } from './partitions.js';
 
