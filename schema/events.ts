@@ -49,13 +49,18 @@ const EventFilterInput = builder.inputType('EventFilter', {
     source: t.string(),
     labels: t.field({ type: 'JSON', description: 'Object of label → value; events must carry all of them (subset match).' }),
     search: t.string({ description: 'Case-insensitive text in summary, type or source.' }),
-    sinceHours: t.int({ description: `Only events received in the last N hours (1 to ${TIMELINE_LIMITS.maxSinceHours}).` }),
+    sinceHours: t.int({ description: `Only events received in the last N hours (1 to ${TIMELINE_LIMITS.maxSinceHours}; the \`events\` query uses ${TIMELINE_LIMITS.defaultSinceHours} when it is not given).` }),
   }),
 });
 
 function toFilter(input: { module?: string | null; severities?: readonly string[] | null; type?: string | null; source?: string | null; labels?: unknown; search?: string | null; sinceHours?: number | null } | null | undefined): EventFilter {
   if (!input) return {};
   return { ...input, severities: input.severities as EventFilter['severities'], labels: input.labels as EventFilter['labels'] };
+}
+
+/** The filter with the default time window when it names none. */
+function windowed(f: EventFilter): EventFilter {
+  return { ...f, sinceHours: f.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours };
 }
 
 builder.queryFields((t) => ({
@@ -65,10 +70,10 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     defaultSize: TIMELINE_LIMITS.defaultLimit,
     maxSize: TIMELINE_LIMITS.maxLimit,
-    description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}).`,
+    description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}), over the last \`filter.sinceHours\` hours: ${TIMELINE_LIMITS.defaultSinceHours} unless given, as GET /events (every read is bounded in time).`,
     args: { filter: t.arg({ type: EventFilterInput }) },
-    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(toFilter(args.filter)) }),
-    resolve: (query, _root, args, ctx) => ctx.db.event.findMany({ ...query, where: timelineWhere(toFilter(args.filter)), orderBy: NEWEST_FIRST }),
+    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter))) }),
+    resolve: (query, _root, args, ctx) => ctx.db.event.findMany({ ...query, where: timelineWhere(windowed(toFilter(args.filter))), orderBy: NEWEST_FIRST }),
   }, EventConnection),
   event: t.prismaField({
     type: 'Event',

@@ -18,6 +18,7 @@ import './clusters.js';
 import './gpu.js';
 import './gpu-runs.js';
 import './billing.js';
+import './history.js';
 import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

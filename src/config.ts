@@ -37,6 +37,8 @@ export interface Config {
   integrations: IntegrationsConfig;
   /** GPU telemetry: health limits and retention (GPU_*). */
   gpu: GpuConfig;
+  /** Partitioned history: retention and the request pool's statement timeout (src/history). */
+  history: HistoryConfig;
   /** How often each worker process re-registers the periodic job schedules (they live in Redis). */
   scheduleRefreshMs: number;
   /** How often an open WebSocket connection's credential is checked again (revoked PAT, logout). */
@@ -167,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     alerting: loadAlertingConfig(env),
     integrations: loadIntegrationsConfig(env),
     gpu: loadGpuConfig(env),
+    history: loadHistoryConfig(env),
     scheduleRefreshMs: int(env, 'SCHEDULE_REFRESH_MS', 10_000, 100),
     credentialRecheckMs: int(env, 'CREDENTIAL_RECHECK_MS', 15_000, 100),
     trustProxy: trustProxy(env),
@@ -273,6 +276,29 @@ function loadGpuConfig(env: NodeJS.ProcessEnv): GpuConfig {
     rawRetentionHours: int(env, 'GPU_RAW_RETENTION_HOURS', 48, 1),
     minuteRollupRetentionDays: int(env, 'GPU_MINUTE_ROLLUP_RETENTION_DAYS', 14, 1),
     hourRollupRetentionDays: int(env, 'GPU_HOUR_ROLLUP_RETENTION_DAYS', 400, 1),
+  };
+}
+
+export interface HistoryConfig {
+  /** Timeline events are kept this long (EVENT_RETENTION_DAYS); an admin may shorten it per tenant. */
+  eventRetentionDays: number;
+  /** Audit log entries (AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
+  /** Resolved alerts with their timelines and event links (RESOLVED_ALERT_RETENTION_DAYS). */
+  resolvedAlertRetentionDays: number;
+  /** Partitions exist this many days ahead (PARTITIONS_AHEAD_DAYS, at least 7). */
+  partitionsAheadDays: number;
+  /** Longest statement of the request pool, ms (DB_STATEMENT_TIMEOUT_MS; 0 turns it off). */
+  statementTimeoutMs: number;
+}
+
+function loadHistoryConfig(env: NodeJS.ProcessEnv): HistoryConfig {
+  return {
+    eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 400, 1),
+    auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 400, 1),
+    resolvedAlertRetentionDays: int(env, 'RESOLVED_ALERT_RETENTION_DAYS', 730, 1),
+    partitionsAheadDays: int(env, 'PARTITIONS_AHEAD_DAYS', 7, 7),
+    statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0),
   };
 }
 

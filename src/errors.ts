@@ -19,6 +19,7 @@ export type ErrorCode =
   | 'PAYLOAD_TOO_LARGE'
   | 'UPSTREAM_FAILED'
   | 'UPSTREAM_TIMEOUT'
+  | 'SERVICE_UNAVAILABLE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'QUERY_TOO_COMPLEX'
   | 'INTERNAL_SERVER_ERROR';
@@ -34,6 +35,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   PAYLOAD_TOO_LARGE: 413,
   UPSTREAM_FAILED: 502,
   UPSTREAM_TIMEOUT: 504,
+  SERVICE_UNAVAILABLE: 503,
   UNSUPPORTED_MEDIA_TYPE: 415,
   QUERY_TOO_COMPLEX: 422,
   INTERNAL_SERVER_ERROR: 500,
@@ -89,6 +91,8 @@ export const ERROR_REASONS = [
   // 502 / 504
   'UPSTREAM_FAILED',
   'UPSTREAM_TIMEOUT',
+  // 503
+  'STATEMENT_TIMEOUT',
 ] as const;
 
 export type ErrorReason = (typeof ERROR_REASONS)[number];
@@ -108,6 +112,7 @@ export const defaultReasonByCode: Record<ErrorCode, ErrorReason> = {
   INTERNAL_SERVER_ERROR: 'INTERNAL_ERROR',
   UPSTREAM_FAILED: 'UPSTREAM_FAILED',
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
+  SERVICE_UNAVAILABLE: 'STATEMENT_TIMEOUT',
 };
 
 /** One offending field of a request that failed validation. */
@@ -217,5 +222,12 @@ export class UpstreamFailed extends DomainError {
 export class UpstreamTimeout extends DomainError {
   constructor(message: string) {
     super('UPSTREAM_TIMEOUT', message);
+  }
+}
+
+/** A database statement ran past DB_STATEMENT_TIMEOUT_MS and was cancelled: 503, narrow the query or retry. */
+export class StatementTimeout extends DomainError {
+  constructor(message = 'The query took too long and was cancelled (statement timeout). Narrow it (a shorter time window, more filters) or retry later.') {
+    super('SERVICE_UNAVAILABLE', message, {}, 'STATEMENT_TIMEOUT');
   }
 }

@@ -38,3 +38,23 @@ export const reportsReplicaLag = new Gauge({
   help: 'How far the reports database (REPORTS_DATABASE_URL) is behind the primary; 0 on the primary; -1 when it cannot be read',
   registers: [registry],
 });
+
+export const retentionRuns = new Counter({
+  name: 'retention_runs_total',
+  help: 'Retention runs (the periodic task and `ops retention run`)',
+  registers: [registry],
+});
+
+export const retentionPartitionsDropped = new Counter({
+  name: 'retention_partitions_dropped_total',
+  help: 'Time partitions dropped by retention, by table',
+  labelNames: ['table'] as const,
+  registers: [registry],
+});
+
+export const retentionRowsRemoved = new Counter({
+  name: 'retention_rows_removed_total',
+  help: 'Rows retention deleted in batches (default partitions, shorter tenant retention, dependent rows), by table',
+  labelNames: ['table'] as const,
+  registers: [registry],
+});

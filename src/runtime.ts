@@ -41,11 +41,13 @@ export interface Runtime {
 export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
   const logger = createLogger(config.logLevel);
   const appSecret = resolveAppSecret(config);
-  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'));
+  // The statement timeout needs a real server (DATABASE_URL); the embedded PGlite cannot cancel a statement.
+  const statementTimeoutMs = config.databaseUrl ? config.history.statementTimeoutMs : 0;
+  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'), statementTimeoutMs);
   const reportsDatabaseUrl = config.reportsDatabaseUrl ?? databaseUrl;
   // Writes never go to the replica: only report, export and billing reads are handed this client.
   const reportsPrisma = config.reportsDatabaseUrl
-    ? createPrisma(reportsDatabaseUrl, 4, (err) => logger.warn({ err: err.message }, 'reports database connection error'))
+    ? createPrisma(reportsDatabaseUrl, 4, (err) => logger.warn({ err: err.message }, 'reports database connection error'), statementTimeoutMs)
     : prisma;
   // Auto-pipelining batches the commands issued in one event-loop turn (rate checks, publishes) into
   // one write: under load that is far fewer syscalls and round trips.

@@ -7,7 +7,7 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factorie
 import { eventually, gql, subscribe, wsClient } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../src/outbox/outbox.js';
-import { purgeDeliveryHistory } from '../src/deliveries/retention.js';
+import { runRetention } from '../src/history/retention.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 
 let s: TestServer;
@@ -453,9 +453,12 @@ describe('outbound deliveries', () => {
     await announce('alert.opened', alertBody(), own.t.tenantId, own);
     const w = await settled(hook.id, 2, own);
     const old = w.deliveries[1].id;
-    await s.app.rt.prisma.delivery.update({ where: { id: old }, data: { createdAt: new Date(Date.now() - 31 * 24 * 3600_000) } });
-    const purged = await purgeDeliveryHistory(s.app.rt.prisma, 30);
-    expect(purged.deliveries).toBeGreaterThanOrEqual(1);
+    // Age the delivery and its attempts together (an attempt carries its delivery's time, their partition key).
+    const aged = new Date(Date.now() - 31 * 24 * 3600_000);
+    await s.app.rt.prisma.delivery.update({ where: { id: old }, data: { createdAt: aged } });
+    await s.app.rt.prisma.deliveryAttempt.updateMany({ where: { deliveryId: old }, data: { deliveryCreatedAt: aged } });
+    const purged = await runRetention(s.app.rt);
+    expect(purged.tables.find((t) => t.table === 'Delivery')!.rowsDeleted).toBeGreaterThanOrEqual(1);
     const left = (await webhookView(hook.id, undefined, own)).deliveries.map((d: any) => d.id);
     expect(left).toEqual([w.deliveries[0].id]);
     expect(await s.app.rt.prisma.deliveryAttempt.count({ where: { deliveryId: old } })).toBe(0);

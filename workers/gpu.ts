@@ -1,13 +1,12 @@
 /**
  * GPU telemetry upkeep: rollups of recent buckets (every minute), GPUs that stopped reporting (every
- * expected sample interval), and retention of raw samples and rollups (hourly).
+ * expected sample interval). Retention of samples and rollups drops their partitions (workers/history.ts).
  */
-import { rollUpRecent, purgeGpuTelemetry } from '../src/gpu/rollups.js';
+import { rollUpRecent } from '../src/gpu/rollups.js';
 import { markMissingGpus } from '../src/gpu/missing.js';
 import type { MaintenanceTask } from './task.js';
 
 export const gpuTasks: MaintenanceTask[] = [
   { name: 'gpu-rollups', everyMs: () => 60_000, run: (rt) => rollUpRecent(rt) },
   { name: 'gpu-missing', everyMs: (c) => c.gpu.sampleIntervalMs, run: (rt) => markMissingGpus(rt) },
-  { name: 'gpu-retention', everyMs: () => 3600_000, run: (rt) => purgeGpuTelemetry(rt) },
 ];

@@ -17,6 +17,7 @@ import { startGpuRunWorkers, gpuRunTasks } from './gpu-runs.js';
 import { gpuTasks } from './gpu.js';
 import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
+import { historyTasks } from './history.js';
 
 export interface Workers {
   workers: Worker[];
@@ -27,7 +28,7 @@ export interface Workers {
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
 /** Every area's periodic tasks, scheduled by the maintenance worker. */
-export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks, ...assistantTasks];
+export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks, ...assistantTasks, ...historyTasks];
 
 const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers, startBillingWorker];
 

@@ -8,21 +8,15 @@ import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 import { sweepOutboxAndDeliveries } from '../src/deliveries/redrive.js';
-import { purgeDeliveryHistory } from '../src/deliveries/retention.js';
 import { logJobFailure, workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
 
-/** Periodic tasks of the webhooks area (registered through workers/maintenance.ts). */
+/** Periodic tasks of the webhooks area (registered through workers/maintenance.ts); delivery history retention is a partition drop (workers/history.ts). */
 export const webhookTasks: MaintenanceTask[] = [
   {
     name: 'webhooks-sweep',
     everyMs: () => 2_000,
     run: (rt) => sweepOutboxAndDeliveries(rt),
-  },
-  {
-    name: 'webhooks-purge-history',
-    everyMs: () => 60 * 60 * 1000,
-    run: (rt) => purgeDeliveryHistory(rt.prisma, rt.config.webhooks.historyRetentionDays),
   },
 ];
 

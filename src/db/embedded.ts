@@ -12,6 +12,7 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
 export interface EmbeddedPostgres {
@@ -37,7 +38,8 @@ export async function startEmbeddedPostgres(dataDir: string, port = 0): Promise<
   const releaseLock = inMemory ? () => {} : lockDataDir(path.resolve(dataDir));
   let db: PGlite | undefined;
   try {
-    db = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir));
+    // pg_trgm backs the timeline's text search indexes (the migrations create the extension).
+    db = await PGlite.create(inMemory ? dataDir : path.resolve(dataDir), { extensions: { pg_trgm } });
     const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: MAX_SOCKET_CONNECTIONS });
     await server.start();
     const url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;

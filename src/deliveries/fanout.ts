@@ -1,7 +1,8 @@
 /**
  * Fan-out: one outbox message becomes one delivery per enabled webhook of its tenant, created before
  * the message, whose triggers match. The delivery body is fixed here, once, so every retry sends identical bytes. Idempotent: the
- * unique (webhookId, outboxId) pair skips deliveries that exist, and first attempts are enqueued under
+ * unique (webhookId, outboxId, createdAt) skips deliveries that exist (a delivery's createdAt is its
+ * message's, so the key is stable across re-drives and also names the partition), and first attempts are enqueued under
  * deterministic job ids.
  */
 import type { Runtime } from '../runtime.js';
@@ -54,9 +55,9 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
     const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: now.toISOString().slice(0, -1), windowStartedAt: now.toISOString().slice(0, -1) })));
     created = await rt.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>`
       INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
-      SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", i."windowStartedAt"
+      SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", ${msg.createdAt.toISOString().slice(0, -1)}::timestamp(3)
         FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
-      ON CONFLICT ("webhookId", "outboxId") DO NOTHING
+      ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
       RETURNING "id", "webhookId"`;
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.

@@ -113,10 +113,10 @@ export class DeliveryStore {
                "deliveredAt" = i."delivered", "failedAt" = i."failed"
           FROM input i
          WHERE d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
-        RETURNING d."id"
+        RETURNING d."id", d."createdAt"
       )
-      INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
-      SELECT i."attemptId", i."id", i."attempt", i."headers", i."rs", i."rb", i."dur", i."aerr", i."at" FROM input i JOIN upd ON upd."id" = i."id"
+      INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "deliveryCreatedAt", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
+      SELECT i."attemptId", i."id", upd."createdAt", i."attempt", i."headers", i."rs", i."rb", i."dur", i."aerr", i."at" FROM input i JOIN upd ON upd."id" = i."id"
       RETURNING "deliveryId"`;
     const recorded = new Set(done.map((r) => r.deliveryId));
     return recs.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));

@@ -28,8 +28,10 @@ export function timelineWhere(filter: EventFilter | null | undefined, field?: (n
  */
 export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFilter): Promise<Event[]> {
   if (!isUuid(lastEventId) || uuidVersion(lastEventId) !== 7) return [];
+  // The id's own time (UUIDv7) bounds the read to the partitions since then (a day earlier for clock skew).
+  const since = new Date(Number.parseInt(lastEventId.replace(/-/g, '').slice(0, 12), 16) - 24 * 3600_000);
   return ctx.db.event.findMany({
-    where: { AND: [timelineWhere(filter), { id: { gt: lastEventId.toLowerCase() } }] },
+    where: { AND: [timelineWhere(filter), { id: { gt: lastEventId.toLowerCase() } }, { receivedAt: { gte: since } }] },
     orderBy: { id: 'asc' },
     take: REPLAY_MAX,
   });

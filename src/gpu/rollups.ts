@@ -1,5 +1,5 @@
 /**
- * Rollups and retention of GPU telemetry. Raw samples are averaged into 1-minute and 1-hour buckets
+ * Rollups of GPU telemetry (retention drops partitions: src/history). Raw samples are averaged into 1-minute and 1-hour buckets
  * (maxima too for utilization, temperature and power); recomputing a bucket gives the same row, so the
  * periodic task simply redoes the recent buckets, and a backfill (a collector catching up, an import)
  * redoes the range it touched. Identifiers come from GPU_METRICS only; every value is a parameter.
@@ -37,13 +37,4 @@ export async function rollUpRecent(rt: Runtime, now = new Date()): Promise<{ min
   const minute = await rollUp(rt, 60, new Date(now.getTime() - 5 * 60_000), to);
   const hour = await rollUp(rt, 3600, new Date(now.getTime() - 2 * 3600_000), to);
   return { minute, hour };
-}
-
-/** Deletes raw samples and rollups past their retention. */
-export async function purgeGpuTelemetry(rt: Runtime, now = new Date()): Promise<{ samples: number; rollups: number }> {
-  const c = rt.config.gpu;
-  const samples = await rt.prisma.gpuSample.deleteMany({ where: { at: { lt: new Date(now.getTime() - c.rawRetentionHours * 3600_000) } } });
-  const minute = await rt.prisma.gpuRollup.deleteMany({ where: { resolution: 60, bucket: { lt: new Date(now.getTime() - c.minuteRollupRetentionDays * 86400_000) } } });
-  const hour = await rt.prisma.gpuRollup.deleteMany({ where: { resolution: 3600, bucket: { lt: new Date(now.getTime() - c.hourRollupRetentionDays * 86400_000) } } });
-  return { samples: samples.count, rollups: minute.count + hour.count };
 }

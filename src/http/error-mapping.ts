@@ -6,13 +6,15 @@
  * restError(); nothing else composes an error body.
  */
 import { GraphQLError } from 'graphql';
-import { DomainError, InternalError, ValidationFailed, httpStatusByCode, type ErrorCode, type ErrorReason, type FieldProblem } from '../errors.js';
+import { isStatementTimeout } from '../db/errors.js';
+import { DomainError, InternalError, StatementTimeout, ValidationFailed, httpStatusByCode, type ErrorCode, type ErrorReason, type FieldProblem } from '../errors.js';
 
 /** The domain error behind a GraphQL error, if any (resolvers wrap thrown errors). */
 export function domainErrorOf(err: unknown): DomainError | undefined {
   let e: unknown = err;
   for (let i = 0; i < 5 && e; i++) {
     if (e instanceof DomainError) return e;
+    if (isStatementTimeout(e)) return new StatementTimeout();
     e = (e as { originalError?: unknown }).originalError;
   }
   return undefined;

@@ -17,6 +17,7 @@ import { NotFound } from '../../errors.js';
 import { migrate } from './runtime.js';
 import { gpuCollectCommand } from '../../gpu/cli.js';
 import { clusterJoinCommand } from '../../clusters/cli.js';
+import { runRetention } from '../../history/retention.js';
 
 /** A mistake in how the command was called: printed with the command's usage, exit code 2. */
 export class UsageError extends Error {}
@@ -185,4 +186,17 @@ const dbMigrate: Command = {
   },
 };
 
-export const commands: Command[] = [tenantCreate, userCreate, tokenCreate, ingestKeyRotate, dbMigrate, clusterJoinCommand, gpuCollectCommand as Command];
+const retentionRun: Command = {
+  name: 'retention run',
+  summary: 'Run retention now: create partitions ahead, drop expired ones, print what went per table.',
+  synopsis: '[--json]',
+  options: {},
+  required: [],
+  async run(rt) {
+    const report = await runRetention(rt);
+    const lines = report.tables.map((t) => `${t.table}: ${t.partitionsDropped.length} partitions dropped${t.partitionsDropped.length ? ` (${t.partitionsDropped.join(', ')})` : ''}, ${t.rowsDeleted} rows deleted`);
+    return { json: report, text: [`Retention at ${report.ranAt} (${report.partitionsCreated} partitions created ahead):`, ...lines].join('\n') };
+  },
+};
+
+export const commands: Command[] = [tenantCreate, userCreate, tokenCreate, ingestKeyRotate, dbMigrate, retentionRun, clusterJoinCommand, gpuCollectCommand as Command];

@@ -19,7 +19,7 @@ import type { Runtime } from '../../runtime.js';
 export const SERVER_URL_ENV = 'OPS_SERVER_URL';
 
 /** Every command: tenants, users, tokens, keys and the database; then the daily tasks inside a tenant. */
-const ORDER = ['tenant', 'user', 'password', 'token', 'ingest-key', 'rule', 'device', 'webhook', 'db', 'cluster', 'gpu'];
+const ORDER = ['tenant', 'user', 'password', 'token', 'ingest-key', 'rule', 'device', 'webhook', 'db', 'retention', 'cluster', 'gpu'];
 const commands: Command[] = [...coreCommands, ...dailyCommands].sort((a, b) => ORDER.indexOf(a.name.split(' ')[0]!) - ORDER.indexOf(b.name.split(' ')[0]!));
 
 const EXIT_FAILURE = 1;
