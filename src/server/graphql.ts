@@ -23,6 +23,7 @@ import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, userInputErrorOf } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
+import { cookieOriginAllowed } from '../http/same-origin.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -174,16 +175,6 @@ function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Prin
   socket.once('close', () => clearInterval(timer));
 }
 
-/** True when the browser's Origin names the host it connects to (or there is no Origin: not a browser page). */
-function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
@@ -195,10 +186,9 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const authorization = typeof params.authorization === 'string' ? params.authorization : typeof params.Authorization === 'string' ? params.Authorization : null;
         const { headers } = wsCtx.extra.request;
         // The session cookie rides along on any page's WebSocket to this host: a cookie-authenticated
-        // connection must come from a page of this origin (the console), not from another site's page.
-        // Behind a trusted proxy that rewrites Host, the browser's host is in X-Forwarded-Host.
-        const forwardedHost = rt.config.trustProxy ? String(headers['x-forwarded-host'] ?? '').split(',')[0].trim() : '';
-        if (!authorization && headers.cookie && !sameOrigin(headers.origin, headers.host) && !(forwardedHost && sameOrigin(headers.origin, forwardedHost))) return false;
+        // connection must come from a page of this origin (the console), not from another site's page
+        // (the one origin rule of REST and GraphQL over HTTP, src/http/same-origin.ts).
+        if (!authorization && !cookieOriginAllowed(headers, rt.config)) return false;
         try {
           const auth = await authenticate(rt, { authorization, cookie: headers.cookie ?? null });
           (wsCtx.extra as { principal?: Principal | null }).principal = auth.principal;
