@@ -54,7 +54,8 @@ describe('REST with the session cookie', () => {
   });
 
   it('refuses Origin: null and Sec-Fetch-Site cross-site or same-site (a sibling origin)', async () => {
-    for (const headers of [{ origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site', origin: own }, { origin: 'not a url' }]) {
+    const variants: Array<Record<string, string>> = [{ origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site', origin: own }, { origin: 'not a url' }];
+    for (const headers of variants) {
       const res = await call(s.url, 'POST', '/api/v1/auth/logout', { headers: { cookie, ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(403);
       expect(res.body.code).toBe('CROSS_ORIGIN_REQUEST');

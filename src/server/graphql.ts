@@ -21,7 +21,7 @@ import { DomainError, InternalError, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
 import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
-import { graphqlGuardPlugins, userInputErrorOf } from './graphql-guards.js';
+import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
 
@@ -102,6 +102,30 @@ export type Yoga = YogaServerInstance<InitialContext, Ctx>;
 
 export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
   const ctxByRequest = new WeakMap<Request, Ctx>();
+  /** Contexts resolved before validation (see earlyCredentials). */
+  const early = new WeakMap<Request, Promise<Ctx>>();
+  const httpCtx = async (initial: InitialContext): Promise<Ctx> => {
+    const req = initial.request!;
+    const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
+    // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
+    const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
+    const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
+    ctxByRequest.set(req, ctx);
+    return ctx;
+  };
+  /**
+   * With INTROSPECTION=authenticated, whether validation errors may carry "Did you mean …" hints depends
+   * on the caller: the credential is resolved once, before validation, and the context reuses it.
+   */
+  const earlyCredentials: Plugin = {
+    async onParams({ request, context }) {
+      if (rt.config.introspection !== 'authenticated') return;
+      const pending = httpCtx({ ...(context as object), request } as InitialContext);
+      early.set(request, pending);
+      await pending.catch(() => undefined); // the context factory rethrows it
+    },
+  };
+  const principalOf = (request: Request): Principal | null | undefined => ctxByRequest.get(request)?.principal;
   return createYoga<InitialContext, Ctx>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -127,14 +151,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
     context: async (initial): Promise<Ctx> => {
       if (initial.restCtx) return initial.restCtx;
       if (initial.wsPrincipal !== undefined) return createCtx(rt, initial.wsPrincipal, crypto.randomUUID());
-      const req = initial.request!;
-      const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
       try {
-        // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
-        const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
-        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
-        ctxByRequest.set(req, ctx);
-        return ctx;
+        return await (early.get(initial.request!) ?? httpCtx(initial));
       } catch (err) {
         if (err instanceof DomainError) throw domainToGraphQL(err);
         throw err;
@@ -146,7 +164,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
       maxAliasesPlugin({ n: MAX_QUERY_ALIASES }),
       // Token limit (while parsing), then cost, text rule for literals, introspection policy (graphql-guards.ts).
-      ...graphqlGuardPlugins(rt),
+      earlyCredentials as Plugin<Ctx>,
+      ...graphqlGuardPlugins(rt, principalOf),
       useAudit(),
       useResponseExtras(ctxByRequest),
     ],
@@ -220,7 +239,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
-          if (errors.length) return errors;
+          if (errors.length) return introspectionAllowed(rt.config.introspection, extra.principal) ? errors : withoutSuggestions(errors);
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           throw err;
