@@ -44,6 +44,8 @@ export interface Config {
    * credential is needed; the default when NODE_ENV=production) or `off`.
    */
   introspection: IntrospectionPolicy;
+  /** NODE_ENV as given (unset: development defaults). */
+  nodeEnv?: string;
 }
 
 export type IntrospectionPolicy = 'public' | 'authenticated' | 'off';
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env),
     assistant: loadAssistantConfig(env),
     introspection: introspectionPolicy(env),
+    nodeEnv: env.NODE_ENV || undefined,
   };
 }
 

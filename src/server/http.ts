@@ -25,6 +25,21 @@ import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
 import { bodyReadError } from '../http/body-errors.js';
 import { assertCookieRequestAllowed, isJsonContentType } from '../http/same-origin.js';
 
+/** Hosts that only this machine reaches. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Settings a reachable deployment should not run with, for /readyz: NODE_ENV unset on a bind other
+ * machines can reach keeps development defaults (anonymous introspection among them).
+ */
+export function deploymentWarnings(config: { host: string; nodeEnv?: string }): string[] {
+  const warnings: string[] = [];
+  if (!config.nodeEnv && !LOOPBACK_HOSTS.has(config.host) && !config.host.startsWith('127.')) {
+    warnings.push(`NODE_ENV is unset while listening on ${config.host}: development defaults apply (anyone may introspect the GraphQL schema). Set NODE_ENV=production; see the README's Production checklist.`);
+  }
+  return warnings;
+}
+
 /** Answers a typed error as a REST-style body (`{code, detail}`), through the one builder. */
 function sendError(res: Response, err: DomainError): void {
   const e = restError(err);
@@ -140,7 +155,8 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
       rt.redis.ping().then(() => (checks.redis = 'ok')).catch((e: Error) => (checks.redis = e.message)),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks });
+    const warnings = deploymentWarnings(rt.config);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks, ...(warnings.length ? { warnings } : {}) });
   });
   app.get('/metrics', async (_req, res) => {
     res.setHeader('content-type', registry.contentType);
