@@ -12,8 +12,10 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30000,
-    hookTimeout: 60000,
+    // Deadlines for a test that hangs, not for speed: tests wait for facts, and a 2-core machine running
+    // other work (CI neighbours, `stress-ng --cpu 2`) can take several times as long as an idle one.
+    testTimeout: 180000,
+    hookTimeout: 180000,
     pool: 'forks',
     // Each file boots its own server and database; two cores run two files at a time.
     maxWorkers: 2,

@@ -108,7 +108,7 @@ async function main(): Promise<void> {
     const exportQuery = { entity: 'events', since_hours: 24, limit: EVENTS };
     const v = validateReportQuery(exportQuery, { mode: 'export' });
     if (!v.query) throw new Error(JSON.stringify(v.problems));
-    const compiled = compileReportQuery(v.query, tenantId);
+    const compiled = compileReportQuery(v.query, tenantId, { now: new Date() });
 
     const copyClient = new pg.Client({ connectionString: db.url });
     await copyClient.connect();
@@ -139,7 +139,7 @@ async function main(): Promise<void> {
     const aggQuery = { entity: 'alerts', since_hours: 720, bucket: '1d', group_by: ['severity'] };
     const av = validateReportQuery(aggQuery);
     if (!av.query) throw new Error(JSON.stringify(av.problems));
-    const aggSql = compileReportQuery(av.query, tenantId, { extraRow: true });
+    const aggSql = compileReportQuery(av.query, tenantId, { now: new Date(), extraRow: true });
     const ourLat: number[] = [];
     const pgLat: number[] = [];
     let rows = 0;

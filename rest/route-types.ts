@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import type { Ctx } from '../src/context.js';
 import type { Runtime } from '../src/runtime.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/principal.js';
 
 /**
  * Who may call a route: a user credential (PAT or session; the default), anyone, or a custom

@@ -4,15 +4,15 @@
  * the `alertChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum, upperCaseValues } from './builder.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { AlertConnection } from './connections.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
-import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
+import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
 import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
 import {
   createMaintenanceWindow,
   deleteMaintenanceWindow,
-  loadMaintenanceWindow,
   updateMaintenanceWindow,
   windowIsActive,
   type MaintenanceWindowInput,
@@ -46,6 +46,7 @@ builder.prismaObject('AlertTimelineEntry', {
 });
 
 builder.prismaObject('MaintenanceWindow', {
+  interfaces: [NodeRef],
   description: 'Alerts that open inside an active window covering them are suppressed: no outbound trigger.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -62,6 +63,7 @@ builder.prismaObject('MaintenanceWindow', {
 });
 
 builder.prismaObject('Alert', {
+  interfaces: [NodeRef],
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -139,16 +141,14 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: AlertFilter }) },
     maxSize: 500,
     defaultSize: 100,
+    totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
     resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
-  }),
+  }, AlertConnection),
   alert: t.prismaField({
     type: 'Alert',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const alert = await loadAlert(ctx, String(args.id));
-      return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Alert', await ctx.db.alert.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   maintenanceWindows: t.prismaField({
     type: ['MaintenanceWindow'],
@@ -159,10 +159,7 @@ builder.queryFields((t) => ({
     type: 'MaintenanceWindow',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const w = await loadMaintenanceWindow(ctx, String(args.id));
-      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Maintenance window', await ctx.db.maintenanceWindow.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

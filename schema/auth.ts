@@ -2,17 +2,18 @@
  * Login, logout and personal access tokens.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder, upperCaseValues } from './builder.js';
+import { builder, upperCaseValues, NodeRef } from './builder.js';
 import { login, logout } from '../src/auth/sessions.js';
 import { listTokens, mintToken, reactivateToken, revokeToken, rotateToken, tokenStatus } from '../src/auth/tokens.js';
 import { requireUser } from '../src/context.js';
-import { SESSION_COOKIE } from '../src/auth/principal.js';
+import { SESSION_COOKIE } from '../src/principal.js';
 import { setAuditTarget } from '../src/audit/audit.js';
 import { seesTokenChange } from '../src/auth/policy.js';
 
 const TokenStatusEnum = builder.enumType('TokenStatus', { values: upperCaseValues(['active', 'revoked', 'expired'] as const) });
 
 builder.prismaObject('AccessToken', {
+  interfaces: [NodeRef],
   description: 'A personal access token. The cleartext is never readable after minting.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -3,7 +3,7 @@
  * any user of the tenant; meters, SKU prices, settings, budgets and recomputation for admins. Every
  * amount is a `Money` (exact decimal string + currency), every quantity a decimal string.
  */
-import { builder, upperCaseValues } from './builder.js';
+import { builder, upperCaseValues, NodeRef } from './builder.js';
 import type { Money } from '../src/billing/money.js';
 import { money } from '../src/billing/money.js';
 import { Decimal } from '../src/billing/money.js';
@@ -188,6 +188,7 @@ const SkuRef = builder.objectRef<SkuView>('BillingSku').implement({
 });
 
 builder.prismaObject('BillingMeter', {
+  interfaces: [NodeRef],
   description: 'A custom meter over timeline events; its SKU is `custom.<slug>`.',
   fields: (t) => ({
     id: t.exposeID('id'),

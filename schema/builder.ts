@@ -95,8 +95,8 @@ builder.addScalarType('JSON', new GraphQLScalarType({ ...GraphQLJSON.toConfig(),
  * the caller may see is a NOT_FOUND error, never a silent null. This is what clients of mature GraphQL
  * APIs expect (GitHub answers `repository: null` with a NOT_FOUND error at that path): a null alone
  * cannot be told apart from "not allowed" or "deleted meanwhile", while the error says which and
- * carries the machine reason. Fields that were nullable stay nullable, so the other root fields of
- * the same document keep their data. REST gets its 404 from the same error (rest/adapter.ts).
+ * carries the machine reason. Lookups are non-null (the convention in CONTRIBUTING): the error is
+ * the answer. REST gets its 404 from the same error (rest/adapter.ts).
  */
 export function found<T>(what: string, value: T | null | undefined): T {
   if (value == null) throw new NotFound(what);
@@ -136,3 +136,39 @@ export function requestOrigin(ctx: Ctx): string | null {
 }
 
 export const SeverityEnum = builder.enumType('Severity', { values: upperCaseValues(['info', 'warning', 'critical'] as const) });
+
+/**
+ * Relay's `Node`: every object with its own page (an alert, a device, a proposal, ...) implements it, and
+ * `node(id:)` / `nodes(ids:)` (schema/node.ts) find any of them by id. Ids are UUIDv7, unique across
+ * tables, so they are used as they are (no base64 "Type:id" wrapping): the id a REST response shows is
+ * the id `node` takes. The object types' own `id` field satisfies the interface.
+ */
+/** The tag node(id:) puts on each row it loads: the row's GraphQL type. */
+export const NODE_TYPE_TAG = Symbol('nodeType');
+
+export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
+  description: 'An object with a globally unique id. `node(id:)` finds it within the caller\'s tenant.',
+  fields: (t) => ({ id: t.exposeID('id', { description: 'UUIDv7, unique across every type.' }) }),
+  // Only node(id:)/nodes(ids:) return the interface; their rows carry their type (schema/node.ts).
+  resolveType: (value) => (value as Record<symbol, string>)[NODE_TYPE_TAG] ?? null,
+});
+
+/**
+ * A connection object named after its node type (`AlertConnection`), shared by every field that pages
+ * that type, with `totalCount` (fields pass `totalCount`, counted only when asked for).
+ */
+export function countedConnection(type: string, name: string) {
+  return builder.connectionObject({
+    type: type as never,
+    name,
+    fields: (t) => ({
+      totalCount: t.int({
+        description: 'How many match, across every page.',
+        resolve: async (connection) => {
+          const { totalCount } = connection as { totalCount?: number | (() => number | Promise<number>) };
+          return typeof totalCount === 'function' ? totalCount() : (totalCount ?? 0);
+        },
+      }),
+    }),
+  });
+}

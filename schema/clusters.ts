@@ -3,7 +3,7 @@
  * The join exchange, heartbeats and forwarded alerts are calls between installations with their own
  * credentials (REST: POST /clusters/join, /clusters/heartbeat, /clusters/events).
  */
-import { builder, requestOrigin } from './builder.js';
+import { builder, requestOrigin, NodeRef } from './builder.js';
 import { clusterStatus, createClusterInvite, getCluster, listClusters, revokeCluster, type MintedInvite } from '../src/clusters/hub.js';
 
 const ClusterStatusEnum = builder.enumType('ClusterStatus', {
@@ -12,6 +12,7 @@ const ClusterStatusEnum = builder.enumType('ClusterStatus', {
 });
 
 const ClusterRef = builder.prismaObject('Cluster', {
+  interfaces: [NodeRef],
   description: 'Another installation of the service that joined this one (the hub) with an invite.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -8,7 +8,8 @@
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
-import { builder, found, upperCaseValues } from './builder.js';
+import { builder, found, upperCaseValues, NodeRef } from './builder.js';
+import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, ProposalConnection } from './connections.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
 import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
@@ -60,6 +61,7 @@ const DriftReportRef = builder.prismaObject('DriftReport', {
 });
 
 builder.prismaObject('Device', {
+  interfaces: [NodeRef],
   description: 'A device in the source of truth: what it is, what it should run, what it was seen running.',
   select: { id: true },
   fields: (t) => ({
@@ -86,7 +88,7 @@ builder.prismaObject('Device', {
       select: (_args, _ctx, nestedSelection) => ({ intents: nestedSelection({ orderBy: { version: 'desc' }, take: 1 }) }),
       resolve: (d) => d.intents[0] ?? null,
     }),
-    intentHistory: t.relatedConnection('intents', { cursor: 'id', description: 'Every intent version, newest first.', query: () => ({ orderBy: { version: 'desc' } }) }),
+    intentHistory: t.relatedConnection('intents', { cursor: 'id', totalCount: true, description: 'Every intent version, newest first.', query: () => ({ orderBy: { version: 'desc' } }) }, IntentVersionConnection),
     drift: t.field({
       type: DriftReportRef,
       nullable: true,
@@ -94,14 +96,15 @@ builder.prismaObject('Device', {
       select: (_args, _ctx, nestedSelection) => ({ drifts: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1 }) }),
       resolve: (d) => d.drifts[0] ?? null,
     }),
-    driftReports: t.relatedConnection('drifts', { cursor: 'id', query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) }),
-    events: t.relatedConnection('events', { cursor: 'id', description: "The device's timeline, newest first.", query: () => ({ orderBy: NEWEST_FIRST }) }),
+    driftReports: t.relatedConnection('drifts', { cursor: 'id', totalCount: true, query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) }, DriftReportConnection),
+    events: t.relatedConnection('events', { cursor: 'id', totalCount: true, description: "The device's timeline, newest first.", query: () => ({ orderBy: NEWEST_FIRST }) }, EventConnection),
     alerts: t.relatedConnection('alerts', {
       cursor: 'id',
       description: "The device's alerts, newest first.",
       args: { open: t.arg.boolean({ description: 'Only alerts not resolved yet.' }) },
+      totalCount: true,
       query: (args) => ({ where: args.open ? { status: { not: 'resolved' as const } } : {}, orderBy: { id: 'desc' } }),
-    }),
+    }, AlertConnection),
     proposals: t.relatedConnection('proposals', {
       cursor: 'id',
       args: { status: t.arg({ type: ProposalStatusEnum }), open: t.arg.boolean({ description: 'Only proposed or approved ones.' }) },
@@ -109,7 +112,8 @@ builder.prismaObject('Device', {
         where: args.status ? { status: args.status } : args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {},
         orderBy: { id: 'desc' },
       }),
-    }),
+      totalCount: true,
+    }, ProposalConnection),
   }),
 });
 
@@ -151,10 +155,9 @@ builder.queryFields((t) => ({
     args: { filter: t.arg({ type: DeviceFilterInput }) },
     totalCount: (_conn, args, ctx) => ctx.db.device.count({ where: deviceWhere(args.filter) }),
     resolve: (query, _root, args, ctx) => ctx.db.device.findMany({ ...query, where: deviceWhere(args.filter), orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
-  }),
+  }, DeviceConnection),
   device: t.prismaField({
     type: 'Device',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Device', await ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } })),

@@ -3,7 +3,8 @@
  * subscription, signed inbound webhooks, and the tenant's ingest keys.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, found, SeverityEnum, upperCaseValues, requestOrigin } from './builder.js';
+import { builder, found, SeverityEnum, upperCaseValues, requestOrigin, NodeRef } from './builder.js';
+import { EventConnection } from './connections.js';
 import { requireUser } from '../src/context.js';
 import { matchesEventFilter, TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
 import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
@@ -20,6 +21,7 @@ import { listIngestKeys, rotateTenantIngestKey } from '../src/tenants/ingest-key
 export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: upperCaseValues(['ingest', 'webhook', 'sot', 'system'] as const) });
 
 export const EventRef = builder.prismaObject('Event', {
+  interfaces: [NodeRef],
   description: 'One entry on the timeline. Both envelope shapes map onto it (`kind` is stored as `type`).',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -65,11 +67,11 @@ builder.queryFields((t) => ({
     maxSize: TIMELINE_LIMITS.maxLimit,
     description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}).`,
     args: { filter: t.arg({ type: EventFilterInput }) },
+    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(toFilter(args.filter)) }),
     resolve: (query, _root, args, ctx) => ctx.db.event.findMany({ ...query, where: timelineWhere(toFilter(args.filter)), orderBy: NEWEST_FIRST }),
-  }),
+  }, EventConnection),
   event: t.prismaField({
     type: 'Event',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Event', await ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } })),
@@ -101,6 +103,7 @@ const InboundWebhookKindEnum = builder.enumType('InboundWebhookKind', {
 });
 
 builder.prismaObject('InboundWebhook', {
+  interfaces: [NodeRef],
   description: 'A signed inbound URL. The secret is only readable through reveal/rotate.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -2,7 +2,7 @@
  * GraphQL of GPU diagnostics and AIPerf-style load-test runs: members read; starting a diagnostic,
  * starting or cancelling a run need the admin role. REST runs the same operations (rest/routes/gpu-runs.ts).
  */
-import { builder } from './builder.js';
+import { builder, NodeRef } from './builder.js';
 import { getGpuDiagnostic, listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
 import { cancelAiperfRun, getAiperfRun, listAiperfRuns, startAiperfRun, type AiperfResults, type AiperfStatus, type GpuWindowLoad } from '../src/gpu/aiperf.js';
 import type { Stat } from '../src/gpu/percentiles.js';
@@ -31,6 +31,7 @@ const GpuDiagnosticCheckRef = builder.objectRef<DiagnosticCheck>('GpuDiagnosticC
 });
 
 builder.prismaObject('GpuDiagnostic', {
+  interfaces: [NodeRef],
   description: 'An on-demand diagnostics request over one GPU or a node, with its checks.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -90,6 +91,7 @@ const AiperfGpuLoadRef = builder.objectRef<GpuWindowLoad>('AiperfGpuLoad').imple
 });
 
 builder.prismaObject('AiperfRun', {
+  interfaces: [NodeRef],
   description: 'A load-test run against an OpenAI-compatible endpoint, its results and the GPUs\' load in the same window.',
   fields: (t) => ({
     id: t.exposeID('id'),

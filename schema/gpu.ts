@@ -4,7 +4,7 @@
  * ingest key (REST `POST /ai-factory/gpu/samples`, the collector) or a scraped dcgm-exporter.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, upperCaseValues } from './builder.js';
+import { builder, upperCaseValues, NodeRef } from './builder.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
 import { fleetTotals, gpuByIdOrUuid, gpuEvents, gpuOverview, gpuTimeseries, listGpus, type FleetTotals, type GpuView, type Overview, type Timeseries } from '../src/gpu/queries.js';
@@ -37,6 +37,7 @@ const GpuVerdictRef = builder.objectRef<{ status: GpuHealth; reasons: string[] }
 });
 
 export const GpuRef = builder.prismaObject('Gpu', {
+  interfaces: [NodeRef],
   description: 'A GPU seen in telemetry (one per UUID in the tenant).',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -18,5 +18,6 @@ import './clusters.js';
 import './gpu.js';
 import './gpu-runs.js';
 import './billing.js';
+import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

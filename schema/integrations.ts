@@ -5,7 +5,7 @@
  * (SPEC "Authentication" rule 3: a member can investigate); every change is for admins.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder, requestOrigin } from './builder.js';
+import { builder, requestOrigin, NodeRef } from './builder.js';
 import type { Ctx } from '../src/context.js';
 import { requireUser } from '../src/context.js';
 import { listProviders, secretFields } from '../src/integrations/registry.js';
@@ -134,6 +134,7 @@ function healthOf(i: Integration): HealthView {
 }
 
 const IntegrationRef = builder.prismaObject('Integration', {
+  interfaces: [NodeRef],
   description: 'A monitoring system connected to the tenant.',
   fields: (t) => ({
     id: t.exposeID('id'),

@@ -3,7 +3,8 @@
  * filters, open/update/approve/deny, and the `proposalChanged` subscription.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, found, upperCaseValues } from './builder.js';
+import { builder, found, upperCaseValues, NodeRef } from './builder.js';
+import { ProposalConnection } from './connections.js';
 import { requireUser } from '../src/context.js';
 import { approveProposal, denyProposal, openProposal, proposalWhere, updateProposal } from '../src/proposals/proposals.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
@@ -17,6 +18,7 @@ export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
 export const PROPOSAL_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
 builder.prismaObject('Proposal', {
+  interfaces: [NodeRef],
   description: 'A change to a device that a second human must approve (four-eyes rule).',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -88,10 +90,9 @@ builder.queryFields((t) => ({
       if (args.open && !args.status) where.status = { in: [...OPEN_PROPOSAL_STATUSES] };
       return ctx.db.proposal.findMany({ ...query, where, orderBy: { id: 'desc' } });
     },
-  }),
+  }, ProposalConnection),
   proposal: t.prismaField({
     type: 'Proposal',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Proposal', await ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } })),

@@ -4,7 +4,7 @@
  * schedules (admin). The query document is the same JSON structure REST takes (snake_case keys,
  * lowercase values), described by `reportSchema`; it is validated by src/reports/validate.ts.
  */
-import { builder } from './builder.js';
+import { builder, NodeRef } from './builder.js';
 import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
 import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
@@ -56,6 +56,7 @@ const TranslationRef = builder.objectRef<TranslateResult>('ReportTranslation').i
 });
 
 builder.prismaObject('SavedReport', {
+  interfaces: [NodeRef],
   description: 'A named report query.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -98,6 +99,7 @@ const PanelRef = builder.objectRef<Panel & { index: number }>('DashboardPanel').
 });
 
 builder.prismaObject('Dashboard', {
+  interfaces: [NodeRef],
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
@@ -110,6 +112,7 @@ builder.prismaObject('Dashboard', {
 });
 
 builder.prismaObject('ReportSchedule', {
+  interfaces: [NodeRef],
   description: 'A saved report delivered to an outbound webhook on a cron schedule (admin only).',
   fields: (t) => ({
     id: t.exposeID('id'),

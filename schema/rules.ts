@@ -1,9 +1,9 @@
 /**
  * Alert rules: types, queries (members read) and mutations (admins write).
  */
-import { builder, SeverityEnum, upperCaseValues } from './builder.js';
-import { createAlertRule, deleteAlertRule, loadAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
-import { PAYLOAD_OPS, type PayloadCondition } from '../src/rules/match.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
+import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
   values: upperCaseValues({
@@ -24,6 +24,7 @@ export const PayloadConditionRef = builder.objectRef<PayloadCondition>('PayloadC
 });
 
 builder.prismaObject('AlertRule', {
+  interfaces: [NodeRef],
   description: 'A tenant-configured rule that turns events (or their absence) into alerts.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -92,10 +93,7 @@ builder.queryFields((t) => ({
     type: 'AlertRule',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const rule = await loadAlertRule(ctx, String(args.id));
-      return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('Alert rule', await ctx.db.alertRule.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

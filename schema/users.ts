@@ -1,7 +1,8 @@
 /**
  * Users, the caller (`me`), and the audit log.
  */
-import { builder, upperCaseValues } from './builder.js';
+import { builder, upperCaseValues, NodeRef } from './builder.js';
+import { AuditLogConnection } from './connections.js';
 import { changeUserRole, createUser, resetUserPassword } from '../src/users/users.js';
 import { requireUser } from '../src/context.js';
 
@@ -19,6 +20,7 @@ builder.prismaObject('Tenant', {
 });
 
 builder.prismaObject('User', {
+  interfaces: [NodeRef],
   // Load only what a query asks for: never the password hash.
   select: { id: true },
   fields: (t) => ({
@@ -130,6 +132,10 @@ builder.prismaObject('AuditLog', {
   }),
 });
 
+function auditWhere(args: { action?: string | null; actorId?: string | number | null }) {
+  return { ...(args.action ? { action: args.action } : {}), ...(args.actorId ? { actorId: String(args.actorId) } : {}) };
+}
+
 builder.queryFields((t) => ({
   auditLog: t.prismaConnection({
     type: 'AuditLog',
@@ -137,11 +143,7 @@ builder.queryFields((t) => ({
     authScopes: { admin: true },
     description: 'Every mutation in the tenant, newest first (admins).',
     args: { action: t.arg.string(), actorId: t.arg.id() },
-    resolve: (query, _root, args, ctx) =>
-      ctx.db.auditLog.findMany({
-        ...query,
-        where: { ...(args.action ? { action: args.action } : {}), ...(args.actorId ? { actorId: String(args.actorId) } : {}) },
-        orderBy: { id: 'desc' },
-      }),
-  }),
+    totalCount: (_conn, args, ctx) => ctx.db.auditLog.count({ where: auditWhere(args) }),
+    resolve: (query, _root, args, ctx) => ctx.db.auditLog.findMany({ ...query, where: auditWhere(args), orderBy: { id: 'desc' } }),
+  }, AuditLogConnection),
 }));

@@ -4,7 +4,7 @@
  * every user of the tenant; writes and secrets are for admins.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum, upperCaseValues } from './builder.js';
+import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
 import { PayloadConditionInput, PayloadConditionRef } from './rules.js';
@@ -80,6 +80,7 @@ builder.prismaObject('DeliveryAttempt', {
 });
 
 builder.prismaObject('Delivery', {
+  interfaces: [NodeRef],
   description: 'One announced change sent to one webhook, with every attempt.',
   fields: (t) => ({
     id: t.exposeID('id', { description: 'Also the `webhook-id` header and the body `id`: stable across retries.' }),
@@ -100,6 +101,7 @@ builder.prismaObject('Delivery', {
 const MAX_SHOWN_DELIVERIES = 100;
 
 builder.prismaObject('OutboundWebhook', {
+  interfaces: [NodeRef],
   description: 'A receiver URL that gets signed POSTs when its triggers fire.',
   fields: (t) => ({
     id: t.exposeID('id'),

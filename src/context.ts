@@ -4,7 +4,7 @@
  * selections into a constant number of queries; see test/graph.test.ts.)
  */
 import type { Runtime } from './runtime.js';
-import type { Principal } from './auth/principal.js';
+import type { Principal } from './principal.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { scopedDb } from './db/scope.js';
 import { Forbidden, Unauthenticated } from './errors.js';

@@ -10,11 +10,14 @@ import { createPrisma } from './db/client.js';
 import type { PrismaClient } from './generated/prisma/client.js';
 import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
-import { resolveAppSecret, SecretBox } from './auth/secrets.js';
+import { resolveAppSecret, SecretBox } from './secrets.js';
+import { systemClock, type Clock } from './clock.js';
 
 export interface Runtime {
   config: Config;
   logger: Logger;
+  /** "Now" for every rule that reads the time (tests inject a shifted clock). */
+  clock: Clock;
   prisma: PrismaClient;
   /** General-purpose connection (rate limits, caches). */
   redis: Redis;
@@ -29,7 +32,7 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createRuntime(config: Config, databaseUrl: string, redisUrl: string, opts: { poolSize?: number } = {}): Runtime {
+export function createRuntime(config: Config, databaseUrl: string, redisUrl: string, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
   const logger = createLogger(config.logLevel);
   const appSecret = resolveAppSecret(config);
   const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'));
@@ -47,6 +50,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisUrl: str
   return {
     config,
     logger,
+    clock: opts.clock ?? systemClock,
     prisma,
     redis,
     queues,

@@ -2,7 +2,7 @@
  * The one place that computes and checks HMAC-SHA256 signatures (inbound and outbound webhooks).
  */
 import crypto from 'node:crypto';
-import { constantTimeEqual } from './auth/secrets.js';
+import { constantTimeEqual } from './secrets.js';
 
 /** Hex HMAC-SHA256 of the exact bytes, keyed by the secret. */
 export function hmacHex(secret: string, body: Buffer | string): string {

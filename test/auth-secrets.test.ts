@@ -4,7 +4,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
 import { gql, rest } from './helpers/http.js';
 import { rotateIngestKey } from '../src/tenants/ingest-keys.js';
-import { tokenHash } from '../src/auth/secrets.js';
+import { tokenHash } from '../src/secrets.js';
 
 let s: TestServer;
 let t: BuiltTenant;

@@ -331,5 +331,5 @@ describe('ops on the embedded database', () => {
       await held.stop();
     }
     json(await ops(['ingest-key', 'rotate', '--tenant', 'emb', '--json'], embEnv));
-  }, 90_000);
+  }, 180_000);
 });

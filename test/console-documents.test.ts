@@ -107,5 +107,5 @@ describe('console GraphQL documents', () => {
     const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'console'], { cwd: root, encoding: 'utf8' });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
-  }, 120_000);
+  }, 180_000);
 });

@@ -65,7 +65,7 @@ beforeAll(async () => {
   webhookId = (await api('mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', { input: { name: 'pager', url: first.url, triggers: [{ on: 'EVENT', typeGlob: 'backup.*' }] } })).createOutboundWebhook.webhook.id;
   admin = await b.newPage();
   await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await b?.close();

@@ -223,7 +223,7 @@ describe('GPU overview', () => {
     await diag.getByText('completed').waitFor({ timeout: 30_000 });
     await diag.getByRole('listitem').filter({ hasText: 'gpu-node-7 #1' }).filter({ hasText: 'xid_last_hour: fail' }).waitFor();
     await screenshot(page, 'insight-gpu');
-  }, 60_000);
+  }, 180_000);
 });
 
 describe('load tests', () => {
@@ -247,7 +247,7 @@ describe('load tests', () => {
     await row.getByText(`p50 ${ttft.p50.toFixed(1)} · p90 ${ttft.p90.toFixed(1)} · p99 ${ttft.p99.toFixed(1)} ms`).first().waitFor();
     await row.getByText(`0/6 errors`).waitFor();
     await screenshot(page, 'insight-gpu-load-test');
-  }, 90_000);
+  }, 180_000);
 });
 
 describe('billing', () => {

@@ -9,7 +9,7 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
 import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
-import { SESSION_COOKIE } from '../src/auth/principal.js';
+import { SESSION_COOKIE } from '../src/principal.js';
 import WebSocket from 'ws';
 import { createClient } from 'graphql-ws';
 
@@ -40,7 +40,7 @@ beforeAll(async () => {
   [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
   t = await buildTenant(s.app.rt);
   page = await b.newPage();
-}, 120_000);
+}, 180_000);
 
 afterAll(async () => {
   await b?.close();

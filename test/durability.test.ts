@@ -112,7 +112,7 @@ describe('durability of rule evaluation', () => {
     const alerts = await settled(s, t, [a.id], 45_000);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.count).toBe(1);
-  }, 60_000);
+  }, 180_000);
 
   it('re-drives committed events whose enqueue was lost, with the worker running', async () => {
     const s = await server(true);

@@ -241,6 +241,7 @@ describe('GET /events', () => {
   it("does not show another tenant's event", async () => {
     const mine = await ingest(tenant.ingestKey, { type: 'secret.thing', source: 's' });
     const r = await gql(s.url, other.adminToken, 'query($id: ID!) { event(id: $id) { id } }', { id: mine.body.id });
-    expect(r.data.event).toBeNull();
+    expect(r.data).toBeNull();
+    expect(r.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });

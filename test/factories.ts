@@ -7,7 +7,7 @@ import { createTenant } from '../src/tenants/tenants.js';
 import { insertUser, type CreateUserInput } from '../src/users/users.js';
 import { createCtx } from '../src/context.js';
 import { mintToken } from '../src/auth/tokens.js';
-import type { Principal } from '../src/auth/principal.js';
+import type { Principal } from '../src/principal.js';
 import type { User } from '../src/generated/prisma/client.js';
 
 export interface BuiltTenant {

@@ -40,7 +40,7 @@ beforeAll(async () => {
   a = await buildTenant(s.app.rt);
   b = await buildTenant(s.app.rt);
   memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, a.tenantId));
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   for (const srv of servers) await srv.close();
@@ -99,7 +99,7 @@ describe('AIPerf runs', () => {
     expect(run.results).toMatchObject({ requests: 10, errors: 0 });
     expect(srv.received).toBe(10);
     expect(srv.maxInFlight).toBeGreaterThanOrEqual(2);
-  }, 90_000);
+  }, 180_000);
 
   it('a run against a closed port ends failed with every request counted as an error', async () => {
     const port = await closedPort();
@@ -110,7 +110,7 @@ describe('AIPerf runs', () => {
     expect(run.results).toMatchObject({ requests: 3, errors: 3 });
     expect(run.results.ttft_ms.p50).toBeNull();
     expect(run.error).toMatch(/Every request failed/);
-  }, 60_000);
+  }, 180_000);
 
   it('cancel stops a running run, which ends cancelled; cancelling again is a 409', async () => {
     // Each response takes ~10 s; the run would last a minute.
@@ -209,7 +209,7 @@ describe('AIPerf runs', () => {
     expect(await redriveQueuedAiperfRuns(s.app.rt)).toBeGreaterThanOrEqual(1);
     const run = await finished(a.adminToken, row.id);
     expect(run).toMatchObject({ status: 'succeeded', results: { requests: 2, errors: 0 } });
-  }, 60_000);
+  }, 180_000);
 
   it('a worker shutting down stops its running run, which ends failed saying why, instead of holding the process', async () => {
     const db = await createTestDatabase();

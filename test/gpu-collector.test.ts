@@ -67,7 +67,7 @@ beforeAll(async () => {
   binDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fake-nvidia-smi-'));
   emptyDir = fs.mkdtempSync(path.join(os.tmpdir(), 'no-nvidia-smi-'));
   smiPath = writeFakeNvidiaSmi(binDir);
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await s?.stop();

@@ -72,7 +72,7 @@ beforeAll(async () => {
   t = await buildTenant(s.app.rt);
   other = await buildTenant(s.app.rt);
   memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await s?.stop();

@@ -54,7 +54,7 @@ beforeAll(async () => {
     sample(HOT, 0, 'n2', 10 * 60_000, { temperatureC: 88 }), sample(HOT, 0, 'n2', 10_000, { temperatureC: 85, powerW: 699, eccDbe: 2 }),
     sample(STALE, 1, 'n2', 3600_000),
   ], 'nvidia-smi');
-}, 60_000);
+}, 180_000);
 
 afterAll(async () => {
   await s?.stop();
@@ -80,7 +80,7 @@ describe('GPU diagnostics', () => {
     expect(check(d, 'dcgmi_diag', null).detail).toContain('-r 3');
     expect(d.result).toBe('pass');
     expect(d.finished_at).toEqual(expect.any(String));
-  }, 60_000);
+  }, 180_000);
 
   it('a GPU with an XID in the last hour fails the XID check with the catalogue meaning; the node result is fail', async () => {
     const start = await rest(s.url, a.adminToken).post('/ai-factory/gpu/diagnostics', { node: 'n1', level: 1 });
@@ -95,7 +95,7 @@ describe('GPU diagnostics', () => {
     // Level 1 runs no temperature or power checks.
     expect(d.checks.some((c: any) => c.name === 'temperature')).toBe(false);
     expect(d.result).toBe('fail');
-  }, 60_000);
+  }, 180_000);
 
   it('temperature near the limit warns, ECC double-bit errors fail, the 24 h peak comes from rollups, a silent GPU fails telemetry_recent', async () => {
     const start = await rest(s.url, a.adminToken).post('/ai-factory/gpu/diagnostics', { node: 'n2', level: 3 });
@@ -108,7 +108,7 @@ describe('GPU diagnostics', () => {
     expect(check(d, 'thermal_history_24h', HOT).detail).toContain('88');
     expect(check(d, 'telemetry_recent', STALE).status).toBe('fail');
     expect(d.result).toBe('fail');
-  }, 60_000);
+  }, 180_000);
 
   it('members read diagnostics but get 403 on starting one; another tenant gets 404', async () => {
     const list = await rest(s.url, memberToken).get('/ai-factory/gpu/diagnostics');
@@ -169,5 +169,5 @@ describe('GPU diagnostics', () => {
     expect(await redriveQueuedGpuDiagnostics(s.app.rt)).toBeGreaterThanOrEqual(1);
     const d = await completed(a.adminToken, row.id);
     expect(d).toMatchObject({ status: 'completed', result: 'pass' });
-  }, 60_000);
+  }, 180_000);
 });

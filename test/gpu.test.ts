@@ -11,6 +11,7 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factorie
 import { call, eventually, gql, rest } from './helpers/http.js';
 import { rollUpRecent } from '../src/gpu/rollups.js';
 import { markMissingGpus } from '../src/gpu/missing.js';
+import { testClock } from './helpers/clock.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -27,9 +28,12 @@ function sample(id: string, overrides: Record<string, unknown> = {}) {
   return { uuid: id, index: 0, model: 'NVIDIA A100-SXM4-80GB', utilization: 50, memory_used_mib: 1000, memory_total_mib: 81920, temperature_c: 60, power_w: 200, power_limit_w: 400, ecc_dbe: 0, xid: 0, ...overrides };
 }
 
+const clock = testClock();
+
 beforeAll(async () => {
-  // A 1 s sample interval and 2 missed samples make "missing" reachable within a test.
-  s = await startTestServer({ env: { GPU_SAMPLE_INTERVAL_MS: '1000', GPU_MISSING_AFTER_INTERVALS: '2', INGEST_RATE_PER_SECOND: '1000' } });
+  // "Missing" comes from the service's clock, which the missing-GPU test moves forward: no test depends
+  // on how long the machine takes between a push and a read.
+  s = await startTestServer({ env: { GPU_SAMPLE_INTERVAL_MS: '10000', GPU_MISSING_AFTER_INTERVALS: '6', INGEST_RATE_PER_SECOND: '1000' }, start: { clock } });
   t = await buildTenant(s.app.rt);
   other = await buildTenant(s.app.rt);
   memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
@@ -142,11 +146,15 @@ describe('hardware events', () => {
     const id = uuid();
     await push(t.ingestKey, { node: 'node-m', samples: [sample(id)] });
     expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe('healthy');
-    // Its last sample arrived 10 s ago (2 expected 1 s samples missed), as if time had passed.
-    await s.app.rt.prisma.gpu.updateMany({ where: { uuid: id }, data: { lastSeenAt: new Date(Date.now() - 10_000) } });
-    expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe('missing'); // at read time too
-    await markMissingGpus(s.app.rt);
-    await markMissingGpus(s.app.rt);
+    // Six expected 10 s samples missed: the service's clock moves on by 61 s.
+    clock.advance(61_000);
+    try {
+      expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe('missing'); // at read time too
+      await markMissingGpus(s.app.rt);
+      await markMissingGpus(s.app.rt);
+    } finally {
+      clock.reset();
+    }
     const events = await rest(s.url, t.adminToken).get('/ai-factory/gpu/events?node=node-m&type=gpu.missing');
     expect(events.body.items).toHaveLength(1);
     expect((await s.app.rt.prisma.gpu.findFirstOrThrow({ where: { uuid: id } })).health).toBe('missing');

@@ -274,5 +274,5 @@ describe('embedded Postgres', () => {
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  }, 180_000);
 });

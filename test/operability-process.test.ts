@@ -149,18 +149,18 @@ describe('the service process', () => {
     expect((await fetch(svc.url + '/readyz')).status).toBe(200);
     svc.child.kill('SIGTERM');
     expect(await svc.exited).toBe(0);
-  }, 60_000);
+  }, 180_000);
 
   it('exits 2 naming PORT when PORT is not a number', async () => {
     const r = await run(process.execPath, SERVICE, { DATABASE_URL: db.url, REDIS_URL, PORT: 'abc' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Configuration error: PORT must be an integer');
     expect(r.stderr).toContain('"abc"');
-  }, 30_000);
+  }, 180_000);
 
   it('exits 2 naming DATABASE_URL when it is not a Postgres URL', async () => {
     const r = await run(process.execPath, SERVICE, { DATABASE_URL: 'mysql://x', REDIS_URL, PORT: '0' });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('DATABASE_URL');
-  }, 30_000);
+  }, 180_000);
 });

@@ -11,10 +11,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import { createOpenAIProvider } from '../src/assistant/providers/openai.js';
-import { guardedGet } from '../src/integrations/http.js';
+import { guardedGet } from '../src/net/http.js';
 import { scrapeDcgmTarget } from '../src/gpu/scrape.js';
 import { sendWebhookRequest } from '../src/deliveries/sender.js';
-import { compileUrlPolicy } from '../src/webhooks/url-guard.js';
+import { compileUrlPolicy } from '../src/net/url-guard.js';
 
 interface Recorder {
   url: string;

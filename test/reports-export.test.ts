@@ -38,7 +38,7 @@ beforeAll(async () => {
        FROM generate_series(1, $3::int) AS i`,
     [t.tenantId, BLOB, ROWS],
   );
-}, 120_000);
+}, 180_000);
 afterAll(async () => {
   await db?.end();
   await s?.stop();

@@ -8,6 +8,7 @@ import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { TIMES_OF_DAY, testClock } from './helpers/clock.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
@@ -32,17 +33,31 @@ async function ingest(body: Record<string, unknown>): Promise<void> {
   expect(r.status).toBe(202);
 }
 
-const DAY = 24 * 3600_000;
-/** Noon UTC `daysAgo` days ago, and its day bucket as the API prints it. */
-function noon(daysAgo: number): Date {
-  const d = new Date(Date.now() - daysAgo * DAY);
-  d.setUTCHours(12, 0, 0, 0);
-  return d.getTime() > Date.now() ? new Date(d.getTime() - DAY) : d;
-}
+const HOUR = 3600_000;
+/** The service's clock: the time-of-day cases move it; everything else reads it as "now". */
+const clock = testClock();
+/**
+ * Alert times `daysAgo` whole days (and a minute) before the service's now: three such times always fall
+ * on three consecutive UTC days, whatever the time of day, and only the newest is inside the last 24 hours.
+ */
+const daysAgo = (n: number) => new Date(clock.now().getTime() - n * 24 * HOUR - 60_000);
 const dayOf = (d: Date) => d.toISOString().slice(0, 10) + 'T00:00:00.000Z';
 
+function alertRow(tenantId: string, severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) {
+  const key = crypto.randomBytes(6).toString('hex');
+  return { tenantId, severity, summary: `${severity} ${source}`, source, dedupKey: key, liveDedupKey: key, createdAt, firstSeenAt: createdAt, lastSeenAt: createdAt };
+}
+
+/** Six alerts over three days for a tenant (written directly with their creation times). */
+async function seedAlerts(tenantId: string): Promise<void> {
+  const mk = (severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) => alertRow(tenantId, severity, createdAt, source);
+  await s.app.rt.prisma.alert.createMany({
+    data: [mk('critical', daysAgo(0), 'db-1'), mk('critical', daysAgo(0), 'db-2'), mk('warning', daysAgo(0), 'web-1'), mk('critical', daysAgo(1), 'db-1'), mk('info', daysAgo(2), 'web-1'), mk('info', daysAgo(2), 'web-2')],
+  });
+}
+
 beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } });
+  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' }, start: { clock } });
   t = await buildTenant(s.app.rt);
   other = await buildTenant(s.app.rt);
   aliceToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
@@ -53,15 +68,8 @@ beforeAll(async () => {
   for (let i = 0; i < 2; i++) await ingest({ type: 'disk.full', source: 'db-1', summary: `disk ${i}`, severity: 'critical', labels: { env: 'staging' }, payload: { pct: 97 + i } });
   const foreign = await rest(s.url).post('/events', { type: 'deploy.started', source: 'ci' }, { headers: { 'x-service-key': other.ingestKey } });
   expect(foreign.status).toBe(202);
-  // Alerts over three days (written directly with their creation times).
-  const mk = (severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) => {
-    const key = crypto.randomBytes(6).toString('hex');
-    return { tenantId: t.tenantId, severity, summary: `${severity} ${source}`, source, dedupKey: key, liveDedupKey: key, createdAt, firstSeenAt: createdAt, lastSeenAt: createdAt };
-  };
-  await s.app.rt.prisma.alert.createMany({
-    data: [mk('critical', noon(0), 'db-1'), mk('critical', noon(0), 'db-2'), mk('warning', noon(0), 'web-1'), mk('critical', noon(1), 'db-1'), mk('info', noon(2), 'web-1'), mk('info', noon(2), 'web-2')],
-  });
-  await s.app.rt.prisma.alert.create({ data: { ...mk('critical', noon(0), 'db-9'), tenantId: other.tenantId } });
+  await seedAlerts(t.tenantId);
+  await s.app.rt.prisma.alert.create({ data: alertRow(other.tenantId, 'critical', daysAgo(0), 'db-9') });
 });
 afterAll(async () => {
   await rcv?.close();
@@ -90,8 +98,9 @@ describe('POST /reports/query', () => {
     expect(truncated.body).toMatchObject({ row_count: 2, truncated: true });
   });
 
-  it('counts alerts grouped by severity per day', async () => {
-    const r = await query(aliceToken, { entity: 'alerts', since_hours: 24 * 4, bucket: '1d', group_by: ['severity'] });
+  /** Per-day buckets by severity of the six seeded alerts, for a tenant's token. */
+  async function expectDailyBuckets(token: string): Promise<void> {
+    const r = await query(token, { entity: 'alerts', since_hours: 24 * 4, bucket: '1d', group_by: ['severity'] });
     expect(r.status).toBe(200);
     expect(r.body.columns).toEqual([
       { name: 'bucket', type: 'timestamp' },
@@ -99,13 +108,32 @@ describe('POST /reports/query', () => {
       { name: 'count', type: 'integer' },
     ]);
     expect(r.body.rows).toEqual([
-      { bucket: dayOf(noon(2)), severity: 'info', count: 2 },
-      { bucket: dayOf(noon(1)), severity: 'critical', count: 1 },
-      { bucket: dayOf(noon(0)), severity: 'warning', count: 1 },
-      { bucket: dayOf(noon(0)), severity: 'critical', count: 2 },
+      { bucket: dayOf(daysAgo(2)), severity: 'info', count: 2 },
+      { bucket: dayOf(daysAgo(1)), severity: 'critical', count: 1 },
+      { bucket: dayOf(daysAgo(0)), severity: 'warning', count: 1 },
+      { bucket: dayOf(daysAgo(0)), severity: 'critical', count: 2 },
     ].sort((a, b) => a.bucket.localeCompare(b.bucket) || a.severity.localeCompare(b.severity)));
+  }
+
+  it('counts alerts grouped by severity per day', async () => {
+    await expectDailyBuckets(aliceToken);
   });
 
+  it('keeps day buckets and the 24-hour window apart at any time of day (injected clock)', async () => {
+    try {
+      for (const at of TIMES_OF_DAY) {
+        clock.setTimeOfDay(at);
+        const tenant = await buildTenant(s.app.rt);
+        const token = await buildToken(s.app.rt, await buildUser(s.app.rt, tenant.tenantId));
+        await seedAlerts(tenant.tenantId);
+        await expectDailyBuckets(token);
+        const last24h = await query(token, { entity: 'alerts', since_hours: 24, filters: [{ field: 'severity', op: 'eq', value: 'critical' }] });
+        expect(last24h.body.rows.map((x: { source: string }) => x.source).sort(), `at ${at}`).toEqual(['db-1', 'db-2']);
+      }
+    } finally {
+      clock.reset();
+    }
+  });
   it('answers 422 naming the path of an unknown entity, field or op and of a wrongly typed value', async () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ entity: 'users' }, ['body', 'entity']],

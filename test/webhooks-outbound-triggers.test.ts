@@ -1,7 +1,7 @@
 /** Trigger matching (pure): which announced changes each trigger selects. */
 import { describe, expect, it } from 'vitest';
 import { triggerMatches, validateTriggers, webhookWants } from '../src/webhooks/triggers.js';
-import { conditionHolds } from '../src/rules/match.js';
+import { conditionHolds } from '../src/events/match.js';
 import { ValidationFailed } from '../src/errors.js';
 
 const alert = (severity: string) => ({ source: 'rules', kind: 'alert.opened', severity, labels: { team: 'core' }, payload: { id: 'a1' } });

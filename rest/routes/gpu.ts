@@ -23,7 +23,7 @@ export const gpuRoutes: RouteEntry[] = [
     path: '/ai-factory/gpu/samples',
     auth: ingestKeyAuth,
     handler: async (req, res) => {
-      const result = await recordGpuSamples(req.ctx, parseGpuPush(req.body), 'nvidia-smi');
+      const result = await recordGpuSamples(req.ctx, parseGpuPush(req.body, req.ctx.rt.clock.now()), 'nvidia-smi');
       res.status(202).json({ status: 'accepted', gpus: result.gpus, samples: result.samples, events: result.events });
     },
   },

@@ -8,6 +8,7 @@ import type { Alert, Prisma } from '../generated/prisma/client.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
 import { nextStatus, topicOf, type AlertAction } from './state.js';
 import { v7 as uuidv7 } from 'uuid';
+import { alertWire } from './wire.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,29 +20,6 @@ export interface AlertChange {
   alert: Alert;
 }
 
-/** The alert as announced on `alertChanged` and in outbound bodies (REST naming). */
-function alertPayload(a: Alert): Record<string, unknown> {
-  return {
-    id: a.id,
-    status: a.status,
-    severity: a.severity,
-    summary: a.summary,
-    source: a.source,
-    rule_id: a.ruleId,
-    device_id: a.deviceId,
-    dedup_key: a.dedupKey,
-    count: a.count,
-    first_seen_at: a.firstSeenAt.toISOString(),
-    last_seen_at: a.lastSeenAt.toISOString(),
-    assignee_id: a.assigneeId,
-    acknowledged_at: a.acknowledgedAt?.toISOString() ?? null,
-    snoozed_until: a.snoozedUntil?.toISOString() ?? null,
-    resolved_at: a.resolvedAt?.toISOString() ?? null,
-    suppressed: a.suppressed,
-    maintenance_window_id: a.maintenanceWindowId,
-  };
-}
-
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
 async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>): Promise<string | null> {
   if (alert.suppressed) return null;
@@ -49,7 +27,7 @@ async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Re
     tenantId: alert.tenantId,
     topic,
     subjectId: alert.id,
-    body: { source: alert.source ?? 'ops-service', kind: topic, severity: alert.severity, labels: labels as Prisma.InputJsonValue, payload: alertPayload(alert) as Prisma.InputJsonValue },
+    body: { source: alert.source ?? 'ops-service', kind: topic, severity: alert.severity, labels: labels as Prisma.InputJsonValue, payload: alertWire(alert) as unknown as Prisma.InputJsonValue },
   });
 }
 
@@ -176,7 +154,7 @@ export async function announceAlertChanges(rt: Runtime, changes: AlertChange[], 
   }
   for (const c of latest.values()) {
     try {
-      await rt.pubsub.publish('alertChanged', c.alert.tenantId, { change: c.change, ...alertPayload(c.alert) });
+      await rt.pubsub.publish('alertChanged', c.alert.tenantId, { change: c.change, ...alertWire(c.alert) });
     } catch (err) {
       rt.logger.warn({ err, alertId: c.alert.id }, 'alertChanged publish failed');
     }

@@ -4,7 +4,7 @@
  * handles), whatever their role; ingest keys and inbound webhooks act for no one and may not. Another
  * tenant's alert is never loaded (tenant scope), so it is a 404 before this rule is asked.
  */
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { Forbidden, Unauthenticated } from '../errors.js';
 
 /** The user who acts on an alert (recorded on its timeline and, on acknowledge, as its assignee). */

@@ -14,7 +14,7 @@ import { requestReconcile } from '../devices/reconcile.js';
 import { openProposal } from '../proposals/proposals.js';
 import { createMaintenanceWindow } from '../alerts/maintenance-windows.js';
 import { parseDurationSeconds } from '../duration.js';
-import { constantTimeEqual } from '../auth/secrets.js';
+import { constantTimeEqual } from '../secrets.js';
 import { argsHash, canonicalJson } from './action-args.js';
 import { assertMayApprove, assertMayReject } from './policy.js';
 import type { ActionDraft, ActionTool } from './types.js';

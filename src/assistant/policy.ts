@@ -11,7 +11,7 @@
  * - An alert's conversation is shared by the tenant; a copilot conversation is its owner's alone
  *   (anyone else, admins included, gets 404: it is private, not forbidden-but-visible).
  */
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { Forbidden, NotFound } from '../errors.js';
 import type { AssistantAction, AssistantConversation } from '../generated/prisma/client.js';
 

@@ -6,9 +6,9 @@
 import { parse as parseCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
 import { Unauthenticated } from '../errors.js';
-import { tokenHash } from './secrets.js';
+import { tokenHash } from '../secrets.js';
 import { signSessionJwt, verifySessionJwt } from './jwt.js';
-import { SESSION_COOKIE, type Principal } from './principal.js';
+import { SESSION_COOKIE, type Principal } from '../principal.js';
 
 export const PAT_PREFIX = 'spat_';
 const LAST_USED_RESOLUTION_MS = 60_000;

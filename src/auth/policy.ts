@@ -7,7 +7,7 @@
  * - only people log in with a password; service users hold PATs.
  * Tenant scope is already applied (ctx.db), so every object here belongs to the caller's tenant.
  */
-import type { Principal } from './principal.js';
+import type { Principal } from '../principal.js';
 import { Forbidden } from '../errors.js';
 
 type Caller = Pick<Principal, 'userId' | 'role'>;

@@ -5,7 +5,7 @@
 import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
 import { authenticate } from './authenticate.js';
-import { SESSION_COOKIE } from './principal.js';
+import { SESSION_COOKIE } from '../principal.js';
 
 /** Builds the per-request context from a credential (HTTP headers or WS connection params). */
 export async function contextFromCredential(rt: Runtime, source: { authorization?: string | null; cookie?: string | null }, requestId: string, clientIp: string | null = null): Promise<Ctx> {

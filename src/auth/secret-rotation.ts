@@ -3,7 +3,7 @@
  * for the rule "the previous secret keeps working for 24 hours". Rows keep the current secret and the
  * previous one sealed with the runtime's SecretBox, plus when the previous one stops working.
  */
-import type { SecretBox } from './secrets.js';
+import type { SecretBox } from '../secrets.js';
 
 /** How long a rotated-away secret (or ingest key, or PAT) keeps working. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;

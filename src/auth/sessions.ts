@@ -4,7 +4,7 @@
 import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../context.js';
 import { Unauthenticated, ValidationFailed, RateLimited } from '../errors.js';
-import { verifyPassword } from './secrets.js';
+import { verifyPassword } from '../secrets.js';
 import { signSessionJwt } from './jwt.js';
 import { passwordLoginRefusal } from './policy.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';

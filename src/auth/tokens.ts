@@ -7,7 +7,7 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { AccessToken, PrismaClient } from '../generated/prisma/client.js';
-import { randomSecret, tokenHash } from './secrets.js';
+import { randomSecret, tokenHash } from '../secrets.js';
 import { PAT_PREFIX, patIsUsable } from './authenticate.js';
 import { assertMayMintFor, assertMayMintForOthers, mayListTokensOf, mayManageToken } from './policy.js';
 

@@ -7,7 +7,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { globToRegExp } from '../rules/match.js';
+import { globToRegExp } from '../events/match.js';
 import { customMeterId } from './catalogue.js';
 import { WINDOW_MS, windowStartOf, windowsBetween } from './periods.js';
 
@@ -132,7 +132,7 @@ function customSql(m: CustomMeterRow): string {
   );
 }
 
-/** Postgres regex of a type glob (the alert-rule syntax, src/rules/match.ts). */
+/** Postgres regex of a type glob (the alert-rule syntax, src/events/match.ts). */
 export function globToPostgresRegex(glob: string): string {
   return globToRegExp(glob).source;
 }

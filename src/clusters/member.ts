@@ -8,11 +8,12 @@
 import type { Runtime } from '../runtime.js';
 import type { ClusterLink } from '../generated/prisma/client.js';
 import { NotFound, Unauthenticated, ValidationFailed, invalid } from '../errors.js';
-import { assertDeliverableUrl } from '../webhooks/url-guard.js';
-import { urlPolicyOf } from '../webhooks/url-guard.js';
+import { assertDeliverableUrl } from '../net/url-guard.js';
+import { urlPolicyOf } from '../net/url-guard.js';
 import { sendWebhookRequest } from '../deliveries/sender.js';
 import { SEVERITIES } from '../events/envelope.js';
 import { SERVICE_VERSION } from './version.js';
+import { alertWire } from '../alerts/wire.js';
 
 const FORWARD_BATCH = 100;
 
@@ -92,7 +93,8 @@ export async function heartbeatLink(rt: Runtime, link: ClusterLink): Promise<{ f
         take: FORWARD_BATCH,
       });
       if (alerts.length === 0) break;
-      const body = { alerts: alerts.map((a) => ({ id: a.id, summary: a.summary, severity: a.severity, status: a.status, first_seen_at: a.firstSeenAt.toISOString() })) };
+      // The hub's contract takes these fields of the one alert wire shape.
+      const body = { alerts: alerts.map((a) => pick(alertWire(a), ['id', 'summary', 'severity', 'status', 'first_seen_at'])) };
       const fw = await postToHub(rt, `${link.hubUrl}/api/v1/clusters/events`, body, credential);
       if (fw.status !== 202) throw new Error(`forwarding answered HTTP ${fw.status}: ${detailOf(fw.body)}`);
       forwarded += alerts.length;
@@ -122,4 +124,8 @@ export async function heartbeatAllLinks(rt: Runtime): Promise<{ links: number; f
     }
   }
   return { links: links.length, failed, forwarded };
+}
+
+function pick<T extends object, K extends keyof T>(o: T, keys: readonly K[]): Pick<T, K> {
+  return Object.fromEntries(keys.map((k) => [k, o[k]])) as Pick<T, K>;
 }

@@ -14,7 +14,7 @@ import { nextAttemptAt, parseRetryAfter } from './backoff.js';
 import { signatureHeaders } from '../webhooks/signatures.js';
 import { sendWebhookRequest, type SendResult } from './sender.js';
 import type { ReceiverLimits } from './receiver-limits.js';
-import { urlPolicyOf } from '../webhooks/url-guard.js';
+import { urlPolicyOf } from '../net/url-guard.js';
 import { enqueueDeliveryAttempt } from './jobs.js';
 import { announceDelivery } from './announce.js';
 

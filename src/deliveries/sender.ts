@@ -17,7 +17,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
-import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from '../webhooks/url-guard.js';
+import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from '../net/url-guard.js';
 
 /** Bytes of the response body kept in the history. */
 const RESPONSE_BODY_LIMIT = 4096;

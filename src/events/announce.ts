@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Event } from '../generated/prisma/client.js';
+import { enqueueEvaluation } from './evaluation-jobs.js';
 
 export type ReceivedVia = 'ingest' | 'webhook' | 'sot' | 'system';
 
@@ -73,7 +74,7 @@ export async function announceTimelineEvents(rt: Runtime, events: Event[]): Prom
   if (events.length === 0) return;
   try {
     for (const e of events) rt.pubsub.publish('eventAdded', e.tenantId, serializeEvent(e));
-    await rt.queues.add('evaluate', { eventIds: events.map((e) => e.id) }, { jobId: `evaluate-${events[0]!.id}` });
+    await enqueueEvaluation(rt, events.map((e) => e.id));
   } catch (err) {
     rt.logger.warn({ err, eventIds: events.map((e) => e.id) }, 'could not announce timeline events');
   }

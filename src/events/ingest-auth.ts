@@ -8,9 +8,9 @@
  */
 import type { Request } from 'express';
 import type { Runtime } from '../runtime.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { authenticateIngestKey } from '../tenants/ingest-keys.js';
-import { tokenHash } from '../auth/secrets.js';
+import { tokenHash } from '../secrets.js';
 import { consumeInboundRate } from './rate-limit.js';
 
 const MEMO_MS = 10_000;

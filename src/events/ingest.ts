@@ -7,11 +7,12 @@
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { Unauthenticated } from '../errors.js';
-import { eventsAccepted } from '../http/metrics.js';
+import { eventsAccepted } from '../metrics.js';
 import { parseEnvelope, type EnvelopeEndpoint, type NewEvent } from './envelope.js';
 import { InsertBatcher } from './batcher.js';
 import { v7 as uuidv7 } from 'uuid';
 import { serializeEvent, type ReceivedVia } from './announce.js';
+import { enqueueEvaluation } from './evaluation-jobs.js';
 
 export type { ReceivedVia };
 
@@ -91,9 +92,7 @@ class EvaluateEnqueuer {
     this.timer = undefined;
     while (this.ids.length > 0) {
       const eventIds = this.ids.splice(0, EVALUATE_JOB_MAX);
-      this.rt.queues
-        .add('evaluate', { eventIds }, { jobId: `evaluate-${eventIds[0]}` })
-        .catch((err: Error) => this.rt.logger.warn({ err: err.message, events: eventIds.length }, 'evaluate enqueue failed; the sweeper will re-drive these events'));
+      enqueueEvaluation(this.rt, eventIds).catch((err: Error) => this.rt.logger.warn({ err: err.message, events: eventIds.length }, 'evaluate enqueue failed; the sweeper will re-drive these events'));
     }
   }
 }
@@ -133,7 +132,7 @@ export interface AcceptEventInput {
 export async function acceptEvent(ctx: Ctx, input: AcceptEventInput): Promise<EventRow> {
   if (!ctx.principal) throw new Unauthenticated();
   const event = parseEnvelope(input.body, input.endpoint);
-  const receivedAt = new Date();
+  const receivedAt = ctx.rt.clock.now();
   // uuid's v7 ids of one process strictly increase (a counter within the millisecond), so ids sort by
   // arrival: the SSE `Last-Event-ID` replay (src/events/timeline.ts) relies on that.
   const row: EventRow = { ...event, id: uuidv7(), tenantId: ctx.principal.tenantId, receivedVia: input.via, receivedAt };

@@ -31,7 +31,7 @@ const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 
 /**
  * An undici Agent whose connections resolve names through the outbound URL policy's guarded lookup
- * (src/webhooks/url-guard.ts), so a name re-pointed at a private address after the start-time check
+ * (src/net/url-guard.ts), so a name re-pointed at a private address after the start-time check
  * (DNS rebinding) is refused at connect time, as for webhook deliveries. Node does not export
  * undici's classes; the Agent class is taken from the global dispatcher that Node's fetch installs.
  * Null when it is not available (the start-time and per-run checks still apply).

@@ -14,7 +14,7 @@ import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import type { AiperfRun, Prisma } from '../generated/prisma/client.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
-import { assertDeliverableUrl, disallowedAddressOf, guardedLookup, urlPolicyOf } from '../webhooks/url-guard.js';
+import { assertDeliverableUrl, disallowedAddressOf, guardedLookup, urlPolicyOf } from '../net/url-guard.js';
 import { guardedDispatcher, measureChatCompletion, type RequestMeasure } from './aiperf-client.js';
 import { arrivalOffsetsMs, summarize, type Stat } from './percentiles.js';
 

@@ -7,7 +7,7 @@ import type { Event } from '../generated/prisma/client.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { publishGpuHealth } from './telemetry.js';
 
-export async function markMissingGpus(rt: Runtime, now = new Date()): Promise<number> {
+export async function markMissingGpus(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const c = rt.config.gpu;
   const cutoff = new Date(now.getTime() - c.sampleIntervalMs * c.missingAfterIntervals);
   const stale = await rt.prisma.gpu.findMany({ where: { lastSeenAt: { lt: cutoff }, health: { not: 'missing' } }, take: 1000 });

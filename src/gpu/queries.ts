@@ -30,7 +30,7 @@ export const TIMESERIES_LIMITS = { maxSinceHours: 24 * 90, defaultSinceHours: 24
 
 export async function listGpus(ctx: Ctx, filter: { node?: string | null } = {}): Promise<GpuView[]> {
   const limits = healthLimits(ctx);
-  const now = new Date();
+  const now = ctx.rt.clock.now();
   const gpus = await ctx.db.gpu.findMany({ where: filter.node ? { node: filter.node } : {}, orderBy: [{ node: 'asc' }, { index: 'asc' }], take: 10_000 });
   return gpus.map((g) => {
     const latestValues = (g.latest ?? {}) as Partial<Record<GpuMetric, number | null>>;

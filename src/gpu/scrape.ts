@@ -4,8 +4,8 @@
  * whole-request deadline; a bounded body), parsed with parseDcgmText. A target that fails is reported
  * with why; the others still count.
  */
-import { guardedGet } from '../integrations/http.js';
-import type { UrlPolicy } from '../webhooks/url-guard.js';
+import { guardedGet } from '../net/http.js';
+import type { UrlPolicy } from '../net/url-guard.js';
 import { parseDcgmText } from './dcgm.js';
 import type { GpuSampleInput } from './samples.js';
 

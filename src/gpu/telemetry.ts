@@ -85,7 +85,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
   const limits = healthLimits(ctx);
   const sorted = [...samples].sort((a, b) => a.at.getTime() - b.at.getTime());
   const uuids = [...new Set(sorted.map((s) => s.uuid))];
-  const now = new Date();
+  const now = ctx.rt.clock.now();
 
   const { events, changed, stored } = await ctx.db.$transaction(async (tx) => {
     const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } } });

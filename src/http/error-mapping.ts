@@ -119,7 +119,3 @@ export function restErrorFromGraphQL(err: GraphQLError, translateLoc?: LocTransl
   return restError(domainErrorFromGraphQL(err), translateLoc);
 }
 
-/** The same as restError(err) (kept for callers written against the earlier name). */
-export function restErrorFromDomain(err: DomainError): RestError {
-  return restError(err);
-}

@@ -14,7 +14,7 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 import { parse as parseCookie } from 'cookie';
-import { SESSION_COOKIE } from '../auth/principal.js';
+import { SESSION_COOKIE } from '../principal.js';
 import { Forbidden, UnsupportedMediaType } from '../errors.js';
 
 export interface OriginSettings {

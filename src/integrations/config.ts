@@ -3,7 +3,7 @@
  * splitting secret fields from the rest, sealing them with the runtime's SecretBox, masking them for
  * display, and merging a tenant's provider defaults under an integration's own config.
  */
-import type { SecretBox } from '../auth/secrets.js';
+import type { SecretBox } from '../secrets.js';
 import type { FieldProblem } from '../errors.js';
 import type { ConfigFieldSchema, ConfigSchema, Provider } from './types.js';
 import { secretFields } from './registry.js';

@@ -7,9 +7,9 @@
 import type { Request } from 'express';
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
-import { constantTimeEqual, tokenHash } from '../auth/secrets.js';
+import { constantTimeEqual, tokenHash } from '../secrets.js';
 import { consumeInboundRate } from '../events/rate-limit.js';
 import { getProvider } from './registry.js';
 import { effectiveConfigOf } from './integrations.js';

@@ -6,7 +6,7 @@
  * provider. A new provider (e.g. `dcgm`) is one module plus its line in providers/index.ts.
  */
 import type { Runtime } from '../runtime.js';
-import type { UrlPolicy } from '../webhooks/url-guard.js';
+import type { UrlPolicy } from '../net/url-guard.js';
 import type { EventSeverity } from '../events/envelope.js';
 
 /** One config field: the JSON Schema subset providers use (validated by config-schema.ts). */

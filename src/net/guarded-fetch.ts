@@ -7,7 +7,7 @@
  */
 import net from 'node:net';
 import { guardedDispatcher, type GuardedDispatcher } from '../gpu/aiperf-client.js';
-import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from '../webhooks/url-guard.js';
+import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from './url-guard.js';
 
 /** Thrown instead of following a redirect. */
 export class RedirectRefusedError extends Error {

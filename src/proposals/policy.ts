@@ -7,7 +7,7 @@
  *   proposer" is about the person, not the credential: another PAT or session of the proposer is still
  *   the proposer (SPEC, Authentication rule 4).
  */
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { Forbidden } from '../errors.js';
 
 export interface ProposalAuthorship {

@@ -117,13 +117,17 @@ function aggregateSql(q: ReportQuery, a: ReportQuery['aggregate'][number], p: Pa
  * The SQL for a validated query and tenant. `extraRow` asks for limit + 1 rows so the caller can tell
  * whether the answer was truncated.
  */
-export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { extraRow?: boolean } = {}): CompiledQuery {
+export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now: Date; extraRow?: boolean }): CompiledQuery {
   const def = CATALOGUE[q.entity];
   const p = new Params();
   const from = scopedFrom(def, p, tenantId);
   const where: string[] = [];
   const timeRef = ref(q, def.timeField);
-  if (q.since_hours !== null) where.push(`${expr(timeRef, p)} >= (now() AT TIME ZONE 'UTC') - make_interval(hours => ${p.add(q.since_hours)}::int)`);
+  // The window ends at the service's clock (rt.clock), not the database's, so it agrees with the times
+  // the service stamped and tests can run it at any time of day.
+  if (q.since_hours !== null) {
+    where.push(`${expr(timeRef, p)} >= (${p.add(opts.now.toISOString())}::timestamptz AT TIME ZONE 'UTC') - make_interval(hours => ${p.add(q.since_hours)}::int)`);
+  }
   for (const f of q.filters) where.push(`(${filterSql(q, f, p)})`);
 
   const columns = outputColumns(q);

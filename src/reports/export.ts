@@ -91,7 +91,7 @@ function csvEncoder(names: string[]) {
 export async function exportReport(ctx: Ctx, input: unknown, format: ExportFormat, out: Writable, start: (head: ExportHead) => void): Promise<{ rows: number }> {
   const me = requireUser(ctx);
   const q = parseReportQuery(input, ['body'], 'export');
-  const compiled = compileReportQuery(q, me.tenantId);
+  const compiled = compileReportQuery(q, me.tenantId, { now: ctx.rt.clock.now() });
   const names = compiled.columns.map((c) => c.name);
   const client = await reportsPool(ctx.rt).connect();
   let rows = 0;

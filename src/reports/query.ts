@@ -29,7 +29,7 @@ export function parseReportQuery(input: unknown, base: string[] = ['body'], mode
 
 /** Runs a validated query for a tenant (workers pass the schedule's tenant; requests use `runReport`). */
 export async function executeReportQuery(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
-  const compiled = compileReportQuery(q, tenantId, { extraRow: true });
+  const compiled = compileReportQuery(q, tenantId, { now: rt.clock.now(), extraRow: true });
   const client = await reportsPool(rt).connect();
   let failed: Error | undefined;
   try {

@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { renderTemplate } from './match.js';
+import { renderTemplate } from '../events/match.js';
 
 type Tx = Prisma.TransactionClient;
 

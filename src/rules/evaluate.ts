@@ -11,10 +11,10 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from './match.js';
+import { eventMatches, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from '../events/match.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
-import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../http/metrics.js';
+import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 
 type Tx = Prisma.TransactionClient;
 

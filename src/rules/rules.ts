@@ -6,7 +6,7 @@
 import type { Ctx } from '../context.js';
 import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { AlertRule, Prisma } from '../generated/prisma/client.js';
-import { PAYLOAD_OPS, templateProblems, type PayloadCondition, type Severity } from './match.js';
+import { PAYLOAD_OPS, templateProblems, type PayloadCondition, type Severity } from '../events/match.js';
 
 export type AlertRuleKind = 'match' | 'absence';
 const SEVERITIES: Severity[] = ['info', 'warning', 'critical'];

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import { MAX_EVALUATION_ATTEMPTS } from './evaluate.js';
+import { enqueueEvaluation } from '../events/evaluation-jobs.js';
 
 /** Events per re-drive job. */
 const BATCH = 200;
@@ -24,9 +25,7 @@ export async function redriveUnevaluatedEvents(rt: Runtime, ageMs = rt.config.al
   });
   for (let i = 0; i < rows.length; i += BATCH) {
     const ids = rows.slice(i, i + BATCH).map((r) => r.id);
-    // While a re-drive job for the same ids waits or runs, adding it again is a no-op; once it is
-    // done its id is free, so ids still unevaluated then are re-driven again.
-    await rt.queues.add('evaluate', { eventIds: ids }, { jobId: `redrive-${ids[0]}-${ids[ids.length - 1]}-${ids.length}`, removeOnComplete: true, removeOnFail: true });
+    await enqueueEvaluation(rt, ids, { redrive: true });
   }
   if (rows.length) rt.logger.info({ events: rows.length }, 're-drove unevaluated events');
   return rows.length;

@@ -4,6 +4,7 @@
  */
 import path from 'node:path';
 import type { Config } from '../config.js';
+import type { Clock } from '../clock.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { applyMigrations } from '../db/migrate.js';
 import { startEmbeddedPostgres } from '../db/embedded.js';
@@ -29,6 +30,8 @@ export interface StartOptions {
   /** Run BullMQ workers in this process (default: config.runWorkers). */
   workers?: boolean;
   validateResponses?: boolean;
+  /** The clock every rule reads (default: the system clock). */
+  clock?: Clock;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
@@ -48,7 +51,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     stoppers.push(redis.stop);
   }
   await applyMigrations(databaseUrl);
-  const rt = createRuntime(config, databaseUrl, redisUrl, { poolSize });
+  const rt = createRuntime(config, databaseUrl, redisUrl, { poolSize, clock: opts.clock });
   stoppers.push(() => rt.close());
   const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
 

@@ -21,7 +21,7 @@ import type { Ctx } from '../context.js';
 import { safeLiteralsRule } from '../http/input-guards.js';
 import { variableCoercionExtensions } from '../http/error-mapping.js';
 import type { IntrospectionPolicy } from '../config.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 
 /** Lexical tokens in one document (the full introspection query has about 160, the dashboard 72). */
 export const MAX_QUERY_TOKENS = 3000;

@@ -16,7 +16,7 @@ import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
 import { contextFromCredential } from '../auth/request-context.js';
 import { authenticate, principalStillValid } from '../auth/authenticate.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 import { DomainError, InternalError, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
 import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';

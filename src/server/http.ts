@@ -15,7 +15,7 @@ import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
 import { createRestRouter } from '../../rest/adapter.js';
 import { routes } from '../../rest/routes/index.js';
 import { loadOpenApi } from '../../rest/openapi.js';
-import { registry, httpDuration } from '../http/metrics.js';
+import { registry, httpDuration } from '../metrics.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';

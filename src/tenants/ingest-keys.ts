@@ -7,8 +7,8 @@ import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { IngestKey, PrismaClient } from '../generated/prisma/client.js';
-import { randomSecret, tokenHash } from '../auth/secrets.js';
-import type { Principal } from '../auth/principal.js';
+import { randomSecret, tokenHash } from '../secrets.js';
+import type { Principal } from '../principal.js';
 import { Unauthenticated } from '../errors.js';
 
 const INGEST_KEY_PREFIX = 'sik_';

@@ -3,7 +3,7 @@
  * demoting themselves, two admins demoting each other, the CLI) can lock a tenant out of its settings.
  */
 import { Conflict, Forbidden } from '../errors.js';
-import type { Principal } from '../auth/principal.js';
+import type { Principal } from '../principal.js';
 
 /**
  * Creating users and changing a user's role or password are for people, the way approvals are: a

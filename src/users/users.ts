@@ -5,7 +5,7 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { PrismaClient, User } from '../generated/prisma/client.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
-import { hashPassword } from '../auth/secrets.js';
+import { hashPassword } from '../secrets.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomBytes } from 'node:crypto';
 import { assertKeepsAnAdmin, assertMayManagePeople } from './policy.js';

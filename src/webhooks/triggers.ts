@@ -9,7 +9,7 @@
  * - `labels`: every given label must be present with that value
  * - `payloadConditions`: every condition must hold on `payload` (dot paths)
  */
-import { PAYLOAD_OPS, conditionHolds, labelsMatch, readPath, typeMatches } from '../rules/match.js';
+import { PAYLOAD_OPS, conditionHolds, labelsMatch, readPath, typeMatches } from '../events/match.js';
 import { ValidationFailed, type FieldProblem } from '../errors.js';
 import type { OutboxTopic } from '../outbox/outbox.js';
 

@@ -9,7 +9,7 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { OutboundWebhook } from '../generated/prisma/client.js';
-import { assertDeliverableUrl, urlPolicyOf } from './url-guard.js';
+import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
 import { generateWebhookSecret } from './signatures.js';
 import { validateTriggers, type WebhookTrigger } from './triggers.js';
 import { disableSchedulesOfWebhook } from '../reports/schedules.js';

@@ -125,6 +125,7 @@ export function subscribe<T = any>(client: Client, query: string, variables?: Re
       return error;
     },
     next(timeoutMs = 10000): Promise<T> {
+      timeoutMs *= DEADLINE_SCALE;
       const v = queue.shift();
       if (v !== undefined) return Promise.resolve(v);
       if (ended) return Promise.reject(ended);
@@ -160,8 +161,14 @@ function describe(e: unknown): string {
   }
 }
 
+/** How much longer than written every `eventually` deadline is (`TEST_DEADLINE_SCALE`, default 3). */
+export const DEADLINE_SCALE = Number(process.env.TEST_DEADLINE_SCALE ?? 3);
+
 /** Polls `fn` until it returns a truthy value or the time runs out. */
 export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10000, intervalMs = 50): Promise<T> {
+  // A deadline says "this should happen", not "this fast": it is stretched by DEADLINE_SCALE so a
+  // loaded 2-core machine (CI neighbours, `stress-ng --cpu 2`) still gets there.
+  timeoutMs *= DEADLINE_SCALE;
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -40,6 +40,8 @@ export const ENTITY_ALIASES: Record<string, string> = {
   Run: 'AiperfRun',
   Diagnostic: 'GpuDiagnostic',
   Meter: 'BillingMeter',
+  // node(id:)/nodes(ids:) take any object's id; the sweep aims an alert of the other tenant at them.
+  Node: 'Alert',
 };
 
 /**

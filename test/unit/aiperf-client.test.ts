@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardedDispatcher, measureChatCompletion, type ChatRequest } from '../../src/gpu/aiperf-client.js';
-import { compileUrlPolicy, guardedLookup } from '../../src/webhooks/url-guard.js';
+import { compileUrlPolicy, guardedLookup } from '../../src/net/url-guard.js';
 import { startOpenAiStreamServer, type StreamServer } from '../helpers/openai-stream-server.js';
 
 let srv: StreamServer;

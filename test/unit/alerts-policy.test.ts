@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { alertActor } from '../../src/alerts/policy.js';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/principal.js';
 import { Forbidden, Unauthenticated } from '../../src/errors.js';
 
 function principal(overrides: Partial<Principal> = {}): Principal {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { assertFourEyes, fourEyesViolation } from '../../src/proposals/policy.js';
 import { assertCanMove, canMove } from '../../src/proposals/states.js';
-import type { Principal } from '../../src/auth/principal.js';
+import type { Principal } from '../../src/principal.js';
 import { Conflict, Forbidden } from '../../src/errors.js';
 
 function principal(overrides: Partial<Principal> = {}): Principal {

@@ -10,6 +10,8 @@ import { CATALOGUE, ENTITIES } from '../../src/reports/catalogue.js';
 import { builtinTranslator, translateReport } from '../../src/reports/translate.js';
 
 const TENANT = '0192f1d2-0000-7000-8000-000000000001';
+/** A fixed "now" for the report window (the service passes rt.clock's). */
+const NOW = new Date('2026-11-25T03:38:00.000Z');
 
 function valid(input: unknown, mode: 'query' | 'export' = 'query') {
   const v = validateReportQuery(input, { mode });
@@ -77,11 +79,11 @@ describe('validateReportQuery', () => {
 describe('compileReportQuery', () => {
   it('puts the tenant predicate first, as $1, for every entity', () => {
     for (const entity of ENTITIES) {
-      const c = compileReportQuery(valid({ entity, ...(CATALOGUE[entity].windowOptional ? { since_hours: null } : {}) }), TENANT);
+      const c = compileReportQuery(valid({ entity, ...(CATALOGUE[entity].windowOptional ? { since_hours: null } : {}) }), TENANT, { now: NOW });
       expect(c.sql).toMatch(/ FROM "[A-Za-z]+" t WHERE t\."tenantId" = \$1( AND | GROUP | ORDER )/);
       expect(c.params[0]).toBe(TENANT);
     }
-    expect(() => compileReportQuery(valid({ entity: 'events' }), '')).toThrow(/tenant/);
+    expect(() => compileReportQuery(valid({ entity: 'events' }), '', { now: NOW })).toThrow(/tenant/);
   });
 
   it('never puts caller text into the SQL: values, label keys and payload paths are parameters', () => {
@@ -96,7 +98,7 @@ describe('compileReportQuery', () => {
           ],
           group_by: [`labels.${key}`],
         });
-        const c = compileReportQuery(q, TENANT);
+        const c = compileReportQuery(q, TENANT, { now: NOW });
         const sqlWithoutQuoted = c.sql.replace(/"[A-Za-z]+"/g, '');
         // Only catalogue text: a marker value cannot appear unless it is also a catalogue word.
         if (value.length > 3 && !/^[a-z_ ]+$/i.test(value)) expect(sqlWithoutQuoted.includes(value)).toBe(false);
@@ -109,11 +111,11 @@ describe('compileReportQuery', () => {
   });
 
   it('buckets on the entity time field and orders buckets ascending by default', () => {
-    const c = compileReportQuery(valid({ entity: 'alerts', bucket: '1d', group_by: ['severity'] }), TENANT);
+    const c = compileReportQuery(valid({ entity: 'alerts', bucket: '1d', group_by: ['severity'] }), TENANT, { now: NOW });
     expect(c.sql).toContain(`date_bin('1 day'::interval, t."createdAt"`);
     expect(c.sql).toMatch(/GROUP BY 1, 2 ORDER BY 1 ASC/);
     expect(c.params.at(-1)).toBe(1000);
-    expect(compileReportQuery(valid({ entity: 'alerts' }), TENANT, { extraRow: true }).params.at(-1)).toBe(1001);
+    expect(compileReportQuery(valid({ entity: 'alerts' }), TENANT, { now: NOW, extraRow: true }).params.at(-1)).toBe(1001);
   });
 });
 

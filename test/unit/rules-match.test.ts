@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conditionHolds, eventMatches, globToRegExp, renderTemplate, templateProblems, typeMatches, type MatchableEvent, type RuleCriteria } from '../../src/rules/match.js';
+import { conditionHolds, eventMatches, globToRegExp, renderTemplate, templateProblems, typeMatches, type MatchableEvent, type RuleCriteria } from '../../src/events/match.js';
 
 const ev: MatchableEvent = {
   type: 'deploy.started',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError, guardedLookup, isDisallowedAddress } from '../../src/webhooks/url-guard.js';
+import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError, guardedLookup, isDisallowedAddress } from '../../src/net/url-guard.js';
 import { classifyAddress, isPublicAddress } from '../../src/net/address-policy.js';
 import { sendWebhookRequest } from '../../src/deliveries/sender.js';
 import { ValidationFailed } from '../../src/errors.js';

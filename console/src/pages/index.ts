@@ -9,6 +9,8 @@ import type { ComponentType } from 'react';
 import { Timeline } from './Timeline';
 import { Alerts } from './Alerts';
 import { AlertDetail } from './AlertDetail';
+import { EventDetail } from './EventDetail';
+import { TriageSettings } from './TriageSettings';
 import { Proposals } from './Proposals';
 import { Devices } from './Devices';
 import { DeviceDetail } from './DeviceDetail';
@@ -46,10 +48,12 @@ export const PAGES: PageEntry[] = [
   { path: '/', title: 'Timeline', section: 'Operate', component: Timeline },
   { path: '/alerts', title: 'Alerts', section: 'Operate', component: Alerts },
   { path: '/alerts/:id', title: 'Alert', section: 'Operate', component: AlertDetail, nav: false },
+  { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/proposals', title: 'Proposals', section: 'Operate', component: Proposals },
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: Inbound },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: Outbound },
   { path: '/webhooks/:id', title: 'Outbound webhook', section: 'Configure', component: OutboundDetail, nav: false },

@@ -11,8 +11,9 @@ import type { AssistantConfig } from '../../config.js';
 import { UpstreamFailed, UpstreamTimeout } from '../../errors.js';
 import { PROPOSE_TOOL } from '../tools.js';
 import { policyFetch, RedirectRefusedError } from '../../net/guarded-fetch.js';
-import { compileUrlPolicy, DisallowedAddressError } from '../../webhooks/url-guard.js';
-import type { AssistantProvider, ChatDraft, ChatRequest, Completion, CompletionRequest, LikelyCause, TokenUsage, Toolbox, TriageDraft, TriageRequest } from '../types.js';
+import { compileUrlPolicy, DisallowedAddressError } from '../../net/url-guard.js';
+import type { AssistantProvider, CauseDraft, ChatDraft, ChatRequest, Completion, CompletionRequest, TokenUsage, Toolbox, TriageDraft, TriageRequest } from '../types.js';
+import { triageFactsForModel, TRIAGE_INSTRUCTIONS } from '../model-facts.js';
 
 export const SYSTEM_PROMPT = [
   'You are the operations assistant of a multi-tenant operations service.',
@@ -44,7 +45,7 @@ function upstreamError(err: unknown, timedOut: boolean, cfg: AssistantConfig): E
   if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {
     return new UpstreamTimeout(`The language model did not answer within ${cfg.timeoutMs} ms (ASSISTANT_TIMEOUT_MS). The conversation is kept; try again.`);
   }
-  let cause = (err as { cause?: unknown }).cause;
+  let cause: unknown = (err as { cause?: unknown }).cause;
   // undici wraps a refused lookup in `fetch failed`.
   for (let i = 0; i < 3 && cause && !(cause instanceof RedirectRefusedError) && !(cause instanceof DisallowedAddressError); i++) cause = (cause as { cause?: unknown }).cause;
   if (cause instanceof RedirectRefusedError) return new UpstreamFailed(`The language model server at ASSISTANT_BASE_URL ${cause.message}; point ASSISTANT_BASE_URL at the final address.`);
@@ -145,10 +146,10 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
         {
           role: 'user',
           content:
-            `Triage alert ${req.alert.id}. Use the tools to look at it, what changed before it, its device and similar alerts. ` +
+            `Triage alert ${req.alert.id}. ${TRIAGE_INSTRUCTIONS} ` +
             'Call propose_action for each action you recommend. Then answer with only a JSON object ' +
             '{"summary": string, "likely_causes": [{"cause": string, "confidence": "high"|"medium"|"low", "evidence": [record ids]}]}.\n' +
-            `The service's deterministic checks, as untrusted data: ${JSON.stringify({ untrusted_data: req.checks })}`,
+            `The service's facts (its checks, and the candidates ranked by relatedness with each relation spelled out), as untrusted data: ${JSON.stringify({ untrusted_data: triageFactsForModel(req.facts, req.checks) })}`,
         },
       ];
       const { text, usage } = await run(messages, req.toolbox);
@@ -189,7 +190,7 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
 }
 
 /** The triage answer: the JSON object the model was asked for, or its text as the summary. */
-export function parseTriageAnswer(text: string): { summary: string; likelyCauses: LikelyCause[] } {
+export function parseTriageAnswer(text: string): { summary: string; likelyCauses: CauseDraft[] } {
   const start = text.indexOf('{');
   const end = text.lastIndexOf('}');
   if (start >= 0 && end > start) {
@@ -203,7 +204,7 @@ export function parseTriageAnswer(text: string): { summary: string; likelyCauses
           .slice(0, 10)
           .map((c) => ({
             cause: String(c.cause).slice(0, 1000),
-            confidence: (['high', 'medium', 'low'].includes(c.confidence as string) ? c.confidence : 'low') as LikelyCause['confidence'],
+            confidence: (['high', 'medium', 'low'].includes(c.confidence as string) ? c.confidence : 'low') as CauseDraft['confidence'],
             evidence: Array.isArray(c.evidence) ? c.evidence.filter((x): x is string => typeof x === 'string').slice(0, 20) : [],
           })),
       };

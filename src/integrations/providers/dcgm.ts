@@ -6,7 +6,7 @@
  * `POST /integrations/dcgm/ingest`. Health: one scrape of every target (nothing recorded).
  */
 import type { Provider } from '../types.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../principal.js';
 import { createCtx } from '../../context.js';
 import { recordGpuSamples } from '../../gpu/telemetry.js';
 import { describeFailures, scrapeDcgmTargets } from '../../gpu/scrape.js';

@@ -5,7 +5,7 @@
  */
 import type { EventSeverity } from '../../events/envelope.js';
 import type { Provider, Signal } from '../types.js';
-import { authHeaders, guardedGetJson, joinUrl, probeUrl } from '../http.js';
+import { authHeaders, guardedGetJson, joinUrl, probeUrl } from '../../net/http.js';
 import { alertSummary, labelsFingerprint, SEVERITY_FIELD, severityOf, stringMap } from './common.js';
 
 interface PromAlert {

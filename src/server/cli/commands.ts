@@ -6,7 +6,7 @@
 import type { ParseArgsConfig } from 'node:util';
 import type { Runtime } from '../../runtime.js';
 import { createCtx } from '../../context.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../principal.js';
 import { createTenant, findTenant } from '../../tenants/tenants.js';
 import { rotateIngestKey } from '../../tenants/ingest-keys.js';
 import { insertUser } from '../../users/users.js';

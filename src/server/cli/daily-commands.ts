@@ -10,7 +10,7 @@
 import crypto from 'node:crypto';
 import type { Runtime } from '../../runtime.js';
 import { createCtx, type Ctx } from '../../context.js';
-import type { Principal } from '../../auth/principal.js';
+import type { Principal } from '../../principal.js';
 import { findTenant } from '../../tenants/tenants.js';
 import { createAlertRule, deleteAlertRule, type AlertRuleInput } from '../../rules/rules.js';
 import { createDevice } from '../../devices/devices.js';

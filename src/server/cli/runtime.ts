@@ -3,12 +3,13 @@
  * the embedded Postgres under DATA_DIR) but fails fast instead of retrying, logs to stderr so stdout
  * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL).
  */
+import { systemClock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
 import { Redis } from 'ioredis';
 import type { Config } from '../../config.js';
 import type { Runtime } from '../../runtime.js';
-import { resolveAppSecret, SecretBox } from '../../auth/secrets.js';
+import { resolveAppSecret, SecretBox } from '../../secrets.js';
 import { createPrisma } from '../../db/client.js';
 import { applyMigrations } from '../../db/migrate.js';
 import type { Queues } from '../../queues.js';
@@ -114,6 +115,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
   return {
     config,
     logger,
+    clock: systemClock,
     prisma,
     get redis(): Redis {
       return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL.');

@@ -11,7 +11,7 @@ import net, { BlockList } from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Runtime } from '../runtime.js';
 import { invalid } from '../errors.js';
-import { classifyAddress, describeRange, type AddressClassification } from '../net/address-policy.js';
+import { classifyAddress, describeRange, type AddressClassification } from './address-policy.js';
 
 /** The compiled allowlist. */
 export interface UrlPolicy {

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
-import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from '../webhooks/url-guard.js';
+import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from './url-guard.js';
 
 const BODY_LIMIT = 8 * 1024 * 1024;
 
