@@ -12,7 +12,7 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Runtime } from '../src/runtime.js';
 import { createCtx, type Ctx } from '../src/context.js';
-import { DomainError, InternalError, MethodNotAllowed, PayloadTooLarge, Unauthenticated, UnsupportedMediaType, ValidationFailed } from '../src/errors.js';
+import { DomainError, InternalError, MethodNotAllowed, Unauthenticated, UnsupportedMediaType, ValidationFailed } from '../src/errors.js';
 import { restError, restErrorFromGraphQL, type RestError } from '../src/http/error-mapping.js';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { contextFromCredential } from '../src/auth/request-context.js';
@@ -23,6 +23,8 @@ import { restLocTranslator } from './field-paths.js';
 import { dataFromGraphQL, variablesToGraphQL } from './presenters/enums.js';
 import { restInputGuard } from '../src/http/input-guards.js';
 import { markServiceDocument } from '../src/http/query-cost.js';
+import { assertCookieRequestAllowed } from '../src/http/same-origin.js';
+import { bodyReadError } from '../src/http/body-errors.js';
 
 /** The GraphQL server the routes run their operations on (the host passes its yoga instance). */
 export type Yoga = Pick<YogaServerInstance<Record<string, unknown>, Ctx>, 'getEnveloped'>;
@@ -125,9 +127,13 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
    */
   const gate = (e: RouteEntry) => {
     const auth = e.auth ?? 'user';
+    // Whether the contract gives the route a request body (a cookie-authenticated call must then send JSON).
+    const takesBody = !!apiSpec.paths?.[e.path.replace(/:(\w+)/g, '{$1}')]?.[e.method]?.requestBody;
     return async (req: Request, _res: Response, next: NextFunction) => {
       try {
         const r = req as RestReq;
+        // Cross-site request forgery: routes with their own authenticator ignore the session cookie.
+        if (typeof auth !== 'function') assertCookieRequestAllowed(req, rt.config, takesBody);
         if (typeof auth === 'function') {
           r.ctx = createCtx(rt, await auth(rt, r), requestIdOf(req), req.ip ?? null);
           return next();
@@ -202,8 +208,8 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   const asDomainError = (err: unknown, req: Request): DomainError => {
     if (err instanceof DomainError) return err;
     const e = err as ValidatorError & { type?: string };
-    if (e.type === 'entity.too.large') return new PayloadTooLarge(rt.config.bodyLimitBytes);
-    if (e.type === 'entity.parse.failed') return new ValidationFailed([{ loc: ['body'], msg: 'is not valid JSON' }], 'INVALID_JSON');
+    const unreadable = bodyReadError(err, rt.config.bodyLimitBytes);
+    if (unreadable) return unreadable;
     if (e.status && e.status < 500 && (e.errors || e.status === 404 || e.status === 405 || e.status === 415)) return fromValidator(e);
     if (e.status === 500 && e.errors && opts.validateResponses) {
       rt.logger.error({ err, path: req.path }, 'response does not match the OpenAPI contract');

@@ -52,6 +52,8 @@ export interface Config {
    * credential is needed; the default when NODE_ENV=production) or `off`.
    */
   introspection: IntrospectionPolicy;
+  /** NODE_ENV as given (unset: development defaults). */
+  nodeEnv?: string;
 }
 
 export interface RedisClusterConfig {
@@ -175,6 +177,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxy(env),
     assistant: loadAssistantConfig(env),
     introspection: introspectionPolicy(env),
+    nodeEnv: env.NODE_ENV || undefined,
   };
 }
 
@@ -336,6 +339,13 @@ export interface AssistantConfig {
   maxToolRounds: number;
   /** How long a proposed action may be approved (ASSISTANT_ACTION_TTL_SECONDS, default 3600). */
   actionTtlSeconds: number;
+  /**
+   * Non-public addresses the model server may have (ASSISTANT_URL_ALLOWLIST: IPs, CIDRs, host names, as
+   * WEBHOOK_URL_ALLOWLIST), e.g. `127.0.0.1` for an Ollama or vLLM on the same machine. Public
+   * addresses need no entry. Separate from the webhook allowlist: allowing a local model server must not
+   * let tenants' webhooks reach it.
+   */
+  urlAllowlist: string[];
 }
 
 function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
@@ -357,6 +367,7 @@ function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
     timeoutMs: int(env, 'ASSISTANT_TIMEOUT_MS', 60_000, 100),
     maxToolRounds: int(env, 'ASSISTANT_MAX_TOOL_ROUNDS', 6, 1),
     actionTtlSeconds: int(env, 'ASSISTANT_ACTION_TTL_SECONDS', 3600, 1),
+    urlAllowlist: (env.ASSISTANT_URL_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean),
   };
   const apiKey = env.ASSISTANT_API_KEY?.trim() || undefined;
   Object.defineProperty(cfg, 'apiKey', { value: apiKey, enumerable: false, writable: false });

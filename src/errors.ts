@@ -62,6 +62,8 @@ export const ERROR_REASONS = [
   'TOKEN_OWNER_NOT_SERVICE',
   'PROPOSAL_SELF_APPROVAL',
   'PROPOSAL_NOT_PROPOSER',
+  'CROSS_ORIGIN_REQUEST',
+  'USER_MANAGEMENT_HUMAN_ONLY',
   // 404 / 405
   'NOT_FOUND',
   'ROUTE_NOT_FOUND',
@@ -83,6 +85,8 @@ export const ERROR_REASONS = [
   // 413 / 415 / 422 / 429 / 500
   'BODY_TOO_LARGE',
   'UNSUPPORTED_MEDIA_TYPE',
+  'CONTENT_ENCODING_UNSUPPORTED',
+  'CONTENT_ENCODING_INVALID',
   'VALIDATION_FAILED',
   'INVALID_JSON',
   'QUERY_TOO_COMPLEX',
@@ -185,8 +189,8 @@ export class PayloadTooLarge extends DomainError {
 
 /** A request body in a media type the endpoint does not take (415). */
 export class UnsupportedMediaType extends DomainError {
-  constructor(message = 'Send the body as application/json.') {
-    super('UNSUPPORTED_MEDIA_TYPE', message, {}, 'UNSUPPORTED_MEDIA_TYPE');
+  constructor(message = 'Send the body as application/json.', reason: ErrorReason = 'UNSUPPORTED_MEDIA_TYPE') {
+    super('UNSUPPORTED_MEDIA_TYPE', message, {}, reason);
   }
 }
 

@@ -32,6 +32,7 @@ beforeAll(async () => {
       INGEST_RATE_PER_SECOND: '1000',
       ASSISTANT_PROVIDER: 'openai',
       ASSISTANT_BASE_URL: model.baseUrl,
+      ASSISTANT_URL_ALLOWLIST: '127.0.0.1',
       ASSISTANT_API_KEY: API_KEY,
       ASSISTANT_MODEL: 'scripted-model',
       ASSISTANT_TIMEOUT_MS: '1500',

@@ -348,6 +348,43 @@ describe('REST route sweep', () => {
     expect(cases).toBeGreaterThan(0);
   });
 
+  it('no state-changing route accepts the session cookie from a foreign origin, Origin: null or a sibling site (0 accepted)', { timeout: 120_000 }, async () => {
+    const login = await fetch(`${s.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: a.admin.email, password: a.adminPassword }) });
+    expect(login.status).toBe(200);
+    const cookie = login.headers.getSetCookie().find((c) => c.startsWith('ops_session='))!.split(';')[0]!;
+    const before = await snapshotTenant(s.app.rt, a.tenantId);
+    // A browser page elsewhere: a JSON body (as fetch with no-cors cannot send, but a sibling origin's
+    // fetch with credentials can), a form body, no body, and the fetch metadata of a sibling site.
+    const attempts: Array<{ label: string; headers: Record<string, string>; body: (route: RouteEntry) => string | undefined }> = [
+      { label: 'foreign Origin, JSON', headers: { origin: 'http://127.0.0.1:9999', 'content-type': 'application/json' }, body: (r) => JSON.stringify(validBody(r, bWorld) ?? {}) },
+      { label: 'Origin: null, form', headers: { origin: 'null', 'content-type': 'application/x-www-form-urlencoded' }, body: () => 'a=1' },
+      { label: 'sibling site, text/plain', headers: { 'sec-fetch-site': 'same-site', 'content-type': 'text/plain' }, body: () => 'x' },
+      { label: 'foreign Origin, no body', headers: { origin: 'http://evil.example.test' }, body: () => undefined },
+    ];
+    let cases = 0;
+    const accepted: string[] = [];
+    for (const route of routes) {
+      if (route.method === 'get') continue;
+      const path = isCustomAuth(route) ? customCredential(route, '').path : fillPath(route, randomIds) + queryOf(route, bWorld);
+      for (const attempt of attempts) {
+        const res = await fetch(s.url + path, { method: route.method.toUpperCase(), headers: { cookie, ...attempt.headers }, body: attempt.body(route), signal: AbortSignal.timeout(15_000) });
+        const text = await res.text();
+        if (res.status >= 500) fiveHundreds.push(`${route.method} ${path} (${attempt.label}) → ${res.status} ${text.slice(0, 200)}`);
+        // Routes with their own authenticator (ingest key, signature, push token) never take the cookie: 401.
+        const expected = isCustomAuth(route) ? 401 : 403;
+        if (res.status !== expected) accepted.push(`${route.method.toUpperCase()} ${route.path} (${attempt.label}) → ${res.status} ${text.slice(0, 200)}`);
+        else if (expected === 403) expect(JSON.parse(text).code, `${route.method} ${route.path}`).toBe('CROSS_ORIGIN_REQUEST');
+        count('rest', 'cookie from another origin → refused');
+        cases++;
+      }
+    }
+    expect(accepted).toEqual([]);
+    expect(cases).toBeGreaterThan(100);
+    // Nothing of the caller's own tenant changed either, and the session was not ended by a forged logout.
+    expectUnchanged(before, await snapshotTenant(s.app.rt, a.tenantId));
+    expect((await fetch(`${s.url}/api/v1/auth/me`, { headers: { cookie } })).status).toBe(200);
+  });
+
   it('a body with a missing required field, a wrong type or an unknown field is 422 naming the field', async () => {
     let cases = 0;
     for (const route of routes) {

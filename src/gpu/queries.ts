@@ -128,10 +128,15 @@ export async function gpuTimeseries(ctx: Ctx, input: TimeseriesInput, field = (f
   return { metric: input.metric, stepSeconds: step, resolution, series: gpus.map((g) => ({ gpu: g, points: byGpu.get(g.id) ?? [] })) };
 }
 
+/** The bounds of `gpuEvents`, the same as the REST contract's (GET /ai-factory/gpu/events). */
+export const GPU_EVENT_LIMITS = { maxSinceHours: 336, defaultSinceHours: 24, maxLimit: 500, defaultLimit: 100 } as const;
+
 /** Hardware events: the `gpu.*` entries of the timeline, newest first. */
 export async function gpuEvents(ctx: Ctx, input: { sinceHours?: number | null; type?: string | null; node?: string | null; limit?: number | null }): Promise<Event[]> {
-  const sinceHours = input.sinceHours ?? 24;
-  const limit = input.limit ?? 100;
+  const sinceHours = input.sinceHours ?? GPU_EVENT_LIMITS.defaultSinceHours;
+  const limit = input.limit ?? GPU_EVENT_LIMITS.defaultLimit;
+  if (!(sinceHours > 0 && sinceHours <= GPU_EVENT_LIMITS.maxSinceHours)) throw invalid(['sinceHours'], `must be more than 0 and at most ${GPU_EVENT_LIMITS.maxSinceHours}`);
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= GPU_EVENT_LIMITS.maxLimit)) throw invalid(['limit'], `must be an integer from 1 to ${GPU_EVENT_LIMITS.maxLimit}`);
   return ctx.db.event.findMany({
     where: {
       module: 'gpu',

@@ -168,6 +168,27 @@ export function inspectGraphQLRequest(params: { variables?: unknown; extensions?
   ].slice(0, JSON_LIMITS.maxProblems);
 }
 
+/**
+ * `GET /graphql?variables=…&extensions=…`: each, when given, must be one JSON object written as text
+ * (malformed percent-encoding such as `%E0%A4%A` leaves text that is not JSON). Yoga would fail on them
+ * with an unexpected error.
+ */
+function queryStringJsonProblems(query: Record<string, unknown>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const key of ['variables', 'extensions']) {
+    const raw = query[key];
+    if (raw === undefined || raw === '') continue;
+    let parsed: unknown;
+    try {
+      parsed = typeof raw === 'string' ? JSON.parse(raw) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) problems.push({ loc: [key], msg: 'must be one JSON object, URL-encoded (e.g. variables=%7B%22id%22%3A%221%22%7D)' });
+  }
+  return problems;
+}
+
 /** A GraphQL error (BAD_USER_INPUT, with the fields) for boundary problems. */
 export function graphQLInputError(problems: FieldProblem[]): GraphQLError {
   const e = new ValidationFailed(problems);
@@ -181,6 +202,7 @@ export function graphQLInputError(problems: FieldProblem[]): GraphQLError {
 export function graphqlInputGuard(req: Request, res: Response, next: NextFunction): void {
   const source = req.method === 'GET' ? (req.query as Record<string, unknown>) : ((req.body ?? {}) as Record<string, unknown>);
   const problems = typeof source === 'object' && source !== null && !Array.isArray(source) ? inspectGraphQLRequest(source) : [];
+  if (req.method === 'GET') problems.push(...queryStringJsonProblems(source));
   if (!problems.length) return next();
   res.status(400).json({ errors: [graphQLInputError(problems).toJSON()] });
 }

@@ -75,6 +75,27 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
 }
 
+/** `YYYY-MM-DD`, optionally `THH:MM[:SS[.fraction]]` and `Z` or `±HH[:]MM`. */
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+
+/**
+ * True for an ISO-8601 date or date-time Postgres reads as the same instant: a real calendar day
+ * (no 30 February), hours to 23, minutes and seconds to 59, years 0001 to 9999. `Date.parse` alone
+ * accepts far more (`May 1`, `2026-02-30`, `+275760-09-13`) that Postgres refuses with a 500.
+ */
+export function isIsoTimestamp(v: unknown): v is string {
+  if (typeof v !== 'string' || v.length > 40) return false;
+  const m = ISO_TIMESTAMP.exec(v);
+  if (!m) return false;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = m.slice(1, 7).map((x) => (x === undefined ? undefined : Number(x))) as number[];
+  if (year < 1 || month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return false;
+  return day <= new Date(Date.UTC(2000, month, 0)).getUTCDate() - (month === 2 && !isLeap(year) ? 1 : 0);
+}
+
+function isLeap(year: number): boolean {
+  return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+}
+
 /** Checks one scalar against a field type; returns a message or null. */
 function scalarProblem(type: FieldType, values: readonly string[] | undefined, op: Op, v: unknown): string | null {
   switch (type) {
@@ -84,10 +105,14 @@ function scalarProblem(type: FieldType, values: readonly string[] | undefined, o
       return typeof v === 'string' && v.length <= REPORT_LIMITS.maxStringValue ? null : `must be a string of at most ${REPORT_LIMITS.maxStringValue} characters`;
     case 'enum':
       return typeof v === 'string' && values!.includes(v) ? null : `must be one of ${values!.join(', ')}`;
-    case 'integer':
-      return typeof v === 'number' && Number.isFinite(v) && (op === 'eq' || op === 'ne' || op === 'in' || op === 'not_in' ? Number.isInteger(v) : true) ? null : 'must be a number';
+    case 'integer': {
+      // Integer columns are bigint: a value past ±2^53 is neither exact in JSON nor, past ±2^63, a bigint.
+      const exact = op === 'eq' || op === 'ne' || op === 'in' || op === 'not_in';
+      const ok = typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER && (!exact || Number.isInteger(v));
+      return ok ? null : `must be ${exact ? 'an integer' : 'a number'} from ${-Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER}`;
+    }
     case 'timestamp':
-      return typeof v === 'string' && v.length <= 40 && !Number.isNaN(Date.parse(v)) ? null : 'must be an ISO-8601 timestamp';
+      return isIsoTimestamp(v) ? null : 'must be an ISO-8601 timestamp such as 2026-05-01 or 2026-05-01T12:00:00Z (years 1 to 9999)';
     case 'boolean':
       return typeof v === 'boolean' ? null : 'must be true or false';
     case 'json':

@@ -8,7 +8,8 @@
  *   variables' values, refused as QUERY_TOO_COMPLEX with the cost and the limit;
  * - string literals in the document follow the same text rule as JSON input (no NUL, no unpaired
  *   surrogate; src/http/input-guards.ts);
- * - introspection follows config.introspection (public | authenticated | off);
+ * - introspection follows config.introspection (public | authenticated | off), and a caller it is refused
+ *   to gets no "Did you mean …" hints either (they name the schema's fields);
  * - errors Pothos raises for bad arguments (negative `first`, a malformed cursor) are BAD_USER_INPUT.
  */
 import { GraphQLError, visit, type DocumentNode, type ExecutionArgs } from 'graphql';
@@ -20,6 +21,8 @@ import type { Ctx } from '../context.js';
 import { safeLiteralsRule } from '../http/input-guards.js';
 import { graphqlErrorFromDomain, variableCoercionExtensions } from '../http/error-mapping.js';
 import { queryCostError } from '../http/query-cost.js';
+import type { IntrospectionPolicy } from '../config.js';
+import type { Principal } from '../principal.js';
 
 /** Lexical tokens in one document (the full introspection query has about 160, the dashboard 72). */
 export const MAX_QUERY_TOKENS = 3000;
@@ -38,18 +41,56 @@ function selectsIntrospection(doc: DocumentNode): boolean {
   return found;
 }
 
+/** Whether the caller may see the schema: anyone (`public`), a caller with a credential (`authenticated`), nobody (`off`). */
+export function introspectionAllowed(policy: IntrospectionPolicy, principal: Principal | null | undefined): boolean {
+  return policy === 'public' || (policy === 'authenticated' && !!principal);
+}
+
 function introspectionPolicyPlugin(rt: Runtime): Plugin<Ctx> {
   const policy = rt.config.introspection;
   return {
     onExecute({ args, setResultAndStopExecution }) {
       if (policy === 'public' || !selectsIntrospection(args.document)) return;
-      const ctx = args.contextValue as Ctx;
-      if (policy === 'authenticated' && ctx.principal) return;
+      if (introspectionAllowed(policy, (args.contextValue as Ctx).principal)) return;
       const error =
         policy === 'off'
           ? new GraphQLError('Introspection is turned off on this server.', { extensions: { code: 'FORBIDDEN' } })
           : new GraphQLError('Introspection needs a credential: send Authorization: Bearer <PAT or session JWT>.', { extensions: { code: 'UNAUTHENTICATED' } });
       setResultAndStopExecution({ errors: [error] });
+    },
+  };
+}
+
+/** graphql-js' hint at the end of a message: ` Did you mean "alerts"?`, ` Did you mean the enum value "INFO"?`. */
+const SUGGESTION = /\s*Did you mean [\s\S]*$/;
+
+/** The errors with graphql-js' suggestions cut off. */
+export function withoutSuggestions<E extends GraphQLError>(errors: readonly E[]): GraphQLError[] {
+  return errors.map((e) =>
+    SUGGESTION.test(e.message) ? new GraphQLError(e.message.replace(SUGGESTION, ''), { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: e.extensions }) : e,
+  );
+}
+
+/**
+ * "Did you mean …" hints name fields, arguments, types and enum values of the schema: a caller who may
+ * not introspect gets the errors without them, in the answer to an HTTP request (validation errors are
+ * cached per document, so they are rewritten on the way out, not at validation) and at execution
+ * (variable values; graphql-ws and REST too). `principalOf` names the caller of an HTTP request.
+ */
+function hideSuggestionsPlugin(rt: Runtime, principalOf: (request: Request) => Principal | null | undefined): Plugin<Ctx> {
+  const policy = rt.config.introspection;
+  return {
+    onExecutionResult({ request, result, setResult }) {
+      if (policy === 'public' || introspectionAllowed(policy, principalOf(request))) return;
+      if (result && 'errors' in result && result.errors?.length) setResult({ ...result, errors: withoutSuggestions(result.errors) });
+    },
+    onExecute({ args }) {
+      if (policy === 'public' || introspectionAllowed(policy, (args.contextValue as Ctx).principal)) return;
+      return {
+        onExecuteDone({ result, setResult }) {
+          if ('errors' in result && result.errors?.length) setResult({ ...result, errors: withoutSuggestions(result.errors) });
+        },
+      };
     },
   };
 }
@@ -84,12 +125,13 @@ function queryCostPlugin(): Plugin<Ctx> {
 }
 
 /** The document and introspection limits, in the order yoga should apply them. */
-export function graphqlGuardPlugins(rt: Runtime): Plugin<Ctx>[] {
+export function graphqlGuardPlugins(rt: Runtime, principalOf: (request: Request) => Principal | null | undefined): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
     queryCostPlugin(),
     safeLiteralsPlugin() as Plugin<Ctx>,
     introspectionPolicyPlugin(rt),
+    hideSuggestionsPlugin(rt, principalOf),
   ];
 }
 

@@ -22,8 +22,9 @@ import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js
 import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { auditTargetOfResult } from './audit-target.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
-import { graphqlGuardPlugins, userInputErrorOf } from './graphql-guards.js';
+import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
+import { cookieOriginAllowed } from '../http/same-origin.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -100,6 +101,30 @@ export type Yoga = YogaServerInstance<InitialContext, Ctx>;
 
 export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
   const ctxByRequest = new WeakMap<Request, Ctx>();
+  /** Contexts resolved before validation (see earlyCredentials). */
+  const early = new WeakMap<Request, Promise<Ctx>>();
+  const httpCtx = async (initial: InitialContext): Promise<Ctx> => {
+    const req = initial.request!;
+    const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
+    // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
+    const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
+    const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
+    ctxByRequest.set(req, ctx);
+    return ctx;
+  };
+  /**
+   * With INTROSPECTION=authenticated, whether validation errors may carry "Did you mean …" hints depends
+   * on the caller: the credential is resolved once, before validation, and the context reuses it.
+   */
+  const earlyCredentials: Plugin = {
+    async onParams({ request, context }) {
+      if (rt.config.introspection !== 'authenticated') return;
+      const pending = httpCtx({ ...(context as object), request } as InitialContext);
+      early.set(request, pending);
+      await pending.catch(() => undefined); // the context factory rethrows it
+    },
+  };
+  const principalOf = (request: Request): Principal | null | undefined => ctxByRequest.get(request)?.principal;
   return createYoga<InitialContext, Ctx>({
     schema,
     graphqlEndpoint: GRAPHQL_PATH,
@@ -125,14 +150,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
     context: async (initial): Promise<Ctx> => {
       if (initial.restCtx) return initial.restCtx;
       if (initial.wsPrincipal !== undefined) return createCtx(rt, initial.wsPrincipal, crypto.randomUUID());
-      const req = initial.request!;
-      const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
       try {
-        // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
-        const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
-        const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
-        ctxByRequest.set(req, ctx);
-        return ctx;
+        return await (early.get(initial.request!) ?? httpCtx(initial));
       } catch (err) {
         if (err instanceof DomainError) throw domainToGraphQL(err);
         throw err;
@@ -144,7 +163,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
       maxAliasesPlugin({ n: MAX_QUERY_ALIASES }),
       // Token limit (while parsing), then cost, text rule for literals, introspection policy (graphql-guards.ts).
-      ...graphqlGuardPlugins(rt),
+      earlyCredentials as Plugin<Ctx>,
+      ...graphqlGuardPlugins(rt, principalOf),
       useAudit(),
       useResponseExtras(ctxByRequest),
     ],
@@ -161,16 +181,6 @@ function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Prin
   socket.once('close', unwatch);
 }
 
-/** True when the browser's Origin names the host it connects to (or there is no Origin: not a browser page). */
-function sameOrigin(origin: string | undefined, host: string | undefined): boolean {
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === host;
-  } catch {
-    return false;
-  }
-}
-
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
@@ -182,10 +192,9 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const authorization = typeof params.authorization === 'string' ? params.authorization : typeof params.Authorization === 'string' ? params.Authorization : null;
         const { headers } = wsCtx.extra.request;
         // The session cookie rides along on any page's WebSocket to this host: a cookie-authenticated
-        // connection must come from a page of this origin (the console), not from another site's page.
-        // Behind a trusted proxy that rewrites Host, the browser's host is in X-Forwarded-Host.
-        const forwardedHost = rt.config.trustProxy ? String(headers['x-forwarded-host'] ?? '').split(',')[0].trim() : '';
-        if (!authorization && headers.cookie && !sameOrigin(headers.origin, headers.host) && !(forwardedHost && sameOrigin(headers.origin, forwardedHost))) return false;
+        // connection must come from a page of this origin (the console), not from another site's page
+        // (the one origin rule of REST and GraphQL over HTTP, src/http/same-origin.ts).
+        if (!authorization && !cookieOriginAllowed(headers, rt.config)) return false;
         try {
           const principal = await authenticateConnection(rt, { authorization, cookie: headers.cookie ?? null });
           (wsCtx.extra as { principal?: Principal | null }).principal = principal;
@@ -217,7 +226,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
-          if (errors.length) return errors;
+          if (errors.length) return introspectionAllowed(rt.config.introspection, extra.principal) ? errors : withoutSuggestions(errors);
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           throw err;

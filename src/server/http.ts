@@ -23,6 +23,23 @@ import { consoleApp } from './console.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
+import { bodyReadError } from '../http/body-errors.js';
+import { assertCookieRequestAllowed, isJsonContentType } from '../http/same-origin.js';
+
+/** Hosts that only this machine reaches. */
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
+
+/**
+ * Settings a reachable deployment should not run with, for /readyz: NODE_ENV unset on a bind other
+ * machines can reach keeps development defaults (anonymous introspection among them).
+ */
+export function deploymentWarnings(config: { host: string; nodeEnv?: string }): string[] {
+  const warnings: string[] = [];
+  if (!config.nodeEnv && !LOOPBACK_HOSTS.has(config.host) && !config.host.startsWith('127.')) {
+    warnings.push(`NODE_ENV is unset while listening on ${config.host}: development defaults apply (anyone may introspect the GraphQL schema). Set NODE_ENV=production; see the README's Production checklist.`);
+  }
+  return warnings;
+}
 
 /** Answers a typed error as a REST-style body (`{code, detail}`), through the one builder. */
 function sendError(res: Response, err: DomainError): void {
@@ -54,15 +71,18 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** 413 `{code, detail}` for a GraphQL body over the limit; 400 in GraphQL's shape for one that is not JSON. */
+/**
+ * A GraphQL body the parser could not read: 413 `{code, detail}` when over the limit; 400 in GraphQL's
+ * shape when it is not JSON; 415 in GraphQL's shape for a content coding or charset it cannot read.
+ */
 function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
-  return (err: { type?: string }, _req, res, next) => {
-    if (err.type === 'entity.too.large') {
-      sendError(res, new PayloadTooLarge(rt.config.bodyLimitBytes));
-    } else if (err.type === 'entity.parse.failed') {
-      // GraphQL-over-HTTP answers a body it cannot parse with 400 in GraphQL's error shape.
-      res.status(400).json({ errors: [graphqlErrorFromDomain(new DomainError('BAD_USER_INPUT', 'POST body sent invalid JSON.', {}, 'INVALID_JSON')).toJSON()] });
-    } else next(err);
+  return (err: unknown, _req, res, next) => {
+    const e = bodyReadError(err, rt.config.bodyLimitBytes);
+    if (!e) return next(err);
+    if (e instanceof PayloadTooLarge) return sendError(res, e);
+    // GraphQL-over-HTTP answers a body it cannot parse with 400 in GraphQL's error shape.
+    const domain = e.reason === 'INVALID_JSON' ? new DomainError('BAD_USER_INPUT', 'POST body sent invalid JSON.', {}, 'INVALID_JSON') : e;
+    res.status(e.reason === 'INVALID_JSON' ? 400 : 415).json({ errors: [graphqlErrorFromDomain(domain).toJSON()] });
   };
 }
 
@@ -70,14 +90,21 @@ function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
  * POSTs to /graphql must be JSON. Yoga would also parse form-encoded, multipart and
  * `application/graphql` bodies: the first two can be sent by a plain HTML form with the session cookie
  * and no CORS preflight (cross-site request forgery of mutations), and none of them passes through the
- * size-limited JSON parser above. They get 415.
+ * size-limited JSON parser above. They get 415. A POST authenticated by the session cookie must also
+ * come from this service's own origin (src/http/same-origin.ts, the rule REST and graphql-ws follow): 403.
  */
-function graphqlJsonOnly(req: Request, res: Response, next: express.NextFunction): void {
-  if (req.method === 'POST' && !/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(req.headers['content-type'] ?? '')) {
-    res.status(415).json({ errors: [graphqlErrorFromDomain(new UnsupportedMediaType('Send GraphQL POSTs as application/json.')).toJSON()] });
-    return;
-  }
-  next();
+function graphqlJsonOnly(rt: Runtime): express.RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== 'POST') return next();
+    try {
+      if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaType('Send GraphQL POSTs as application/json.');
+      assertCookieRequestAllowed(req, rt.config, true);
+      next();
+    } catch (err) {
+      if (!(err instanceof DomainError)) return next(err);
+      res.status(restError(err).status).json({ errors: [graphqlErrorFromDomain(err).toJSON()] });
+    }
+  };
 }
 
 /** Builds the Express app and HTTP server (not yet listening). */
@@ -129,7 +156,8 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
       rt.redis.ping().then(() => (checks.redis = 'ok')).catch((e: Error) => (checks.redis = e.message)),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks });
+    const warnings = deploymentWarnings(rt.config);
+    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks, ...(warnings.length ? { warnings } : {}) });
   });
   app.get('/metrics', async (_req, res) => {
     reportsReplicaLag.set((await replicaLagSeconds(rt)) ?? -1);
@@ -152,7 +180,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
   // (yoga uses an already parsed req.body as is).
-  app.use(GRAPHQL_PATH, graphqlJsonOnly, express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt), graphqlInputGuard);
+  app.use(GRAPHQL_PATH, graphqlJsonOnly(rt), express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt), graphqlInputGuard);
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   // The operator console at / (its client-side routes answer index.html to a browser).
   app.use(consoleApp());

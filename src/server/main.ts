@@ -37,6 +37,8 @@ async function main(): Promise<void> {
         `  curl -s ${app.url}/api/v1/auth/login -H 'content-type: application/json' \\`,
         `    -d '{"email":"${app.demoLogin.email}","password":"${app.demoLogin.password}"}'`,
         '  (This is shown only once. Set BOOTSTRAP_DEMO=false in production.)',
+        '  Anyone may introspect the GraphQL schema outside production: set NODE_ENV=production or',
+        '  INTROSPECTION=authenticated|off to turn that off (README: Production checklist).',
         '',
       ].join('\n') + '\n',
     );

@@ -8,7 +8,7 @@ import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../erro
 import { hashPassword } from '../secrets.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomBytes } from 'node:crypto';
-import { assertKeepsAnAdmin } from './policy.js';
+import { assertKeepsAnAdmin, assertMayManagePeople } from './policy.js';
 
 export interface CreateUserInput {
   email: string;
@@ -52,6 +52,7 @@ export async function insertUser(db: Pick<PrismaClient, 'user'>, tenantId: strin
 /** Creates a user in the caller's tenant (admin-only, declared on the mutation). */
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User> {
   const me = requireUser(ctx);
+  assertMayManagePeople(me);
   return insertUser(ctx.db, me.tenantId, input);
 }
 
@@ -84,7 +85,7 @@ export async function setUserRole(db: Pick<PrismaClient, 'user' | '$transaction'
 
 /** GraphQL `setUserRole`: an admin changes the role of a user of their own tenant (another tenant's: 404). */
 export async function changeUserRole(ctx: Ctx, userId: string, role: 'admin' | 'member'): Promise<User> {
-  requireUser(ctx);
+  assertMayManagePeople(requireUser(ctx));
   if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new NotFound(`User ${userId}`);
   return setUserRole(ctx.db, userId, role);
 }
@@ -96,7 +97,7 @@ export function generatePassword(): string {
 
 /** GraphQL `resetUserPassword`: an admin sets a generated password for a person of their tenant, shown once. */
 export async function resetUserPassword(ctx: Ctx, userId: string): Promise<{ user: User; password: string; sessionsEnded: number }> {
-  requireUser(ctx);
+  assertMayManagePeople(requireUser(ctx));
   const user = await ctx.db.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFound(`User ${userId}`);
   const password = generatePassword();

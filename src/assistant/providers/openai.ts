@@ -10,6 +10,8 @@ import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionToo
 import type { AssistantConfig } from '../../config.js';
 import { UpstreamFailed, UpstreamTimeout } from '../../errors.js';
 import { PROPOSE_TOOL } from '../tools.js';
+import { policyFetch, RedirectRefusedError } from '../../net/guarded-fetch.js';
+import { compileUrlPolicy, DisallowedAddressError } from '../../net/url-guard.js';
 import type { AssistantProvider, CauseDraft, ChatDraft, ChatRequest, Completion, CompletionRequest, TokenUsage, Toolbox, TriageDraft, TriageRequest } from '../types.js';
 import { triageFactsForModel, TRIAGE_INSTRUCTIONS } from '../model-facts.js';
 
@@ -43,6 +45,11 @@ function upstreamError(err: unknown, timedOut: boolean, cfg: AssistantConfig): E
   if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {
     return new UpstreamTimeout(`The language model did not answer within ${cfg.timeoutMs} ms (ASSISTANT_TIMEOUT_MS). The conversation is kept; try again.`);
   }
+  let cause: unknown = (err as { cause?: unknown }).cause;
+  // undici wraps a refused lookup in `fetch failed`.
+  for (let i = 0; i < 3 && cause && !(cause instanceof RedirectRefusedError) && !(cause instanceof DisallowedAddressError); i++) cause = (cause as { cause?: unknown }).cause;
+  if (cause instanceof RedirectRefusedError) return new UpstreamFailed(`The language model server at ASSISTANT_BASE_URL ${cause.message}; point ASSISTANT_BASE_URL at the final address.`);
+  if (cause instanceof DisallowedAddressError) return new UpstreamFailed(`${cause.message.replace(/^Receiver host/, 'The language model host')} Allow it with ASSISTANT_URL_ALLOWLIST.`);
   if (err instanceof OpenAI.APIConnectionError) return new UpstreamFailed('Could not reach the language model server at ASSISTANT_BASE_URL. The conversation is kept; try again.');
   if (err instanceof OpenAI.APIError) {
     const what = String(err.message ?? '').replace(/\s+/g, ' ').slice(0, 300);
@@ -59,6 +66,8 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
     apiKey: cfg.apiKey ?? 'no-key',
     timeout: cfg.timeoutMs,
     maxRetries: 0,
+    // The address policy (ASSISTANT_URL_ALLOWLIST for local servers) on every connection, no redirects.
+    fetch: policyFetch(compileUrlPolicy(cfg.urlAllowlist)),
   });
   const model = cfg.model!;
   const toolSpecs = (tb: Toolbox): ChatCompletionTool[] => [
