@@ -22,6 +22,7 @@ import { loadOpenApi } from './openapi.js';
 import { restLocTranslator } from './field-paths.js';
 import { dataFromGraphQL, variablesToGraphQL } from './presenters/enums.js';
 import { restInputGuard } from '../src/http/input-guards.js';
+import { markServiceDocument } from '../src/http/query-cost.js';
 
 /** The GraphQL server the routes run their operations on (the host passes its yoga instance). */
 export type Yoga = Pick<YogaServerInstance<Record<string, unknown>, Ctx>, 'getEnveloped'>;
@@ -62,6 +63,7 @@ function compile(yoga: Yoga, entries: RouteEntry[]): Map<RouteEntry, DocumentNod
     const doc = parse(e.operation);
     const errors = validate(schema, doc);
     if (errors.length) throw new Error(`REST ${e.method.toUpperCase()} ${e.path}: ${errors.map((x) => x.message).join('; ')}`);
+    markServiceDocument(doc); // its page sizes are bounded by the route's OpenAPI parameters
     docs.set(e, doc);
   }
   return docs;

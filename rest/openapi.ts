@@ -5,10 +5,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import YAML from 'yaml';
+import { PROJECT_ROOT } from '../src/project-root.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+const here = path.join(PROJECT_ROOT, 'rest');
 
 type Doc = Record<string, any>;
 

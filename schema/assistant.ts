@@ -8,8 +8,12 @@ import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
 import { alertConversation, copilotChat, copilotHistory, MAX_HISTORY_CONVERSATIONS, sendAlertChat, type ChatResult } from '../src/assistant/chat.js';
-import type { LikelyCause, TriageCheck } from '../src/assistant/types.js';
+import { EVIDENCE_KINDS, RELATION_KINDS, type EvidenceItem, type LikelyCause, type TriageCheck } from '../src/assistant/types.js';
 import { assertMayReadConversation } from '../src/assistant/policy.js';
+import { setChangeTypes, loadVocabulary, DEFAULT_CHANGE_TERMS, type ChangeVocabulary } from '../src/assistant/vocabulary.js';
+import { ENTITY_KEYS } from '../src/assistant/entities.js';
+import { CONFIDENCE_THRESHOLDS } from '../src/assistant/relatedness.js';
+import { CANDIDATE_WINDOW_MINUTES } from '../src/assistant/candidates.js';
 
 /** An enum whose GraphQL values are UPPER_CASE and whose internal values are the stored lowercase ones. */
 function upperEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
@@ -28,6 +32,22 @@ const ConfidenceEnum = upperEnum('CauseConfidence', ['high', 'medium', 'low'] as
 const ConversationKindEnum = upperEnum('AssistantConversationKind', ['alert', 'copilot'] as const);
 const MessageRoleEnum = upperEnum('AssistantMessageRole', ['user', 'assistant'] as const);
 
+const EvidenceKindEnum = upperEnum('EvidenceKind', EVIDENCE_KINDS, 'What an evidence item names (RECORD: a triage stored before items had kinds).');
+const RelationKindEnum = upperEnum('CauseRelationKind', RELATION_KINDS, 'How a cause is tied to the alert (README "Triage").');
+
+const EvidenceItemRef = builder.objectRef<EvidenceItem>('EvidenceItem').implement({
+  description: 'A record a check or cause rests on: open it by kind and id (full id, never shortened).',
+  fields: (t) => ({
+    kind: t.field({ type: EvidenceKindEnum, resolve: (e) => e.kind }),
+    id: t.exposeString('id'),
+    label: t.exposeString('label', { description: 'What the record is, for people.' }),
+  }),
+});
+
+/** Stored evidence: items, or bare ids in triages stored before items had kinds. */
+const evidenceItems = (list: unknown): EvidenceItem[] =>
+  (Array.isArray(list) ? list : []).map((e) => (typeof e === 'string' ? { kind: 'record' as const, id: e, label: e } : (e as EvidenceItem)));
+
 const TriageCheckRef = builder.objectRef<TriageCheck>('TriageCheck').implement({
   description: 'One deterministic check: did it run, did it find something worth a look, and the records it found.',
   fields: (t) => ({
@@ -35,15 +55,36 @@ const TriageCheckRef = builder.objectRef<TriageCheck>('TriageCheck').implement({
     status: t.field({ type: CheckStatusEnum, resolve: (c) => c.status }),
     interesting: t.exposeBoolean('interesting'),
     message: t.exposeString('message'),
-    evidence: t.exposeStringList('evidence', { description: 'Ids of events, alerts, devices, drift reports or proposals.' }),
+    evidence: t.field({ type: [EvidenceItemRef], description: 'Events, alerts, devices, drift reports or proposals.', resolve: (c) => evidenceItems(c.evidence) }),
+  }),
+});
+
+const CauseRelationRef = builder.objectRef<LikelyCause['relations'][number]>('CauseRelation').implement({
+  fields: (t) => ({
+    kind: t.field({ type: RelationKindEnum, resolve: (r) => r.kind }),
+    detail: t.exposeString('detail', { description: 'Spelled out: "same service=checkout label".' }),
   }),
 });
 
 const LikelyCauseRef = builder.objectRef<LikelyCause>('LikelyCause').implement({
   fields: (t) => ({
-    cause: t.exposeString('cause'),
-    confidence: t.field({ type: ConfidenceEnum, resolve: (c) => c.confidence }),
-    evidence: t.exposeStringList('evidence', { description: 'Ids of the records this rests on (all exist).' }),
+    cause: t.exposeString('cause', { description: 'What happened and the relation that earned it ("deploy.finished from ci (same service=checkout label, 2 min before)").' }),
+    confidence: t.field({ type: ConfidenceEnum, description: `From the score: HIGH ≥ ${CONFIDENCE_THRESHOLDS.high}, MEDIUM ≥ ${CONFIDENCE_THRESHOLDS.medium}, LOW below. Unrelated changes are never causes.`, resolve: (c) => c.confidence }),
+    score: t.int({ nullable: true, description: 'Relatedness 0–100 (null when no ranked candidate backs the cause).', resolve: (c) => c.score ?? null }),
+    relations: t.field({ type: [CauseRelationRef], resolve: (c) => c.relations ?? [] }),
+    evidence: t.field({ type: [EvidenceItemRef], description: 'The records this rests on (all exist).', resolve: (c) => evidenceItems(c.evidence) }),
+  }),
+});
+
+const TriageSettingsRef = builder.objectRef<ChangeVocabulary>('TriageSettings').implement({
+  description: "What triage counts as a change (the documented defaults plus the tenant's own terms) and the documented constants it ranks with.",
+  fields: (t) => ({
+    changeTypes: t.stringList({ description: "The tenant's own change terms: words (canary) or globs over the whole event type (*.toggled).", resolve: (v) => [...v.custom] }),
+    defaultChangeTypes: t.stringList({ resolve: () => [...DEFAULT_CHANGE_TERMS] }),
+    entityKeys: t.stringList({ description: "Label and payload keys compared between an alert and a candidate (plus the rule's dedup labels).", resolve: () => [...ENTITY_KEYS] }),
+    windowMinutes: t.int({ resolve: () => CANDIDATE_WINDOW_MINUTES }),
+    highThreshold: t.int({ resolve: () => CONFIDENCE_THRESHOLDS.high }),
+    mediumThreshold: t.int({ resolve: () => CONFIDENCE_THRESHOLDS.medium }),
   }),
 });
 
@@ -155,6 +196,12 @@ const ChatReplyRef = builder.objectRef<ChatResult>('AssistantChatReply').impleme
 });
 
 builder.queryFields((t) => ({
+  triageSettings: t.field({
+    type: TriageSettingsRef,
+    authScopes: { user: true },
+    description: 'What triage counts as a change, and its documented ranking constants.',
+    resolve: (_root, _args, ctx) => loadVocabulary(ctx),
+  }),
   alertConversation: t.prismaField({
     type: 'AssistantConversation',
     nullable: true,
@@ -191,6 +238,13 @@ builder.queryFields((t) => ({
 }));
 
 builder.mutationFields((t) => ({
+  setTriageChangeTypes: t.field({
+    type: TriageSettingsRef,
+    authScopes: { admin: true },
+    description: "Replaces the tenant's own change terms (added to the defaults; at most 50).",
+    args: { changeTypes: t.arg.stringList({ required: true }) },
+    resolve: (_root, args, ctx) => setChangeTypes(ctx, { changeTypes: args.changeTypes }),
+  }),
   triageAlert: t.prismaField({
     type: 'AssistantTriage',
     authScopes: { user: true },

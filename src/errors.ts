@@ -20,6 +20,7 @@ export type ErrorCode =
   | 'UPSTREAM_FAILED'
   | 'UPSTREAM_TIMEOUT'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'QUERY_TOO_COMPLEX'
   | 'INTERNAL_SERVER_ERROR';
 
 export const httpStatusByCode: Record<ErrorCode, number> = {
@@ -34,6 +35,7 @@ export const httpStatusByCode: Record<ErrorCode, number> = {
   UPSTREAM_FAILED: 502,
   UPSTREAM_TIMEOUT: 504,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  QUERY_TOO_COMPLEX: 422,
   INTERNAL_SERVER_ERROR: 500,
 };
 
@@ -81,6 +83,7 @@ export const ERROR_REASONS = [
   'UNSUPPORTED_MEDIA_TYPE',
   'VALIDATION_FAILED',
   'INVALID_JSON',
+  'QUERY_TOO_COMPLEX',
   'RATE_LIMITED',
   'INTERNAL_ERROR',
   // 502 / 504
@@ -101,6 +104,7 @@ export const defaultReasonByCode: Record<ErrorCode, ErrorReason> = {
   RATE_LIMITED: 'RATE_LIMITED',
   PAYLOAD_TOO_LARGE: 'BODY_TOO_LARGE',
   UNSUPPORTED_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  QUERY_TOO_COMPLEX: 'QUERY_TOO_COMPLEX',
   INTERNAL_SERVER_ERROR: 'INTERNAL_ERROR',
   UPSTREAM_FAILED: 'UPSTREAM_FAILED',
   UPSTREAM_TIMEOUT: 'UPSTREAM_TIMEOUT',
@@ -117,7 +121,7 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldProblem[]; retryAfterSeconds?: number; allow?: string } = {},
+    readonly extra: { fields?: FieldProblem[]; retryAfterSeconds?: number; allow?: string; cost?: number; costLimit?: number } = {},
     reason?: ErrorReason,
   ) {
     super(message);
@@ -185,6 +189,13 @@ export class UnsupportedMediaType extends DomainError {
 export class MethodNotAllowed extends DomainError {
   constructor(message = 'Method not allowed on this path.', allow?: string) {
     super('METHOD_NOT_ALLOWED', message, allow ? { allow } : {}, 'METHOD_NOT_ALLOWED');
+  }
+}
+
+/** A GraphQL operation asking for more nodes than one request may (src/http/query-cost.ts): 422. */
+export class QueryTooComplex extends DomainError {
+  constructor(cost: number, limit: number) {
+    super('QUERY_TOO_COMPLEX', `This query may return ${cost} nodes; the limit is ${limit}. Ask for smaller pages (first/last/limit), or fewer nested lists.`, { cost, costLimit: limit }, 'QUERY_TOO_COMPLEX');
   }
 }
 

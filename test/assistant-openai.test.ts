@@ -97,10 +97,22 @@ describe('triage through the OpenAI-compatible protocol', () => {
     expect(model.remaining()).toBe(0);
     expect(triage).toMatchObject({ provider: 'openai', summary: 'The deploy of v7 broke edge-9.' });
     // The made-up id is dropped; the deploy's id stays.
-    expect(triage.likely_causes).toEqual([{ cause: 'deploy.started on edge-9 just before', confidence: 'high', evidence: [deployId] }]);
+    // Confidence, score and relations come from the ranking of the deploy (same device edge-9), not from the model.
+    expect(triage.likely_causes).toEqual([
+      {
+        cause: 'deploy.started on edge-9 just before',
+        confidence: 'high',
+        score: expect.any(Number),
+        relations: expect.arrayContaining([{ kind: 'same_device', detail: 'same device edge-9 (its source)' }]),
+        evidence: [{ kind: 'event', id: deployId, label: expect.stringContaining('deploy.started from edge-9') }],
+      },
+    ]);
+    // The model was given the ranked facts with the relations spelled out.
+    const facts = JSON.parse(/as untrusted data: (\{.*\})$/s.exec(model.requests[0]!.body.messages[1].content)![1]!).untrusted_data;
+    expect(facts.related_candidates[0]).toMatchObject({ id: deployId, relations: expect.arrayContaining([expect.objectContaining({ kind: 'same_device' })]) });
     expect(triage.actions.map((a: any) => a.tool).sort()).toEqual(['open_proposal', 'resolve_alert', 'snooze_alert']);
     expect(triage.actions.every((a: any) => a.status === 'proposed')).toBe(true);
-    expect(triage.checks.find((c: any) => c.name === 'recent_changes').evidence).toContain(deployId);
+    expect(triage.checks.find((c: any) => c.name === 'recent_changes').evidence.map((e: any) => e.id)).toContain(deployId);
 
     const [first, second, third] = model.requests.map((q) => q.body);
     expect(first.model).toBe('scripted-model');
@@ -111,7 +123,8 @@ describe('triage through the OpenAI-compatible protocol', () => {
     // Our alert comes back as data; the other tenant's alert id is simply not found.
     expect(results[0]!.content.untrusted_data.id).toBe(alertId);
     expect(results[0]!.content.untrusted_data.events[0].payload.note).toBe(INJECTION);
-    expect(results[1]!.content.untrusted_data.map((e: any) => e.id)).toContain(deployId);
+    expect(results[1]!.content.untrusted_data.related.map((e: any) => e.id)).toContain(deployId);
+    expect(results[1]!.content.untrusted_data.related[0].relations.map((r: any) => r.kind)).toContain('same_device');
     expect(results[2]!.content).toEqual({ error: 'Alert not found.' });
     expect(JSON.stringify(second)).not.toContain('their private alert');
     const afterInjection = toolResults(third);

@@ -92,11 +92,12 @@ describe('triage with the builtin provider', () => {
     expect(triage.alert_id).toBe(alertId);
     expect(triage.likely_causes[0].cause).toContain('deploy.started');
     expect(triage.likely_causes[0].confidence).toBe('high');
-    expect(triage.likely_causes[0].evidence).toContain(deployId);
+    expect(triage.likely_causes[0].evidence[0]).toEqual({ kind: 'event', id: deployId, label: expect.stringContaining('deploy.started from edge-1') });
+    expect(triage.likely_causes[0].relations.map((r: any) => r.kind)).toContain('same_device');
     const changes = triage.checks.find((c: any) => c.name === 'recent_changes');
     expect(changes).toMatchObject({ status: 'success', interesting: true });
-    expect(changes.evidence).toContain(deployId);
-    expect(triage.checks.map((c: any) => c.name)).toEqual(['recent_changes', 'device_drift', 'alert_history', 'flapping_source', 'related_gpu_integration_events']);
+    expect(changes.evidence.map((e: any) => e.id)).toContain(deployId);
+    expect(triage.checks.map((c: any) => c.name)).toEqual(['recent_changes', 'device_drift', 'alert_history', 'flapping', 'related_faults']);
     const tools = triage.actions.map((a: any) => a.tool);
     expect(tools).toEqual(expect.arrayContaining(['acknowledge_alert', 'snooze_alert', 'open_proposal']));
     expect(triage.actions.every((a: any) => a.status === 'proposed' && a.args_hash.length === 64)).toBe(true);
@@ -105,7 +106,7 @@ describe('triage with the builtin provider', () => {
   });
 
   it('cites only records that exist in the tenant', async () => {
-    const ids = [...triage.checks.flatMap((c: any) => c.evidence), ...triage.likely_causes.flatMap((c: any) => c.evidence)];
+    const ids = [...triage.checks.flatMap((c: any) => c.evidence), ...triage.likely_causes.flatMap((c: any) => c.evidence)].map((e: any) => e.id);
     expect(ids.length).toBeGreaterThan(0);
     for (const id of ids) expect(await recordExists(t.tenantId, id), id).toBe(true);
   });
@@ -119,10 +120,10 @@ describe('triage with the builtin provider', () => {
   });
 
   it('keeps the triage on the alert in GraphQL', async () => {
-    const r = await gql(s.url, memberToken, `query($id: ID!) { alert(id: $id) { latestTriage { id summary provider likelyCauses { cause confidence evidence } checks { name status interesting } actions { id tool status risk } } triages { id } assistantActions(status: PROPOSED) { id } } }`, { id: alertId });
+    const r = await gql(s.url, memberToken, `query($id: ID!) { alert(id: $id) { latestTriage { id summary provider likelyCauses { cause confidence evidence { kind id label } } checks { name status interesting } actions { id tool status risk } } triages { id } assistantActions(status: PROPOSED) { id } } }`, { id: alertId });
     expect(r.errors).toBeUndefined();
     expect(r.data.alert.latestTriage).toMatchObject({ id: triage.id, summary: triage.summary, provider: 'builtin' });
-    expect(r.data.alert.latestTriage.likelyCauses[0]).toMatchObject({ confidence: 'HIGH', evidence: expect.arrayContaining([deployId]) });
+    expect(r.data.alert.latestTriage.likelyCauses[0]).toMatchObject({ confidence: 'HIGH', evidence: expect.arrayContaining([expect.objectContaining({ kind: 'EVENT', id: deployId })]) });
     expect(r.data.alert.latestTriage.actions.every((a: any) => a.status === 'PROPOSED')).toBe(true);
     expect(r.data.alert.triages.map((x: any) => x.id)).toContain(triage.id);
     expect(r.data.alert.assistantActions).toHaveLength(triage.actions.length);
@@ -264,14 +265,30 @@ describe('triage with the builtin provider', () => {
     expect((row.result as { error: string }).error).toMatch(/names no device/);
   });
 
+  it('calls three different alerts from one source not flapping', async () => {
+    await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Many", typeGlob: "many.*", alertSeverity: WARNING, dedupKeyTemplate: "many:{{payload.n}}" }) { id } }');
+    let last: { id: string } | undefined;
+    for (const n of [1, 2, 3]) last = await raise(t, { type: 'many.down', source: 'busy', payload: { n } });
+    const tr = await rest(s.url, memberToken).post(`/alerts/${last!.id}/triage`);
+    const flapping = tr.body.checks.find((c: any) => c.name === 'flapping');
+    expect(flapping).toMatchObject({ interesting: false, evidence: [] });
+    expect(tr.body.actions.map((a: any) => a.tool)).not.toContain('create_maintenance_window');
+    expect(tr.body.likely_causes.map((c: any) => c.cause).join(' ')).not.toMatch(/flapping|keeps coming back/);
+  });
+
   it('approving a maintenance window needs the admin role', async () => {
-    // A flapping source: three alerts from it in a day.
+    // Flapping: the same dedup key resolved and opened again, twice in a day.
     await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Flaps", typeGlob: "flap.*", alertSeverity: WARNING, dedupKeyTemplate: "flap:{{payload.n}}" }) { id } }');
     let last: { id: string } | undefined;
-    for (const n of [1, 2, 3]) last = await raise(t, { type: 'flap.down', source: 'flappy', payload: { n } });
+    for (const round of [1, 2, 3]) {
+      last = await raise(t, { type: 'flap.down', source: 'flappy', payload: { n: 1 } });
+      if (round < 3) expect((await rest(s.url, memberToken).post(`/alerts/${last.id}/resolve`)).status).toBe(200);
+    }
     const tr = await rest(s.url, memberToken).post(`/alerts/${last!.id}/triage`);
-    const flapping = tr.body.checks.find((c: any) => c.name === 'flapping_source');
+    const flapping = tr.body.checks.find((c: any) => c.name === 'flapping');
     expect(flapping.interesting).toBe(true);
+    expect(flapping.evidence).toHaveLength(2);
+    expect(flapping.evidence.every((e: any) => e.kind === 'alert')).toBe(true);
     const win = tr.body.actions.find((a: any) => a.tool === 'create_maintenance_window');
     expect(win.args).toMatchObject({ source: 'flappy', duration: '2h' });
     const denied = await rest(s.url, memberToken).post(`/alerts/${last!.id}/actions/${win.id}/approve`);
@@ -287,9 +304,41 @@ describe('chat with the builtin provider', () => {
   let alertId: string;
   let deployId: string;
 
+  // A second alert for the questions about one alert (the first one's conversation is counted below).
+  let whyId: string;
+  let whyDeployId: string;
+  let unrelatedId: string;
+  let otherAlertId: string;
+
   beforeAll(async () => {
     deployId = await ingest(t, { type: 'deploy.started', source: 'api-7', summary: 'deploy api v3' });
     alertId = (await raise(t, { source: 'api-7', summary: 'api-7 errors' })).id;
+    otherAlertId = (await raise(t, { source: 'elsewhere-3', summary: 'elsewhere errors' })).id;
+    whyDeployId = await ingest(t, { type: 'deploy.started', source: 'api-8', summary: 'deploy api v4' });
+    unrelatedId = await ingest(t, { type: 'config.changed', source: 'batch-9', labels: { host: 'batch-9' } });
+    whyId = (await raise(t, { source: 'api-8', summary: 'api-8 errors' })).id;
+  });
+
+  it("answers 'why is this firing?' about that alert: rule, matching events, first/last seen, related causes", async () => {
+    const r = await rest(s.url, memberToken).post(`/alerts/${whyId}/chat`, { message: 'Why is this firing?' });
+    expect(r.status).toBe(200);
+    const alert = (await rest(s.url, memberToken).get(`/alerts/${whyId}`)).body;
+    expect(r.body.reply).toContain('Rule "App errors"');
+    expect(r.body.reply).toContain(`First seen ${new Date(alert.first_seen_at).toISOString()}`);
+    expect(r.body.reply).toContain(`last seen ${new Date(alert.last_seen_at).toISOString()}`);
+    expect(r.body.reply).toMatch(/app\.error from api-8/);
+    expect(r.body.reply).toMatch(/Top related causes:\n- deploy\.started from api-8 \(same source api-8/);
+    expect(r.body.reply).not.toContain(otherAlertId);
+    expect(r.body.reply).not.toContain(unrelatedId);
+    expect(r.body.citations).toEqual(expect.arrayContaining([whyId, whyDeployId]));
+  });
+
+  it("lists related changes first for 'what changed?', then counts the unrelated ones", async () => {
+    const r = await rest(s.url, memberToken).post(`/alerts/${whyId}/chat`, { message: 'what changed?' });
+    const reply: string = r.body.reply;
+    expect(reply.indexOf(whyDeployId)).toBeGreaterThan(-1);
+    expect(reply.indexOf(unrelatedId)).toBeGreaterThan(reply.indexOf(whyDeployId));
+    expect(reply).toMatch(/unrelated change\(s\) in the window/);
   });
 
   it("answers 'what changed?' in the alert's conversation from live data, citing the deploy", async () => {
@@ -406,5 +455,33 @@ describe('copilot', () => {
     expect(new Set(rows.map((r) => r.purpose))).toEqual(new Set(['triage', 'alert_chat', 'copilot_chat']));
     expect(rows.every((r) => r.provider === 'builtin' && r.totalTokens === 0)).toBe(true);
     expect(modelHostRequests).toBe(0);
+  });
+});
+
+describe('triage settings (change vocabulary)', () => {
+  it('shows the defaults to members and lets admins add terms over REST and GraphQL', async () => {
+    const r = await rest(s.url, memberToken).get('/assistant/triage-settings');
+    expect(r.status).toBe(200);
+    expect(r.body.default_change_types).toEqual(expect.arrayContaining(['deploy', 'feature-flag', '*.updated', '*.changed']));
+    expect(r.body.entity_keys).toEqual(expect.arrayContaining(['host', 'node', 'service', 'namespace', 'pod', 'job', 'device', 'gpu']));
+    expect(r.body.confidence_thresholds).toEqual({ high: 50, medium: 25 });
+    const put = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['Canary', '*.toggled', 'deploy'] });
+    expect(put.status).toBe(200);
+    expect(put.body.change_types).toEqual(['canary', '*.toggled']);
+    const g = await gql(s.url, memberToken, '{ triageSettings { changeTypes } }');
+    expect(g.data.triageSettings.changeTypes).toEqual(['canary', '*.toggled']);
+    const theirs = await rest(s.url, other.adminToken).get('/assistant/triage-settings');
+    expect(theirs.body.change_types).toEqual([]);
+  });
+
+  it('answers 403 to members, 401 without a credential and 422 for a bad term with its field', async () => {
+    expect((await rest(s.url, memberToken).put('/assistant/triage-settings', { change_types: ['x1'] })).status).toBe(403);
+    expect((await rest(s.url).get('/assistant/triage-settings')).status).toBe(401);
+    const bad = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['ok', 'no spaces'] });
+    expect(bad.status).toBe(422);
+    expect(JSON.stringify(bad.body.detail)).toContain('change_types');
+    const star = await gql(s.url, t.adminToken, 'mutation { setTriageChangeTypes(changeTypes: ["**"]) { changeTypes } }');
+    expect(star.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    expect(star.errors?.[0]?.message).toMatch(/not only \*/);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Every GraphQL document in the console (console/src, written as graphql(`…`) literals) is valid against the
- * printed schema.graphql and within the server's document limits (cost, depth), so the console cannot
+ * printed schema.graphql and within the server's document limits (nodes counted from page sizes, depth), so the console cannot
  * drift from the API: a renamed field or argument, or a page asking for too much, fails here, not in a
  * user's browser. Fragments may be shared across files by `${Fragment}` interpolation.
  */
@@ -9,10 +9,9 @@ import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildSchema, parse, specifiedRules, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { formatDocument } from 'urql';
-import { COST_LIMIT_OPTIONS } from '../src/server/graphql-guards.js';
+import { MAX_QUERY_NODES, queryCostError } from '../src/http/query-cost.js';
 import { MAX_QUERY_DEPTH } from '../src/server/graphql.js';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -36,15 +35,20 @@ function documentsIn(file: string): { file: string; doc: DocumentNode }[] {
   return found;
 }
 
-const rules = [...specifiedRules, costLimitRule(COST_LIMIT_OPTIONS), maxDepthRule({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true })];
+const rules = [...specifiedRules, maxDepthRule({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true })];
 const docs = sourceFiles(path.join(root, 'console/src')).flatMap(documentsIn);
 const fragments = new Map<string, FragmentDefinitionNode>();
 for (const { doc } of docs) for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
-/** Validation messages; the armor rules throw their refusal rather than report it. */
+/**
+ * Validation messages, then the server's node limit counted with the page sizes as written (variables
+ * left unset count at their defaults, as when the console sends none); the armor rules throw their refusal.
+ */
 function problems(doc: DocumentNode): string[] {
   try {
-    return validate(schema, doc, rules).map((e) => e.message);
+    const invalid = validate(schema, doc, rules).map((e) => e.message);
+    const tooComplex = queryCostError(schema, doc);
+    return tooComplex ? [...invalid, tooComplex.message] : invalid;
   } catch (err) {
     return [(err as Error).message];
   }
@@ -93,9 +97,10 @@ describe('console GraphQL documents', () => {
     expect(problems(drifted).join()).toMatch(/noSuchField/);
   });
 
-  it('fails on a document over the cost limit (the check can fail)', () => {
-    const costly = parse('query Costly { alerts(first: 500) { edges { node { events { id type source summary payload labels receivedAt } timeline { id action createdAt actor { id email name role kind createdAt } } rule { id name typeGlob source module severities alertSeverity windowSeconds } device { id name site role platform labels intent { id version config comment createdAt author { id email } } } } } } }');
-    expect(problems(costly).join()).toMatch(/Cost limit/i);
+  it(`fails on a document asking for more than ${MAX_QUERY_NODES} nodes (the check can fail)`, () => {
+    // 100 devices (the assumed default page) × 100 alerts each.
+    const costly = parse('query Costly { devices { edges { node { alerts(first: 100) { edges { node { id } } } } } } }');
+    expect(problems(costly).join()).toMatch(/may return 10100 nodes; the limit is 5000/);
   });
 
   it('type-checks the console against the types gql.tada infers from schema.graphql', () => {

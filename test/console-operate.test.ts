@@ -26,6 +26,7 @@ let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
 
+let changeId = '';
 const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
 const alertStatus = async (id: string) => (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { status } }', { id })).data.alert.status as string;
 
@@ -92,7 +93,11 @@ describe('alerts', () => {
   it('shows an alert opened after the page loaded, live', async () => {
     await openPage(admin, 'Alerts');
     await untilSubscribed(s.app.rt, 'alertChanged', t.tenantId);
-    expect((await ingest({ type: 'disk.full', source: 'db-1', severity: 'critical', summary: '/var at 99%' })).status).toBe(202);
+    // A change on the same host before the alert, which triage then names with a link to it.
+    const change = await ingest({ type: 'config.changed', source: 'puppet', labels: { host: 'db-1' }, payload: { file: '/etc/fstab' } });
+    expect(change.status).toBe(202);
+    changeId = change.body.id;
+    expect((await ingest({ type: 'disk.full', source: 'db-1', severity: 'critical', summary: '/var at 99%', labels: { host: 'db-1' } })).status).toBe(202);
     const link = admin.getByRole('link', { name: 'disk.full on db-1' });
     await link.waitFor();
     await screenshot(admin, '11-alerts');
@@ -124,6 +129,14 @@ describe('alerts', () => {
     await admin.getByRole('button', { name: 'Triage', exact: true }).click();
     await admin.getByRole('heading', { name: 'Likely causes' }).waitFor();
     await admin.getByRole('table', { name: 'Checks' }).getByRole('row').nth(1).waitFor();
+    // Evidence is a link named by what it is, with the full id; it opens the event with its payload.
+    const evidence = admin.getByRole('list', { name: 'Evidence' }).first();
+    await evidence.getByText(changeId, { exact: true }).waitFor();
+    await evidence.getByRole('link', { name: /^config\.changed from puppet at / }).click();
+    await admin.getByRole('heading', { name: 'config.changed from puppet' }).waitFor();
+    expect(await admin.getByLabel('Payload').textContent()).toContain('/etc/fstab');
+    await admin.goBack();
+    await admin.getByRole('heading', { name: 'Likely causes' }).waitFor();
     await admin.getByLabel('Message').fill('What happened on db-1?');
     await admin.getByRole('button', { name: 'Send' }).click();
     const chat = admin.getByRole('list', { name: 'Alert chat' });

@@ -1,13 +1,17 @@
 /**
- * Static limits on GraphQL documents: depth and aliases are refused at validation, over HTTP and WS,
- * while the real dashboard query and introspection (GraphiQL) pass.
+ * Static limits on GraphQL documents: depth and aliases are refused at validation, tokens while parsing,
+ * and operations asking for too many nodes (page sizes multiplied) before they run, over HTTP and WS,
+ * while the real dashboard query (the README's, verbatim) and introspection (GraphiQL) pass.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { DASHBOARD_QUERY, buildTenant, type BuiltTenant } from './factories.js';
-import { gql, subscribe, wsClient } from './helpers/http.js';
+import { gql, gqlRaw, subscribe, wsClient } from './helpers/http.js';
 import { MAX_QUERY_ALIASES, MAX_QUERY_DEPTH } from '../src/server/graphql.js';
-import { MAX_QUERY_COST, MAX_QUERY_TOKENS } from '../src/server/graphql-guards.js';
+import { MAX_QUERY_TOKENS } from '../src/server/graphql-guards.js';
+import { ASSUMED_PAGE_SIZE, MAX_QUERY_NODES } from '../src/http/query-cost.js';
 import { loadConfig } from '../src/config.js';
 
 let s: TestServer;
@@ -65,7 +69,7 @@ function nestedDocument(depth: number): string {
   return '{ ' + 'me { '.repeat(depth) + 'id' + ' }'.repeat(depth) + ' }';
 }
 
-describe('documents limited by tokens and cost, before anything walks them', () => {
+describe('documents limited by tokens before anything walks them', () => {
   it(`refuses a 5,000-level document after ${MAX_QUERY_TOKENS} tokens with a GraphQL error, over HTTP`, async () => {
     const r = await gql(s.url, t.adminToken, nestedDocument(5000));
     expect(r.data).toBeUndefined();
@@ -91,13 +95,51 @@ describe('documents limited by tokens and cost, before anything walks them', () 
     await client.dispose();
   });
 
-  it(`refuses a document costing more than ${MAX_QUERY_COST} (within the depth, alias and token limits)`, async () => {
-    const device = 'device { id name site role platform managementAddress labels createdAt updatedAt }';
-    const alert = `alerts(first: 50) { edges { node { id summary severity status count source dedupKey ${device} } } }`;
-    const doc = `{ devices(first: 50) { edges { node { ${Array.from({ length: MAX_QUERY_ALIASES - 2 }, (_, i) => `a${i}: ${alert}`).join(' ')} } } } }`;
-    const r = await gql(s.url, t.adminToken, doc);
-    expect(r.data).toBeUndefined();
-    expect(r.errors?.[0]?.message).toMatch(/cost/i);
+  it('runs the README\'s Dashboard query verbatim', async () => {
+    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
+    const dashboard = /```graphql\n(query Dashboard \{[\s\S]*?\n\})\n```/.exec(readme)?.[1];
+    expect(dashboard).toBeDefined();
+    const r = await gql(s.url, t.adminToken, dashboard!);
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toHaveProperty('alerts.edges');
+  });
+});
+
+describe(`operations asking for more than ${MAX_QUERY_NODES} nodes (page sizes multiplied)`, () => {
+  /** 100 devices × 100 alerts each: 10,100 nodes, well within the depth, alias and token limits. */
+  const abusive = '{ devices(first: 100) { edges { node { id alerts(first: 100) { edges { node { id summary } } } } } } }';
+  const byVariables = 'query Nested($outer: Int!, $inner: Int!) { devices(first: $outer) { edges { node { id alerts(first: $inner) { edges { node { id } } } } } } }';
+
+  it('refuses one with QUERY_TOO_COMPLEX, the cost and the limit, before running it', async () => {
+    const r = await gqlRaw(s.url, t.adminToken, abusive);
+    expect(r.status).toBe(422);
+    expect(r.body.data ?? null).toBeNull();
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', reason: 'QUERY_TOO_COMPLEX', cost: 10_100, limit: MAX_QUERY_NODES });
+    expect(r.body.errors?.[0]?.message).toBe(`This query may return 10100 nodes; the limit is ${MAX_QUERY_NODES}. Ask for smaller pages (first/last/limit), or fewer nested lists.`);
+  });
+
+  it('counts page sizes given as variables, and the default page size where none is given', async () => {
+    const big = await gql(s.url, t.adminToken, byVariables, { outer: 80, inner: 80 });
+    expect(big.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 80 + 80 * 80 });
+    const small = await gql(s.url, t.adminToken, byVariables, { outer: 10, inner: 10 });
+    expect(small.errors).toBeUndefined();
+    const defaults = await gql(s.url, t.adminToken, '{ devices { edges { node { alerts { edges { node { id } } } } } } }');
+    expect(defaults.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: ASSUMED_PAGE_SIZE + ASSUMED_PAGE_SIZE ** 2 });
+  });
+
+  it(`runs one of exactly ${MAX_QUERY_NODES} nodes`, async () => {
+    const r = await gql(s.url, t.adminToken, byVariables, { outer: 50, inner: MAX_QUERY_NODES / 50 - 1 });
+    expect(r.errors).toBeUndefined();
+  });
+
+  it('refuses it over graphql-ws too, and the connection keeps working', async () => {
+    const client = wsClient(s.url, t.adminToken);
+    const sub = subscribe(client, abusive);
+    expect(await sub.next(5000)).toMatchObject({ errors: [{ message: expect.stringMatching(/may return 10100 nodes/), extensions: { code: 'QUERY_TOO_COMPLEX', cost: 10_100 } }] });
+    sub.dispose();
+    const ok = subscribe(client, '{ me { email } }');
+    expect(await ok.next(5000)).toMatchObject({ data: { me: { email: t.admin.email } } });
+    await client.dispose();
   });
 });
 

@@ -37,8 +37,8 @@ async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.
   // target < 0: the process group -target (what a terminal's Ctrl-C signals).
   const tree = descendants(svc.child.pid!);
   const cmds = tree.map(commandLine);
-  // What npm start runs: node (directly: the script execs it) and the private redis-server under it.
-  expect(cmds.some((c) => c.includes('src/server/main.ts'))).toBe(true);
+  // What npm start runs: node on the compiled service (directly: the script execs it) and the private redis-server under it.
+  expect(cmds.some((c) => c.includes('scripts/start.mjs'))).toBe(true);
   expect(cmds.some((c) => c.includes('redis-server'))).toBe(true);
   expect(cmds.some((c) => /^sh -c node /.test(c))).toBe(false);
   expect(await portOpen(svc.port)).toBe(true);
@@ -73,7 +73,7 @@ describe('npm start and signals', () => {
 
   it('SIGTERM to the node server under npm stops it, its children and npm', { timeout: 180_000 }, async () => {
     const svc = await npmStart();
-    const node = descendants(svc.child.pid!).find((p) => commandLine(p).includes('src/server/main.ts'))!;
+    const node = descendants(svc.child.pid!).find((p) => commandLine(p).includes('scripts/start.mjs'))!;
     expect(node).toBeDefined();
     await stopsCleanly(svc, node, 'SIGTERM');
   });

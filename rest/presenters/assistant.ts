@@ -28,14 +28,36 @@ export function presentAction(a: Node): Record<string, unknown> {
   };
 }
 
+/** An evidence item: `{kind, id, label}` (kind lowercase as stored). */
+export function presentEvidence(e: Node): Record<string, unknown> {
+  return { kind: lower(e.kind), id: e.id, label: e.label };
+}
+
+/** GET/PUT /assistant/triage-settings. */
+export function presentTriageSettings(s: Node): Record<string, unknown> {
+  return {
+    change_types: s.changeTypes,
+    default_change_types: s.defaultChangeTypes,
+    entity_keys: s.entityKeys,
+    window_minutes: s.windowMinutes,
+    confidence_thresholds: { high: s.highThreshold, medium: s.mediumThreshold },
+  };
+}
+
 export function presentTriage(t: Node): Record<string, unknown> {
   return {
     id: t.id,
     alert_id: t.alertId,
     provider: t.provider,
     summary: t.summary,
-    checks: t.checks.map((c: Node) => ({ name: c.name, status: lower(c.status), interesting: c.interesting, message: c.message, evidence: c.evidence })),
-    likely_causes: t.likelyCauses.map((c: Node) => ({ cause: c.cause, confidence: lower(c.confidence), evidence: c.evidence })),
+    checks: t.checks.map((c: Node) => ({ name: c.name, status: lower(c.status), interesting: c.interesting, message: c.message, evidence: c.evidence.map(presentEvidence) })),
+    likely_causes: t.likelyCauses.map((c: Node) => ({
+      cause: c.cause,
+      confidence: lower(c.confidence),
+      score: c.score ?? null,
+      relations: c.relations.map((r: Node) => ({ kind: lower(r.kind), detail: r.detail })),
+      evidence: c.evidence.map(presentEvidence),
+    })),
     actions: t.actions.map(presentAction),
     requested_by_id: t.requestedById,
     created_at: t.createdAt,

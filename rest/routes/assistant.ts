@@ -5,19 +5,34 @@
  * alerts table stays about alerts.
  */
 import type { RouteEntry } from '../route-types.js';
-import { presentAction, presentAlertChat, presentChatReply, presentConversation, presentTriage } from '../presenters/assistant.js';
+import { presentAction, presentAlertChat, presentChatReply, presentConversation, presentTriage, presentTriageSettings } from '../presenters/assistant.js';
 
 const PERSON = 'id email name';
 const ACTION = `id alertId triageId conversationId tool args argsHash rationale risk status proposedAt expiresAt decidedAt reason result decidedBy { ${PERSON} }`;
 const TRIAGE = `id alertId provider summary requestedById createdAt
-  checks { name status interesting message evidence }
-  likelyCauses { cause confidence evidence }
+  checks { name status interesting message evidence { kind id label } }
+  likelyCauses { cause confidence score relations { kind detail } evidence { kind id label } }
   actions { ${ACTION} }`;
 const MESSAGE = `id role content citations actionIds provider createdAt author { ${PERSON} }`;
 const CONVERSATION = `id kind alertId title createdAt updatedAt messages(limit: 100) { ${MESSAGE} }`;
+const TRIAGE_SETTINGS = 'changeTypes defaultChangeTypes entityKeys windowMinutes highThreshold mediumThreshold';
 const REPLY = `conversation { id } message { id } reply { ${MESSAGE} } citations actions { ${ACTION} }`;
 
 export const assistantRoutes: RouteEntry[] = [
+  {
+    method: 'get',
+    path: '/assistant/triage-settings',
+    operation: `query TriageSettings { triageSettings { ${TRIAGE_SETTINGS} } }`,
+    variables: () => ({}),
+    respond: (data) => presentTriageSettings(data.triageSettings),
+  },
+  {
+    method: 'put',
+    path: '/assistant/triage-settings',
+    operation: `mutation SetTriageChangeTypes($changeTypes: [String!]!) { setTriageChangeTypes(changeTypes: $changeTypes) { ${TRIAGE_SETTINGS} } }`,
+    variables: (req) => ({ changeTypes: req.body.change_types }),
+    respond: (data) => presentTriageSettings(data.setTriageChangeTypes),
+  },
   {
     method: 'get',
     path: '/alerts/:alertId/chat',

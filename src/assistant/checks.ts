@@ -1,70 +1,80 @@
 /**
  * The deterministic checks every triage runs, whatever the provider (after Grafana Sift: each check
- * says whether it ran, whether it found something worth a look, a message, and evidence ids). They
- * read through `ctx.db` with the asking user's tenant.
+ * says whether it ran, whether it found something worth a look, a message, and evidence items). They
+ * read through `ctx.db` with the asking user's tenant. Candidates are ranked by relatedness
+ * (src/assistant/candidates.ts); only related ones are ever causes.
  */
 import type { Ctx } from '../context.js';
 import type { Alert } from '../generated/prisma/client.js';
-import { changesBefore, relatedDeviceId, searchEvents, similarAlerts } from './tools.js';
-import type { TriageCheck, TriageFacts } from './types.js';
+import { alertScope, CANDIDATE_WINDOW_MINUTES, causeOf, rankCandidates } from './candidates.js';
+import { similarAlerts } from './tools.js';
+import { loadVocabulary } from './vocabulary.js';
+import type { EvidenceItem, TriageCheck, TriageFacts } from './types.js';
 
-/** How far before the alert a change counts as "shortly before". */
-export const CHANGE_WINDOW_MINUTES = 60;
-/** Alerts from one source in a day that make it "flapping". */
-export const FLAPPING_ALERTS_PER_DAY = 3;
+/** Recurrences of the same dedup key (earlier alerts in 24 h plus reopenings) that make it flapping. */
+export const FLAPPING_RECURRENCES = 2;
 
 /** Reads everything the checks look at. */
 export async function gatherFacts(ctx: Ctx, alert: Alert): Promise<TriageFacts> {
-  const windowStart = new Date(alert.firstSeenAt.getTime() - CHANGE_WINDOW_MINUTES * 60_000);
-  const deviceId = await relatedDeviceId(ctx, alert);
-  const [changes, similar, sourceAlertsToday, reopenCount, related, device] = await Promise.all([
-    changesBefore(ctx, alert, CHANGE_WINDOW_MINUTES),
+  const rule = alert.ruleId ? await ctx.db.alertRule.findUnique({ where: { id: alert.ruleId }, select: { id: true, name: true, typeGlob: true, dedupKeyTemplate: true } }) : null;
+  const [vocabulary, scope] = await Promise.all([loadVocabulary(ctx), alertScope(ctx, alert, rule)]);
+  const device = scope.device;
+  const [ranked, similar, recurrences, reopenCount, latestDrift, intents] = await Promise.all([
+    rankCandidates(ctx, alert, scope, vocabulary),
     similarAlerts(ctx, alert, 10),
-    alert.source ? ctx.db.alert.count({ where: { source: alert.source, firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 86_400_000), lte: alert.firstSeenAt } } }) : Promise.resolve(0),
+    ctx.db.alert.findMany({
+      where: { id: { not: alert.id }, dedupKey: alert.dedupKey, firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 86_400_000), lte: alert.firstSeenAt } },
+      orderBy: { firstSeenAt: 'desc' },
+      take: 20,
+    }),
     ctx.db.alertTimelineEntry.count({ where: { alertId: alert.id, action: 'reopened' } }),
-    Promise.all(
-      ['gpu.*', 'integration.*'].map((type) =>
-        searchEvents(ctx, { type, after: new Date(alert.firstSeenAt.getTime() - 30 * 60_000), before: new Date(alert.firstSeenAt.getTime() + 30 * 60_000), limit: 10 }),
-      ),
-    ).then((r) => r.flat()),
-    deviceId ? ctx.db.device.findUnique({ where: { id: deviceId } }) : Promise.resolve(null),
+    device ? ctx.db.driftReport.findFirst({ where: { deviceId: device.id }, orderBy: { createdAt: 'desc' } }) : Promise.resolve(null),
+    device ? ctx.db.intentVersion.findMany({ where: { deviceId: device.id }, orderBy: { version: 'desc' }, take: 2 }) : Promise.resolve([]),
   ]);
-  const [latestDrift, intents, appliedProposals] = device
-    ? await Promise.all([
-        ctx.db.driftReport.findFirst({ where: { deviceId: device.id }, orderBy: { createdAt: 'desc' } }),
-        ctx.db.intentVersion.findMany({ where: { deviceId: device.id }, orderBy: { version: 'desc' }, take: 2 }),
-        ctx.db.proposal.findMany({ where: { deviceId: device.id, status: 'applied', appliedAt: { gte: windowStart, lte: alert.firstSeenAt } }, orderBy: { appliedAt: 'desc' }, take: 5 }),
-      ])
-    : [null, [], []];
-  return { alert, changes, appliedProposals, device, latestDrift, intents, similar, sourceAlertsToday, reopenCount, related };
+  return {
+    alert,
+    rule,
+    vocabulary,
+    windowMinutes: CANDIDATE_WINDOW_MINUTES,
+    related: ranked.filter((c) => c.score > 0),
+    unrelatedChanges: ranked.filter((c) => c.score === 0 && c.isChange).sort((x, y) => x.minutesBefore - y.minutesBefore),
+    device,
+    latestDrift,
+    intents,
+    similar,
+    recurrences,
+    reopenCount,
+  };
 }
 
-function minutesBefore(alert: Alert, at: Date): number {
-  return Math.max(0, Math.round((alert.firstSeenAt.getTime() - at.getTime()) / 60_000));
+const alertItem = (a: Alert): EvidenceItem => ({ kind: 'alert', id: a.id, label: `${a.severity} alert "${a.summary.slice(0, 80)}" (${a.status}, ${a.firstSeenAt.toISOString()})` });
+
+/** True when the same dedup key keeps coming back (not: other alerts from the same source). */
+export function isFlapping(f: Pick<TriageFacts, 'recurrences' | 'reopenCount'>): boolean {
+  return f.recurrences.length + f.reopenCount >= FLAPPING_RECURRENCES;
+}
+
+/** "no related change found; 3 unrelated changes in the window" and its positive counterpart. */
+export function changesMessage(f: TriageFacts): string {
+  const changes = f.related.filter((c) => c.isChange);
+  const unrelated = `${f.unrelatedChanges.length} unrelated change(s) in the window`;
+  return changes[0]
+    ? `${changes.length} related change(s) in the ${f.windowMinutes} minutes before the alert; the strongest: ${causeOf(changes[0]).cause}. ${unrelated}.`
+    : `No related change found; ${unrelated} (${f.windowMinutes} minutes before the alert).`;
 }
 
 /** The checks, in a fixed order, from the gathered facts. Pure. */
 export function runChecks(f: TriageFacts): TriageCheck[] {
   const a = f.alert;
   const checks: TriageCheck[] = [];
+  const changes = f.related.filter((c) => c.isChange);
+  checks.push({ name: 'recent_changes', status: 'success', interesting: changes.length > 0, message: changesMessage(f), evidence: changes.slice(0, 10).map((c) => c.evidence[0]!) });
 
-  const changeCount = f.changes.length + f.appliedProposals.length;
-  checks.push({
-    name: 'recent_changes',
-    status: 'success',
-    interesting: changeCount > 0,
-    message:
-      changeCount > 0
-        ? `${changeCount} change(s) in the ${CHANGE_WINDOW_MINUTES} minutes before the alert; the latest: ` +
-          (f.changes[0] ? `${f.changes[0].type} from ${f.changes[0].source}, ${minutesBefore(a, f.changes[0].receivedAt)} min before.` : `proposal "${f.appliedProposals[0]!.title}" applied.`)
-        : `No deploy, release or config change in the ${CHANGE_WINDOW_MINUTES} minutes before the alert.`,
-    evidence: [...f.changes.map((e) => e.id), ...f.appliedProposals.map((p) => p.id)],
-  });
-
-  if (!f.device) {
+  const deviceItem: EvidenceItem | null = f.device ? { kind: 'device', id: f.device.id, label: `device ${f.device.name}` } : null;
+  if (!f.device || !deviceItem) {
     checks.push({ name: 'device_drift', status: 'skipped', interesting: false, message: 'The alert names no device of the inventory.', evidence: [] });
   } else if (!f.latestDrift) {
-    checks.push({ name: 'device_drift', status: 'success', interesting: false, message: `Device ${f.device.name} has not been reconciled yet: drift unknown.`, evidence: [f.device.id] });
+    checks.push({ name: 'device_drift', status: 'success', interesting: false, message: `Device ${f.device.name} has not been reconciled yet: drift unknown.`, evidence: [deviceItem] });
   } else {
     checks.push({
       name: 'device_drift',
@@ -73,7 +83,7 @@ export function runChecks(f: TriageFacts): TriageCheck[] {
       message: f.latestDrift.inSync
         ? `Device ${f.device.name} runs its intended configuration (last reconcile ${f.latestDrift.createdAt.toISOString()}).`
         : `Device ${f.device.name} drifts from its intended configuration${f.latestDrift.detail ? ` (${f.latestDrift.detail})` : ''}.`,
-      evidence: [f.device.id, f.latestDrift.id],
+      evidence: [deviceItem, { kind: 'drift_report', id: f.latestDrift.id, label: `drift report of ${f.latestDrift.createdAt.toISOString()}` }],
     });
   }
 
@@ -87,29 +97,29 @@ export function runChecks(f: TriageFacts): TriageCheck[] {
         ? 'First alert of its kind in 30 days.'
         : `${f.similar.length} similar alert(s) in 30 days, ${resolved.length} resolved` +
           (resolved[0] ? `; the latest resolved by ${resolved[0].resolvedBy}${resolved[0].minutesToResolve !== null ? ` after ${resolved[0].minutesToResolve} min` : ''}.` : '.'),
-    evidence: f.similar.map((s) => s.alert.id),
+    evidence: f.similar.map((s) => alertItem(s.alert)),
   });
 
-  const flapping = f.sourceAlertsToday >= FLAPPING_ALERTS_PER_DAY || f.reopenCount >= 2;
+  const flapping = isFlapping(f);
   checks.push({
-    name: 'flapping_source',
-    status: a.source ? 'success' : 'skipped',
-    interesting: flapping,
-    message: !a.source
-      ? 'The alert has no source.'
-      : flapping
-        ? `Source ${a.source} is flapping: ${f.sourceAlertsToday} alert(s) in 24 h, this one reopened ${f.reopenCount} time(s).`
-        : `Source ${a.source} is steady: ${f.sourceAlertsToday} alert(s) in 24 h.`,
-    evidence: flapping ? f.similar.filter((s) => s.alert.source === a.source).map((s) => s.alert.id) : [],
-  });
-
-  const loud = f.related.filter((e) => e.severity !== 'info');
-  checks.push({
-    name: 'related_gpu_integration_events',
+    name: 'flapping',
     status: 'success',
-    interesting: loud.length > 0,
-    message: f.related.length === 0 ? 'No GPU or integration events within 30 minutes.' : `${f.related.length} GPU/integration event(s) within 30 minutes, ${loud.length} warning or critical.`,
-    evidence: f.related.map((e) => e.id),
+    interesting: flapping,
+    message:
+      `Dedup key ${a.dedupKey}: ${f.recurrences.length} earlier alert(s) in 24 h, this one reopened ${f.reopenCount} time(s)` +
+      (flapping ? ': flapping.' : ': not flapping (other alerts from the same source do not count).'),
+    evidence: f.recurrences.map(alertItem),
+  });
+
+  const faults = f.related.filter((c) => !c.isChange);
+  checks.push({
+    name: 'related_faults',
+    status: 'success',
+    interesting: faults.length > 0,
+    message: faults[0]
+      ? `${faults.length} known precursor fault(s) related to the alert; the strongest: ${causeOf(faults[0]).cause}.`
+      : 'No known precursor fault (GPU XID/ECC/thermal, interface or link, integration degradation, resource exhaustion) related to the alert.',
+    evidence: faults.slice(0, 10).map((c) => c.evidence[0]!),
   });
   return checks;
 }

@@ -9,12 +9,12 @@ import type { Alert, Event, Prisma } from '../generated/prisma/client.js';
 import { loadAlert } from '../alerts/actions.js';
 import { getDevice } from '../devices/devices.js';
 import { globMatches } from '../events/filter.js';
-import type { ActionDraft, SimilarAlert, ToolDef, Toolbox, ToolOutput } from './types.js';
+import type { ActionDraft, RankedCandidate, SimilarAlert, ToolDef, Toolbox, ToolOutput } from './types.js';
 import { parseActionDraft } from './action-args.js';
 import { alertWire } from '../alerts/wire.js';
+import { isChangeType, loadVocabulary } from './vocabulary.js';
+import { alertScope, causeOf, rankCandidates } from './candidates.js';
 
-/** Event types that mean "something changed": deploys, releases, config and intent changes. */
-export const CHANGE_TYPE = /deploy|release|rollout|config|intent_changed|proposal_applied|migrat|upgrade/i;
 const MAX_TEXT = 2000;
 
 function clip(value: unknown, max = MAX_TEXT): unknown {
@@ -86,16 +86,6 @@ export async function searchEvents(
   return (glob ? rows.filter((e) => globMatches(glob, e.type)) : rows).slice(0, f.limit);
 }
 
-/** Change events (deploys, config, intent) in the `windowMinutes` before the alert opened. */
-export async function changesBefore(ctx: Ctx, alert: Alert, windowMinutes: number): Promise<Event[]> {
-  const rows = await ctx.db.event.findMany({
-    where: { receivedAt: { gte: new Date(alert.firstSeenAt.getTime() - windowMinutes * 60_000), lte: alert.firstSeenAt } },
-    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
-    take: 500,
-  });
-  return rows.filter((e) => CHANGE_TYPE.test(e.type)).slice(0, 20);
-}
-
 /** Other alerts with the same rule, source or dedup key, newest first, and how each ended. */
 export async function similarAlerts(ctx: Ctx, alert: Alert, limit: number): Promise<SimilarAlert[]> {
   const or: Prisma.AlertWhereInput[] = [{ dedupKey: alert.dedupKey }];
@@ -115,27 +105,22 @@ export async function similarAlerts(ctx: Ctx, alert: Alert, limit: number): Prom
   }));
 }
 
-/**
- * The device an alert is about: its own device, its events' device, or the device named like its
- * source (collectors send the device name as the source) or its events' `device`/`host` label.
- */
-export async function relatedDeviceId(ctx: Ctx, alert: Alert): Promise<string | null> {
-  if (alert.deviceId) return alert.deviceId;
-  const links = await ctx.db.alertEvent.findMany({ where: { alertId: alert.id }, include: { event: true }, take: 5, orderBy: { createdAt: 'desc' } });
-  const fromEvent = links.find((l) => l.event.deviceId)?.event.deviceId;
-  if (fromEvent) return fromEvent;
-  const names = new Set<string>();
-  if (alert.source) names.add(alert.source);
-  for (const l of links) {
-    const labels = (l.event.labels ?? {}) as Record<string, unknown>;
-    for (const k of ['device', 'host']) if (typeof labels[k] === 'string') names.add(labels[k] as string);
-  }
-  if (names.size === 0) return null;
-  const d = await ctx.db.device.findFirst({ where: { name: { in: [...names] } }, select: { id: true } });
-  return d?.id ?? null;
-}
-
 const ids = (...groups: Array<Array<{ id: string } | null | undefined>>) => groups.flat().filter((x): x is { id: string } => !!x).map((x) => x.id);
+
+/** The ranked candidates as tools show them: related first with relations, then unrelated changes. */
+export function rankedData(ranked: RankedCandidate[]): ToolOutput {
+  const related = ranked.filter((c) => c.score > 0).slice(0, 20);
+  const unrelated = ranked.filter((c) => c.score === 0 && c.isChange).sort((x, y) => x.minutesBefore - y.minutesBefore);
+  const row = (c: RankedCandidate) => ({ ...eventData(c.event), minutes_before_alert: Math.round(c.minutesBefore), is_change: c.isChange });
+  return {
+    data: {
+      related: related.map((c) => ({ ...row(c), score: c.score, confidence: c.confidence, relations: c.relations.map((r) => ({ kind: r.kind, detail: r.detail })), stated_as: causeOf(c).cause })),
+      unrelated_change_count: unrelated.length,
+      unrelated_changes: unrelated.slice(0, 10).map(row),
+    },
+    ids: [...related, ...unrelated.slice(0, 10)].flatMap((c) => c.evidence.map((e) => e.id)),
+  };
+}
 
 const alertIdParam = { alert_id: { type: 'string', description: 'An alert id.' } };
 
@@ -202,6 +187,7 @@ export const READ_TOOLS: ToolDef[] = [
       additionalProperties: false,
     },
     async run(ctx, args) {
+      const vocab = await loadVocabulary(ctx);
       const rows = await searchEvents(ctx, {
         type: str(args, 'type'),
         source: str(args, 'source'),
@@ -209,17 +195,22 @@ export const READ_TOOLS: ToolDef[] = [
         after: new Date(Date.now() - num(args, 'since_hours', 24, 1, 336) * 3_600_000),
         limit: num(args, 'limit', 20, 1, 50),
       });
-      return { data: rows.map(eventData), ids: ids(rows) };
+      return { data: rows.map((e) => ({ ...eventData(e), is_change: isChangeType(vocab, e.type) })), ids: ids(rows) };
     },
   },
   {
     name: 'recent_changes',
-    description: 'Deploys, releases, config and intent changes in the window_minutes (default 60) before the alert opened.',
+    description:
+      'Changes (by the tenant\'s change vocabulary) and known precursor faults in the window_minutes (default 240) before the alert, ' +
+      'ranked by how they are related to the alert (same device, shared entity labels, same source, topology), each with its relations ' +
+      'spelled out, a 0-100 score and the confidence it earns; then the count and the newest of the unrelated changes. Unrelated changes are not causes.',
     parameters: { type: 'object', properties: { ...alertIdParam, window_minutes: { type: 'integer', minimum: 1, maximum: 1440 } }, required: ['alert_id'], additionalProperties: false },
     async run(ctx, args) {
       const alert = await loadAlert(ctx, str(args, 'alert_id', true)!);
-      const rows = await changesBefore(ctx, alert, num(args, 'window_minutes', 60, 1, 1440));
-      return { data: rows.map((e) => ({ ...eventData(e), minutes_before_alert: Math.round((alert.firstSeenAt.getTime() - e.receivedAt.getTime()) / 60_000) })), ids: ids(rows) };
+      const rule = alert.ruleId ? await ctx.db.alertRule.findUnique({ where: { id: alert.ruleId }, select: { id: true, name: true, typeGlob: true, dedupKeyTemplate: true } }) : null;
+      const [vocab, scope] = await Promise.all([loadVocabulary(ctx), alertScope(ctx, alert, rule)]);
+      const ranked = await rankCandidates(ctx, alert, scope, vocab, num(args, 'window_minutes', 240, 1, 1440));
+      return rankedData(ranked);
     },
   },
   {

@@ -1,7 +1,8 @@
 /**
  * Triage of an alert: the deterministic checks, then the configured provider's summary, likely
- * causes and proposed actions. Evidence is kept only when it names a record the checks or the tools
- * actually returned; actions are validated and stored as `proposed`. Re-running makes a new triage.
+ * causes and proposed actions. Evidence is kept only when it names a record the checks, the ranking or
+ * the tools actually returned, and confidence follows from relatedness (src/assistant/evidence.ts);
+ * actions are validated and stored as `proposed`. Re-running makes a new triage.
  */
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
@@ -14,6 +15,7 @@ import { assistantProvider } from './providers/index.js';
 import { parseActionDraft } from './action-args.js';
 import { storeProposedActions } from './actions.js';
 import { recordUsage } from './usage.js';
+import { settleCauses } from './evidence.js';
 import type { ActionDraft } from './types.js';
 
 /** Keeps the drafts that pass validation for `alertId` (the others are logged and dropped). */
@@ -41,8 +43,7 @@ export async function triageAlert(ctx: Ctx, input: { alertId: string }): Promise
   const draft = await provider.triage({ ctx, alert, facts, checks, toolbox });
   await recordUsage(ctx, provider.name, 'triage', draft.usage);
 
-  const known = new Set<string>([...toolbox.seenIds, ...checks.flatMap((c) => c.evidence)]);
-  const causes = draft.likelyCauses.map((c) => ({ ...c, evidence: [...new Set(c.evidence.map((id) => id.toLowerCase()))].filter((id) => known.has(id)) }));
+  const causes = await settleCauses(ctx, facts, checks, draft.likelyCauses, toolbox.seenIds);
   // Actions for other alerts than the one triaged are not this triage's business.
   const drafts = validDrafts(ctx, draft.actions, alert.id).filter((d) => d.alertId === alert.id);
 

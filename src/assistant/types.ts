@@ -3,9 +3,46 @@
  * provider interface (builtin: deterministic; openai: any OpenAI-compatible model).
  */
 import type { Ctx } from '../context.js';
-import type { Alert, Device, DriftReport, Event, IntentVersion, Proposal } from '../generated/prisma/client.js';
+import type { Alert, AlertRule, Device, DriftReport, Event, IntentVersion } from '../generated/prisma/client.js';
+import type { ChangeVocabulary } from './vocabulary.js';
 
 export type CheckStatus = 'success' | 'skipped' | 'error';
+
+/** What an evidence item names; `record` only for triages stored before items had kinds. */
+export const EVIDENCE_KINDS = ['event', 'alert', 'device', 'proposal', 'drift_report', 'intent_version', 'rule', 'integration', 'gpu', 'record'] as const;
+export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
+
+/** A record a check or cause rests on: people open it by kind and id; `label` says what it is. */
+export interface EvidenceItem {
+  kind: EvidenceKind;
+  id: string;
+  label: string;
+}
+
+/** How a candidate is tied to the alert (README "Triage": relation kinds and weights). */
+export const RELATION_KINDS = ['same_device', 'shared_label', 'dedup_label', 'same_source', 'site', 'gpu_node', 'integration', 'precursor'] as const;
+export type RelationKind = (typeof RELATION_KINDS)[number];
+
+export interface Relation {
+  kind: RelationKind;
+  /** Spelled out for people and models: "same service=checkout label". */
+  detail: string;
+  weight: number;
+}
+
+/** An event before the alert that could have caused it, with what ties it to the alert. */
+export interface RankedCandidate {
+  event: Event;
+  /** A change by the tenant's vocabulary (else a known precursor fault). */
+  isChange: boolean;
+  minutesBefore: number;
+  relations: Relation[];
+  /** 0 (unrelated) to 100; see src/assistant/relatedness.ts. */
+  score: number;
+  confidence: Confidence | null;
+  /** Records to open: the event, and the device, GPU or integration that ties it to the alert. */
+  evidence: EvidenceItem[];
+}
 
 /** One check of a triage (after Grafana Sift): did it run, did it find something worth a look. */
 export interface TriageCheck {
@@ -13,8 +50,8 @@ export interface TriageCheck {
   status: CheckStatus;
   interesting: boolean;
   message: string;
-  /** Ids of real records (events, alerts, devices, drift reports, proposals). */
-  evidence: string[];
+  /** Real records (events, alerts, devices, drift reports, proposals). */
+  evidence: EvidenceItem[];
 }
 
 export type Confidence = 'high' | 'medium' | 'low';
@@ -22,7 +59,20 @@ export type Confidence = 'high' | 'medium' | 'low';
 export interface LikelyCause {
   cause: string;
   confidence: Confidence;
+  /** 0–100 relatedness score the confidence follows from (null when a model gave the cause without one). */
+  score: number | null;
+  /** What earned it: each relation to the alert, spelled out. */
+  relations: Array<{ kind: RelationKind; detail: string }>;
+  evidence: EvidenceItem[];
+}
+
+/** A cause as a provider drafts it: evidence as record ids, resolved to items before it is stored. */
+export interface CauseDraft {
+  cause: string;
+  confidence: Confidence;
   evidence: string[];
+  score?: number | null;
+  relations?: Array<{ kind: RelationKind; detail: string }>;
 }
 
 export const ACTION_TOOLS = ['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const;
@@ -84,18 +134,22 @@ export interface SimilarAlert {
 /** What the triage checks read about an alert (src/assistant/checks.ts gathers it). */
 export interface TriageFacts {
   alert: Alert;
-  changes: Event[];
-  /** Proposals applied to the alert's device in the change window. */
-  appliedProposals: Proposal[];
+  rule: Pick<AlertRule, 'id' | 'name' | 'typeGlob' | 'dedupKeyTemplate'> | null;
+  vocabulary: ChangeVocabulary;
+  /** Minutes before the alert that candidates are read from. */
+  windowMinutes: number;
+  /** Changes and precursor faults related to the alert, strongest first. */
+  related: RankedCandidate[];
+  /** Changes in the window that share nothing with the alert, newest first. */
+  unrelatedChanges: RankedCandidate[];
   device: Device | null;
   latestDrift: DriftReport | null;
   /** The device's latest intent version and the one before it (for a rollback proposal). */
   intents: IntentVersion[];
   similar: SimilarAlert[];
-  /** Alerts from the same source in the 24 h before this one (this one included). */
-  sourceAlertsToday: number;
+  /** Earlier alerts with the same dedup key in the 24 h before this one (recurrences). */
+  recurrences: Alert[];
   reopenCount: number;
-  related: Event[];
 }
 
 export interface TriageRequest {
@@ -108,7 +162,7 @@ export interface TriageRequest {
 
 export interface TriageDraft {
   summary: string;
-  likelyCauses: LikelyCause[];
+  likelyCauses: Array<CauseDraft | LikelyCause>;
   actions: ActionDraft[];
   usage: TokenUsage;
 }

@@ -7,14 +7,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
+import { PROJECT_ROOT } from '../project-root.js';
 
 /** Prisma Migrate's advisory lock key: holding it also keeps `prisma migrate deploy` out meanwhile. */
 const PRISMA_MIGRATE_LOCK_KEY = 72707369;
 
 /** The project's migrations directory (`prisma/migrations`), resolved from this file. */
-export const DEFAULT_MIGRATIONS_DIR = fileURLToPath(new URL('../../prisma/migrations/', import.meta.url));
+export const DEFAULT_MIGRATIONS_DIR = path.join(PROJECT_ROOT, 'prisma', 'migrations') + path.sep;
 
 // Same DDL Prisma's Postgres connector runs (sql-schema-connector, `create_migrations_table`).
 const CREATE_MIGRATIONS_TABLE = `

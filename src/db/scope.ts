@@ -18,6 +18,7 @@ export const TENANT_OWNED_MODELS = new Set([
   'BillingSettings',
   'BillingBudget',
   'BillingBudgetAlert',
+  'TriageSettings',
   'User',
   'Session',
   'AccessToken',

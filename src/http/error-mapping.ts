@@ -27,6 +27,7 @@ function graphqlExtensions(domain: DomainError): Record<string, unknown> {
     ...(domain.code === 'INTERNAL_SERVER_ERROR' ? {} : { http: { status: httpStatusByCode[domain.code] } }),
     ...(domain.extra.fields ? { fields: domain.extra.fields } : {}),
     ...(domain.extra.retryAfterSeconds ? { retryAfterSeconds: domain.extra.retryAfterSeconds } : {}),
+    ...(domain.extra.cost !== undefined ? { cost: domain.extra.cost, limit: domain.extra.costLimit } : {}),
   };
 }
 

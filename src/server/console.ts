@@ -6,11 +6,11 @@ import fs from 'node:fs';
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import compression from 'compression';
 import express, { type Request, type Response, type NextFunction } from 'express';
+import { PROJECT_ROOT } from '../project-root.js';
 
-export const CONSOLE_SOURCE_DIR = fileURLToPath(new URL('../../console', import.meta.url));
+export const CONSOLE_SOURCE_DIR = path.join(PROJECT_ROOT, 'console');
 export const CONSOLE_DIST_DIR = path.join(CONSOLE_SOURCE_DIR, 'dist');
 
 /** Paths that belong to the API or the tooling, never to the console's client-side routes. */

@@ -4,26 +4,25 @@
  * - a token limit applied while parsing (graphql-armor max-tokens), so a 5,000-level document or one
  *   field repeated 20,000 times is refused after MAX_QUERY_TOKENS tokens, before the recursive parser
  *   or any validation rule walks it;
- * - a cost limit at validation (graphql-armor cost-limit): selections weighted by depth;
+ * - a node limit before execution (src/http/query-cost.ts): nodes counted from page sizes, with the
+ *   variables' values, refused as QUERY_TOO_COMPLEX with the cost and the limit;
  * - string literals in the document follow the same text rule as JSON input (no NUL, no unpaired
  *   surrogate; src/http/input-guards.ts);
  * - introspection follows config.introspection (public | authenticated | off);
  * - errors Pothos raises for bad arguments (negative `first`, a malformed cursor) are BAD_USER_INPUT.
  */
-import { GraphQLError, visit, type DocumentNode } from 'graphql';
+import { GraphQLError, visit, type DocumentNode, type ExecutionArgs } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { PothosValidationError } from '@pothos/core';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
-import { costLimitPlugin } from '@escape.tech/graphql-armor-cost-limit';
 import type { Runtime } from '../runtime.js';
 import type { Ctx } from '../context.js';
 import { safeLiteralsRule } from '../http/input-guards.js';
-import { variableCoercionExtensions } from '../http/error-mapping.js';
+import { graphqlErrorFromDomain, variableCoercionExtensions } from '../http/error-mapping.js';
+import { queryCostError } from '../http/query-cost.js';
 
 /** Lexical tokens in one document (the full introspection query has about 160, the dashboard 72). */
 export const MAX_QUERY_TOKENS = 3000;
-/** Cost of one document: objects 2, scalars 1, times 1.5 per level of depth (the dashboard query costs about 1,700). */
-export const MAX_QUERY_COST = 5000;
 
 function selectsIntrospection(doc: DocumentNode): boolean {
   let found = false;
@@ -63,14 +62,32 @@ function safeLiteralsPlugin(): Plugin {
   };
 }
 
-/** How the cost of a document is counted (the console's documents are checked against it in tests). */
-export const COST_LIMIT_OPTIONS = { maxCost: MAX_QUERY_COST, objectCost: 2, scalarCost: 1, depthCostFactor: 1.5, ignoreIntrospection: true };
+/**
+ * Refuses an operation over the node limit before it runs, over HTTP and graphql-ws (REST's own documents are bounded by its contract). It runs
+ * at execution rather than validation because a page size may be a variable (`first: $first`).
+ */
+function queryCostPlugin(): Plugin<Ctx> {
+  const refusal = (args: ExecutionArgs) => {
+    const refused = queryCostError(args.schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+    return refused ? { errors: [graphqlErrorFromDomain(refused)] } : undefined;
+  };
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const result = refusal(args);
+      if (result) setResultAndStopExecution(result);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const result = refusal(args);
+      if (result) setResultAndStopExecution(result);
+    },
+  };
+}
 
 /** The document and introspection limits, in the order yoga should apply them. */
 export function graphqlGuardPlugins(rt: Runtime): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
-    costLimitPlugin(COST_LIMIT_OPTIONS) as Plugin<Ctx>,
+    queryCostPlugin(),
     safeLiteralsPlugin() as Plugin<Ctx>,
     introspectionPolicyPlugin(rt),
   ];

@@ -28,8 +28,8 @@ const AlertQuery = graphql(`
       timeline { id action fromStatus toStatus note createdAt actor { email } }
       latestTriage {
         id summary provider createdAt
-        checks { name status message interesting evidence }
-        likelyCauses { cause confidence evidence }
+        checks { name status message interesting evidence { kind id label } }
+        likelyCauses { cause confidence score relations { kind detail } evidence { kind id label } }
       }
       assistantActions { id tool args argsHash rationale risk status reason result expiresAt decidedBy { email } }
     }
@@ -157,7 +157,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
                 <ul>
                   {a.latestTriage.likelyCauses.map((c, i) => (
                     <li key={i}>
-                      {c.cause} <Badge value={c.confidence} /> <Evidence ids={c.evidence} />
+                      {c.cause} <Badge value={c.confidence} />{c.score != null && <small className="hint"> score {c.score}</small>} <Evidence items={c.evidence} />
                     </li>
                   ))}
                 </ul>
@@ -169,7 +169,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
                     { header: 'Check', cell: (c) => c.name },
                     { header: 'Status', cell: (c) => <Badge value={c.status} /> },
                     { header: 'Finding', cell: (c) => (c.interesting ? <strong>{c.message}</strong> : c.message) },
-                    { header: 'Evidence', cell: (c) => <Evidence ids={c.evidence} />, wide: true },
+                    { header: 'Evidence', cell: (c) => <Evidence items={c.evidence} />, wide: true },
                   ]}
                 />
               </>
@@ -265,8 +265,35 @@ export function AlertDetail({ params }: { params: { id: string } }) {
   );
 }
 
-function Evidence({ ids }: { ids: string[] }) {
-  if (!ids.length) return null;
-  return <small className="hint">evidence: {ids.map((id) => id.slice(0, 8)).join(', ')}</small>;
+/** Where the console opens a record of each evidence kind (null: it has no page; the full id is shown). */
+function evidenceHref(kind: string, id: string): string | null {
+  switch (lower(kind)) {
+    case 'event': return `/events/${id}`;
+    case 'alert': return `/alerts/${id}`;
+    case 'device': return `/devices/${id}`;
+    case 'proposal': return `/proposals#${id}`;
+    case 'gpu': return '/gpu';
+    case 'integration': return '/integrations';
+    case 'rule': return '/rules';
+    default: return null;
+  }
+}
+
+/** Evidence as links named by what they are, with the full id (never shortened). */
+function Evidence({ items }: { items: ReadonlyArray<{ kind: string; id: string; label: string }> }) {
+  if (!items.length) return null;
+  return (
+    <ul className="evidence" aria-label="Evidence">
+      {items.map((e) => {
+        const href = evidenceHref(e.kind, e.id);
+        return (
+          <li key={`${e.kind}:${e.id}`}>
+            <small className="hint">{lower(e.kind).replace('_', ' ')}:</small>{' '}
+            {href ? <Link href={href} title={e.id}>{e.label}</Link> : <span title={e.id}>{e.label}</span>} <code>{e.id}</code>
+          </li>
+        );
+      })}
+    </ul>
+  );
 }
 

@@ -19,6 +19,8 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType<any>
 const Timeline = page(() => import('./Timeline'), 'Timeline');
 const Alerts = page(() => import('./Alerts'), 'Alerts');
 const AlertDetail = page(() => import('./AlertDetail'), 'AlertDetail');
+const EventDetail = page(() => import('./EventDetail'), 'EventDetail');
+const TriageSettings = page(() => import('./TriageSettings'), 'TriageSettings');
 const Proposals = page(() => import('./Proposals'), 'Proposals');
 const Devices = page(() => import('./Devices'), 'Devices');
 const DeviceDetail = page(() => import('./DeviceDetail'), 'DeviceDetail');
@@ -56,10 +58,12 @@ export const PAGES: PageEntry[] = [
   { path: '/', title: 'Timeline', section: 'Operate', component: Timeline },
   { path: '/alerts', title: 'Alerts', section: 'Operate', component: Alerts },
   { path: '/alerts/:id', title: 'Alert', section: 'Operate', component: AlertDetail, nav: false },
+  { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/proposals', title: 'Proposals', section: 'Operate', component: Proposals },
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: Inbound },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: Outbound },
   { path: '/webhooks/:id', title: 'Outbound webhook', section: 'Configure', component: OutboundDetail, nav: false },
