@@ -4,7 +4,8 @@
  */
 import { builder, NodeRef } from './builder.js';
 import { getGpuDiagnostic, listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
-import { cancelAiperfRun, getAiperfRun, listAiperfRuns, startAiperfRun, type AiperfResults, type AiperfStatus, type GpuWindowLoad } from '../src/gpu/aiperf.js';
+import { cancelAiperfRun, getAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } from '../src/gpu/aiperf.js';
+import type { AiperfResults, GpuWindowLoad } from '../src/gpu/aiperf-results.js';
 import type { Stat } from '../src/gpu/percentiles.js';
 
 /** UPPER_CASE GraphQL values for the lowercase stored ones. */

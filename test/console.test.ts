@@ -11,6 +11,8 @@ import { untilSubscribed } from './helpers/pubsub.js';
 import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
 import { SESSION_COOKIE } from '../src/principal.js';
 import WebSocket from 'ws';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { createClient } from 'graphql-ws';
 
 /** graphql-ws over a WebSocket that sends the session cookie and an Origin, as a browser page would. */
@@ -77,6 +79,20 @@ describe('serving the console', () => {
     expect((await gz.text()).length).toBeGreaterThan(10_000);
     const plain = await fetch(s.url + script, { headers: { 'accept-encoding': 'identity' } });
     expect(plain.headers.get('content-encoding')).toBeNull();
+  });
+
+  it('loads each page as its own chunk, so the first load is the shell only', () => {
+    const assets = join(process.cwd(), 'console', 'dist', 'assets');
+    const js = readdirSync(assets).filter((f) => f.endsWith('.js'));
+    const html = readFileSync(join(process.cwd(), 'console', 'dist', 'index.html'), 'utf8');
+    const entry = /src="\/assets\/([^"]+\.js)"/.exec(html)?.[1];
+    expect(js.length).toBeGreaterThan(1);
+    expect(js).toContain(entry);
+    for (const page of ['Reports', 'Billing', 'Gpu', 'Timeline']) expect(js.some((f) => f.startsWith(page + '-')), page).toBe(true);
+    const size = (f: string) => statSync(join(assets, f)).size;
+    const total = js.reduce((n, f) => n + size(f), 0);
+    // react-dom alone is ~180 KB of the entry; the pages (~150 KB, growing) are out of it.
+    expect(size(entry!)).toBeLessThan(total * 0.7);
   });
 });
 

@@ -7,7 +7,8 @@ import { Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { executeGpuDiagnostic, failGpuDiagnostic, redriveQueuedGpuDiagnostics } from '../src/gpu/diagnostics.js';
-import { executeAiperfRun, failStaleAiperfRuns, redriveQueuedAiperfRuns } from '../src/gpu/aiperf.js';
+import { failStaleAiperfRuns, redriveQueuedAiperfRuns } from '../src/gpu/aiperf.js';
+import { executeAiperfRun } from '../src/gpu/aiperf-execute.js';
 import { workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
 

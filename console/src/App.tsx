@@ -1,5 +1,5 @@
 /** The shell: sign-in gate, navigation built from the page registry, and the routes. */
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { Link, Route, Switch, useLocation } from 'wouter';
 import { useSession } from './lib/session';
 import { PAGES, NAV_SECTIONS } from './pages';
@@ -53,6 +53,7 @@ export function App() {
         })}
       </nav>
       <main id="content" tabIndex={-1}>
+        <Suspense fallback={<p className="boot">Loading…</p>}>
         <Switch>
           {PAGES.map((p) => (
             <Route key={p.path} path={p.path} component={p.component} />
@@ -65,6 +66,7 @@ export function App() {
             </Page>
           </Route>
         </Switch>
+        </Suspense>
       </main>
     </div>
   );

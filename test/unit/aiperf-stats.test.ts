@@ -5,7 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { arrivalOffsetsMs, quantileSorted, summarize } from '../../src/gpu/percentiles.js';
 import { chatCompletionsUrl, syntheticPrompt, type RequestMeasure } from '../../src/gpu/aiperf-client.js';
-import { aggregateResults, validateAiperfInput, type AiperfRunInput } from '../../src/gpu/aiperf.js';
+import { validateAiperfInput, type AiperfRunInput } from '../../src/gpu/aiperf.js';
+import { aggregateResults } from '../../src/gpu/aiperf-results.js';
 import { ValidationFailed } from '../../src/errors.js';
 
 const base: AiperfRunInput = { endpointUrl: 'http://127.0.0.1:8000', model: 'm', mode: 'concurrency', requestCount: 10 };

@@ -2,32 +2,42 @@
  * The page registry: one line per page. The navigation is built from it (grouped by `section`,
  * `adminOnly` pages hidden from members, `nav: false` for detail routes), and so are the routes.
  * To add a page: write `pages/<Area>.tsx` (its GraphQL documents at the top, then the component),
- * then add its line here. More specific paths before their prefixes is not needed (wouter's Switch
+ * then add its `page()` line and its entry here. More specific paths before their prefixes is not needed (wouter's Switch
  * takes the first match, and `/alerts/:id` never matches `/alerts`).
  */
-import type { ComponentType } from 'react';
-import { Timeline } from './Timeline';
-import { EventDetail } from './EventDetail';
-import { Alerts } from './Alerts';
-import { AlertDetail } from './AlertDetail';
-import { TriageSettings } from './TriageSettings';
-import { Proposals } from './Proposals';
-import { Devices } from './Devices';
-import { DeviceDetail } from './DeviceDetail';
-import { Rules } from './Rules';
-import { Inbound } from './Inbound';
-import { Outbound } from './Outbound';
-import { OutboundDetail } from './OutboundDetail';
-import { Tokens } from './Tokens';
-import { Users } from './Users';
-import { Audit } from './Audit';
-import { Reports } from './Reports';
-import { Dashboards } from './Dashboards';
-import { Integrations } from './Integrations';
-import { Clusters } from './Clusters';
-import { GpuOverview } from './Gpu';
-import { Copilot } from './Copilot';
-import { Billing } from './Billing';
+import { lazy, type ComponentType } from 'react';
+
+/**
+ * Each page is its own chunk, fetched when its route is first shown (the shell renders routes inside
+ * `<Suspense>`), so the first load carries only the shell, the client and the sign-in page.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function page<K extends string>(load: () => Promise<Record<K, ComponentType<any>>>, name: K) {
+  return lazy(() => load().then((m) => ({ default: m[name] })));
+}
+
+const Timeline = page(() => import('./Timeline'), 'Timeline');
+const Alerts = page(() => import('./Alerts'), 'Alerts');
+const AlertDetail = page(() => import('./AlertDetail'), 'AlertDetail');
+const EventDetail = page(() => import('./EventDetail'), 'EventDetail');
+const TriageSettings = page(() => import('./TriageSettings'), 'TriageSettings');
+const Proposals = page(() => import('./Proposals'), 'Proposals');
+const Devices = page(() => import('./Devices'), 'Devices');
+const DeviceDetail = page(() => import('./DeviceDetail'), 'DeviceDetail');
+const Rules = page(() => import('./Rules'), 'Rules');
+const Inbound = page(() => import('./Inbound'), 'Inbound');
+const Outbound = page(() => import('./Outbound'), 'Outbound');
+const OutboundDetail = page(() => import('./OutboundDetail'), 'OutboundDetail');
+const Tokens = page(() => import('./Tokens'), 'Tokens');
+const Users = page(() => import('./Users'), 'Users');
+const Audit = page(() => import('./Audit'), 'Audit');
+const Reports = page(() => import('./Reports'), 'Reports');
+const Dashboards = page(() => import('./Dashboards'), 'Dashboards');
+const Integrations = page(() => import('./Integrations'), 'Integrations');
+const Clusters = page(() => import('./Clusters'), 'Clusters');
+const GpuOverview = page(() => import('./Gpu'), 'GpuOverview');
+const Copilot = page(() => import('./Copilot'), 'Copilot');
+const Billing = page(() => import('./Billing'), 'Billing');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 

@@ -1,0 +1,50 @@
+/**
+ * No source file over 300 lines (CONTRIBUTING: small modules named after what they do). Generated
+ * files are exempt: the Prisma client (src/generated/) and gql.tada's schema types
+ * (console/src/graphql-env.d.ts).
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const MAX_LINES = 300;
+const ROOT = process.cwd();
+const DIRS = ['src', 'schema', 'rest', 'workers', 'scripts', 'bench', 'test', 'console/src'];
+const GENERATED = ['src/generated/', 'console/src/graphql-env.d.ts'];
+const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
+
+function* files(dir: string): Generator<string> {
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    if (name === 'node_modules' || name === 'dist') continue;
+    if (statSync(path).isDirectory()) yield* files(path);
+    else if (SOURCE.test(name)) yield path;
+  }
+}
+
+function lineCount(path: string): number {
+  const text = readFileSync(path, 'utf8');
+  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
+}
+
+describe('file size', () => {
+  it(`has no source file over ${MAX_LINES} lines`, () => {
+    const over: string[] = [];
+    for (const dir of DIRS) {
+      let exists = true;
+      try {
+        statSync(join(ROOT, dir));
+      } catch {
+        exists = false;
+      }
+      if (!exists) continue;
+      for (const path of files(join(ROOT, dir))) {
+        const rel = relative(ROOT, path).split('\\').join('/');
+        if (GENERATED.some((g) => rel === g || rel.startsWith(g))) continue;
+        const lines = lineCount(path);
+        if (lines > MAX_LINES) over.push(`${rel}: ${lines} lines`);
+      }
+    }
+    expect(over.sort(), `split these by responsibility (at most ${MAX_LINES} lines each)`).toEqual([]);
+  });
+});
