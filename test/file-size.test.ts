@@ -12,6 +12,38 @@ const ROOT = process.cwd();
 const DIRS = ['src', 'schema', 'rest', 'workers', 'scripts', 'bench', 'test', 'console/src'];
 const GENERATED = ['src/generated/', 'console/src/graphql-env.d.ts'];
 const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
+/**
+ * Files still over the limit when the rule came in (issue 25), at their size then. They may shrink, never
+ * grow; once one is split its line goes. Every other file is held to MAX_LINES.
+ */
+const NOT_YET_SPLIT: Record<string, number> = {
+  'bench/gpu.ts': 317,
+  'console/src/pages/Billing.tsx': 404,
+  'console/src/pages/Gpu.tsx': 316,
+  'console/src/pages/Reports.tsx': 511,
+  'schema/alerts.ts': 337,
+  'schema/assistant.ts': 362,
+  'schema/integrations.ts': 392,
+  'schema/reports.ts': 337,
+  'schema/webhooks.ts': 303,
+  'src/assistant/tools.ts': 345,
+  'src/billing/queries.ts': 342,
+  'src/config.ts': 375,
+  'src/reports/validate.ts': 309,
+  'src/server/cli/daily-commands.ts': 318,
+  'test/alerts.test.ts': 301,
+  'test/assistant.test.ts': 487,
+  'test/billing.test.ts': 386,
+  'test/cli.test.ts': 335,
+  'test/console-edit.test.ts': 321,
+  'test/console-insight.test.ts': 377,
+  'test/console-operate.test.ts': 329,
+  'test/migrations.test.ts': 369,
+  'test/reports.test.ts': 410,
+  'test/setup-rest.test.ts': 302,
+  'test/sweep.test.ts': 542,
+  'test/webhooks-outbound.test.ts': 466,
+};
 
 function* files(dir: string): Generator<string> {
   for (const name of readdirSync(dir)) {
@@ -28,7 +60,7 @@ function lineCount(path: string): number {
 }
 
 describe('file size', () => {
-  it(`has no source file over ${MAX_LINES} lines`, () => {
+  it(`has no source file over ${MAX_LINES} lines, and the ones not split yet do not grow`, () => {
     const over: string[] = [];
     for (const dir of DIRS) {
       let exists = true;
@@ -42,9 +74,21 @@ describe('file size', () => {
         const rel = relative(ROOT, path).split('\\').join('/');
         if (GENERATED.some((g) => rel === g || rel.startsWith(g))) continue;
         const lines = lineCount(path);
-        if (lines > MAX_LINES) over.push(`${rel}: ${lines} lines`);
+        const allowed = Math.max(MAX_LINES, NOT_YET_SPLIT[rel] ?? 0);
+        if (lines > allowed) over.push(`${rel}: ${lines} lines (at most ${allowed})`);
       }
     }
     expect(over.sort(), `split these by responsibility (at most ${MAX_LINES} lines each)`).toEqual([]);
+  });
+
+  it('lists only files that are still over the limit (a split file leaves the list)', () => {
+    const stale = Object.keys(NOT_YET_SPLIT).filter((rel) => {
+      try {
+        return lineCount(join(ROOT, rel)) <= MAX_LINES;
+      } catch {
+        return true;
+      }
+    });
+    expect(stale, 'remove these from NOT_YET_SPLIT').toEqual([]);
   });
 });
