@@ -134,7 +134,7 @@ describe('alerts', () => {
     await evidence.getByText(changeId, { exact: true }).waitFor();
     await evidence.getByRole('link', { name: /^config\.changed from puppet at / }).click();
     await admin.getByRole('heading', { name: 'config.changed from puppet' }).waitFor();
-    expect(await admin.getByLabel('Payload').textContent()).toContain('/etc/fstab');
+    expect(await admin.getByLabel('Event payload', { exact: true }).textContent()).toContain('/etc/fstab');
     await admin.goBack();
     await admin.getByRole('heading', { name: 'Likely causes' }).waitFor();
     await admin.getByLabel('Message').fill('What happened on db-1?');

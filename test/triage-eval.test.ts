@@ -64,7 +64,7 @@ describe('openai provider against the scripted server', () => {
   beforeAll(async () => {
     model = await startScriptedModel();
     s = await startTestServer({
-      env: { INGEST_RATE_PER_SECOND: '1000', ASSISTANT_PROVIDER: 'openai', ASSISTANT_BASE_URL: model.baseUrl, ASSISTANT_MODEL: 'scripted-model', ASSISTANT_TIMEOUT_MS: '10000' },
+      env: { INGEST_RATE_PER_SECOND: '1000', ASSISTANT_PROVIDER: 'openai', ASSISTANT_BASE_URL: model.baseUrl, ASSISTANT_MODEL: 'scripted-model', ASSISTANT_TIMEOUT_MS: '10000', ASSISTANT_URL_ALLOWLIST: '127.0.0.1' },
     });
   });
   afterAll(async () => {

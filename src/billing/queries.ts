@@ -11,7 +11,7 @@ import { Decimal, money, quantity, sum, type Money } from './money.js';
 import { lastDays, monthOf, parseBoundary, type Period } from './periods.js';
 import { loadSettings, priceSegments, scopeOf, tenantSkus, type BillingScope, type Settings, type SkuView } from './prices.js';
 import { pendingWindows } from './metering.js';
-import { readWithRecoveryRetry } from '../db/replica.js';
+import { readWithRecoveryRetry } from '../reports-replica.js';
 
 interface PricedRow {
   g: string[];

@@ -6,7 +6,7 @@
  * server on an allowed address cannot send the request, its body and its API key to another one.
  */
 import net from 'node:net';
-import { guardedDispatcher, type GuardedDispatcher } from '../gpu/aiperf-client.js';
+import { guardedDispatcher, type GuardedDispatcher } from './dispatcher.js';
 import { DisallowedAddressError, guardedLookup, isDisallowedAddress, type UrlPolicy } from './url-guard.js';
 
 /** Thrown instead of following a redirect. */

@@ -7,7 +7,7 @@ import { requireUser } from '../context.js';
 import { ValidationFailed } from '../errors.js';
 import { compileReportQuery } from './compile.js';
 import { reportsPool } from './pool.js';
-import { readWithRecoveryRetry, replicaLagSeconds } from '../db/replica.js';
+import { readWithRecoveryRetry, replicaLagSeconds } from '../reports-replica.js';
 import { validateReportQuery, type OutputColumn, type ReportQuery } from './validate.js';
 
 /** Longest a query (not an export) may run on the server. */

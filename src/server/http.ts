@@ -16,7 +16,7 @@ import { createRestRouter } from '../../rest/adapter.js';
 import { routes } from '../../rest/routes/index.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { registry, httpDuration, reportsReplicaLag } from '../metrics.js';
-import { replicaLagSeconds } from '../db/replica.js';
+import { replicaLagSeconds } from '../reports-replica.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';

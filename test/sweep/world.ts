@@ -48,7 +48,7 @@ export const ENTITY_ALIASES: Record<string, string> = {
  * Path params that are not object ids, with a real value for each: `:provider` names a provider of the
  * integrations registry. A route whose params are all of these is not about another tenant's object.
  */
-export const NON_ID_PARAMS: Record<string, string> = { provider: 'alertmanager' };
+export const NON_ID_PARAMS: Record<string, string> = { provider: 'alertmanager', key: 'gpu.xid' };
 
 /** What the other tenant's provider config points at: no response to the caller may show it. */
 export const OTHER_TENANT_PROVIDER_URL = 'http://127.0.0.1:9/sweep-other-tenant-config';

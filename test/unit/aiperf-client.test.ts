@@ -4,7 +4,8 @@
  * responses, HTTP errors, the per-request deadline.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardedDispatcher, measureChatCompletion, type ChatRequest } from '../../src/gpu/aiperf-client.js';
+import { measureChatCompletion, type ChatRequest } from '../../src/gpu/aiperf-client.js';
+import { guardedDispatcher } from '../../src/net/dispatcher.js';
 import { compileUrlPolicy, guardedLookup } from '../../src/net/url-guard.js';
 import { startOpenAiStreamServer, type StreamServer } from '../helpers/openai-stream-server.js';
 

@@ -42,7 +42,7 @@ describe('validateReportQuery', () => {
           { field: 'count', op: 'gt', value: 'many' },
           { field: 'severity', op: 'eq', value: 'fatal' },
           { field: 'severity', op: 'in', value: ['info', 7] },
-          { field: 'labels.env', op: 'eq', value: 'x' },
+          { field: 'payload.env', op: 'eq', value: 'x' }, // alerts have labels but no payload
         ],
       }),
     ).toEqual(['body.filters.1.op', 'body.filters.2.field', 'body.filters.3.value', 'body.filters.4.value', 'body.filters.5.value.1', 'body.filters.6.field']);

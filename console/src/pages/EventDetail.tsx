@@ -26,7 +26,7 @@ export function EventDetail({ params }: { params: { id: string } }) {
     <Page title={e ? e.summary || e.type : 'Event'} error={result.error} loading={result.fetching && !e} actions={<Link href="/">Timeline</Link>}>
       {e && (
         <>
-          <Card title="Event">
+          <Card title={`${e.type} from ${e.source}`}>
             <dl className="facts">
               <dt>Type</dt>
               <dd>

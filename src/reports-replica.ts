@@ -8,8 +8,8 @@
  * retrying without bound.
  */
 import pg from 'pg';
-import type { Runtime } from '../runtime.js';
-import { UpstreamFailed } from '../errors.js';
+import type { Runtime } from './runtime.js';
+import { UpstreamFailed } from './errors.js';
 
 /** True for a query the standby cancelled because of a recovery conflict (also through Prisma's wrapping). */
 export function isRecoveryConflict(err: unknown): boolean {
