@@ -47,8 +47,12 @@ export async function startPgReplica(): Promise<PgReplica> {
   const stop = async () => {
     if (child && child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((resolve) => child!.once('exit', resolve));
-      child.kill('SIGINT'); // fast shutdown
-      await exited;
+      // The child is runuser when this process is root, which does not pass a signal on to postgres:
+      // pg_ctl stops the server itself (fast shutdown), then runuser exits with it.
+      const [ccmd, cargs] = asPostgres(path.join(bin, 'pg_ctl'), ['stop', '-D', data, '-m', 'fast', '-w', '-t', '60']);
+      await exec(ccmd, cargs).catch(() => child!.kill('SIGKILL'));
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 30_000))]);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     }
     fs.rmSync(dir, { recursive: true, force: true });
   };
