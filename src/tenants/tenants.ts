@@ -32,7 +32,9 @@ export async function createTenant(
       const key = await createIngestKey(tx, tenant.id);
       if (seed) await seed(tx, tenant.id);
       return { tenant, admin, ingestKey: key.cleartext };
-    });
+      // Hashing the admin's password inside the transaction takes CPU time: on a busy machine Prisma's
+      // 5 s default expired the first start's demo bootstrap (and tests' tenants).
+    }, { timeout: 30_000, maxWait: 30_000 });
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`A tenant named "${name}" already exists.`, 'ALREADY_EXISTS');
     throw err;
