@@ -111,7 +111,8 @@ function demoLogin(stdout: string): { email: string; password: string } {
 describe('the service process', () => {
   it('prints a demo login on first start that works end to end, and exits 0 on SIGTERM', async () => {
     const svc = await startService();
-    const { email, password } = demoLogin(svc.stdout());
+    // The banner and the "listening" log line may reach this pipe in separate reads: wait for the banner.
+    const { email, password } = await eventually(async () => demoLogin(svc.stdout()));
     const login = await rest(svc.url).post('/auth/login', { email, password });
     expect(login.status).toBe(200);
     const pat = await rest(svc.url, login.body.access_token).post('/auth/tokens', { name: 'newcomer' });
