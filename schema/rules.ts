@@ -5,6 +5,7 @@ import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builde
 import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
 import { enableSuggestedRule, listSuggestedRules, type SuggestionState } from '../src/rules/suggestions.js';
+import { addStarterRules, dismissStarterRules, starterRulesOffer, type StarterRulesOffer } from '../src/rules/starter.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
   values: upperCaseValues({
@@ -175,5 +176,37 @@ builder.mutationFields((t) => ({
       const rule = await enableSuggestedRule(ctx, args.key);
       return ctx.db.alertRule.findUniqueOrThrow({ ...query, where: { id: rule.id } });
     },
+  }),
+}));
+
+const StarterRulesRef = builder.objectRef<StarterRulesOffer>('StarterRules').implement({
+  description: 'The starter rules (critical GPU events, a failing integration, a spent budget) offered once to a tenant without rules: the console asks on first sign-in.',
+  fields: (t) => ({
+    offered: t.exposeBoolean('offered', { description: 'True while the tenant has no alert rule and no admin has added or dismissed the starter rules.' }),
+    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true, description: 'When an admin added the starter rules or dismissed the offer.' }),
+    rules: t.field({ type: [SuggestedAlertRuleRef], description: 'Each starter rule, enabled or not.', resolve: (o) => o.rules }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  starterRules: t.field({
+    type: StarterRulesRef,
+    authScopes: { user: true },
+    resolve: (_root, _args, ctx) => starterRulesOffer(ctx),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  addStarterRules: t.field({
+    type: StarterRulesRef,
+    authScopes: { admin: true },
+    description: 'Enables every starter rule in one step (idempotent) and closes the offer.',
+    resolve: (_root, _args, ctx) => addStarterRules(ctx),
+  }),
+  dismissStarterRules: t.field({
+    type: StarterRulesRef,
+    authScopes: { admin: true },
+    description: 'Closes the offer without adding rules (they stay under suggestedAlertRules).',
+    resolve: (_root, _args, ctx) => dismissStarterRules(ctx),
   }),
 }));

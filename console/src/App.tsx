@@ -6,6 +6,8 @@ import { PAGES, NAV_SECTIONS } from './pages';
 import { SignIn } from './pages/SignIn';
 import { Page } from './components/Page';
 import { Shortcuts } from './components/Shortcuts';
+import { StarterRulesOffer } from './components/StarterRules';
+import { adminOnly } from './lib/permissions';
 
 export function App() {
   const { me, loading, signOut } = useSession();
@@ -53,6 +55,7 @@ export function App() {
         })}
       </nav>
       <main id="content" tabIndex={-1}>
+        {adminOnly(me) === null && <StarterRulesOffer />}
         <Suspense fallback={<p className="boot">Loading…</p>}>
         <Switch>
           {PAGES.map((p) => (

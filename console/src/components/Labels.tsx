@@ -17,16 +17,21 @@ export function LabelList({ labels, name = 'Labels' }: { labels: unknown; name?:
   );
 }
 
-/** Annotations shown as Alertmanager's are: runbook and generator links first, the description as text. */
-const LINKS: Record<string, string> = { runbook_url: 'Runbook', generator_url: 'Source' };
+/** Annotations shown as Alertmanager's are: runbook, dashboard and generator links first, the rest as text. */
+const LINKS: Record<string, string> = { runbook_url: 'Runbook', dashboard_url: 'Dashboard', generator_url: 'Source' };
 
-export function Annotations({ annotations }: { annotations: unknown }) {
+/**
+ * An alert's annotations. A link key (runbook_url, ...) missing from the annotations is taken from
+ * the labels, where some sources put the runbook. Only http(s) URLs become links.
+ */
+export function Annotations({ annotations, labels }: { annotations: unknown; labels?: unknown }) {
   const entries = entriesOf(annotations);
-  if (!entries.length) return <span className="hint">none</span>;
-  const links = entries.filter(([k, v]) => LINKS[k] && safeHref(v));
+  const fromLabels = entriesOf(labels).filter(([k]) => LINKS[k] && !entries.some(([a]) => a === k));
+  const links = [...entries, ...fromLabels].filter(([k, v]) => LINKS[k] && safeHref(v));
   const rest = entries.filter((e) => !links.includes(e));
+  if (!links.length && !rest.length) return <span className="hint">none</span>;
   return (
-    <div aria-label="Annotations">
+    <div role="group" aria-label="Annotations">
       {links.length > 0 && (
         <p className="row-actions">
           {links.map(([k, v]) => (
@@ -36,14 +41,14 @@ export function Annotations({ annotations }: { annotations: unknown }) {
           ))}
         </p>
       )}
-      <dl className="facts">
+      {rest.length > 0 && <dl className="facts">
         {rest.map(([k, v]) => (
           <div key={k} style={{ display: 'contents' }}>
             <dt>{k}</dt>
             <dd>{v}</dd>
           </div>
         ))}
-      </dl>
+      </dl>}
     </div>
   );
 }

@@ -33,6 +33,7 @@ const LIST: Record<string, string> = {
   AssistantAction: '/copilot',
   AssistantConversation: '/copilot',
   AssistantTriage: '/alerts',
+  Gpu: '/gpu',
 };
 
 export function hrefOf(type: string | null | undefined, id: string | null | undefined): string | null {
@@ -50,3 +51,28 @@ export function typeWords(type: string): string {
     .replace(/([a-z])([A-Z])/g, '$1 $2')
     .toLowerCase();
 }
+
+/** The GraphQL type an evidence kind (triage checks and causes) names. */
+const EVIDENCE_TYPE: Record<string, string> = { event: 'Event', alert: 'Alert', device: 'Device', proposal: 'Proposal', rule: 'AlertRule', integration: 'Integration', gpu: 'Gpu' };
+
+/**
+ * Where an evidence item opens, by its kind and id. Drift reports and intent versions live on their
+ * device's page: `deviceId` is the device they belong to when the caller knows it (an alert's triage
+ * looks at the alert's device). null: nothing to open (the id is still shown in full).
+ */
+export function evidenceHref(kind: string, id: string, deviceId?: string | null): string | null {
+  const k = kind.toLowerCase();
+  if (k === 'drift_report' || k === 'intent_version') return deviceId ? `/devices/${deviceId}` : null;
+  return hrefOf(EVIDENCE_TYPE[k], id);
+}
+
+/** The type an id-valued key of an action's arguments or result names (`device_id` → Device). */
+export const ID_KEYS: Record<string, string> = {
+  alert_id: 'Alert',
+  event_id: 'Event',
+  device_id: 'Device',
+  proposal_id: 'Proposal',
+  rule_id: 'AlertRule',
+  maintenance_window_id: 'MaintenanceWindow',
+  integration_id: 'Integration',
+};

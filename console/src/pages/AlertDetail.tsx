@@ -1,7 +1,7 @@
 /**
- * One alert: its facts, Acknowledge / Snooze (with a duration) / Resolve, its events, rule, device and
- * timeline of actions, the assistant's triage with evidence and proposed actions (Approve / Reject),
- * and the alert's shared chat. Live: alertChanged for this alert refreshes it.
+ * One alert: its facts, labels and annotations (the runbook as a link), Acknowledge / Snooze (with a
+ * duration) / Resolve, its events, rule, device and timeline of actions (an event that made a change
+ * links to it), the assistant's triage (AlertTriage.tsx), and the alert's shared chat. Live: alertChanged for this alert refreshes it.
  */
 import { useState } from 'react';
 import { useMutation } from 'urql';
@@ -11,27 +11,21 @@ import { DataTable } from '../components/DataTable';
 import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
-import { useMe } from '../lib/session';
-import { humanOnly } from '../lib/permissions';
+import { Annotations, LabelList } from '../components/Labels';
+import { AlertTriage } from './AlertTriage';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
 const AlertQuery = graphql(`
   query ConsoleAlert($id: ID!) {
     alert(id: $id) {
-      id summary status severity source count dedupKey suppressed firstSeenAt lastSeenAt snoozedUntil acknowledgedAt resolvedAt allowedActions
+      id summary status severity source count dedupKey suppressed firstSeenAt lastSeenAt snoozedUntil acknowledgedAt resolvedAt allowedActions labels annotations
       assignee { email }
       rule { id name kind typeGlob source }
       device { id name site role }
       maintenanceWindow { id name }
       events(limit: 20) { id type severity summary source receivedAt }
-      timeline { id action fromStatus toStatus note createdAt actor { email } }
-      latestTriage {
-        id summary provider createdAt
-        checks { name status message interesting evidence { kind id label } }
-        likelyCauses { cause confidence score relations { kind detail } evidence { kind id label } }
-      }
-      assistantActions { id tool args argsHash rationale risk status reason result expiresAt decidedBy { email } }
+      timeline { id action fromStatus toStatus note createdAt actor { email } actorEvent { id type summary } }
     }
     alertConversation(alertId: $id) {
       id
@@ -51,19 +45,6 @@ const Snooze = graphql(`
 const Resolve = graphql(`
   mutation ConsoleResolveAlert($id: ID!) { resolveAlert(id: $id) { id status allowedActions resolvedAt } }
 `);
-const Triage = graphql(`
-  mutation ConsoleTriageAlert($alertId: ID!) { triageAlert(alertId: $alertId) { id summary } }
-`);
-const ApproveAction = graphql(`
-  mutation ConsoleApproveAssistantAction($actionId: ID!, $alertId: ID!, $argsHash: String) {
-    approveAssistantAction(actionId: $actionId, alertId: $alertId, argsHash: $argsHash) { id status result }
-  }
-`);
-const RejectAction = graphql(`
-  mutation ConsoleRejectAssistantAction($actionId: ID!, $alertId: ID!, $reason: String) {
-    rejectAssistantAction(actionId: $actionId, alertId: $alertId, reason: $reason) { id status reason }
-  }
-`);
 const SendChat = graphql(`
   mutation ConsoleSendAlertChat($alertId: ID!, $message: String!) {
     sendAlertChatMessage(alertId: $alertId, message: $message) { reply { id content } conversation { id } }
@@ -79,17 +60,12 @@ const SNOOZE_FOR = [
 ] as const;
 
 export function AlertDetail({ params }: { params: { id: string } }) {
-  const me = useMe();
   const { result, refetch } = useLiveQuery({ query: AlertQuery, variables: { id: params.id }, subscription: AlertChangedOne, subscriptionVariables: { filter: { alertId: params.id } } });
   const [, acknowledge] = useMutation(Acknowledge);
   const [, snooze] = useMutation(Snooze);
   const [, resolve] = useMutation(Resolve);
-  const [, triage] = useMutation(Triage);
-  const [, approve] = useMutation(ApproveAction);
-  const [, reject] = useMutation(RejectAction);
   const [, sendChat] = useMutation(SendChat);
   const [snoozeFor, setSnoozeFor] = useState<(typeof SNOOZE_FOR)[number]['value']>('1h');
-  const [rejectReason, setRejectReason] = useState('');
   const [message, setMessage] = useState('');
   const a = result.data?.alert;
   const notNow = (action: 'ACKNOWLEDGE' | 'SNOOZE' | 'RESOLVE') => (a && !a.allowedActions.includes(action) ? `Not possible while the alert is ${lower(a.status)}.` : null);
@@ -144,68 +120,14 @@ export function AlertDetail({ params }: { params: { id: string } }) {
             </div>
           </Card>
 
-          <Card title="Triage">
-            <ActionButton run={() => triage({ alertId: a.id })} onDone={refresh}>
-              {a.latestTriage ? 'Triage again' : 'Triage'}
-            </ActionButton>
-            {a.latestTriage && (
-              <>
-                <p>
-                  {a.latestTriage.summary} <small className="hint">({a.latestTriage.provider}, {when(a.latestTriage.createdAt)})</small>
-                </p>
-                <h3>Likely causes</h3>
-                <ul>
-                  {a.latestTriage.likelyCauses.map((c, i) => (
-                    <li key={i}>
-                      {c.cause} <Badge value={c.confidence} />{c.score != null && <small className="hint"> score {c.score}</small>} <Evidence items={c.evidence} />
-                    </li>
-                  ))}
-                </ul>
-                <DataTable
-                  caption="Checks"
-                  rows={a.latestTriage.checks}
-                  rowKey={(c) => c.name}
-                  columns={[
-                    { header: 'Check', cell: (c) => c.name },
-                    { header: 'Status', cell: (c) => <Badge value={c.status} /> },
-                    { header: 'Finding', cell: (c) => (c.interesting ? <strong>{c.message}</strong> : c.message) },
-                    { header: 'Evidence', cell: (c) => <Evidence items={c.evidence} />, wide: true },
-                  ]}
-                />
-              </>
-            )}
-            <h3>Proposed actions</h3>
-            <TextField label="Reason for rejecting" value={rejectReason} onChange={setRejectReason} />
-            <DataTable
-              caption="Proposed actions"
-              rows={a.assistantActions}
-              rowKey={(x) => x.id}
-              empty="No actions proposed."
-              columns={[
-                { header: 'Action', cell: (x) => <code>{lower(x.tool)}</code> },
-                { header: 'Arguments', cell: (x) => <code>{JSON.stringify(x.args)}</code>, wide: true },
-                { header: 'Why', cell: (x) => x.rationale },
-                { header: 'Risk', cell: (x) => <Badge value={x.risk} /> },
-                { header: 'Status', cell: (x) => <>{<Badge value={x.status} />} {x.reason ?? ''} {x.decidedBy ? `by ${x.decidedBy.email}` : ''}</> },
-                {
-                  header: 'Decide',
-                  cell: (x) => {
-                    const decided = x.status !== 'PROPOSED' ? `Already ${lower(x.status)}.` : null;
-                    return (
-                      <div className="row-actions" role="group" aria-label={`Decide ${lower(x.tool)}`}>
-                        <ActionButton variant="primary" run={() => approve({ actionId: x.id, alertId: a.id, argsHash: x.argsHash })} deniedBecause={decided ?? humanOnly(me)} onDone={refresh}>
-                          Approve
-                        </ActionButton>
-                        <ActionButton run={() => reject({ actionId: x.id, alertId: a.id, reason: rejectReason || null })} deniedBecause={decided} onDone={refresh}>
-                          Reject
-                        </ActionButton>
-                      </div>
-                    );
-                  },
-                },
-              ]}
-            />
+          <Card title="Labels and annotations">
+            <h3>Labels</h3>
+            <LabelList labels={a.labels} name="Alert labels" />
+            <h3>Annotations</h3>
+            <Annotations annotations={a.annotations} labels={a.labels} />
           </Card>
+
+          <AlertTriage alertId={a.id} deviceId={a.device?.id ?? null} onChanged={refresh} />
 
           <div className="grid2">
             <Card title="Events">
@@ -228,7 +150,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
                 columns={[
                   { header: 'When', cell: (t) => when(t.createdAt) },
                   { header: 'Action', cell: (t) => t.action },
-                  { header: 'By', cell: (t) => t.actor?.email ?? 'system' },
+                  { header: 'By', cell: (t) => t.actor?.email ?? (t.actorEvent ? <Link href={`/events/${t.actorEvent.id}`} title={t.actorEvent.id}>{`event ${t.actorEvent.summary || t.actorEvent.type}`}</Link> : 'system') },
                   { header: 'Note', cell: (t) => t.note ?? '', wide: true },
                 ]}
               />
@@ -264,36 +186,3 @@ export function AlertDetail({ params }: { params: { id: string } }) {
     </Page>
   );
 }
-
-/** Where the console opens a record of each evidence kind (null: it has no page; the full id is shown). */
-function evidenceHref(kind: string, id: string): string | null {
-  switch (lower(kind)) {
-    case 'event': return `/events/${id}`;
-    case 'alert': return `/alerts/${id}`;
-    case 'device': return `/devices/${id}`;
-    case 'proposal': return `/proposals#${id}`;
-    case 'gpu': return '/gpu';
-    case 'integration': return '/integrations';
-    case 'rule': return '/rules';
-    default: return null;
-  }
-}
-
-/** Evidence as links named by what they are, with the full id (never shortened). */
-function Evidence({ items }: { items: ReadonlyArray<{ kind: string; id: string; label: string }> }) {
-  if (!items.length) return null;
-  return (
-    <ul className="evidence" aria-label="Evidence">
-      {items.map((e) => {
-        const href = evidenceHref(e.kind, e.id);
-        return (
-          <li key={`${e.kind}:${e.id}`}>
-            <small className="hint">{lower(e.kind).replace('_', ' ')}:</small>{' '}
-            {href ? <Link href={href} title={e.id}>{e.label}</Link> : <span title={e.id}>{e.label}</span>} <code>{e.id}</code>
-          </li>
-        );
-      })}
-    </ul>
-  );
-}
-

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Tenant" ADD COLUMN     "starterRulesDecidedAt" TIMESTAMP(3);
