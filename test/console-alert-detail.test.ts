@@ -46,7 +46,7 @@ beforeAll(async () => {
   await api('mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 1500\n' } });
   await api('mutation($id: ID!) { reconcileDevice(id: $id) { queuedAt } }', { id: deviceId });
   await eventually(async () => (await api('query($id: ID!) { device(id: $id) { drift { status } } }', { id: deviceId })).device.drift?.status === 'DRIFTED', 30_000);
-  for (const tenant of [t, other]) await api('mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, resolveTypeGlob: "link.up" }) { id } }', undefined, tenant.adminToken);
+  for (const tenant of [t, other]) await api('mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, summaryTemplate: "{{summary}}", resolveTypeGlob: "link.up" }) { id } }', undefined, tenant.adminToken);
   // The runbook as an annotation (Alertmanager style), and one where the source put it in a label.
   prodAlert = await alertOf(await ingest(t, { type: 'link.down', source: 'leaf-3', severity: 'critical', summary: 'uplink 1 down on leaf-3', labels: { service: 'fabric', env: 'prod' }, payload: { annotations: { runbook_url: RUNBOOK, description: 'Uplink 1 lost carrier' } } }));
   stagingAlert = await alertOf(await ingest(t, { type: 'link.flap', source: 'leaf-9', severity: 'warning', summary: 'port 7 flapping on leaf-9', labels: { env: 'staging', runbook_url: WIKI } }));
@@ -101,13 +101,14 @@ describe('ids as links', () => {
     await drift.getByText(driftId, { exact: true }).waitFor();
     expect(await drift.getByRole('link', { name: /^drift report of / }).getAttribute('href')).toBe(`/devices/${deviceId}`);
 
+    await screenshot(admin, 'alert-triage-links');
     // A proposed action's device_id argument links to the device.
-    const reconcile = admin.getByRole('table', { name: 'Proposed actions' }).getByRole('row').filter({ hasText: 'reconcile_device' });
-    const arg = reconcile.getByRole('list', { name: 'Arguments of reconcile_device' }).getByRole('link', { name: deviceId });
+    const reconcile = admin.getByRole('table', { name: 'Proposed actions' }).getByRole('row').filter({ hasText: 'reconcile device' });
+    const arg = reconcile.getByRole('list', { name: 'Arguments of reconcile device' }).getByRole('link', { name: deviceId });
     expect(await arg.getAttribute('href')).toBe(`/devices/${deviceId}`);
     // Approved, its result names the device it reconciled: a link too.
     await reconcile.getByRole('button', { name: 'Approve' }).click();
-    const result = reconcile.getByRole('list', { name: 'Result of reconcile_device' });
+    const result = reconcile.getByRole('list', { name: 'Result of reconcile device' });
     await result.getByText('reconcile_queued_at:').waitFor();
     await result.getByRole('link', { name: deviceId }).click();
     await admin.getByRole('heading', { level: 1, name: 'leaf-3' }).waitFor();
@@ -146,11 +147,11 @@ describe('alerts list filtered by label', () => {
   it('opens a shared label filter at phone width as cards, nothing clipped', async () => {
     const phone = await b.newPage({ narrow: true });
     await signIn(phone, s.url, t.admin.email, t.adminPassword);
-    await phone.goto(`${s.url}/alerts?status=any&label=${encodeURIComponent('env=staging')}&severity=WARNING`);
+    await phone.goto(`${s.url}/alerts?status=any&label=${encodeURIComponent('env=staging')}&severity=CRITICAL`);
     const link = phone.getByRole('table', { name: 'Alerts' }).getByRole('link', { name: 'port 7 flapping on leaf-9' });
     await link.waitFor();
     expect(await phone.getByLabel('Labels', { exact: true }).inputValue()).toBe('env=staging');
-    expect(await phone.getByLabel('Severity').inputValue()).toBe('WARNING');
+    expect(await phone.getByLabel('Severity').inputValue()).toBe('CRITICAL');
     expect(await phone.getByRole('table', { name: 'Alerts' }).getByRole('link', { name: 'uplink 1 down on leaf-3' }).count()).toBe(0);
     const box = (await link.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
