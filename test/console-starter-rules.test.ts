@@ -55,6 +55,10 @@ describe('a fresh tenant', () => {
     expect(after.offered).toBe(false);
     expect(after.decidedAt).not.toBeNull();
     expect(after.rules.every((r: { enabled: boolean; ruleId: string | null }) => r.enabled && r.ruleId)).toBe(true);
+    // Adding again (another admin's stale screen) makes no duplicates and keeps the first answer's time.
+    const again = await gql(s.url, t.adminToken, 'mutation { addStarterRules { offered decidedAt } }');
+    expect(again.data.addStarterRules).toEqual({ offered: false, decidedAt: after.decidedAt });
+    expect(await rulesOf(t.adminToken)).toHaveLength(STARTER.length);
     // The link goes to the rules, which lists them (its cached list was refreshed).
     await done.getByRole('link', { name: 'See them under Alert rules' }).click();
     await page.getByRole('table', { name: 'Alert rules' }).getByRole('cell', { name: 'Critical GPU XID', exact: true }).waitFor();
