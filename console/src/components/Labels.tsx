@@ -35,20 +35,22 @@ export function Annotations({ annotations, labels }: { annotations: unknown; lab
       {links.length > 0 && (
         <p className="row-actions">
           {links.map(([k, v]) => (
-            <a key={k} href={safeHref(v)!} target="_blank" rel="noreferrer noopener">
+            <a key={k} href={safeHref(v)!} title={v} target="_blank" rel="noreferrer noopener">
               {LINKS[k]}
             </a>
           ))}
         </p>
       )}
-      {rest.length > 0 && <dl className="facts">
-        {rest.map(([k, v]) => (
-          <div key={k} style={{ display: 'contents' }}>
-            <dt>{k}</dt>
-            <dd>{v}</dd>
-          </div>
-        ))}
-      </dl>}
+      {rest.length > 0 && (
+        <dl className="facts">
+          {rest.map(([k, v]) => (
+            <div key={k} style={{ display: 'contents' }}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+        </dl>
+      )}
     </div>
   );
 }

@@ -25,7 +25,7 @@ const AlertQuery = graphql(`
       device { id name site role }
       maintenanceWindow { id name }
       events(limit: 20) { id type severity summary source receivedAt }
-      timeline { id action fromStatus toStatus note createdAt actor { email } actorEvent { id type summary } }
+      timeline { id action fromStatus toStatus note createdAt actor { email } actorEventId actorEvent { id type summary } }
     }
     alertConversation(alertId: $id) {
       id
@@ -150,7 +150,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
                 columns={[
                   { header: 'When', cell: (t) => when(t.createdAt) },
                   { header: 'Action', cell: (t) => t.action },
-                  { header: 'By', cell: (t) => t.actor?.email ?? (t.actorEvent ? <Link href={`/events/${t.actorEvent.id}`} title={t.actorEvent.id}>{`event ${t.actorEvent.summary || t.actorEvent.type}`}</Link> : 'system') },
+                  { header: 'By', cell: (t) => <ActionBy entry={t} /> },
                   { header: 'Note', cell: (t) => t.note ?? '', wide: true },
                 ]}
               />
@@ -185,4 +185,24 @@ export function AlertDetail({ params }: { params: { id: string } }) {
       )}
     </Page>
   );
+}
+
+/** Who made a change: a person, the event that made it (linked while the event is kept), or the service. */
+function ActionBy({ entry: t }: { entry: { actor: { email: string } | null; actorEventId: string | null; actorEvent: { id: string; type: string; summary: string | null } | null } }) {
+  if (t.actor) return <>{t.actor.email}</>;
+  if (t.actorEvent) {
+    return (
+      <Link href={`/events/${t.actorEvent.id}`} title={t.actorEvent.id}>
+        {`event ${t.actorEvent.summary || t.actorEvent.type}`}
+      </Link>
+    );
+  }
+  if (t.actorEventId) {
+    return (
+      <>
+        event <code>{t.actorEventId}</code> (no longer kept)
+      </>
+    );
+  }
+  return <>system</>;
 }
