@@ -13,4 +13,11 @@ export const graphql = initGraphQLTada<{
   scalars: { DateTime: string; JSON: unknown; ID: string };
 }>();
 
-export type { ResultOf, VariablesOf } from 'gql.tada';
+/**
+ * Fragments per component: a component that renders a piece of a result declares that piece as a
+ * `graphql(\`fragment Console… on Type { … }\`)` next to it and takes `FragmentOf<typeof F>`; the
+ * documents that feed it spread the fragment (`graphql(\`… { ...Console… }\`, [F])`). Masking is on:
+ * the parent sees only a reference, and only `readFragment(F, data)` in the component reads the fields.
+ */
+export { readFragment } from 'gql.tada';
+export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';
