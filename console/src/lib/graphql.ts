@@ -8,9 +8,12 @@
 import { initGraphQLTada } from 'gql.tada';
 import type { introspection } from '../graphql-env.d.ts';
 
+/** The JSON scalar: any JSON value; code that reads one checks what it finds (pages/reports/query.ts). */
+export type Json = unknown;
+
 export const graphql = initGraphQLTada<{
   introspection: introspection;
-  scalars: { DateTime: string; JSON: unknown; ID: string };
+  scalars: { DateTime: string; JSON: Json; ID: string };
 }>();
 
 /**
