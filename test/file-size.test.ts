@@ -18,9 +18,6 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  */
 const NOT_YET_SPLIT: Record<string, number> = {
   'bench/gpu.ts': 317,
-  'console/src/pages/Billing.tsx': 404,
-  'console/src/pages/Gpu.tsx': 316,
-  'console/src/pages/Reports.tsx': 511,
   'schema/alerts.ts': 337,
   'schema/assistant.ts': 362,
   'schema/integrations.ts': 392,

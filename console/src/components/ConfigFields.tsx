@@ -4,6 +4,7 @@
  * objects and arrays. Values are kept as text; `configOf` turns them into the config object.
  */
 import { SelectField, TextField } from './Field';
+import type { Json } from '../lib/graphql';
 
 export interface JsonSchemaProp {
   type?: string;
@@ -19,8 +20,18 @@ export interface ConfigSchema {
   required?: string[];
 }
 interface ProviderForm {
-  configSchema: ConfigSchema;
-  secretFields: string[];
+  /** The provider's `configSchema` (a JSON scalar), read by `schemaOf`. */
+  configSchema: Json;
+  secretFields: readonly string[];
+}
+
+const isObject = (v: Json): v is Record<string, Json> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The parts of a JSON schema the form uses; what is not an object schema reads as no properties. */
+export function schemaOf(v: Json): ConfigSchema {
+  if (!isObject(v)) return {};
+  const props = isObject(v.properties) ? Object.fromEntries(Object.entries(v.properties).filter(([, p]) => isObject(p))) : {};
+  return { properties: props as Record<string, JsonSchemaProp>, required: Array.isArray(v.required) ? v.required.filter((x): x is string => typeof x === 'string') : [] };
 }
 
 /** Arrays of plain strings get one input per item (kept as lines of text). */
@@ -53,8 +64,9 @@ function StringList({ label, value, onChange, hint, url }: { label: string; valu
 }
 
 export function ConfigFields({ provider, values, onChange }: { provider: ProviderForm; values: Record<string, string>; onChange: (v: Record<string, string>) => void }) {
-  const props = provider.configSchema.properties ?? {};
-  const required = new Set(provider.configSchema.required ?? []);
+  const schema = schemaOf(provider.configSchema);
+  const props = schema.properties ?? {};
+  const required = new Set(schema.required ?? []);
   return (
     <>
       {Object.entries(props).map(([key, p]) => {
@@ -75,7 +87,7 @@ export function ConfigFields({ provider, values, onChange }: { provider: Provide
 /** Form values → the config object (empty fields left out so the provider's defaults apply). */
 export function configOf(provider: ProviderForm, values: Record<string, string>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, p] of Object.entries(provider.configSchema.properties ?? {})) {
+  for (const [key, p] of Object.entries(schemaOf(provider.configSchema).properties ?? {})) {
     const v = values[key];
     if (v === undefined || v.trim() === '') continue;
     if (isStringList(p)) out[key] = v.split('\n').map((s) => s.trim()).filter(Boolean);

@@ -8,9 +8,19 @@
 import { initGraphQLTada } from 'gql.tada';
 import type { introspection } from '../graphql-env.d.ts';
 
+/** The JSON scalar: any JSON value; code that reads one checks what it finds (pages/reports/query.ts). */
+export type Json = unknown;
+
 export const graphql = initGraphQLTada<{
   introspection: introspection;
-  scalars: { DateTime: string; JSON: unknown; ID: string };
+  scalars: { DateTime: string; JSON: Json; ID: string };
 }>();
 
-export type { ResultOf, VariablesOf } from 'gql.tada';
+/**
+ * Fragments per component: a component that renders a piece of a result declares that piece as a
+ * `graphql(\`fragment Console… on Type { … }\`)` next to it and takes `FragmentOf<typeof F>`; the
+ * documents that feed it spread the fragment (`graphql(\`… { ...Console… }\`, [F])`). Masking is on:
+ * the parent sees only a reference, and only `readFragment(F, data)` in the component reads the fields.
+ */
+export { readFragment } from 'gql.tada';
+export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';

@@ -4,7 +4,7 @@
  * command shown once) and revoke a member.
  */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, TextField } from '../components/Field';
@@ -13,34 +13,29 @@ import { CopyButton } from '../components/CopyButton';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
+import { graphql, type Json, type ResultOf } from '../lib/graphql';
 
-interface Cluster {
-  id: string;
-  name: string;
-  status: 'CONNECTED' | 'STALE' | 'REVOKED';
-  url: string | null;
-  version: string | null;
-  lastSeenAt: string | null;
-  createdAt: string;
-  revokedAt: string | null;
-  summary: { open_alerts?: Record<string, number>; device_count?: number };
-}
-interface Invite {
-  id: string;
-  token: string;
-  command: string;
-  expiresAt: string;
-}
-
-const ClustersQuery = gql<{ clusters: Cluster[] }>`
+const ClustersQuery = graphql(`
   query ConsoleClusters { clusters { id name status url version lastSeenAt createdAt revokedAt summary } }
-`;
-const CreateInvite = gql<{ createClusterInvite: Invite }, { expiresInHours?: number; hubUrl?: string }>`
+`);
+const CreateInvite = graphql(`
   mutation ConsoleCreateClusterInvite($expiresInHours: Int, $hubUrl: String) { createClusterInvite(expiresInHours: $expiresInHours, hubUrl: $hubUrl) { id token command expiresAt } }
-`;
-const RevokeCluster = gql<unknown, { id: string }>`
+`);
+const RevokeCluster = graphql(`
   mutation ConsoleRevokeCluster($id: ID!) { revokeCluster(id: $id) { id status revokedAt } }
-`;
+`);
+
+type Invite = ResultOf<typeof CreateInvite>['createClusterInvite'];
+
+/** The member's last heartbeat summary (JSON: `open_alerts` by severity, `device_count`), as text. */
+function summaryOf(summary: Json): { openAlerts: string; devices: string } {
+  const s = summary && typeof summary === 'object' && !Array.isArray(summary) ? Object.fromEntries(Object.entries(summary)) : {};
+  const open = s.open_alerts && typeof s.open_alerts === 'object' ? Object.entries(s.open_alerts) : null;
+  return {
+    openAlerts: open ? open.map(([k, v]) => `${k} ${String(v)}`).join(' · ') : '—',
+    devices: typeof s.device_count === 'number' ? String(s.device_count) : '—',
+  };
+}
 
 export function Clusters() {
   const me = useMe();
@@ -74,8 +69,8 @@ export function Clusters() {
         columns={[
           { header: 'Name', cell: (c) => c.name },
           { header: 'Status', cell: (c) => <Badge value={c.status} /> },
-          { header: 'Open alerts', cell: (c) => (c.summary.open_alerts ? Object.entries(c.summary.open_alerts).map(([k, v]) => `${k} ${v}`).join(' · ') : '—') },
-          { header: 'Devices', cell: (c) => c.summary.device_count ?? '—', wide: true },
+          { header: 'Open alerts', cell: (c) => summaryOf(c.summary).openAlerts },
+          { header: 'Devices', cell: (c) => summaryOf(c.summary).devices, wide: true },
           { header: 'Last heartbeat', cell: (c) => when(c.lastSeenAt) },
           { header: 'Version', cell: (c) => c.version ?? '—', wide: true },
           { header: 'URL', cell: (c) => c.url ?? '—', wide: true },

@@ -5,46 +5,52 @@
  * proposes are listed; they run only when a person approves them on the alert.
  */
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { gql, useClient, useQuery, type CombinedError } from 'urql';
+import { useClient, useQuery, type CombinedError } from 'urql';
 import { ErrorView } from '../components/ErrorView';
 import { Card, Page } from '../components/Page';
 import { Field } from '../components/Field';
 import { when } from '../lib/format';
+import { graphql, readFragment, type FragmentOf, type ResultOf } from '../lib/graphql';
 
-interface Message {
-  id: string;
-  role: 'USER' | 'ASSISTANT';
-  content: string;
-  createdAt: string;
-  provider: string | null;
-  citations: string[];
-  author: { email: string } | null;
-}
-interface Conversation {
-  id: string;
-  title: string;
-  updatedAt: string;
-}
+/** One stored turn of a conversation. */
+const MessageFields = graphql(`
+  fragment ConsoleCopilotMessage on AssistantMessage { id role content createdAt provider citations author { email } }
+`);
 
-const ConversationsQuery = gql<{ copilotConversations: Conversation[] }>`
+const ConversationsQuery = graphql(`
   query ConsoleCopilotConversations { copilotConversations(limit: 50) { id title updatedAt } }
-`;
-const ConversationQuery = gql<{ copilotConversation: Conversation & { messages: Message[] } }, { id: string }>`
+`);
+const ConversationQuery = graphql(
+  `
   query ConsoleCopilotConversation($id: ID!) {
-    copilotConversation(id: $id) { id title updatedAt messages(limit: 200) { id role content createdAt provider citations author { email } } }
+    copilotConversation(id: $id) { id title updatedAt messages(limit: 200) { id ...ConsoleCopilotMessage } }
   }
-`;
-const ChatSubscription = gql<
-  { assistantChat: { delta: string; done: boolean; result: { conversation: { id: string }; citations: string[]; actions: { id: string; tool: string; rationale: string; risk: string }[] } | null } },
-  { input: { conversationId?: string; message: string } }
->`
+`,
+  [MessageFields],
+);
+const ChatSubscription = graphql(`
   subscription ConsoleCopilotChat($input: AssistantChatInput!) {
     assistantChat(input: $input) {
       delta done
       result { conversation { id } citations actions { id tool rationale risk } }
     }
   }
-`;
+`);
+
+type ProposedAction = NonNullable<ResultOf<typeof ChatSubscription>['assistantChat']['result']>['actions'][number];
+
+function Message({ message }: { message: FragmentOf<typeof MessageFields> }) {
+  const m = readFragment(MessageFields, message);
+  return (
+    <li className={m.role === 'USER' ? 'chat-user' : 'chat-assistant'}>
+      <small className="hint">
+        {m.role === 'USER' ? (m.author?.email ?? 'you') : `assistant${m.provider ? ` (${m.provider})` : ''}`} · {when(m.createdAt)}
+      </small>
+      <p>{m.content}</p>
+      {m.citations.length > 0 && <small className="hint">based on {m.citations.map((c) => c.slice(0, 8)).join(', ')}</small>}
+    </li>
+  );
+}
 
 export function Copilot() {
   const client = useClient();
@@ -53,7 +59,7 @@ export function Copilot() {
   const [conv, refetchConv] = useQuery({ query: ConversationQuery, variables: { id: current ?? '' }, pause: !current, requestPolicy: 'cache-and-network' });
   const [text, setText] = useState('');
   const [pending, setPending] = useState<{ question: string; reply: string } | null>(null);
-  const [lastActions, setLastActions] = useState<{ id: string; tool: string; rationale: string; risk: string }[]>([]);
+  const [lastActions, setLastActions] = useState<readonly ProposedAction[]>([]);
   const [error, setError] = useState<CombinedError | Error | null>(null);
   const stop = useRef<(() => void) | null>(null);
   useEffect(() => () => stop.current?.(), []);
@@ -119,13 +125,7 @@ export function Copilot() {
           <ErrorView error={conv.error} />
           <ol className="chat" aria-label="Chat messages" aria-live="polite">
             {messages.map((m) => (
-              <li key={m.id} className={m.role === 'USER' ? 'chat-user' : 'chat-assistant'}>
-                <small className="hint">
-                  {m.role === 'USER' ? (m.author?.email ?? 'you') : `assistant${m.provider ? ` (${m.provider})` : ''}`} · {when(m.createdAt)}
-                </small>
-                <p>{m.content}</p>
-                {m.citations.length > 0 && <small className="hint">based on {m.citations.map((c) => c.slice(0, 8)).join(', ')}</small>}
-              </li>
+              <Message key={m.id} message={m} />
             ))}
             {pending && (
               <>

@@ -4,69 +4,55 @@
  * deleting it is for its owner or an admin (`canEdit`).
  */
 import { useState } from 'react';
-import { gql, useMutation, useQuery } from 'urql';
+import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Card, Page } from '../components/Page';
-import { ResultChart, ResultTable, type ReportResultData } from './Reports';
+import { ReportResultFields, ResultChart, ResultTable, statOf } from './reports/result';
 import { when } from '../lib/format';
+import { graphql, readFragment, type FragmentOf, type ResultOf, type VariablesOf } from '../lib/graphql';
 
-type Viz = 'TABLE' | 'LINE' | 'BAR' | 'STAT';
-interface Panel {
-  index: number;
-  title: string;
-  viz: Viz;
-  savedReportId: string;
-  position: { x: number; y: number; w: number; h: number };
-  error: string | null;
-  data: ReportResultData | null;
-}
-interface Dashboard {
-  id: string;
-  name: string;
-  canEdit: boolean;
-  updatedAt: string;
-  panels: Panel[];
-}
+/** One panel as drawn: its title, width and the report's answer (or why there is none). */
+const PanelFields = graphql(
+  `
+  fragment ConsoleDashboardPanel on DashboardPanel { title viz position { w } error data { ...ConsoleReportResult } }
+`,
+  [ReportResultFields],
+);
 
-const DashboardsQuery = gql<{ dashboards: Dashboard[]; savedReports: { id: string; name: string }[] }>`
+const DashboardsQuery = graphql(
+  `
   query ConsoleDashboards {
     dashboards {
       id name canEdit updatedAt
-      panels { index title viz savedReportId position { x y w h } error data { entity columns { name type } rows rowCount truncated } }
+      panels { index title viz savedReportId position { x y w h } ...ConsoleDashboardPanel }
     }
     savedReports { id name }
   }
-`;
-const CreateDashboard = gql<{ createDashboard: { id: string } }, { input: { name: string } }>`
+`,
+  [PanelFields],
+);
+const CreateDashboard = graphql(`
   mutation ConsoleCreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { id name } }
-`;
-const UpdateDashboard = gql<unknown, { id: string; input: { name?: string; panels?: unknown[] } }>`
+`);
+const UpdateDashboard = graphql(`
   mutation ConsoleUpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { id updatedAt } }
-`;
-const DeleteDashboard = gql<unknown, { id: string }>`
+`);
+const DeleteDashboard = graphql(`
   mutation ConsoleDeleteDashboard($id: ID!) { deleteDashboard(id: $id) }
-`;
+`);
 
-const VIZ: Viz[] = ['TABLE', 'LINE', 'BAR', 'STAT'];
+type Panel = ResultOf<typeof DashboardsQuery>['dashboards'][number]['panels'][number];
+type PanelInput = NonNullable<VariablesOf<typeof UpdateDashboard>['input']['panels']>[number];
+type Viz = PanelInput['viz'];
+const VIZ = ['TABLE', 'LINE', 'BAR', 'STAT'] as const satisfies readonly Viz[];
 
 /** The panels as the mutation takes them (the patch replaces the whole list). */
-const panelInputs = (panels: Panel[]) => panels.map((p) => ({ title: p.title, viz: p.viz, savedReportId: p.savedReportId, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
+const panelInputs = (panels: readonly Panel[]): PanelInput[] => panels.map((p) => ({ title: p.title, viz: p.viz, savedReportId: p.savedReportId, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
 
-/**
- * A stat panel's one figure, reduced over every row as Grafana's "Total" does: the sum of the first
- * numeric column (a grouped count sums to the total), else the number of rows.
- */
-function statOf(d: ReportResultData): { value: string; how: string } {
-  const col = d.columns.find((c) => c.type === 'INTEGER' || c.type === 'NUMBER');
-  const more = d.truncated ? ' (at least: the result was truncated)' : '';
-  if (!col) return { value: String(d.rowCount), how: `rows${more}` };
-  const sum = d.rows.reduce((acc, r) => acc + (Number(r[col.name]) || 0), 0);
-  return { value: String(Math.round(sum * 1000) / 1000), how: `total of ${col.name} over ${d.rows.length} rows${more}` };
-}
-
-function PanelView({ panel }: { panel: Panel }) {
+function PanelView({ panel: ref }: { panel: FragmentOf<typeof PanelFields> }) {
+  const panel = readFragment(PanelFields, ref);
   const d = panel.data;
   let body;
   if (!d) body = <p className="error">{panel.error ?? 'The report is gone.'}</p>;

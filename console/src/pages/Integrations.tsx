@@ -6,7 +6,7 @@
  * and check.
  */
 import { useState } from 'react';
-import { gql, useClient, useMutation } from 'urql';
+import { useClient, useMutation } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { CheckboxField, MutationForm, SelectField, TextField } from '../components/Field';
@@ -16,109 +16,53 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
-import { ConfigFields, configOf, type ConfigSchema } from '../components/ConfigFields';
+import { graphql, type VariablesOf } from '../lib/graphql';
+import { ConfigFields, configOf } from '../components/ConfigFields';
+import { HealthFields, HealthView } from './integrations/Health';
 
-interface Checks {
-  config: { ok: boolean; problems: { field: string; message: string }[] };
-  reachable: { ok: boolean | null; message: string; latencyMs: number | null };
-  freshness: { ok: boolean | null; message: string };
-  errors: { ok: boolean; count: number; lastError: string | null };
-}
-interface Health {
-  status: 'HEALTHY' | 'DEGRADED' | 'FAILING' | 'UNKNOWN';
-  reason: string | null;
-  checkedAt: string | null;
-  checks: Checks | null;
-}
-interface Integration {
-  id: string;
-  name: string;
-  provider: string;
-  enabled: boolean;
-  config: Record<string, unknown>;
-  freshnessSeconds: number | null;
-  pushUrl: string | null;
-  pushTokenPrefix: string | null;
-  previousPushTokenValidUntil: string | null;
-  lastEventAt: string | null;
-  lastPullAt: string | null;
-  lastError: string | null;
-  health: Health;
-  healthHistory: { checkedAt: string | null; status: string; reason: string | null }[];
-}
-interface Provider {
-  id: string;
-  name: string;
-  description: string;
-  capabilities: { push: boolean; pull: boolean; health: boolean };
-  configSchema: ConfigSchema;
-  secretFields: string[];
-}
-
-const IntegrationsQuery = gql<{ integrations: Integration[]; integrationProviders: Provider[] }>`
+const IntegrationsQuery = graphql(
+  `
   query ConsoleIntegrations {
     integrations {
-      id name provider enabled config freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil lastEventAt lastPullAt lastError
-      health { status reason checkedAt checks { config { ok problems { field message } } reachable { ok message latencyMs } freshness { ok message } errors { ok count lastError } } }
+      id name provider enabled freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil lastEventAt lastPullAt lastError
+      health { ...ConsoleIntegrationHealth }
       healthHistory(limit: 10) { checkedAt status reason }
     }
     integrationProviders { id name description capabilities { push pull health } configSchema secretFields }
   }
-`;
-const HealthChanged = gql<{ integrationHealthChanged: { integrationId: string; status: string } }>`
+`,
+  [HealthFields],
+);
+const HealthChanged = graphql(`
   subscription ConsoleIntegrationHealthChanged { integrationHealthChanged { integrationId status previousStatus } }
-`;
-const CheckHealth = gql<{ integrationHealth: Health }, { id: string }>`
+`);
+const CheckHealth = graphql(
+  `
   query ConsoleCheckIntegrationHealth($id: ID!) {
-    integrationHealth(id: $id, refresh: true) { status reason checkedAt checks { config { ok problems { field message } } reachable { ok message latencyMs } freshness { ok message } errors { ok count lastError } } }
+    integrationHealth(id: $id, refresh: true) { ...ConsoleIntegrationHealth }
   }
-`;
-const CreateIntegration = gql<
-  { createIntegration: { pushToken: string | null; integration: { id: string; name: string } | null; dryRun: { configOk: boolean; reachable: { ok: boolean | null; message: string; latencyMs: number | null } | null } | null } },
-  { input: Record<string, unknown>; dryRun: boolean }
->`
+`,
+  [HealthFields],
+);
+const CreateIntegration = graphql(`
   mutation ConsoleCreateIntegration($input: CreateIntegrationInput!, $dryRun: Boolean) {
     createIntegration(input: $input, dryRun: $dryRun) { pushToken integration { id name } dryRun { configOk reachable { ok message latencyMs } } }
   }
-`;
-const UpdateIntegration = gql<unknown, { id: string; input: { enabled: boolean } }>`
+`);
+const UpdateIntegration = graphql(`
   mutation ConsoleUpdateIntegration($id: ID!, $input: UpdateIntegrationInput!) { updateIntegration(id: $id, input: $input) { id enabled } }
-`;
-const DeleteIntegration = gql<unknown, { id: string }>`
+`);
+const DeleteIntegration = graphql(`
   mutation ConsoleDeleteIntegration($id: ID!) { deleteIntegration(id: $id) }
-`;
-const RotatePushToken = gql<{ rotateIntegrationPushToken: { pushToken: string; integration: { id: string; name: string } } }, { id: string }>`
+`);
+const RotatePushToken = graphql(`
   mutation ConsoleRotateIntegrationPushToken($id: ID!) { rotateIntegrationPushToken(id: $id) { pushToken integration { id name pushTokenPrefix previousPushTokenValidUntil } } }
-`;
-const IngestNow = gql<{ ingestIntegration: { events: number; alertsOpened: number; alertsResolved: number; integrations: { name: string; ok: boolean; error: string | null }[] } }, { provider: string }>`
+`);
+const IngestNow = graphql(`
   mutation ConsoleIngestIntegration($provider: String!) { ingestIntegration(provider: $provider) { provider events alertsOpened alertsResolved integrations { integrationId name ok error } } }
-`;
+`);
 
-function CheckLine({ name, ok, message }: { name: string; ok: boolean | null; message: string }) {
-  return (
-    <li>
-      <Badge value={ok === null ? 'skipped' : ok ? 'ok' : 'failed'} /> <strong>{name}</strong>: {message}
-    </li>
-  );
-}
-
-function HealthView({ health }: { health: Health }) {
-  const c = health.checks;
-  return (
-    <div>
-      <Badge value={health.status} /> {health.reason && <small>{health.reason}</small>}
-      {c && (
-        <ul className="checks" aria-label="Health checks">
-          <CheckLine name="config" ok={c.config.ok} message={c.config.ok ? 'valid' : c.config.problems.map((p) => `${p.field}: ${p.message}`).join('; ')} />
-          <CheckLine name="reachable" ok={c.reachable.ok} message={`${c.reachable.message}${c.reachable.latencyMs !== null ? ` (${c.reachable.latencyMs} ms)` : ''}`} />
-          <CheckLine name="freshness" ok={c.freshness.ok} message={c.freshness.message} />
-          <CheckLine name="errors" ok={c.errors.ok} message={c.errors.count ? `${c.errors.count} in the last hour${c.errors.lastError ? `: ${c.errors.lastError}` : ''}` : 'none'} />
-        </ul>
-      )}
-      <small className="hint">checked {when(health.checkedAt)}</small>
-    </div>
-  );
-}
+type CreateInput = VariablesOf<typeof CreateIntegration>['input'];
 
 export function Integrations() {
   const me = useMe();
@@ -139,7 +83,7 @@ export function Integrations() {
 
   async function submit(dryRun: boolean) {
     if (!provider) return;
-    const input: Record<string, unknown> = { provider: provider.id, name: form.name, enabled: form.enabled, config: configOf(provider, config) };
+    const input: CreateInput = { provider: provider.id, name: form.name, enabled: form.enabled, config: configOf(provider, config) };
     if (form.freshness) input.freshnessSeconds = Number(form.freshness);
     const r = await create({ input, dryRun });
     const p = r.data?.createIntegration;

@@ -16,21 +16,32 @@ import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { json, lower, when } from '../lib/format';
-import { graphql } from '../lib/graphql';
+import { graphql, readFragment, type FragmentOf } from '../lib/graphql';
 import { TRIGGERS } from './Outbound';
 
-const WebhookQuery = graphql(`
+/** One delivery opened: its body and each attempt (request headers, response status and body, timing). */
+const DeliveryDetailFields = graphql(`
+  fragment ConsoleDeliveryDetail on Delivery {
+    id body
+    attempts { id number createdAt durationMs responseStatus responseBody error requestHeaders }
+  }
+`);
+
+const WebhookQuery = graphql(
+  `
   query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
     webhook(id: $id) {
       id name url enabled previousSecretValidUntil
       triggers { on typeGlob severities kinds labels payloadConditions { path op value } }
       deliveries(first: 50, status: $status) {
-        id topic status attemptCount createdAt deliveredAt failedAt nextAttemptAt lastError body
-        attempts { id number createdAt durationMs responseStatus responseBody error requestHeaders }
+        id topic status attemptCount createdAt deliveredAt failedAt nextAttemptAt lastError
+        ...ConsoleDeliveryDetail
       }
     }
   }
-`);
+`,
+  [DeliveryDetailFields],
+);
 const DeliveryChanged = graphql(`
   subscription ConsoleDeliveryChanged($webhookId: ID) { deliveryChanged(webhookId: $webhookId) { id status attemptCount } }
 `);
@@ -52,6 +63,34 @@ const DeleteWebhook = graphql(`
 `);
 
 type Trigger = (typeof TRIGGERS)[number];
+
+function DeliveryDetail({ delivery }: { delivery: FragmentOf<typeof DeliveryDetailFields> }) {
+  const shownDelivery = readFragment(DeliveryDetailFields, delivery);
+  return (
+    <Card title={`Delivery ${shownDelivery.id}`}>
+      <h3>Request body</h3>
+      <pre>{shownDelivery.body}</pre>
+      {shownDelivery.attempts.map((a) => (
+        <section key={a.id} aria-label={`Attempt ${a.number}`}>
+          <h3>
+            Attempt {a.number} · {when(a.createdAt)} · {a.durationMs} ms · {a.responseStatus ?? 'no response'} {a.error ?? ''}
+          </h3>
+          <div className="grid2">
+            <div>
+              <small className="hint">Request headers</small>
+              <pre>{json(a.requestHeaders)}</pre>
+            </div>
+            <div>
+              <small className="hint">Response body (first 4 KiB)</small>
+              <pre>{a.responseBody ?? ''}</pre>
+            </div>
+          </div>
+        </section>
+      ))}
+    </Card>
+  );
+}
+
 const STATUSES = ['', 'PENDING', 'RETRYING', 'DELIVERED', 'FAILED'] as const;
 
 export function OutboundDetail({ params }: { params: { id: string } }) {
@@ -169,27 +208,7 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
             ]}
           />
           {shownDelivery && (
-            <Card title={`Delivery ${shownDelivery.id}`}>
-              <h3>Request body</h3>
-              <pre>{shownDelivery.body}</pre>
-              {shownDelivery.attempts.map((a) => (
-                <section key={a.id} aria-label={`Attempt ${a.number}`}>
-                  <h3>
-                    Attempt {a.number} · {when(a.createdAt)} · {a.durationMs} ms · {a.responseStatus ?? 'no response'} {a.error ?? ''}
-                  </h3>
-                  <div className="grid2">
-                    <div>
-                      <small className="hint">Request headers</small>
-                      <pre>{json(a.requestHeaders)}</pre>
-                    </div>
-                    <div>
-                      <small className="hint">Response body (first 4 KiB)</small>
-                      <pre>{a.responseBody ?? ''}</pre>
-                    </div>
-                  </div>
-                </section>
-              ))}
-            </Card>
+            <DeliveryDetail delivery={shownDelivery} />
           )}
         </>
       )}

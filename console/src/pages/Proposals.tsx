@@ -16,20 +16,29 @@ import { useMe } from '../lib/session';
 import { approvalDenial } from '../lib/permissions';
 import { when } from '../lib/format';
 import type { Me } from '../lib/session';
-import { graphql, type ResultOf } from '../lib/graphql';
+import { graphql, readFragment, type FragmentOf, type ResultOf } from '../lib/graphql';
 
-const ProposalsQuery = graphql(`
+/** What the revise form starts from. */
+const RevisionFields = graphql(`
+  fragment ConsoleProposalRevision on Proposal { id title kind status revision reason action proposedIntent proposer { id } device { id } }
+`);
+
+const ProposalsQuery = graphql(
+  `
   query ConsoleProposals($status: ProposalStatus, $first: Int) {
     proposals(status: $status, first: $first) {
       edges {
         node {
           id title kind status revision reason action proposedIntent denialReason failureReason createdAt
           proposer { id email } approver { email } deniedBy { email } device { id name }
+          ...ConsoleProposalRevision
         }
       }
     }
   }
-`);
+`,
+  [RevisionFields],
+);
 const ProposalChangedSubscription = graphql(`
   subscription ConsoleProposalChanged { proposalChanged { id change status } }
 `);
@@ -58,13 +67,14 @@ const DeviceIntentQuery = graphql(`
 type Proposal = ResultOf<typeof ProposalsQuery>['proposals']['edges'][number]['node'];
 
 /** Why `me` may not revise the proposal (the server's rule: its proposer, while proposed or approved). */
-function reviseDenial(me: Me, p: Proposal): string | null {
+function reviseDenial(me: Me, p: { status: Proposal['status']; proposer: { id: string } }): string | null {
   if (p.status !== 'PROPOSED' && p.status !== 'APPROVED') return `Already ${p.status.toLowerCase()}.`;
   return me.id === p.proposer.id ? null : 'Only the proposer can revise a proposal; open a new one instead.';
 }
 
 /** A new revision of the proposal: title, reason and the proposed intent or action. */
-function ReviseForm({ p, me, onClose }: { p: Proposal; me: Me; onClose: () => void }) {
+function ReviseForm({ proposal, me, onClose }: { proposal: FragmentOf<typeof RevisionFields>; me: Me; onClose: () => void }) {
+  const p = readFragment(RevisionFields, proposal);
   const [, update] = useMutation(UpdateProposal);
   const [devices] = useQuery({ query: DeviceChoicesQuery });
   const [f, setF] = useState({ title: p.title, kind: p.kind, deviceId: p.device?.id ?? '', reason: p.reason ?? '', intent: p.proposedIntent ?? '', action: p.action ?? '' });
@@ -183,7 +193,7 @@ export function Proposals() {
           },
         ]}
       />
-      {beingRevised && <ReviseForm key={`${beingRevised.id}:${beingRevised.revision}`} p={beingRevised} me={me} onClose={() => setRevising(null)} />}
+      {beingRevised && <ReviseForm key={`${beingRevised.id}:${beingRevised.revision}`} proposal={beingRevised} me={me} onClose={() => setRevising(null)} />}
       <OpenProposalForm onDone={refetch} />
     </Page>
   );
