@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
+import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, getOperationAST, type DocumentNode } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -25,6 +25,7 @@ import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
+import { createFanout, fanoutKey, type FanoutJoin } from './live-fanout.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -181,10 +182,27 @@ function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Prin
   socket.once('close', unwatch);
 }
 
+/** The root field names of a subscription operation (none when a fragment sits at the root). */
+function subscriptionRootFields(document: DocumentNode, operationName: string | null | undefined): string[] {
+  const op = getOperationAST(document, operationName);
+  if (op?.operation !== 'subscription') return [];
+  return op.selectionSet.selections.every((s) => s.kind === 'Field') ? op.selectionSet.selections.map((s) => (s as FieldNode).name.value) : [];
+}
+
+/** What onSubscribe hands to execute/subscribe: yoga's enveloped functions and, for a shared subscription, its group. */
+interface WsRoot {
+  execute(args: unknown): unknown;
+  subscribe(args: unknown): unknown;
+  fanout?: Omit<FanoutJoin, 'start'> & { contextFactory(): Promise<Ctx> };
+}
+
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes });
+  // No per-message compression: every subscriber's frame would be deflated on its own (CPU and memory per socket).
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes, perMessageDeflate: false });
+  // Subscribers who see the same thing share one operation, and its frame is serialised once (live-fanout.ts).
+  const fanout = createFanout();
   useServer(
     {
       onConnect: async (wsCtx) => {
@@ -205,9 +223,14 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
           throw err;
         }
       },
-      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
-      onSubscribe: async (wsCtx, _id, params) => {
+      execute: (args) => (args.rootValue as WsRoot).execute(args) as never,
+      subscribe: (args) => {
+        const root = args.rootValue as WsRoot;
+        if (!root.fanout) return root.subscribe(args) as never;
+        const { contextFactory, ...join } = root.fanout;
+        return fanout.join({ ...join, start: async () => root.subscribe({ ...args, contextValue: await contextFactory() }) as never }) as never;
+      },
+      onSubscribe: async (wsCtx, id, params) => {
         const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
         // A credential revoked (PAT) or ended (logout) after the connection opened must not start new
         // operations: it is checked again for every operation, and the connection is closed if it fails.
@@ -231,13 +254,17 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
           if (err instanceof GraphQLError) return [err];
           throw err;
         }
+        const key = fanoutKey(extra.principal ?? null, subscriptionRootFields(document, params.operationName), params.query, params.operationName, params.variables);
+        const root: WsRoot = { execute, subscribe };
+        // A shared subscription's context is made once, by the subscriber that starts its group.
+        if (key) root.fanout = { key, socket: extra.socket, id, contextFactory: () => contextFactory() as Promise<Ctx> };
         return {
           schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+          contextValue: key ? undefined : await contextFactory(),
+          rootValue: root,
         };
       },
     },
