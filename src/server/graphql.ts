@@ -26,6 +26,7 @@ import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSug
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
 import { createFanout, fanoutKey, type FanoutJoin } from './live-fanout.js';
+import { addLiveSubscriptionSource } from '../metrics.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -203,6 +204,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
   const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes, perMessageDeflate: false });
   // Subscribers who see the same thing share one operation, and its frame is serialised once (live-fanout.ts).
   const fanout = createFanout();
+  wss.once('close', addLiveSubscriptionSource(() => fanout.size()));
   useServer(
     {
       onConnect: async (wsCtx) => {
