@@ -6,9 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from 'graphql-ws';
+import WebSocket from 'ws';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
-import { eventually, rest, subscribe, wsClient } from './helpers/http.js';
+import { call, eventually, rest, subscribe, wsClient } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
 
 let s: TestServer;
@@ -16,7 +17,7 @@ let t: BuiltTenant;
 const clients: Client[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer();
+  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } });
   t = await buildTenant(s.app.rt);
 });
 afterAll(async () => {
@@ -105,4 +106,34 @@ describe('shared fan-out of live subscriptions', () => {
     }
     await eventually(async () => (await gauges()).groups === 0, 30_000);
   }, 60_000);
+
+  it('closes (1013) a subscriber that stops reading, while the others and ingest carry on', async () => {
+    const reader = subscribe(client(t.adminToken), 'subscription { eventAdded(filter: { type: "big.*" }) { id } }');
+    const ws = new WebSocket(s.url.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
+    const frames: string[] = [];
+    ws.on('message', (d) => frames.push(String(d)));
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${t.adminToken}` } }));
+    await eventually(async () => frames.some((f) => f.includes('connection_ack')));
+    ws.send(JSON.stringify({ id: 'slow', type: 'subscribe', payload: { query: 'subscription { eventAdded(filter: { type: "big.*" }) { id payload } }' } }));
+    await eventually(async () => (await gauges()).subscriptions === 2, 30_000);
+    const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
+    ws.pause(); // stop reading: the kernel buffers fill, then the server's send buffer
+    const blob = 'x'.repeat(200 * 1024);
+    const statuses: number[] = [];
+    // Far more than the socket buffers and the 8 MiB send budget can hold.
+    for (let i = 0; i < 25; i++) {
+      const batch = await Promise.all(
+        Array.from({ length: 8 }, () => call(s.url + '/api/v1', 'POST', '/events', { body: { type: 'big.one', source: 's', payload: { blob } }, headers: { 'x-service-key': t.ingestKey } })),
+      );
+      statuses.push(...batch.map((r) => r.status));
+    }
+    expect(statuses.filter((st) => st !== 202)).toEqual([]);
+    ws.resume(); // drain what was buffered; the server has closed the connection
+    expect(await closed).toBe(1013);
+    expect(frames.filter((f) => f.includes('"next"')).length).toBeLessThan(200);
+    // The subscriber that reads got every one of them.
+    for (let i = 0; i < 200; i++) await reader.next();
+    reader.dispose();
+  }, 180_000);
 });
