@@ -70,7 +70,7 @@ describe('shared fan-out of live subscriptions', () => {
     await eventually(async () => (await gauges()).groups === 0, 30_000);
   }, 120_000);
 
-  it('does not mix different filters or different users', async () => {
+  it('does not mix different filters, roles, or (where it matters) users', async () => {
     const disk = subscribe(client(t.adminToken), DISK);
     const net = subscribe(client(t.adminToken), 'subscription { eventAdded(filter: { type: "net.*" }) { id type } }');
     const member = await buildUser(s.app.rt, t.tenantId);
@@ -78,11 +78,22 @@ describe('shared fan-out of live subscriptions', () => {
     const TOKENS = 'subscription { tokenChanged { id change } }';
     const adminTokens = subscribe(client(t.adminToken), TOKENS);
     const memberTokens = subscribe(client(memberToken), TOKENS);
-    await eventually(async () => (await gauges()).groups === 4, 30_000);
+    // eventAdded is the same for every user of a role: another admin's subscription joins the admin's group.
+    const otherAdmin = await buildUser(s.app.rt, t.tenantId, { role: 'admin' });
+    const otherDisk = subscribe(client(await buildToken(s.app.rt, otherAdmin)), DISK);
+    // A member's does not (another role).
+    const memberDisk = subscribe(client(memberToken), DISK);
+    // Nor does a document that reaches objects through the event (they could depend on the user): one group per user.
+    const WITH_DEVICE = 'subscription { eventAdded(filter: { type: "disk.*" }) { id type device { id } } }';
+    const adminDevice = subscribe(client(t.adminToken), WITH_DEVICE);
+    const otherAdminDevice = subscribe(client(await buildToken(s.app.rt, otherAdmin)), WITH_DEVICE);
+    await eventually(async () => (await gauges()).subscriptions === 8, 30_000);
+    expect((await gauges()).groups).toBe(7);
 
     const n = await post('net.down');
     const dsk = await post('disk.full');
-    expect((await disk.next()).data.eventAdded.id).toBe(dsk);
+    for (const sub of [disk, otherDisk, memberDisk]) expect((await sub.next()).data.eventAdded.id).toBe(dsk);
+    for (const sub of [adminDevice, otherAdminDevice]) expect((await sub.next()).data.eventAdded).toEqual({ id: dsk, type: 'disk.full', device: null });
     expect((await net.next()).data.eventAdded.id).toBe(n);
 
     // Each user's token changes reach only that user, though both sent the same document.
@@ -90,7 +101,7 @@ describe('shared fan-out of live subscriptions', () => {
     const mintedByAdmin = (await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'admin-own' })).body as { id: string };
     expect((await memberTokens.next()).data.tokenChanged).toEqual({ id: minted.id, change: 'created' });
     expect((await adminTokens.next()).data.tokenChanged).toEqual({ id: mintedByAdmin.id, change: 'created' });
-    for (const sub of [disk, net, adminTokens, memberTokens]) sub.dispose();
+    for (const sub of [disk, net, adminTokens, memberTokens, otherDisk, memberDisk, adminDevice, otherAdminDevice]) sub.dispose();
     await eventually(async () => (await gauges()).groups === 0, 30_000);
   }, 120_000);
 

@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType, getOperationAST, type DocumentNode } from 'graphql';
+import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -183,13 +183,6 @@ function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Prin
   socket.once('close', unwatch);
 }
 
-/** The root field names of a subscription operation (none when a fragment sits at the root). */
-function subscriptionRootFields(document: DocumentNode, operationName: string | null | undefined): string[] {
-  const op = getOperationAST(document, operationName);
-  if (op?.operation !== 'subscription') return [];
-  return op.selectionSet.selections.every((s) => s.kind === 'Field') ? op.selectionSet.selections.map((s) => (s as FieldNode).name.value) : [];
-}
-
 /** What onSubscribe hands to execute/subscribe: yoga's enveloped functions and, for a shared subscription, its group. */
 interface WsRoot {
   execute(args: unknown): unknown;
@@ -256,7 +249,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
           if (err instanceof GraphQLError) return [err];
           throw err;
         }
-        const key = fanoutKey(extra.principal ?? null, subscriptionRootFields(document, params.operationName), params.query, params.operationName, params.variables);
+        const key = fanoutKey(extra.principal ?? null, document, params.query, params.operationName, params.variables);
         const root: WsRoot = { execute, subscribe };
         // A shared subscription's context is made once, by the subscriber that starts its group.
         if (key) root.fanout = { key, socket: extra.socket, id, contextFactory: () => contextFactory() as Promise<Ctx> };

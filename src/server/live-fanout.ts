@@ -1,8 +1,8 @@
 /**
  * Fan-out of live subscriptions on one API node. Every subscription of the tenant-topic kind
  * (`eventAdded`, `alertChanged`, … — SHARED_SUBSCRIPTIONS) whose caller sees the same thing (same tenant,
- * user, role, kind of user and credential) and whose document and variables are the same joins one
- * group. The group runs the operation once (one pub/sub listener, one filter evaluation, one execution
+ * role, kind of user and credential, and for most fields the same user) and whose document and variables
+ * are the same joins one group. The group runs the operation once (one pub/sub listener, one filter evaluation, one execution
  * per message), serialises the result once, and writes the graphql-transport-ws `next` frame straight to
  * each member's socket. Per subscriber and message what is left is one `socket.send` of a prepared string.
  *
@@ -14,20 +14,27 @@
  * A subscriber that does not read (its socket's send buffer above MAX_BUFFERED_BYTES) is closed with
  * 1013 (try again later) rather than buffered without bound.
  */
-import type { ExecutionResult } from 'graphql';
+import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../principal.js';
 
-/** Root fields whose stream is the tenant's pub/sub topic, filtered by arguments and the caller only. */
-export const SHARED_SUBSCRIPTIONS = new Set([
-  'eventAdded',
-  'alertChanged',
-  'deliveryChanged',
-  'proposalChanged',
-  'deviceChanged',
-  'tokenChanged',
-  'integrationHealthChanged',
-  'gpuHealthChanged',
+/**
+ * Root fields whose stream is the tenant's pub/sub topic, filtered by arguments and the caller only, and
+ * who may share a group for each: `user` (same tenant, user, role, kind of user and credential: the stream
+ * itself may depend on who asks, as `tokenChanged` does) or `tenant` (same tenant, role, kind of user and
+ * credential: `eventAdded`'s stream is the tenant's, and an Event's own fields are stored columns). A
+ * `tenant` field is shared tenant-wide only when the document selects leaf fields of it (no `device`,
+ * no `alerts`): objects reached through it may depend on the user, so such a document is shared per user.
+ */
+export const SHARED_SUBSCRIPTIONS: ReadonlyMap<string, 'tenant' | 'user'> = new Map([
+  ['eventAdded', 'tenant'],
+  ['alertChanged', 'user'],
+  ['deliveryChanged', 'user'],
+  ['proposalChanged', 'user'],
+  ['deviceChanged', 'user'],
+  ['tokenChanged', 'user'],
+  ['integrationHealthChanged', 'user'],
+  ['gpuHealthChanged', 'user'],
 ]);
 
 /** Send buffer past which a subscriber counts as not reading. */
@@ -57,10 +64,32 @@ export interface FanoutJoin {
   start(): Promise<Upstream>;
 }
 
-/** The group key of a caller and operation; null when this operation must run on its own. */
-export function fanoutKey(principal: Principal | null, rootFields: string[], query: string, operationName: string | null | undefined, variables: unknown): string | null {
-  if (!principal || rootFields.length !== 1 || !SHARED_SUBSCRIPTIONS.has(rootFields[0])) return null;
-  const who = [principal.tenantId, principal.userId, principal.role, principal.userKind, principal.credential.kind];
+/** The subscription's root field when it has exactly one (and no fragment at the root), else null. */
+function soleRootField(document: DocumentNode, operationName: string | null | undefined): FieldNode | null {
+  const op = getOperationAST(document, operationName);
+  if (op?.operation !== 'subscription' || op.selectionSet.selections.length !== 1) return null;
+  const [only] = op.selectionSet.selections;
+  return only.kind === Kind.FIELD ? only : null;
+}
+
+/** True when every field selected under `set` (through fragments too) is a leaf: has no selection of its own. */
+function selectsLeavesOnly(document: DocumentNode, set: SelectionSetNode | undefined): boolean {
+  if (!set) return true;
+  return set.selections.every((sel) => {
+    if (sel.kind === Kind.FIELD) return !sel.selectionSet;
+    if (sel.kind === Kind.INLINE_FRAGMENT) return selectsLeavesOnly(document, sel.selectionSet);
+    const fragment = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === sel.name.value);
+    return !!fragment && selectsLeavesOnly(document, fragment.selectionSet); // validated: no fragment cycles
+  });
+}
+
+/** The group key of a caller and a validated operation; null when this operation must run on its own. */
+export function fanoutKey(principal: Principal | null, document: DocumentNode, query: string, operationName: string | null | undefined, variables: unknown): string | null {
+  const root = soleRootField(document, operationName);
+  const sharedBy = root ? SHARED_SUBSCRIPTIONS.get(root.name.value) : undefined;
+  if (!principal || !root || !sharedBy) return null;
+  const perUser = sharedBy === 'user' || !selectsLeavesOnly(document, root.selectionSet);
+  const who = [principal.tenantId, perUser ? principal.userId : null, principal.role, principal.userKind, principal.credential.kind];
   return JSON.stringify([who, query, operationName ?? null, variables ?? null]);
 }
 
