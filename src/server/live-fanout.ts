@@ -173,6 +173,7 @@ export function createFanout(onSlowConsumer: (socket: WebSocket) => void = (s) =
       let settle!: (r: IteratorResult<ExecutionResult>) => void;
       let fail!: (err: unknown) => void;
       const ended = new Promise<IteratorResult<ExecutionResult>>((resolve, reject) => ((settle = resolve), (fail = reject)));
+      ended.catch(() => undefined); // a failure the subscriber has not asked for yet is not unhandled: next() still rejects with it
       const member: Member = {
         socket,
         prefix: `{"id":${JSON.stringify(id)},"type":"next","payload":`,
