@@ -58,3 +58,36 @@ export const retentionRowsRemoved = new Counter({
   labelNames: ['table'] as const,
   registers: [registry],
 });
+
+/** Sources of the live-subscription gauges: each graphql-ws server's fan-out (src/server/live-fanout.ts). */
+const liveSubscriptionSources = new Set<() => { groups: number; members: number }>();
+
+/** Adds a fan-out to the live-subscription gauges; returns its removal. */
+export function addLiveSubscriptionSource(source: () => { groups: number; members: number }): () => void {
+  liveSubscriptionSources.add(source);
+  return () => liveSubscriptionSources.delete(source);
+}
+
+function sumLive(part: 'groups' | 'members'): number {
+  let n = 0;
+  for (const source of liveSubscriptionSources) n += source()[part];
+  return n;
+}
+
+export const liveSubscribers = new Gauge({
+  name: 'graphql_ws_shared_subscriptions',
+  help: 'Live graphql-ws subscriptions on this node served by a shared fan-out group (eventAdded, alertChanged, …)',
+  registers: [registry],
+  collect() {
+    this.set(sumLive('members'));
+  },
+});
+
+export const liveSubscriptionGroups = new Gauge({
+  name: 'graphql_ws_subscription_groups',
+  help: 'Fan-out groups on this node: one running operation each, shared by subscribers who see the same thing',
+  registers: [registry],
+  collect() {
+    this.set(sumLive('groups'));
+  },
+});

@@ -40,6 +40,10 @@ export function connectRedis(target: RedisTarget, opts: RedisOptions = {}, shard
       password: target.password,
       ...(target.tls ? { tls: {} } : {}),
     },
+    // While the cluster is unreachable or electing, commands wait in the offline queue and the client keeps
+    // reconnecting (test/scale-failover.test.ts kills a master under load and loses nothing).
+    enableOfflineQueue: true,
+    clusterRetryStrategy: (times) => Math.min(100 * times, 2000),
     // A failover moves slots: retry the command on the new owner rather than failing it.
     retryDelayOnFailover: 200,
     retryDelayOnClusterDown: 300,

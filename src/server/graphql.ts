@@ -25,6 +25,8 @@ import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
+import { createFanout, fanoutKey, type FanoutJoin } from './live-fanout.js';
+import { addLiveSubscriptionSource } from '../metrics.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -181,10 +183,21 @@ function closeWhenCredentialEnds(rt: Runtime, socket: WebSocket, principal: Prin
   socket.once('close', unwatch);
 }
 
+/** What onSubscribe hands to execute/subscribe: yoga's enveloped functions and, for a shared subscription, its group. */
+interface WsRoot {
+  execute(args: unknown): unknown;
+  subscribe(args: unknown): unknown;
+  fanout?: Omit<FanoutJoin, 'start'> & { contextFactory(): Promise<Ctx> };
+}
+
 /** Serves graphql-ws on the GraphQL path of `server`, authenticating with connectionParams.authorization. */
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes });
+  // No per-message compression: every subscriber's frame would be deflated on its own (CPU and memory per socket).
+  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes, perMessageDeflate: false });
+  // Subscribers who see the same thing share one operation, and its frame is serialised once (live-fanout.ts).
+  const fanout = createFanout();
+  wss.once('close', addLiveSubscriptionSource(() => fanout.size()));
   useServer(
     {
       onConnect: async (wsCtx) => {
@@ -205,9 +218,14 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
           throw err;
         }
       },
-      execute: (args) => (args.rootValue as { execute: (a: unknown) => unknown }).execute(args) as never,
-      subscribe: (args) => (args.rootValue as { subscribe: (a: unknown) => unknown }).subscribe(args) as never,
-      onSubscribe: async (wsCtx, _id, params) => {
+      execute: (args) => (args.rootValue as WsRoot).execute(args) as never,
+      subscribe: (args) => {
+        const root = args.rootValue as WsRoot;
+        if (!root.fanout) return root.subscribe(args) as never;
+        const { contextFactory, ...join } = root.fanout;
+        return fanout.join({ ...join, start: async () => root.subscribe({ ...args, contextValue: await contextFactory() }) as never }) as never;
+      },
+      onSubscribe: async (wsCtx, id, params) => {
         const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
         // A credential revoked (PAT) or ended (logout) after the connection opened must not start new
         // operations: it is checked again for every operation, and the connection is closed if it fails.
@@ -231,13 +249,17 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
           if (err instanceof GraphQLError) return [err];
           throw err;
         }
+        const key = fanoutKey(extra.principal ?? null, document, params.query, params.operationName, params.variables);
+        const root: WsRoot = { execute, subscribe };
+        // A shared subscription's context is made once, by the subscriber that starts its group.
+        if (key) root.fanout = { key, socket: extra.socket, id, contextFactory: () => contextFactory() as Promise<Ctx> };
         return {
           schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
-          contextValue: await contextFactory(),
-          rootValue: { execute, subscribe },
+          contextValue: key ? undefined : await contextFactory(),
+          rootValue: root,
         };
       },
     },
