@@ -88,9 +88,9 @@ const ops = createClient<paths>({ baseUrl: base, headers: { authorization: 'Bear
 const ingest = createClient<paths>({ baseUrl: base, headers: { 'x-service-key': process.env.INGEST_KEY! } });
 const out: Record<string, unknown> = {};
 
-const sent = await ingest.POST('/events', { body: { type: 'deploy.failed', source: 'ci', severity: 'critical', payload: { sha: 'abc', nested: { n: 1 } } } });
+const sent = await ingest.POST('/events', { body: { type: 'deploy.failed', module: 'ci', source: 'gha', severity: 'critical', payload: { sha: 'abc', nested: { n: 1 } } } });
 out.ingested = sent.response.status;
-const events = await ops.GET('/events', { params: { query: { source: 'ci' } } });
+const events = await ops.GET('/events', { params: { query: { module: 'ci' } } });
 out.events = events.data?.map((e) => e.type);
 
 const query = await ops.POST('/reports/query', { body: { entity: 'events', group_by: ['source'], aggregate: [{ fn: 'count' }] } });
@@ -154,7 +154,7 @@ describe('a client generated from /openapi.json with default flags', () => {
     const out = JSON.parse(program.stdout.trim().split('\n').at(-1)!);
     expect(out.ingested).toBe(202);
     expect(out.events).toEqual(['deploy.failed']);
-    expect(out.rows).toEqual([{ source: 'ci', count: 1 }]);
+    expect(out.rows).toEqual([{ source: 'gha', count: 1 }]);
     expect(out.savedRun).toBe(200);
     // PATCH {enabled: false} leaves timezone and format as they were (the request validator used to fill in
     // the schema defaults UTC and json, which reset them on every update).
