@@ -183,6 +183,8 @@ const ProviderConfigRef = builder.objectRef<ProviderConfigView>('IntegrationProv
     config: t.field({ type: 'JSON', description: 'Secret fields show `********`; send that back to keep a stored secret.', resolve: (c) => c.config }),
     secretFields: t.exposeStringList('secretFields'),
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt }),
+    integrationCount: t.exposeInt('integrationCount', { description: 'Integrations of the provider (enabled or not): the ones that inherit this config.' }),
+    hint: t.exposeString('hint', { nullable: true, description: 'What to do next when no enabled integration inherits the config (a provider config alone is never pulled); else null.' }),
   }),
 });
 
@@ -234,9 +236,10 @@ const PullRef = builder.objectRef<PullOutcome>('IntegrationPull').implement({
   }),
 });
 
-const IngestRef = builder.objectRef<{ provider: string; integrations: PullOutcome[] }>('IntegrationIngestResult').implement({
+const IngestRef = builder.objectRef<{ provider: string; integrations: PullOutcome[]; hint: string | null }>('IntegrationIngestResult').implement({
   fields: (t) => ({
     provider: t.exposeString('provider'),
+    hint: t.exposeString('hint', { nullable: true, description: 'Set when no enabled integration of the provider was there to pull: what to do (create one, or enable one).' }),
     integrations: t.field({ type: [PullRef], resolve: (r) => r.integrations }),
     events: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.events, 0) }),
     alertsOpened: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.alertsOpened, 0) }),
