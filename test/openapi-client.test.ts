@@ -43,7 +43,8 @@ function readmeExample(): string {
   const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
   const start = readme.indexOf('\n### Typed clients from the contract');
   expect(start, 'README.md has a "Typed clients from the contract" section').toBeGreaterThan(0);
-  const section = readme.slice(start, readme.indexOf('\n### ', start + 1));
+  const next = readme.slice(start + 1).search(/\n##+ /);
+  const section = readme.slice(start, next < 0 ? undefined : start + 1 + next);
   const block = /^```ts\n([\s\S]*?)^```$/m.exec(section)?.[1];
   expect(block).toBeTruthy();
   return block!;
