@@ -22,7 +22,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { testRedisPrefix, REDIS_URL } from './helpers/env.js';
 import { childEnv, REPO_ROOT } from './helpers/cli.js';
-import { gql, rest } from './helpers/http.js';
+import { eventually, gql, rest } from './helpers/http.js';
 import { freePort, startServiceProcess, stopEmbeddedService, type StartedProcess } from './helpers/processes.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 
@@ -95,9 +95,10 @@ describe('the README "Using it" blocks', () => {
 
     const script = [
       'set -euo pipefail',
-      ...quickstart.flatMap((b, i) => [b, `echo "__block_ok quickstart ${i + 1}"`]),
-      ...blocks.flatMap((b, i) => [`echo "__block_start ${i + 1}"`, b, `echo "__block_ok using ${i + 1}"`]),
-      'echo "__final $TOKEN $ALERT"',
+      ...quickstart.flatMap((b, i) => [b, `echo; echo "__block_ok quickstart ${i + 1}"`]),
+      // Many commands print JSON without a newline: each marker starts a line of its own.
+      ...blocks.flatMap((b, i) => [`echo; echo "__block_start ${i + 1}"`, b, `echo; echo "__block_ok using ${i + 1}"`]),
+      'echo; echo "__final $TOKEN $ALERT"',
     ].join('\n');
     const env = childEnv({ BASE: svc.url, DATA_DIR: svc.dataDir, DATABASE_URL: undefined, REDIS_URL: undefined, LOG_LEVEL: undefined });
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
@@ -120,7 +121,7 @@ describe('the README "Using it" blocks', () => {
     // No command of the "Using it" blocks answered an error body ({"code": "...", "detail": ...}); the
     // shell keeps going after curl -s, so this is where a 404 for ACTION=null would show.
     const usingOut = result.stdout.slice(result.stdout.indexOf('__block_start 1'));
-    const errors = usingOut.split('\n').filter((l) => /"code":\s*"[A-Z_]+"/.test(l) && /"detail"/.test(l));
+    const errors = [...usingOut.matchAll(/\{"code":"[A-Z_]+","detail":(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\])/g)].map((m) => m[0]);
     expect(errors, usingOut.slice(-6000)).toEqual([]);
     expect(usingOut).not.toMatch(/\/actions\/null\//);
 
@@ -134,16 +135,20 @@ describe('the README "Using it" blocks', () => {
     const actions = g.data.alert.triages.flatMap((t: { actions: unknown[] }) => t.actions);
     expect(actions).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ tool: 'acknowledge_alert', status: 'executed' }),
-        expect.objectContaining({ tool: 'snooze_alert', status: 'rejected', reason: 'not now' }),
+        expect.objectContaining({ tool: 'ACKNOWLEDGE_ALERT', status: 'EXECUTED' }),
+        expect.objectContaining({ tool: 'SNOOZE_ALERT', status: 'REJECTED', reason: 'not now' }),
       ]),
     );
 
     // The Prometheus integration inherited the provider config's url and was pulled from the local receiver.
     expect(receivers.prometheus.requests.some((r) => r.path.includes('/api/v1/alerts'))).toBe(true);
     const integrations = (await api.get('/integrations?provider=prometheus')).body.items;
-    expect(integrations).toEqual([expect.objectContaining({ name: 'prod', provider: 'prometheus' })]);
+    expect(integrations).toEqual([expect.objectContaining({ name: 'prom-prod', provider: 'prometheus' })]);
     expect(receivers.dcgm.requests.length).toBeGreaterThan(0);
     expect(receivers.alertmanager.requests.length).toBeGreaterThan(0);
+    // The outbound webhook's alert.opened delivery reached its receiver, and so did the redelivery.
+    const opened = () => receivers.hooks.requests.filter((r) => r.path === '/ops' && r.body.includes('"alert.opened"'));
+    await eventually(async () => opened().length >= 2, 30_000);
+    expect(new Set(opened().map((r) => r.headers['webhook-id'])).size, 'a redelivery keeps the webhook-id').toBeLessThan(opened().length);
   });
 });
