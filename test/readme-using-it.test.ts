@@ -111,6 +111,9 @@ describe('the README "Using it" blocks', () => {
       bash.on('close', (code) => resolve({ code, stdout, stderr }));
       bash.stdin.end(script + '\n');
     });
+    // The exports the blocks wrote with `-o` into the clone (ignored by git): real CSV, then removed.
+    const exports = Object.fromEntries(['events.csv', 'focus.csv'].map((f) => [f, fs.existsSync(path.join(REPO_ROOT, f)) ? fs.readFileSync(path.join(REPO_ROOT, f), 'utf8') : null]));
+    for (const f of Object.keys(exports)) fs.rmSync(path.join(REPO_ROOT, f), { force: true });
     const passed = [...result.stdout.matchAll(/^__block_ok using (\d+)$/gm)].map((m) => Number(m[1]));
     const failed = passed.length + 1;
     expect(
@@ -124,6 +127,10 @@ describe('the README "Using it" blocks', () => {
     const errors = [...usingOut.matchAll(/\{"code":"[A-Z_]+","detail":(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\])/g)].map((m) => m[0]);
     expect(errors, usingOut.slice(-6000)).toEqual([]);
     expect(usingOut).not.toMatch(/\/actions\/null\//);
+
+    expect(exports['events.csv']?.split('\n')[0]).toMatch(/^[a-z_]+(,[a-z_]+)+$/); // a header row
+    expect(exports['events.csv']).toContain('deploy.failed');
+    expect(exports['focus.csv']?.split('\n')[0]).toContain('BilledCost');
 
     const [, token, alertId] = /^__final (\S+) (\S+)$/m.exec(result.stdout) ?? [];
     expect(token).toMatch(/^spat_/);
