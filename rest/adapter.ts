@@ -24,7 +24,7 @@ import { dataFromGraphQL, variablesToGraphQL } from './presenters/enums.js';
 import { restInputGuard } from '../src/http/input-guards.js';
 import { markServiceDocument } from '../src/http/query-cost.js';
 import { assertCookieRequestAllowed } from '../src/http/same-origin.js';
-import { bodyReadError } from '../src/http/body-errors.js';
+import { bodyReadError, isClientAbort } from '../src/http/body-errors.js';
 
 /** The GraphQL server the routes run their operations on (the host passes its yoga instance). */
 export type Yoga = Pick<YogaServerInstance<Record<string, unknown>, Ctx>, 'getEnveloped'>;
@@ -203,6 +203,8 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
 
   // One error handler for the whole /api/v1 tree: every failure becomes a typed error, answered by restError().
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // A client that left while sending its body gets no answer; its access log line says it closed.
+    if (isClientAbort(err)) return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
     send(res, restError(asDomainError(err, req)));
   });
   const asDomainError = (err: unknown, req: Request): DomainError => {

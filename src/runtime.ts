@@ -16,6 +16,8 @@ import { bullConnection, connectRedis, queuePrefix, type RedisClient, type Redis
 export interface Runtime {
   config: Config;
   logger: Logger;
+  /** Logs are readable lines for a person at a terminal (pino-pretty) rather than JSON; requests log one short line each. */
+  prettyLogs: boolean;
   /** "Now" for every rule that reads the time (tests inject a shifted clock). */
   clock: Clock;
   prisma: PrismaClient;
@@ -38,8 +40,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock } = {}): Runtime {
-  const logger = createLogger(config.logLevel);
+export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean } = {}): Runtime {
+  const prettyLogs = opts.prettyLogs === true;
+  const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs });
   const appSecret = resolveAppSecret(config);
   // The statement timeout needs a real server (DATABASE_URL); the embedded PGlite cannot cancel a statement.
   const statementTimeoutMs = config.databaseUrl ? config.history.statementTimeoutMs : 0;
@@ -64,6 +67,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
   return {
     config,
     logger,
+    prettyLogs,
     clock: opts.clock ?? systemClock,
     prisma,
     reportsPrisma,

@@ -146,7 +146,7 @@ describe('config validation, dry run and the SSRF guard', () => {
 describe('per-tenant provider config', () => {
   it('stores secrets sealed, shows them masked, keeps them when the mask is sent back, and lets integrations inherit them', async () => {
     const a = rest(s.url, t.adminToken);
-    expect((await a.get('/integrations/config/prometheus')).body).toEqual({ provider: 'prometheus', config: {}, secret_fields: ['bearer_token', 'password'], updated_at: null });
+    expect((await a.get('/integrations/config/prometheus')).body).toEqual({ provider: 'prometheus', config: {}, secret_fields: ['bearer_token', 'password'], updated_at: null, integration_count: 0, hint: expect.stringContaining('No Prometheus integration') });
     const put = await a.put('/integrations/config/prometheus', { config: { url: remoteUrl, bearer_token: 'prom-bearer-secret-1' } });
     expect(put.status).toBe(200);
     expect(put.body.config).toEqual({ url: remoteUrl, bearer_token: '********' });

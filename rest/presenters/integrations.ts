@@ -66,7 +66,7 @@ export function presentDryRun(d: Node): Record<string, unknown> {
 }
 
 export function presentProviderConfig(c: Node): Record<string, unknown> {
-  return { provider: c.provider, config: c.config, secret_fields: c.secretFields, updated_at: c.updatedAt };
+  return { provider: c.provider, config: c.config, secret_fields: c.secretFields, updated_at: c.updatedAt, integration_count: c.integrationCount, hint: c.hint };
 }
 
 export function presentIngest(r: Node): Record<string, unknown> {
@@ -75,6 +75,7 @@ export function presentIngest(r: Node): Record<string, unknown> {
     events: r.events,
     alerts_opened: r.alertsOpened,
     alerts_resolved: r.alertsResolved,
+    hint: r.hint,
     integrations: r.integrations.map((x: Node) => ({
       integration_id: x.integrationId,
       name: x.name,

@@ -14,7 +14,7 @@ const bodyLoc = (loc: string[]) => {
   return ['body', ...rest];
 };
 
-const CONFIG_FIELDS = 'provider config secretFields updatedAt';
+const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint';
 const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
 
 export const integrationsRoutes: RouteEntry[] = [
@@ -117,7 +117,7 @@ export const integrationsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/integrations/:provider/ingest',
     operation: `mutation IngestIntegration($provider: String!) {
-      ingestIntegration(provider: $provider) { provider events alertsOpened alertsResolved integrations { integrationId name ok events alertsOpened alertsResolved error summary } }
+      ingestIntegration(provider: $provider) { provider hint events alertsOpened alertsResolved integrations { integrationId name ok events alertsOpened alertsResolved error summary } }
     }`,
     variables: (req) => ({ provider: req.params.provider }),
     respond: (data) => presentIngest(data.ingestIntegration),

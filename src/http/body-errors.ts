@@ -18,6 +18,16 @@ interface BodyParserError {
 /** zlib's error codes for a stream that is not what its Content-Encoding says. */
 const DECOMPRESSION_FAILURE = /^(?:Z_|ERR_BROTLI|ERR__?ZSTD|ERR_ZLIB)/;
 
+/**
+ * The client went away while its body was being read (closed the connection, Ctrl-C, a timeout of its own):
+ * nobody is left to answer, and nothing is wrong with the service, so it is no error to log.
+ */
+export function isClientAbort(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as BodyParserError;
+  return e.type === 'request.aborted' || e.code === 'ECONNABORTED' || e.code === 'ECONNRESET';
+}
+
 /** The typed error for a body the parser could not read, or undefined when `err` is something else. */
 export function bodyReadError(err: unknown, limitBytes: number): DomainError | undefined {
   if (!err || typeof err !== 'object') return undefined;

@@ -10,7 +10,7 @@ import type { Runtime } from '../runtime.js';
 import type { Integration } from '../generated/prisma/client.js';
 import { Conflict, RateLimited } from '../errors.js';
 import { getProvider, listProviders } from './registry.js';
-import { configProblems, effectiveConfigOf, integrationUrlPolicy } from './integrations.js';
+import { configProblems, effectiveConfigOf, integrationUrlPolicy, missingIntegrationHint } from './integrations.js';
 import { recordSignals } from './record.js';
 import { noteIntegrationError, noteIntegrationSuccess } from './health.js';
 
@@ -79,8 +79,8 @@ export async function pullIntegration(rt: Runtime, integ: Integration): Promise<
   }
 }
 
-/** Pulls every enabled integration of `provider` of the caller's tenant now. */
-export async function ingestProvider(ctx: Ctx, provider: string): Promise<{ provider: string; integrations: PullOutcome[] }> {
+/** Pulls every enabled integration of `provider` of the caller's tenant now; with none, a hint says what to do. */
+export async function ingestProvider(ctx: Ctx, provider: string): Promise<{ provider: string; integrations: PullOutcome[]; hint: string | null }> {
   const me = requireUser(ctx);
   const p = getProvider(provider);
   if (!p.pull) throw new Conflict(`${p.name} integrations receive pushes and cannot be pulled.`);
@@ -88,7 +88,8 @@ export async function ingestProvider(ctx: Ctx, provider: string): Promise<{ prov
   const rows = await ctx.db.integration.findMany({ where: { provider: p.id, enabled: true }, orderBy: { createdAt: 'asc' } });
   const outcomes: PullOutcome[] = [];
   for (const row of rows) outcomes.push(await pullIntegration(ctx.rt, row));
-  return { provider: p.id, integrations: outcomes };
+  const disabled = rows.length ? 0 : await ctx.db.integration.count({ where: { provider: p.id, enabled: false } });
+  return { provider: p.id, integrations: outcomes, hint: missingIntegrationHint(p, { enabled: rows.length, disabled }) };
 }
 
 /** How often the `integration-pull` task looks for integrations due a scheduled pull. */

@@ -217,10 +217,33 @@ export interface ProviderConfigView {
   config: Record<string, unknown>;
   secretFields: string[];
   updatedAt: Date | null;
+  /** Integrations of the provider in the tenant (enabled or not): the ones that inherit this config. */
+  integrationCount: number;
+  /** What to do next when no integration inherits the config, else null. */
+  hint: string | null;
 }
 
-function view(rt: Runtime, p: Provider, row: IntegrationProviderConfig | null): ProviderConfigView {
-  return { provider: p.id, config: row ? shownConfig(rt, row) : {}, secretFields: secretFields(p), updatedAt: row?.updatedAt ?? null };
+/**
+ * What to do when a provider has no enabled integration: a provider config is defaults only, and a pull
+ * (or a probe) needs an integration. Null when there is an enabled one.
+ */
+export function missingIntegrationHint(p: Provider, counts: { enabled: number; disabled: number }): string | null {
+  if (counts.enabled > 0) return null;
+  const create = `create one with POST /api/v1/integrations {"provider":"${p.id}","name":"prod"} (GraphQL createIntegration); it inherits the fields of the provider config (PUT /api/v1/integrations/config/${p.id}) it does not set itself`;
+  if (counts.disabled > 0) return `No enabled ${p.name} integration: ${counts.disabled} ${counts.disabled === 1 ? 'is' : 'are'} disabled (PATCH /api/v1/integrations/<id> {"enabled":true}), or ${create}.`;
+  return `No ${p.name} integration in this tenant: the provider config holds defaults only, and only integrations are pulled; ${create}.`;
+}
+
+async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null): Promise<ProviderConfigView> {
+  const [enabled, disabled] = await Promise.all([true, false].map((on) => ctx.db.integration.count({ where: { provider: p.id, enabled: on } })));
+  return {
+    provider: p.id,
+    config: row ? shownConfig(ctx.rt, row) : {},
+    secretFields: secretFields(p),
+    updatedAt: row?.updatedAt ?? null,
+    integrationCount: enabled! + disabled!,
+    hint: missingIntegrationHint(p, { enabled: enabled!, disabled: disabled! }),
+  };
 }
 
 /** The tenant's config of a provider, secrets masked (empty when never set). */
@@ -228,7 +251,7 @@ export async function getProviderConfig(ctx: Ctx, provider: string): Promise<Pro
   requireUser(ctx);
   const p = getProvider(provider);
   const row = await ctx.db.integrationProviderConfig.findFirst({ where: { provider: p.id } });
-  return view(ctx.rt, p, row);
+  return view(ctx, p, row);
 }
 
 /** Replaces the tenant's config of a provider; secret fields sent as the mask keep their value. */
@@ -247,7 +270,7 @@ export async function putProviderConfig(ctx: Ctx, provider: string, config: Reco
     create: { provider: p.id, ...data } as never,
     update: data,
   });
-  return view(ctx.rt, p, row);
+  return view(ctx, p, row);
 }
 
 /** Removes the tenant's config of a provider (404 when there is none). */

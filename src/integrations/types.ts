@@ -30,6 +30,8 @@ export interface ConfigFieldSchema {
   maxItems?: number;
   /** Stored sealed, shown masked, never logged. */
   'x-secret'?: boolean;
+  /** Sent as it is in an HTTP header (a bearer token): visible ASCII only, checked when saved (config.ts). */
+  'x-header'?: boolean;
 }
 
 export interface ConfigSchema {

@@ -33,6 +33,8 @@ export interface StartOptions {
   validateResponses?: boolean;
   /** The clock every rule reads (default: the system clock). */
   clock?: Clock;
+  /** Readable log lines for a terminal instead of JSON (`npm start` sets it when stdout is a TTY). */
+  prettyLogs?: boolean;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
@@ -53,7 +55,7 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
     stoppers.push(redis.stop);
   }
   await applyMigrations(databaseUrl);
-  const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock });
+  const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock, prettyLogs: opts.prettyLogs });
   stoppers.push(() => rt.close());
   const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
 

@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type Request, type Response } from 'express';
-import { pinoHttp } from 'pino-http';
+import { pinoHttp, type Options as PinoHttpOptions } from 'pino-http';
 import type { GraphQLSchema } from 'graphql';
 import type { WebSocketServer } from 'ws';
 import type { Runtime } from '../runtime.js';
@@ -23,7 +23,7 @@ import { consoleApp } from './console.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
 import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
-import { bodyReadError } from '../http/body-errors.js';
+import { bodyReadError, isClientAbort } from '../http/body-errors.js';
 import { assertCookieRequestAllowed, isJsonContentType } from '../http/same-origin.js';
 
 /** Hosts that only this machine reaches. */
@@ -76,7 +76,8 @@ export interface RunningServer {
  * shape when it is not JSON; 415 in GraphQL's shape for a content coding or charset it cannot read.
  */
 function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
-  return (err: unknown, _req, res, next) => {
+  return (err: unknown, req, res, next) => {
+    if (isClientAbort(err)) return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
     const e = bodyReadError(err, rt.config.bodyLimitBytes);
     if (!e) return next(err);
     if (e instanceof PayloadTooLarge) return sendError(res, e);
@@ -107,6 +108,19 @@ function graphqlJsonOnly(rt: Runtime): express.RequestHandler {
   };
 }
 
+/**
+ * The access log at a terminal: one short line per request (`GET /api/v1/alerts 200 12 ms`), without the
+ * request and response objects the JSON log carries; a request the client gave up on says so, at info.
+ */
+const terminalAccessLog: PinoHttpOptions = {
+  quietResLogger: true,
+  customSuccessObject: () => ({}),
+  customErrorObject: (_req, _res, err) => ({ err }),
+  customSuccessMessage: (req, res, ms) =>
+    `${req.method} ${(req as Request).originalUrl ?? req.url} ${res.writableEnded ? res.statusCode : `closed by the client (${res.headersSent ? res.statusCode + ' sent' : 'no answer yet'})`} ${Math.round(ms)} ms`,
+  customErrorMessage: (req, res) => `${req.method} ${(req as Request).originalUrl ?? req.url} ${res.statusCode} failed`,
+};
+
 /** Builds the Express app and HTTP server (not yet listening). */
 export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
@@ -125,6 +139,7 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
     // req.log carries only the request id (the access line itself still has method, URL and status).
     quietReqLogger: true,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    ...(rt.prettyLogs ? terminalAccessLog : {}),
   });
   // Ingest is the high-volume path: its requests are counted in metrics (errors are still logged by
   // the REST error handler) rather than access-logged one by one, which would cost more than the

@@ -18,7 +18,9 @@ async function main(): Promise<void> {
     throw err;
   }
   await ensureConsoleBuilt((m) => console.log(m));
-  const app = await startApp(config);
+  // A person at a terminal reads lines; a log collector (stdout piped or redirected) gets JSON.
+  const prettyLogs = process.stdout.isTTY === true;
+  const app = await startApp(config, { prettyLogs });
   installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
   const { logger } = app.rt;
   const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl && !config.redisCluster, redisCluster: !!config.redisCluster, workers: !!app.workers };
@@ -41,6 +43,12 @@ async function main(): Promise<void> {
         '  INTROSPECTION=authenticated|off to turn that off (README: Production checklist).',
         '',
       ].join('\n') + '\n',
+    );
+  }
+  if (app.server && prettyLogs) {
+    process.stdout.write(
+      `\n  Ready. Console ${app.url}/   API ${app.url}/api/v1   Docs ${app.url}/docs   GraphQL ${app.url}/graphql\n` +
+        `  Logs: one line per request (LOG_LEVEL=warn for fewer, or pipe stdout for JSON). Ctrl-C stops the service.\n\n`,
     );
   }
   let stopping = false;

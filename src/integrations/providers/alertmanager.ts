@@ -52,7 +52,7 @@ export const alertmanagerProvider: Provider = {
     additionalProperties: false,
     properties: {
       url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Base URL of the Alertmanager (for pulls and health probes); optional for push only.' },
-      bearer_token: { type: 'string', maxLength: 4096, 'x-secret': true, description: 'Sent as `Authorization: Bearer` on pulls and probes.' },
+      bearer_token: { type: 'string', maxLength: 4096, 'x-secret': true, 'x-header': true, description: 'Sent as `Authorization: Bearer` on pulls and probes; visible ASCII only.' },
       username: { type: 'string', maxLength: 200, description: 'HTTP basic auth user for pulls and probes.' },
       password: { type: 'string', maxLength: 4096, 'x-secret': true, description: 'HTTP basic auth password.' },
       default_severity: SEVERITY_FIELD,

@@ -34,7 +34,7 @@ export const prometheusProvider: Provider = {
     required: ['url'],
     properties: {
       url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Base URL of the Prometheus server.' },
-      bearer_token: { type: 'string', maxLength: 4096, 'x-secret': true, description: 'Sent as `Authorization: Bearer`.' },
+      bearer_token: { type: 'string', maxLength: 4096, 'x-secret': true, 'x-header': true, description: 'Sent as `Authorization: Bearer`; visible ASCII only.' },
       username: { type: 'string', maxLength: 200, description: 'HTTP basic auth user.' },
       password: { type: 'string', maxLength: 4096, 'x-secret': true, description: 'HTTP basic auth password.' },
       default_severity: SEVERITY_FIELD,

@@ -117,6 +117,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
   return {
     config,
     logger,
+    prettyLogs: false,
     clock: systemClock,
     prisma,
     get redis(): RedisClient {
