@@ -3,7 +3,7 @@
  * conversation, the caller's copilot conversations, the turns (mutations, and the `assistantChat`
  * subscription that streams the reply), and approve/reject of proposed actions.
  */
-import { builder, found, NodeRef } from './builder.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
@@ -15,25 +15,17 @@ import { ENTITY_KEYS } from '../src/assistant/entities.js';
 import { CONFIDENCE_THRESHOLDS } from '../src/assistant/relatedness.js';
 import { CANDIDATE_WINDOW_MINUTES } from '../src/assistant/candidates.js';
 
-/** An enum whose GraphQL values are UPPER_CASE and whose internal values are the stored lowercase ones. */
-function upperEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
-  return builder.enumType(name, {
-    description,
-    values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as { [K in V as Uppercase<K>]: { value: K } },
-  });
-}
 
-const ActionStatusEnum = upperEnum('AssistantActionStatus', ['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const,
-  'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).');
-const ActionToolEnum = upperEnum('AssistantActionTool', ['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const);
-const RiskEnum = upperEnum('AssistantRisk', ['low', 'medium', 'high'] as const);
-const CheckStatusEnum = upperEnum('TriageCheckStatus', ['success', 'skipped', 'error'] as const);
-const ConfidenceEnum = upperEnum('CauseConfidence', ['high', 'medium', 'low'] as const);
-const ConversationKindEnum = upperEnum('AssistantConversationKind', ['alert', 'copilot'] as const);
-const MessageRoleEnum = upperEnum('AssistantMessageRole', ['user', 'assistant'] as const);
+const ActionStatusEnum = builder.enumType('AssistantActionStatus', { description: 'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).', values: upperCaseValues(['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const) });
+const ActionToolEnum = builder.enumType('AssistantActionTool', { values: upperCaseValues(['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const) });
+const RiskEnum = builder.enumType('AssistantRisk', { values: upperCaseValues(['low', 'medium', 'high'] as const) });
+const CheckStatusEnum = builder.enumType('TriageCheckStatus', { values: upperCaseValues(['success', 'skipped', 'error'] as const) });
+const ConfidenceEnum = builder.enumType('CauseConfidence', { values: upperCaseValues(['high', 'medium', 'low'] as const) });
+const ConversationKindEnum = builder.enumType('AssistantConversationKind', { values: upperCaseValues(['alert', 'copilot'] as const) });
+const MessageRoleEnum = builder.enumType('AssistantMessageRole', { values: upperCaseValues(['user', 'assistant'] as const) });
 
-const EvidenceKindEnum = upperEnum('EvidenceKind', EVIDENCE_KINDS, 'What an evidence item names (RECORD: a triage stored before items had kinds).');
-const RelationKindEnum = upperEnum('CauseRelationKind', RELATION_KINDS, 'How a cause is tied to the alert (README "Triage").');
+const EvidenceKindEnum = builder.enumType('EvidenceKind', { description: 'What an evidence item names (RECORD: a triage stored before items had kinds).', values: upperCaseValues(EVIDENCE_KINDS) });
+const RelationKindEnum = builder.enumType('CauseRelationKind', { description: 'How a cause is tied to the alert (README "Triage").', values: upperCaseValues(RELATION_KINDS) });
 
 const EvidenceItemRef = builder.objectRef<EvidenceItem>('EvidenceItem').implement({
   description: 'A record a check or cause rests on: open it by kind and id (full id, never shortened).',

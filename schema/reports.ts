@@ -4,7 +4,7 @@
  * schedules (admin). The query document is the same JSON structure REST takes (snake_case keys,
  * lowercase values), described by `reportSchema`; it is validated by src/reports/validate.ts.
  */
-import { builder, NodeRef } from './builder.js';
+import { builder, NodeRef, upperCaseValues } from './builder.js';
 import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
 import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
@@ -15,13 +15,11 @@ import { panelResultLoader } from '../src/reports/loaders.js';
 import { canEdit } from '../src/reports/policy.js';
 import type { OutputType } from '../src/reports/validate.js';
 
-const upper = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<T>, { value: T }>;
-
-export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upper(['events', 'alerts', 'devices', 'proposals'] as const) });
-const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upper(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
-const ReportFormatEnum = builder.enumType('ReportFormat', { values: upper(['csv', 'json'] as const) });
-const DashboardVizEnum = builder.enumType('DashboardViz', { values: upper(['table', 'line', 'bar', 'stat'] as const) });
-const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upper(['delivered', 'disabled', 'skipped'] as const) });
+export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upperCaseValues(['events', 'alerts', 'devices', 'proposals'] as const) });
+const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upperCaseValues(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
+const ReportFormatEnum = builder.enumType('ReportFormat', { values: upperCaseValues(['csv', 'json'] as const) });
+const DashboardVizEnum = builder.enumType('DashboardViz', { values: upperCaseValues(['table', 'line', 'bar', 'stat'] as const) });
+const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upperCaseValues(['delivered', 'disabled', 'skipped'] as const) });
 
 /** Page size of the reports lists (REST `limit` has the same bounds). */
 export const REPORTS_PAGE = { defaultSize: 100, maxSize: 500 } as const;

@@ -4,7 +4,6 @@
 import type { RouteEntry } from '../route-types.js';
 import { AIPERF_RUN_FIELDS, GPU_DIAGNOSTIC_FIELDS, presentAiperfRun, presentGpuDiagnostic } from '../presenters/gpu-runs.js';
 
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : null);
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 export const gpuRunsRoutes: RouteEntry[] = [
@@ -40,7 +39,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
         input: {
           endpointUrl: b.endpoint_url,
           model: b.model,
-          mode: upper(b.mode),
+          mode: b.mode ?? null,
           concurrency: b.concurrency ?? null,
           requestRate: b.request_rate ?? null,
           requestCount: b.request_count ?? null,
@@ -58,7 +57,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'get',
     path: '/ai-factory/aiperf/runs',
     operation: `query AiperfRuns($status: AiperfRunStatus, $limit: Int) { aiperfRuns(status: $status, limit: $limit) { ${AIPERF_RUN_FIELDS} } }`,
-    variables: (req) => ({ status: upper(req.query.status), limit: num(req.query.limit) }),
+    variables: (req) => ({ status: req.query.status ?? null, limit: num(req.query.limit) }),
     respond: (data) => ({ items: data.aiperfRuns.map(presentAiperfRun) }),
   },
   {

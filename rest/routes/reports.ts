@@ -20,7 +20,6 @@ import {
   presentTranslation,
 } from '../presenters/reports.js';
 
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
 const found = <T>(v: T | null, what: string): T => {
   if (!v) throw new NotFound(what);
   return v;
@@ -28,15 +27,14 @@ const found = <T>(v: T | null, what: string): T => {
 
 function panelsIn(panels: unknown) {
   if (!Array.isArray(panels)) return undefined;
-  return panels.map((p: Record<string, any>) => ({ title: p.title, savedReportId: p.saved_report_id, viz: upper(p.viz), position: p.position }));
+  return panels.map((p: Record<string, any>) => ({ title: p.title, savedReportId: p.saved_report_id, viz: p.viz, position: p.position }));
 }
 
 function scheduleIn(b: Record<string, any>) {
   const input: Record<string, unknown> = {};
-  for (const [rest, gql] of [['saved_report_id', 'savedReportId'], ['webhook_id', 'webhookId'], ['cron', 'cron'], ['timezone', 'timezone'], ['parameters', 'parameters'], ['enabled', 'enabled']] as const) {
+  for (const [rest, gql] of [['saved_report_id', 'savedReportId'], ['webhook_id', 'webhookId'], ['cron', 'cron'], ['timezone', 'timezone'], ['parameters', 'parameters'], ['enabled', 'enabled'], ['format', 'format']] as const) {
     if (b[rest] !== undefined) input[gql] = b[rest];
   }
-  if (b.format !== undefined) input.format = upper(b.format);
   return input;
 }
 
@@ -46,7 +44,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/query',
     operation: `query ReportQuery($query: JSON!) { reportQuery(query: $query) { ${REPORT_RESULT_FIELDS} } }`,
     variables: (req) => ({ query: req.body }),
-    errorLoc: { query: 'body' },
     respond: (data) => presentReportResult(data.reportQuery),
   },
   {
@@ -83,7 +80,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/query/translate',
     operation: 'query TranslateReport($text: String!) { translateReport(text: $text) { query explanation valid errors { loc msg } } }',
     variables: (req) => ({ text: req.body.text }),
-    errorLoc: { text: 'body' },
     respond: (data) => presentTranslation(data.translateReport),
   },
   // Saved reports
@@ -99,7 +95,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved',
     operation: `mutation CreateSavedReport($input: SavedReportInput!) { createSavedReport(input: $input) { ${SAVED_REPORT_FIELDS} } }`,
     variables: (req) => ({ input: { name: req.body.name, description: req.body.description ?? null, query: req.body.query } }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentSavedReport(data.createSavedReport),
   },
@@ -115,7 +110,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved/:reportId',
     operation: `mutation UpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId, input: { name: req.body.name, description: req.body.description, query: req.body.query } }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentSavedReport(data.updateSavedReport),
   },
   {
@@ -130,7 +124,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved/:reportId/run',
     operation: `mutation RunSavedReport($id: ID!, $parameters: JSON) { runSavedReport(id: $id, parameters: $parameters) { ${REPORT_RESULT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId, parameters: req.body?.parameters ?? null }),
-    errorLoc: { parameters: 'body.parameters' },
     respond: (data) => presentReportResult(data.runSavedReport),
   },
   // Dashboards
@@ -146,7 +139,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards',
     operation: `mutation CreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { ${DASHBOARD_FIELDS} } }`,
     variables: (req) => ({ input: { name: req.body.name, panels: panelsIn(req.body.panels) ?? [] } }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentDashboard(data.createDashboard),
   },
@@ -162,7 +154,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards/:dashboardId',
     operation: `mutation UpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
     variables: (req) => ({ id: req.params.dashboardId, input: { name: req.body.name, panels: panelsIn(req.body.panels) } }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentDashboard(data.updateDashboard),
   },
   {
@@ -192,7 +183,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/schedules',
     operation: `mutation CreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { ${SCHEDULE_FIELDS} } }`,
     variables: (req) => ({ input: scheduleIn(req.body) }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentSchedule(data.createReportSchedule),
   },
@@ -208,7 +198,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/schedules/:scheduleId',
     operation: `mutation UpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.scheduleId, input: scheduleIn(req.body) }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentSchedule(data.updateReportSchedule),
   },
   {

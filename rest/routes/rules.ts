@@ -64,7 +64,6 @@ export const rulesRoutes: RouteEntry[] = [
     path: '/alert-rules',
     operation: `mutation CreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { ${ALERT_RULE_FIELDS} } }`,
     variables: (req) => ({ input: ruleInput(req.body, true) }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentAlertRule(data.createAlertRule),
   },
@@ -80,7 +79,6 @@ export const rulesRoutes: RouteEntry[] = [
     path: '/alert-rules/:ruleId',
     operation: `mutation UpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${ALERT_RULE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.ruleId, input: ruleInput(req.body, false) }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentAlertRule(data.updateAlertRule),
   },
   {

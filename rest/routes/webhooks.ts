@@ -47,7 +47,6 @@ export const webhooksRoutes: RouteEntry[] = [
     path: '/outbound-webhooks',
     operation: `mutation CreateOutboundWebhook($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { secret webhook { ${OUTBOUND_WEBHOOK_FIELDS} } } }`,
     variables: (req) => ({ input: outboundInput(req.body) }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentCreatedOutboundWebhook(data.createOutboundWebhook),
   },
@@ -63,7 +62,6 @@ export const webhooksRoutes: RouteEntry[] = [
     path: '/outbound-webhooks/:webhookId',
     operation: `mutation UpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.webhookId, input: outboundInput(req.body) }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentOutboundWebhook(data.updateOutboundWebhook),
   },
   {
@@ -108,7 +106,6 @@ export const webhooksRoutes: RouteEntry[] = [
     path: '/inbound-webhooks',
     operation: `mutation CreateInboundWebhook($input: CreateInboundWebhookInput!) { createInboundWebhook(input: $input) { ${INBOUND_WEBHOOK_FIELDS} secret } }`,
     variables: (req) => ({ input: { name: req.body.name, ...(req.body.kind !== undefined ? { kind: req.body.kind } : {}) } }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentInboundWebhook(data.createInboundWebhook),
   },

@@ -48,12 +48,12 @@ export interface MintedInvite {
 export async function createClusterInvite(ctx: Ctx, input: { expiresInHours?: number | null; hubUrl?: string | null }, requestOrigin?: string | null): Promise<MintedInvite> {
   const me = requireUser(ctx);
   const hours = input.expiresInHours ?? INVITE_DEFAULT_HOURS;
-  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['input', 'expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
+  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
   const token = randomSecret(INVITE_PREFIX, 32);
   const row = await ctx.db.clusterInvite.create({
     data: { tokenHash: tokenHash(token), tokenPrefix: token.slice(0, 10), createdById: me.userId, expiresAt: new Date(Date.now() + hours * 3600_000) } as never,
   });
-  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['input', 'hubUrl'], 'must be an http(s) URL');
+  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['hubUrl'], 'must be an http(s) URL');
   // Where members reach the hub: as given, else PUBLIC_BASE_URL, else the request's origin.
   const hub = (input.hubUrl ?? ctx.rt.config.publicBaseUrl ?? requestOrigin ?? '<hub url>').replace(/\/+$/, '');
   return { id: row.id, token, expiresAt: row.expiresAt, command: joinCommand(hub, token) };
