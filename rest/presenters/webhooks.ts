@@ -20,13 +20,7 @@ const ON_OF_TOPIC: Record<string, TriggerOn> = Object.fromEntries(Object.entries
 
 /** REST trigger (`on` is a topic) → GraphQL WebhookTriggerInput. An unknown topic passes through for GraphQL to refuse. */
 export function triggerInput(t: Node): Node {
-  const out: Node = { on: ON_OF_TOPIC[t.on] ?? t.on };
-  if (t.severities !== undefined) out.severities = t.severities;
-  if (t.kinds !== undefined) out.kinds = t.kinds;
-  if (t.type_glob !== undefined) out.typeGlob = t.type_glob;
-  if (t.labels !== undefined) out.labels = t.labels;
-  if (t.payload_conditions !== undefined) out.payloadConditions = t.payload_conditions;
-  return out;
+  return { ...t, on: ON_OF_TOPIC[t.on] ?? t.on };
 }
 
 function presentTrigger(t: Node): Node {

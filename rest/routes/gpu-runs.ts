@@ -11,7 +11,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/ai-factory/gpu/diagnostics',
     operation: `mutation StartGpuDiagnostic($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { ${GPU_DIAGNOSTIC_FIELDS} } }`,
-    variables: (req) => ({ input: { gpu: req.body.gpu ?? null, node: req.body.node ?? null, level: req.body.level } }),
+    variables: (req) => ({ input: req.body }),
     status: 202,
     respond: (data) => presentGpuDiagnostic(data.startGpuDiagnostic),
   },
@@ -33,23 +33,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/ai-factory/aiperf/runs',
     operation: `mutation StartAiperfRun($input: StartAiperfRunInput!) { startAiperfRun(input: $input) { ${AIPERF_RUN_FIELDS} } }`,
-    variables: (req) => {
-      const b = req.body;
-      return {
-        input: {
-          endpointUrl: b.endpoint_url,
-          model: b.model,
-          mode: b.mode ?? null,
-          concurrency: b.concurrency ?? null,
-          requestRate: b.request_rate ?? null,
-          requestCount: b.request_count ?? null,
-          durationS: b.duration_s ?? null,
-          inputTokens: b.input_tokens ?? null,
-          outputTokens: b.output_tokens ?? null,
-          streaming: b.streaming ?? null,
-        },
-      };
-    },
+    variables: (req) => ({ input: req.body }),
     status: 202,
     respond: (data) => presentAiperfRun(data.startAiperfRun),
   },

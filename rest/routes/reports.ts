@@ -25,19 +25,6 @@ const found = <T>(v: T | null, what: string): T => {
   return v;
 };
 
-function panelsIn(panels: unknown) {
-  if (!Array.isArray(panels)) return undefined;
-  return panels.map((p: Record<string, any>) => ({ title: p.title, savedReportId: p.saved_report_id, viz: p.viz, position: p.position }));
-}
-
-function scheduleIn(b: Record<string, any>) {
-  const input: Record<string, unknown> = {};
-  for (const [rest, gql] of [['saved_report_id', 'savedReportId'], ['webhook_id', 'webhookId'], ['cron', 'cron'], ['timezone', 'timezone'], ['parameters', 'parameters'], ['enabled', 'enabled'], ['format', 'format']] as const) {
-    if (b[rest] !== undefined) input[gql] = b[rest];
-  }
-  return input;
-}
-
 export const reportsRoutes: RouteEntry[] = [
   {
     method: 'post',
@@ -94,7 +81,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/saved',
     operation: `mutation CreateSavedReport($input: SavedReportInput!) { createSavedReport(input: $input) { ${SAVED_REPORT_FIELDS} } }`,
-    variables: (req) => ({ input: { name: req.body.name, description: req.body.description ?? null, query: req.body.query } }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentSavedReport(data.createSavedReport),
   },
@@ -109,7 +96,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/reports/saved/:reportId',
     operation: `mutation UpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.reportId, input: { name: req.body.name, description: req.body.description, query: req.body.query } }),
+    variables: (req) => ({ id: req.params.reportId, input: req.body }),
     respond: (data) => presentSavedReport(data.updateSavedReport),
   },
   {
@@ -138,7 +125,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/dashboards',
     operation: `mutation CreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { ${DASHBOARD_FIELDS} } }`,
-    variables: (req) => ({ input: { name: req.body.name, panels: panelsIn(req.body.panels) ?? [] } }),
+    variables: (req) => ({ input: { panels: [], ...req.body } }),
     status: 201,
     respond: (data) => presentDashboard(data.createDashboard),
   },
@@ -153,7 +140,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/reports/dashboards/:dashboardId',
     operation: `mutation UpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.dashboardId, input: { name: req.body.name, panels: panelsIn(req.body.panels) } }),
+    variables: (req) => ({ id: req.params.dashboardId, input: req.body }),
     respond: (data) => presentDashboard(data.updateDashboard),
   },
   {
@@ -182,7 +169,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/schedules',
     operation: `mutation CreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { ${SCHEDULE_FIELDS} } }`,
-    variables: (req) => ({ input: scheduleIn(req.body) }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentSchedule(data.createReportSchedule),
   },
@@ -197,7 +184,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/reports/schedules/:scheduleId',
     operation: `mutation UpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.scheduleId, input: scheduleIn(req.body) }),
+    variables: (req) => ({ id: req.params.scheduleId, input: req.body }),
     respond: (data) => presentSchedule(data.updateReportSchedule),
   },
   {

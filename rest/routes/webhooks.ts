@@ -24,12 +24,9 @@ import {
   triggerInput,
 } from '../presenters/webhooks.js';
 
-/** GraphQL outbound webhook input from a REST body: only the fields present. */
+/** GraphQL outbound webhook input from a REST body: a trigger's `on` is a topic in REST, a WebhookTriggerOn in GraphQL. */
 function outboundInput(b: Record<string, unknown>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const k of ['name', 'url', 'enabled'] as const) if (b[k] !== undefined) input[k] = b[k];
-  if (Array.isArray(b.triggers)) input.triggers = b.triggers.map((t) => triggerInput(t as Record<string, unknown>));
-  return input;
+  return Array.isArray(b.triggers) ? { ...b, triggers: b.triggers.map((t) => triggerInput(t as Record<string, unknown>)) } : b;
 }
 
 const deliveryLimit = (req: RestRequest) => Number(req.query.limit ?? 100);
@@ -105,7 +102,7 @@ export const webhooksRoutes: RouteEntry[] = [
     method: 'post',
     path: '/inbound-webhooks',
     operation: `mutation CreateInboundWebhook($input: CreateInboundWebhookInput!) { createInboundWebhook(input: $input) { ${INBOUND_WEBHOOK_FIELDS} secret } }`,
-    variables: (req) => ({ input: { name: req.body.name, ...(req.body.kind !== undefined ? { kind: req.body.kind } : {}) } }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentInboundWebhook(data.createInboundWebhook),
   },
