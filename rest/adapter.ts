@@ -43,6 +43,17 @@ function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
   for (const [k, v] of Object.entries(ctx.responseHeaders)) res.setHeader(k, v);
 }
 
+/**
+ * A handler route's services validate the document they were given (a pushed payload, a cluster's
+ * heartbeat) and name fields within it (`['alerts', '0', 'status']`, `[]` for the whole document):
+ * in REST terms those are fields of the request body.
+ */
+function inRequestBody(err: unknown): unknown {
+  if (!(err instanceof ValidationFailed) || !err.extra.fields) return err;
+  const fields = err.extra.fields.map((f) => (['body', 'query', 'path'].includes(f.loc[0]!) ? f : { ...f, loc: ['body', ...f.loc] }));
+  return new ValidationFailed(fields, err.reason);
+}
+
 function isOperation(entry: RouteEntry): entry is OperationRoute {
   return 'operation' in entry;
 }
@@ -142,7 +153,9 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     const r = req as RestReq;
     try {
       if (!isOperation(e)) {
-        await e.handler(r, res);
+        await e.handler(r, res).catch((err: unknown) => {
+          throw inRequestBody(err);
+        });
         return;
       }
       const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };

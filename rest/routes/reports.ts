@@ -39,12 +39,13 @@ export const reportsRoutes: RouteEntry[] = [
     handler: async (req, res) => {
       const format = ((req.query.format as string | undefined) ?? 'csv') as ExportFormat;
       try {
-        await exportReport(req.ctx, req.body, format, res, (head) => {
+        const head = (h: { contentType: string; filename: string }) => {
           res.status(200);
-          res.setHeader('Content-Type', head.contentType);
-          res.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
+          res.setHeader('Content-Type', h.contentType);
+          res.setHeader('Content-Disposition', `attachment; filename="${h.filename}"`);
           res.setHeader('Cache-Control', 'no-store');
-        });
+        };
+        await exportReport(req.ctx, req.body, format, res, head);
       } catch (err) {
         // Once the stream has started the status is sent: a failure (or a client that went away) can
         // only end the response early.

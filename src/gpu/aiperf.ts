@@ -49,19 +49,8 @@ export interface AiperfRunInput {
   streaming?: boolean | null;
 }
 
-/** Field locations in REST terms (`body.endpoint_url`); the GraphQL input uses the same names in camelCase. */
-const REST_FIELDS: Record<string, string> = {
-  endpointUrl: 'endpoint_url',
-  model: 'model',
-  mode: 'mode',
-  concurrency: 'concurrency',
-  requestRate: 'request_rate',
-  requestCount: 'request_count',
-  durationS: 'duration_s',
-  inputTokens: 'input_tokens',
-  outputTokens: 'output_tokens',
-};
-const loc = (f: keyof typeof REST_FIELDS) => ['body', REST_FIELDS[f]!];
+/** A field's location: the GraphQL input's field (REST shows it as `body.<snake_case>`). */
+const loc = (f: keyof AiperfRunInput) => ['input', f];
 
 const isInt = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 

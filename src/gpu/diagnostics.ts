@@ -43,17 +43,17 @@ export async function startGpuDiagnostic(ctx: Ctx, input: StartDiagnosticInput):
   const p: FieldProblem[] = [];
   const gpu = input.gpu?.trim() || null;
   const node = input.node?.trim() || null;
-  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3) p.push({ loc: ['body', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
-  if ((gpu == null) === (node == null)) p.push({ loc: ['body', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
+  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3) p.push({ loc: ['input', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
+  if ((gpu == null) === (node == null)) p.push({ loc: ['input', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
   if (p.length) throw new ValidationFailed(p);
   let gpus: Array<Pick<Gpu, 'id'>>;
   if (gpu) {
     gpus = await ctx.db.gpu.findMany({ where: gpu.startsWith('GPU-') ? { uuid: gpu } : { id: gpu }, select: { id: true } });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['body', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` }]);
+    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` }]);
   } else {
     gpus = await ctx.db.gpu.findMany({ where: { node: node! }, select: { id: true }, orderBy: { index: 'asc' }, take: DIAGNOSTIC_LIMITS.maxGpus + 1 });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['body', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
-    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus) throw new ValidationFailed([{ loc: ['body', 'node'], msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one` }]);
+    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
+    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one` }]);
   }
   const d = await ctx.db.gpuDiagnostic.create({
     data: { gpuIds: gpus.map((g) => g.id), targetGpu: gpu, targetNode: node, level: input.level, requestedBy: ctx.principal?.userId ?? null } as Prisma.GpuDiagnosticUncheckedCreateInput,

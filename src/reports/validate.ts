@@ -1,8 +1,8 @@
 /**
  * Validates a report query document (the one structure used by query, export, saved reports, schedules
  * and translate) against the field catalogue and returns it normalized, with defaults filled in.
- * Problems name the REST path of the offending value (`body.filters[1].op` is reported as
- * loc ['body', 'filters', '1', 'op']). Pure: no I/O.
+ * Problems name the GraphQL path of the offending value (`query.filters[1].op` is reported as
+ * loc ['query', 'filters', '1', 'op']; REST shows its request's path). Pure: no I/O.
  */
 import { AGGREGATE_FNS, BUCKETS, CATALOGUE, ENTITIES, OPS, OPS_BY_TYPE, resolveField, typeOf, type AggregateFn, type Bucket, type Entity, type FieldRef, type FieldType, type Op } from './catalogue.js';
 import type { FieldProblem } from '../errors.js';
@@ -123,7 +123,7 @@ function scalarProblem(type: FieldType, values: readonly string[] | undefined, o
 }
 
 export interface ValidateOptions {
-  /** Where the document sits in the request, e.g. ['body'] or ['body', 'query']. */
+  /** Where the document sits in the request, e.g. ['query'] or ['input', 'query']. */
   base?: string[];
   /** Exports allow far larger limits (and default to the maximum). */
   mode?: 'query' | 'export';
@@ -131,7 +131,7 @@ export interface ValidateOptions {
 
 /** Validates `input`; returns the normalized query or every problem found. */
 export function validateReportQuery(input: unknown, opts: ValidateOptions = {}): { query: ReportQuery; problems: [] } | { query: null; problems: FieldProblem[] } {
-  const base = opts.base ?? ['body'];
+  const base = opts.base ?? ['query'];
   const problems: FieldProblem[] = [];
   const at = (...p: Array<string | number>) => [...base, ...p.map(String)];
   const bad = (loc: string[], msg: string) => problems.push({ loc, msg });
