@@ -5,7 +5,7 @@
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
-import { AlertConnection } from './connections.js';
+import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
 import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
@@ -175,8 +175,7 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     description: 'Alerts of the tenant, newest first.',
     args: { filter: t.arg({ type: AlertFilter }) },
-    maxSize: 500,
-    defaultSize: 100,
+    ...PAGE,
     totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
     resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
   }, AlertConnection),

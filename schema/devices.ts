@@ -9,7 +9,7 @@
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { builder, found, upperCaseValues, NodeRef } from './builder.js';
-import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, ProposalConnection } from './connections.js';
+import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, PAGE, ProposalConnection } from './connections.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
 import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
@@ -17,9 +17,6 @@ import { setDeviceIntent } from '../src/devices/intent.js';
 import { requestReconcile } from '../src/devices/reconcile.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 import { NEWEST_FIRST } from '../src/events/timeline.js';
-
-/** Page sizes of device lists (REST `limit` has the same bounds). */
-export const DEVICE_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
 const ObservedConfigRef = builder.objectRef<{ config: string; observedAt: Date | null }>('ObservedConfig').implement({
   description: 'What the device was last seen running, as reported by an agent or the source of truth.',
@@ -155,7 +152,7 @@ builder.queryFields((t) => ({
     type: 'Device',
     cursor: 'id',
     authScopes: { user: true },
-    ...DEVICE_PAGE,
+    ...PAGE,
     description: 'Devices of the tenant, by name.',
     args: { filter: t.arg({ type: DeviceFilterInput }) },
     totalCount: (_conn, args, ctx) => ctx.db.device.count({ where: deviceWhere(args.filter) }),
@@ -170,7 +167,18 @@ builder.queryFields((t) => ({
 }));
 
 const DeviceInput = builder.inputType('DeviceInput', {
-  description: 'Device fields. On update, omitted fields stay and null clears one (except name).',
+  description: 'A new device (name is required).',
+  fields: (t) => ({
+    name: t.string(),
+    role: t.string(),
+    site: t.string(),
+    platform: t.string(),
+    managementAddress: t.string({ description: 'IP address or host name.' }),
+    labels: t.field({ type: 'JSON', description: 'Object of string → string.' }),
+  }),
+});
+const UpdateDeviceInput = builder.inputType('UpdateDeviceInput', {
+  description: 'Omitted fields stay; null clears one (except name).',
   fields: (t) => ({
     name: t.string(),
     role: t.string(),
@@ -223,7 +231,7 @@ builder.mutationFields((t) => ({
   updateDevice: t.prismaField({
     type: 'Device',
     authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DeviceInput, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDeviceInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const d = await updateDevice(ctx, String(args.id), { ...args.input, labels: labelsArg(args.input.labels) });
       return ctx.db.device.findUniqueOrThrow({ ...query, where: { id: d.id } });

@@ -2,9 +2,9 @@
  * GraphQL of GPU diagnostics and AIPerf-style load-test runs: members read; starting a diagnostic,
  * starting or cancelling a run need the admin role. REST runs the same operations (rest/routes/gpu-runs.ts).
  */
-import { builder, NodeRef, upperCaseValues } from './builder.js';
-import { getGpuDiagnostic, listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
-import { cancelAiperfRun, getAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } from '../src/gpu/aiperf.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
+import { listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
+import { cancelAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } from '../src/gpu/aiperf.js';
 import type { AiperfResults, GpuWindowLoad } from '../src/gpu/aiperf-results.js';
 import type { Stat } from '../src/gpu/percentiles.js';
 
@@ -138,10 +138,7 @@ builder.queryFields((t) => ({
     type: 'GpuDiagnostic',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const d = await getGpuDiagnostic(ctx, String(args.id));
-      return ctx.db.gpuDiagnostic.findUniqueOrThrow({ ...query, where: { id: d.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('GPU diagnostic', await ctx.db.gpuDiagnostic.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   gpuDiagnostics: t.prismaField({
     type: ['GpuDiagnostic'],
@@ -157,10 +154,7 @@ builder.queryFields((t) => ({
     type: 'AiperfRun',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const r = await getAiperfRun(ctx, String(args.id));
-      return ctx.db.aiperfRun.findUniqueOrThrow({ ...query, where: { id: r.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('AIPerf run', await ctx.db.aiperfRun.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   aiperfRuns: t.prismaField({
     type: ['AiperfRun'],

@@ -4,7 +4,8 @@
  * schedules (admin). The query document is the same JSON structure REST takes (snake_case keys,
  * lowercase values), described by `reportSchema`; it is validated by src/reports/validate.ts.
  */
-import { builder, NodeRef, upperCaseValues } from './builder.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
+import { PAGE } from './connections.js';
 import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
 import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
@@ -20,9 +21,6 @@ const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: uppe
 const ReportFormatEnum = builder.enumType('ReportFormat', { values: upperCaseValues(['csv', 'json'] as const) });
 const DashboardVizEnum = builder.enumType('DashboardViz', { values: upperCaseValues(['table', 'line', 'bar', 'stat'] as const) });
 const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upperCaseValues(['delivered', 'disabled', 'skipped'] as const) });
-
-/** Page size of the reports lists (REST `limit` has the same bounds). */
-export const REPORTS_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
 const ReportColumnRef = builder.objectRef<{ name: string; type: OutputType }>('ReportColumn').implement({
   fields: (t) => ({ name: t.exposeString('name'), type: t.field({ type: ReportColumnTypeEnum, resolve: (c) => c.type }) }),
@@ -149,7 +147,7 @@ const ScheduleRunRef = builder.objectRef<ScheduleRun>('ReportScheduleRun').imple
 const SavedReportInput = builder.inputType('SavedReportInput', {
   fields: (t) => ({ name: t.string({ required: true }), description: t.string(), query: t.field({ type: 'JSON', required: true }) }),
 });
-const SavedReportPatch = builder.inputType('SavedReportPatch', {
+const UpdateSavedReportInput = builder.inputType('UpdateSavedReportInput', {
   fields: (t) => ({ name: t.string(), description: t.string(), query: t.field({ type: 'JSON' }) }),
 });
 const PositionInput = builder.inputType('DashboardPanelPositionInput', {
@@ -166,7 +164,7 @@ const PanelInput = builder.inputType('DashboardPanelInput', {
 const DashboardInput = builder.inputType('DashboardInput', {
   fields: (t) => ({ name: t.string({ required: true }), panels: t.field({ type: [PanelInput] }) }),
 });
-const DashboardPatch = builder.inputType('DashboardPatch', {
+const UpdateDashboardInput = builder.inputType('UpdateDashboardInput', {
   fields: (t) => ({ name: t.string(), panels: t.field({ type: [PanelInput], description: 'Replaces the whole list.' }) }),
 });
 const scheduleFields = (t: any, creating: boolean) => ({
@@ -179,13 +177,13 @@ const scheduleFields = (t: any, creating: boolean) => ({
   enabled: t.boolean(),
 });
 const ScheduleInput = builder.inputType('ReportScheduleInput', { fields: (t) => scheduleFields(t, true) });
-const SchedulePatch = builder.inputType('ReportSchedulePatch', { fields: (t) => scheduleFields(t, false) });
+const UpdateScheduleInput = builder.inputType('UpdateReportScheduleInput', { fields: (t) => scheduleFields(t, false) });
 
 const panelsIn = (panels: Array<{ title: string; savedReportId: string | number; viz: Viz; position: Panel['position'] }> | null | undefined) =>
   panels?.map((p) => ({ ...p, savedReportId: String(p.savedReportId) })) ?? null;
 const idOrNull = (v: unknown) => (v == null ? null : String(v));
-const limitArg = (t: any) => t.arg.int({ defaultValue: REPORTS_PAGE.defaultSize, description: `At most ${REPORTS_PAGE.maxSize}.` });
-const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : REPORTS_PAGE.defaultSize, 1), REPORTS_PAGE.maxSize);
+const limitArg = (t: any) => t.arg.int({ defaultValue: PAGE.defaultSize, description: `At most ${PAGE.maxSize}.` });
+const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : PAGE.defaultSize, 1), PAGE.maxSize);
 
 builder.queryFields((t) => ({
   reportQuery: t.field({
@@ -222,10 +220,9 @@ builder.queryFields((t) => ({
   }),
   savedReport: t.prismaField({
     type: 'SavedReport',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _r, args, ctx) => found('Saved report', await ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   dashboards: t.prismaField({
     type: ['Dashboard'],
@@ -235,10 +232,9 @@ builder.queryFields((t) => ({
   }),
   dashboard: t.prismaField({
     type: 'Dashboard',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _r, args, ctx) => found('Dashboard', await ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   reportSchedules: t.prismaField({
     type: ['ReportSchedule'],
@@ -248,10 +244,9 @@ builder.queryFields((t) => ({
   }),
   reportSchedule: t.prismaField({
     type: 'ReportSchedule',
-    nullable: true,
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _r, args, ctx) => found('Report schedule', await ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -266,7 +261,7 @@ builder.mutationFields((t) => ({
     type: 'SavedReport',
     authScopes: { user: true },
     description: 'Owner or admin.',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SavedReportPatch, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSavedReportInput, required: true }) },
     resolve: async (query, _r, args, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await updateSavedReport(ctx, String(args.id), args.input)).id } }),
   }),
   deleteSavedReport: t.id({
@@ -291,7 +286,7 @@ builder.mutationFields((t) => ({
     type: 'Dashboard',
     authScopes: { user: true },
     description: 'Owner or admin.',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DashboardPatch, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDashboardInput, required: true }) },
     resolve: async (query, _r, args, ctx) =>
       ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await updateDashboard(ctx, String(args.id), { name: args.input.name, panels: panelsIn(args.input.panels) })).id } }),
   }),
@@ -313,7 +308,7 @@ builder.mutationFields((t) => ({
   updateReportSchedule: t.prismaField({
     type: 'ReportSchedule',
     authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SchedulePatch, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateScheduleInput, required: true }) },
     resolve: async (query, _r, args, ctx) => {
       const i = args.input;
       const s = await updateSchedule(ctx, String(args.id), { ...(i as ScheduleFields), savedReportId: idOrNull(i.savedReportId), webhookId: idOrNull(i.webhookId), parameters: i.parameters as Record<string, unknown> | null });

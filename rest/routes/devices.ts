@@ -44,7 +44,7 @@ export const devicesRoutes: RouteEntry[] = [
   {
     method: 'patch',
     path: '/sot/devices/:deviceId',
-    operation: `mutation UpdateDevice($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { ${DEVICE_FIELDS} } }`,
+    operation: `mutation UpdateDevice($id: ID!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { ${DEVICE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.deviceId, input: req.body }),
     respond: (data) => presentDevice(data.updateDevice),
   },

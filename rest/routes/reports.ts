@@ -4,7 +4,6 @@
  * JSON argument, so its 422s carry the same paths (`body.filters.1.op`) as the route's body.
  */
 import type { RouteEntry } from '../route-types.js';
-import { NotFound } from '../../src/errors.js';
 import { exportReport, type ExportFormat } from '../../src/reports/export.js';
 import {
   DASHBOARD_FIELDS,
@@ -20,10 +19,6 @@ import {
   presentTranslation,
 } from '../presenters/reports.js';
 
-const found = <T>(v: T | null, what: string): T => {
-  if (!v) throw new NotFound(what);
-  return v;
-};
 
 export const reportsRoutes: RouteEntry[] = [
   {
@@ -91,12 +86,12 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved/:reportId',
     operation: `query SavedReport($id: ID!) { savedReport(id: $id) { ${SAVED_REPORT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId }),
-    respond: (data) => presentSavedReport(found(data.savedReport, 'Saved report')),
+    respond: (data) => presentSavedReport(data.savedReport),
   },
   {
     method: 'patch',
     path: '/reports/saved/:reportId',
-    operation: `mutation UpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
+    operation: `mutation UpdateSavedReport($id: ID!, $input: UpdateSavedReportInput!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId, input: req.body }),
     respond: (data) => presentSavedReport(data.updateSavedReport),
   },
@@ -135,12 +130,12 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards/:dashboardId',
     operation: `query Dashboard($id: ID!) { dashboard(id: $id) { ${DASHBOARD_FIELDS} } }`,
     variables: (req) => ({ id: req.params.dashboardId }),
-    respond: (data) => presentDashboard(found(data.dashboard, 'Dashboard')),
+    respond: (data) => presentDashboard(data.dashboard),
   },
   {
     method: 'patch',
     path: '/reports/dashboards/:dashboardId',
-    operation: `mutation UpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
+    operation: `mutation UpdateDashboard($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
     variables: (req) => ({ id: req.params.dashboardId, input: req.body }),
     respond: (data) => presentDashboard(data.updateDashboard),
   },
@@ -156,7 +151,7 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards/:dashboardId/data',
     operation: `query DashboardData($id: ID!) { dashboard(id: $id) { id name panels { index title savedReportId viz position { x y w h } error data { ${REPORT_RESULT_FIELDS} } } } }`,
     variables: (req) => ({ id: req.params.dashboardId }),
-    respond: (data) => presentDashboardData(found(data.dashboard, 'Dashboard')),
+    respond: (data) => presentDashboardData(data.dashboard),
   },
   // Schedules (admin)
   {
@@ -179,12 +174,12 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/schedules/:scheduleId',
     operation: `query ReportSchedule($id: ID!) { reportSchedule(id: $id) { ${SCHEDULE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.scheduleId }),
-    respond: (data) => presentSchedule(found(data.reportSchedule, 'Report schedule')),
+    respond: (data) => presentSchedule(data.reportSchedule),
   },
   {
     method: 'patch',
     path: '/reports/schedules/:scheduleId',
-    operation: `mutation UpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
+    operation: `mutation UpdateReportSchedule($id: ID!, $input: UpdateReportScheduleInput!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.scheduleId, input: req.body }),
     respond: (data) => presentSchedule(data.updateReportSchedule),
   },

@@ -50,9 +50,9 @@ export const webhooksRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/outbound-webhooks/:webhookId',
-    operation: `query OutboundWebhook($id: ID!) { webhook(id: $id) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
+    operation: `query OutboundWebhook($id: ID!) { outboundWebhook(id: $id) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.webhookId }),
-    respond: (data) => presentOutboundWebhook(data.webhook),
+    respond: (data) => presentOutboundWebhook(data.outboundWebhook),
   },
   {
     method: 'patch',
@@ -78,9 +78,9 @@ export const webhooksRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/outbound-webhooks/:webhookId/deliveries',
-    operation: `query WebhookDeliveries($id: ID!, $status: DeliveryStatus, $first: Int) { webhook(id: $id) { deliveries(status: $status, first: $first) { ${DELIVERY_FIELDS} } } }`,
+    operation: `query WebhookDeliveries($id: ID!, $status: DeliveryStatus, $first: Int) { outboundWebhook(id: $id) { deliveries(status: $status, first: $first) { ${DELIVERY_FIELDS} } } }`,
     variables: (req) => ({ id: req.params.webhookId, status: req.query.status ?? null, first: deliveryLimit(req) }),
-    respond: (data) => ({ items: data.webhook.deliveries.map(presentDelivery) }),
+    respond: (data) => ({ items: data.outboundWebhook.deliveries.map(presentDelivery) }),
   },
   {
     method: 'post',

@@ -120,7 +120,7 @@ export async function getAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
 /** The tenant's runs, newest first. */
 export async function listAiperfRuns(ctx: Ctx, opts: { status?: AiperfStatus | null; limit?: number | null } = {}): Promise<AiperfRun[]> {
   const limit = opts.limit ?? 50;
-  if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['query', 'limit'], msg: 'must be an integer from 1 to 200' }]);
+  if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
   return ctx.db.aiperfRun.findMany({ where: opts.status ? { status: opts.status } : {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 

@@ -11,7 +11,7 @@
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import type { Gpu, GpuDiagnostic, GpuSample, Prisma } from '../generated/prisma/client.js';
-import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { ValidationFailed, type FieldProblem } from '../errors.js';
 import { describeXid } from './xid.js';
 import { healthLimits } from './telemetry.js';
 import type { HealthLimits } from './health.js';
@@ -74,17 +74,10 @@ export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = new Date())
   return stale.length;
 }
 
-/** One diagnostics request of the caller's tenant, or 404. */
-export async function getGpuDiagnostic(ctx: Ctx, id: string): Promise<GpuDiagnostic> {
-  const d = await ctx.db.gpuDiagnostic.findFirst({ where: { id } });
-  if (!d) throw new NotFound('GPU diagnostic');
-  return d;
-}
-
 /** The tenant's diagnostics requests, newest first. */
 export async function listGpuDiagnostics(ctx: Ctx, opts: { limit?: number | null } = {}): Promise<GpuDiagnostic[]> {
   const limit = opts.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationFailed([{ loc: ['query', 'limit'], msg: 'must be an integer from 1 to 200' }]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
   return ctx.db.gpuDiagnostic.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 
