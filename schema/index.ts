@@ -15,6 +15,7 @@ import './proposals.js';
 import './assistant.js';
 import './assistant-chat.js';
 import './reports.js';
+import './report-schedules.js';
 import './integration-health.js';
 import './integrations.js';
 import './clusters.js';
