@@ -1,7 +1,7 @@
 /**
  * GraphQL of the devices area (source of truth): devices with their intent history, observed
- * configuration, drift, events, alerts and proposals; inventory CRUD (admins), intent edits (admins),
- * the agent path for observed configuration, reconcile, source-of-truth webhooks, `deviceChanged`.
+ * configuration, drift, events, alerts and proposals; inventory CRUD (admins) and `deviceChanged`.
+ * Intent edits, the agent path for observed configuration and reconcile are schema/device-config.ts.
  *
  * Relations are Pothos prisma selections (`t.relation`, `t.relatedConnection`, `select` with
  * `nestedSelection`), so a nested query is planned into one SQL statement per level, not per row.
@@ -12,9 +12,7 @@ import { builder, found, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, PAGE, ProposalConnection } from './connections.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
-import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
-import { setDeviceIntent } from '../src/devices/intent.js';
-import { requestReconcile } from '../src/devices/reconcile.js';
+import { createDevice, deleteDevice, updateDevice } from '../src/devices/devices.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 import { NEWEST_FIRST } from '../src/events/timeline.js';
 
@@ -189,30 +187,6 @@ const UpdateDeviceInput = builder.inputType('UpdateDeviceInput', {
   }),
 });
 
-const SetIntentInput = builder.inputType('SetDeviceIntentInput', {
-  fields: (t) => ({
-    deviceId: t.id({ required: true }),
-    config: t.string({ required: true }),
-    comment: t.string({ description: 'Why the intent changes; kept with the version.' }),
-  }),
-});
-
-const ReportObservedConfigInput = builder.inputType('ReportObservedConfigInput', {
-  fields: (t) => ({
-    deviceId: t.id({ required: true }),
-    config: t.string({ required: true }),
-    observedAt: t.field({ type: 'DateTime', description: 'When the configuration was read; defaults to now.' }),
-  }),
-});
-
-const ReconcileRequestRef = builder.objectRef<{ deviceId: string; jobId: string; queuedAt: Date }>('ReconcileRequest').implement({
-  fields: (t) => ({
-    deviceId: t.exposeID('deviceId'),
-    jobId: t.exposeString('jobId'),
-    queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
-  }),
-});
-
 function labelsArg(v: unknown): Record<string, string> | null | undefined {
   return v as Record<string, string> | null | undefined;
 }
@@ -242,33 +216,6 @@ builder.mutationFields((t) => ({
     description: 'Removes the device with its intent history and drift reports; alerts, events and proposals stay, detached.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await deleteDevice(ctx, String(args.id))).id,
-  }),
-  setDeviceIntent: t.prismaField({
-    type: 'IntentVersion',
-    authScopes: { admin: true },
-    description: 'A direct intent edit (admins): a new version authored by the caller, recorded on the timeline, then a reconcile. It bypasses the four-eyes rule; use openProposal for reviewed changes.',
-    args: { input: t.arg({ type: SetIntentInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const v = await setDeviceIntent(ctx, { deviceId: String(input.deviceId), config: input.config, comment: input.comment });
-      return ctx.db.intentVersion.findUniqueOrThrow({ ...query, where: { id: v.id } });
-    },
-  }),
-  reportObservedConfig: t.prismaField({
-    type: 'Device',
-    authScopes: { user: true },
-    description: 'The agent path: a collector (typically a service user) reports what the device runs; a reconcile follows.',
-    args: { input: t.arg({ type: ReportObservedConfigInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const d = await reportObservedConfig(ctx, { deviceId: String(input.deviceId), config: input.config, observedAt: input.observedAt });
-      return ctx.db.device.findUniqueOrThrow({ ...query, where: { id: d.id } });
-    },
-  }),
-  reconcileDevice: t.field({
-    type: ReconcileRequestRef,
-    authScopes: { user: true },
-    description: 'Queues a reconcile: intent vs observed configuration, recorded as a DriftReport and a timeline event.',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => requestReconcile(ctx, String(args.id)),
   }),
 }));
 

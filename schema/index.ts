@@ -11,6 +11,7 @@ import './alerts.js';
 import './maintenance-windows.js';
 import './webhooks.js';
 import './devices.js';
+import './device-config.js';
 import './proposals.js';
 import './assistant.js';
 import './assistant-chat.js';
