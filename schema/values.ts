@@ -11,7 +11,7 @@ import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLE
 export const camelKey = (k: string) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 
 /** The GraphQL name of an internal enum value; unknown values pass through (GraphQL reports them). */
-export function enumName(type: GraphQLEnumType, value: unknown): unknown {
+function enumName(type: GraphQLEnumType, value: unknown): unknown {
   return type.getValues().find((v) => v.value === value)?.name ?? value;
 }
 

@@ -27,7 +27,7 @@ export function presentAction(a: Node): Record<string, unknown> {
 }
 
 /** An evidence item: `{kind, id, label}` (kind lowercase as stored). */
-export function presentEvidence(e: Node): Record<string, unknown> {
+function presentEvidence(e: Node): Record<string, unknown> {
   return { kind: e.kind, id: e.id, label: e.label };
 }
 
@@ -62,7 +62,7 @@ export function presentTriage(t: Node): Record<string, unknown> {
   };
 }
 
-export function presentMessage(m: Node): Record<string, unknown> {
+function presentMessage(m: Node): Record<string, unknown> {
   return {
     id: m.id,
     role: m.role,

@@ -5,7 +5,7 @@
 type Node = Record<string, any>;
 
 /** GraphQL selection the presenters read. */
-export const CHECKS_FIELDS = `config { ok problems { field message } }
+const CHECKS_FIELDS = `config { ok problems { field message } }
   reachable { ok latencyMs message }
   freshness { ok expectedSeconds lastEventAt ageSeconds message }
   errors { ok count lastError lastErrorAt }`;
@@ -13,7 +13,7 @@ export const HEALTH_FIELDS = `status reason checkedAt checks { ${CHECKS_FIELDS} 
 export const INTEGRATION_FIELDS = `id provider name enabled config freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil
   lastEventAt lastPullAt lastError lastErrorAt createdAt updatedAt health { status reason checkedAt }`;
 
-export function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
+function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
   if (!c) return null;
   return {
     config: { ok: c.config.ok, problems: c.config.problems },

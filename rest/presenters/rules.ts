@@ -42,7 +42,7 @@ export function presentAlertRule(r: Node): Record<string, unknown> {
 export const SUGGESTED_RULE_FIELDS = 'key name description kind input enabled ruleId';
 
 /** A rule input (camelCase; enum values already mapped by the adapter) as the POST /alert-rules body it stands for. */
-export function restRuleBody(input: Node): Record<string, unknown> {
+function restRuleBody(input: Node): Record<string, unknown> {
   return Object.fromEntries(Object.entries(input ?? {}).map(([k, v]) => [snakeKey(k), v]));
 }
 

@@ -8,9 +8,9 @@ import { TRIGGER_TOPICS, type TriggerOn } from '../../src/webhooks/triggers.js';
 
 type Node = Record<string, any>;
 
-export const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
+const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
 export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError`;
-export const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
+const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
 export const DELIVERY_FIELDS = `id topic status body attemptCount nextAttemptAt lastError createdAt deliveredAt failedAt webhook { id } attempts { ${ATTEMPT_FIELDS} }`;
 export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousSecretValidUntil';
 export const INGEST_KEY_FIELDS = 'id keyPrefix createdAt validUntil';
