@@ -2,7 +2,7 @@
  * Turns the route table into Express routes under /api/v1:
  * body parsing (1 MiB) → authentication → per-route auth gate → OpenAPI request validation → execute
  * the route's GraphQL operation in-process (REST enum values mapped to GraphQL's and back,
- * rest/presenters/enums.ts) → the route's presenter gives the REST shape and status.
+ * rest/translate.ts) → the route's presenter gives the REST shape and status.
  * Every failure becomes a typed error of src/errors.ts answered by restError() (`{code, detail}`);
  * field locations of GraphQL inputs are rewritten to the REST request's (rest/field-paths.ts).
  * No handler here reads the database.
@@ -20,7 +20,7 @@ import { serialize as serializeCookie } from 'cookie';
 import type { OperationRoute, RouteEntry, RestRequest } from './route-types.js';
 import { loadOpenApi } from './openapi.js';
 import { restLocTranslator } from './field-paths.js';
-import { dataFromGraphQL, variablesToGraphQL } from './presenters/enums.js';
+import { dataFromGraphQL, variablesToGraphQL } from './translate.js';
 import { restInputGuard } from '../src/http/input-guards.js';
 import { markServiceDocument } from '../src/http/query-cost.js';
 import { assertCookieRequestAllowed } from '../src/http/same-origin.js';
@@ -43,13 +43,15 @@ function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
   for (const [k, v] of Object.entries(ctx.responseHeaders)) res.setHeader(k, v);
 }
 
-const snakeSegment = (k: string) => k.replace(/[A-Z]/g, (c) => '_' + c.toLowerCase());
-
-/** Rewrites GraphQL argument paths in a 422's field list to the route's REST paths. */
-function withRestLocations(e: RestError, map: Record<string, string> | undefined): RestError {
-  if (!map || !Array.isArray(e.body.detail)) return e;
-  const detail = e.body.detail.map((f) => (f.loc[0] in map ? { ...f, loc: [...map[f.loc[0]].split('.'), ...f.loc.slice(1).map(snakeSegment)] } : f));
-  return { ...e, body: { ...e.body, detail } };
+/**
+ * A handler route's services validate the document they were given (a pushed payload, a cluster's
+ * heartbeat) and name fields within it (`['alerts', '0', 'status']`, `[]` for the whole document):
+ * in REST terms those are fields of the request body.
+ */
+function inRequestBody(err: unknown): unknown {
+  if (!(err instanceof ValidationFailed) || !err.extra.fields) return err;
+  const fields = err.extra.fields.map((f) => (['body', 'query', 'path'].includes(f.loc[0]!) ? f : { ...f, loc: ['body', ...f.loc] }));
+  return new ValidationFailed(fields, err.reason);
 }
 
 function isOperation(entry: RouteEntry): entry is OperationRoute {
@@ -151,7 +153,9 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     const r = req as RestReq;
     try {
       if (!isOperation(e)) {
-        await e.handler(r, res);
+        await e.handler(r, res).catch((err: unknown) => {
+          throw inRequestBody(err);
+        });
         return;
       }
       const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };
@@ -165,9 +169,7 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
       const result = await execute({ schema, document, variableValues, contextValue });
       applyCtxToResponse(r.ctx, res, req.secure);
       if ('errors' in result && result.errors?.length) {
-        const restErr = withRestLocations(restErrorFromGraphQL(result.errors[0] as GraphQLError, restLocTranslator(e, restReq, e.method)), e.errorLoc);
-        const detail = restErr.body.detail;
-        if (e.fieldLoc && Array.isArray(detail)) restErr.body = { ...restErr.body, detail: detail.map((f) => ({ ...f, loc: e.fieldLoc!(f.loc) })) };
+        const restErr = restErrorFromGraphQL(result.errors[0] as GraphQLError, restLocTranslator(schema, document, e, restReq));
         send(res, restErr);
         return;
       }

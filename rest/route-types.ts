@@ -33,19 +33,8 @@ export interface OperationRoute {
   variables?: (req: RestRequest) => Record<string, unknown>;
   /** Success status (default 200), or a function of the request (e.g. 200 for a dry run, else 201). 204 sends no body. */
   status?: number | ((req: RestRequest) => number);
-  /**
-   * Maps the `loc` of a 422 field problem from the GraphQL operation's names to the REST request's
-   * (e.g. `['input', 'config', 'url']` → `['body', 'config', 'url']`).
-   */
-  fieldLoc?: (loc: string[]) => string[];
   /** Maps `data` to the response body (default: the first root field's value). */
   respond?: (data: any, req: RestRequest) => unknown;
-  /**
-   * Where the operation's arguments sit in the REST request, e.g. `{ input: 'body' }`: a 422's field
-   * locations are rewritten from GraphQL argument paths to REST paths (`input.panels.0.savedReportId`
-   * → `body.panels.0.saved_report_id`), so REST clients never see GraphQL input names.
-   */
-  errorLoc?: Record<string, string>;
 }
 
 /** For what cannot be one GraphQL operation (streams, signed raw-body endpoints): a plain handler. */

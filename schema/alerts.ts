@@ -1,22 +1,15 @@
 /**
  * Alerts: the Alert type (events, rule, assignee, timeline, maintenance window), the `alerts`
- * connection and `alert(id)`, the actions (acknowledge, snooze, resolve), maintenance windows, and
- * the `alertChanged` subscription.
+ * connection and `alert(id)`, the actions (acknowledge, snooze, resolve) and the `alertChanged`
+ * subscription. Maintenance windows are schema/maintenance-windows.ts.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
-import { AlertConnection } from './connections.js';
+import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
 import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
 import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
-import {
-  createMaintenanceWindow,
-  deleteMaintenanceWindow,
-  updateMaintenanceWindow,
-  windowIsActive,
-  type MaintenanceWindowInput,
-} from '../src/alerts/maintenance-windows.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { labelFilterProblem } from '../src/alerts/labels.js';
 import { ValidationFailed } from '../src/errors.js';
@@ -50,23 +43,6 @@ builder.prismaObject('AlertTimelineEntry', {
       description: 'The event named by actorEventId, while it is kept.',
       resolve: (e, _args, ctx) => (e.actorEventId ? ctx.db.event.findFirst({ where: { id: e.actorEventId } }) : null),
     }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-  }),
-});
-
-builder.prismaObject('MaintenanceWindow', {
-  interfaces: [NodeRef],
-  description: 'Alerts that open inside an active window covering them are suppressed: no outbound trigger.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    startsAt: t.expose('startsAt', { type: 'DateTime' }),
-    endsAt: t.expose('endsAt', { type: 'DateTime' }),
-    repeatEverySeconds: t.exposeInt('repeatEverySeconds', { nullable: true, description: 'Recurring: the span startsAt..endsAt repeats with this period.' }),
-    matchLabels: t.expose('matchLabels', { type: 'JSON' }),
-    source: t.exposeString('source', { nullable: true }),
-    deviceId: t.exposeString('deviceId', { nullable: true }),
-    activeNow: t.boolean({ resolve: (w) => windowIsActive(w, new Date()) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
@@ -175,8 +151,7 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     description: 'Alerts of the tenant, newest first.',
     args: { filter: t.arg({ type: AlertFilter }) },
-    maxSize: 500,
-    defaultSize: 100,
+    ...PAGE,
     totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
     resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
   }, AlertConnection),
@@ -185,17 +160,6 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => found('Alert', await ctx.db.alert.findUnique({ ...query, where: { id: String(args.id) } })),
-  }),
-  maintenanceWindows: t.prismaField({
-    type: ['MaintenanceWindow'],
-    authScopes: { user: true },
-    resolve: (query, _root, _args, ctx) => ctx.db.maintenanceWindow.findMany({ ...query, orderBy: { startsAt: 'asc' } }),
-  }),
-  maintenanceWindow: t.prismaField({
-    type: 'MaintenanceWindow',
-    authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Maintenance window', await ctx.db.maintenanceWindow.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -206,22 +170,6 @@ const SnoozeAlertInput = builder.inputType('SnoozeAlertInput', {
     until: t.field({ type: 'DateTime', description: 'A time in the future.' }),
   }),
 });
-
-const windowFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, create: boolean) => ({
-  name: t.string({ required: create }),
-  startsAt: t.field({ type: 'DateTime', required: create }),
-  endsAt: t.field({ type: 'DateTime', required: create }),
-  repeatEverySeconds: t.int({ description: 'Recurring windows: the period (e.g. 604800 for weekly); null: one-off.' }),
-  matchLabels: t.field({ type: 'JSON', description: 'Scope: alerts whose opening event carries all these labels.' }),
-  source: t.string({ description: 'Scope: alerts from this source.' }),
-  deviceId: t.id({ description: 'Scope: alerts of this device.' }),
-});
-const CreateMaintenanceWindowInput = builder.inputType('CreateMaintenanceWindowInput', { fields: (t) => windowFields(t, true) });
-const UpdateMaintenanceWindowInput = builder.inputType('UpdateMaintenanceWindowInput', { fields: (t) => windowFields(t, false) });
-
-function windowInput(input: Record<string, unknown>): MaintenanceWindowInput {
-  return { ...input, deviceId: input.deviceId == null ? (input.deviceId as null | undefined) : String(input.deviceId) } as MaintenanceWindowInput;
-}
 
 builder.mutationFields((t) => ({
   acknowledgeAlert: t.prismaField({
@@ -253,30 +201,6 @@ builder.mutationFields((t) => ({
       const alert = await resolveAlert(ctx, { id: String(args.id) });
       return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
     },
-  }),
-  createMaintenanceWindow: t.prismaField({
-    type: 'MaintenanceWindow',
-    authScopes: { admin: true },
-    args: { input: t.arg({ type: CreateMaintenanceWindowInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const w = await createMaintenanceWindow(ctx, windowInput(input));
-      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
-    },
-  }),
-  updateMaintenanceWindow: t.prismaField({
-    type: 'MaintenanceWindow',
-    authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateMaintenanceWindowInput, required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const w = await updateMaintenanceWindow(ctx, String(args.id), windowInput(args.input));
-      return ctx.db.maintenanceWindow.findUniqueOrThrow({ ...query, where: { id: w.id } });
-    },
-  }),
-  deleteMaintenanceWindow: t.field({
-    type: 'ID',
-    authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => (await deleteMaintenanceWindow(ctx, String(args.id))).id,
   }),
 }));
 

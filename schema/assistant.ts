@@ -3,7 +3,7 @@
  * conversation, the caller's copilot conversations, the turns (mutations, and the `assistantChat`
  * subscription that streams the reply), and approve/reject of proposed actions.
  */
-import { builder, found, NodeRef } from './builder.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
@@ -15,25 +15,17 @@ import { ENTITY_KEYS } from '../src/assistant/entities.js';
 import { CONFIDENCE_THRESHOLDS } from '../src/assistant/relatedness.js';
 import { CANDIDATE_WINDOW_MINUTES } from '../src/assistant/candidates.js';
 
-/** An enum whose GraphQL values are UPPER_CASE and whose internal values are the stored lowercase ones. */
-function upperEnum<const V extends string>(name: string, values: readonly V[], description?: string) {
-  return builder.enumType(name, {
-    description,
-    values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as { [K in V as Uppercase<K>]: { value: K } },
-  });
-}
 
-const ActionStatusEnum = upperEnum('AssistantActionStatus', ['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const,
-  'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).');
-const ActionToolEnum = upperEnum('AssistantActionTool', ['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const);
-const RiskEnum = upperEnum('AssistantRisk', ['low', 'medium', 'high'] as const);
-const CheckStatusEnum = upperEnum('TriageCheckStatus', ['success', 'skipped', 'error'] as const);
-const ConfidenceEnum = upperEnum('CauseConfidence', ['high', 'medium', 'low'] as const);
-const ConversationKindEnum = upperEnum('AssistantConversationKind', ['alert', 'copilot'] as const);
-const MessageRoleEnum = upperEnum('AssistantMessageRole', ['user', 'assistant'] as const);
+const ActionStatusEnum = builder.enumType('AssistantActionStatus', { description: 'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).', values: upperCaseValues(['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const) });
+const ActionToolEnum = builder.enumType('AssistantActionTool', { values: upperCaseValues(['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const) });
+const RiskEnum = builder.enumType('AssistantRisk', { values: upperCaseValues(['low', 'medium', 'high'] as const) });
+const CheckStatusEnum = builder.enumType('TriageCheckStatus', { values: upperCaseValues(['success', 'skipped', 'error'] as const) });
+const ConfidenceEnum = builder.enumType('CauseConfidence', { values: upperCaseValues(['high', 'medium', 'low'] as const) });
+const ConversationKindEnum = builder.enumType('AssistantConversationKind', { values: upperCaseValues(['alert', 'copilot'] as const) });
+const MessageRoleEnum = builder.enumType('AssistantMessageRole', { values: upperCaseValues(['user', 'assistant'] as const) });
 
-const EvidenceKindEnum = upperEnum('EvidenceKind', EVIDENCE_KINDS, 'What an evidence item names (RECORD: a triage stored before items had kinds).');
-const RelationKindEnum = upperEnum('CauseRelationKind', RELATION_KINDS, 'How a cause is tied to the alert (README "Triage").');
+const EvidenceKindEnum = builder.enumType('EvidenceKind', { description: 'What an evidence item names (RECORD: a triage stored before items had kinds).', values: upperCaseValues(EVIDENCE_KINDS) });
+const RelationKindEnum = builder.enumType('CauseRelationKind', { description: 'How a cause is tied to the alert (README "Triage").', values: upperCaseValues(RELATION_KINDS) });
 
 const EvidenceItemRef = builder.objectRef<EvidenceItem>('EvidenceItem').implement({
   description: 'A record a check or cause rests on: open it by kind and id (full id, never shortened).',
@@ -184,7 +176,7 @@ builder.prismaObjectFields('Alert', (t) => ({
   }),
 }));
 
-const ChatReplyRef = builder.objectRef<ChatResult>('AssistantChatReply').implement({
+export const ChatReplyRef = builder.objectRef<ChatResult>('AssistantChatReply').implement({
   description: 'One turn: the stored question and reply, what the reply cites, and the actions it proposed.',
   fields: (t) => ({
     conversation: t.field({ type: AssistantConversationRef, resolve: (r) => r.conversation }),
@@ -288,75 +280,5 @@ builder.mutationFields((t) => ({
       const a = await rejectAction(ctx, { alertId: String(args.alertId), actionId: String(args.actionId), reason: args.reason });
       return ctx.db.assistantAction.findUniqueOrThrow({ ...query, where: { id: a.id } });
     },
-  }),
-}));
-
-interface ChatChunk {
-  delta: string;
-  done: boolean;
-  result: ChatResult | null;
-}
-
-const ChatChunkRef = builder.objectRef<ChatChunk>('AssistantChatChunk').implement({
-  description: 'A piece of a streamed reply; the last one has done = true and the stored turn.',
-  fields: (t) => ({
-    delta: t.exposeString('delta'),
-    done: t.exposeBoolean('done'),
-    result: t.field({ type: ChatReplyRef, nullable: true, resolve: (c) => c.result }),
-  }),
-});
-
-const AssistantChatInput = builder.inputType('AssistantChatInput', {
-  fields: (t) => ({
-    message: t.string({ required: true }),
-    alertId: t.id({ description: "Write in this alert's conversation." }),
-    conversationId: t.id({ description: 'Continue this copilot conversation (ignored with alertId).' }),
-  }),
-});
-
-/** Runs a turn and yields its reply as it is produced, then the stored result. */
-async function* streamTurn(run: (onDelta: (d: string) => void) => Promise<ChatResult>): AsyncGenerator<ChatChunk> {
-  const queue: ChatChunk[] = [];
-  let wake: (() => void) | null = null;
-  let failure: unknown = null;
-  const push = (c: ChatChunk) => {
-    queue.push(c);
-    wake?.();
-  };
-  run((delta) => push({ delta, done: false, result: null })).then(
-    (result) => push({ delta: '', done: true, result }),
-    (err) => {
-      failure = err ?? new Error('failed');
-      wake?.();
-    },
-  );
-  for (;;) {
-    const next = queue.shift();
-    if (next) {
-      yield next;
-      if (next.done) return;
-      continue;
-    }
-    if (failure) throw failure;
-    await new Promise<void>((resolve) => (wake = resolve));
-    wake = null;
-  }
-}
-
-builder.subscriptionFields((t) => ({
-  assistantChat: t.field({
-    type: ChatChunkRef,
-    authScopes: { user: true },
-    description: 'One assistant turn with the reply streamed as it is produced (REST and the mutations return it whole).',
-    args: { input: t.arg({ type: AssistantChatInput, required: true }) },
-    subscribe: (_root, { input }, ctx) => {
-      requireUser(ctx);
-      return streamTurn((onDelta) =>
-        input.alertId
-          ? sendAlertChat(ctx, { alertId: String(input.alertId), message: input.message }, onDelta)
-          : copilotChat(ctx, { message: input.message, conversationId: input.conversationId == null ? null : String(input.conversationId) }, onDelta),
-      );
-    },
-    resolve: (c) => c,
   }),
 }));

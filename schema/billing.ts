@@ -278,11 +278,11 @@ const SetBudgetInput = builder.inputType('SetBudgetInput', { fields: (t) => ({ a
 
 builder.mutationFields((t) => ({
   createMeter: t.prismaField({ type: 'BillingMeter', authScopes: { admin: true }, args: { input: t.arg({ type: CreateMeterInput, required: true }) }, resolve: (_q, _r, a, ctx) => createMeter(ctx, a.input as never) }),
-  deleteMeter: t.prismaField({ type: 'BillingMeter', authScopes: { admin: true }, args: { id: t.arg.id({ required: true }) }, resolve: (_q, _r, a, ctx) => deleteMeter(ctx, String(a.id)) }),
+  deleteMeter: t.id({ authScopes: { admin: true }, description: 'Deletes the meter and its usage; returns its id.', args: { id: t.arg.id({ required: true }) }, resolve: async (_r, a, ctx) => (await deleteMeter(ctx, String(a.id))).id }),
   setSkuPrice: t.field({ type: SkuRef, authScopes: { admin: true }, args: { input: t.arg({ type: SetSkuPriceInput, required: true }) }, resolve: (_r, a, ctx) => setSkuPrice(ctx, a.input) }),
   updateBillingSettings: t.field({ type: SettingsRef, authScopes: { admin: true }, args: { input: t.arg({ type: BillingSettingsInput, required: true }) }, resolve: (_r, a, ctx) => updateBillingSettings(ctx, a.input) }),
   setBudget: t.field({ type: BudgetRef, authScopes: { admin: true }, args: { input: t.arg({ type: SetBudgetInput, required: true }) }, resolve: (_r, a, ctx) => setBudget(ctx, a.input.amount) }),
-  deleteBudget: t.boolean({ authScopes: { admin: true }, resolve: (_r, _a, ctx) => deleteBudget(ctx) }),
+  clearBudget: t.boolean({ authScopes: { admin: true }, description: "Removes the tenant's budget (there is one per tenant, with no id); true when there was one.", resolve: (_r, _a, ctx) => deleteBudget(ctx) }),
   recomputeUsage: t.int({
     authScopes: { admin: true },
     description: 'Re-meters the hourly windows of [from, to) (default: the current month to now); returns the number of windows queued.',

@@ -4,6 +4,12 @@
  */
 import { countedConnection } from './builder.js';
 
+/**
+ * The page size of every list and connection of the schema (`defaultSize`/`maxSize` of a connection,
+ * the default and the bound of a `limit`); REST `limit` parameters have the same bounds.
+ */
+export const PAGE = { defaultSize: 100, maxSize: 500 } as const;
+
 export const AlertConnection = countedConnection('Alert', 'AlertConnection');
 export const AuditLogConnection = countedConnection('AuditLog', 'AuditLogConnection');
 export const DeviceConnection = countedConnection('Device', 'DeviceConnection');

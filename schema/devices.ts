@@ -1,7 +1,7 @@
 /**
  * GraphQL of the devices area (source of truth): devices with their intent history, observed
- * configuration, drift, events, alerts and proposals; inventory CRUD (admins), intent edits (admins),
- * the agent path for observed configuration, reconcile, source-of-truth webhooks, `deviceChanged`.
+ * configuration, drift, events, alerts and proposals; inventory CRUD (admins) and `deviceChanged`.
+ * Intent edits, the agent path for observed configuration and reconcile are schema/device-config.ts.
  *
  * Relations are Pothos prisma selections (`t.relation`, `t.relatedConnection`, `select` with
  * `nestedSelection`), so a nested query is planned into one SQL statement per level, not per row.
@@ -9,17 +9,12 @@
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { builder, found, upperCaseValues, NodeRef } from './builder.js';
-import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, ProposalConnection } from './connections.js';
+import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, PAGE, ProposalConnection } from './connections.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
-import { createDevice, deleteDevice, reportObservedConfig, updateDevice } from '../src/devices/devices.js';
-import { setDeviceIntent } from '../src/devices/intent.js';
-import { requestReconcile } from '../src/devices/reconcile.js';
+import { createDevice, deleteDevice, updateDevice } from '../src/devices/devices.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 import { NEWEST_FIRST } from '../src/events/timeline.js';
-
-/** Page sizes of device lists (REST `limit` has the same bounds). */
-export const DEVICE_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
 const ObservedConfigRef = builder.objectRef<{ config: string; observedAt: Date | null }>('ObservedConfig').implement({
   description: 'What the device was last seen running, as reported by an agent or the source of truth.',
@@ -155,7 +150,7 @@ builder.queryFields((t) => ({
     type: 'Device',
     cursor: 'id',
     authScopes: { user: true },
-    ...DEVICE_PAGE,
+    ...PAGE,
     description: 'Devices of the tenant, by name.',
     args: { filter: t.arg({ type: DeviceFilterInput }) },
     totalCount: (_conn, args, ctx) => ctx.db.device.count({ where: deviceWhere(args.filter) }),
@@ -170,7 +165,7 @@ builder.queryFields((t) => ({
 }));
 
 const DeviceInput = builder.inputType('DeviceInput', {
-  description: 'Device fields. On update, omitted fields stay and null clears one (except name).',
+  description: 'A new device (name is required).',
   fields: (t) => ({
     name: t.string(),
     role: t.string(),
@@ -180,28 +175,15 @@ const DeviceInput = builder.inputType('DeviceInput', {
     labels: t.field({ type: 'JSON', description: 'Object of string → string.' }),
   }),
 });
-
-const SetIntentInput = builder.inputType('SetDeviceIntentInput', {
+const UpdateDeviceInput = builder.inputType('UpdateDeviceInput', {
+  description: 'Omitted fields stay; null clears one (except name).',
   fields: (t) => ({
-    deviceId: t.id({ required: true }),
-    config: t.string({ required: true }),
-    comment: t.string({ description: 'Why the intent changes; kept with the version.' }),
-  }),
-});
-
-const ReportObservedConfigInput = builder.inputType('ReportObservedConfigInput', {
-  fields: (t) => ({
-    deviceId: t.id({ required: true }),
-    config: t.string({ required: true }),
-    observedAt: t.field({ type: 'DateTime', description: 'When the configuration was read; defaults to now.' }),
-  }),
-});
-
-const ReconcileRequestRef = builder.objectRef<{ deviceId: string; jobId: string; queuedAt: Date }>('ReconcileRequest').implement({
-  fields: (t) => ({
-    deviceId: t.exposeID('deviceId'),
-    jobId: t.exposeString('jobId'),
-    queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
+    name: t.string(),
+    role: t.string(),
+    site: t.string(),
+    platform: t.string(),
+    managementAddress: t.string({ description: 'IP address or host name.' }),
+    labels: t.field({ type: 'JSON', description: 'Object of string → string.' }),
   }),
 });
 
@@ -223,7 +205,7 @@ builder.mutationFields((t) => ({
   updateDevice: t.prismaField({
     type: 'Device',
     authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DeviceInput, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDeviceInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const d = await updateDevice(ctx, String(args.id), { ...args.input, labels: labelsArg(args.input.labels) });
       return ctx.db.device.findUniqueOrThrow({ ...query, where: { id: d.id } });
@@ -234,33 +216,6 @@ builder.mutationFields((t) => ({
     description: 'Removes the device with its intent history and drift reports; alerts, events and proposals stay, detached.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await deleteDevice(ctx, String(args.id))).id,
-  }),
-  setDeviceIntent: t.prismaField({
-    type: 'IntentVersion',
-    authScopes: { admin: true },
-    description: 'A direct intent edit (admins): a new version authored by the caller, recorded on the timeline, then a reconcile. It bypasses the four-eyes rule; use openProposal for reviewed changes.',
-    args: { input: t.arg({ type: SetIntentInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const v = await setDeviceIntent(ctx, { deviceId: String(input.deviceId), config: input.config, comment: input.comment });
-      return ctx.db.intentVersion.findUniqueOrThrow({ ...query, where: { id: v.id } });
-    },
-  }),
-  reportObservedConfig: t.prismaField({
-    type: 'Device',
-    authScopes: { user: true },
-    description: 'The agent path: a collector (typically a service user) reports what the device runs; a reconcile follows.',
-    args: { input: t.arg({ type: ReportObservedConfigInput, required: true }) },
-    resolve: async (query, _root, { input }, ctx) => {
-      const d = await reportObservedConfig(ctx, { deviceId: String(input.deviceId), config: input.config, observedAt: input.observedAt });
-      return ctx.db.device.findUniqueOrThrow({ ...query, where: { id: d.id } });
-    },
-  }),
-  reconcileDevice: t.field({
-    type: ReconcileRequestRef,
-    authScopes: { user: true },
-    description: 'Queues a reconcile: intent vs observed configuration, recorded as a DriftReport and a timeline event.',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, args, ctx) => requestReconcile(ctx, String(args.id)),
   }),
 }));
 

@@ -2,25 +2,18 @@
  * GraphQL of GPU diagnostics and AIPerf-style load-test runs: members read; starting a diagnostic,
  * starting or cancelling a run need the admin role. REST runs the same operations (rest/routes/gpu-runs.ts).
  */
-import { builder, NodeRef } from './builder.js';
-import { getGpuDiagnostic, listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
-import { cancelAiperfRun, getAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } from '../src/gpu/aiperf.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
+import { listGpuDiagnostics, startGpuDiagnostic, type DiagnosticCheck } from '../src/gpu/diagnostics.js';
+import { cancelAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } from '../src/gpu/aiperf.js';
 import type { AiperfResults, GpuWindowLoad } from '../src/gpu/aiperf-results.js';
 import type { Stat } from '../src/gpu/percentiles.js';
 
-/** UPPER_CASE GraphQL values for the lowercase stored ones. */
-function upperEnum<T extends string>(name: string, values: readonly T[], description?: string) {
-  return builder.enumType(name, {
-    description,
-    values: Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<string, { value: T }>,
-  });
-}
 
-export const GpuDiagnosticStatusEnum = upperEnum('GpuDiagnosticStatus', ['queued', 'running', 'completed', 'failed'] as const, 'QUEUED → RUNNING → COMPLETED (checks recorded) or FAILED (the job itself failed).');
-export const GpuDiagnosticResultEnum = upperEnum('GpuDiagnosticResult', ['pass', 'warn', 'fail'] as const, 'The worst check that ran (skipped checks do not count).');
-export const GpuCheckStatusEnum = upperEnum('GpuCheckStatus', ['pass', 'warn', 'fail', 'skip'] as const);
-export const AiperfRunStatusEnum = upperEnum('AiperfRunStatus', ['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const, 'QUEUED → RUNNING → SUCCEEDED, FAILED (every request failed, or the URL was refused) or CANCELLED.');
-export const AiperfModeEnum = upperEnum('AiperfMode', ['concurrency', 'request_rate'] as const, 'CONCURRENCY: a fixed number of clients, each sending its next request when the last ends. REQUEST_RATE: an open-loop arrival schedule at requestRate per second.');
+export const GpuDiagnosticStatusEnum = builder.enumType('GpuDiagnosticStatus', { description: 'QUEUED → RUNNING → COMPLETED (checks recorded) or FAILED (the job itself failed).', values: upperCaseValues(['queued', 'running', 'completed', 'failed'] as const) });
+export const GpuDiagnosticResultEnum = builder.enumType('GpuDiagnosticResult', { description: 'The worst check that ran (skipped checks do not count).', values: upperCaseValues(['pass', 'warn', 'fail'] as const) });
+export const GpuCheckStatusEnum = builder.enumType('GpuCheckStatus', { values: upperCaseValues(['pass', 'warn', 'fail', 'skip'] as const) });
+export const AiperfRunStatusEnum = builder.enumType('AiperfRunStatus', { description: 'QUEUED → RUNNING → SUCCEEDED, FAILED (every request failed, or the URL was refused) or CANCELLED.', values: upperCaseValues(['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const) });
+export const AiperfModeEnum = builder.enumType('AiperfMode', { description: 'CONCURRENCY: a fixed number of clients, each sending its next request when the last ends. REQUEST_RATE: an open-loop arrival schedule at requestRate per second.', values: upperCaseValues(['concurrency', 'request_rate'] as const) });
 
 const GpuDiagnosticCheckRef = builder.objectRef<DiagnosticCheck>('GpuDiagnosticCheck').implement({
   fields: (t) => ({
@@ -145,10 +138,7 @@ builder.queryFields((t) => ({
     type: 'GpuDiagnostic',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const d = await getGpuDiagnostic(ctx, String(args.id));
-      return ctx.db.gpuDiagnostic.findUniqueOrThrow({ ...query, where: { id: d.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('GPU diagnostic', await ctx.db.gpuDiagnostic.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   gpuDiagnostics: t.prismaField({
     type: ['GpuDiagnostic'],
@@ -164,10 +154,7 @@ builder.queryFields((t) => ({
     type: 'AiperfRun',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const r = await getAiperfRun(ctx, String(args.id));
-      return ctx.db.aiperfRun.findUniqueOrThrow({ ...query, where: { id: r.id } });
-    },
+    resolve: async (query, _root, args, ctx) => found('AIPerf run', await ctx.db.aiperfRun.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   aiperfRuns: t.prismaField({
     type: ['AiperfRun'],

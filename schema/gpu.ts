@@ -13,15 +13,13 @@ import type { GpuHealth } from '../src/gpu/health.js';
 import { gpuHealth } from '../src/gpu/health.js';
 import { healthLimits } from '../src/gpu/telemetry.js';
 
-const upper = (s: string) => s.toUpperCase();
-
 export const GpuHealthEnum = builder.enumType('GpuHealth', {
   description: 'healthy; WARNING or CRITICAL with reasons; MISSING when samples stopped; UNKNOWN before the first sample.',
   values: upperCaseValues(['healthy', 'warning', 'critical', 'missing', 'unknown'] as const),
 });
 
 export const GpuMetricEnum = builder.enumType('GpuMetric', {
-  values: Object.fromEntries(GPU_METRICS.map((m) => [upper(GPU_METRIC_INFO[m].rest), { value: m, description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}` }])) as Record<string, { value: GpuMetric }>,
+  values: Object.fromEntries(GPU_METRICS.map((m) => [GPU_METRIC_INFO[m].rest.toUpperCase(), { value: m, description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}` }])) as Record<string, { value: GpuMetric }>,
 });
 
 const GpuValuesRef = builder.objectRef<Partial<Record<GpuMetric, number | null>>>('GpuValues').implement({

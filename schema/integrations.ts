@@ -244,7 +244,7 @@ builder.mutationFields((t) => ({
     args: { provider: t.arg.string({ required: true }), config: t.arg({ type: 'JSON', required: true }) },
     resolve: (_r, args, ctx) => putProviderConfig(ctx, args.provider, args.config as Record<string, unknown>),
   }),
-  deleteIntegrationConfig: t.string({
+  deleteIntegrationConfig: t.id({
     authScopes: { admin: true },
     description: "Removes the tenant's config of a provider; returns the provider id.",
     args: { provider: t.arg.string({ required: true }) },

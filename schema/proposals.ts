@@ -4,7 +4,7 @@
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, found, upperCaseValues, NodeRef } from './builder.js';
-import { ProposalConnection } from './connections.js';
+import { PAGE, ProposalConnection } from './connections.js';
 import { requireUser } from '../src/context.js';
 import { approveProposal, denyProposal, openProposal, proposalWhere, updateProposal } from '../src/proposals/proposals.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
@@ -13,9 +13,6 @@ export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
   description: 'proposed → approved → applied | failed; proposed → denied. Editing an approved proposal voids the approval (back to proposed).',
   values: upperCaseValues(['proposed', 'approved', 'denied', 'applied', 'failed'] as const),
 });
-
-/** Page sizes of proposal lists (REST `limit` has the same bounds). */
-export const PROPOSAL_PAGE = { defaultSize: 100, maxSize: 500 } as const;
 
 builder.prismaObject('Proposal', {
   interfaces: [NodeRef],
@@ -80,7 +77,7 @@ builder.queryFields((t) => ({
     type: 'Proposal',
     cursor: 'id',
     authScopes: { user: true },
-    ...PROPOSAL_PAGE,
+    ...PAGE,
     description: 'Proposals of the tenant, newest first.',
     args: ProposalFilterArgs(t),
     totalCount: (_conn, args, ctx) =>

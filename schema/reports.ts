@@ -1,30 +1,24 @@
 /**
  * GraphQL of the reports area: the query language (reportQuery, reportSchema, translateReport,
- * reportExportUrl), saved reports, dashboards (panels { data } batched per request) and report
- * schedules (admin). The query document is the same JSON structure REST takes (snake_case keys,
+ * reportExportUrl), saved reports and dashboards (panels { data } batched per request); report
+ * schedules are schema/report-schedules.ts. The query document is the same JSON structure REST takes (snake_case keys,
  * lowercase values), described by `reportSchema`; it is validated by src/reports/validate.ts.
  */
-import { builder, NodeRef } from './builder.js';
+import { builder, found, NodeRef, upperCaseValues } from './builder.js';
+import { PAGE } from './connections.js';
 import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
 import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
 import { createSavedReport, deleteSavedReport, runSavedReport, updateSavedReport } from '../src/reports/saved.js';
 import { createDashboard, deleteDashboard, storedPanels, updateDashboard, type Panel, type Viz } from '../src/reports/dashboards.js';
-import { createSchedule, deleteSchedule, runScheduleNow, updateSchedule, type ScheduleInput as ScheduleFields, type ScheduleRun } from '../src/reports/schedules.js';
 import { panelResultLoader } from '../src/reports/loaders.js';
 import { canEdit } from '../src/reports/policy.js';
 import type { OutputType } from '../src/reports/validate.js';
 
-const upper = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v.toUpperCase(), { value: v }])) as Record<Uppercase<T>, { value: T }>;
-
-export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upper(['events', 'alerts', 'devices', 'proposals'] as const) });
-const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upper(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
-const ReportFormatEnum = builder.enumType('ReportFormat', { values: upper(['csv', 'json'] as const) });
-const DashboardVizEnum = builder.enumType('DashboardViz', { values: upper(['table', 'line', 'bar', 'stat'] as const) });
-const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upper(['delivered', 'disabled', 'skipped'] as const) });
-
-/** Page size of the reports lists (REST `limit` has the same bounds). */
-export const REPORTS_PAGE = { defaultSize: 100, maxSize: 500 } as const;
+export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upperCaseValues(['events', 'alerts', 'devices', 'proposals'] as const) });
+const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upperCaseValues(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
+export const ReportFormatEnum = builder.enumType('ReportFormat', { values: upperCaseValues(['csv', 'json'] as const) });
+const DashboardVizEnum = builder.enumType('DashboardViz', { values: upperCaseValues(['table', 'line', 'bar', 'stat'] as const) });
 
 const ReportColumnRef = builder.objectRef<{ name: string; type: OutputType }>('ReportColumn').implement({
   fields: (t) => ({ name: t.exposeString('name'), type: t.field({ type: ReportColumnTypeEnum, resolve: (c) => c.type }) }),
@@ -116,42 +110,10 @@ builder.prismaObject('Dashboard', {
   }),
 });
 
-builder.prismaObject('ReportSchedule', {
-  interfaces: [NodeRef],
-  description: 'A saved report delivered to an outbound webhook on a cron schedule (admin only).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    savedReportId: t.exposeID('savedReportId', { nullable: true }),
-    webhookId: t.exposeID('webhookId'),
-    cron: t.exposeString('cron'),
-    timezone: t.exposeString('timezone'),
-    format: t.field({ type: ReportFormatEnum, resolve: (s) => s.format }),
-    parameters: t.expose('parameters', { type: 'JSON' }),
-    enabled: t.exposeBoolean('enabled'),
-    disabledReason: t.exposeString('disabledReason', { nullable: true }),
-    lastRunAt: t.expose('lastRunAt', { type: 'DateTime', nullable: true }),
-    lastOutboxId: t.exposeID('lastOutboxId', { nullable: true }),
-    lastError: t.exposeString('lastError', { nullable: true }),
-    ownerId: t.exposeID('ownerId'),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
-  }),
-});
-
-const ScheduleRunRef = builder.objectRef<ScheduleRun>('ReportScheduleRun').implement({
-  fields: (t) => ({
-    scheduleId: t.exposeID('scheduleId'),
-    status: t.field({ type: ScheduleRunStatusEnum, resolve: (r) => r.status }),
-    outboxId: t.exposeID('outboxId', { nullable: true }),
-    rowCount: t.exposeInt('rowCount', { nullable: true }),
-    reason: t.exposeString('reason', { nullable: true }),
-  }),
-});
-
 const SavedReportInput = builder.inputType('SavedReportInput', {
   fields: (t) => ({ name: t.string({ required: true }), description: t.string(), query: t.field({ type: 'JSON', required: true }) }),
 });
-const SavedReportPatch = builder.inputType('SavedReportPatch', {
+const UpdateSavedReportInput = builder.inputType('UpdateSavedReportInput', {
   fields: (t) => ({ name: t.string(), description: t.string(), query: t.field({ type: 'JSON' }) }),
 });
 const PositionInput = builder.inputType('DashboardPanelPositionInput', {
@@ -168,26 +130,14 @@ const PanelInput = builder.inputType('DashboardPanelInput', {
 const DashboardInput = builder.inputType('DashboardInput', {
   fields: (t) => ({ name: t.string({ required: true }), panels: t.field({ type: [PanelInput] }) }),
 });
-const DashboardPatch = builder.inputType('DashboardPatch', {
+const UpdateDashboardInput = builder.inputType('UpdateDashboardInput', {
   fields: (t) => ({ name: t.string(), panels: t.field({ type: [PanelInput], description: 'Replaces the whole list.' }) }),
 });
-const scheduleFields = (t: any, creating: boolean) => ({
-  savedReportId: t.id({ required: creating }),
-  webhookId: t.id({ required: creating, description: 'The outbound webhook that receives `report.delivered`.' }),
-  cron: t.string({ required: creating, description: 'Cron pattern of 5 or 6 fields, e.g. `0 8 * * 1` (Mondays 08:00).' }),
-  timezone: t.string({ description: 'IANA time zone of the pattern (default UTC).' }),
-  format: t.field({ type: ReportFormatEnum }),
-  parameters: t.field({ type: 'JSON', description: 'Values that override the report filters, `since_hours` or `limit` at each run.' }),
-  enabled: t.boolean(),
-});
-const ScheduleInput = builder.inputType('ReportScheduleInput', { fields: (t) => scheduleFields(t, true) });
-const SchedulePatch = builder.inputType('ReportSchedulePatch', { fields: (t) => scheduleFields(t, false) });
 
 const panelsIn = (panels: Array<{ title: string; savedReportId: string | number; viz: Viz; position: Panel['position'] }> | null | undefined) =>
   panels?.map((p) => ({ ...p, savedReportId: String(p.savedReportId) })) ?? null;
-const idOrNull = (v: unknown) => (v == null ? null : String(v));
-const limitArg = (t: any) => t.arg.int({ defaultValue: REPORTS_PAGE.defaultSize, description: `At most ${REPORTS_PAGE.maxSize}.` });
-const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : REPORTS_PAGE.defaultSize, 1), REPORTS_PAGE.maxSize);
+export const limitArg = (t: any) => t.arg.int({ defaultValue: PAGE.defaultSize, description: `At most ${PAGE.maxSize}.` });
+export const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : PAGE.defaultSize, 1), PAGE.maxSize);
 
 builder.queryFields((t) => ({
   reportQuery: t.field({
@@ -224,10 +174,9 @@ builder.queryFields((t) => ({
   }),
   savedReport: t.prismaField({
     type: 'SavedReport',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _r, args, ctx) => found('Saved report', await ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   dashboards: t.prismaField({
     type: ['Dashboard'],
@@ -237,23 +186,9 @@ builder.queryFields((t) => ({
   }),
   dashboard: t.prismaField({
     type: 'Dashboard',
-    nullable: true,
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } }),
-  }),
-  reportSchedules: t.prismaField({
-    type: ['ReportSchedule'],
-    authScopes: { admin: true },
-    args: { limit: limitArg(t) },
-    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
-  }),
-  reportSchedule: t.prismaField({
-    type: 'ReportSchedule',
-    nullable: true,
-    authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } }),
+    resolve: async (query, _r, args, ctx) => found('Dashboard', await ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -268,7 +203,7 @@ builder.mutationFields((t) => ({
     type: 'SavedReport',
     authScopes: { user: true },
     description: 'Owner or admin.',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SavedReportPatch, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSavedReportInput, required: true }) },
     resolve: async (query, _r, args, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await updateSavedReport(ctx, String(args.id), args.input)).id } }),
   }),
   deleteSavedReport: t.id({
@@ -293,7 +228,7 @@ builder.mutationFields((t) => ({
     type: 'Dashboard',
     authScopes: { user: true },
     description: 'Owner or admin.',
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: DashboardPatch, required: true }) },
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDashboardInput, required: true }) },
     resolve: async (query, _r, args, ctx) =>
       ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await updateDashboard(ctx, String(args.id), { name: args.input.name, panels: panelsIn(args.input.panels) })).id } }),
   }),
@@ -302,36 +237,5 @@ builder.mutationFields((t) => ({
     description: 'Owner or admin.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_r, args, ctx) => (await deleteDashboard(ctx, String(args.id))).id,
-  }),
-  createReportSchedule: t.prismaField({
-    type: 'ReportSchedule',
-    authScopes: { admin: true },
-    args: { input: t.arg({ type: ScheduleInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => {
-      const s = await createSchedule(ctx, { ...(input as ScheduleFields), savedReportId: idOrNull(input.savedReportId), webhookId: idOrNull(input.webhookId), parameters: input.parameters as Record<string, unknown> | null });
-      return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
-    },
-  }),
-  updateReportSchedule: t.prismaField({
-    type: 'ReportSchedule',
-    authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }), input: t.arg({ type: SchedulePatch, required: true }) },
-    resolve: async (query, _r, args, ctx) => {
-      const i = args.input;
-      const s = await updateSchedule(ctx, String(args.id), { ...(i as ScheduleFields), savedReportId: idOrNull(i.savedReportId), webhookId: idOrNull(i.webhookId), parameters: i.parameters as Record<string, unknown> | null });
-      return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
-    },
-  }),
-  deleteReportSchedule: t.id({
-    authScopes: { admin: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_r, args, ctx) => (await deleteSchedule(ctx, String(args.id))).id,
-  }),
-  runReportSchedule: t.field({
-    type: ScheduleRunRef,
-    authScopes: { admin: true },
-    description: 'Runs the schedule now: the result goes to its webhook as `report.delivered`.',
-    args: { id: t.arg.id({ required: true }) },
-    resolve: (_r, args, ctx) => runScheduleNow(ctx, String(args.id)),
   }),
 }));

@@ -1,6 +1,8 @@
 /**
  * Alert rules: types, queries (members read) and mutations (admins write).
  */
+import type { GraphQLInputObjectType } from 'graphql';
+import { toGraphQLInput } from './values.js';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
@@ -134,16 +136,6 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-/** A rule input as GraphQL takes it (CreateAlertRuleInput): enum values in UPPER_CASE. */
-function graphqlRuleInput(input: AlertRuleInput): Record<string, unknown> {
-  const up = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
-  const out: Record<string, unknown> = { ...input };
-  if (input.kind) out.kind = up(input.kind);
-  if (input.alertSeverity) out.alertSeverity = up(input.alertSeverity);
-  if (input.severities) out.severities = input.severities.map(up);
-  return out;
-}
-
 const SuggestedAlertRuleRef = builder.objectRef<SuggestionState>('SuggestedAlertRule').implement({
   description: 'A ready rule an admin enables in one step (enableSuggestedAlertRule).',
   fields: (t) => ({
@@ -151,7 +143,12 @@ const SuggestedAlertRuleRef = builder.objectRef<SuggestionState>('SuggestedAlert
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     kind: t.field({ type: AlertRuleKindEnum, resolve: (s) => s.input.kind ?? 'match' }),
-    input: t.field({ type: 'JSON', description: 'The CreateAlertRuleInput it creates.', resolve: (s) => graphqlRuleInput(s.input) }),
+    input: t.field({
+      type: 'JSON',
+      description: 'The CreateAlertRuleInput it creates.',
+      extensions: { graphqlInput: 'CreateAlertRuleInput' },
+      resolve: (s, _args, _ctx, info) => toGraphQLInput(info.schema.getType('CreateAlertRuleInput') as GraphQLInputObjectType, s.input),
+    }),
     enabled: t.boolean({ description: 'A rule from this suggestion exists and is enabled.', resolve: (s) => !!s.rule?.enabled }),
     ruleId: t.id({ nullable: true, description: 'The rule enabled from it, if any.', resolve: (s) => s.rule?.id ?? null }),
   }),

@@ -4,7 +4,7 @@
  * every user of the tenant; writes and secrets are for admins.
  */
 import { filter, pipe } from 'graphql-yoga';
-import { builder, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
 import { PayloadConditionInput, PayloadConditionRef } from './rules.js';
@@ -17,7 +17,6 @@ import {
   type RevealedSecret,
 } from '../src/webhooks/webhooks.js';
 import { redeliverDelivery } from '../src/deliveries/redeliver.js';
-import { NotFound } from '../src/errors.js';
 
 const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
   description: 'What fires a webhook: an alert or proposal state change, or an event matching filters (EVENT).',
@@ -177,26 +176,18 @@ builder.queryFields((t) => ({
     description: "The tenant's outbound webhooks, oldest first.",
     resolve: (query, _root, _args, ctx) => ctx.db.outboundWebhook.findMany({ ...query, orderBy: { createdAt: 'asc' } }),
   }),
-  webhook: t.prismaField({
+  outboundWebhook: t.prismaField({
     type: 'OutboundWebhook',
     authScopes: { user: true },
     description: 'One outbound webhook with its latest deliveries and last failure.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const hook = await ctx.db.outboundWebhook.findUnique({ ...query, where: { id: String(args.id) } });
-      if (!hook) throw new NotFound('Webhook');
-      return hook;
-    },
+    resolve: async (query, _root, args, ctx) => found('Webhook', await ctx.db.outboundWebhook.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   delivery: t.prismaField({
     type: 'Delivery',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => {
-      const d = await ctx.db.delivery.findUnique({ ...query, where: { id: String(args.id) } });
-      if (!d) throw new NotFound('Delivery');
-      return d;
-    },
+    resolve: async (query, _root, args, ctx) => found('Delivery', await ctx.db.delivery.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 

@@ -171,7 +171,7 @@ export class ValidationFailed extends DomainError {
 
 /** A single-field validation failure. */
 export function invalid(field: string | string[], msg: string): ValidationFailed {
-  return new ValidationFailed([{ loc: Array.isArray(field) ? field : ['body', field], msg }]);
+  return new ValidationFailed([{ loc: Array.isArray(field) ? field : [field], msg }]);
 }
 
 export class RateLimited extends DomainError {

@@ -111,8 +111,8 @@ describe('login', () => {
     const g = await gql(s.url, undefined, 'mutation { login(email: "", password: "") { accessToken } }');
     expect(g.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(g.errors?.[0].extensions?.fields).toEqual([
-      { loc: ['body', 'email'], msg: 'is required' },
-      { loc: ['body', 'password'], msg: 'is required' },
+      { loc: ['email'], msg: 'is required' },
+      { loc: ['password'], msg: 'is required' },
     ]);
   });
 

@@ -188,7 +188,7 @@ describe('billing: custom meters', () => {
     expect(m.errors).toBeUndefined();
     expect(m.data.createMeter).toMatchObject({ slug: 'cloud', skuId: 'custom.cloud', unit: 'USD', unitPrice: '1', aggregation: 'SUM' });
     expect((await gql(s.url, t.adminToken, CREATE, { input })).errors![0]!.extensions!.code).toBe('CONFLICT');
-    expect((await gql(s.url, other.adminToken, 'mutation($id: ID!) { deleteMeter(id: $id) { id } }', { id: m.data.createMeter.id })).errors![0]!.extensions!.code).toBe('NOT_FOUND');
+    expect((await gql(s.url, other.adminToken, 'mutation($id: ID!) { deleteMeter(id: $id) }', { id: m.data.createMeter.id })).errors![0]!.extensions!.code).toBe('NOT_FOUND');
 
     // More aggregations, priced at 0 so the spend below is the SUM meter's alone.
     for (const [slug, aggregation, valuePath] of [['n', 'COUNT', null], ['distinct', 'UNIQUE', '$.cost'], ['last', 'LATEST', '$.cost'], ['mean', 'AVG', '$.cost'], ['top', 'MAX', '$.cost'], ['low', 'MIN', '$.cost']] as const) {

@@ -137,7 +137,7 @@ describe('outbound webhooks', () => {
     await form.getByRole('button', { name: 'Save webhook' }).click();
     await form.getByRole('alert').getByText(/422 Invalid input/).waitFor();
     await form.getByRole('alert').getByText(/non-public address/).waitFor();
-    expect((await api('query($id: ID!) { webhook(id: $id) { url } }', { id: webhookId })).webhook.url).toBe(first.url);
+    expect((await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { url } }', { id: webhookId })).webhook.url).toBe(first.url);
 
     await form.getByLabel('Webhook name').fill('pager-2');
     await form.getByLabel('Receiver URL').fill(second.url);
@@ -145,7 +145,7 @@ describe('outbound webhooks', () => {
     await form.getByRole('checkbox', { name: 'alert opened' }).check();
     await form.getByRole('button', { name: 'Save webhook' }).click();
     await admin.getByRole('heading', { level: 1, name: 'pager-2' }).waitFor();
-    const w = (await api('query($id: ID!) { webhook(id: $id) { name url triggers { on typeGlob } } }', { id: webhookId })).webhook;
+    const w = (await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { name url triggers { on typeGlob } } }', { id: webhookId })).webhook;
     expect(w.name).toBe('pager-2');
     expect(w.url).toBe(second.url);
     expect(w.triggers).toEqual(expect.arrayContaining([{ on: 'EVENT', typeGlob: 'deploy.*' }, { on: 'ALERT_OPENED', typeGlob: null }]));

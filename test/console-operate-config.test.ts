@@ -141,7 +141,7 @@ describe('configuration pages', () => {
     await row.getByRole('button', { name: 'Redeliver' }).click();
     await eventually(async () => received.length === 2, 15_000);
     await admin.getByRole('region', { name: 'Attempt 2' }).getByText('thanks from the receiver').waitFor();
-    const attempts = (await gql(s.url, t.adminToken, 'query($id: ID!) { webhook(id: $id) { deliveries { attemptCount } } }', { id: webhookId })).data.webhook.deliveries;
+    const attempts = (await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { deliveries { attemptCount } } }', { id: webhookId })).data.webhook.deliveries;
     expect(attempts).toEqual([{ attemptCount: 2 }]);
     await screenshot(admin, '30-outbound-webhook');
   });

@@ -42,7 +42,7 @@ describe('NetBox webhook bodies', () => {
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ValidationFailed);
-      expect((err as ValidationFailed).extra.fields?.map((f) => f.loc.join('.'))).toEqual(['body.event', 'body.model', 'body.data']);
+      expect((err as ValidationFailed).extra.fields?.map((f) => f.loc.join('.'))).toEqual(['event', 'model', 'data']);
     }
     expect(() => parseNetboxWebhook({ event: 'created', model: 'dcim.device', data: { id: 3 } })).toThrow(/data.name/);
     expect(() => parseNetboxWebhook({ event: 'created', model: 'dcim.device', data: { name: 'x' } })).toThrow(/data.id/);

@@ -39,7 +39,7 @@ describe('device inventory (GraphQL CRUD, REST reads)', () => {
     const created = await createDevice(t.adminToken, { name: 'core-1', role: 'core', site: 'ams1', platform: 'eos', managementAddress: '10.0.0.1', labels: { rack: 'A3' } });
     expect(created.errors).toBeUndefined();
     const id = created.data.createDevice.id;
-    const updated = await gql(s.url, t.adminToken, 'mutation($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { site platform } }', { id, input: { site: 'fra1', platform: null } });
+    const updated = await gql(s.url, t.adminToken, 'mutation($id: ID!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { site platform } }', { id, input: { site: 'fra1', platform: null } });
     expect(updated.data.updateDevice).toEqual({ site: 'fra1', platform: null });
 
     const got = await rest(s.url, memberToken).get(`/sot/devices/${id}`);

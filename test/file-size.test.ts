@@ -18,15 +18,7 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  */
 const NOT_YET_SPLIT: Record<string, number> = {
   'bench/gpu.ts': 317,
-  'schema/alerts.ts': 337,
-  'schema/assistant.ts': 362,
-  'schema/reports.ts': 337,
-  'schema/webhooks.ts': 303,
-  'src/assistant/tools.ts': 345,
   'src/billing/queries.ts': 342,
-  'src/config.ts': 375,
-  'src/reports/validate.ts': 309,
-  'src/server/cli/daily-commands.ts': 318,
   'test/alerts.test.ts': 301,
   'test/assistant.test.ts': 487,
   'test/billing.test.ts': 386,

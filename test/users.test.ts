@@ -91,8 +91,8 @@ describe('createUser', () => {
     const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: 'nope', password: 'short' } });
     expect(r.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(r.errors?.[0].extensions?.fields).toEqual([
-      { loc: ['body', 'email'], msg: 'must be an email address' },
-      { loc: ['body', 'password'], msg: 'must be at least 8 characters' },
+      { loc: ['input', 'email'], msg: 'must be an email address' },
+      { loc: ['input', 'password'], msg: 'must be at least 8 characters' },
     ]);
   });
 

@@ -106,7 +106,7 @@ describe('receivers that answer early and hang up mid-body', () => {
 
     // The process survived: nothing escaped, and the service still answers.
     expect(uncaught.map((e) => e.message)).toEqual([]);
-    const alive = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook(id: $id) { id } }', { id: webhookId });
+    const alive = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { id } }', { id: webhookId });
     expect(alive.data?.webhook?.id).toBe(webhookId);
 
     const requestOf = (deliveryId: string, attempt: number) =>

@@ -56,7 +56,7 @@ async function siteWith(env: Record<string, string>): Promise<Site> {
 
 const WEBHOOK_FIELDS = 'id name url enabled triggers { on severities kinds typeGlob labels payloadConditions { path op value } } previousSecretValidUntil lastFailureError lastFailure { id status lastError }';
 const CREATE = `mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret webhook { ${WEBHOOK_FIELDS} } } }`;
-const WEBHOOK = `query($id: ID!, $first: Int) { webhook(id: $id) { ${WEBHOOK_FIELDS} deliveries(first: $first) { id status attemptCount lastError body attempts { number responseStatus responseBody durationMs error requestHeaders } } } }`;
+const WEBHOOK = `query($id: ID!, $first: Int) { webhook: outboundWebhook(id: $id) { ${WEBHOOK_FIELDS} deliveries(first: $first) { id status attemptCount lastError body attempts { number responseStatus responseBody durationMs error requestHeaders } } } }`;
 
 beforeAll(async () => {
   s = await startTestServer({ env: DELIVERY_ENV });
@@ -143,7 +143,7 @@ describe('outbound webhook management', () => {
     });
     const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteOutboundWebhook(id: $id) }', { id: created.id });
     expect(del.data.deleteOutboundWebhook).toBe(created.id);
-    const gone = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook(id: $id) { id } }', { id: created.id });
+    const gone = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { id } }', { id: created.id });
     expect(gone.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
@@ -171,7 +171,7 @@ describe('outbound webhook management', () => {
     const w = await settled(mine.id);
     const deliveryId = w.deliveries[0].id;
     const ops = [
-      ['query($id: ID!) { webhook(id: $id) { id } }', { id: mine.id }],
+      ['query($id: ID!) { webhook: outboundWebhook(id: $id) { id } }', { id: mine.id }],
       ['query($id: ID!) { delivery(id: $id) { id } }', { id: deliveryId }],
       ['mutation($id: ID!) { updateOutboundWebhook(id: $id, input: { name: "x" }) { id } }', { id: mine.id }],
       ['mutation($id: ID!) { deleteOutboundWebhook(id: $id) }', { id: mine.id }],

@@ -3,8 +3,6 @@
  * turn): snake_case, lowercase enum values as stored, args and results left exactly as recorded.
  */
 type Node = Record<string, any>;
-
-const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
 const person = (u: Node | null | undefined) => (u ? { id: u.id, email: u.email, name: u.name ?? null } : null);
 
 export function presentAction(a: Node): Record<string, unknown> {
@@ -13,12 +11,12 @@ export function presentAction(a: Node): Record<string, unknown> {
     alert_id: a.alertId,
     triage_id: a.triageId,
     conversation_id: a.conversationId,
-    tool: lower(a.tool),
+    tool: a.tool,
     args: a.args,
     args_hash: a.argsHash,
     rationale: a.rationale,
-    risk: lower(a.risk),
-    status: lower(a.status),
+    risk: a.risk,
+    status: a.status,
     proposed_at: a.proposedAt,
     expires_at: a.expiresAt,
     decided_by: person(a.decidedBy),
@@ -29,8 +27,8 @@ export function presentAction(a: Node): Record<string, unknown> {
 }
 
 /** An evidence item: `{kind, id, label}` (kind lowercase as stored). */
-export function presentEvidence(e: Node): Record<string, unknown> {
-  return { kind: lower(e.kind), id: e.id, label: e.label };
+function presentEvidence(e: Node): Record<string, unknown> {
+  return { kind: e.kind, id: e.id, label: e.label };
 }
 
 /** GET/PUT /assistant/triage-settings. */
@@ -50,12 +48,12 @@ export function presentTriage(t: Node): Record<string, unknown> {
     alert_id: t.alertId,
     provider: t.provider,
     summary: t.summary,
-    checks: t.checks.map((c: Node) => ({ name: c.name, status: lower(c.status), interesting: c.interesting, message: c.message, evidence: c.evidence.map(presentEvidence) })),
+    checks: t.checks.map((c: Node) => ({ name: c.name, status: c.status, interesting: c.interesting, message: c.message, evidence: c.evidence.map(presentEvidence) })),
     likely_causes: t.likelyCauses.map((c: Node) => ({
       cause: c.cause,
-      confidence: lower(c.confidence),
+      confidence: c.confidence,
       score: c.score ?? null,
-      relations: c.relations.map((r: Node) => ({ kind: lower(r.kind), detail: r.detail })),
+      relations: c.relations.map((r: Node) => ({ kind: r.kind, detail: r.detail })),
       evidence: c.evidence.map(presentEvidence),
     })),
     actions: t.actions.map(presentAction),
@@ -64,10 +62,10 @@ export function presentTriage(t: Node): Record<string, unknown> {
   };
 }
 
-export function presentMessage(m: Node): Record<string, unknown> {
+function presentMessage(m: Node): Record<string, unknown> {
   return {
     id: m.id,
-    role: lower(m.role),
+    role: m.role,
     author: person(m.author),
     content: m.content,
     citations: m.citations,
@@ -80,7 +78,7 @@ export function presentMessage(m: Node): Record<string, unknown> {
 export function presentConversation(c: Node): Record<string, unknown> {
   return {
     id: c.id,
-    kind: lower(c.kind),
+    kind: c.kind,
     alert_id: c.alertId,
     title: c.title,
     created_at: c.createdAt,

@@ -10,7 +10,7 @@ export function presentCluster(c: Node): Record<string, unknown> {
     id: c.id,
     name: c.name,
     url: c.url,
-    status: String(c.status).toLowerCase(),
+    status: c.status,
     last_seen_at: c.lastSeenAt,
     version: c.version,
     summary: c.summary,

@@ -4,21 +4,19 @@
  */
 type Node = Record<string, any>;
 
-const lower = (v: string | null | undefined): string | null => (v == null ? null : v.toLowerCase());
-
 export const GPU_DIAGNOSTIC_FIELDS = 'id gpuIds gpu node level status result checks { name gpuUuid status detail } error createdAt startedAt finishedAt';
 
 /** A diagnostics request with its checks. */
 export function presentGpuDiagnostic(d: Node): Record<string, unknown> {
   return {
     id: d.id,
-    status: lower(d.status),
-    result: lower(d.result),
+    status: d.status,
+    result: d.result,
     level: d.level,
     gpu: d.gpu,
     node: d.node,
     gpu_ids: d.gpuIds,
-    checks: (d.checks as Node[]).map((c) => ({ name: c.name, gpu_uuid: c.gpuUuid, status: lower(c.status), detail: c.detail })),
+    checks: (d.checks as Node[]).map((c) => ({ name: c.name, gpu_uuid: c.gpuUuid, status: c.status, detail: c.detail })),
     error: d.error,
     created_at: d.createdAt,
     started_at: d.startedAt,
@@ -51,10 +49,10 @@ function presentResults(r: Node | null): Record<string, unknown> | null {
 export function presentAiperfRun(r: Node): Record<string, unknown> {
   return {
     id: r.id,
-    status: lower(r.status),
+    status: r.status,
     endpoint_url: r.endpointUrl,
     model: r.model,
-    mode: lower(r.mode),
+    mode: r.mode,
     concurrency: r.concurrency,
     request_rate: r.requestRate,
     request_count: r.requestCount,

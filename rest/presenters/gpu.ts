@@ -6,11 +6,11 @@ import { GPU_METRICS, GPU_METRIC_INFO, type GpuMetric } from '../../src/gpu/samp
 type Node = Record<string, any>;
 
 /** `{utilization: 87, memUsedMib: …}` → `{utilization: 87, memory_used_mib: …}` (every metric, null when missing). */
-export function presentGpuValues(v: Node | null | undefined): Record<string, number | null> {
+function presentGpuValues(v: Node | null | undefined): Record<string, number | null> {
   return Object.fromEntries(GPU_METRICS.map((m) => [GPU_METRIC_INFO[m].rest, v?.[m] ?? null]));
 }
 
-export function presentGpu(g: Node): Record<string, unknown> {
+function presentGpu(g: Node): Record<string, unknown> {
   return {
     id: g.id,
     uuid: g.uuid,
@@ -28,7 +28,7 @@ export function presentGpu(g: Node): Record<string, unknown> {
   };
 }
 
-export function presentFleet(f: Node): Record<string, unknown> {
+function presentFleet(f: Node): Record<string, unknown> {
   return {
     gpus: f.gpus,
     nodes: f.nodes,

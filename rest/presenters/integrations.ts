@@ -5,7 +5,7 @@
 type Node = Record<string, any>;
 
 /** GraphQL selection the presenters read. */
-export const CHECKS_FIELDS = `config { ok problems { field message } }
+const CHECKS_FIELDS = `config { ok problems { field message } }
   reachable { ok latencyMs message }
   freshness { ok expectedSeconds lastEventAt ageSeconds message }
   errors { ok count lastError lastErrorAt }`;
@@ -13,9 +13,7 @@ export const HEALTH_FIELDS = `status reason checkedAt checks { ${CHECKS_FIELDS} 
 export const INTEGRATION_FIELDS = `id provider name enabled config freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil
   lastEventAt lastPullAt lastError lastErrorAt createdAt updatedAt health { status reason checkedAt }`;
 
-const lower = (v: string | null | undefined) => (v ? v.toLowerCase() : v);
-
-export function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
+function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
   if (!c) return null;
   return {
     config: { ok: c.config.ok, problems: c.config.problems },
@@ -27,8 +25,8 @@ export function presentChecks(c: Node | null | undefined): Record<string, unknow
 
 /** `{status, checks, reason, checked_at}` (+ `history` when selected). */
 export function presentHealth(h: Node): Record<string, unknown> {
-  const out: Record<string, unknown> = { status: lower(h.status), reason: h.reason, checked_at: h.checkedAt, checks: presentChecks(h.checks) };
-  if (Array.isArray(h.history)) out.history = h.history.map((x: Node) => ({ status: lower(x.status), reason: x.reason, checked_at: x.checkedAt, checks: presentChecks(x.checks) }));
+  const out: Record<string, unknown> = { status: h.status, reason: h.reason, checked_at: h.checkedAt, checks: presentChecks(h.checks) };
+  if (Array.isArray(h.history)) out.history = h.history.map((x: Node) => ({ status: x.status, reason: x.reason, checked_at: x.checkedAt, checks: presentChecks(x.checks) }));
   return out;
 }
 
@@ -43,7 +41,7 @@ export function presentIntegration(i: Node): Record<string, unknown> {
     push_url: i.pushUrl,
     push_token_prefix: i.pushTokenPrefix,
     previous_push_token_valid_until: i.previousPushTokenValidUntil,
-    health: { status: lower(i.health.status), reason: i.health.reason, checked_at: i.health.checkedAt },
+    health: { status: i.health.status, reason: i.health.reason, checked_at: i.health.checkedAt },
     last_event_at: i.lastEventAt,
     last_pull_at: i.lastPullAt,
     last_error: i.lastError,

@@ -4,8 +4,6 @@
  */
 type Node = Record<string, any>;
 
-const lower = (v: unknown) => (typeof v === 'string' ? v.toLowerCase() : v);
-
 /** GraphQL fields the presenters read. */
 export const REPORT_RESULT_FIELDS = 'entity columns { name type } rows rowCount truncated replicaLagSeconds';
 export const SAVED_REPORT_FIELDS = 'id name description query entity ownerId canEdit createdAt updatedAt';
@@ -14,8 +12,8 @@ export const SCHEDULE_FIELDS = 'id savedReportId webhookId cron timezone format 
 
 export function presentReportResult(r: Node) {
   return {
-    entity: lower(r.entity),
-    columns: r.columns.map((c: Node) => ({ name: c.name, type: lower(c.type) })),
+    entity: r.entity,
+    columns: r.columns.map((c: Node) => ({ name: c.name, type: c.type })),
     rows: r.rows,
     row_count: r.rowCount,
     truncated: r.truncated,
@@ -33,7 +31,7 @@ export function presentSavedReport(r: Node) {
     id: r.id,
     name: r.name,
     description: r.description,
-    entity: lower(r.entity),
+    entity: r.entity,
     query: r.query,
     owner_id: r.ownerId,
     can_edit: r.canEdit,
@@ -43,7 +41,7 @@ export function presentSavedReport(r: Node) {
 }
 
 function presentPanel(p: Node) {
-  return { index: p.index, title: p.title, saved_report_id: p.savedReportId, viz: lower(p.viz), position: p.position };
+  return { index: p.index, title: p.title, saved_report_id: p.savedReportId, viz: p.viz, position: p.position };
 }
 
 export function presentDashboard(d: Node) {
@@ -65,7 +63,7 @@ export function presentSchedule(s: Node) {
     webhook_id: s.webhookId,
     cron: s.cron,
     timezone: s.timezone,
-    format: lower(s.format),
+    format: s.format,
     parameters: s.parameters,
     enabled: s.enabled,
     disabled_reason: s.disabledReason,
@@ -79,5 +77,5 @@ export function presentSchedule(s: Node) {
 }
 
 export function presentScheduleRun(r: Node) {
-  return { schedule_id: r.scheduleId, status: lower(r.status), outbox_id: r.outboxId, row_count: r.rowCount, reason: r.reason };
+  return { schedule_id: r.scheduleId, status: r.status, outbox_id: r.outboxId, row_count: r.rowCount, reason: r.reason };
 }

@@ -2,6 +2,8 @@
  * The REST shape of an alert rule (match or absence/heartbeat): snake_case, lowercase enum values,
  * labels and payload condition values exactly as given. Used by every route of rest/routes/rules.ts.
  */
+import { snakeKey } from '../shape.js';
+
 type Node = Record<string, any>;
 
 /** GraphQL selection that presentAlertRule reads. */
@@ -39,18 +41,9 @@ export function presentAlertRule(r: Node): Record<string, unknown> {
 /** GraphQL selection that presentSuggestedRule reads. */
 export const SUGGESTED_RULE_FIELDS = 'key name description kind input enabled ruleId';
 
-const snakeKey = (k: string) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-
-/** A GraphQL rule input (camelCase, UPPER_CASE enums) as the POST /alert-rules body it stands for. */
-export function restRuleBody(input: Node): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(input ?? {})) {
-    if (k === 'kind' || k === 'alertSeverity') out[snakeKey(k)] = typeof v === 'string' ? v.toLowerCase() : v;
-    else if (k === 'severities') out[k] = (v as string[]).map((x) => x.toLowerCase());
-    else if (k === 'payloadConditions' || k === 'resolveConditions') out[snakeKey(k)] = (v as Node[]).map((c) => ({ ...c, op: String(c.op).toLowerCase() }));
-    else out[snakeKey(k)] = v;
-  }
-  return out;
+/** A rule input (camelCase; enum values already mapped by the adapter) as the POST /alert-rules body it stands for. */
+function restRuleBody(input: Node): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(input ?? {}).map(([k, v]) => [snakeKey(k), v]));
 }
 
 export function presentSuggestedRule(s: Node): Record<string, unknown> {

@@ -8,9 +8,9 @@ import { TRIGGER_TOPICS, type TriggerOn } from '../../src/webhooks/triggers.js';
 
 type Node = Record<string, any>;
 
-export const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
+const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
 export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError`;
-export const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
+const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
 export const DELIVERY_FIELDS = `id topic status body attemptCount nextAttemptAt lastError createdAt deliveredAt failedAt webhook { id } attempts { ${ATTEMPT_FIELDS} }`;
 export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousSecretValidUntil';
 export const INGEST_KEY_FIELDS = 'id keyPrefix createdAt validUntil';
@@ -20,13 +20,7 @@ const ON_OF_TOPIC: Record<string, TriggerOn> = Object.fromEntries(Object.entries
 
 /** REST trigger (`on` is a topic) → GraphQL WebhookTriggerInput. An unknown topic passes through for GraphQL to refuse. */
 export function triggerInput(t: Node): Node {
-  const out: Node = { on: ON_OF_TOPIC[t.on] ?? t.on };
-  if (t.severities !== undefined) out.severities = t.severities;
-  if (t.kinds !== undefined) out.kinds = t.kinds;
-  if (t.type_glob !== undefined) out.typeGlob = t.type_glob;
-  if (t.labels !== undefined) out.labels = t.labels;
-  if (t.payload_conditions !== undefined) out.payloadConditions = t.payload_conditions;
-  return out;
+  return { ...t, on: ON_OF_TOPIC[t.on] ?? t.on };
 }
 
 function presentTrigger(t: Node): Node {

@@ -37,9 +37,7 @@ export const authRoutes: RouteEntry[] = [
     method: 'post',
     path: '/auth/tokens',
     operation: `mutation CreateToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { ${TOKEN_FIELDS} } } }`,
-    variables: (req) => ({
-      input: { name: req.body.name, description: req.body.description, expiresInDays: req.body.expires_in_days ?? null, userId: req.body.user_id },
-    }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentMintedToken(data.createToken),
   },

@@ -21,7 +21,7 @@ export const billingRoutes: RouteEntry[] = [
     method: 'get',
     path: '/billing/breakdown',
     operation: `query BillingBreakdown($groupBy: BillingGroupBy!, $period: String, $from: String, $to: String) { billing { breakdown(groupBy: $groupBy, period: $period, from: $from, to: $to) { ${BREAKDOWN_FIELDS} } } }`,
-    variables: (req) => ({ groupBy: typeof req.query.group_by === 'string' ? req.query.group_by.toUpperCase() : 'SOURCE', ...periodVars(req.query) }),
+    variables: (req) => ({ groupBy: req.query.group_by ?? 'source', ...periodVars(req.query) }),
     respond: (data) => presentBreakdown(data.billing.breakdown),
   },
   {

@@ -21,7 +21,6 @@ export const clustersRoutes: RouteEntry[] = [
     operation: 'mutation CreateClusterInvite($hours: Int, $hubUrl: String) { createClusterInvite(expiresInHours: $hours, hubUrl: $hubUrl) { id token expiresAt command } }',
     variables: (req) => ({ hours: req.body?.expires_in_hours ?? null, hubUrl: req.body?.hub_url ?? null }),
     status: 201,
-    fieldLoc: (loc) => (loc[0] === 'input' ? ['body', loc[1] === 'hubUrl' ? 'hub_url' : 'expires_in_hours'] : loc),
     respond: (data) => presentInvite(data.createClusterInvite),
   },
   {

@@ -22,15 +22,6 @@ import {
 } from '../presenters/devices.js';
 import { itemsOf } from '../presenters/lists.js';
 
-/** GraphQL DeviceInput from a REST body: only the fields present (null clears one). */
-function deviceInput(b: Record<string, unknown>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [rest, gql] of [['name', 'name'], ['role', 'role'], ['site', 'site'], ['platform', 'platform'], ['management_address', 'managementAddress'], ['labels', 'labels']] as const) {
-    if (b[rest] !== undefined) input[gql] = b[rest];
-  }
-  return input;
-}
-
 export const devicesRoutes: RouteEntry[] = [
   {
     method: 'get',
@@ -46,15 +37,15 @@ export const devicesRoutes: RouteEntry[] = [
     method: 'post',
     path: '/sot/devices',
     operation: `mutation CreateDevice($input: DeviceInput!) { createDevice(input: $input) { ${DEVICE_FIELDS} } }`,
-    variables: (req) => ({ input: deviceInput(req.body) }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentDevice(data.createDevice),
   },
   {
     method: 'patch',
     path: '/sot/devices/:deviceId',
-    operation: `mutation UpdateDevice($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { ${DEVICE_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.deviceId, input: deviceInput(req.body) }),
+    operation: `mutation UpdateDevice($id: ID!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { ${DEVICE_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.deviceId, input: req.body }),
     respond: (data) => presentDevice(data.updateDevice),
   },
   {
@@ -68,7 +59,7 @@ export const devicesRoutes: RouteEntry[] = [
     method: 'put',
     path: '/sot/devices/:deviceId/config',
     operation: `mutation ReportObservedConfig($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { ${OBSERVED_CONFIG_FIELDS} } }`,
-    variables: (req) => ({ input: { deviceId: req.params.deviceId, config: req.body.config, observedAt: req.body.observed_at ?? null } }),
+    variables: (req) => ({ input: { ...req.body, deviceId: req.params.deviceId } }),
     respond: (data) => presentObservedConfig(data.reportObservedConfig),
   },
   {
@@ -96,7 +87,7 @@ export const devicesRoutes: RouteEntry[] = [
     method: 'put',
     path: '/sot/devices/:deviceId/intent',
     operation: `mutation SetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { ${INTENT_FIELDS} device { id } } }`,
-    variables: (req) => ({ input: { deviceId: req.params.deviceId, config: req.body.config, comment: req.body.comment ?? null } }),
+    variables: (req) => ({ input: { ...req.body, deviceId: req.params.deviceId } }),
     respond: (data) => presentIntent(data.setDeviceIntent.device.id, data.setDeviceIntent),
   },
   {

@@ -4,7 +4,6 @@
 import type { RouteEntry } from '../route-types.js';
 import { AIPERF_RUN_FIELDS, GPU_DIAGNOSTIC_FIELDS, presentAiperfRun, presentGpuDiagnostic } from '../presenters/gpu-runs.js';
 
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : null);
 const num = (v: unknown) => (v == null ? null : Number(v));
 
 export const gpuRunsRoutes: RouteEntry[] = [
@@ -12,7 +11,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/ai-factory/gpu/diagnostics',
     operation: `mutation StartGpuDiagnostic($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { ${GPU_DIAGNOSTIC_FIELDS} } }`,
-    variables: (req) => ({ input: { gpu: req.body.gpu ?? null, node: req.body.node ?? null, level: req.body.level } }),
+    variables: (req) => ({ input: req.body }),
     status: 202,
     respond: (data) => presentGpuDiagnostic(data.startGpuDiagnostic),
   },
@@ -34,23 +33,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/ai-factory/aiperf/runs',
     operation: `mutation StartAiperfRun($input: StartAiperfRunInput!) { startAiperfRun(input: $input) { ${AIPERF_RUN_FIELDS} } }`,
-    variables: (req) => {
-      const b = req.body;
-      return {
-        input: {
-          endpointUrl: b.endpoint_url,
-          model: b.model,
-          mode: upper(b.mode),
-          concurrency: b.concurrency ?? null,
-          requestRate: b.request_rate ?? null,
-          requestCount: b.request_count ?? null,
-          durationS: b.duration_s ?? null,
-          inputTokens: b.input_tokens ?? null,
-          outputTokens: b.output_tokens ?? null,
-          streaming: b.streaming ?? null,
-        },
-      };
-    },
+    variables: (req) => ({ input: req.body }),
     status: 202,
     respond: (data) => presentAiperfRun(data.startAiperfRun),
   },
@@ -58,7 +41,7 @@ export const gpuRunsRoutes: RouteEntry[] = [
     method: 'get',
     path: '/ai-factory/aiperf/runs',
     operation: `query AiperfRuns($status: AiperfRunStatus, $limit: Int) { aiperfRuns(status: $status, limit: $limit) { ${AIPERF_RUN_FIELDS} } }`,
-    variables: (req) => ({ status: upper(req.query.status), limit: num(req.query.limit) }),
+    variables: (req) => ({ status: req.query.status ?? null, limit: num(req.query.limit) }),
     respond: (data) => ({ items: data.aiperfRuns.map(presentAiperfRun) }),
   },
   {

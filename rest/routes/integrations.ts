@@ -7,13 +7,6 @@ import type { RouteEntry } from '../route-types.js';
 import { integrationPushAuth, receivePush } from '../../src/integrations/push.js';
 import { HEALTH_FIELDS, INTEGRATION_FIELDS, presentDryRun, presentHealth, presentIngest, presentIntegration, presentProviderConfig } from '../presenters/integrations.js';
 
-/** GraphQL input names → REST body names in 422 details. */
-const bodyLoc = (loc: string[]) => {
-  if (loc[0] !== 'input') return loc;
-  const rest = loc.slice(1).map((p) => (p === 'freshnessSeconds' ? 'freshness_seconds' : p));
-  return ['body', ...rest];
-};
-
 const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint';
 const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
 
@@ -31,7 +24,6 @@ export const integrationsRoutes: RouteEntry[] = [
     path: '/integrations/config/:provider',
     operation: `mutation SetIntegrationConfig($provider: String!, $config: JSON!) { setIntegrationConfig(provider: $provider, config: $config) { ${CONFIG_FIELDS} } }`,
     variables: (req) => ({ provider: req.params.provider, config: req.body.config }),
-    fieldLoc: bodyLoc,
     respond: (data) => presentProviderConfig(data.setIntegrationConfig),
   },
   {
@@ -63,7 +55,6 @@ export const integrationsRoutes: RouteEntry[] = [
       input: { provider: req.body.provider, name: req.body.name, config: req.body.config ?? null, enabled: req.body.enabled ?? true, freshnessSeconds: req.body.freshness_seconds ?? null },
     }),
     status: (req) => (dryRun(req.query) ? 200 : 201),
-    fieldLoc: bodyLoc,
     respond: (data) => {
       const c = data.createIntegration;
       if (c.dryRun) return presentDryRun(c.dryRun);
@@ -87,7 +78,6 @@ export const integrationsRoutes: RouteEntry[] = [
       if ('freshness_seconds' in b) input.freshnessSeconds = b.freshness_seconds;
       return { id: req.params.integrationId, input };
     },
-    fieldLoc: bodyLoc,
     respond: (data) => presentIntegration(data.updateIntegration),
   },
   {

@@ -11,16 +11,7 @@ export const proposalsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/sot/proposals',
     operation: `mutation OpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { ${PROPOSAL_FIELDS} } }`,
-    variables: (req) => ({
-      input: {
-        title: req.body.title,
-        kind: req.body.kind,
-        deviceId: req.body.device_id,
-        proposedIntent: req.body.proposed_intent ?? null,
-        action: req.body.action ?? null,
-        reason: req.body.reason ?? null,
-      },
-    }),
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentProposal(data.openProposal),
   },
@@ -50,14 +41,7 @@ export const proposalsRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/proposals/:proposalId',
     operation: `mutation UpdateProposal($id: ID!, $input: UpdateProposalInput!) { updateProposal(id: $id, input: $input) { ${PROPOSAL_FIELDS} } }`,
-    variables: (req) => {
-      const b = req.body as Record<string, unknown>;
-      const input: Record<string, unknown> = {};
-      for (const [rest, gql] of [['title', 'title'], ['kind', 'kind'], ['device_id', 'deviceId'], ['proposed_intent', 'proposedIntent'], ['action', 'action'], ['reason', 'reason']]) {
-        if (b[rest] !== undefined) input[gql] = b[rest];
-      }
-      return { id: req.params.proposalId, input };
-    },
+    variables: (req) => ({ id: req.params.proposalId, input: req.body }),
     respond: (data) => presentProposal(data.updateProposal),
   },
   {

@@ -4,7 +4,6 @@
  * JSON argument, so its 422s carry the same paths (`body.filters.1.op`) as the route's body.
  */
 import type { RouteEntry } from '../route-types.js';
-import { NotFound } from '../../src/errors.js';
 import { exportReport, type ExportFormat } from '../../src/reports/export.js';
 import {
   DASHBOARD_FIELDS,
@@ -20,25 +19,6 @@ import {
   presentTranslation,
 } from '../presenters/reports.js';
 
-const upper = (v: unknown) => (typeof v === 'string' ? v.toUpperCase() : v);
-const found = <T>(v: T | null, what: string): T => {
-  if (!v) throw new NotFound(what);
-  return v;
-};
-
-function panelsIn(panels: unknown) {
-  if (!Array.isArray(panels)) return undefined;
-  return panels.map((p: Record<string, any>) => ({ title: p.title, savedReportId: p.saved_report_id, viz: upper(p.viz), position: p.position }));
-}
-
-function scheduleIn(b: Record<string, any>) {
-  const input: Record<string, unknown> = {};
-  for (const [rest, gql] of [['saved_report_id', 'savedReportId'], ['webhook_id', 'webhookId'], ['cron', 'cron'], ['timezone', 'timezone'], ['parameters', 'parameters'], ['enabled', 'enabled']] as const) {
-    if (b[rest] !== undefined) input[gql] = b[rest];
-  }
-  if (b.format !== undefined) input.format = upper(b.format);
-  return input;
-}
 
 export const reportsRoutes: RouteEntry[] = [
   {
@@ -46,7 +26,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/query',
     operation: `query ReportQuery($query: JSON!) { reportQuery(query: $query) { ${REPORT_RESULT_FIELDS} } }`,
     variables: (req) => ({ query: req.body }),
-    errorLoc: { query: 'body' },
     respond: (data) => presentReportResult(data.reportQuery),
   },
   {
@@ -55,12 +34,13 @@ export const reportsRoutes: RouteEntry[] = [
     handler: async (req, res) => {
       const format = ((req.query.format as string | undefined) ?? 'csv') as ExportFormat;
       try {
-        await exportReport(req.ctx, req.body, format, res, (head) => {
+        const head = (h: { contentType: string; filename: string }) => {
           res.status(200);
-          res.setHeader('Content-Type', head.contentType);
-          res.setHeader('Content-Disposition', `attachment; filename="${head.filename}"`);
+          res.setHeader('Content-Type', h.contentType);
+          res.setHeader('Content-Disposition', `attachment; filename="${h.filename}"`);
           res.setHeader('Cache-Control', 'no-store');
-        });
+        };
+        await exportReport(req.ctx, req.body, format, res, head);
       } catch (err) {
         // Once the stream has started the status is sent: a failure (or a client that went away) can
         // only end the response early.
@@ -83,7 +63,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/query/translate',
     operation: 'query TranslateReport($text: String!) { translateReport(text: $text) { query explanation valid errors { loc msg } } }',
     variables: (req) => ({ text: req.body.text }),
-    errorLoc: { text: 'body' },
     respond: (data) => presentTranslation(data.translateReport),
   },
   // Saved reports
@@ -98,8 +77,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/saved',
     operation: `mutation CreateSavedReport($input: SavedReportInput!) { createSavedReport(input: $input) { ${SAVED_REPORT_FIELDS} } }`,
-    variables: (req) => ({ input: { name: req.body.name, description: req.body.description ?? null, query: req.body.query } }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentSavedReport(data.createSavedReport),
   },
@@ -108,14 +86,13 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved/:reportId',
     operation: `query SavedReport($id: ID!) { savedReport(id: $id) { ${SAVED_REPORT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId }),
-    respond: (data) => presentSavedReport(found(data.savedReport, 'Saved report')),
+    respond: (data) => presentSavedReport(data.savedReport),
   },
   {
     method: 'patch',
     path: '/reports/saved/:reportId',
-    operation: `mutation UpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.reportId, input: { name: req.body.name, description: req.body.description, query: req.body.query } }),
-    errorLoc: { input: 'body' },
+    operation: `mutation UpdateSavedReport($id: ID!, $input: UpdateSavedReportInput!) { updateSavedReport(id: $id, input: $input) { ${SAVED_REPORT_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.reportId, input: req.body }),
     respond: (data) => presentSavedReport(data.updateSavedReport),
   },
   {
@@ -130,7 +107,6 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/saved/:reportId/run',
     operation: `mutation RunSavedReport($id: ID!, $parameters: JSON) { runSavedReport(id: $id, parameters: $parameters) { ${REPORT_RESULT_FIELDS} } }`,
     variables: (req) => ({ id: req.params.reportId, parameters: req.body?.parameters ?? null }),
-    errorLoc: { parameters: 'body.parameters' },
     respond: (data) => presentReportResult(data.runSavedReport),
   },
   // Dashboards
@@ -145,8 +121,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/dashboards',
     operation: `mutation CreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { ${DASHBOARD_FIELDS} } }`,
-    variables: (req) => ({ input: { name: req.body.name, panels: panelsIn(req.body.panels) ?? [] } }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ input: { panels: [], ...req.body } }),
     status: 201,
     respond: (data) => presentDashboard(data.createDashboard),
   },
@@ -155,14 +130,13 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards/:dashboardId',
     operation: `query Dashboard($id: ID!) { dashboard(id: $id) { ${DASHBOARD_FIELDS} } }`,
     variables: (req) => ({ id: req.params.dashboardId }),
-    respond: (data) => presentDashboard(found(data.dashboard, 'Dashboard')),
+    respond: (data) => presentDashboard(data.dashboard),
   },
   {
     method: 'patch',
     path: '/reports/dashboards/:dashboardId',
-    operation: `mutation UpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.dashboardId, input: { name: req.body.name, panels: panelsIn(req.body.panels) } }),
-    errorLoc: { input: 'body' },
+    operation: `mutation UpdateDashboard($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(id: $id, input: $input) { ${DASHBOARD_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.dashboardId, input: req.body }),
     respond: (data) => presentDashboard(data.updateDashboard),
   },
   {
@@ -177,7 +151,7 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/dashboards/:dashboardId/data',
     operation: `query DashboardData($id: ID!) { dashboard(id: $id) { id name panels { index title savedReportId viz position { x y w h } error data { ${REPORT_RESULT_FIELDS} } } } }`,
     variables: (req) => ({ id: req.params.dashboardId }),
-    respond: (data) => presentDashboardData(found(data.dashboard, 'Dashboard')),
+    respond: (data) => presentDashboardData(data.dashboard),
   },
   // Schedules (admin)
   {
@@ -191,8 +165,7 @@ export const reportsRoutes: RouteEntry[] = [
     method: 'post',
     path: '/reports/schedules',
     operation: `mutation CreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { ${SCHEDULE_FIELDS} } }`,
-    variables: (req) => ({ input: scheduleIn(req.body) }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentSchedule(data.createReportSchedule),
   },
@@ -201,14 +174,13 @@ export const reportsRoutes: RouteEntry[] = [
     path: '/reports/schedules/:scheduleId',
     operation: `query ReportSchedule($id: ID!) { reportSchedule(id: $id) { ${SCHEDULE_FIELDS} } }`,
     variables: (req) => ({ id: req.params.scheduleId }),
-    respond: (data) => presentSchedule(found(data.reportSchedule, 'Report schedule')),
+    respond: (data) => presentSchedule(data.reportSchedule),
   },
   {
     method: 'patch',
     path: '/reports/schedules/:scheduleId',
-    operation: `mutation UpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.scheduleId, input: scheduleIn(req.body) }),
-    errorLoc: { input: 'body' },
+    operation: `mutation UpdateReportSchedule($id: ID!, $input: UpdateReportScheduleInput!) { updateReportSchedule(id: $id, input: $input) { ${SCHEDULE_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.scheduleId, input: req.body }),
     respond: (data) => presentSchedule(data.updateReportSchedule),
   },
   {

@@ -6,33 +6,9 @@
 import type { RouteEntry } from '../route-types.js';
 import { ALERT_RULE_FIELDS, presentAlertRule, presentSuggestedRule, SUGGESTED_RULE_FIELDS } from '../presenters/rules.js';
 
-/** REST body field → GraphQL input field, for the fields a rule body may carry. */
-const RULE_FIELDS = [
-  ['name', 'name'],
-  ['kind', 'kind'],
-  ['enabled', 'enabled'],
-  ['type_glob', 'typeGlob'],
-  ['severities', 'severities'],
-  ['module', 'module'],
-  ['source', 'source'],
-  ['labels', 'labels'],
-  ['payload_conditions', 'payloadConditions'],
-  ['window_seconds', 'windowSeconds'],
-  ['alert_severity', 'alertSeverity'],
-  ['summary_template', 'summaryTemplate'],
-  ['dedup_key_template', 'dedupKeyTemplate'],
-  ['resolve_type_glob', 'resolveTypeGlob'],
-  ['resolve_conditions', 'resolveConditions'],
-  ['auto_resolve_after_seconds', 'autoResolveAfterSeconds'],
-] as const;
-
-/** GraphQL rule input from a REST body: only the fields present (null clears an optional one). */
-function ruleInput(body: Record<string, unknown>, create: boolean): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const [rest, gql] of RULE_FIELDS) {
-    if (rest === 'kind' && !create) continue;
-    if (body[rest] !== undefined) input[gql] = body[rest];
-  }
+/** A rule body for an update: `kind` cannot change and is not an update field (the service says so). */
+function updateInput(body: Record<string, unknown>): Record<string, unknown> {
+  const { kind: _kind, ...input } = body;
   return input;
 }
 
@@ -63,8 +39,7 @@ export const rulesRoutes: RouteEntry[] = [
     method: 'post',
     path: '/alert-rules',
     operation: `mutation CreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { ${ALERT_RULE_FIELDS} } }`,
-    variables: (req) => ({ input: ruleInput(req.body, true) }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentAlertRule(data.createAlertRule),
   },
@@ -79,8 +54,7 @@ export const rulesRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/alert-rules/:ruleId',
     operation: `mutation UpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { ${ALERT_RULE_FIELDS} } }`,
-    variables: (req) => ({ id: req.params.ruleId, input: ruleInput(req.body, false) }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ id: req.params.ruleId, input: updateInput(req.body) }),
     respond: (data) => presentAlertRule(data.updateAlertRule),
   },
   {

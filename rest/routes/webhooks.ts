@@ -24,12 +24,9 @@ import {
   triggerInput,
 } from '../presenters/webhooks.js';
 
-/** GraphQL outbound webhook input from a REST body: only the fields present. */
+/** GraphQL outbound webhook input from a REST body: a trigger's `on` is a topic in REST, a WebhookTriggerOn in GraphQL. */
 function outboundInput(b: Record<string, unknown>): Record<string, unknown> {
-  const input: Record<string, unknown> = {};
-  for (const k of ['name', 'url', 'enabled'] as const) if (b[k] !== undefined) input[k] = b[k];
-  if (Array.isArray(b.triggers)) input.triggers = b.triggers.map((t) => triggerInput(t as Record<string, unknown>));
-  return input;
+  return Array.isArray(b.triggers) ? { ...b, triggers: b.triggers.map((t) => triggerInput(t as Record<string, unknown>)) } : b;
 }
 
 const deliveryLimit = (req: RestRequest) => Number(req.query.limit ?? 100);
@@ -47,23 +44,21 @@ export const webhooksRoutes: RouteEntry[] = [
     path: '/outbound-webhooks',
     operation: `mutation CreateOutboundWebhook($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { secret webhook { ${OUTBOUND_WEBHOOK_FIELDS} } } }`,
     variables: (req) => ({ input: outboundInput(req.body) }),
-    errorLoc: { input: 'body' },
     status: 201,
     respond: (data) => presentCreatedOutboundWebhook(data.createOutboundWebhook),
   },
   {
     method: 'get',
     path: '/outbound-webhooks/:webhookId',
-    operation: `query OutboundWebhook($id: ID!) { webhook(id: $id) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
+    operation: `query OutboundWebhook($id: ID!) { outboundWebhook(id: $id) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.webhookId }),
-    respond: (data) => presentOutboundWebhook(data.webhook),
+    respond: (data) => presentOutboundWebhook(data.outboundWebhook),
   },
   {
     method: 'patch',
     path: '/outbound-webhooks/:webhookId',
     operation: `mutation UpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { ${OUTBOUND_WEBHOOK_FIELDS} } }`,
     variables: (req) => ({ id: req.params.webhookId, input: outboundInput(req.body) }),
-    errorLoc: { input: 'body' },
     respond: (data) => presentOutboundWebhook(data.updateOutboundWebhook),
   },
   {
@@ -83,9 +78,9 @@ export const webhooksRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/outbound-webhooks/:webhookId/deliveries',
-    operation: `query WebhookDeliveries($id: ID!, $status: DeliveryStatus, $first: Int) { webhook(id: $id) { deliveries(status: $status, first: $first) { ${DELIVERY_FIELDS} } } }`,
+    operation: `query WebhookDeliveries($id: ID!, $status: DeliveryStatus, $first: Int) { outboundWebhook(id: $id) { deliveries(status: $status, first: $first) { ${DELIVERY_FIELDS} } } }`,
     variables: (req) => ({ id: req.params.webhookId, status: req.query.status ?? null, first: deliveryLimit(req) }),
-    respond: (data) => ({ items: data.webhook.deliveries.map(presentDelivery) }),
+    respond: (data) => ({ items: data.outboundWebhook.deliveries.map(presentDelivery) }),
   },
   {
     method: 'post',
@@ -107,8 +102,7 @@ export const webhooksRoutes: RouteEntry[] = [
     method: 'post',
     path: '/inbound-webhooks',
     operation: `mutation CreateInboundWebhook($input: CreateInboundWebhookInput!) { createInboundWebhook(input: $input) { ${INBOUND_WEBHOOK_FIELDS} secret } }`,
-    variables: (req) => ({ input: { name: req.body.name, ...(req.body.kind !== undefined ? { kind: req.body.kind } : {}) } }),
-    errorLoc: { input: 'body' },
+    variables: (req) => ({ input: req.body }),
     status: 201,
     respond: (data) => presentInboundWebhook(data.createInboundWebhook),
   },

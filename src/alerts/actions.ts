@@ -44,17 +44,17 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now = new Date()): D
   const hasDuration = input.duration !== undefined && input.duration !== null && input.duration !== '';
   const hasUntil = input.until !== undefined && input.until !== null;
   if (hasDuration === hasUntil) {
-    throw new ValidationFailed([{ loc: ['body', hasDuration ? 'until' : 'duration'], msg: 'send exactly one of duration (e.g. "15m", "PT1H", 900) or until (an ISO time)' }]);
+    throw new ValidationFailed([{ loc: ['input', hasDuration ? 'until' : 'duration'], msg: 'send exactly one of duration (e.g. "15m", "PT1H", 900) or until (an ISO time)' }]);
   }
   if (hasDuration) {
     const seconds = parseDurationSeconds(input.duration!);
-    if (seconds === null) throw new ValidationFailed([{ loc: ['body', 'duration'], msg: 'must be seconds or a duration such as "30s", "15m", "2h", "1d", "PT1H"' }]);
-    if (seconds <= 0) throw new ValidationFailed([{ loc: ['body', 'duration'], msg: 'must be longer than zero' }]);
+    if (seconds === null) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'must be seconds or a duration such as "30s", "15m", "2h", "1d", "PT1H"' }]);
+    if (seconds <= 0) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'must be longer than zero' }]);
     const until = new Date(now.getTime() + seconds * 1000);
-    if (Number.isNaN(until.getTime()) || until.getTime() > 8.64e15) throw new ValidationFailed([{ loc: ['body', 'duration'], msg: 'is too long' }]);
+    if (Number.isNaN(until.getTime()) || until.getTime() > 8.64e15) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'is too long' }]);
     return until;
   }
-  if (input.until!.getTime() <= now.getTime()) throw new ValidationFailed([{ loc: ['body', 'until'], msg: 'must be in the future' }]);
+  if (input.until!.getTime() <= now.getTime()) throw new ValidationFailed([{ loc: ['input', 'until'], msg: 'must be in the future' }]);
   return input.until!;
 }
 

@@ -53,7 +53,7 @@ export async function loadConversation(ctx: Ctx, id: string): Promise<AssistantC
 /** The caller's copilot conversations, most recently active first. */
 export async function copilotHistory(ctx: Ctx, limit = 20): Promise<AssistantConversation[]> {
   const me = requireUser(ctx);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_CONVERSATIONS) throw invalid(['query', 'limit'], `must be an integer from 1 to ${MAX_HISTORY_CONVERSATIONS}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_CONVERSATIONS) throw invalid(['limit'], `must be an integer from 1 to ${MAX_HISTORY_CONVERSATIONS}`);
   return ctx.db.assistantConversation.findMany({ where: { kind: 'copilot', userId: me.userId }, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 

@@ -7,7 +7,7 @@
 import type { Ctx } from '../context.js';
 import type { Alert } from '../generated/prisma/client.js';
 import { alertScope, CANDIDATE_WINDOW_MINUTES, causeOf, rankCandidates } from './candidates.js';
-import { similarAlerts } from './tools.js';
+import { similarAlerts } from './tool-data.js';
 import { loadVocabulary } from './vocabulary.js';
 import type { EvidenceItem, TriageCheck, TriageFacts } from './types.js';
 

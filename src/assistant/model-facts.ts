@@ -6,7 +6,7 @@
  */
 import { changesMessage } from './checks.js';
 import { CONFIDENCE_THRESHOLDS } from './relatedness.js';
-import { rankedData } from './tools.js';
+import { rankedData } from './tool-data.js';
 import type { TriageCheck, TriageFacts } from './types.js';
 
 export const TRIAGE_INSTRUCTIONS =

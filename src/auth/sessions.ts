@@ -63,8 +63,8 @@ function loginLimiters(rt: Runtime): LoginLimiters {
  */
 export async function login(rt: Runtime, email: string, password: string, clientIp: string | null = null): Promise<LoginResult> {
   const problems = [];
-  if (!email) problems.push({ loc: ['body', 'email'], msg: 'is required' });
-  if (!password) problems.push({ loc: ['body', 'password'], msg: 'is required' });
+  if (!email) problems.push({ loc: ['email'], msg: 'is required' });
+  if (!password) problems.push({ loc: ['password'], msg: 'is required' });
   if (problems.length) throw new ValidationFailed(problems);
   const normalized = email.trim().toLowerCase();
   const { perClient, perAccount, pairSeen, perAddress } = loginLimiters(rt);

@@ -45,11 +45,11 @@ export function tokenStatus(t: AccessToken, now = new Date()): TokenStatus {
 function validateMint(input: MintTokenInput): void {
   const problems: FieldProblem[] = [];
   const name = input.name?.trim() ?? '';
-  if (name.length === 0 || name.length > 100) problems.push({ loc: ['body', 'name'], msg: 'must be 1 to 100 characters' });
-  if (input.description != null && input.description.length > 500) problems.push({ loc: ['body', 'description'], msg: 'must be at most 500 characters' });
+  if (name.length === 0 || name.length > 100) problems.push({ loc: ['input', 'name'], msg: 'must be 1 to 100 characters' });
+  if (input.description != null && input.description.length > 500) problems.push({ loc: ['input', 'description'], msg: 'must be at most 500 characters' });
   const d = input.expiresInDays;
   if (d != null && (!Number.isInteger(d) || d < 1 || d > MAX_EXPIRY_DAYS)) {
-    problems.push({ loc: ['body', 'expires_in_days'], msg: `must be an integer from 1 to ${MAX_EXPIRY_DAYS}, or null/omitted for a token that never expires` });
+    problems.push({ loc: ['input', 'expiresInDays'], msg: `must be an integer from 1 to ${MAX_EXPIRY_DAYS}, or null/omitted for a token that never expires` });
   }
   if (problems.length) throw new ValidationFailed(problems);
 }

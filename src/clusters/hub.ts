@@ -48,12 +48,12 @@ export interface MintedInvite {
 export async function createClusterInvite(ctx: Ctx, input: { expiresInHours?: number | null; hubUrl?: string | null }, requestOrigin?: string | null): Promise<MintedInvite> {
   const me = requireUser(ctx);
   const hours = input.expiresInHours ?? INVITE_DEFAULT_HOURS;
-  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['input', 'expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
+  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
   const token = randomSecret(INVITE_PREFIX, 32);
   const row = await ctx.db.clusterInvite.create({
     data: { tokenHash: tokenHash(token), tokenPrefix: token.slice(0, 10), createdById: me.userId, expiresAt: new Date(Date.now() + hours * 3600_000) } as never,
   });
-  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['input', 'hubUrl'], 'must be an http(s) URL');
+  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['hubUrl'], 'must be an http(s) URL');
   // Where members reach the hub: as given, else PUBLIC_BASE_URL, else the request's origin.
   const hub = (input.hubUrl ?? ctx.rt.config.publicBaseUrl ?? requestOrigin ?? '<hub url>').replace(/\/+$/, '');
   return { id: row.id, token, expiresAt: row.expiresAt, command: joinCommand(hub, token) };
@@ -84,12 +84,12 @@ function str(v: unknown, loc: string[], max: number, problems: FieldProblem[], r
  */
 export async function joinWithInvite(rt: Runtime, body: JoinRequest): Promise<{ cluster: Cluster; credential: string }> {
   const problems: FieldProblem[] = [];
-  const invite = str(body.invite, ['body', 'invite'], 200, problems, true);
-  const name = str(body.name, ['body', 'name'], NAME_MAX, problems, true)?.trim();
-  const url = str(body.url, ['body', 'url'], 2048, problems);
-  const version = str(body.version, ['body', 'version'], 100, problems);
+  const invite = str(body.invite, ['invite'], 200, problems, true);
+  const name = str(body.name, ['name'], NAME_MAX, problems, true)?.trim();
+  const url = str(body.url, ['url'], 2048, problems);
+  const version = str(body.version, ['version'], 100, problems);
   if (problems.length) throw new ValidationFailed(problems);
-  if (!name) throw invalid(['body', 'name'], 'must not be blank');
+  if (!name) throw invalid(['name'], 'must not be blank');
   const now = new Date();
   const credential = randomSecret(CLUSTER_CREDENTIAL_PREFIX, 32);
   // Credential resolution by hash: the root client.
@@ -140,10 +140,10 @@ function count(v: unknown): number {
 export async function recordHeartbeat(ctx: Ctx, body: Record<string, unknown>): Promise<Cluster> {
   const c = await callerCluster(ctx);
   const problems: FieldProblem[] = [];
-  const version = str(body.version, ['body', 'version'], 100, problems);
+  const version = str(body.version, ['version'], 100, problems);
   const open = (body.open_alerts ?? {}) as Record<string, unknown>;
-  if (typeof open !== 'object' || Array.isArray(open)) problems.push({ loc: ['body', 'open_alerts'], msg: 'must be an object of counts by severity' });
-  if (body.device_count !== undefined && count(body.device_count) !== body.device_count) problems.push({ loc: ['body', 'device_count'], msg: 'must be a whole number ≥ 0' });
+  if (typeof open !== 'object' || Array.isArray(open)) problems.push({ loc: ['open_alerts'], msg: 'must be an object of counts by severity' });
+  if (body.device_count !== undefined && count(body.device_count) !== body.device_count) problems.push({ loc: ['device_count'], msg: 'must be a whole number ≥ 0' });
   if (problems.length) throw new ValidationFailed(problems);
   const summary = { open_alerts: Object.fromEntries(SEVERITIES.map((s) => [s, count(open[s])])), device_count: count(body.device_count) };
   return ctx.db.cluster.update({ where: { id: c.id }, data: { lastSeenAt: new Date(), version: version ?? c.version, summary } });
@@ -160,13 +160,13 @@ export interface ForwardedAlert {
 /** A member's critical alerts, recorded on the hub's timeline as `cluster.alert` events (once per alert). */
 export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }): Promise<{ events: number }> {
   const c = await callerCluster(ctx);
-  if (!Array.isArray(body.alerts) || body.alerts.length > FORWARD_MAX) throw invalid(['body', 'alerts'], `must be an array of at most ${FORWARD_MAX} alerts`);
+  if (!Array.isArray(body.alerts) || body.alerts.length > FORWARD_MAX) throw invalid(['alerts'], `must be an array of at most ${FORWARD_MAX} alerts`);
   const problems: FieldProblem[] = [];
   const alerts = body.alerts as ForwardedAlert[];
   alerts.forEach((a, i) => {
-    if (typeof a?.id !== 'string' || a.id.length > 100) problems.push({ loc: ['body', `alerts[${i}]`, 'id'], msg: 'must be a string of at most 100 characters' });
-    if (typeof a?.summary !== 'string') problems.push({ loc: ['body', `alerts[${i}]`, 'summary'], msg: 'must be a string' });
-    if (!(SEVERITIES as readonly string[]).includes(a?.severity)) problems.push({ loc: ['body', `alerts[${i}]`, 'severity'], msg: `must be one of ${SEVERITIES.join(', ')}` });
+    if (typeof a?.id !== 'string' || a.id.length > 100) problems.push({ loc: [`alerts[${i}]`, 'id'], msg: 'must be a string of at most 100 characters' });
+    if (typeof a?.summary !== 'string') problems.push({ loc: [`alerts[${i}]`, 'summary'], msg: 'must be a string' });
+    if (!(SEVERITIES as readonly string[]).includes(a?.severity)) problems.push({ loc: [`alerts[${i}]`, 'severity'], msg: `must be one of ${SEVERITIES.join(', ')}` });
   });
   if (problems.length) throw new ValidationFailed(problems);
   const events: Event[] = [];

@@ -53,20 +53,20 @@ function labelsOf(data: Record<string, unknown>): Record<string, string> {
 /** Interprets one webhook body; 422 (ValidationFailed) for a device event without the fields it needs. */
 export function parseNetboxWebhook(body: unknown): NetboxChange {
   const b = obj(body);
-  if (!b) throw new ValidationFailed([{ loc: ['body'], msg: 'must be a JSON object' }]);
+  if (!b) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object' }]);
   const problems: FieldProblem[] = [];
   const event = b.event;
-  if (event !== 'created' && event !== 'updated' && event !== 'deleted') problems.push({ loc: ['body', 'event'], msg: 'must be created, updated or deleted' });
-  if (typeof b.model !== 'string') problems.push({ loc: ['body', 'model'], msg: 'is required' });
+  if (event !== 'created' && event !== 'updated' && event !== 'deleted') problems.push({ loc: ['event'], msg: 'must be created, updated or deleted' });
+  if (typeof b.model !== 'string') problems.push({ loc: ['model'], msg: 'is required' });
   const data = obj(b.data);
-  if (!data) problems.push({ loc: ['body', 'data'], msg: 'must be an object' });
+  if (!data) problems.push({ loc: ['data'], msg: 'must be an object' });
   if (problems.length) throw new ValidationFailed(problems);
   if (!DEVICE_MODELS.has(b.model as string)) return { action: 'ignore', reason: `model ${String(b.model)} is not a device` };
 
   const id = data!.id;
-  if ((typeof id !== 'number' && typeof id !== 'string') || id === '') problems.push({ loc: ['body', 'data', 'id'], msg: 'is required' });
+  if ((typeof id !== 'number' && typeof id !== 'string') || id === '') problems.push({ loc: ['data', 'id'], msg: 'is required' });
   const name = typeof data!.name === 'string' && data!.name.trim() ? data!.name.trim() : null;
-  if (event !== 'deleted' && !name) problems.push({ loc: ['body', 'data', 'name'], msg: 'is required for a device' });
+  if (event !== 'deleted' && !name) problems.push({ loc: ['data', 'name'], msg: 'is required for a device' });
   if (problems.length) throw new ValidationFailed(problems);
 
   const externalId = String(id);

@@ -56,7 +56,7 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
     return { result: 'deleted', deviceId: device.id, eventId: event.id };
   }
 
-  assertValidDevice(change.fields, true, ['body', 'data']);
+  assertValidDevice(change.fields, true, ['data']);
   const data: DeviceData = { ...change.fields, labels: change.fields.labels ?? {}, externalId: change.externalId };
   let device: Device;
   let event: Event;

@@ -18,7 +18,7 @@ const MAX_TEXT = 200;
 const MAX_LABELS = 64;
 
 /** Problems with the given fields (only those present are checked); `requireName` for creates. */
-function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[] = ['body']): FieldProblem[] {
+function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[] = ['input']): FieldProblem[] {
   const problems: FieldProblem[] = [];
   if (requireName || f.name !== undefined) {
     if (typeof f.name !== 'string' || !f.name.trim()) problems.push({ loc: [...at, 'name'], msg: 'is required' });

@@ -49,19 +49,8 @@ export interface AiperfRunInput {
   streaming?: boolean | null;
 }
 
-/** Field locations in REST terms (`body.endpoint_url`); the GraphQL input uses the same names in camelCase. */
-const REST_FIELDS: Record<string, string> = {
-  endpointUrl: 'endpoint_url',
-  model: 'model',
-  mode: 'mode',
-  concurrency: 'concurrency',
-  requestRate: 'request_rate',
-  requestCount: 'request_count',
-  durationS: 'duration_s',
-  inputTokens: 'input_tokens',
-  outputTokens: 'output_tokens',
-};
-const loc = (f: keyof typeof REST_FIELDS) => ['body', REST_FIELDS[f]!];
+/** A field's location: the GraphQL input's field (REST shows it as `body.<snake_case>`). */
+const loc = (f: keyof AiperfRunInput) => ['input', f];
 
 const isInt = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
@@ -131,7 +120,7 @@ export async function getAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
 /** The tenant's runs, newest first. */
 export async function listAiperfRuns(ctx: Ctx, opts: { status?: AiperfStatus | null; limit?: number | null } = {}): Promise<AiperfRun[]> {
   const limit = opts.limit ?? 50;
-  if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['query', 'limit'], msg: 'must be an integer from 1 to 200' }]);
+  if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
   return ctx.db.aiperfRun.findMany({ where: opts.status ? { status: opts.status } : {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 

@@ -11,7 +11,7 @@
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import type { Gpu, GpuDiagnostic, GpuSample, Prisma } from '../generated/prisma/client.js';
-import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { ValidationFailed, type FieldProblem } from '../errors.js';
 import { describeXid } from './xid.js';
 import { healthLimits } from './telemetry.js';
 import type { HealthLimits } from './health.js';
@@ -43,17 +43,17 @@ export async function startGpuDiagnostic(ctx: Ctx, input: StartDiagnosticInput):
   const p: FieldProblem[] = [];
   const gpu = input.gpu?.trim() || null;
   const node = input.node?.trim() || null;
-  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3) p.push({ loc: ['body', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
-  if ((gpu == null) === (node == null)) p.push({ loc: ['body', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
+  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3) p.push({ loc: ['input', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
+  if ((gpu == null) === (node == null)) p.push({ loc: ['input', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
   if (p.length) throw new ValidationFailed(p);
   let gpus: Array<Pick<Gpu, 'id'>>;
   if (gpu) {
     gpus = await ctx.db.gpu.findMany({ where: gpu.startsWith('GPU-') ? { uuid: gpu } : { id: gpu }, select: { id: true } });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['body', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` }]);
+    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` }]);
   } else {
     gpus = await ctx.db.gpu.findMany({ where: { node: node! }, select: { id: true }, orderBy: { index: 'asc' }, take: DIAGNOSTIC_LIMITS.maxGpus + 1 });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['body', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
-    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus) throw new ValidationFailed([{ loc: ['body', 'node'], msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one` }]);
+    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
+    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one` }]);
   }
   const d = await ctx.db.gpuDiagnostic.create({
     data: { gpuIds: gpus.map((g) => g.id), targetGpu: gpu, targetNode: node, level: input.level, requestedBy: ctx.principal?.userId ?? null } as Prisma.GpuDiagnosticUncheckedCreateInput,
@@ -74,17 +74,10 @@ export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = new Date())
   return stale.length;
 }
 
-/** One diagnostics request of the caller's tenant, or 404. */
-export async function getGpuDiagnostic(ctx: Ctx, id: string): Promise<GpuDiagnostic> {
-  const d = await ctx.db.gpuDiagnostic.findFirst({ where: { id } });
-  if (!d) throw new NotFound('GPU diagnostic');
-  return d;
-}
-
 /** The tenant's diagnostics requests, newest first. */
 export async function listGpuDiagnostics(ctx: Ctx, opts: { limit?: number | null } = {}): Promise<GpuDiagnostic[]> {
   const limit = opts.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationFailed([{ loc: ['query', 'limit'], msg: 'must be an integer from 1 to 200' }]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
   return ctx.db.gpuDiagnostic.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 

@@ -16,8 +16,8 @@ function isText(v: unknown, max: number): v is string {
 
 export function parseGpuPush(body: unknown, now = new Date()): GpuSampleInput[] {
   const problems: FieldProblem[] = [];
-  const at = (loc: Array<string | number>, msg: string) => problems.push({ loc: ['body', ...loc.map(String)], msg });
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationFailed([{ loc: ['body'], msg: 'must be a JSON object {node, samples}' }]);
+  const at = (loc: Array<string | number>, msg: string) => problems.push({ loc: [...loc.map(String)], msg });
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object {node, samples}' }]);
   const b = body as Record<string, unknown>;
   for (const k of Object.keys(b)) if (k !== 'node' && k !== 'samples') at([k], 'is not a field of this body');
   if (b.node !== undefined && !isText(b.node, PUSH_LIMITS.maxNodeLength)) at(['node'], `must be a string of 1 to ${PUSH_LIMITS.maxNodeLength} characters`);

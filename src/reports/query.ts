@@ -24,7 +24,7 @@ export interface ReportResult {
 }
 
 /** Validates a query document or throws a 422 listing every problem at its path under `base`. */
-export function parseReportQuery(input: unknown, base: string[] = ['body'], mode: 'query' | 'export' = 'query'): ReportQuery {
+export function parseReportQuery(input: unknown, base: string[] = ['query'], mode: 'query' | 'export' = 'query'): ReportQuery {
   const v = validateReportQuery(input, { base, mode });
   if (!v.query) throw new ValidationFailed(v.problems);
   return v.query;
@@ -58,7 +58,7 @@ async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise
 }
 
 /** Validates and runs a query document for the caller's tenant. */
-export async function runReport(ctx: Ctx, input: unknown, base: string[] = ['body']): Promise<ReportResult> {
+export async function runReport(ctx: Ctx, input: unknown, base: string[] = ['query']): Promise<ReportResult> {
   const me = requireUser(ctx);
   return executeReportQuery(ctx.rt, me.tenantId, parseReportQuery(input, base));
 }

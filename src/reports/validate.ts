@@ -1,75 +1,18 @@
 /**
  * Validates a report query document (the one structure used by query, export, saved reports, schedules
  * and translate) against the field catalogue and returns it normalized, with defaults filled in.
- * Problems name the REST path of the offending value (`body.filters[1].op` is reported as
- * loc ['body', 'filters', '1', 'op']). Pure: no I/O.
+ * Problems name the GraphQL path of the offending value (`query.filters[1].op` is reported as
+ * loc ['query', 'filters', '1', 'op']; REST shows its request's path). Pure: no I/O.
  */
 import { AGGREGATE_FNS, BUCKETS, CATALOGUE, ENTITIES, OPS, OPS_BY_TYPE, resolveField, typeOf, type AggregateFn, type Bucket, type Entity, type FieldRef, type FieldType, type Op } from './catalogue.js';
 import type { FieldProblem } from '../errors.js';
+import { aggregateName, REPORT_LIMITS, type ReportAggregate, type ReportFilter, type ReportOrder, type ReportQuery } from './query-shape.js';
 
-/** The contract's limits of the query language. */
-export const REPORT_LIMITS = {
-  defaultSinceHours: 24,
-  /** 90 days. */
-  maxSinceHours: 2160,
-  defaultLimit: 1000,
-  maxLimit: 10_000,
-  /** Exports stream from a cursor, so they may be far larger than a query answer. */
-  maxExportRows: 2_000_000,
-  maxFilters: 20,
-  maxInValues: 100,
-  maxGroupBy: 5,
-  maxAggregates: 8,
-  maxOrderBy: 5,
-  maxColumns: 50,
-  maxStringValue: 1000,
-} as const;
-
-export interface ReportFilter {
-  field: string;
-  op: Op;
-  value?: unknown;
-}
-export interface ReportAggregate {
-  fn: AggregateFn;
-  field?: string;
-}
-export interface ReportOrder {
-  field: string;
-  dir: 'asc' | 'desc';
-}
-
-/** A validated, normalized query. */
-export interface ReportQuery {
-  entity: Entity;
-  since_hours: number | null;
-  filters: ReportFilter[];
-  group_by: string[];
-  aggregate: ReportAggregate[];
-  bucket: Bucket | null;
-  order_by: ReportOrder[];
-  limit: number;
-  columns: string[];
-}
-
-export type OutputType = 'string' | 'integer' | 'number' | 'timestamp' | 'boolean' | 'json';
-export interface OutputColumn {
-  name: string;
-  type: OutputType;
-}
+export { REPORT_LIMITS, aggregateName, outputColumns, outputTypeOf } from './query-shape.js';
+export type { OutputColumn, OutputType, ReportAggregate, ReportFilter, ReportOrder, ReportQuery } from './query-shape.js';
 
 const KEYS = ['entity', 'since_hours', 'filters', 'group_by', 'aggregate', 'bucket', 'order_by', 'limit', 'columns'];
 const NUMERIC: FieldType[] = ['integer', 'json'];
-
-export function outputTypeOf(t: FieldType): OutputType {
-  if (t === 'integer' || t === 'timestamp' || t === 'boolean' || t === 'json') return t;
-  return 'string';
-}
-
-/** The output column name of an aggregate: `count`, `count_distinct_source`, `p95_count`. */
-export function aggregateName(a: ReportAggregate): string {
-  return a.fn === 'count' && !a.field ? 'count' : `${a.fn}_${a.field}`;
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return !!v && typeof v === 'object' && !Array.isArray(v);
@@ -123,7 +66,7 @@ function scalarProblem(type: FieldType, values: readonly string[] | undefined, o
 }
 
 export interface ValidateOptions {
-  /** Where the document sits in the request, e.g. ['body'] or ['body', 'query']. */
+  /** Where the document sits in the request, e.g. ['query'] or ['input', 'query']. */
   base?: string[];
   /** Exports allow far larger limits (and default to the maximum). */
   mode?: 'query' | 'export';
@@ -131,7 +74,7 @@ export interface ValidateOptions {
 
 /** Validates `input`; returns the normalized query or every problem found. */
 export function validateReportQuery(input: unknown, opts: ValidateOptions = {}): { query: ReportQuery; problems: [] } | { query: null; problems: FieldProblem[] } {
-  const base = opts.base ?? ['body'];
+  const base = opts.base ?? ['query'];
   const problems: FieldProblem[] = [];
   const at = (...p: Array<string | number>) => [...base, ...p.map(String)];
   const bad = (loc: string[], msg: string) => problems.push({ loc, msg });
@@ -285,25 +228,4 @@ export function validateReportQuery(input: unknown, opts: ValidateOptions = {}):
 
   if (problems.length) return { query: null, problems };
   return { query: { entity, since_hours: sinceHours, filters, group_by: groupBy, aggregate, bucket, order_by: orderBy, limit, columns }, problems: [] };
-}
-
-/** The output columns (names and types) a valid query produces, in order. */
-export function outputColumns(q: ReportQuery): OutputColumn[] {
-  const typeOfName = (name: string): FieldType => {
-    const r = resolveField(q.entity, name);
-    return 'error' in r ? 'string' : typeOf(r);
-  };
-  if (q.aggregate.length === 0) return q.columns.map((name) => ({ name, type: outputTypeOf(typeOfName(name)) }));
-  const cols: OutputColumn[] = [];
-  if (q.bucket) cols.push({ name: 'bucket', type: 'timestamp' });
-  for (const g of q.group_by) {
-    const t = typeOfName(g);
-    cols.push({ name: g, type: t === 'json' ? 'string' : outputTypeOf(t) });
-  }
-  for (const a of q.aggregate) {
-    const t = a.field ? typeOfName(a.field) : 'integer';
-    const type: OutputType = a.fn === 'count' || a.fn === 'count_distinct' ? 'integer' : (a.fn === 'min' || a.fn === 'max') && t === 'timestamp' ? 'timestamp' : 'number';
-    cols.push({ name: aggregateName(a), type });
-  }
-  return cols;
 }

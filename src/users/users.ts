@@ -22,9 +22,9 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 function validate(input: CreateUserInput): void {
   const problems: FieldProblem[] = [];
-  if (!EMAIL.test(input.email ?? '')) problems.push({ loc: ['body', 'email'], msg: 'must be an email address' });
-  if (input.kind === 'service' && input.password) problems.push({ loc: ['body', 'password'], msg: 'service users cannot have a password' });
-  if (input.password != null && input.password.length < 8) problems.push({ loc: ['body', 'password'], msg: 'must be at least 8 characters' });
+  if (!EMAIL.test(input.email ?? '')) problems.push({ loc: ['input', 'email'], msg: 'must be an email address' });
+  if (input.kind === 'service' && input.password) problems.push({ loc: ['input', 'password'], msg: 'service users cannot have a password' });
+  if (input.password != null && input.password.length < 8) problems.push({ loc: ['input', 'password'], msg: 'must be at least 8 characters' });
   if (problems.length) throw new ValidationFailed(problems);
 }
 
@@ -113,10 +113,10 @@ export async function resetPassword(
   db: Pick<PrismaClient, 'user' | 'session' | '$transaction'>,
   user: User,
   password: string,
-  userLoc: string[] = ['body', 'email'],
+  userLoc: string[] = ['email'],
 ): Promise<{ sessionsEnded: number }> {
   if (user.kind === 'service') throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
-  if (password.length < 8) throw new ValidationFailed([{ loc: ['body', 'password'], msg: 'must be at least 8 characters' }]);
+  if (password.length < 8) throw new ValidationFailed([{ loc: ['password'], msg: 'must be at least 8 characters' }]);
   const passwordHash = await hashPassword(password);
   const [, ended] = await db.$transaction([
     db.user.update({ where: { id: user.id }, data: { passwordHash } }),

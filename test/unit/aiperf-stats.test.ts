@@ -73,13 +73,13 @@ describe('run validation', () => {
   });
 
   it('names REST fields for every problem', () => {
-    expect(problems({ ...base, requestCount: null })).toEqual(['body.request_count']);
-    expect(problems({ ...base, durationS: 5 })).toEqual(['body.duration_s']);
-    expect(problems({ ...base, mode: 'request_rate' })).toEqual(['body.request_rate']);
-    expect(problems({ ...base, requestRate: 5 })).toEqual(['body.request_rate']);
-    expect(problems({ ...base, concurrency: 0, inputTokens: 0, outputTokens: 40_000, model: '' })).toEqual(['body.model', 'body.concurrency', 'body.input_tokens', 'body.output_tokens']);
-    expect(problems({ ...base, mode: 'request_rate', requestRate: 1000, requestCount: null, durationS: 3600 })).toEqual(['body.duration_s']);
-    expect(problems({ ...base, mode: 'burst' as never })).toEqual(['body.mode']);
+    expect(problems({ ...base, requestCount: null })).toEqual(['input.requestCount']);
+    expect(problems({ ...base, durationS: 5 })).toEqual(['input.durationS']);
+    expect(problems({ ...base, mode: 'request_rate' })).toEqual(['input.requestRate']);
+    expect(problems({ ...base, requestRate: 5 })).toEqual(['input.requestRate']);
+    expect(problems({ ...base, concurrency: 0, inputTokens: 0, outputTokens: 40_000, model: '' })).toEqual(['input.model', 'input.concurrency', 'input.inputTokens', 'input.outputTokens']);
+    expect(problems({ ...base, mode: 'request_rate', requestRate: 1000, requestCount: null, durationS: 3600 })).toEqual(['input.durationS']);
+    expect(problems({ ...base, mode: 'burst' as never })).toEqual(['input.mode']);
   });
 });
 

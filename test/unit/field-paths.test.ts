@@ -3,8 +3,10 @@
  * the REST request it came from, using the real route table's `variables` mappings.
  */
 import { describe, expect, it } from 'vitest';
+import { parse } from 'graphql';
 import { routes } from '../../rest/routes/index.js';
-import { restLocTranslator } from '../../rest/field-paths.js';
+import { restLocTranslator as translatorOf } from '../../rest/field-paths.js';
+import { schema } from '../../schema/index.js';
 import type { OperationRoute, RestRequest } from '../../rest/route-types.js';
 
 function route(method: string, path: string): OperationRoute {
@@ -12,6 +14,8 @@ function route(method: string, path: string): OperationRoute {
   if (!r || !('operation' in r)) throw new Error(`no operation route ${method} ${path}`);
   return r;
 }
+
+const restLocTranslator = (r: OperationRoute, request: RestRequest, _method: string) => translatorOf(schema, parse(r.operation), r, request);
 
 const req = (over: Partial<RestRequest>): RestRequest => ({ params: {}, query: {}, body: {}, headers: {}, ...over });
 
@@ -41,5 +45,13 @@ describe('restLocTranslator', () => {
     const device = restLocTranslator(route('patch', '/sot/devices/:deviceId'), req({ params: { deviceId: 'd' }, body: { labels: { a: 'b' } } }), 'patch');
     expect(device(['input', 'labels', 'someKey'])).toEqual(['body', 'labels', 'someKey']); // user data: as sent
     expect(device(['input', 'managementAddress'])).toEqual(['body', 'management_address']);
+  });
+
+  it('maps an argument passed in a differently named variable, and a whole body passed on as an input', () => {
+    const invite = restLocTranslator(route('post', '/clusters/invite'), req({ body: { expires_in_hours: 0 } }), 'post');
+    expect(invite(['expiresInHours'])).toEqual(['body', 'expires_in_hours']);
+    expect(invite(['hubUrl'])).toEqual(['body', 'hub_url']);
+    const query = restLocTranslator(route('post', '/reports/query'), req({ body: { entity: 'alerts', filters: [{ field: 'severity', op: 'eq' }] } }), 'post');
+    expect(query(['query', 'filters', '0', 'op'])).toEqual(['body', 'filters', '0', 'op']);
   });
 });

@@ -74,7 +74,7 @@ describe('provider mappings', () => {
     try {
       alertmanagerProvider.parsePush!({ version: '3', alerts: [{ status: 'odd', labels: {} }] }, {});
     } catch (err) {
-      expect((err as ValidationFailed).extra.fields!.map((f) => f.loc.join('.'))).toEqual(['body.version', 'body.alerts[0].status']);
+      expect((err as ValidationFailed).extra.fields!.map((f) => f.loc.join('.'))).toEqual(['version', 'alerts[0].status']);
     }
   });
   it('reads dot paths for the generic webhook and maps severities', () => {

@@ -31,7 +31,7 @@ describe('validateReportQuery', () => {
   });
 
   it('names the path of an unknown entity, field, op and a value of the wrong type', () => {
-    expect(problems({ entity: 'users' })).toEqual(['body.entity']);
+    expect(problems({ entity: 'users' })).toEqual(['query.entity']);
     expect(
       problems({
         entity: 'alerts',
@@ -45,19 +45,19 @@ describe('validateReportQuery', () => {
           { field: 'payload.env', op: 'eq', value: 'x' }, // alerts have labels but no payload
         ],
       }),
-    ).toEqual(['body.filters.1.op', 'body.filters.2.field', 'body.filters.3.value', 'body.filters.4.value', 'body.filters.5.value.1', 'body.filters.6.field']);
+    ).toEqual(['query.filters.1.op', 'query.filters.2.field', 'query.filters.3.value', 'query.filters.4.value', 'query.filters.5.value.1', 'query.filters.6.field']);
   });
 
   it('checks ops per field type, labels and payload path grammar', () => {
-    expect(problems({ entity: 'events', filters: [{ field: 'received_at', op: 'contains', value: 'x' }] })).toEqual(['body.filters.0.op']);
-    expect(problems({ entity: 'events', filters: [{ field: 'payload.a..b', op: 'eq', value: 1 }] })).toEqual(['body.filters.0.field']);
-    expect(problems({ entity: 'events', filters: [{ field: 'labels.a b', op: 'eq', value: 'x' }] })).toEqual(['body.filters.0.field']);
+    expect(problems({ entity: 'events', filters: [{ field: 'received_at', op: 'contains', value: 'x' }] })).toEqual(['query.filters.0.op']);
+    expect(problems({ entity: 'events', filters: [{ field: 'payload.a..b', op: 'eq', value: 1 }] })).toEqual(['query.filters.0.field']);
+    expect(problems({ entity: 'events', filters: [{ field: 'labels.a b', op: 'eq', value: 'x' }] })).toEqual(['query.filters.0.field']);
     expect(problems({ entity: 'events', filters: [{ field: 'payload.build.sha', op: 'prefix', value: 'ab' }, { field: 'labels.app.kubernetes.io/name', op: 'in', value: ['web'] }] })).toEqual([]);
   });
 
   it('bounds since_hours and limit, and allows no window only where the contract does', () => {
-    expect(problems({ entity: 'events', since_hours: REPORT_LIMITS.maxSinceHours + 1, limit: 10_001 })).toEqual(['body.since_hours', 'body.limit']);
-    expect(problems({ entity: 'events', since_hours: null })).toEqual(['body.since_hours']);
+    expect(problems({ entity: 'events', since_hours: REPORT_LIMITS.maxSinceHours + 1, limit: 10_001 })).toEqual(['query.since_hours', 'query.limit']);
+    expect(problems({ entity: 'events', since_hours: null })).toEqual(['query.since_hours']);
     expect(valid({ entity: 'devices', since_hours: null }).since_hours).toBeNull();
     expect(validateReportQuery({ entity: 'events', limit: 500_000 }, { mode: 'export' }).problems).toEqual([]);
   });
@@ -69,10 +69,10 @@ describe('validateReportQuery', () => {
       { name: 'severity', type: 'string' },
       { name: 'count', type: 'integer' },
     ]);
-    expect(problems({ entity: 'alerts', group_by: ['severity'], order_by: [{ field: 'summary' }] })).toEqual(['body.order_by.0.field']);
-    expect(problems({ entity: 'alerts', aggregate: [{ fn: 'avg', field: 'severity' }] })).toEqual(['body.aggregate.0.field']);
-    expect(problems({ entity: 'alerts', group_by: ['summary'] })).toEqual(['body.group_by.0']);
-    expect(problems({ entity: 'alerts', aggregate: 'count', columns: ['id'] })).toEqual(['body.columns']);
+    expect(problems({ entity: 'alerts', group_by: ['severity'], order_by: [{ field: 'summary' }] })).toEqual(['query.order_by.0.field']);
+    expect(problems({ entity: 'alerts', aggregate: [{ fn: 'avg', field: 'severity' }] })).toEqual(['query.aggregate.0.field']);
+    expect(problems({ entity: 'alerts', group_by: ['summary'] })).toEqual(['query.group_by.0']);
+    expect(problems({ entity: 'alerts', aggregate: 'count', columns: ['id'] })).toEqual(['query.columns']);
   });
 });
 

@@ -37,7 +37,7 @@ const CreateDashboard = graphql(`
   mutation ConsoleCreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { id name } }
 `);
 const UpdateDashboard = graphql(`
-  mutation ConsoleUpdateDashboard($id: ID!, $input: DashboardPatch!) { updateDashboard(id: $id, input: $input) { id updatedAt } }
+  mutation ConsoleUpdateDashboard($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(id: $id, input: $input) { id updatedAt } }
 `);
 const DeleteDashboard = graphql(`
   mutation ConsoleDeleteDashboard($id: ID!) { deleteDashboard(id: $id) }

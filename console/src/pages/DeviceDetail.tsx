@@ -49,7 +49,7 @@ const SetIntent = graphql(`
   mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
 `);
 const UpdateDevice = graphql(`
-  mutation ConsoleUpdateDevice($id: ID!, $input: DeviceInput!) { updateDevice(id: $id, input: $input) { id name site role platform managementAddress labels } }
+  mutation ConsoleUpdateDevice($id: ID!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { id name site role platform managementAddress labels } }
 `);
 const DeleteDevice = graphql(`
   mutation ConsoleDeleteDevice($id: ID!) { deleteDevice(id: $id) }

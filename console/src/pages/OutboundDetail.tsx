@@ -30,7 +30,7 @@ const DeliveryDetailFields = graphql(`
 const WebhookQuery = graphql(
   `
   query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
-    webhook(id: $id) {
+    webhook: outboundWebhook(id: $id) {
       id name url enabled previousSecretValidUntil
       triggers { on typeGlob severities kinds labels payloadConditions { path op value } }
       deliveries(first: 50, status: $status) {

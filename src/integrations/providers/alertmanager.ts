@@ -61,13 +61,13 @@ export const alertmanagerProvider: Provider = {
   parsePush(body, config) {
     const problems: FieldProblem[] = [];
     const b = body as Record<string, unknown>;
-    if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new ValidationFailed([{ loc: ['body'], msg: 'must be an Alertmanager webhook payload (a JSON object)' }]);
-    if (b.version !== '4') problems.push({ loc: ['body', 'version'], msg: 'must be "4" (Alertmanager webhook payload version)' });
-    if (!Array.isArray(b.alerts)) problems.push({ loc: ['body', 'alerts'], msg: 'must be an array of alerts' });
+    if (typeof b !== 'object' || b === null || Array.isArray(b)) throw new ValidationFailed([{ loc: [], msg: 'must be an Alertmanager webhook payload (a JSON object)' }]);
+    if (b.version !== '4') problems.push({ loc: ['version'], msg: 'must be "4" (Alertmanager webhook payload version)' });
+    if (!Array.isArray(b.alerts)) problems.push({ loc: ['alerts'], msg: 'must be an array of alerts' });
     else {
       b.alerts.forEach((a: AmAlert, i: number) => {
-        if (a?.status !== 'firing' && a?.status !== 'resolved') problems.push({ loc: ['body', `alerts[${i}]`, 'status'], msg: 'must be "firing" or "resolved"' });
-        if (typeof a?.labels !== 'object' || a.labels === null) problems.push({ loc: ['body', `alerts[${i}]`, 'labels'], msg: 'must be an object' });
+        if (a?.status !== 'firing' && a?.status !== 'resolved') problems.push({ loc: [`alerts[${i}]`, 'status'], msg: 'must be "firing" or "resolved"' });
+        if (typeof a?.labels !== 'object' || a.labels === null) problems.push({ loc: [`alerts[${i}]`, 'labels'], msg: 'must be an object' });
       });
     }
     if (problems.length) throw new ValidationFailed(problems);

@@ -62,8 +62,8 @@ function linkAnnotations(body: Record<string, unknown>): Record<string, string> 
 
 function check(body: unknown): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  const bad = (field: string, msg: string) => problems.push({ loc: ['body', ...field.split('.')], msg });
-  if (!isObject(body)) return [{ loc: ['body'], msg: 'must be a PagerDuty Events API v2 event (a JSON object)' }];
+  const bad = (field: string, msg: string) => problems.push({ loc: [...field.split('.')], msg });
+  if (!isObject(body)) return [{ loc: [], msg: 'must be a PagerDuty Events API v2 event (a JSON object)' }];
   const action = body.event_action;
   if (typeof action !== 'string' || !(action in ACTIONS)) bad('event_action', 'must be trigger, acknowledge or resolve');
   if (body.dedup_key !== undefined && (typeof body.dedup_key !== 'string' || body.dedup_key.length === 0 || body.dedup_key.length > 255)) bad('dedup_key', 'must be a string of 1 to 255 characters');
@@ -93,7 +93,7 @@ export const pagerdutyProvider: Provider = {
     accepted: (signals) => ({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: signals[0]?.alert?.key ?? null } }),
     rejected: (problems) => ({
       status: 400,
-      body: { status: 'invalid event', message: 'Event object is invalid', errors: problems.map((p) => `'${p.loc.slice(1).join('.') || 'body'}' ${p.msg}`) },
+      body: { status: 'invalid event', message: 'Event object is invalid', errors: problems.map((p) => `'${p.loc.join('.') || 'body'}' ${p.msg}`) },
     }),
   },
   parsePush(body) {

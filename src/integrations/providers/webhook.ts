@@ -49,7 +49,7 @@ export const webhookProvider: Provider = {
     },
   },
   parsePush(body, config) {
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationFailed([{ loc: ['body'], msg: 'must be a JSON object' }]);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object' }]);
     const paths = (config.paths ?? {}) as Record<string, string>;
     const at = (k: (typeof PATH_KEYS)[number]) => (paths[k] ? valueAt(body, paths[k]) : undefined);
     const type = (text(at('type')) ?? String(config.event_type ?? 'webhook.received')).slice(0, 200);

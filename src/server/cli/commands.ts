@@ -134,7 +134,7 @@ const tokenCreate: Command = {
   synopsis: '--email E --name N [--expires-in-days D|never] [--json]',
   options: { email: { type: 'string' }, name: { type: 'string' }, 'expires-in-days': { type: 'string' } },
   required: ['email', 'name'],
-  fieldOptions: { name: '--name', expires_in_days: '--expires-in-days' },
+  fieldOptions: { name: '--name', expiresInDays: '--expires-in-days' },
   async run(rt, v) {
     const expiresInDays = expiryDays(v['expires-in-days']);
     const email = str(v, 'email').trim().toLowerCase();

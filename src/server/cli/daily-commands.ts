@@ -1,73 +1,22 @@
 /**
- * The operator's daily commands inside a tenant: alert rules, devices, webhooks, users and password
- * resets. Each is a thin shell over the area's service (src/rules, src/devices, src/webhooks,
+ * The operator's daily commands inside a tenant: alert rules, devices and webhooks (users and password
+ * resets: user-commands.ts). Each is a thin shell over the area's service (src/rules, src/devices, src/webhooks,
  * src/events, src/users): parse options → call the service → JSON (the REST shape where one exists)
  * and a line of text. Changes are written to the tenant's audit log with credential kind `system`.
  *
  * Services that act "as someone" (devices record who created them) act as `--as EMAIL`, an admin of
  * the tenant, or by default the tenant's first admin, with the credential `system:cli`.
  */
-import crypto from 'node:crypto';
-import type { Runtime } from '../../runtime.js';
-import { createCtx, type Ctx } from '../../context.js';
-import type { Principal } from '../../principal.js';
-import { findTenant } from '../../tenants/tenants.js';
 import { createAlertRule, deleteAlertRule, type AlertRuleInput } from '../../rules/rules.js';
 import { createDevice } from '../../devices/devices.js';
 import { createOutboundWebhook } from '../../webhooks/webhooks.js';
 import { TRIGGER_TOPICS, type TriggerOn } from '../../webhooks/triggers.js';
 import { createInboundWebhook, inboundWebhookUrl } from '../../events/inbound-webhooks.js';
-import { findUserByEmail, resetPassword, setUserRole } from '../../users/users.js';
-import { recordAudit, type AuditEntry } from '../../audit/audit.js';
-import { NotFound } from '../../errors.js';
 import { presentAlertRule } from '../../../rest/presenters/rules.js';
-import { UsageError, type Command, type Values } from './commands.js';
+import { UsageError, type Command } from './commands.js';
+import { audit, opt, severities, str, table, tenantCtx, TENANT_OPTS } from './tenant-command-helpers.js';
+import { userCommands } from './user-commands.js';
 
-type Severity = 'info' | 'warning' | 'critical';
-const SEVERITIES: Severity[] = ['info', 'warning', 'critical'];
-
-function str(values: Values, key: string): string {
-  return String(values[key] ?? '');
-}
-
-function opt(values: Values, key: string): string | undefined {
-  return typeof values[key] === 'string' ? (values[key] as string) : undefined;
-}
-
-/** `--severity critical,warning` → the list, or a usage error naming the option. */
-function severities(raw: string | undefined, option: string): Severity[] | undefined {
-  if (raw === undefined) return undefined;
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
-  const bad = list.filter((s) => !SEVERITIES.includes(s as Severity));
-  if (bad.length || list.length === 0) throw new UsageError(`${option} takes info, warning or critical (comma-separated), got "${raw}".`);
-  return list as Severity[];
-}
-
-/** The tenant named or with the id `--tenant`, and the context the command acts in. */
-async function tenantCtx(rt: Runtime, v: Values): Promise<{ ctx: Ctx; tenant: { id: string; name: string } }> {
-  const tenant = await findTenant(rt.prisma, str(v, 'tenant'));
-  if (!tenant) throw new NotFound(`Tenant "${str(v, 'tenant')}"`);
-  const as = opt(v, 'as');
-  // Operator tooling: the acting user is found across tenants, then checked to be in this one.
-  const actor = as
-    ? await rt.prisma.user.findFirst({ where: { email: as.trim().toLowerCase(), tenantId: tenant.id } })
-    : await rt.prisma.user.findFirst({ where: { tenantId: tenant.id, role: 'admin', kind: 'human' }, orderBy: { createdAt: 'asc' } });
-  if (!actor) throw new NotFound(as ? `User ${as} in tenant "${tenant.name}"` : `An admin in tenant "${tenant.name}" (create one with "user create")`);
-  const principal: Principal = { tenantId: tenant.id, userId: actor.id, email: actor.email, role: actor.role, userKind: actor.kind, credential: { kind: 'system', id: 'cli' } };
-  return { ctx: createCtx(rt, principal, 'cli'), tenant };
-}
-
-async function audit(ctx: Ctx, entry: AuditEntry): Promise<void> {
-  await recordAudit(ctx, [entry]);
-}
-
-const TENANT_OPTS = { tenant: { type: 'string' }, as: { type: 'string' } } as const;
-
-function table(rows: string[][]): string {
-  if (rows.length === 0) return '(none)';
-  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
-}
 
 const ruleList: Command = {
   name: 'rule list',
@@ -257,62 +206,7 @@ const webhookCreate: Command = {
   },
 };
 
-const userList: Command = {
-  name: 'user list',
-  summary: "List a tenant's users (people and service users) with their roles.",
-  synopsis: '--tenant T [--json]',
-  options: { tenant: { type: 'string' } },
-  required: ['tenant'],
-  async run(rt, v) {
-    const tenant = await findTenant(rt.prisma, str(v, 'tenant'));
-    if (!tenant) throw new NotFound(`Tenant "${str(v, 'tenant')}"`);
-    const users = await rt.prisma.user.findMany({ where: { tenantId: tenant.id }, orderBy: { createdAt: 'asc' }, select: { id: true, email: true, name: true, role: true, kind: true, createdAt: true } });
-    return {
-      json: { items: users.map((u) => ({ id: u.id, email: u.email, name: u.name, role: u.role, kind: u.kind, created_at: u.createdAt.toISOString() })) },
-      text: table(users.map((u) => [u.id, u.email, u.role, u.kind, u.name ?? ''])),
-    };
-  },
-};
 
-const userSetRole: Command = {
-  name: 'user set-role',
-  summary: "Make a user an admin or a member (effective on the user's next request).",
-  synopsis: '--email E --role admin|member [--json]',
-  options: { email: { type: 'string' }, role: { type: 'string' } },
-  required: ['email', 'role'],
-  async run(rt, v) {
-    const role = str(v, 'role');
-    if (role !== 'admin' && role !== 'member') throw new UsageError(`--role must be admin or member, got "${role}".`);
-    const user = await findUserByEmail(rt.prisma, str(v, 'email'));
-    const updated = await setUserRole(rt.prisma, user.id, role);
-    await audit(systemCtx(rt, user.tenantId), { action: 'setUserRole', targetType: 'User', targetId: user.id });
-    return { json: { id: updated.id, email: updated.email, role: updated.role, previous_role: user.role }, text: `${updated.email} is now ${updated.role} (was ${user.role}).` };
-  },
-};
 
-const passwordReset: Command = {
-  name: 'password reset',
-  summary: "Set a new password for a person (generated and shown once unless --password is given); ends the user's open sessions.",
-  synopsis: '--email E [--password P] [--json]',
-  options: { email: { type: 'string' }, password: { type: 'string' } },
-  required: ['email'],
-  fieldOptions: { email: '--email', password: '--password' },
-  async run(rt, v) {
-    const user = await findUserByEmail(rt.prisma, str(v, 'email'));
-    const given = opt(v, 'password');
-    const password = given ?? crypto.randomBytes(12).toString('base64url');
-    const { sessionsEnded } = await resetPassword(rt.prisma, user, password);
-    await audit(systemCtx(rt, user.tenantId), { action: 'resetPassword', targetType: 'User', targetId: user.id });
-    return {
-      json: { id: user.id, email: user.email, sessions_ended: sessionsEnded, ...(given === undefined ? { password } : {}) },
-      text: [`Password of ${user.email} reset; ${sessionsEnded} open session(s) ended.`, ...(given === undefined ? [`New password (shown only this once): ${password}`] : [])].join('\n'),
-    };
-  },
-};
 
-/** A context of the tenant with no acting user (the `system` credential), for audit entries. */
-function systemCtx(rt: Runtime, tenantId: string): Ctx {
-  return createCtx(rt, { tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: 'cli' } }, 'cli');
-}
-
-export const dailyCommands: Command[] = [ruleList, ruleCreate, ruleDelete, deviceList, deviceCreate, webhookList, webhookCreate, userList, userSetRole, passwordReset];
+export const dailyCommands: Command[] = [ruleList, ruleCreate, ruleDelete, deviceList, deviceCreate, webhookList, webhookCreate, ...userCommands];

@@ -18,7 +18,7 @@ const SetBudget = graphql(`
   mutation ConsoleSetBudget($input: SetBudgetInput!) { setBudget(input: $input) { month amount { amount currency } } }
 `);
 const DeleteBudget = graphql(`
-  mutation ConsoleDeleteBudget { deleteBudget }
+  mutation ConsoleDeleteBudget { clearBudget }
 `);
 
 export function BudgetCard({ current, denied, onDone }: { current: FragmentOf<typeof BudgetFields> | undefined; denied: string | null; onDone: () => void }) {

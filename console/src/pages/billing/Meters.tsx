@@ -15,7 +15,7 @@ const CreateMeter = graphql(`
   mutation ConsoleCreateMeter($input: CreateMeterInput!) { createMeter(input: $input) { id slug } }
 `);
 const DeleteMeter = graphql(`
-  mutation ConsoleDeleteMeter($id: ID!) { deleteMeter(id: $id) { id } }
+  mutation ConsoleDeleteMeter($id: ID!) { deleteMeter(id: $id) }
 `);
 
 type MeterInput = VariablesOf<typeof CreateMeter>['input'];

@@ -12,7 +12,7 @@ export const SavedReportFields = graphql(`
 `);
 
 const UpdateSavedReport = graphql(`
-  mutation ConsoleUpdateSavedReport($id: ID!, $input: SavedReportPatch!) { updateSavedReport(id: $id, input: $input) { id query updatedAt } }
+  mutation ConsoleUpdateSavedReport($id: ID!, $input: UpdateSavedReportInput!) { updateSavedReport(id: $id, input: $input) { id query updatedAt } }
 `);
 const DeleteSavedReport = graphql(`
   mutation ConsoleDeleteSavedReport($id: ID!) { deleteSavedReport(id: $id) }

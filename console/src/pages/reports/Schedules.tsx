@@ -24,7 +24,7 @@ const CreateSchedule = graphql(`
   mutation ConsoleCreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { id } }
 `);
 const UpdateSchedule = graphql(`
-  mutation ConsoleUpdateReportSchedule($id: ID!, $input: ReportSchedulePatch!) { updateReportSchedule(id: $id, input: $input) { id enabled disabledReason } }
+  mutation ConsoleUpdateReportSchedule($id: ID!, $input: UpdateReportScheduleInput!) { updateReportSchedule(id: $id, input: $input) { id enabled disabledReason } }
 `);
 const RunSchedule = graphql(`
   mutation ConsoleRunReportSchedule($id: ID!) { runReportSchedule(id: $id) { scheduleId status rowCount reason } }

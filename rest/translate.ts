@@ -1,5 +1,9 @@
 /**
- * The one place REST enum values are mapped. GraphQL enum values are UPPER_CASE names (`CRITICAL`,
+ * The one REST ↔ GraphQL value translation: request bodies are camelised here (a REST key becomes the
+ * input field it names, `device_id` → `deviceId`, from the operation's input types, so values of JSON
+ * fields such as labels and payloads keep their keys), and enum values are mapped here.
+ *
+ * Enums: the one place REST enum values are mapped. GraphQL enum values are UPPER_CASE names (`CRITICAL`,
  * `IN_SYNC`) over the lowercase values services and the database use (schema/builder.ts
  * upperCaseValues); REST keeps the SPEC's lowercase values, which ARE those internal values. So a
  * route's variables are turned from internal values into enum names before execution, and every enum
@@ -9,13 +13,12 @@
 import {
   getNamedType,
   isEnumType,
-  isInputObjectType,
   isListType,
   isNonNullType,
   isObjectType,
   isInterfaceType,
+  isInputType,
   typeFromAST,
-  type GraphQLEnumType,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -24,40 +27,19 @@ import {
   type DocumentNode,
   type GraphQLCompositeType,
 } from 'graphql';
-
-/** The GraphQL name of an internal enum value; unknown values pass through (GraphQL reports them). */
-function enumName(type: GraphQLEnumType, value: unknown): unknown {
-  return type.getValues().find((v) => v.value === value)?.name ?? value;
-}
-
-/** The internal value of a GraphQL enum name. */
-function enumValue(type: GraphQLEnumType, name: unknown): unknown {
-  return typeof name === 'string' ? (type.getValue(name)?.value ?? name) : name;
-}
-
-function inputToGraphQL(type: GraphQLInputType, value: unknown): unknown {
-  if (value === null || value === undefined) return value;
-  if (isNonNullType(type)) return inputToGraphQL(type.ofType, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((v) => inputToGraphQL(type.ofType, v)) : inputToGraphQL(type.ofType, value);
-  if (isEnumType(type)) return enumName(type, value);
-  if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
-    const fields = type.getFields();
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fields[k] ? inputToGraphQL(fields[k].type, v) : v]));
-  }
-  return value;
-}
+import { enumValue, fromGraphQLInput, toGraphQLInput } from '../schema/values.js';
 
 function operationOf(doc: DocumentNode): OperationDefinitionNode {
   return doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
 }
 
-/** REST-side variables (lowercase enum values) → GraphQL variables (enum names). */
+/** REST-side variables (snake_case keys, lowercase enum values) → GraphQL variables (input field names, enum names). */
 export function variablesToGraphQL(schema: GraphQLSchema, doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...variables };
   for (const def of operationOf(doc).variableDefinitions ?? []) {
     const name = def.variable.name.value;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;
-    if (type && name in out) out[name] = inputToGraphQL(type, out[name]);
+    if (type && name in out) out[name] = toGraphQLInput(type, out[name]);
   }
   return out;
 }
@@ -85,7 +67,11 @@ function objectFromGraphQL(schema: GraphQLSchema, parent: GraphQLCompositeType, 
     if (sel.kind !== 'Field' || !('getFields' in parent)) continue;
     const def = parent.getFields()[sel.name.value];
     const key = sel.alias?.value ?? sel.name.value;
-    if (def && key in out) out[key] = outputFromGraphQL(schema, def.type, sel.selectionSet, out[key]);
+    // A JSON field that carries a GraphQL input (`extensions: { graphqlInput: 'CreateAlertRuleInput' }`).
+    const carried = def?.extensions?.graphqlInput;
+    const inputType = typeof carried === 'string' ? schema.getType(carried) : undefined;
+    if (def && key in out && inputType && isInputType(inputType)) out[key] = fromGraphQLInput(inputType, out[key]);
+    else if (def && key in out) out[key] = outputFromGraphQL(schema, def.type, sel.selectionSet, out[key]);
   }
   return out;
 }
