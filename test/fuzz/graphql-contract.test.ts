@@ -27,7 +27,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factories.js';
 import { eventually, gql, rest } from '../helpers/http.js';
-import { FUZZ_RUNS, FUZZ_SEED, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
+import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
 import { badVariablesParam, extremeNumber, lyingEncoding, misfitReportQuery } from './families.js';
 
 const schema = buildSchema(fs.readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
@@ -206,7 +206,7 @@ describe('GraphQL fuzzer', () => {
     }
     const queries = rootFields.filter((r) => r.operation === 'query').length;
     await stillUp(tally, `GraphQL fuzz: ${rootFields.length} root fields (${queries} queries, ${rootFields.length - queries} mutations) × ${FUZZ_RUNS} cases`);
-  }, 300_000);
+  }, FUZZ_TEST_TIMEOUT_MS);
 
   it('answers extreme numbers in every numeric argument without an internal error', async () => {
     const tally = newTally();
@@ -223,7 +223,7 @@ describe('GraphQL fuzzer', () => {
       ).catch(() => undefined);
     }
     await stillUp(tally, `GraphQL extreme numbers: ${numeric.length} root fields × ${FUZZ_RUNS} cases`);
-  }, 300_000);
+  }, FUZZ_TEST_TIMEOUT_MS);
 
   it('answers GET /graphql with variables that are not JSON, badly encoded or not an object without a 5xx', async () => {
     const tally = newTally();
@@ -236,5 +236,5 @@ describe('GraphQL fuzzer', () => {
       { numRuns: FUZZ_RUNS * 10, seed: FUZZ_SEED, endOnFailure: true },
     ).catch(() => undefined);
     await stillUp(tally, `GraphQL GET variables: ${FUZZ_RUNS * 10} cases`);
-  }, 300_000);
+  }, FUZZ_TEST_TIMEOUT_MS);
 });

@@ -15,7 +15,7 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factori
 import { eventually, gql, rest } from '../helpers/http.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { hmacHex } from '../../src/signing.js';
-import { FUZZ_RUNS, FUZZ_SEED, RAW_SEGMENTS, encodeSegment, hostileJson, hostileNumber, hostileNumeral, hostileString, leaf, toJson, withDeadline } from './hostile.js';
+import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, RAW_SEGMENTS, encodeSegment, hostileJson, hostileNumber, hostileNumeral, hostileString, leaf, toJson, withDeadline } from './hostile.js';
 import { lyingEncoding, misfitReportQuery, type EncodedBody } from './families.js';
 
 type Schema = Record<string, any>;
@@ -247,5 +247,5 @@ describe('REST contract fuzzer', () => {
     expect(failures).toEqual([]);
     const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
     expect(health.status).toBe(200);
-  }, 300_000);
+  }, FUZZ_TEST_TIMEOUT_MS);
 });
