@@ -28,7 +28,7 @@ import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factories.js';
 import { eventually, gql, rest } from '../helpers/http.js';
 import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
-import { badVariablesParam, extremeNumber, lyingEncoding, misfitReportQuery } from './families.js';
+import { badVariablesParam, extremeInt, extremeNumber, lyingEncoding, misfitReportQuery } from './families.js';
 
 const schema = buildSchema(fs.readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
 
@@ -52,7 +52,8 @@ function inputArbitrary(type: GraphQLInputType, depth = 0, name = '', extreme = 
     return leaf(fc.record(model, { requiredKeys: required }), hostileJson);
   }
   const scalar = isScalarType(type) ? type.name : '';
-  if (extreme && (scalar === 'Int' || scalar === 'Float')) return extremeNumber;
+  if (extreme && scalar === 'Int') return extremeInt;
+  if (extreme && scalar === 'Float') return extremeNumber;
   switch (scalar) {
     case 'ID':
       return fc.oneof({ arbitrary: fc.constantFrom(...realIds), weight: 3 }, { arbitrary: hostileString, weight: 2 });
@@ -167,10 +168,10 @@ function hasNumber(type: GraphQLInputType, depth = 0): boolean {
   return isScalarType(type) && (type.name === 'Int' || type.name === 'Float');
 }
 
-/** Arguments for a root field: required ones always given (their values may still be hostile), optional ones at random. */
+/** Arguments for a root field: required ones always given (their values may still be hostile), optional ones at random (fc.option leaves one in `freq` out). */
 function argumentsFor(root: RootField, extreme: boolean): fc.Arbitrary<Record<string, unknown>> {
   return fc
-    .tuple(...root.field.args.map((a) => (isNonNullType(a.type) ? inputArbitrary(a.type, 0, a.name, extreme) : fc.option(inputArbitrary(a.type, 0, a.name, extreme), { nil: undefined, freq: extreme ? 1 : 3 }))))
+    .tuple(...root.field.args.map((a) => (isNonNullType(a.type) ? inputArbitrary(a.type, 0, a.name, extreme) : fc.option(inputArbitrary(a.type, 0, a.name, extreme), { nil: undefined, freq: extreme ? 5 : 3 }))))
     .map((values) => Object.fromEntries(values.map((v, i) => [`a${i}`, v]).filter(([, v]) => v !== undefined)));
 }
 
