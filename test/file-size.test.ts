@@ -40,7 +40,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'test/migrations.test.ts': 369,
   'test/reports.test.ts': 410,
   'test/setup-rest.test.ts': 302,
-  'test/webhooks-outbound.test.ts': 466,
 };
 
 function* files(dir: string): Generator<string> {
