@@ -32,7 +32,6 @@ const NOT_YET_SPLIT: Record<string, number> = {
   'src/reports/validate.ts': 309,
   'src/server/cli/daily-commands.ts': 318,
   'test/alerts.test.ts': 301,
-  'test/billing.test.ts': 386,
   'test/cli.test.ts': 335,
   'test/console-edit.test.ts': 321,
   'test/console-insight.test.ts': 377,
