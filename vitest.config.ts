@@ -20,5 +20,11 @@ export default defineConfig({
     // Each file boots its own server and database; two cores run two files at a time.
     maxWorkers: 2,
     fileParallelism: true,
+    experimental: {
+      // Transformed modules kept on disk (under node_modules, keyed by content), so a second run, or the
+      // next of three in a row, does not transform src/, schema/, rest/ and the tests again: measured on
+      // three files, transform 4.2 s → 0.7 s and import 9.3 s → 5.0 s once warm. `vitest --clearCache` empties it.
+      fsModuleCache: true,
+    },
   },
 });

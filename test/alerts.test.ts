@@ -1,42 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
+/**
+ * Alerts over REST and GraphQL: lists with filters, one alert with its events, rule and timeline, and the
+ * actions (acknowledge, snooze, reopen, resolve) with their conflicts. Subscriptions and maintenance
+ * windows: test/alerts-changes.test.ts. Set-up: test/helpers/alerts-suite.ts.
+ */
+import { describe, expect, it } from 'vitest';
 import { untilSubscribed, untilUnsubscribed } from './helpers/pubsub.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
+import { member, memberToken, other, raise, ruleId, s, t, useAlertsSuite } from './helpers/alerts-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
-let other: BuiltTenant;
-let member: { id: string; email: string };
-let memberToken: string;
-let ruleId: string;
-
-beforeAll(async () => {
-  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } });
-  t = await buildTenant(s.app.rt);
-  other = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId);
-  memberToken = await buildToken(s.app.rt, member as never);
-  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "App", typeGlob: "app.*", alertSeverity: WARNING }) { id } }');
-  ruleId = r.data.createAlertRule.id;
-  await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Crit", typeGlob: "crit.*", alertSeverity: CRITICAL, dedupKeyTemplate: "crit:{{source}}" }) { id } }');
-  await gql(s.url, other.adminToken, 'mutation { createAlertRule(input: { name: "Theirs", typeGlob: "app.*" }) { id } }');
-});
-afterAll(async () => {
-  await s?.stop();
-});
-
-let n = 0;
-/** Ingests an event through POST /events and waits for the alert it opens or bumps. */
-async function raise(tenant: BuiltTenant, body: Record<string, unknown>): Promise<any> {
-  const source = (body.source as string) ?? `src-${++n}`;
-  const r = await rest(s.url).post('/events', { type: 'app.error', ...body, source }, { headers: { 'x-service-key': tenant.ingestKey } });
-  expect(r.status).toBe(202);
-  return eventually(async () => {
-    const ev = await s.app.rt.prisma.alertEvent.findFirst({ where: { eventId: r.body.id }, include: { alert: true } });
-    return ev?.alert;
-  });
-}
+useAlertsSuite();
 
 describe('reading alerts', () => {
   it('lists alerts as {items} with the severity, status, source, rule, since_hours and limit filters', async () => {
@@ -208,94 +180,5 @@ describe('alert actions', () => {
     const ack = await gql(s.url, memberToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { status } }', { id: alert.id });
     expect(ack.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     expect(ack.errors?.[0]?.message).toMatch(/resolved/);
-  });
-});
-
-describe('alertChanged', () => {
-  it("delivers only the caller's tenant's changes that pass the filter", async () => {
-    const client = wsClient(s.url, memberToken);
-    const sub = subscribe(client, 'subscription { alertChanged(filter: { severity: CRITICAL, changes: [OPENED] }) { change alert { id severity source } } }');
-    const otherClient = wsClient(s.url, other.adminToken);
-    const otherSub = subscribe(otherClient, 'subscription { alertChanged { change alert { id } } }');
-    await untilSubscribed(s, 'alertChanged', t.tenantId);
-    await untilSubscribed(s, 'alertChanged', other.tenantId);
-    await raise(t, { source: 'sub-warning' }); // warning: filtered out
-    const crit = await raise(t, { type: 'crit.down', source: 'sub-crit' });
-    const got = await sub.next();
-    expect(got.data.alertChanged).toEqual({ change: 'OPENED', alert: { id: crit.id, severity: 'CRITICAL', source: 'sub-crit' } });
-    const theirs = await raise(other, { source: 'sub-other' });
-    expect((await otherSub.next()).data.alertChanged.alert.id).toBe(theirs.id);
-    sub.dispose();
-    otherSub.dispose();
-    await client.dispose();
-    await otherClient.dispose();
-  });
-
-  it('refuses anonymous subscribers', async () => {
-    const client = wsClient(s.url);
-    const sub = subscribe(client, 'subscription { alertChanged { change } }');
-    const r = await sub.next().catch(() => null);
-    expect(JSON.stringify(r ?? sub.error)).toMatch(/UNAUTHENTICATED|Missing or invalid credential/);
-    sub.dispose();
-    await client.dispose();
-  });
-});
-
-describe('maintenance windows', () => {
-  const W = 'id name startsAt endsAt repeatEverySeconds matchLabels source deviceId activeNow';
-  const CREATE = `mutation($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { ${W} } }`;
-
-  it('suppresses alerts that open inside a covering window: no outbound trigger, window visible on the alert', async () => {
-    const now = Date.now();
-    const created = await gql(s.url, t.adminToken, CREATE, {
-      input: { name: 'DB upgrade', startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 3600_000).toISOString(), source: 'db-1', matchLabels: { env: 'prod' } },
-    });
-    expect(created.errors).toBeUndefined();
-    const win = created.data.createMaintenanceWindow;
-    expect(win).toMatchObject({ name: 'DB upgrade', source: 'db-1', activeNow: true, repeatEverySeconds: null });
-
-    const inside = await raise(t, { source: 'db-1', labels: { env: 'prod' } });
-    const outsideScope = await raise(t, { source: 'db-2', labels: { env: 'prod' } });
-    expect(inside.suppressed).toBe(true);
-    expect(outsideScope.suppressed).toBe(false);
-    const detail = (await rest(s.url, memberToken).get(`/alerts/${inside.id}`)).body;
-    expect(detail).toMatchObject({ suppressed: true, maintenance_window_id: win.id, maintenance_window: { id: win.id, name: 'DB upgrade' } });
-    expect(detail.timeline[0].note).toMatch(/Suppressed by maintenance window "DB upgrade"/);
-
-    expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: inside.id } })).toBe(0);
-    expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: outsideScope.id, topic: 'alert.opened' } })).toBe(1);
-    // Actions on a suppressed alert stay quiet outbound too.
-    expect((await rest(s.url, memberToken).post(`/alerts/${inside.id}/acknowledge`)).status).toBe(200);
-    expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: inside.id } })).toBe(0);
-    expect((await rest(s.url, memberToken).get('/alerts?source=db-1')).body.items.map((a: { suppressed: boolean }) => a.suppressed)).toEqual([true]);
-    expect((await rest(s.url, memberToken).get('/alerts?source=db-2')).body.items.map((a: { suppressed: boolean }) => a.suppressed)).toEqual([false]);
-  });
-
-  it('supports recurring windows, updates and deletes (admins), reads (members)', async () => {
-    const start = new Date(Date.now() - 7 * 86400_000 - 60_000);
-    const created = await gql(s.url, t.adminToken, CREATE, {
-      input: { name: 'Weekly', startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 3600_000).toISOString(), repeatEverySeconds: 7 * 86400 },
-    });
-    const win = created.data.createMaintenanceWindow;
-    expect(win.activeNow).toBe(true);
-    const upd = await gql(s.url, t.adminToken, `mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "Weekly (renamed)" }) { ${W} } }`, { id: win.id });
-    expect(upd.data.updateMaintenanceWindow.name).toBe('Weekly (renamed)');
-    const list = await gql(s.url, memberToken, '{ maintenanceWindows { id } }');
-    expect(list.data.maintenanceWindows.map((w: { id: string }) => w.id)).toContain(win.id);
-    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', { id: win.id });
-    expect(del.data.deleteMaintenanceWindow).toBe(win.id);
-  });
-
-  it('refuses members (FORBIDDEN), invalid windows (BAD_USER_INPUT) and other tenants (NOT_FOUND)', async () => {
-    const input = { name: 'x', startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 60_000).toISOString() };
-    expect((await gql(s.url, memberToken, CREATE, { input })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const bad = await gql(s.url, t.adminToken, CREATE, { input: { ...input, endsAt: input.startsAt, repeatEverySeconds: 5, matchLabels: { a: 1 } } });
-    expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect((bad.errors![0]!.extensions!.fields as Array<{ loc: string[] }>).map((f) => f.loc[1])).toEqual(['endsAt', 'repeatEverySeconds', 'matchLabels']);
-    const theirs = (await gql(s.url, other.adminToken, CREATE, { input })).data.createMaintenanceWindow;
-    const upd = await gql(s.url, t.adminToken, 'mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "mine" }) { id } }', { id: theirs.id });
-    expect(upd.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', { id: theirs.id });
-    expect(del.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });

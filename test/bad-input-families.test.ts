@@ -28,13 +28,13 @@ afterAll(async () => {
 const RUNS = { numRuns: 8, seed: FUZZ_SEED };
 
 describe('bad input families answer 4xx, never 5xx', () => {
-  it('a corrupt gzip or deflate body on every REST route that takes one is 415 CONTENT_ENCODING_INVALID', async () => {
+  it('a corrupt gzip, deflate or brotli body on every REST route that takes one is 415 CONTENT_ENCODING_INVALID', async () => {
     const withBody = routes.filter((r) => ['post', 'put', 'patch'].includes(r.method));
     expect(withBody.length).toBeGreaterThan(30);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...withBody), fc.constantFrom('gzip', 'deflate'), fc.uint8Array({ minLength: 1, maxLength: 64 }), async (route, encoding, garbage) => {
+      fc.asyncProperty(fc.constantFrom(...withBody), fc.constantFrom('gzip', 'deflate', 'br'), fc.uint8Array({ minLength: 1, maxLength: 64 }), async (route, encoding, garbage) => {
         // A valid header and a broken stream: the decompressor fails part-way.
-        const valid = encoding === 'gzip' ? zlib.gzipSync('{"a":1}') : zlib.deflateSync('{"a":1}');
+        const valid = encoding === 'gzip' ? zlib.gzipSync('{"a":1}') : encoding === 'br' ? zlib.brotliCompressSync('{"a":1}') : zlib.deflateSync('{"a":1}');
         const body = Buffer.concat([valid.subarray(0, 4), Buffer.from(garbage)]);
         const path = '/api/v1' + route.path.replace(/:(\w+)/g, '00000000-0000-7000-8000-000000000000');
         const res = await fetch(s.url + path, { method: route.method.toUpperCase(), body, headers: { 'content-type': 'application/json', 'content-encoding': encoding, authorization: `Bearer ${t.adminToken}` } });
@@ -47,6 +47,10 @@ describe('bad input families answer 4xx, never 5xx', () => {
     const login = await fetch(`${s.url}/api/v1/auth/login`, { method: 'POST', body: Buffer.from([0x1f, 0x8b, 8, 0, 1, 2, 3]), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
     expect(login.status).toBe(415);
     expect((await login.json()).code).toBe('CONTENT_ENCODING_INVALID');
+    // Bytes that are no brotli stream at all (the brotli decoder's own error codes, ERR__ERROR_FORMAT_*).
+    const brotli = await fetch(`${s.url}/api/v1/reports/query`, { method: 'POST', body: Buffer.from('t5t7', 'base64'), headers: { 'content-type': 'application/json', 'content-encoding': 'br', authorization: `Bearer ${t.adminToken}` } });
+    expect(brotli.status).toBe(415);
+    expect((await brotli.json()).code).toBe('CONTENT_ENCODING_INVALID');
   });
 
   it('a report filter value that does not fit its column is 422 naming the filter', async () => {

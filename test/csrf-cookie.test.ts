@@ -3,7 +3,7 @@
  * GraphQL request authenticated by the cookie must come from the service's own origin and, where it has
  * a body, send JSON. A browser page is played by fetch with the headers a browser sets (Origin,
  * Sec-Fetch-Site) and the cookie a login set; Bearer credentials are not affected. The sweep over every
- * route is in test/sweep.test.ts.
+ * route is in test/sweep-rest.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';

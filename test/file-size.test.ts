@@ -19,15 +19,6 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 const NOT_YET_SPLIT: Record<string, number> = {
   'bench/gpu.ts': 317,
   'src/billing/queries.ts': 342,
-  'test/alerts.test.ts': 301,
-  'test/assistant.test.ts': 487,
-  'test/billing.test.ts': 386,
-  'test/cli.test.ts': 335,
-  'test/migrations.test.ts': 369,
-  'test/reports.test.ts': 410,
-  'test/setup-rest.test.ts': 302,
-  'test/sweep.test.ts': 542,
-  'test/webhooks-outbound.test.ts': 466,
 };
 
 function* files(dir: string): Generator<string> {

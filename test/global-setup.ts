@@ -4,11 +4,13 @@
  * Gives the run an id that test databases and Redis prefixes carry; the teardown removes whatever of
  * this run is left (a file that crashed before `stop()`), and test databases older than a day.
  */
+import { execFileSync } from 'node:child_process';
 import crypto from 'node:crypto';
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import type { TestProject } from 'vitest/node';
 import { applyMigrations, listMigrationFiles } from '../src/db/migrate.js';
+import { buildConsole, consoleStale } from '../src/server/console.js';
 import { ADMIN_URL, REDIS_URL, dbUrl, testDatabasePrefix, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
 
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
@@ -27,6 +29,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   } finally {
     redis.disconnect();
   }
+  // Tests that need a real process run the compiled service, as `npm start` does (test/helpers/cli.ts
+  // SERVICE_MAIN): build dist/ once here when a source is newer, not in every spawned process.
+  execFileSync(process.execPath, ['scripts/build-server.mjs', '--if-stale'], { stdio: 'inherit' });
+  // Likewise the console the browser tests load: once here, not in each console test file running at once.
+  if (consoleStale()) await buildConsole(() => {}, { onlyIfStale: true });
   const digest = crypto.createHash('sha256');
   for (const m of listMigrationFiles()) digest.update(m.name).update(m.checksum ?? '');
   const template = `ops_tpl_${digest.digest('hex').slice(0, 12)}`;

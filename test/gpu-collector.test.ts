@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, rest } from './helpers/http.js';
-import { childEnv, opsInProcess, REPO_ROOT } from './helpers/cli.js';
+import { childEnv, CLI_MAIN, opsInProcess, REPO_ROOT } from './helpers/cli.js';
 import { nvidiaSmiArgs } from '../src/gpu/nvidia-smi.js';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/gpu/nvidia-smi.csv');
@@ -144,7 +144,7 @@ describe('ops gpu collect', () => {
   });
 
   it('as a process: collects every interval until SIGTERM, delivers the round in flight, then exits 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', 'gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', '1s', '--node', 'gpu-host-2', '--json'], {
+    const child = spawn(process.execPath, [...CLI_MAIN, 'gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', '1s', '--node', 'gpu-host-2', '--json'], {
       cwd: REPO_ROOT,
       env: childEnv(withSmi('h2-')),
       stdio: ['ignore', 'pipe', 'pipe'],

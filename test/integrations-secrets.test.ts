@@ -13,7 +13,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/server.js';
 import { ADMIN_URL, REDIS_URL } from './helpers/env.js';
-import { childEnv, ops, REPO_ROOT, run } from './helpers/cli.js';
+import { childEnv, ops, REPO_ROOT, run, SERVICE_MAIN } from './helpers/cli.js';
+import { untilOutput } from './helpers/processes.js';
 import { rest } from './helpers/http.js';
 import { freePort } from './helpers/peers.js';
 
@@ -56,14 +57,10 @@ beforeAll(async () => {
     WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
     INTEGRATION_HEALTH_INTERVAL_MS: '500',
   };
-  child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  child = spawn(process.execPath, SERVICE_MAIN, { cwd: REPO_ROOT, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
-  const deadline = Date.now() + 60_000;
-  while (!out.includes('operations service listening')) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service did not start:\n${out}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await untilOutput(child, () => out, 'operations service listening', 'the service');
 });
 afterAll(async () => {
   if (child && child.exitCode === null) {

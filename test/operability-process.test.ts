@@ -8,15 +8,16 @@ import { inject } from 'vitest';
 import { createTestDatabase, type TestDatabase } from './helpers/server.js';
 import { REDIS_URL, testRedisPrefix, unlinkRedisPrefix } from './helpers/env.js';
 import { untilSubscribed } from './helpers/pubsub.js';
-import { childEnv, REPO_ROOT, run } from './helpers/cli.js';
+import { childEnv, REPO_ROOT, run, SERVICE_MAIN } from './helpers/cli.js';
 import { eventually, rest, subscribe } from './helpers/http.js';
+import { untilOutput } from './helpers/processes.js';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 
-// `node --import tsx` rather than `npx tsx` or the tsx binary: both wrap the service in a parent
-// process, npm does not pass the exit code through a signal, and tsx SIGKILLs a child that does not
-// acknowledge SIGTERM within 30 ms (which happens on a busy machine).
-const SERVICE = ['--import', 'tsx', 'src/server/main.ts'];
+// Plain node on the compiled service (what `npm start` execs) rather than npm or the tsx binary: both wrap
+// the service in a parent process, npm does not pass the exit code through a signal, and tsx SIGKILLs a
+// child that does not acknowledge SIGTERM within 30 ms (which happens on a busy machine).
+const SERVICE = SERVICE_MAIN;
 let db: TestDatabase;
 const children: ChildProcess[] = [];
 /** Redis prefixes of the service starts (run-scoped, so the global teardown also finds them). */
@@ -78,14 +79,7 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Star
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (out.includes('operations service listening')) resolve();
-      else if (child.exitCode !== null) reject(new Error(`service exited with ${child.exitCode}: ${err}`));
-      else setTimeout(check, 50);
-    };
-    check();
-  });
+  await untilOutput(child, () => out + err, 'operations service listening', 'the service');
   return { child, url: `http://127.0.0.1:${port}`, stdout: () => out, redisPrefix, exited };
 }
 

@@ -15,8 +15,11 @@ interface BodyParserError {
   charset?: string;
 }
 
-/** zlib's error codes for a stream that is not what its Content-Encoding says. */
-const DECOMPRESSION_FAILURE = /^(?:Z_|ERR_BROTLI|ERR__?ZSTD|ERR_ZLIB)/;
+/**
+ * zlib's error codes for a stream that is not what its Content-Encoding says: `Z_DATA_ERROR`, `Z_BUF_ERROR`
+ * (gzip, deflate, a truncated stream) and the brotli decoder's `ERR__ERROR_FORMAT_*` / `ERR__ERROR_*`.
+ */
+const DECOMPRESSION_FAILURE = /^(?:Z_|ERR_BROTLI|ERR__|ERR_ZLIB)/;
 
 /**
  * The client went away while its body was being read (closed the connection, Ctrl-C, a timeout of its own):

@@ -27,7 +27,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factories.js';
 import { eventually, gql, rest } from '../helpers/http.js';
-import { FUZZ_RUNS, FUZZ_SEED, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
+import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, hostileJson, hostileNumber, hostileString, leaf, toJson, withDeadline, RawNumber } from './hostile.js';
+import { badVariablesParam, extremeInt, extremeNumber, lyingEncoding, misfitReportQuery } from './families.js';
 
 const schema = buildSchema(fs.readFileSync(new URL('../../schema.graphql', import.meta.url), 'utf8'));
 
@@ -35,18 +36,25 @@ let s: TestServer;
 let t: BuiltTenant;
 const realIds: string[] = [];
 
-function inputArbitrary(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown> {
-  if (isNonNullType(type)) return inputArbitrary(type.ofType, depth);
-  if (isListType(type)) return leaf(fc.array(inputArbitrary(type.ofType, depth + 1), { maxLength: 3 }), hostileJson);
+/**
+ * Values for an argument or input field `name` of `type`. With `extreme`, every Int and Float is a number
+ * at or past the edge of its range (the issue-26 family: `gpuEvents(sinceHours: 1e308)`).
+ */
+function inputArbitrary(type: GraphQLInputType, depth = 0, name = '', extreme = false): fc.Arbitrary<unknown> {
+  if (isNonNullType(type)) return inputArbitrary(type.ofType, depth, name, extreme);
+  if (isListType(type)) return leaf(fc.array(inputArbitrary(type.ofType, depth + 1, name, extreme), { maxLength: 3 }), hostileJson);
   if (isEnumType(type)) return leaf(fc.constantFrom(...type.getValues().map((v) => v.name)), hostileString);
   if (isInputObjectType(type)) {
     if (depth > 3) return fc.constant(null);
     const fields = Object.values(type.getFields());
-    const model = Object.fromEntries(fields.map((f) => [f.name, inputArbitrary(f.type, depth + 1)]));
+    const model = Object.fromEntries(fields.map((f) => [f.name, inputArbitrary(f.type, depth + 1, f.name, extreme)]));
     const required = fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name);
     return leaf(fc.record(model, { requiredKeys: required }), hostileJson);
   }
-  switch (isScalarType(type) ? type.name : '') {
+  const scalar = isScalarType(type) ? type.name : '';
+  if (extreme && scalar === 'Int') return extremeInt;
+  if (extreme && scalar === 'Float') return extremeNumber;
+  switch (scalar) {
     case 'ID':
       return fc.oneof({ arbitrary: fc.constantFrom(...realIds), weight: 3 }, { arbitrary: hostileString, weight: 2 });
     case 'Int':
@@ -58,6 +66,8 @@ function inputArbitrary(type: GraphQLInputType, depth = 0): fc.Arbitrary<unknown
     case 'DateTime':
       return leaf(fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString()), hostileString);
     case 'JSON':
+      // A report query (`reportQuery(query:)`, saved reports) often filters a real field on a value that does not fit it.
+      if (name === 'query') return fc.oneof(leaf(fc.jsonValue({ maxDepth: 3 }), hostileJson), misfitReportQuery);
       return leaf(fc.jsonValue({ maxDepth: 3 }), hostileJson);
     default:
       return leaf(fc.string({ maxLength: 12 }), hostileString);
@@ -119,52 +129,113 @@ afterAll(async () => {
   await s?.stop();
 });
 
+interface Tally {
+  failures: string[];
+  requests: number;
+  codes: Map<string, number>;
+}
+
+/** Sends one request; a 5xx, an INTERNAL_SERVER_ERROR or a hang is recorded as a failure (false). */
+async function judge(tally: Tally, what: string, request: (signal: AbortSignal) => Promise<Response>): Promise<boolean> {
+  tally.requests++;
+  try {
+    const res = await withDeadline(what.slice(0, 80), async (signal) => {
+      const r = await request(signal);
+      return { status: r.status, text: await r.text() };
+    });
+    let parsed: { errors?: Array<{ message: string; extensions?: { code?: string } }> } = {};
+    try {
+      parsed = JSON.parse(res.text);
+    } catch {
+      /* not JSON: judged by status */
+    }
+    for (const e of parsed.errors ?? []) tally.codes.set(e.extensions?.code ?? 'none', (tally.codes.get(e.extensions?.code ?? 'none') ?? 0) + 1);
+    const internal = (parsed.errors ?? []).find((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
+    if (res.status >= 500 || internal) {
+      tally.failures.push(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
+      return false;
+    }
+    return true;
+  } catch (err) {
+    tally.failures.push(`${what} → ${(err as Error).message}`);
+    return false;
+  }
+}
+
+function hasNumber(type: GraphQLInputType, depth = 0): boolean {
+  if (isNonNullType(type) || isListType(type)) return hasNumber(type.ofType, depth);
+  if (isInputObjectType(type)) return depth < 3 && Object.values(type.getFields()).some((f) => hasNumber(f.type, depth + 1));
+  return isScalarType(type) && (type.name === 'Int' || type.name === 'Float');
+}
+
+/** Arguments for a root field: required ones always given (their values may still be hostile), optional ones at random (fc.option leaves one in `freq` out). */
+function argumentsFor(root: RootField, extreme: boolean): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(...root.field.args.map((a) => (isNonNullType(a.type) ? inputArbitrary(a.type, 0, a.name, extreme) : fc.option(inputArbitrary(a.type, 0, a.name, extreme), { nil: undefined, freq: extreme ? 5 : 3 }))))
+    .map((values) => Object.fromEntries(values.map((v, i) => [`a${i}`, v]).filter(([, v]) => v !== undefined)));
+}
+
+const post = (body: string | Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) => (signal: AbortSignal) =>
+  fetch(`${s.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json', ...headers }, body, signal });
+
+async function stillUp(tally: Tally, label: string): Promise<void> {
+  const byCode = [...tally.codes].map(([k, v]) => `${k}: ${v}`).join(', ');
+  console.log(`${label} = ${tally.requests} requests (seed ${FUZZ_SEED}); error codes ${byCode}`);
+  expect(tally.failures).toEqual([]);
+  const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
+  expect(health.status).toBe(200);
+}
+
+const newTally = (): Tally => ({ failures: [], requests: 0, codes: new Map() });
+
 describe('GraphQL fuzzer', () => {
   it('answers every generated call of every root field without a 5xx, an internal error or a hang, and stays up', async () => {
-    const failures: string[] = [];
-    let requests = 0;
-    const codes = new Map<string, number>();
+    const tally = newTally();
     for (const root of rootFields) {
       const query = documentFor(root);
-      // Required arguments always given (their values may still be hostile), optional ones at random.
-      const arb = fc.tuple(...root.field.args.map((a) => (isNonNullType(a.type) ? inputArbitrary(a.type) : fc.option(inputArbitrary(a.type), { nil: undefined, freq: 3 }))));
+      // About one body in four is sent compressed with a Content-Encoding that lies about it (issue 26).
+      const arb = argumentsFor(root, false).chain((variables) => {
+        const body = toJson({ query, variables });
+        return fc.oneof({ arbitrary: fc.constant({ body, encoded: undefined }), weight: 3 }, { arbitrary: lyingEncoding(body).map((encoded) => ({ body, encoded })), weight: 1 });
+      });
       await fc.assert(
-        fc.asyncProperty(arb, async (values) => {
-          requests++;
-          const variables = Object.fromEntries(values.map((v, i) => [`a${i}`, v]).filter(([, v]) => v !== undefined));
-          const body = toJson({ query, variables });
-          const what = `${root.field.name} ${body.slice(0, 400)}`;
-          try {
-            const res = await withDeadline(root.field.name, async (signal) => {
-              const r = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/json' }, body, signal });
-              return { status: r.status, text: await r.text() };
-            });
-            let parsed: { errors?: Array<{ message: string; extensions?: { code?: string } }> } = {};
-            try {
-              parsed = JSON.parse(res.text);
-            } catch {
-              /* not JSON: judged by status */
-            }
-            for (const e of parsed.errors ?? []) codes.set(e.extensions?.code ?? 'none', (codes.get(e.extensions?.code ?? 'none') ?? 0) + 1);
-            const internal = (parsed.errors ?? []).find((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR');
-            if (res.status >= 500 || internal) {
-              failures.push(`${what} → ${res.status} ${res.text.slice(0, 300)}`);
-              return false;
-            }
-            return true;
-          } catch (err) {
-            failures.push(`${what} → ${(err as Error).message}`);
-            return false;
-          }
-        }),
+        fc.asyncProperty(arb, ({ body, encoded }) =>
+          judge(tally, `${root.field.name}${encoded ? ` content-encoding=${encoded.encoding}` : ''} ${body.slice(0, 400)}`, encoded ? post(encoded.bytes, { 'content-encoding': encoded.encoding }) : post(body)),
+        ),
         { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
       ).catch(() => undefined); // collected above, all fields still run
     }
     const queries = rootFields.filter((r) => r.operation === 'query').length;
-    const byCode = [...codes].map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`GraphQL fuzz: ${rootFields.length} root fields (${queries} queries, ${rootFields.length - queries} mutations) × ${FUZZ_RUNS} cases = ${requests} requests (seed ${FUZZ_SEED}); error codes ${byCode}`);
-    expect(failures).toEqual([]);
-    const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
-    expect(health.status).toBe(200);
-  }, 300_000);
+    await stillUp(tally, `GraphQL fuzz: ${rootFields.length} root fields (${queries} queries, ${rootFields.length - queries} mutations) × ${FUZZ_RUNS} cases`);
+  }, FUZZ_TEST_TIMEOUT_MS);
+
+  it('answers extreme numbers in every numeric argument without an internal error', async () => {
+    const tally = newTally();
+    const numeric = rootFields.filter((r) => r.field.args.some((a) => hasNumber(a.type)));
+    expect(numeric.map((r) => r.field.name)).toContain('gpuEvents');
+    for (const root of numeric) {
+      const query = documentFor(root);
+      await fc.assert(
+        fc.asyncProperty(argumentsFor(root, true), (variables) => {
+          const body = toJson({ query, variables });
+          return judge(tally, `${root.field.name} ${body.slice(0, 400)}`, post(body));
+        }),
+        { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
+      ).catch(() => undefined);
+    }
+    await stillUp(tally, `GraphQL extreme numbers: ${numeric.length} root fields × ${FUZZ_RUNS} cases`);
+  }, FUZZ_TEST_TIMEOUT_MS);
+
+  it('answers GET /graphql with variables that are not JSON, badly encoded or not an object without a 5xx', async () => {
+    const tally = newTally();
+    const queries = rootFields.filter((r) => r.operation === 'query');
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...queries), badVariablesParam, (root, variables) => {
+        const url = `${s.url}/graphql?query=${encodeURIComponent(documentFor(root))}&variables=${variables}`;
+        return judge(tally, `GET ${root.field.name} variables=${variables.slice(0, 300)}`, (signal) => fetch(url, { headers: { authorization: `Bearer ${t.adminToken}`, accept: 'application/json' }, signal }));
+      }),
+      { numRuns: FUZZ_RUNS * 10, seed: FUZZ_SEED, endOnFailure: true },
+    ).catch(() => undefined);
+    await stillUp(tally, `GraphQL GET variables: ${FUZZ_RUNS * 10} cases`);
+  }, FUZZ_TEST_TIMEOUT_MS);
 });

@@ -8,6 +8,8 @@ import fc from 'fast-check';
 /** Budget and seed, from the environment so CI stays bounded and `npm run fuzz` can go deeper. */
 export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 6);
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261123);
+/** Deadline of one fuzzer test: grows with the budget (a hang is caught per request by REQUEST_TIMEOUT_MS). */
+export const FUZZ_TEST_TIMEOUT_MS = Math.max(300_000, FUZZ_RUNS * 5_000);
 /** A request that takes longer than this is a hang. */
 export const REQUEST_TIMEOUT_MS = Number(process.env.FUZZ_REQUEST_TIMEOUT_MS ?? 15_000);
 

@@ -15,7 +15,8 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factori
 import { eventually, gql, rest } from '../helpers/http.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { hmacHex } from '../../src/signing.js';
-import { FUZZ_RUNS, FUZZ_SEED, RAW_SEGMENTS, encodeSegment, hostileJson, hostileNumber, hostileNumeral, hostileString, leaf, toJson, withDeadline } from './hostile.js';
+import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, RAW_SEGMENTS, encodeSegment, hostileJson, hostileNumber, hostileNumeral, hostileString, leaf, toJson, withDeadline } from './hostile.js';
+import { lyingEncoding, misfitReportQuery, type EncodedBody } from './families.js';
 
 type Schema = Record<string, any>;
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
@@ -87,6 +88,8 @@ interface Case {
   query: string;
   body: string | undefined;
   contentType: string;
+  /** The body compressed with a Content-Encoding that lies about it (issue 26 family), else undefined. */
+  encoded: EncodedBody | undefined;
 }
 
 interface Operation {
@@ -140,11 +143,28 @@ function caseFor(o: Operation): fc.Arbitrary<Case> {
     .tuple(...queryParams.map((p) => fc.option(queryValue(p), { nil: undefined }).map((v) => (v === undefined ? '' : `${p.name}=${v}`))), sometimes(fc.constantFrom('unknown=1', 'limit=1&limit=2', '%00=x')))
     .map((parts) => parts.filter(Boolean).join('&'));
   const bodySchema = o.op.requestBody?.content?.['application/json']?.schema;
+  const report = reportFamily(bodySchema);
   const bodyArb: fc.Arbitrary<string | undefined> = bodySchema
-    ? fc.oneof({ arbitrary: arbitraryFor(bodySchema).map(toJson), weight: 5 }, { arbitrary: hostileJson.map(toJson), weight: 1 }, { arbitrary: fc.constantFrom('{"a":', 'not json', '', '{"a":1}}'), weight: 1 })
+    ? fc.oneof(
+        { arbitrary: arbitraryFor(bodySchema).map(toJson), weight: 5 },
+        { arbitrary: hostileJson.map(toJson), weight: 1 },
+        { arbitrary: fc.constantFrom('{"a":', 'not json', '', '{"a":1}}'), weight: 1 },
+        ...(report ? [{ arbitrary: report.map(toJson), weight: 4 }] : []),
+      )
     : sometimes(hostileJson.map(toJson));
   const contentType = fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded'), weight: 1 });
-  return fc.record({ path: pathArb, query: queryArb, body: bodyArb, contentType });
+  return fc.record({ path: pathArb, query: queryArb, body: bodyArb, contentType }).chain((c) =>
+    // About one body in four is sent compressed with a Content-Encoding that lies (every route with a body).
+    (c.body === undefined ? fc.constant(undefined) : fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: lyingEncoding(c.body), weight: 1 })).map((encoded) => ({ ...c, encoded })),
+  );
+}
+
+/** Report queries whose filter value does not fit its field (issue 26 family), for routes that take one. */
+function reportFamily(bodySchema: Schema | undefined): fc.Arbitrary<unknown> | undefined {
+  const body = resolve(bodySchema);
+  if (body.properties?.entity && body.properties?.filters) return misfitReportQuery;
+  if (resolve(body.properties?.query).properties?.filters) return misfitReportQuery.map((query) => ({ name: 'fuzz report', query }));
+  return undefined;
 }
 
 /** The headers the route's credential needs (a valid signature over the exact body for webhooks). */
@@ -159,8 +179,10 @@ async function send(o: Operation, c: Case): Promise<{ status: number; text: stri
   const url = `${s.url}/api/v1${c.path}${c.query ? `?${c.query}` : ''}`;
   const headers: Record<string, string> = { ...credentialHeaders(o, c) };
   if (c.body !== undefined) headers['content-type'] = c.contentType;
+  if (c.encoded) headers['content-encoding'] = c.encoded.encoding;
+  const body = o.method === 'get' ? undefined : (c.encoded?.bytes ?? c.body);
   return withDeadline(`${o.method.toUpperCase()} ${c.path}`, async (signal) => {
-    const res = await fetch(url, { method: o.method.toUpperCase(), headers, body: o.method === 'get' ? undefined : c.body, signal });
+    const res = await fetch(url, { method: o.method.toUpperCase(), headers, body, signal });
     if ((res.headers.get('content-type') ?? '').startsWith('text/event-stream')) {
       await res.body?.cancel(); // a live stream: its headers are the answer
       return { status: res.status, text: '' };
@@ -214,7 +236,7 @@ describe('REST contract fuzzer', () => {
             return false;
           }
           statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-          if (r.status >= 500) failures.push(`${o.method.toUpperCase()} ${c.path}?${c.query} body=${(c.body ?? '').slice(0, 300)} → ${r.status} ${r.text.slice(0, 300)}`);
+          if (r.status >= 500) failures.push(`${o.method.toUpperCase()} ${c.path}?${c.query}${c.encoded ? ` content-encoding=${c.encoded.encoding} (${Buffer.from(c.encoded.bytes).toString('base64').slice(0, 200)})` : ''} body=${(c.body ?? '').slice(0, 300)} → ${r.status} ${r.text.slice(0, 300)}`);
           return r.status < 500;
         }),
         { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
@@ -225,5 +247,5 @@ describe('REST contract fuzzer', () => {
     expect(failures).toEqual([]);
     const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
     expect(health.status).toBe(200);
-  }, 300_000);
+  }, FUZZ_TEST_TIMEOUT_MS);
 });

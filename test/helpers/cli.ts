@@ -1,12 +1,20 @@
 /**
- * Runs the real operator CLI: in this process (`runCli`, for most tests) or as a child process
- * (`src/server/cli/main.ts`, for the few tests of what only a process shows).
+ * Runs the real operator CLI: in this process (`runCli`, for most tests) or as a child process (the
+ * compiled `dist/src/server/cli/main.js`, for the few tests of what only a process shows).
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * Node arguments that run the service as `npm start` does: the compiled dist/ (built by test/global-setup.ts
+ * when a source is newer), without a TypeScript loader transforming the sources in every spawned process.
+ */
+export const SERVICE_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/main.js')];
+/** The operator CLI, compiled (`npm run ops` runs the same module through tsx). */
+export const CLI_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/cli/main.js')];
 
 export interface CliResult {
   code: number | null;
@@ -39,9 +47,9 @@ export function run(cmd: string, args: string[], env: Record<string, string | un
   });
 }
 
-/** `ops <args>` through node + tsx (what `npm run ops` runs, without npm's start-up). */
+/** `ops <args>` as a process: the compiled CLI (what `npm run ops` runs, without npm's and tsx's start-up). */
 export function ops(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
-  return run(process.execPath, ['--import', 'tsx', 'src/server/cli/main.ts', ...args], env);
+  return run(process.execPath, [...CLI_MAIN, ...args], env);
 }
 
 /** `npm run --silent ops -- <args>`, exactly as documented. */

@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import { freePort } from './processes.js';
+import { eventually } from './http.js';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -18,19 +19,14 @@ export interface Peer {
   stop(): Promise<void>;
 }
 
-async function waitReady(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
-    try {
-      const r = await fetch(url + '/-/ready');
-      if (r.ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`${url} not ready within ${timeoutMs} ms:\n${output()}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+/** Waits until the peer answers `/-/ready` (the fact), failing at once if it exits first. */
+async function waitReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
+  const outcome = await eventually(async () => {
+    if (child.exitCode !== null) return 'exited';
+    const r = await fetch(url + '/-/ready').catch(() => undefined); // not listening yet
+    return r?.ok ? 'ready' : undefined;
+  }, 60_000, 100);
+  if (outcome === 'exited') throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
 }
 
 async function startPeer(binary: string, args: (port: number, dir: string) => string[], files: Record<string, string>): Promise<Peer> {

@@ -9,7 +9,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Redis } from 'ioredis';
-import { childEnv, REPO_ROOT } from './cli.js';
+import { childEnv, REPO_ROOT, SERVICE_MAIN } from './cli.js';
 import { REDIS_URL, unlinkRedisPrefix } from './env.js';
 
 export async function freePort(): Promise<number> {
@@ -33,6 +33,40 @@ export interface StartedProcess {
 }
 
 /**
+ * Resolves once `output()` matches `pattern` (checked whenever the child writes), rejects when the child
+ * exits first. No deadline of its own: waiting on the fact, the test's hook or test timeout is the limit.
+ */
+export function untilOutput(child: ChildProcess, output: () => string, pattern: RegExp | string, what = 'the process'): Promise<void> {
+  const seen = () => (typeof pattern === 'string' ? output().includes(pattern) : pattern.test(output()));
+  return new Promise<void>((resolve, reject) => {
+    const done = () => {
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+    };
+    // Listeners added after the output collectors run after them, so output() already holds this chunk.
+    const onData = () => {
+      if (seen()) {
+        done();
+        resolve();
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) => {
+      done();
+      if (seen()) resolve();
+      else reject(new Error(`${what} exited (${code ?? signal}) before saying ${String(pattern)}:\n${output()}`));
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.on('exit', onExit);
+    if (seen()) {
+      done();
+      resolve();
+    } else if (child.exitCode !== null || child.signalCode !== null) onExit(child.exitCode, child.signalCode);
+  });
+}
+
+/**
  * Spawns `cmd args` in the repository with `env` (on top of this process's, minus vitest's markers) and
  * resolves once the service logs that it is listening on PORT.
  */
@@ -40,9 +74,8 @@ export async function startServiceProcess(
   cmd: string,
   args: string[],
   env: Record<string, string | undefined>,
-  opts: { timeoutMs?: number; /** In a process group of its own, like a job a terminal runs in the foreground. */ ownGroup?: boolean } = {},
+  opts: { /** In a process group of its own, like a job a terminal runs in the foreground. */ ownGroup?: boolean } = {},
 ): Promise<StartedProcess> {
-  const timeoutMs = opts.timeoutMs ?? 120_000;
   const port = Number(env.PORT);
   const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownGroup ?? false });
   let out = '';
@@ -50,16 +83,7 @@ export async function startServiceProcess(
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
-  const deadline = Date.now() + timeoutMs;
-  await new Promise<void>((resolve, reject) => {
-    const check = () => {
-      if (out.includes('operations service listening')) resolve();
-      else if (child.exitCode !== null || child.signalCode !== null) reject(new Error(`service exited (${child.exitCode ?? child.signalCode}): ${err}\n${out}`));
-      else if (Date.now() > deadline) reject(new Error(`service did not start within ${timeoutMs} ms: ${err}\n${out}`));
-      else setTimeout(check, 100);
-    };
-    check();
-  });
+  await untilOutput(child, () => out + err, 'operations service listening', 'the service');
   return { child, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
 }
 
@@ -128,7 +152,7 @@ export function portOpen(port: number): Promise<boolean> {
  */
 export async function startEmbeddedService(name: string, redisPrefix: string): Promise<StartedProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
-  const svc = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const svc = await startServiceProcess(process.execPath, SERVICE_MAIN, {
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
     DATABASE_URL: undefined,

@@ -1,12 +1,11 @@
 /**
- * Service nodes as separate OS processes (`src/server/main.ts`, as `npm start` runs it) for the scale
+ * Service nodes as separate OS processes (the compiled service, as `npm start` runs it) for the scale
  * tests: API-only nodes (RUN_WORKERS=false) and worker-only nodes (RUN_HTTP=false) sharing one database,
  * one Redis (or Redis Cluster) and one APP_SECRET. Each resolves once the process says it is running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
-import { childEnv, REPO_ROOT } from './cli.js';
-import { freePort } from './processes.js';
+import { childEnv, REPO_ROOT, SERVICE_MAIN } from './cli.js';
+import { freePort, untilOutput } from './processes.js';
 
 export interface ServiceNode {
   child: ChildProcess;
@@ -19,7 +18,7 @@ export interface ServiceNode {
 /** Starts one node with `env` on top of the shared settings; `role` picks RUN_HTTP/RUN_WORKERS. */
 export async function startServiceNode(role: 'api' | 'worker', env: Record<string, string | undefined>): Promise<ServiceNode> {
   const port = role === 'api' ? await freePort() : 0;
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(REPO_ROOT, 'src/server/main.ts')], {
+  const child = spawn(process.execPath, SERVICE_MAIN, {
     cwd: REPO_ROOT,
     env: childEnv({
       HOST: '127.0.0.1',
@@ -36,16 +35,7 @@ export async function startServiceNode(role: 'api' | 'worker', env: Record<strin
   child.stdout!.on('data', (d) => (out = (out + d).slice(-200_000)));
   child.stderr!.on('data', (d) => (out = (out + d).slice(-200_000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  await new Promise<void>((resolve, reject) => {
-    const started = Date.now();
-    const check = () => {
-      if (/operations (service listening|worker running)/.test(out)) return resolve();
-      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`${role} node exited during start-up:\n${out}`));
-      if (Date.now() - started > 180_000) return reject(new Error(`${role} node did not start within 180 s:\n${out}`));
-      setTimeout(check, 100);
-    };
-    check();
-  });
+  await untilOutput(child, () => out, /operations (service listening|worker running)/, `${role} node`);
   return {
     child,
     url: port ? `http://127.0.0.1:${port}` : '',

@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestServer } from './server.js';
 import { REDIS_URL } from './env.js';
+import { untilOutput } from './processes.js';
 
 const testDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,15 +31,9 @@ export async function spawnWorker(s: TestServer, onCleanup: (kill: () => Promise
   onCleanup(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('worker process did not start within 30 s')), 30_000);
-    child.stdout!.on('data', (d: Buffer) => {
-      if (d.toString().includes('ready')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`worker process exited early (${code})`)));
-  });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d));
+  // Waits on the fact (the process says it is ready, or exits), bounded by the test's hook timeout.
+  await untilOutput(child, () => out, 'ready', 'the worker process');
   return child;
 }

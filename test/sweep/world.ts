@@ -1,5 +1,5 @@
 /**
- * The objects the route sweep (test/sweep.test.ts) aims at: one of each kind in a tenant, made through
+ * The objects the route sweep (test/sweep-rest.test.ts, test/sweep-graphql.test.ts) aims at: one of each kind in a tenant, made through
  * the services, keyed by entity name. A REST `:param` or GraphQL argument names its entity
  * (`alertId` / `alert(id)` → `Alert`); the sweep fails with a clear message when a new route names an
  * entity that has no builder here, so each new area adds one line.
