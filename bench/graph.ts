@@ -21,6 +21,7 @@ import { authenticate } from '../src/auth/authenticate.js';
 import type { Runtime } from '../src/runtime.js';
 import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
 import { createBenchDatabase, REDIS_URL } from './lib/env.js';
+import { profiled } from './lib/profile.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
@@ -33,6 +34,7 @@ const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) =>
 const originalQuery = proto.query;
 proto.query = function (this: unknown, ...args: unknown[]) {
   statements++;
+  if (process.env.BENCH_SQL_LOG) console.log('SQL', String(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text).slice(0, Number(process.env.BENCH_SQL_LOG)), JSON.stringify((args[0] as { values?: unknown })?.values ?? args[1]));
   return originalQuery.apply(this, args);
 };
 
@@ -139,9 +141,11 @@ try {
   }
   const headers = { authorization: `Bearer ${tenant.adminToken}`, 'content-type': 'application/json' };
   console.log(`dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`);
-  const base = await measure('baseline (hand-written Prisma)', () => fetch(baselineUrl, { headers }));
-  const ours = await measure('ours (GraphQL, Pothos planning)', () =>
-    fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
+  const base = await profiled('graph-baseline', () => measure('baseline (hand-written Prisma)', () => fetch(baselineUrl, { headers })));
+  const ours = await profiled('graph-ours', () =>
+    measure('ours (GraphQL, Pothos planning)', () =>
+      fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
+    ),
   );
   console.log(`ratio ours / baseline                p50 ${(ours.p50 / base.p50).toFixed(2)}x   p95 ${(ours.p95 / base.p95).toFixed(2)}x   statements ${(ours.statementsPerRequest / base.statementsPerRequest).toFixed(2)}x`);
 } finally {
