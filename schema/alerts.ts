@@ -72,10 +72,8 @@ builder.prismaObject('MaintenanceWindow', {
 });
 
 const AlertRef = builder.prismaObject('Alert', {
-  interfaces: [NodeRef],
+  interfaces: [NodeRef], select: { id: true, status: true, severity: true, summary: true, source: true, dedupKey: true, count: true, firstSeenAt: true, lastSeenAt: true },
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
-  // The columns lists show are always loaded (plain reads); labels, annotations and the rest only when asked for.
-  select: { id: true, status: true, severity: true, summary: true, source: true, dedupKey: true, count: true, firstSeenAt: true, lastSeenAt: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     status: t.expose('status', { type: AlertStatusEnum }),
@@ -95,7 +93,7 @@ const AlertRef = builder.prismaObject('Alert', {
     ruleId: t.exposeString('ruleId', { nullable: true }),
     assigneeId: t.exposeString('assigneeId', { nullable: true }),
     maintenanceWindowId: t.exposeString('maintenanceWindowId', { nullable: true }),
-    allowedActions: t.field({ type: [AlertActionEnum], select: { status: true }, resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
+    allowedActions: t.field({ type: [AlertActionEnum], resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     rule: t.relation('rule', { nullable: true }),

@@ -9,6 +9,9 @@
  * bench:graph). Those fields give up their field-level selection; fields reading anything else (big
  * JSON or text columns, relations, computed selections) keep it and stay loaded only when asked for.
  *
+ * `Alert`, `Event` and `Proposal` use it: their type-level `select` names the columns lists show, so a
+ * list loads those and nothing else (labels, payloads, intents only for a query that asks for them).
+ *
  * Registered before PrismaPlugin in the builder's list: Pothos applies field-config hooks from the
  * last plugin to the first, so this one sees the selection plugin-prisma attached.
  */
