@@ -17,7 +17,6 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  * grow; once one is split its line goes. Every other file is held to MAX_LINES.
  */
 const NOT_YET_SPLIT: Record<string, number> = {
-  'bench/gpu.ts': 317,
   'console/src/pages/Billing.tsx': 404,
   'console/src/pages/Gpu.tsx': 316,
   'console/src/pages/Reports.tsx': 511,
