@@ -102,7 +102,7 @@ export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimit
   return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
 
-type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount'>;
+type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount' | 'createdAt'>;
 
 /**
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
@@ -113,6 +113,7 @@ async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, atte
   const r = sent?.result;
   const recorded = await store.record({
     deliveryId: d.id,
+    deliveryCreatedAt: d.createdAt,
     attempt,
     status: v.status,
     nextAttemptAt: v.next,
