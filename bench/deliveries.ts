@@ -9,7 +9,8 @@
  * Prints deliveries/s, p50/p99 trigger→delivered latency (outbox row written → delivery recorded as
  * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
  * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
- * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200).
+ * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200); BENCH_CPU_PROF=<dir>
+ * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -23,6 +24,8 @@ import { createCtx } from '../src/context.js';
 import { createOutboundWebhook } from '../src/webhooks/webhooks.js';
 import { dispatchOutbox } from '../src/outbox/outbox.js';
 import { hmacHex } from '../src/signing.js';
+import { profiled } from './lib/profile.js';
+import { goalLine } from './lib/goal.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -130,7 +133,21 @@ async function baseline(urls: string[], total: number, concurrency: number, secr
   return total / secs;
 }
 
+/** With BENCH_COUNT_REDIS=1: Redis commands this process sends, by name (scripts as `evalsha`). */
+const redisCounts: Record<string, number> = {};
+async function countRedis(): Promise<void> {
+  const { Redis } = await import('ioredis');
+  const proto = Redis.prototype as unknown as { sendCommand: (cmd: { name: string; args: unknown[] }) => unknown };
+  const orig = proto.sendCommand;
+  proto.sendCommand = function (this: unknown, cmd) {
+    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha` : cmd.name;
+    redisCounts[key] = (redisCounts[key] ?? 0) + 1;
+    return orig.call(this, cmd);
+  };
+}
+
 async function main(): Promise<void> {
+  if (process.env.BENCH_COUNT_REDIS) await countRedis();
   const runId = crypto.randomBytes(4).toString('hex');
   const dbName = `ops_bench_${runId}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -177,6 +194,7 @@ async function main(): Promise<void> {
     const cpuBefore = process.cpuUsage();
     const triggerStart = Date.now();
     const ids: string[] = [];
+    await profiled('deliveries-engine', async () => {
     for (let i = 0; i < MESSAGES; i += 100) {
       const batch = Array.from({ length: Math.min(100, MESSAGES - i) }, (_v, k) => ({
         tenantId: tenant.id,
@@ -193,6 +211,7 @@ async function main(): Promise<void> {
       if (delivered >= total) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    });
     const cpu = process.cpuUsage(cpuBefore);
     const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
     const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
@@ -207,6 +226,7 @@ async function main(): Promise<void> {
     const maxPerSecond = Math.max(...stats.map((s) => s.maxPerSlidingSecond));
     const failed = await rt.prisma.delivery.count({ where: { status: { not: 'delivered' } } });
 
+    if (process.env.BENCH_COUNT_REDIS) console.log(`Redis commands sent by the engine process: ${JSON.stringify(redisCounts)}`);
     console.log(`engine: ${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${engineRate.toFixed(0)} deliveries/s aggregate`);
     console.log(`  trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
     console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
@@ -214,6 +234,9 @@ async function main(): Promise<void> {
     console.log(`  engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`);
     console.log(`  ceiling at the cap: ${RECEIVERS * CAP} deliveries/s (receivers × cap)`);
     console.log(`ratio engine / baseline: ${(engineRate / baseRate).toFixed(3)}  (engine / cap ceiling: ${(engineRate / (RECEIVERS * CAP)).toFixed(3)})`);
+    console.log(goalLine('deliveries/s', engineRate, { atLeast: 2900 }, '/s', 0));
+    console.log(goalLine('engine / cap ceiling', engineRate / (RECEIVERS * CAP), { atLeast: 0.97 }, '', 3));
+    console.log(goalLine('engine CPU per delivery', cpuMsPerDelivery, { atMost: 0.25 }, ' ms', 3));
     const ok = unique === total && requests === unique && maxPerSecond <= CAP;
     console.log(ok ? 'result: no lost or duplicated deliveries; cap held' : 'result: CHECK FAILED');
     process.exitCode = ok ? 0 : 1;

@@ -23,6 +23,7 @@
  *    /ai-factory/gpu/timeseries?metric=utilization&since_hours=24 for one node (8 GPUs) and for all GPUs
  *    (the API caps a query at 200 series). p50/p95, and the server's peak RSS (VmHWM).
  *
+ * The fleet and the baseline statement are in lib/gpu-fleet.ts.
  * Env: BENCH_GPU_HOURS (2), BENCH_GPUS (1000), BENCH_GPU_CONNECTIONS (4), BENCH_GPU_QUERIES (30),
  * TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL (or BENCH_*), as the tests.
  */
@@ -39,18 +40,10 @@ import { createTenant } from '../src/tenants/tenants.js';
 import { ADMIN_URL, REDIS_URL, createBenchDatabase, serviceEnv } from './lib/env.js';
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/load.js';
+import { goalLine } from './lib/goal.js';
+import { BASELINE_SQL, BATCH, CONNECTIONS, GPUS, GPUS_PER_NODE, HOURS, INTERVAL_S, MODEL, QUERIES, ROUNDS, SAMPLES, baselineParams, metrics, nodeOf, pushBody, shards, uuidOf } from './lib/gpu-fleet.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
-const HOURS = num('BENCH_GPU_HOURS', 2);
-const GPUS = num('BENCH_GPUS', 1000);
-const CONNECTIONS = num('BENCH_GPU_CONNECTIONS', 4);
-const QUERIES = num('BENCH_GPU_QUERIES', 30);
-const INTERVAL_S = 10;
-const BATCH = 5000;
-const GPUS_PER_NODE = 8;
-const ROUNDS = Math.round((HOURS * 3600) / INTERVAL_S);
-const SAMPLES = ROUNDS * GPUS;
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 const int = (n: number) => Math.round(n).toLocaleString('en');
@@ -63,100 +56,6 @@ function memoryOf(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM'), now: kb('VmRSS') };
 }
 
-const uuidOf = (g: number) => `GPU-${crypto.createHash('md5').update(`bench-gpu-${g}`).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')}`;
-const nodeOf = (g: number) => `gpu-node-${String(Math.floor(g / GPUS_PER_NODE)).padStart(3, '0')}`;
-const MODEL = 'NVIDIA H100 80GB HBM3';
-
-/** A plausible sample of GPU g at round r: a daily load curve, memory and power following it, energy rising. */
-function metrics(g: number, r: number): Record<string, number> {
-  const phase = (r / 8640) * 2 * Math.PI + g * 0.37;
-  const util = Math.round(Math.max(0, Math.min(100, 55 + 40 * Math.sin(phase) + ((g * 7 + r * 13) % 11) - 5)));
-  const power = Math.round(90 + util * 5.5);
-  return {
-    utilization: util,
-    memory_used_mib: Math.round(2000 + util * 700),
-    memory_total_mib: 81559,
-    temperature_c: Math.round(32 + util * 0.4),
-    power_w: power,
-    power_limit_w: 700,
-    energy_j: Math.round(1e9 + g * 1e6 + r * 4000),
-    xid: 0,
-    ecc_dbe: 0,
-    sm_clock_mhz: util > 5 ? 1980 : 345,
-  };
-}
-
-/** Samples of GPUs [gpuFrom, gpuTo) for rounds [firstRound, firstRound + rounds). */
-interface Batch {
-  gpuFrom: number;
-  gpuTo: number;
-  firstRound: number;
-  rounds: number;
-}
-
-/**
- * The fleet split into one contiguous group of whole nodes per connection (as collectors push their
- * own GPUs: two connections never report the same GPU), each group's samples in time order in
- * batches of up to 5,000. Returns one queue per connection.
- */
-function shards(): Batch[][] {
-  const nodes = Math.ceil(GPUS / GPUS_PER_NODE);
-  const out: Batch[][] = [];
-  for (let c = 0; c < CONNECTIONS; c++) {
-    const gpuFrom = Math.min(GPUS, Math.round((c * nodes) / CONNECTIONS) * GPUS_PER_NODE);
-    const gpuTo = Math.min(GPUS, Math.round(((c + 1) * nodes) / CONNECTIONS) * GPUS_PER_NODE);
-    const queue: Batch[] = [];
-    const perBatch = Math.max(1, Math.floor(BATCH / Math.max(1, gpuTo - gpuFrom)));
-    if (gpuTo > gpuFrom) for (let r = 0; r < ROUNDS; r += perBatch) queue.push({ gpuFrom, gpuTo, firstRound: r, rounds: Math.min(perBatch, ROUNDS - r) });
-    out.push(queue);
-  }
-  return out;
-}
-
-function pushBody(b: Batch, t0: number): string {
-  const samples = [];
-  for (let r = b.firstRound; r < b.firstRound + b.rounds; r++) {
-    const at = new Date(t0 + r * INTERVAL_S * 1000).toISOString();
-    for (let g = b.gpuFrom; g < b.gpuTo; g++) samples.push({ node: nodeOf(g), uuid: uuidOf(g), index: g % GPUS_PER_NODE, model: MODEL, at, ...metrics(g, r) });
-  }
-  return JSON.stringify({ samples });
-}
-
-const COLUMNS = ['utilization', 'memUsedMib', 'memTotalMib', 'temperatureC', 'powerW', 'powerLimitW', 'energyJ', 'xid', 'eccDbe', 'smClockMhz'] as const;
-const REST_OF: Record<(typeof COLUMNS)[number], string> = {
-  utilization: 'utilization',
-  memUsedMib: 'memory_used_mib',
-  memTotalMib: 'memory_total_mib',
-  temperatureC: 'temperature_c',
-  powerW: 'power_w',
-  powerLimitW: 'power_limit_w',
-  energyJ: 'energy_j',
-  xid: 'xid',
-  eccDbe: 'ecc_dbe',
-  smClockMhz: 'sm_clock_mhz',
-};
-const BASELINE_SQL = `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", ${COLUMNS.map((c) => `"${c}"`).join(', ')})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp[], ${COLUMNS.map((_, i) => `$${i + 4}::float8[]`).join(', ')})
-  ON CONFLICT DO NOTHING`;
-
-function baselineParams(b: Batch, t0: number, gpuIds: string[], tenantId: string): unknown[] {
-  const n = b.rounds * (b.gpuTo - b.gpuFrom);
-  const ids = new Array<string>(n);
-  const tenants = new Array<string>(n).fill(tenantId);
-  const ats = new Array<Date>(n);
-  const cols = COLUMNS.map(() => new Array<number>(n));
-  let k = 0;
-  for (let r = b.firstRound; r < b.firstRound + b.rounds; r++) {
-    const at = new Date(t0 + r * INTERVAL_S * 1000);
-    for (let g = b.gpuFrom; g < b.gpuTo; g++, k++) {
-      ids[k] = gpuIds[g]!;
-      ats[k] = at;
-      const m = metrics(g, r);
-      COLUMNS.forEach((c, i) => (cols[i]![k] = m[REST_OF[c]]!));
-    }
-  }
-  return [ids, tenants, ats, ...cols];
-}
 
 /** One worker per queue, each running `work(item)` over its queue in order; returns wall time and per-item latencies (ms). */
 async function pool<T>(queues: T[][], work: (item: T, worker: number) => Promise<void>): Promise<{ ms: number; latencies: number[] }> {
@@ -257,7 +156,7 @@ async function main(): Promise<void> {
     console.log(`\ningest of ${int(SAMPLES)} samples (${MiB(Buffer.byteLength(sampleBody))} of JSON per 5,000-sample POST${bodyLimit > 1024 * 1024 ? `; BODY_LIMIT_BYTES raised to ${int(bodyLimit)} for it` : ''})`);
     console.log(`  baseline: INSERT … SELECT unnest(…) via pg  ${fmt(baseRate, 0).padStart(8)} samples/s   ${fmt(baseRun.ms / 1000, 1)} s   per batch p50 ${fmt(quantile(baseRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(baseRun.latencies, 0.95), 0)} ms   (${int(baseStored)} rows)`);
     console.log(`  POST /api/v1/ai-factory/gpu/samples         ${fmt(ourRate, 0).padStart(8)} samples/s   ${fmt(ourRun.ms / 1000, 1)} s   per POST  p50 ${fmt(quantile(ourRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(ourRun.latencies, 0.95), 0)} ms   (${int(ourStored)} rows, ${int(accepted)} reported stored)`);
-    console.log(`  ratio ours/baseline: ${fmt(ourRate / baseRate, 3)}×`);
+    console.log(`  ${goalLine('ratio ours/baseline', ourRate / baseRate, { atLeast: 0.7 }, '×', 3)}`);
     console.log(`  rollups (by the service's backfill path inside each POST): ${rollups.map((r) => `${r.resolution === 60 ? '1-minute' : '1-hour'} ${int(r.n)} rows over ${int(Number(r.s))} samples`).join(', ') || 'none'}`);
     console.log(`  server RSS ${MiB(rssBefore.now)} idle, ${MiB(rssIngest.now)} after ingest, peak ${MiB(rssIngest.peak)}`);
 

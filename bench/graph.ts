@@ -8,8 +8,10 @@
  *   fixed handful of Prisma queries (alerts; attached events; devices; open proposals with proposer),
  *   then stitches the same JSON by hand.
  *
- * Prints p50/p95 latency, SQL statements per request (counted at the pg driver), and ours ÷ baseline.
- * Env: BENCH_REQUESTS (300), BENCH_WARMUP (30), BENCH_ALERTS (50), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL.
+ * The two sides' requests alternate, so the machine's load weighs on both alike. Prints p50/p95 latency,
+ * SQL statements per request (counted at the pg driver), ours ÷ baseline and each goal.
+ * Env: BENCH_REQUESTS (300), BENCH_WARMUP (30), BENCH_ALERTS (50), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL;
+ * BENCH_CPU_PROF=<dir> profiles each side alone (one after the other); BENCH_SQL_LOG=<chars> prints each statement.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -21,6 +23,8 @@ import { authenticate } from '../src/auth/authenticate.js';
 import type { Runtime } from '../src/runtime.js';
 import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildUser } from '../test/factories.js';
 import { createBenchDatabase, REDIS_URL } from './lib/env.js';
+import { profiled } from './lib/profile.js';
+import { goalLine } from './lib/goal.js';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
@@ -33,6 +37,7 @@ const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) =>
 const originalQuery = proto.query;
 proto.query = function (this: unknown, ...args: unknown[]) {
   statements++;
+  if (process.env.BENCH_SQL_LOG) console.log('SQL', String(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text).slice(0, Number(process.env.BENCH_SQL_LOG)), JSON.stringify((args[0] as { values?: unknown })?.values ?? args[1]));
   return originalQuery.apply(this, args);
 };
 
@@ -83,23 +88,43 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-async function measure(label: string, send: () => Promise<Response>): Promise<{ p50: number; p95: number; statementsPerRequest: number }> {
-  for (let i = 0; i < WARMUP; i++) await (await send()).text();
-  const times: number[] = [];
+interface Side {
+  label: string;
+  send: () => Promise<Response>;
+  times: number[];
+  statements: number;
+}
+
+/** One request of `side`, timed, its SQL statements counted, its answer checked. */
+async function once(side: Side): Promise<void> {
   const before = statements;
-  for (let i = 0; i < REQUESTS; i++) {
-    const t0 = performance.now();
-    const res = await send();
-    const body = (await res.json()) as { data?: { alerts?: { edges?: unknown[] } }; errors?: unknown };
-    times.push(performance.now() - t0);
-    if (body.errors || body.data?.alerts?.edges?.length !== ALERTS) throw new Error(`${label}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+  const t0 = performance.now();
+  const res = await side.send();
+  const body = (await res.json()) as { data?: { alerts?: { edges?: unknown[] } }; errors?: unknown };
+  side.times.push(performance.now() - t0);
+  side.statements += statements - before;
+  if (body.errors || body.data?.alerts?.edges?.length !== ALERTS) throw new Error(`${side.label}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+}
+
+/**
+ * Runs the sides' requests interleaved (one of each in turn), so a change in the machine's load during
+ * the run weighs on both alike; with BENCH_CPU_PROF one side after the other, each in its own profile.
+ */
+async function measure(sides: Side[]): Promise<Array<{ p50: number; p95: number; statementsPerRequest: number }>> {
+  for (let i = 0; i < WARMUP; i++) for (const side of sides) await (await side.send()).text();
+  if (process.env.BENCH_CPU_PROF) {
+    for (const side of sides) await profiled(`graph-${side.label.split(' ')[0]}`, async () => { for (let i = 0; i < REQUESTS; i++) await once(side); });
+  } else {
+    for (let i = 0; i < REQUESTS; i++) for (const side of sides) await once(side);
   }
-  const statementsPerRequest = (statements - before) / REQUESTS;
-  times.sort((a, b) => a - b);
-  const p50 = percentile(times, 50);
-  const p95 = percentile(times, 95);
-  console.log(`${label.padEnd(34)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   ${statementsPerRequest.toFixed(1)} SQL statements per request`);
-  return { p50, p95, statementsPerRequest };
+  return sides.map((side) => {
+    const times = [...side.times].sort((a, b) => a - b);
+    const p50 = percentile(times, 50);
+    const p95 = percentile(times, 95);
+    const statementsPerRequest = side.statements / REQUESTS;
+    console.log(`${side.label.padEnd(34)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   ${statementsPerRequest.toFixed(1)} SQL statements per request`);
+    return { p50, p95, statementsPerRequest };
+  });
 }
 
 const db = await createBenchDatabase('ops_bench_graph');
@@ -139,11 +164,19 @@ try {
   }
   const headers = { authorization: `Bearer ${tenant.adminToken}`, 'content-type': 'application/json' };
   console.log(`dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`);
-  const base = await measure('baseline (hand-written Prisma)', () => fetch(baselineUrl, { headers }));
-  const ours = await measure('ours (GraphQL, Pothos planning)', () =>
-    fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
-  );
-  console.log(`ratio ours / baseline                p50 ${(ours.p50 / base.p50).toFixed(2)}x   p95 ${(ours.p95 / base.p95).toFixed(2)}x   statements ${(ours.statementsPerRequest / base.statementsPerRequest).toFixed(2)}x`);
+  const [base, ours] = await measure([
+    { label: 'baseline (hand-written Prisma)', send: () => fetch(baselineUrl, { headers }), times: [], statements: 0 },
+    {
+      label: 'ours (GraphQL, Pothos planning)',
+      send: () => fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
+      times: [],
+      statements: 0,
+    },
+  ]);
+  console.log(`ratio ours / baseline                p50 ${(ours!.p50 / base!.p50).toFixed(2)}x   p95 ${(ours!.p95 / base!.p95).toFixed(2)}x   statements ${(ours!.statementsPerRequest / base!.statementsPerRequest).toFixed(2)}x`);
+  console.log(goalLine('ratio p95', ours!.p95 / base!.p95, { atMost: 1.2 }));
+  console.log(goalLine('ratio p50', ours!.p50 / base!.p50, { atMost: 1.2 }));
+  console.log(goalLine('SQL statements per request', ours!.statementsPerRequest, { atMost: 6 }, '', 1));
 } finally {
   proto.query = originalQuery;
   await new Promise<void>((resolve) => baseline.close(() => resolve()));

@@ -29,6 +29,7 @@ import { ADMIN_URL, REDIS_URL, createBenchDatabase, serviceEnv } from './lib/env
 import { startChild, type Child } from './lib/child.js';
 import { closedLoop, latencySummary, openLoop, quantile, type LoadResult } from './lib/load.js';
 import { BASELINE_TABLE_SQL } from './lib/serve-baseline.js';
+import { goalLine } from './lib/goal.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -125,7 +126,8 @@ async function main(): Promise<void> {
     });
     const ourRate = report('POST /api/v1/events', ours);
     const ourLat = latencySummary(ours.latencies);
-    console.log(`\nratio ours/baseline: ${fmt(ourRate / baseRate, 2)}×   (goal ≥ 0.90×; p99 ${fmt(ourLat.p99, 1)} ms, goal ≤ 50 ms)`);
+    console.log(`\n${goalLine('ratio ours/baseline', ourRate / baseRate, { atLeast: 1.3 })}`);
+    console.log(goalLine('p99', ourLat.p99, { atMost: 50 }, ' ms', 1));
 
     // Event → alert at ~ALERT_RATE events/s, after the evaluation backlog of the runs above.
     const backlog = async () => Number((await sql.query('SELECT count(*) FROM "Event" WHERE "evaluatedAt" IS NULL')).rows[0].count);

@@ -29,6 +29,7 @@ import { validateReportQuery } from '../src/reports/validate.js';
 import { ADMIN_URL, createBenchDatabase, serviceEnv } from './lib/env.js';
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/load.js';
+import { goalLine } from './lib/goal.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
     console.log(`  COPY … TO STDOUT WITH CSV (pg-copy-streams)  ${fmt(copyRate, 0).padStart(9)} rows/s   ${fmt(copyMs / 1000, 2)} s   ${MiB(copied.bytes)}   (${copyRows.toLocaleString('en')} rows)`);
     console.log(`  POST /api/v1/reports/query/export?format=csv ${fmt(ourRate, 0).padStart(9)} rows/s   ${fmt(oursMs / 1000, 2)} s   ${MiB(ours.bytes)}`);
     console.log(`  server RSS: ${MiB(before.now)} before, peak ${MiB(after.peak)} (peak before the export ${MiB(before.peak)})`);
-    console.log(`  ratio ours/COPY: ${fmt(ourRate / copyRate, 2)}×`);
+    console.log(`  ${goalLine('ratio ours/COPY', ourRate / copyRate, { atLeast: 0.5 })}; RSS should stay flat (peak above before: ${MiB(after.peak - before.now)})`);
 
     // --- Aggregate ---
     const aggQuery = { entity: 'alerts', since_hours: 720, bucket: '1d', group_by: ['severity'] };

@@ -48,7 +48,7 @@ builder.prismaObject('AlertTimelineEntry', {
 });
 
 const AlertRef = builder.prismaObject('Alert', {
-  interfaces: [NodeRef],
+  interfaces: [NodeRef], select: { id: true, status: true, severity: true, summary: true, source: true, dedupKey: true, count: true, firstSeenAt: true, lastSeenAt: true },
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),

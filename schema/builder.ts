@@ -7,6 +7,7 @@ import ScopeAuthPlugin from '@pothos/plugin-scope-auth';
 import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
+import { LOADED_SCALARS_PLUGIN } from './loaded-scalars.js';
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.js';
@@ -63,7 +64,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  plugins: [ScopeAuthPlugin, LOADED_SCALARS_PLUGIN, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   scopeAuth: {
     authorizeOnSubscribe: true,
     authScopes: (ctx) => ({

@@ -58,7 +58,7 @@ const DriftReportRef = builder.prismaObject('DriftReport', {
 builder.prismaObject('Device', {
   interfaces: [NodeRef],
   description: 'A device in the source of truth: what it is, what it should run, what it was seen running.',
-  select: { id: true },
+  select: { id: true, name: true, role: true, site: true, platform: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),

@@ -17,6 +17,8 @@ export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
 builder.prismaObject('Proposal', {
   interfaces: [NodeRef],
   description: 'A change to a device that a second human must approve (four-eyes rule).',
+  // The columns lists show are always loaded (plain reads); the intent and the rest only when asked for.
+  select: { id: true, title: true, kind: true, status: true, revision: true, createdAt: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),

@@ -21,8 +21,8 @@ builder.prismaObject('Tenant', {
 
 builder.prismaObject('User', {
   interfaces: [NodeRef],
-  // Load only what a query asks for: never the password hash.
-  select: { id: true },
+  // Load the id and email always (plain reads), the rest only when a query asks for it: never the password hash.
+  select: { id: true, email: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),

@@ -65,7 +65,7 @@ export function queuePrefix(target: RedisTarget, redisPrefix: string, queue: str
 
 /** What BullMQ needs to open its own connections to this target (queues, workers and their blocking clients). */
 export function bullConnection(target: RedisTarget): unknown {
-  if (target.kind === 'single') return { url: target.url, maxRetriesPerRequest: null };
+  if (target.kind === 'single') return { url: target.url, maxRetriesPerRequest: null, enableAutoPipelining: true };
   // BullMQ duplicates a Cluster instance it is given for every blocking connection it needs.
   return connectRedis(target, { maxRetriesPerRequest: null, lazyConnect: true });
 }

@@ -6,7 +6,7 @@
  * again; the receiver deduplicates by `webhook-id` (the delivery id).
  */
 import { v7 as uuidv7 } from 'uuid';
-import { previousSecret } from '../auth/secret-rotation.js';
+import { previousValidUntil } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
 import type { DeliveryStore, DeliveryWithWebhook } from './store.js';
@@ -19,6 +19,22 @@ import { enqueueDeliveryAttempt } from './jobs.js';
 import { announceDelivery } from './announce.js';
 
 const USER_AGENT = 'OpsService-Webhooks/1.0';
+
+/**
+ * Webhook secrets opened once per ciphertext (AES-GCM on every send cost more than the HMAC): a
+ * rotation or a new webhook seals a new ciphertext, so an entry can never answer for a changed secret.
+ */
+const OPENED_LIMIT = 4096;
+const opened = new Map<string, string>();
+function openSecret(rt: Runtime, ciphertext: string): string {
+  let secret = opened.get(ciphertext);
+  if (secret === undefined) {
+    secret = rt.secretBox.open(ciphertext);
+    if (opened.size >= OPENED_LIMIT) opened.clear();
+    opened.set(ciphertext, secret);
+  }
+  return secret;
+}
 
 export type AttemptOutcome =
   /** The delivery row no longer exists (its webhook was deleted): nothing to send, ever. */
@@ -70,8 +86,8 @@ export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimit
   let result: SendResult;
   let headers: Record<string, string>;
   try {
-    const secret = rt.secretBox.open(d.webhook.secretCiphertext);
-    const previous = previousSecret(rt.secretBox, d.webhook, now);
+    const secret = openSecret(rt, d.webhook.secretCiphertext);
+    const previous = previousValidUntil(d.webhook, now) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
     headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -86,7 +102,7 @@ export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimit
   return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
 
-type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount'>;
+type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount' | 'createdAt'>;
 
 /**
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
@@ -97,6 +113,7 @@ async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, atte
   const r = sent?.result;
   const recorded = await store.record({
     deliveryId: d.id,
+    deliveryCreatedAt: d.createdAt,
     attempt,
     status: v.status,
     nextAttemptAt: v.next,

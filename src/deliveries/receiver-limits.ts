@@ -14,8 +14,20 @@ import type { Runtime } from '../runtime.js';
 
 export type Admission = { ok: true; release: () => void } | { ok: false; retryInMs: number; reason: 'rate' | 'concurrency' };
 
-/** The identity of a receiver for limiting: scheme, host, port and path (query and fragment ignored). */
+/** Receiver keys memoised per URL (a URL parse and a SHA-256 per send otherwise). */
+const KEYS_LIMIT = 4096;
+const keys = new Map<string, string>();
 function receiverKey(url: string): string {
+  let key = keys.get(url);
+  if (key === undefined) {
+    if (keys.size >= KEYS_LIMIT) keys.clear();
+    keys.set(url, (key = computeReceiverKey(url)));
+  }
+  return key;
+}
+
+/** The identity of a receiver for limiting: scheme, host, port and path (query and fragment ignored). */
+function computeReceiverKey(url: string): string {
   let norm = url;
   try {
     const u = new URL(url);

@@ -17,12 +17,16 @@ export interface DeliveryWithWebhook {
   body: string;
   nextAttemptAt: Date | null;
   windowStartedAt: Date;
+  /** The partition key (its message's time). */
+  createdAt: Date;
   webhook: { url: string; enabled: boolean; secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null };
 }
 
 /** One finished attempt and the delivery state it leads to. */
 export interface AttemptRecord {
   deliveryId: string;
+  /** The delivery's createdAt: bounds the statement to the partitions that hold the batch. */
+  deliveryCreatedAt: Date;
   attempt: number;
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
@@ -37,6 +41,25 @@ export interface AttemptRecord {
 }
 
 type Row = Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook'];
+
+/** A day: the margin for clocks of the nodes that made a message and its deliveries. */
+const CLOCK_MARGIN_MS = 24 * 3600 * 1000;
+
+/**
+ * The latest createdAt deliveries with these ids can have: a delivery id is a UUIDv7 made at fan-out,
+ * after its message (whose time is the delivery's createdAt), plus a day's margin for clocks. Undefined
+ * when an id is no UUIDv7. Bounds the load to the partitions up to then, not the days made ahead.
+ */
+function latestCreatedAt(ids: readonly string[]): Date | undefined {
+  let max = 0;
+  for (const id of ids) {
+    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(id)) return undefined;
+    max = Math.max(max, parseInt(id.slice(0, 8) + id.slice(9, 13), 16));
+  }
+  return new Date(max + CLOCK_MARGIN_MS);
+}
+
+const NO_BOUND = new Date('9999-12-31T00:00:00Z');
 
 /** A timestamp as the database stores it (UTC, no zone). */
 function ts(d: Date | null): string | null {
@@ -71,10 +94,10 @@ export class DeliveryStore {
 
   private async loadMany(ids: readonly string[]): Promise<Array<DeliveryWithWebhook | null>> {
     const rows = await this.rt.prisma.$queryRaw<Row[]>`
-      SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt",
+      SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt", d."createdAt",
              w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
         FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
-       WHERE d."id" = ANY(${[...ids]}::text[])`;
+       WHERE d."id" = ANY(${[...ids]}::text[]) AND d."createdAt" <= ${ts(latestCreatedAt(ids) ?? NO_BOUND)}::timestamp(3)`;
     const byId = new Map(
       rows.map(({ url, enabled, secretCiphertext, previousCiphertext, previousValidUntil, ...d }) => [d.id, { ...d, webhook: { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil } }]),
     );
@@ -103,6 +126,10 @@ export class DeliveryStore {
         at: ts(r.at),
       })),
     );
+    // The batch's span of createdAt lets Postgres skip every other day's partition of "Delivery".
+    const created = [...first.values()].map((r) => r.deliveryCreatedAt.getTime());
+    const from = ts(new Date(Math.min(...created)));
+    const to = ts(new Date(Math.max(...created)));
     const done = await this.rt.prisma.$queryRaw<Array<{ deliveryId: string }>>`
       WITH input AS (
         SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "attempt" int, "status" text, "next" timestamp(3), "err" text,
@@ -112,7 +139,8 @@ export class DeliveryStore {
            SET "status" = i."status"::"DeliveryStatus", "attemptCount" = i."attempt", "nextAttemptAt" = i."next", "lastError" = i."err",
                "deliveredAt" = i."delivered", "failedAt" = i."failed"
           FROM input i
-         WHERE d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
+         WHERE d."createdAt" BETWEEN ${from}::timestamp(3) AND ${to}::timestamp(3)
+           AND d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
         RETURNING d."id", d."createdAt"
       )
       INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "deliveryCreatedAt", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
