@@ -2,6 +2,7 @@
 import crypto from 'node:crypto';
 import { expect } from 'vitest';
 import {
+  parse,
   getNamedType,
   getNullableType,
   isEnumType,
@@ -19,6 +20,7 @@ import { schema } from '../../schema/index.js';
 import { ENTITY_ALIASES, type World } from './world.js';
 import { bWorld, entityOf, idFor, request, type Json } from './suite.js';
 import { rootFieldOf, validBody } from './rest-cases.js';
+import { variablesToGraphQL } from '../../rest/translate.js';
 
 /** A GraphQL literal for an input type (required parts only); ids name `world` objects. */
 export function literal(type: GraphQLInputType, world: World, name: string, rootEntity: string): string {
@@ -78,7 +80,8 @@ export function restShapedCall(name: string, world: World): { query: string; var
   if (!route || !('operation' in route)) return undefined;
   const params = Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, p]) => [p!, idFor(world, p!, route.path)]));
   const variables = route.variables?.({ params, query: {}, body: validBody(route, world) ?? {}, headers: {} }) ?? {};
-  return { query: route.operation, variables };
+  // The REST adapter turns the route's variables into GraphQL input (camel case, enum values) the same way.
+  return { query: route.operation, variables: variablesToGraphQL(schema, parse(route.operation), variables) };
 }
 
 export async function graphql(query: string, token?: string, variables?: Record<string, unknown>): Promise<{ data?: Json; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {

@@ -16,8 +16,10 @@ import { a, clusterCredential, doc, entityOf, pushIntegration, signingHooks, typ
 export function merged(schema: Schema | undefined): Schema {
   if (!schema) return {};
   if (schema.allOf) {
+    // `required` (or `properties`) beside `allOf` belong to the merged object too.
+    const { allOf, ...own } = schema;
     const out: Schema = { type: 'object', properties: {}, required: [] as string[] };
-    for (const part of schema.allOf.map(merged)) {
+    for (const part of [...allOf, own].map(merged)) {
       Object.assign(out.properties, part.properties ?? {});
       out.required = [...new Set([...out.required, ...(part.required ?? [])])];
       if (part.additionalProperties === false) out.additionalProperties = false;
