@@ -10,6 +10,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { globToRegExp } from '../events/match.js';
 import { customMeterId } from './catalogue.js';
 import { WINDOW_MS, windowStartOf, windowsBetween } from './periods.js';
+import { recordWindowStorage, STORED_BYTES_BEFORE_SQL } from '../history/storage.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -52,8 +53,9 @@ const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
     daily: true,
     sql: insertSql(
       'events_stored',
-      `SELECT 'storage' AS source, 'events' AS module, '' AS label, (sum(pg_column_size(e.*))::numeric / 1000000000 * 24 / 730) AS quantity
-       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" < $2::timestamp AND $3::timestamp IS NOT NULL`,
+      // The windows' stored-bytes rows (src/history/storage.ts), never a scan of the timeline.
+      `SELECT 'storage' AS source, 'events' AS module, '' AS label, (st.bytes / 1000000000 * 24 / 730) AS quantity
+       FROM (${STORED_BYTES_BEFORE_SQL}) st WHERE $3::timestamp IS NOT NULL`,
     ),
   },
   {
@@ -158,9 +160,14 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
       // Serialises two runs of the same window (a stalled job's retry racing a fresh one).
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `billing:${tenantId}:${s}`);
       await tx.$executeRawUnsafe(`DELETE FROM "BillingUsage" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`, tenantId, s);
+      // This window's stored bytes; the daily snapshot (00:00) first redoes the window before it, which
+      // may have been computed before it closed.
+      await recordWindowStorage(tx, tenantId, s, e);
+      const daily = start.getUTCHours() === 0;
+      if (daily) await recordWindowStorage(tx, tenantId, new Date(start.getTime() - WINDOW_MS).toISOString(), s);
       let n = 0;
       for (const b of BUILTIN_SQL) {
-        if (b.daily && start.getUTCHours() !== 0) continue;
+        if (b.daily && !daily) continue;
         n += await tx.$executeRawUnsafe(b.sql, tenantId, s, e);
       }
       for (const sql of GPU_SQL) n += await tx.$executeRawUnsafe(sql, tenantId, s, e);
