@@ -30,7 +30,7 @@ function insertSql(meter: string, select: string): string {
     FROM (${select}) x WHERE x.quantity IS NOT NULL AND x.quantity <> 0`;
 }
 
-const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
+export const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
   {
     meter: 'events_ingested',
     sql: insertSql(

@@ -50,12 +50,17 @@ function fromMinutes(gpuIds: boolean): string {
 
 type Db = Pick<PrismaClient, '$executeRawUnsafe'>;
 
+/** The statement recomputing the buckets of `resolution` ($1 resolution, $2 from, $3 to, $4 GPU ids when `gpuIds`). */
+export function rollupSql(resolution: RollupResolution, gpuIds = false): string {
+  return resolution === 60 ? fromSamples(gpuIds) : fromMinutes(gpuIds);
+}
+
 /**
  * Recomputes the buckets of `resolution` that overlap [from, to), for every GPU (or the given ones):
  * minutes from raw samples, hours from the minute buckets (so roll the minutes of a range up first).
  */
 export async function rollUp(rt: Pick<Runtime, 'prisma'> | { prisma: Db }, resolution: RollupResolution, from: Date, to: Date, gpuIds?: string[]): Promise<number> {
-  const sql = resolution === 60 ? fromSamples(!!gpuIds) : fromMinutes(!!gpuIds);
+  const sql = rollupSql(resolution, !!gpuIds);
   const params: unknown[] = [resolution, from, to];
   if (gpuIds) params.push(gpuIds);
   return rt.prisma.$executeRawUnsafe(sql, ...params);
