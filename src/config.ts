@@ -283,13 +283,10 @@ function loadGpuConfig(env: NodeJS.ProcessEnv): GpuConfig {
 }
 
 export interface HistoryConfig {
-  /** Timeline events are kept this long (EVENT_RETENTION_DAYS); an admin may shorten it per tenant. */
+  /** Days kept: timeline events (EVENT_RETENTION_DAYS; an admin may shorten it per tenant), audit log entries (AUDIT_RETENTION_DAYS), resolved alerts with their timelines and event links (RESOLVED_ALERT_RETENTION_DAYS), metered usage and its windows (BILLING_RETENTION_DAYS, at least 62). */
   eventRetentionDays: number;
-  /** Audit log entries (AUDIT_RETENTION_DAYS). */
   auditRetentionDays: number;
-  /** Resolved alerts with their timelines and event links (RESOLVED_ALERT_RETENTION_DAYS). */
   resolvedAlertRetentionDays: number;
-  /** Metered usage and its windows (BILLING_RETENTION_DAYS, at least 62: two whole months). */
   billingRetentionDays: number;
   /** Partitions exist this many days ahead (PARTITIONS_AHEAD_DAYS, at least 7). */
   partitionsAheadDays: number;

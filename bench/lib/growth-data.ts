@@ -75,41 +75,42 @@ export async function addRareEvents(c: pg.Client, tenantId: string, anchor: numb
   }
 }
 
+/** Where the GPUs' steady recent data starts: the hour before `anchor`'s hour (the metered window is inside). */
+export const recentGpuStart = (anchor: number) => Math.floor(anchor / 3600_000) * 3600_000 - 3600_000;
+
 /**
- * GPU history growing with the size: 1,000 GPUs (made on the first call), then (to - from) / 10 raw
- * samples before the last 70 minutes and as many minute rollups before the last 6 minutes.
+ * GPU data: 1,000 GPUs with a sample every 10 s from `recentGpuStart(anchor)` to `anchor` (made on the
+ * first call), then history growing with the size, older than that: (to - from) / 10 raw samples and
+ * as many minute rollups. Every size thus has the same recent data, and only the history behind it grows.
  */
 export async function growGpus(c: pg.Client, tenantId: string, anchor: number, from: number, to: number): Promise<void> {
+  const recent = recentGpuStart(anchor);
   if (from === 0) {
     await c.query(
       `INSERT INTO "Gpu" ("id", "tenantId", "uuid", "node", "index", "model", "source") SELECT 'g' || g, $1, 'GPU-' || g, 'node-' || (g / 8), g % 8, 'H100', 'dcgm' FROM generate_series(1, 1000) g`,
       [tenantId],
     );
-  }
-  for (const parent of ['GpuSample', 'GpuRollup_r60']) {
-    await c.query(`SELECT ops_ensure_partitions($1, 'day', $2::timestamp, $3::timestamp, NULL)`, [parent, iso(anchor - 3 * DAY_MS), iso(anchor)]);
+    for (const parent of ['GpuSample', 'GpuRollup_r60', 'GpuRollup_r3600']) {
+      await c.query(`SELECT ops_ensure_partitions($1, $2, $3::timestamp, $4::timestamp, NULL)`, [parent, parent.endsWith('3600') ? 'week' : 'day', iso(anchor - 3 * DAY_MS), iso(anchor)]);
+    }
+    await c.query(
+      `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", "utilization", "powerW", "temperatureC")
+       SELECT 'g' || gi, $1, $2::timestamp + s * interval '10 seconds', random() * 100, 300 + random() * 400, 40 + random() * 40
+         FROM generate_series(1, 1000) gi, generate_series(0, $3::int) s`,
+      [tenantId, iso(recent), Math.floor((anchor - recent) / 10_000)],
+    );
   }
   const [lo, hi] = [Math.floor(from / 10), Math.floor(to / 10) - 1];
   await c.query(
     `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", "utilization", "powerW", "temperatureC")
-     SELECT 'g' || (j % 1000 + 1), $1, $2::timestamp - interval '70 minutes' - (j / 1000) * interval '10 seconds', random() * 100, 300 + random() * 400, 40 + random() * 40
+     SELECT 'g' || (j % 1000 + 1), $1, $2::timestamp - (j / 1000 + 1) * interval '10 seconds', random() * 100, 300 + random() * 400, 40 + random() * 40
        FROM generate_series($3::bigint, $4::bigint) j ON CONFLICT DO NOTHING`,
-    [tenantId, iso(anchor), lo, hi],
+    [tenantId, iso(recent), lo, hi],
   );
   await c.query(
     `INSERT INTO "GpuRollup" ("gpuId", "tenantId", "resolution", "bucket", "samples", "utilization", "utilizationMax", "powerW", "powerWMax")
-     SELECT 'g' || (j % 1000 + 1), $1, 60, date_trunc('minute', $2::timestamp) - interval '6 minutes' - (j / 1000) * interval '1 minute', 6, 50, 90, 500, 650
+     SELECT 'g' || (j % 1000 + 1), $1, 60, $2::timestamp - (j / 1000 + 1) * interval '1 minute', 6, 50, 90, 500, 650
        FROM generate_series($3::bigint, $4::bigint) j ON CONFLICT DO NOTHING`,
-    [tenantId, iso(anchor), lo, hi],
-  );
-}
-
-/** Samples of the 1,000 GPUs every 10 s over the last 70 minutes up to now (what the collectors push). */
-export async function topUpRecentSamples(c: pg.Client, tenantId: string): Promise<void> {
-  await c.query(
-    `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", "utilization", "powerW", "temperatureC")
-     SELECT 'g' || gi, $1, date_trunc('minute', now() AT TIME ZONE 'UTC') - s * interval '10 seconds', random() * 100, 300 + random() * 400, 40 + random() * 40
-       FROM generate_series(1, 1000) gi, generate_series(0, 419) s ON CONFLICT DO NOTHING`,
-    [tenantId],
+    [tenantId, iso(recent), lo, hi],
   );
 }
