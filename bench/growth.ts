@@ -83,8 +83,11 @@ async function main(): Promise<void> {
     const page = (filter: EventFilter) => () =>
       tdb.event.findMany({ where: timelineWhere({ ...filter, sinceHours: filter.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours }), orderBy: NEWEST_FIRST, take: TIMELINE_LIMITS.defaultLimit + 1 });
     const report = parseReportQuery({ entity: 'events', since_hours: 168, bucket: '1d', group_by: ['severity'] });
+    let cursorId = ''; // the last event of the newest page, as the connection's `after` cursor
     const reads: Record<string, () => Promise<unknown>> = {
       'newest page (24 h)': page({}),
+      'next page (cursor)': () =>
+        tdb.event.findMany({ where: timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }), orderBy: NEWEST_FIRST, cursor: { id: cursorId }, skip: 1, take: TIMELINE_LIMITS.defaultLimit + 1 }),
       'rare source': page({ source: 'rare-source' }),
       'text search (rare word)': page({ search: 'zebrafish' }),
       'label filter': page({ labels: { team: 'rare' } }),
@@ -114,6 +117,7 @@ async function main(): Promise<void> {
       const parts = await listPartitions(prisma, 'Event');
       console.log(`\r  ${millions(size)}: ${stored.toLocaleString('en')} events in ${parts.length} day partitions, generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`.padEnd(70));
 
+      cursorId = (await page({})()).at(-2)!.id;
       for (const [op, fn] of Object.entries(reads)) record(op, size, await timed(RUNS, fn));
       // The jobs run at the anchor's time, on data made relative to it: the same minute of the hour at every size.
       record('GPU rollup, 1,000 GPUs (minutes + hours)', size, await timed(JOB_RUNS, () => rollUpRecent(rt, new Date(anchor)), 1));

@@ -10,6 +10,7 @@
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, type Backend } from './helpers/history-backends.js';
+import { gql } from './helpers/http.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { DAY_MS, HOUR_MS } from '../src/history/tables.js';
 import { listPartitions, sqlTimestamp } from '../src/history/partitions.js';
@@ -162,6 +163,29 @@ describe.each(BACKENDS)('incremental history on %s', (_name, start) => {
       for (const r of scanned) expect(needed.has(r) || r === `${parent}_default`, `${parent} plan reads ${r}`).toBe(true);
       expect(indexes.some((i) => i.includes(column)), `${parent} index: ${JSON.stringify(indexes)}`).toBe(true);
     }
+  });
+
+  it('pages the GraphQL timeline after a cursor on (receivedAt, id), ties included, and gives another tenant\'s cursor nothing', async () => {
+    const base = Date.now() - 30 * 60_000;
+    const ids: string[] = [];
+    for (const [i, at] of [0, 1, 1, 1, 2, 3].entries()) {
+      const id = uuidv7({ msecs: base + at * 1000 + i }); // three rows share a receivedAt: the id breaks the tie
+      await sql(`INSERT INTO "Event" ("id", "tenantId", "type", "source", "receivedVia", "receivedAt") VALUES ($1, $2, 'paged', 'pager', 'ingest', $3::timestamp)`, id, t.tenantId, sqlTimestamp(new Date(base + at * 1000)));
+      ids.push(id);
+    }
+    const expected = [ids[5], ids[4], ids[3], ids[2], ids[1], ids[0]]; // newest first; among equal times, the larger id first
+    const seen: string[] = [];
+    let after: string | null = null;
+    for (let i = 0; i < 5 && (i === 0 || after); i++) {
+      const r: any = await gql(b.app.url, t.adminToken, 'query($after: String) { events(filter: { source: "pager" }, first: 2, after: $after) { edges { node { id } } pageInfo { hasNextPage endCursor } } }', { after });
+      seen.push(...r.data.events.edges.map((e: any) => e.node.id));
+      after = r.data.events.pageInfo.hasNextPage ? r.data.events.pageInfo.endCursor : null;
+    }
+    expect(seen).toEqual(expected);
+    const first: any = await gql(b.app.url, t.adminToken, '{ events(filter: { source: "pager" }, first: 2) { pageInfo { endCursor } } }');
+    const other = await buildTenant(b.app.rt);
+    const foreign: any = await gql(b.app.url, other.adminToken, 'query($after: String) { events(first: 2, after: $after) { edges { node { id } } } }', { after: first.data.events.pageInfo.endCursor });
+    expect(foreign.data.events.edges).toEqual([]);
   });
 
   it('removes resolved alerts with their timelines, ended sessions, old drift reports, metered usage and audit entries past retention, and keeps newer ones', async () => {
