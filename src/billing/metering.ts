@@ -82,17 +82,18 @@ export const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }>
  * once raw samples are purged, a 1-minute rollup; its energy is its average power draw × 60 s.
  */
 const GPU_MINUTES = `
-  WITH raw AS (
+  WITH m AS (
     SELECT s."gpuId", date_trunc('minute', s."at") AS minute, avg(s."powerW") AS w
     FROM "GpuSample" s WHERE s."tenantId" = $1 AND s."at" >= $2::timestamp AND s."at" < $3::timestamp GROUP BY 1, 2
-  ), m AS (
-    SELECT "gpuId", minute, w FROM raw
     UNION ALL
-    -- Minutes without raw samples (purged) from their rollups: an anti-join with the window's own raw
-    -- minutes, never with the samples' whole history.
+    -- Minutes without raw samples (purged) from their rollups. The samples looked for are bounded by
+    -- the window, and matched both by (gpuId, minute) equality and by range: the anti-join is a hash of
+    -- the window's samples on (gpuId, minute) or a probe of the (gpuId, at) key per rollup, never a
+    -- read of the samples' whole partition, whatever the statistics of the newest rows say.
     SELECT r."gpuId", r.bucket, r."powerW" FROM "GpuRollup" r
     WHERE r."tenantId" = $1 AND r.resolution = 60 AND r.bucket >= $2::timestamp AND r.bucket < $3::timestamp
-      AND NOT EXISTS (SELECT 1 FROM raw WHERE raw."gpuId" = r."gpuId" AND raw.minute = r.bucket)
+      AND NOT EXISTS (SELECT 1 FROM "GpuSample" s WHERE s."gpuId" = r."gpuId" AND date_trunc('minute', s."at") = r.bucket
+                        AND s."at" >= r.bucket AND s."at" < r.bucket + interval '1 minute' AND s."at" >= $2::timestamp AND s."at" < $3::timestamp)
   )
   SELECT g.node AS source, 'gpu' AS module, coalesce(g.model, '') AS label, count(*)::numeric AS minutes, sum(coalesce(m.w, 0))::numeric AS watt_minutes
   FROM m JOIN "Gpu" g ON g.id = m."gpuId" GROUP BY g.node, g.model`;
