@@ -30,7 +30,8 @@ import { createPrisma } from '../src/db/client.js';
 import { scopedDb } from '../src/db/scope.js';
 import { loadConfig } from '../src/config.js';
 import { createTenant } from '../src/tenants/tenants.js';
-import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
+import { NEWEST_FIRST, timelinePage, timelineWhere } from '../src/events/timeline.js';
+import type { Ctx } from '../src/context.js';
 import { TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
 import { parseReportQuery } from '../src/reports/query.js';
 import { compileReportQuery } from '../src/reports/compile.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
     await client.query(`SET maintenance_work_mem = '256MB'`);
     const { tenant } = await createTenant(prisma, { name: 'bench-growth', adminEmail: 'admin@bench.local', adminPassword: crypto.randomBytes(12).toString('hex') });
     const tdb = scopedDb(prisma, tenant.id);
+    const ctx = { db: tdb } as unknown as Ctx;
     const rt = { prisma, config, clock: { now: () => new Date() } } as unknown as Runtime;
     const anchor = Date.now();
     console.log(`bench:growth — sizes ${SIZES.map(millions).join(', ')}; ${PER_DAY.toLocaleString('en')} events a day back from now; 1,000 GPUs`);
@@ -86,8 +88,11 @@ async function main(): Promise<void> {
     let cursorId = ''; // the last event of the newest page, as the connection's `after` cursor
     const reads: Record<string, () => Promise<unknown>> = {
       'newest page (24 h)': page({}),
-      'next page (cursor)': () =>
-        tdb.event.findMany({ where: timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }), orderBy: NEWEST_FIRST, cursor: { id: cursorId }, skip: 1, take: TIMELINE_LIMITS.defaultLimit + 1 }),
+      // As the connection pages after a cursor (Pothos' cursor query, turned into a keyset by timelinePage).
+      'next page (cursor)': async () => {
+        const q = { cursor: { id: cursorId }, skip: 1, take: TIMELINE_LIMITS.defaultLimit + 1 };
+        return tdb.event.findMany({ ...(await timelinePage(ctx, q, timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }))), orderBy: NEWEST_FIRST });
+      },
       'rare source': page({ source: 'rare-source' }),
       'text search (rare word)': page({ search: 'zebrafish' }),
       'label filter': page({ labels: { team: 'rare' } }),
