@@ -7,7 +7,7 @@ import { builder, found, SeverityEnum, upperCaseValues, requestOrigin, NodeRef }
 import { EventConnection } from './connections.js';
 import { requireUser } from '../src/context.js';
 import { matchesEventFilter, TIMELINE_LIMITS, type EventFilter } from '../src/events/filter.js';
-import { NEWEST_FIRST, timelineWhere } from '../src/events/timeline.js';
+import { NEWEST_FIRST, timelinePage, timelineWhere } from '../src/events/timeline.js';
 import type { SerializedEvent } from '../src/events/announce.js';
 import {
   createInboundWebhook,
@@ -75,7 +75,7 @@ builder.queryFields((t) => ({
     description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}), over the last \`filter.sinceHours\` hours: ${TIMELINE_LIMITS.defaultSinceHours} unless given, as GET /events (every read is bounded in time).`,
     args: { filter: t.arg({ type: EventFilterInput }) },
     totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter))) }),
-    resolve: (query, _root, args, ctx) => ctx.db.event.findMany({ ...query, where: timelineWhere(windowed(toFilter(args.filter))), orderBy: NEWEST_FIRST }),
+    resolve: async (query, _root, args, ctx) => ctx.db.event.findMany({ ...(await timelinePage(ctx, query, timelineWhere(windowed(toFilter(args.filter))))), orderBy: NEWEST_FIRST }),
   }, EventConnection),
   event: t.prismaField({
     type: 'Event',

@@ -112,6 +112,8 @@ export interface HistoryConfig {
   auditRetentionDays: number;
   /** Resolved alerts with their timelines and event links (RESOLVED_ALERT_RETENTION_DAYS). */
   resolvedAlertRetentionDays: number;
+  /** Metered usage and its windows (BILLING_RETENTION_DAYS, at least 62). */
+  billingRetentionDays: number;
   /** Partitions exist this many days ahead (PARTITIONS_AHEAD_DAYS, at least 7). */
   partitionsAheadDays: number;
   /** Longest statement of the request pool, ms (DB_STATEMENT_TIMEOUT_MS; 0 turns it off). */
@@ -123,6 +125,7 @@ export function loadHistoryConfig(env: NodeJS.ProcessEnv): HistoryConfig {
     eventRetentionDays: int(env, 'EVENT_RETENTION_DAYS', 400, 1),
     auditRetentionDays: int(env, 'AUDIT_RETENTION_DAYS', 400, 1),
     resolvedAlertRetentionDays: int(env, 'RESOLVED_ALERT_RETENTION_DAYS', 730, 1),
+    billingRetentionDays: int(env, 'BILLING_RETENTION_DAYS', 760, 62),
     partitionsAheadDays: int(env, 'PARTITIONS_AHEAD_DAYS', 7, 7),
     statementTimeoutMs: int(env, 'DB_STATEMENT_TIMEOUT_MS', 15_000, 0),
   };

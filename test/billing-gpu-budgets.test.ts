@@ -160,7 +160,7 @@ describe('billing: stored events', () => {
     for (let i = 0; i < 2; i++) {
       await s.app.rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'old.thing', source: 'archive', receivedVia: 'ingest', receivedAt: new Date(midnight.getTime() - (i + 1) * HOUR), evaluatedAt: new Date(), payload: { blob: 'x'.repeat(500) } } });
     }
-    await meter(t, midnight.toISOString());
+    for (const h of [2, 0]) await meter(t, new Date(midnight.getTime() - h * HOUR).toISOString()); // windows record their stored bytes (00:00 redoes 23:00)
     const [{ bytes }] = await s.app.rt.prisma.$queryRawUnsafe<Array<{ bytes: string }>>(`SELECT sum(pg_column_size(e.*))::text AS bytes FROM "Event" e WHERE e."tenantId" = $1`, t.tenantId);
     const row = await s.app.rt.prisma.billingUsage.findFirstOrThrow({ where: { tenantId: t.tenantId, meter: 'events_stored' } });
     expect(row.windowStart.toISOString()).toBe(midnight.toISOString());

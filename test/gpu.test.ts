@@ -174,7 +174,7 @@ describe('time series', () => {
       return sample(id, { at: at.toISOString(), utilization: at.getUTCHours() });
     });
     for (let i = 0; i < samples.length; i += 500) expect((await push(t.ingestKey, { node: 'node-ts', samples: samples.slice(i, i + 500) })).status).toBe(202);
-    await rollUpRecent(s.app.rt);
+    await rollUpRecent(s.app.rt, new Date());
     const r = await rest(s.url, memberToken).get(`/ai-factory/gpu/timeseries?metric=utilization&gpu=${id}&since_hours=24`);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ metric: 'utilization', unit: '%', resolution: '1m', step_seconds: 120 });

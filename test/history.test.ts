@@ -5,12 +5,11 @@
  * timeline's plan reads only the partitions of its window. The statement timeout is a Postgres test:
  * PGlite runs inside the process as one session and cannot cancel a statement.
  */
-import fs from 'node:fs';
 import pg from 'pg';
 import { v7 as uuidv7 } from 'uuid';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApp, type App } from '../src/server/app.js';
-import { startTestServer, testConfig, type TestServer } from './helpers/server.js';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { BACKENDS, type Backend } from './helpers/history-backends.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, gql, gqlRaw } from './helpers/http.js';
 import { opsInProcess } from './helpers/cli.js';
@@ -18,39 +17,9 @@ import { PARTITIONED_TABLES, DAY_MS } from '../src/history/tables.js';
 import { listPartitions, sqlTimestamp } from '../src/history/partitions.js';
 import { runRetention } from '../src/history/retention.js';
 
-interface Backend {
-  app: App;
-  /** Where `ops` finds the service's database. */
-  cliEnv: Record<string, string | undefined>;
-  stop(): Promise<void>;
-}
-
-async function postgresBackend(): Promise<Backend> {
-  // No workers: the periodic retention task would race the runs these tests make and inspect.
-  const s = await startTestServer({ start: { workers: false } });
-  return { app: s.app, cliEnv: { DATABASE_URL: s.db.url, DATA_DIR: s.config.dataDir, APP_SECRET: 'test-secret-'.padEnd(48, 'x') }, stop: s.stop };
-}
-
-async function pgliteBackend(): Promise<Backend> {
-  const config = testConfig('postgresql://unused/unused');
-  config.databaseUrl = undefined; // the embedded PGlite under DATA_DIR, as `npm start` without DATABASE_URL
-  const app = await startApp(config, { validateResponses: true, workers: false });
-  return {
-    app,
-    cliEnv: { DATA_DIR: config.dataDir, APP_SECRET: 'test-secret-'.padEnd(48, 'x') },
-    stop: async () => {
-      await app.stop();
-      fs.rmSync(config.dataDir, { recursive: true, force: true });
-    },
-  };
-}
-
 const ago = (days: number) => new Date(Date.now() - days * DAY_MS);
 
-describe.each([
-  ['postgres', postgresBackend],
-  ['pglite', pgliteBackend],
-] as const)('partitioned history on %s', (_name, start) => {
+describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
   let b: Backend;
   let t: BuiltTenant;
   let other: BuiltTenant;

@@ -7,6 +7,6 @@ import { markMissingGpus } from '../src/gpu/missing.js';
 import type { MaintenanceTask } from './task.js';
 
 export const gpuTasks: MaintenanceTask[] = [
-  { name: 'gpu-rollups', everyMs: () => 60_000, run: (rt) => rollUpRecent(rt) },
+  { name: 'gpu-rollups', everyMs: () => 60_000, run: (rt) => rollUpRecent(rt, rt.clock.now()) },
   { name: 'gpu-missing', everyMs: (c) => c.gpu.sampleIntervalMs, run: (rt) => markMissingGpus(rt) },
 ];

@@ -10,6 +10,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { globToRegExp } from '../events/match.js';
 import { customMeterId } from './catalogue.js';
 import { WINDOW_MS, windowStartOf, windowsBetween } from './periods.js';
+import { recordWindowStorage, STORED_BYTES_BEFORE_SQL } from '../history/storage.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -29,7 +30,7 @@ function insertSql(meter: string, select: string): string {
     FROM (${select}) x WHERE x.quantity IS NOT NULL AND x.quantity <> 0`;
 }
 
-const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
+export const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
   {
     meter: 'events_ingested',
     sql: insertSql(
@@ -52,8 +53,9 @@ const BUILTIN_SQL: Array<{ meter: string; sql: string; daily?: boolean }> = [
     daily: true,
     sql: insertSql(
       'events_stored',
-      `SELECT 'storage' AS source, 'events' AS module, '' AS label, (sum(pg_column_size(e.*))::numeric / 1000000000 * 24 / 730) AS quantity
-       FROM "Event" e WHERE e."tenantId" = $1 AND e."receivedAt" < $2::timestamp AND $3::timestamp IS NOT NULL`,
+      // The windows' stored-bytes rows (src/history/storage.ts), never a scan of the timeline.
+      `SELECT 'storage' AS source, 'events' AS module, '' AS label, (st.bytes / 1000000000 * 24 / 730) AS quantity
+       FROM (${STORED_BYTES_BEFORE_SQL}) st WHERE $3::timestamp IS NOT NULL`,
     ),
   },
   {
@@ -84,14 +86,19 @@ const GPU_MINUTES = `
     SELECT s."gpuId", date_trunc('minute', s."at") AS minute, avg(s."powerW") AS w
     FROM "GpuSample" s WHERE s."tenantId" = $1 AND s."at" >= $2::timestamp AND s."at" < $3::timestamp GROUP BY 1, 2
     UNION ALL
+    -- Minutes without raw samples (purged) from their rollups. The samples looked for are bounded by
+    -- the window, and matched both by (gpuId, minute) equality and by range: the anti-join is a hash of
+    -- the window's samples on (gpuId, minute) or a probe of the (gpuId, at) key per rollup, never a
+    -- read of the samples' whole partition, whatever the statistics of the newest rows say.
     SELECT r."gpuId", r.bucket, r."powerW" FROM "GpuRollup" r
     WHERE r."tenantId" = $1 AND r.resolution = 60 AND r.bucket >= $2::timestamp AND r.bucket < $3::timestamp
-      AND NOT EXISTS (SELECT 1 FROM "GpuSample" s WHERE s."gpuId" = r."gpuId" AND s."at" >= r.bucket AND s."at" < r.bucket + interval '1 minute')
+      AND NOT EXISTS (SELECT 1 FROM "GpuSample" s WHERE s."gpuId" = r."gpuId" AND date_trunc('minute', s."at") = r.bucket
+                        AND s."at" >= r.bucket AND s."at" < r.bucket + interval '1 minute' AND s."at" >= $2::timestamp AND s."at" < $3::timestamp)
   )
   SELECT g.node AS source, 'gpu' AS module, coalesce(g.model, '') AS label, count(*)::numeric AS minutes, sum(coalesce(m.w, 0))::numeric AS watt_minutes
   FROM m JOIN "Gpu" g ON g.id = m."gpuId" GROUP BY g.node, g.model`;
 
-const GPU_SQL = [
+export const GPU_SQL = [
   insertSql('gpu_hours', `SELECT source, module, label, minutes / 60 AS quantity FROM (${GPU_MINUTES}) gm`),
   insertSql('gpu_energy', `SELECT source, module, label, watt_minutes * 60 / 3600000 AS quantity FROM (${GPU_MINUTES}) gm`),
 ];
@@ -158,9 +165,14 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
       // Serialises two runs of the same window (a stalled job's retry racing a fresh one).
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `billing:${tenantId}:${s}`);
       await tx.$executeRawUnsafe(`DELETE FROM "BillingUsage" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`, tenantId, s);
+      // This window's stored bytes; the daily snapshot (00:00) first redoes the window before it, which
+      // may have been computed before it closed.
+      await recordWindowStorage(tx, tenantId, s, e);
+      const daily = start.getUTCHours() === 0;
+      if (daily) await recordWindowStorage(tx, tenantId, new Date(start.getTime() - WINDOW_MS).toISOString(), s);
       let n = 0;
       for (const b of BUILTIN_SQL) {
-        if (b.daily && start.getUTCHours() !== 0) continue;
+        if (b.daily && !daily) continue;
         n += await tx.$executeRawUnsafe(b.sql, tenantId, s, e);
       }
       for (const sql of GPU_SQL) n += await tx.$executeRawUnsafe(sql, tenantId, s, e);

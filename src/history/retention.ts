@@ -1,14 +1,18 @@
 /**
  * Retention: old history goes by dropping whole partitions (a catalog change, no bulk DELETE, no VACUUM
  * debt); what cannot be a partition drop is a bounded batched DELETE on an index: rows that fell into a
- * default partition, a tenant's shorter event retention inside shared partitions, and resolved alerts.
- * Rows pointing at dropped data go with it (alert→event links, stored-bytes days) or keep a tombstone
- * (a webhook's last failure keeps its time and error, loses the delivery id). Nothing newer is touched.
+ * default partition, a tenant's shorter event retention inside shared partitions, and the tables that are
+ * not partitioned (src/history/retention-rows.ts: resolved alerts with their timelines, ended sessions,
+ * old drift reports, metered usage). Rows pointing at dropped data go with it (alert→event links,
+ * stored-bytes windows) or keep a tombstone (a webhook's last failure keeps its time and error, loses
+ * the delivery id; a timeline entry keeps the id of the event that acted). Nothing newer is touched.
  */
 import type { Runtime } from '../runtime.js';
 import { retentionPartitionsDropped, retentionRowsRemoved, retentionRuns } from '../metrics.js';
-import { DAY_MS, PARTITIONED_TABLES } from './tables.js';
-import { deleteInBatches, dropPartitionsBefore, ensureAllPartitions, sqlTimestamp } from './partitions.js';
+import { DAY_MS, HOUR_MS, PARTITIONED_TABLES } from './tables.js';
+import { DELETE_BATCH, deleteInBatches, dropPartitionsBefore, ensureAllPartitions, sqlTimestamp } from './partitions.js';
+import { purgeBillingWindows, purgeEndedSessions, purgeOldDriftReports, purgeResolvedAlerts, purgeStorageWindows } from './retention-rows.js';
+import { recordWindowStorage } from './storage.js';
 
 export interface TableRetention {
   table: string;
@@ -54,14 +58,19 @@ export async function runRetention(rt: Runtime, now: Date = rt.clock.now()): Pro
   const eventCutoff = new Date(now.getTime() - rt.config.history.eventRetentionDays * DAY_MS);
   entry('Event').rowsDeleted += await purgeShorterTenantRetention(rt, now);
   entry('AlertEvent').rowsDeleted += await purgeDanglingAlertLinks(rt, eventCutoff);
-  entry('EventStorageDay').rowsDeleted += (await deleteInBatches(db, 'EventStorageDay', `"day" < $1::timestamp - interval '1 day'`, [sqlTimestamp(eventCutoff)])).count;
+  entry('EventStorageWindow').rowsDeleted += await purgeStorageWindows(db, eventCutoff);
   const deliveryCutoff = new Date(now.getTime() - rt.config.webhooks.historyRetentionDays * DAY_MS);
   entry('OutboundWebhook').rowsDeleted += await db.$executeRawUnsafe(
     `UPDATE "OutboundWebhook" SET "lastFailedDeliveryId" = NULL WHERE "lastFailedDeliveryId" IS NOT NULL AND "lastFailureAt" < $1::timestamp`,
     sqlTimestamp(deliveryCutoff),
   );
-  const alertCutoff = new Date(now.getTime() - rt.config.history.resolvedAlertRetentionDays * DAY_MS);
-  entry('Alert').rowsDeleted += (await deleteInBatches(db, 'Alert', `"status" = 'resolved' AND "resolvedAt" < $1::timestamp`, [sqlTimestamp(alertCutoff)])).count;
+  const counted = (counts: Record<string, number>) => {
+    for (const [table, n] of Object.entries(counts)) entry(table).rowsDeleted += n;
+  };
+  counted(await purgeResolvedAlerts(db, new Date(now.getTime() - rt.config.history.resolvedAlertRetentionDays * DAY_MS)));
+  entry('Session').rowsDeleted += await purgeEndedSessions(db, now);
+  entry('DriftReport').rowsDeleted += await purgeOldDriftReports(db, eventCutoff);
+  counted(await purgeBillingWindows(db, new Date(now.getTime() - rt.config.history.billingRetentionDays * DAY_MS)));
 
   const tables = [...byTable.values()];
   retentionRuns.inc();
@@ -91,7 +100,13 @@ async function purgeShorterTenantRetention(rt: Runtime, now: Date): Promise<numb
       returning: 'id',
     });
     if (returned.length) await rt.prisma.alertEvent.deleteMany({ where: { eventId: { in: returned } } });
-    await rt.prisma.eventStorageDay.deleteMany({ where: { tenantId: t.id, day: { lt: new Date(cutoff.getTime() - DAY_MS) } } });
+    if (count < 4 * DELETE_BATCH) {
+      // All of the tenant's older events are gone: so are their windows' stored bytes, and the window
+      // holding the cutoff is recounted from the events it kept.
+      const boundary = new Date(Math.floor(cutoff.getTime() / HOUR_MS) * HOUR_MS);
+      await rt.prisma.$executeRawUnsafe(`DELETE FROM "EventStorageWindow" WHERE "tenantId" = $1 AND "windowStart" < $2::timestamp`, t.id, sqlTimestamp(boundary));
+      await recordWindowStorage(rt.prisma, t.id, sqlTimestamp(boundary), sqlTimestamp(new Date(boundary.getTime() + HOUR_MS)));
+    }
     removed += count;
   }
   return removed;
