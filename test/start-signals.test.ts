@@ -50,7 +50,13 @@ async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.
 
   process.kill(target, signal);
   const exit = await svc.exited;
-  expect(exit.code).toBe(0);
+  // npm exits 0 once the server under it has; a signal sent to npm itself it may re-raise on itself after
+  // that (seen under CPU load), so then death by that same signal is npm's own clean end too. The server's
+  // clean stop is what its log and the process tree below show.
+  const npmSignalled = target === svc.child.pid || target === -svc.child.pid!;
+  const clean = exit.code === 0 || (npmSignalled && exit.code === null && exit.signal === signal);
+  expect(clean, `exit ${JSON.stringify(exit)}; output:\n${svc.stdout()}`).toBe(true);
+  expect(svc.stdout()).not.toMatch(/shutdown (failed|did not finish)/);
   await eventually(async () => !(await portOpen(svc.port)), 30_000);
   const left = await eventually(async () => (tree.every((pid) => !alive(pid)) ? [] : null), 30_000).catch(() => tree.filter(alive).map((p) => `${p} ${commandLine(p)}`));
   expect(left).toEqual([]);
@@ -60,7 +66,8 @@ async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.
 describe('npm start and signals', () => {
   it('SIGTERM to the npm process stops the server and every child; the banner names the console, /docs and /graphql', { timeout: 180_000 }, async () => {
     const svc = await npmStart();
-    expect(svc.stdout()).toContain(`Console: ${svc.url}/`);
+    // The banner follows the listening line, possibly in a later read of the pipe.
+    await eventually(async () => svc.stdout().includes(`Console: ${svc.url}/`), 30_000);
     expect(svc.stdout()).toContain(`${svc.url}/docs`);
     expect(svc.stdout()).toContain(`${svc.url}/graphql`);
     await stopsCleanly(svc, svc.child.pid!, 'SIGTERM');

@@ -56,6 +56,8 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     const child = spawn('redis-server', [
       '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
       '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
+      // A replica takes over however long its link was down (a loaded machine can stall replication).
+      '--cluster-replica-validity-factor', '0',
       '--appendonly', 'yes', '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
       '--save', '', '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, `redis-${port}.log`),
     ], { stdio: 'ignore' });
@@ -113,7 +115,18 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
         if (!info.includes('cluster_state:ok') || !info.includes(`cluster_known_nodes:${ports.length}`)) return false;
       }
       const nodes = await clusterNodes(ports[0]);
-      return nodes.filter((n) => n.flags.includes('slave')).length === masters * replicas;
+      const replicaPorts = nodes.filter((n) => n.flags.includes('slave')).map((n) => n.port);
+      if (replicaPorts.length !== masters * replicas) return false;
+      // Every replica has synced with its master (a failover needs a replica with the data).
+      for (const port of replicaPorts) {
+        const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
+        c.on('error', () => undefined);
+        await c.connect();
+        const info = (await c.call('INFO', 'replication')) as string;
+        c.disconnect();
+        if (!info.includes('master_link_status:up')) return false;
+      }
+      return true;
     }, 60_000, 200);
   } catch (err) {
     await handle.stop();
