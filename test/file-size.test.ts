@@ -17,7 +17,6 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  * grow; once one is split its line goes. Every other file is held to MAX_LINES.
  */
 const NOT_YET_SPLIT: Record<string, number> = {
-  'src/billing/queries.ts': 342,
 };
 
 function* files(dir: string): Generator<string> {

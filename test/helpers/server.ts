@@ -14,6 +14,7 @@ import { Redis } from 'ioredis';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config.js';
 import { startApp, type App, type StartOptions } from '../../src/server/app.js';
+import { atTimeOfDay } from '../../src/clock.js';
 import { ADMIN_URL, REDIS_URL, dbUrl, testDatabasePrefix, testRedisPrefix, unlinkRedisPrefix } from './env.js';
 
 export interface TestDatabase {
@@ -79,7 +80,9 @@ export async function startTestServer(opts: { env?: Record<string, string>; star
   const ownsDataDir = opts.env?.DATA_DIR === undefined;
   let app: App;
   try {
-    app = await startApp(config, { validateResponses: true, ...opts.start });
+    // TEST_TIME_OF_DAY=00:30 runs every test server at that time of day (a test's own clock wins).
+    const suiteClock = process.env.TEST_TIME_OF_DAY ? atTimeOfDay(process.env.TEST_TIME_OF_DAY) : undefined;
+    app = await startApp(config, { validateResponses: true, clock: suiteClock, ...opts.start });
   } catch (err) {
     if (ownsDataDir) fs.rmSync(config.dataDir, { recursive: true, force: true });
     if (!opts.db) await db.drop();
