@@ -47,7 +47,7 @@ export const GpuRef = builder.prismaObject('Gpu', {
     health: t.field({
       type: GpuVerdictRef,
       description: 'The verdict now, with its reasons.',
-      resolve: (g, _args, ctx) => ('verdict' in g ? (g as GpuView).verdict : gpuHealth({ latest: g.latest as never, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt }, new Date(), healthLimits(ctx))),
+      resolve: (g, _args, ctx) => ('verdict' in g ? (g as GpuView).verdict : gpuHealth({ latest: g.latest as never, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt }, ctx.rt.clock.now(), healthLimits(ctx))),
     }),
     latest: t.field({ type: GpuValuesRef, resolve: (g) => (g.latest ?? {}) as never }),
     lastXid: t.exposeInt('lastXid', { nullable: true }),

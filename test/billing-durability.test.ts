@@ -17,8 +17,8 @@ afterEach(async () => {
 });
 
 const HOUR = 3600_000;
-const T0 = Date.now();
-const FROM = new Date(Math.floor(T0 / HOUR) * HOUR).toISOString();
+/** The start of the hour the server's clock reads (every event of the test is received in it or later). */
+const hourOf = (s: TestServer) => new Date(Math.floor(s.app.rt.clock.now().getTime() / HOUR) * HOUR).toISOString();
 
 async function ingest(s: TestServer, t: BuiltTenant, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
@@ -38,6 +38,7 @@ describe('metering durability', () => {
     const s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' }, start: { workers: false } });
     cleanups.push(() => s.stop());
     const t = await buildTenant(s.app.rt);
+    const FROM = hourOf(s);
     await ingest(s, t, 4);
 
     // Queue the windows while no worker runs, then hold their BillingWindow rows: the job's last
@@ -72,7 +73,7 @@ describe('metering durability', () => {
     expect(await total(s, t)).toBe('0.00');
 
     // A worker comes up; metering the same windows again gives the exact totals, and once more the same.
-    const worker = await startApp(s.config, { http: false, workers: true });
+    const worker = await startApp(s.config, { http: false, workers: true, clock: s.app.rt.clock });
     cleanups.push(() => worker.stop());
     for (let round = 0; round < 2; round++) {
       const again = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', { from: FROM });

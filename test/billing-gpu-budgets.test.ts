@@ -11,7 +11,7 @@ import { eventually, gql, gqlRaw, rest } from './helpers/http.js';
 import { startReceiver } from './helpers/webhook-receiver.js';
 import { FOCUS_COLUMNS } from '../src/billing/export.js';
 import { money, quantity } from '../src/billing/money.js';
-import { HOUR, hourStart, ingest, meter, receivers, s, useBillingSuite } from './helpers/billing-suite.js';
+import { HOUR, hourStart, ingest, meter, now, receivers, s, useBillingSuite } from './helpers/billing-suite.js';
 
 useBillingSuite();
 
@@ -28,7 +28,7 @@ describe('billing: local GPU versus cloud', () => {
     expect(set.data.updateBillingSettings).toEqual({ timeZone: 'Asia/Tokyo', currency: 'JPY' });
     const cur = await rest(s.url, t.adminToken).get('/billing/current');
     expect(cur.body.period.time_zone).toBe('Asia/Tokyo');
-    expect(cur.body.period.start).toBe(DateTime.now().setZone('Asia/Tokyo').startOf('month').toUTC().toISO());
+    expect(cur.body.period.start).toBe(DateTime.fromMillis(now()).setZone('Asia/Tokyo').startOf('month').toUTC().toISO());
     expect(cur.body.total).toEqual({ amount: '0', currency: 'JPY' });
     const badCurrency = await gql(s.url, t.adminToken, 'mutation { updateBillingSettings(input: { currency: "XXQ" }) { currency } }');
     expect(badCurrency.errors![0]!.message).toContain('currency');
@@ -36,7 +36,7 @@ describe('billing: local GPU versus cloud', () => {
 
   it('prices pushed telemetry locally (energy × kWh price + amortisation) against the A100 cloud SKU; the FOCUS export has local rows', async () => {
     const t = await buildTenant(s.app.rt);
-    const start = hourStart(Date.now() - HOUR);
+    const start = hourStart(now() - HOUR);
     // One A100 reporting every minute for a full hour at 400 W: 1 GPU-hour, 0.4 kWh. One GPU of an unknown model: 10 minutes.
     const samples = [];
     for (let i = 0; i < 60; i++) samples.push({ uuid: 'GPU-a100-0', index: 0, model: 'NVIDIA A100-SXM4-80GB', at: new Date(start.getTime() + i * 60_000).toISOString(), power_w: 400, utilization: 90 });
@@ -58,7 +58,7 @@ describe('billing: local GPU versus cloud', () => {
     }
     await meter(t, start.toISOString());
 
-    const q = `from=${encodeURIComponent(start.toISOString())}&to=${encodeURIComponent(new Date(Date.now() + HOUR).toISOString())}`;
+    const q = `from=${encodeURIComponent(start.toISOString())}&to=${encodeURIComponent(new Date(now() + HOUR).toISOString())}`;
     const r = await rest(s.url, t.adminToken).get(`/billing/local-gpu?${q}`);
     expect(r.status).toBe(200);
     const a100 = r.body.models.find((m: any) => m.model === 'NVIDIA A100-SXM4-80GB');
@@ -155,10 +155,10 @@ describe('billing: budgets', () => {
 describe('billing: stored events', () => {
   it('the 00:00 UTC window takes the daily GB-month snapshot of the events stored before it, priced per GB-month', async () => {
     const t = await buildTenant(s.app.rt);
-    const midnight = new Date(Math.floor(Date.now() / 86400_000) * 86400_000);
+    const midnight = new Date(Math.floor(now() / 86400_000) * 86400_000);
     // Two events stored yesterday (written as ingest commits them); nothing of today counts in the snapshot.
     for (let i = 0; i < 2; i++) {
-      await s.app.rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'old.thing', source: 'archive', receivedVia: 'ingest', receivedAt: new Date(midnight.getTime() - (i + 1) * HOUR), evaluatedAt: new Date(), payload: { blob: 'x'.repeat(500) } } });
+      await s.app.rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'old.thing', source: 'archive', receivedVia: 'ingest', receivedAt: new Date(midnight.getTime() - (i + 1) * HOUR), evaluatedAt: new Date(now()), payload: { blob: 'x'.repeat(500) } } });
     }
     for (const h of [2, 0]) await meter(t, new Date(midnight.getTime() - h * HOUR).toISOString()); // windows record their stored bytes (00:00 redoes 23:00)
     const [{ bytes }] = await s.app.rt.prisma.$queryRawUnsafe<Array<{ bytes: string }>>(`SELECT sum(pg_column_size(e.*))::text AS bytes FROM "Event" e WHERE e."tenantId" = $1`, t.tenantId);

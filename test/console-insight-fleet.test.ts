@@ -108,7 +108,7 @@ describe('integrations', () => {
 
 describe('GPU overview', () => {
   it('shows GPUs, their health, a time series and hardware events from telemetry pushed through the API', async () => {
-    const now = Date.now();
+    const now = s.app.rt.clock.now().getTime(); // the server's clock (TEST_TIME_OF_DAY)
     const gpu = (uuid: string, index: number, minute: number, over: Record<string, unknown> = {}) => ({ uuid, index, model: 'NVIDIA A100-SXM4-80GB', at: new Date(now - (30 - minute) * 60_000).toISOString(), utilization: 40 + minute, memory_used_mib: 20000, memory_total_mib: 81920, temperature_c: 55 + minute / 3, power_w: 250, power_limit_w: 400, ecc_dbe: 0, xid: 0, ...over });
     const samples = [];
     for (let m = 0; m < 30; m += 2) samples.push(gpu('GPU-aaaa-0001', 0, m), gpu('GPU-aaaa-0002', 1, m, m === 28 ? { xid: 79 } : {}));

@@ -5,6 +5,9 @@
  */
 import { loadConfig } from '../src/config.js';
 import { startApp } from '../src/server/app.js';
+import { shiftedClock } from '../src/clock.js';
 
-await startApp(loadConfig(process.env), { http: false, workers: true });
+// On the clock of the server it serves (test/helpers/worker-process.ts passes the offset).
+const offset = Number(process.env.TEST_CLOCK_OFFSET_MS ?? 0);
+await startApp(loadConfig(process.env), { http: false, workers: true, clock: offset ? shiftedClock(offset) : undefined });
 process.stdout.write('ready\n');

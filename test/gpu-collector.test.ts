@@ -10,10 +10,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { clockOffsetMs, startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, rest } from './helpers/http.js';
-import { childEnv, CLI_MAIN, opsInProcess, REPO_ROOT } from './helpers/cli.js';
+import { childEnv, CLI_ON_CLOCK, opsInProcess as opsAnyClock, REPO_ROOT } from './helpers/cli.js';
 import { nvidiaSmiArgs } from '../src/gpu/nvidia-smi.js';
 
 const FIXTURE = path.join(REPO_ROOT, 'test/fixtures/gpu/nvidia-smi.csv');
@@ -73,6 +73,9 @@ afterAll(async () => {
   await s?.stop();
   for (const d of [binDir, emptyDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
 });
+
+/** The collector stamps samples on the test server's clock (TEST_TIME_OF_DAY), as a host in sync with the hub. */
+const opsInProcess = (args: string[], env: Record<string, string | undefined>) => opsAnyClock(args, env, { clock: s.app.rt.clock });
 
 const withSmi = (host = '') => ({ PATH: `${binDir}:${process.env.PATH}`, FAKE_GPU_HOST: host });
 
@@ -144,9 +147,9 @@ describe('ops gpu collect', () => {
   });
 
   it('as a process: collects every interval until SIGTERM, delivers the round in flight, then exits 0', async () => {
-    const child = spawn(process.execPath, [...CLI_MAIN, 'gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', '1s', '--node', 'gpu-host-2', '--json'], {
+    const child = spawn(process.execPath, [...CLI_ON_CLOCK, 'gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', '1s', '--node', 'gpu-host-2', '--json'], {
       cwd: REPO_ROOT,
-      env: childEnv(withSmi('h2-')),
+      env: childEnv({ ...withSmi('h2-'), TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)) }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

@@ -23,7 +23,7 @@ const HOT = 'GPU-diag-0000-0000-0000-00000000000c';
 const STALE = 'GPU-diag-0000-0000-0000-00000000000d';
 
 function sample(uuid: string, index: number, node: string, agoMs: number, over: Partial<GpuSampleInput> = {}): GpuSampleInput {
-  return { uuid, node, index, model: 'NVIDIA H100 80GB HBM3', at: new Date(Date.now() - agoMs), utilization: 55, memUsedMib: 20000, memTotalMib: 81559, temperatureC: 61, powerW: 250, powerLimitW: 700, xid: 0, eccDbe: 0, ...over };
+  return { uuid, node, index, model: 'NVIDIA H100 80GB HBM3', at: new Date(s.app.rt.clock.now().getTime() - agoMs), utilization: 55, memUsedMib: 20000, memTotalMib: 81559, temperatureC: 61, powerW: 250, powerLimitW: 700, xid: 0, eccDbe: 0, ...over };
 }
 
 async function completed(token: string, id: string): Promise<any> {
@@ -165,7 +165,7 @@ describe('GPU diagnostics', () => {
 
   it('a request whose job was lost after commit is queued again by the sweeper and completes', async () => {
     const gpu = await s.app.rt.prisma.gpu.findFirstOrThrow({ where: { tenantId: a.tenantId, uuid: HEALTHY } });
-    const row = await s.app.rt.prisma.gpuDiagnostic.create({ data: { tenantId: a.tenantId, gpuIds: [gpu.id], targetGpu: HEALTHY, level: 1, createdAt: new Date(Date.now() - 120_000) } });
+    const row = await s.app.rt.prisma.gpuDiagnostic.create({ data: { tenantId: a.tenantId, gpuIds: [gpu.id], targetGpu: HEALTHY, level: 1, createdAt: new Date(s.app.rt.clock.now().getTime() - 120_000) } });
     expect(await redriveQueuedGpuDiagnostics(s.app.rt)).toBeGreaterThanOrEqual(1);
     const d = await completed(a.adminToken, row.id);
     expect(d).toMatchObject({ status: 'completed', result: 'pass' });

@@ -5,6 +5,7 @@
  * database (`standalone`). The logic is collectGpuTelemetry (collector.ts). The key is never printed.
  */
 import { parseDurationMs } from '../duration.js';
+import { systemClock, type Clock } from '../clock.js';
 import { CollectorFatal, collectGpuTelemetry, defaultNode, NvidiaSmiMissing } from './collector.js';
 
 type Values = Record<string, string | boolean | undefined>;
@@ -42,7 +43,7 @@ export const gpuCollectCommand = {
   standalone: true,
   /** Thrown for a mistake in the call; the CLI prints it with the usage and exits 2. */
   usageErrors: [CollectUsageError, NvidiaSmiMissing],
-  async run(_rt: unknown, v: Values, env: NodeJS.ProcessEnv = process.env): Promise<{ json: unknown; text: string }> {
+  async run(_rt: unknown, v: Values, env: NodeJS.ProcessEnv = process.env, clock: Clock = systemClock): Promise<{ json: unknown; text: string }> {
     const hub = hubUrl(String(v.hub ?? ''));
     const intervalRaw = typeof v.interval === 'string' ? v.interval : '10s';
     const intervalMs = parseDurationMs(intervalRaw);
@@ -72,6 +73,7 @@ export const gpuCollectCommand = {
         node,
         nvidiaSmi: typeof v['nvidia-smi'] === 'string' && v['nvidia-smi'] ? v['nvidia-smi'] : 'nvidia-smi',
         env,
+        clock,
         log: (line) => process.stderr.write(`gpu collect: ${line}\n`),
         stop: stop.signal,
         abort: abort.signal,

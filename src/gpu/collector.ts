@@ -14,6 +14,7 @@ import os from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { GPU_METRICS, GPU_METRIC_INFO, type GpuSampleInput } from './samples.js';
 import { nvidiaSmiArgs, parseNvidiaSmiCsv } from './nvidia-smi.js';
+import { systemClock, type Clock } from '../clock.js';
 
 export const COLLECTOR_LIMITS = { maxSamplesPerPost: 5000, maxBodyBytes: 960 * 1024, gzipAboveBytes: 4 * 1024, maxBacklog: 50_000, attempts: 6 } as const;
 
@@ -45,6 +46,8 @@ export interface CollectorOptions {
   stop?: AbortSignal;
   /** Give up at once, even on a delivery in progress. */
   abort?: AbortSignal;
+  /** Stamps the samples (default: the system clock). */
+  clock?: Clock;
   /** Time limit of one nvidia-smi run. */
   smiTimeoutMs?: number;
 }
@@ -208,7 +211,7 @@ export async function collectGpuTelemetry(o: CollectorOptions): Promise<Collecto
       o.log(`warning: ${(err as Error).message}`);
     }
     if (csv !== null) {
-      const samples = parseNvidiaSmiCsv(csv, o.node, new Date());
+      const samples = parseNvidiaSmiCsv(csv, o.node, (o.clock ?? systemClock).now());
       result.rounds++;
       result.samples += samples.length;
       if (samples.length === 0) o.log('warning: nvidia-smi listed no GPU');

@@ -68,7 +68,7 @@ export async function queueGpuDiagnostic(rt: Runtime, diagnosticId: string): Pro
 }
 
 /** Re-queues requests still `queued` a minute after they were accepted (an enqueue lost after commit). */
-export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const stale = await rt.prisma.gpuDiagnostic.findMany({ where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - 60_000) } }, select: { id: true }, take: 500 });
   for (const d of stale) await queueGpuDiagnostic(rt, d.id);
   return stale.length;
@@ -191,10 +191,10 @@ async function evidenceOf(rt: Runtime, gpu: Gpu, level: number, now: Date): Prom
  * the checks and the overall result. A GPU deleted since the request is reported as a failed check.
  */
 export async function executeGpuDiagnostic(rt: Runtime, diagnosticId: string): Promise<DiagnosticResult | 'skipped'> {
-  const claimed = await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: new Date() } });
+  const claimed = await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: rt.clock.now() } });
   if (claimed.count === 0) return 'skipped';
   const d = await rt.prisma.gpuDiagnostic.findUniqueOrThrow({ where: { id: diagnosticId } });
-  const now = new Date();
+  const now = rt.clock.now();
   const limits = healthLimits({ rt });
   const gpus = await rt.prisma.gpu.findMany({ where: { tenantId: d.tenantId, id: { in: d.gpuIds } }, orderBy: [{ node: 'asc' }, { index: 'asc' }] });
   const checks: DiagnosticCheck[] = [];
@@ -202,11 +202,11 @@ export async function executeGpuDiagnostic(rt: Runtime, diagnosticId: string): P
   for (const gpu of gpus) checks.push(...evaluateGpuChecks(await evidenceOf(rt, gpu, d.level, now), d.level, limits, now));
   checks.push(...hostChecks(d.level));
   const result = overallResult(checks);
-  await rt.prisma.gpuDiagnostic.update({ where: { id: d.id }, data: { status: 'completed', result, checks: checks as unknown as Prisma.InputJsonValue, finishedAt: new Date() } });
+  await rt.prisma.gpuDiagnostic.update({ where: { id: d.id }, data: { status: 'completed', result, checks: checks as unknown as Prisma.InputJsonValue, finishedAt: rt.clock.now() } });
   return result;
 }
 
 /** Marks a request whose job failed for good (the error kept for the reader). */
 export async function failGpuDiagnostic(rt: Runtime, diagnosticId: string, error: string): Promise<void> {
-  await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error: error.slice(0, 1000), finishedAt: new Date() } });
+  await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error: error.slice(0, 1000), finishedAt: rt.clock.now() } });
 }

@@ -107,7 +107,7 @@ export async function gpuTimeseries(ctx: Ctx, input: TimeseriesInput, field = (f
   const gpus = await ctx.db.gpu.findMany({ where, orderBy: [{ node: 'asc' }, { index: 'asc' }], take: 200, select: { id: true, uuid: true, node: true, index: true } });
   if (input.gpu && gpus.length === 0) throw new NotFound('GPU');
   if (gpus.length === 0) return { metric: input.metric, stepSeconds: step, resolution, series: [] };
-  const since = new Date(Date.now() - spanSeconds * 1000);
+  const since = new Date(ctx.rt.clock.now().getTime() - spanSeconds * 1000);
   // The column is the metric's own name (from GPU_METRICS, checked above); every value is a parameter.
   const column = `"${input.metric}"`;
   const [table, time] = resolution === 'raw' ? ['"GpuSample"', '"at"'] : ['"GpuRollup"', '"bucket"'];
@@ -140,7 +140,7 @@ export async function gpuEvents(ctx: Ctx, input: { sinceHours?: number | null; t
   return ctx.db.event.findMany({
     where: {
       module: 'gpu',
-      receivedAt: { gte: new Date(Date.now() - sinceHours * 3600_000) },
+      receivedAt: { gte: new Date(ctx.rt.clock.now().getTime() - sinceHours * 3600_000) },
       ...(input.type ? { type: input.type } : {}),
       ...(input.node ? { labels: { path: ['node'], equals: input.node } } : {}),
     },
@@ -164,7 +164,7 @@ export async function gpuOverview(ctx: Ctx): Promise<Overview> {
   const gpus = await listGpus(ctx);
   const fleet = fleetTotals(gpus);
   const idleGpus = gpus.filter((g) => g.verdict.status !== 'missing' && (g.latestValues.utilization ?? 0) < IDLE_UTILIZATION).length;
-  const startOfDay = new Date();
+  const startOfDay = ctx.rt.clock.now();
   startOfDay.setUTCHours(0, 0, 0, 0);
   // The energy counter rises monotonically per GPU: today's energy is its rise since midnight (UTC).
   const [energy] = await ctx.rt.prisma.$queryRawUnsafe<Array<{ joules: number | null }>>(

@@ -18,6 +18,7 @@ export const receivers: Receiver[] = [];
 export function useBillingSuite(): void {
   beforeAll(async () => {
     s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } });
+    T0 = now();
   });
   afterAll(async () => {
     for (const r of receivers) await r.close();
@@ -27,8 +28,10 @@ export function useBillingSuite(): void {
 
 export const HOUR = 3600_000;
 export const hourStart = (t: number) => new Date(Math.floor(t / HOUR) * HOUR);
-/** Every event of this file is received after this: metering from its hour on covers them all. */
-export const T0 = Date.now();
+/** "Now" on the server's clock (TEST_TIME_OF_DAY may move it): the tests' data is stamped from it. */
+export const now = (): number => s.app.rt.clock.now().getTime();
+/** Every event of this file is received after this (server time): metering from its hour on covers them all. */
+export let T0: number;
 
 export async function ingest(t: BuiltTenant, body: Record<string, unknown>): Promise<string> {
   const r = await rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { CliOptions } from '../../src/server/cli/run.js';
 
 export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -15,6 +16,8 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
 export const SERVICE_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/main.js')];
 /** The operator CLI, compiled (`npm run ops` runs the same module through tsx). */
 export const CLI_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/cli/main.js')];
+/** The same compiled CLI on a clock moved by TEST_CLOCK_OFFSET_MS (env), for a peer of a test server on its clock. */
+export const CLI_ON_CLOCK = ['--enable-source-maps', path.join(REPO_ROOT, 'test/fixtures/ops-on-clock.mjs')];
 
 export interface CliResult {
   code: number | null;
@@ -59,12 +62,13 @@ export function npmOps(args: string[], env: Record<string, string | undefined>):
 
 /**
  * `ops <args>` in this process: the same `runCli` the entry point runs, with configuration from `env`
- * only (undefined removes a variable), and the outcome as a process would print it.
+ * only (undefined removes a variable), and the outcome as a process would print it. `opts.clock`: the
+ * standalone commands' "now" (a test server's clock, for a peer such as `gpu collect`).
  */
-export async function opsInProcess(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+export async function opsInProcess(args: string[], env: Record<string, string | undefined>, opts: CliOptions = {}): Promise<CliResult> {
   const { runCli } = await import('../../src/server/cli/run.js');
   const clean: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
-  const out = await runCli(args, clean);
+  const out = await runCli(args, clean, opts);
   return { code: out.code, stdout: out.stdout === undefined ? '' : out.stdout + '\n', stderr: out.stderr === undefined ? '' : out.stderr + '\n' };
 }

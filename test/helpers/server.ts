@@ -50,6 +50,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
+/**
+ * How far the server's clock is from the system clock (0 unless TEST_TIME_OF_DAY or a test's clock moves
+ * it): a spawned peer process given it (`shiftedClock(offset)`) reads the same "now" as the server.
+ */
+export function clockOffsetMs(s: { app: App }): number {
+  return s.app.rt.clock.now().getTime() - Date.now();
+}
+
 /** Config for a test process: real Postgres/Redis, port 0, no demo bootstrap, quiet logs. */
 export function testConfig(databaseUrl: string, env: Record<string, string> = {}): Config {
   return loadConfig({

@@ -6,7 +6,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TestServer } from './server.js';
+import { clockOffsetMs, type TestServer } from './server.js';
 import { REDIS_URL } from './env.js';
 import { untilOutput } from './processes.js';
 
@@ -25,6 +25,8 @@ export async function spawnWorker(s: TestServer, onCleanup: (kill: () => Promise
       LOG_LEVEL: 'silent',
       DATA_DIR: s.config.dataDir,
       PORT: '0',
+      // The worker reads the server's clock (TEST_TIME_OF_DAY or a test's own clock).
+      TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)),
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

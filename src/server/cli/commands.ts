@@ -5,6 +5,7 @@
  */
 import type { ParseArgsConfig } from 'node:util';
 import type { Runtime } from '../../runtime.js';
+import type { Clock } from '../../clock.js';
 import { createCtx } from '../../context.js';
 import type { Principal } from '../../principal.js';
 import { starterRulesSeed } from '../../rules/suggestions.js';
@@ -45,7 +46,8 @@ export interface Command {
   standalone?: boolean;
   /** Error classes that are mistakes in the call: printed with the usage, exit code 2. */
   usageErrors?: Array<new (...args: never[]) => Error>;
-  run(rt: Runtime, values: Values, env: NodeJS.ProcessEnv): Promise<CommandResult>;
+  /** `clock`: "now" for a standalone command (a Runtime brings its own). */
+  run(rt: Runtime, values: Values, env: NodeJS.ProcessEnv, clock?: Clock): Promise<CommandResult>;
 }
 
 const OPERATOR: Omit<Principal, 'tenantId'> = { userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: 'cli' } };

@@ -6,11 +6,6 @@
  * (unknown command or option, missing or invalid value, bad configuration). The work is done by
  * `runCli` (run.ts); this entry only prints and exits.
  */
-import { runCli } from './run.js';
+import { runCliProcess } from './process.js';
 
-const outcome = await runCli(process.argv.slice(2), process.env);
-if (outcome.stdout) process.stdout.write(outcome.stdout + '\n');
-if (outcome.stderr) process.stderr.write(outcome.stderr + '\n');
-process.exitCode = outcome.code;
-// Everything is closed by now; do not let a lingering handle keep a script waiting.
-setTimeout(() => process.exit(outcome.code), 2000).unref();
+await runCliProcess(process.argv.slice(2), process.env);

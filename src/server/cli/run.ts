@@ -14,6 +14,7 @@ import { dailyCommands } from './daily-commands.js';
 import { CliFailure, migrate, openCliRuntime, openStorage } from './runtime.js';
 import { adminSocketPath, sendToAdminSocket } from './admin-client.js';
 import type { Runtime } from '../../runtime.js';
+import type { Clock } from '../../clock.js';
 
 /** Set for commands run inside a server: its HTTP address, for the URLs they print. */
 export const SERVER_URL_ENV = 'OPS_SERVER_URL';
@@ -59,10 +60,15 @@ export interface Outcome {
   stderr?: string;
 }
 
+export interface CliOptions {
+  /** "Now" for a standalone command (default: the system clock; a test passes its server's clock). */
+  clock?: Clock;
+}
+
 /** Runs a parsed command in this process: on its own storage and Runtime, or through a running server. */
-async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, argv: string[]): Promise<Outcome> {
+async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, argv: string[], opts: CliOptions): Promise<Outcome> {
   if (c.standalone) {
-    const result = await c.run(undefined as never, values, env);
+    const result = await c.run(undefined as never, values, env, opts.clock);
     return { code: 0, stdout: values.json ? JSON.stringify(result.json) : result.text };
   }
   const config = loadConfig(env);
@@ -136,11 +142,11 @@ function failure(c: Command, err: unknown): Outcome {
  * DATABASE_URL, when a server runs on the embedded database under DATA_DIR, the command runs in that
  * server (src/server/admin-socket.ts).
  */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<Outcome> {
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, opts: CliOptions = {}): Promise<Outcome> {
   const p = parse(argv);
   if (!('c' in p)) return p;
   try {
-    return await executeHere(p.c, p.values, env, argv);
+    return await executeHere(p.c, p.values, env, argv, opts);
   } catch (err) {
     return failure(p.c, err);
   }
