@@ -158,7 +158,7 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
         });
         return;
       }
-      const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers };
+      const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers, now: rt.clock.now() };
       // The request's URL, so responses that show URLs of this service (inbound webhooks, push
       // integrations) use its origin when PUBLIC_BASE_URL is unset, as over GraphQL.
       const request = { url: `${req.protocol}://${req.get('host')}${req.originalUrl}` };

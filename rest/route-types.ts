@@ -21,6 +21,8 @@ export interface RestRequest {
   query: Record<string, unknown>;
   body: any;
   headers: Record<string, string | string[] | undefined>;
+  /** "Now" on the service's clock (rt.clock), for relative filters such as `since_hours`. */
+  now: Date;
 }
 
 export interface OperationRoute {

@@ -33,8 +33,26 @@ export function pubsubChannel(redisPrefix: string, routingKey: keyof PubSubChann
 
 type EventTarget = ReturnType<typeof createRedisEventTarget>;
 
+/**
+ * Publishes Redis has not answered yet. graphql-yoga's `publish` does not wait for Redis; `settled()` does,
+ * so a closing runtime (a short-lived CLI process above all) sends what it announced before it quits.
+ */
+function publishTracker() {
+  const pending = new Set<Promise<unknown>>();
+  return {
+    track(p: Promise<unknown>): void {
+      const settled = p.catch(() => undefined).finally(() => pending.delete(settled));
+      pending.add(settled);
+    },
+    settled: async (): Promise<void> => {
+      await Promise.all([...pending]);
+    },
+  };
+}
+type Tracker = ReturnType<typeof publishTracker>;
+
 /** Sharded pub/sub on a Cluster: one SSUBSCRIBE per channel with listeners on this node, SPUBLISH to publish. */
-function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, channelOf: (topic: string) => string): EventTarget {
+function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, channelOf: (topic: string) => string, tracker: Tracker): EventTarget {
   type Listener = ((event: CustomEvent) => void) | { handleEvent(event: CustomEvent): void };
   const listeners = new Map<string, Set<Listener>>();
   subscribeClient.on('smessage', (channel: string, message: string) => {
@@ -67,7 +85,7 @@ function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, ch
     },
     dispatchEvent(event) {
       const detail = (event as CustomEvent).detail;
-      void publishClient.spublish(channelOf(event.type), detail === undefined ? '' : JSON.stringify(detail)).catch(() => undefined);
+      tracker.track(publishClient.spublish(channelOf(event.type), detail === undefined ? '' : JSON.stringify(detail)));
       return true;
     },
   } as EventTarget;
@@ -85,16 +103,23 @@ function channelNamer(redisPrefix: string, sharded: boolean): (topic: string) =>
 /** The pubsub of this installation; `sharded` (a Redis Cluster) uses SSUBSCRIBE/SPUBLISH. */
 export function createRedisPubSub(publishClient: RedisClient, subscribeClient: RedisClient, redisPrefix: string, sharded = false) {
   const channel = channelNamer(redisPrefix, sharded);
-  if (sharded) return createPubSub<PubSubChannels>({ eventTarget: shardedEventTarget(publishClient as Cluster, subscribeClient as Cluster, channel) });
+  const tracker = publishTracker();
+  const withSettled = (eventTarget: EventTarget) => Object.assign(createPubSub<PubSubChannels>({ eventTarget }), { settled: tracker.settled });
+  if (sharded) return withSettled(shardedEventTarget(publishClient as Cluster, subscribeClient as Cluster, channel, tracker));
   const redis = createRedisEventTarget({ publishClient: publishClient as Redis, subscribeClient: subscribeClient as Redis });
   // graphql-yoga's pubsub reads only `detail` from the events it receives, so renaming the topic on
   // the way to Redis and listening under the renamed topic is all the prefix needs.
   const eventTarget: typeof redis = {
     addEventListener: (topic, listener, options) => redis.addEventListener(channel(topic), listener, options),
     removeEventListener: (topic, listener, options) => redis.removeEventListener(channel(topic), listener, options),
-    dispatchEvent: (event) => redis.dispatchEvent(new CustomEvent(channel(event.type), { detail: (event as CustomEvent).detail })),
+    // What redis.dispatchEvent sends (JSON, '' for no detail), tracked until Redis answers.
+    dispatchEvent: (event) => {
+      const detail = (event as CustomEvent).detail;
+      tracker.track((publishClient as Redis).publish(channel(event.type), detail === undefined ? '' : JSON.stringify(detail)));
+      return true;
+    },
   };
-  return createPubSub<PubSubChannels>({ eventTarget });
+  return withSettled(eventTarget);
 }
 
 export type PubSub = ReturnType<typeof createRedisPubSub>;

@@ -64,6 +64,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
     logger.warn({ err: err.message, queue }, 'queue connection error'),
   );
   const closers: Array<() => Promise<void> | void> = [];
+  const pubsub = createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster');
   return {
     config,
     logger,
@@ -73,7 +74,7 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
     reportsPrisma,
     redis,
     queues,
-    pubsub: createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster'),
+    pubsub,
     secretBox: new SecretBox(appSecret),
     jwtKey: crypto.createHash('sha256').update('ops-jwt:' + appSecret).digest(),
     databaseUrl,
@@ -93,6 +94,8 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
           .catch(() => undefined)
           .finally(() => c.disconnect());
       const shared = typeof bull === 'object' && bull && 'quit' in bull ? [bull as RedisClient] : [];
+      // Announcements made just before closing (the CLI's) reach Redis first; bounded if Redis is away.
+      await Promise.race([pubsub.settled(), new Promise((resolve) => setTimeout(resolve, 10_000).unref())]);
       await Promise.all([redis, pubClient, subClient, ...shared].map(quit));
     },
   };

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { untilSubscribed } from './helpers/pubsub.js';
 import { gql, rest, subscribe, wsClient } from './helpers/http.js';
-import { memberToken, other, raise, s, t, useAlertsSuite } from './helpers/alerts-suite.js';
+import { memberToken, now as serverNow, other, raise, s, t, useAlertsSuite } from './helpers/alerts-suite.js';
 
 useAlertsSuite();
 
@@ -44,7 +44,7 @@ describe('maintenance windows', () => {
   const CREATE = `mutation($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { ${W} } }`;
 
   it('suppresses alerts that open inside a covering window: no outbound trigger, window visible on the alert', async () => {
-    const now = Date.now();
+    const now = serverNow();
     const created = await gql(s.url, t.adminToken, CREATE, {
       input: { name: 'DB upgrade', startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 3600_000).toISOString(), source: 'db-1', matchLabels: { env: 'prod' } },
     });
@@ -70,7 +70,7 @@ describe('maintenance windows', () => {
   });
 
   it('supports recurring windows, updates and deletes (admins), reads (members)', async () => {
-    const start = new Date(Date.now() - 7 * 86400_000 - 60_000);
+    const start = new Date(serverNow() - 7 * 86400_000 - 60_000);
     const created = await gql(s.url, t.adminToken, CREATE, {
       input: { name: 'Weekly', startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 3600_000).toISOString(), repeatEverySeconds: 7 * 86400 },
     });
@@ -85,7 +85,7 @@ describe('maintenance windows', () => {
   });
 
   it('refuses members (FORBIDDEN), invalid windows (BAD_USER_INPUT) and other tenants (NOT_FOUND)', async () => {
-    const input = { name: 'x', startsAt: new Date().toISOString(), endsAt: new Date(Date.now() + 60_000).toISOString() };
+    const input = { name: 'x', startsAt: new Date(serverNow()).toISOString(), endsAt: new Date(serverNow() + 60_000).toISOString() };
     expect((await gql(s.url, memberToken, CREATE, { input })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const bad = await gql(s.url, t.adminToken, CREATE, { input: { ...input, endsAt: input.startsAt, repeatEverySeconds: 5, matchLabels: { a: 1 } } });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');

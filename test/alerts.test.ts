@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { untilSubscribed, untilUnsubscribed } from './helpers/pubsub.js';
 import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
-import { member, memberToken, other, raise, ruleId, s, t, useAlertsSuite } from './helpers/alerts-suite.js';
+import { member, memberToken, now, other, raise, ruleId, s, t, useAlertsSuite } from './helpers/alerts-suite.js';
 
 useAlertsSuite();
 
@@ -97,7 +97,7 @@ describe('alert actions', () => {
     const snoozed = await api.post(`/alerts/${alert.id}/snooze`, { duration: '2s' });
     expect(snoozed.status).toBe(200);
     expect(snoozed.body.status).toBe('snoozed');
-    expect(new Date(snoozed.body.snoozed_until).getTime()).toBeGreaterThan(Date.now());
+    expect(new Date(snoozed.body.snoozed_until).getTime()).toBeGreaterThan(now());
 
     const reopened = await eventually(async () => {
       const r = await api.get(`/alerts/${alert.id}`);
@@ -139,13 +139,13 @@ describe('alert actions', () => {
   it('snoozes until a time or for a number of seconds, and validates the body (422)', async () => {
     const alert = await raise(t, { source: 'snooze-body' });
     const api = rest(s.url, memberToken);
-    const until = new Date(Date.now() + 3600_000).toISOString();
+    const until = new Date(now() + 3600_000).toISOString();
     const r1 = await api.post(`/alerts/${alert.id}/snooze`, { until });
     expect(r1.status).toBe(200);
     expect(r1.body.snoozed_until).toBe(until);
     const r2 = await api.post(`/alerts/${alert.id}/snooze`, { duration: 86400 * 400 });
     expect(r2.status).toBe(200);
-    expect(new Date(r2.body.snoozed_until).getTime()).toBeGreaterThan(Date.now() + 86400_000 * 399);
+    expect(new Date(r2.body.snoozed_until).getTime()).toBeGreaterThan(now() + 86400_000 * 399);
     const bad: Array<[unknown, string]> = [
       [{}, 'duration'],
       [{ duration: 'soon' }, 'duration'],

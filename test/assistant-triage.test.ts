@@ -87,7 +87,7 @@ describe('triage with the builtin provider', () => {
     expect(r.body).toMatchObject({ id: snooze.id, status: 'executed', decided_by: { id: memberId }, result: { alert_status: 'snoozed' } });
     const a = await rest(s.url, memberToken).get(`/alerts/${alertId}`);
     expect(a.body.status).toBe('snoozed');
-    const until = new Date(a.body.snoozed_until).getTime() - Date.now();
+    const until = new Date(a.body.snoozed_until).getTime() - s.app.rt.clock.now().getTime();
     expect(until).toBeGreaterThan(50 * 60_000);
     expect(until).toBeLessThanOrEqual(3600_000);
     expect(a.body.timeline.at(-1)).toMatchObject({ action: 'snoozed', actor: { id: memberId } });
@@ -135,7 +135,7 @@ describe('triage with the builtin provider', () => {
     const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/triage`);
     const snooze = r.body.actions.find((a: any) => a.tool === 'snooze_alert');
     // Its time has passed (set directly: waiting out ASSISTANT_ACTION_TTL_SECONDS would be a sleep).
-    await s.app.rt.prisma.assistantAction.update({ where: { id: snooze.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await s.app.rt.prisma.assistantAction.update({ where: { id: snooze.id }, data: { expiresAt: new Date(s.app.rt.clock.now().getTime() - 1000) } });
     const late = await rest(s.url, memberToken).post(`/alerts/${alertId}/actions/${snooze.id}/approve`);
     expect(late.status).toBe(409);
     expect(late.body.detail).toMatch(/expired/);
@@ -148,7 +148,7 @@ describe('triage with the builtin provider', () => {
     const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/triage`);
     const [overdue, current] = r.body.actions as Array<{ id: string }>;
     expect(current).toBeTruthy();
-    const past = new Date(Date.now() - 5_000);
+    const past = new Date(s.app.rt.clock.now().getTime() - 5_000);
     await s.app.rt.prisma.assistantAction.update({ where: { id: overdue!.id }, data: { expiresAt: past } });
     const task = maintenanceTasks.find((x) => x.name === 'expire-assistant-actions');
     expect(task, 'the sweep is one of the scheduled maintenance tasks').toBeTruthy();

@@ -9,7 +9,7 @@ import { parseLabelParams } from '../../src/alerts/labels.js';
 
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;
-  const since = q.since_hours !== undefined ? new Date(Date.now() - Number(q.since_hours) * 3600_000).toISOString() : null;
+  const since = q.since_hours !== undefined ? new Date(req.now.getTime() - Number(q.since_hours) * 3600_000).toISOString() : null;
   return {
     first: Number(q.limit ?? 100),
     filter: {

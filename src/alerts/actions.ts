@@ -61,7 +61,7 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now = new Date()): D
 /** Snoozes an open, acknowledged or snoozed alert until a time; it reopens by itself then. */
 export async function snoozeAlert(ctx: Ctx, input: SnoozeInput): Promise<Alert> {
   const me = alertActor(ctx.principal);
-  const until = snoozeUntil(input);
+  const until = snoozeUntil(input, ctx.rt.clock.now());
   return act(ctx, input.id, () => ({ action: 'snooze', actorId: me.userId, note: `Snoozed until ${until.toISOString()}.`, data: { snoozedUntil: until } }));
 }
 
@@ -80,7 +80,7 @@ export async function wakeSnoozedAlerts(rt: Runtime, limit = 500): Promise<numbe
   const outboxIds: Array<string | null> = [];
   await rt.prisma.$transaction(async (tx) => {
     const ids = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM "Alert" WHERE status = 'snoozed' AND "snoozedUntil" <= ${new Date()}
+      SELECT id FROM "Alert" WHERE status = 'snoozed' AND "snoozedUntil" <= ${rt.clock.now()}
        ORDER BY "snoozedUntil" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
     if (ids.length === 0) return;
     const alerts = await tx.alert.findMany({ where: { id: { in: ids.map((r) => r.id) } } });

@@ -36,7 +36,7 @@ export async function storeProposedActions(
   const me = requireUser(ctx);
   const seen = new Set<string>();
   const out: AssistantAction[] = [];
-  const expiresAt = new Date(Date.now() + ctx.rt.config.assistant.actionTtlSeconds * 1000);
+  const expiresAt = new Date(ctx.rt.clock.now().getTime() + ctx.rt.config.assistant.actionTtlSeconds * 1000);
   for (const d of drafts) {
     const alert = alertsById.get(d.alertId!);
     if (!alert) continue;
@@ -87,7 +87,7 @@ export function staleReason(action: AssistantAction, alert: Alert, now = new Dat
  * late decision gets, so lists show what can still be decided without anyone having to try. Set-based,
  * across tenants (each row keeps its own); an action decided meanwhile is left alone (`status` guard).
  */
-export async function expireOverdueActions(rt: Runtime, now = new Date()): Promise<{ expired: number }> {
+export async function expireOverdueActions(rt: Runtime, now = rt.clock.now()): Promise<{ expired: number }> {
   const expired = await rt.prisma.$executeRaw`
     UPDATE "AssistantAction"
     SET status = 'expired',
@@ -105,7 +105,7 @@ async function settle(ctx: Ctx, id: string, from: AssistantAction['status'], dat
 async function assertDecidable(ctx: Ctx, action: AssistantAction, reviewedHash?: string | null, checkArgs = true): Promise<Alert> {
   if (action.status !== 'proposed') throw new Conflict(`The action is already ${action.status}; it cannot be decided again.`);
   const alert = await loadAlert(ctx, action.alertId);
-  const stale = staleReason(action, alert);
+  const stale = staleReason(action, alert, ctx.rt.clock.now());
   if (stale) {
     await settle(ctx, action.id, 'proposed', { status: 'expired', result: { reason: stale } });
     throw new Conflict(stale);
@@ -146,7 +146,7 @@ async function execute(ctx: Ctx, action: AssistantAction): Promise<Record<string
     }
     case 'create_maintenance_window': {
       const seconds = parseDurationSeconds(args.duration!)!;
-      const now = new Date();
+      const now = ctx.rt.clock.now();
       const w = await createMaintenanceWindow(ctx, { name: args.name!, startsAt: now, endsAt: new Date(now.getTime() + seconds * 1000), source: args.source ?? null, deviceId: args.device_id ?? null });
       return { maintenance_window_id: w.id, ends_at: w.endsAt.toISOString() };
     }
@@ -165,7 +165,7 @@ export async function approveAction(ctx: Ctx, input: { alertId: string; actionId
   const action = await loadAction(ctx, input.alertId, input.actionId);
   assertMayApprove(me, action);
   await assertDecidable(ctx, action, input.argsHash);
-  const claimed = await settle(ctx, action.id, 'proposed', { status: 'approved', decidedById: me.userId, decidedAt: new Date() });
+  const claimed = await settle(ctx, action.id, 'proposed', { status: 'approved', decidedById: me.userId, decidedAt: ctx.rt.clock.now() });
   if (!claimed) throw new Conflict('The action was decided by someone else meanwhile.');
   try {
     const result = await execute(ctx, action);
@@ -185,7 +185,7 @@ export async function rejectAction(ctx: Ctx, input: { alertId: string; actionId:
   const action = await loadAction(ctx, input.alertId, input.actionId);
   assertMayReject(me, action);
   await assertDecidable(ctx, action, null, false);
-  const ok = await settle(ctx, action.id, 'proposed', { status: 'rejected', decidedById: me.userId, decidedAt: new Date(), reason: input.reason?.trim() || null });
+  const ok = await settle(ctx, action.id, 'proposed', { status: 'rejected', decidedById: me.userId, decidedAt: ctx.rt.clock.now(), reason: input.reason?.trim() || null });
   if (!ok) throw new Conflict('The action was decided by someone else meanwhile.');
   return ctx.db.assistantAction.findUniqueOrThrow({ where: { id: action.id } });
 }

@@ -23,6 +23,29 @@ async function main(): Promise<void> {
   const app = await startApp(config, { prettyLogs });
   installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
   const { logger } = app.rt;
+  // Installed before the service says it is listening: a signal sent on that line is handled (and logged).
+  let stopping = false;
+  const shutdown = (signal: string) => {
+    // A repeat is ignored: Ctrl-C in a terminal reaches this process twice (from the terminal and
+    // forwarded by npm), and the drain below is bounded anyway.
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    // A drain that hangs (a stuck connection or job) must not keep the process alive forever.
+    setTimeout(() => {
+      logger.error('shutdown did not finish within 30 s; exiting');
+      process.exit(1);
+    }, 30_000).unref();
+    app.stop().then(
+      () => process.exit(0),
+      (err) => {
+        logger.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
   const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl && !config.redisCluster, redisCluster: !!config.redisCluster, workers: !!app.workers };
   if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
   else logger.info(where, 'operations worker running (RUN_HTTP=false)');
@@ -51,28 +74,6 @@ async function main(): Promise<void> {
         `  Logs: one line per request (LOG_LEVEL=warn for fewer, or pipe stdout for JSON). Ctrl-C stops the service.\n\n`,
     );
   }
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    // A repeat is ignored: Ctrl-C in a terminal reaches this process twice (from the terminal and
-    // forwarded by npm), and the drain below is bounded anyway.
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    // A drain that hangs (a stuck connection or job) must not keep the process alive forever.
-    setTimeout(() => {
-      logger.error('shutdown did not finish within 30 s; exiting');
-      process.exit(1);
-    }, 30_000).unref();
-    app.stop().then(
-      () => process.exit(0),
-      (err) => {
-        logger.error({ err }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((err) => {

@@ -33,6 +33,9 @@ export function useAlertsSuite(): void {
   });
 }
 
+/** "Now" on the server's clock (TEST_TIME_OF_DAY may move it): times the tests send are built from it. */
+export const now = (): number => s.app.rt.clock.now().getTime();
+
 export let n = 0;
 /** Ingests an event through POST /events and waits for the alert it opens or bumps. */
 export async function raise(tenant: BuiltTenant, body: Record<string, unknown>): Promise<any> {

@@ -30,6 +30,12 @@ export interface StartedProcess {
   stdout: () => string;
   stderr: () => string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Resolves once stdout and stderr are closed and read to the end: every process holding the pipes (the
+   * children too, which inherit them) is gone. Output checks after a stop wait for it; `exited` may come
+   * before the last lines a child wrote are read.
+   */
+  outputClosed: Promise<void>;
 }
 
 /**
@@ -83,8 +89,9 @@ export async function startServiceProcess(
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const outputClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   await untilOutput(child, () => out + err, 'operations service listening', 'the service');
-  return { child, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited };
+  return { child, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited, outputClosed };
 }
 
 /** Parent pid of `pid` from /proc, or null when it is gone. */

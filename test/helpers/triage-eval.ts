@@ -54,7 +54,7 @@ export async function runIncident(s: TestServer, inc: Incident): Promise<Outcome
       const now = (await db.event.findMany({ where: { tenantId: t.tenantId }, select: { id: true, type: true } })).filter((e) => !before.has(e.id) && !e.type.startsWith('sot.reconcile') && e.type !== 'sot.config_observed' && e.type !== 'sot.drift_detected' && e.type !== 'sot.in_sync');
       return now.length ? now.map((e) => e.id) : null;
     });
-    await db.event.updateMany({ where: { id: { in: ids } }, data: { receivedAt: new Date(Date.now() - minutes * 60_000) } });
+    await db.event.updateMany({ where: { id: { in: ids } }, data: { receivedAt: new Date(s.app.rt.clock.now().getTime() - minutes * 60_000) } });
     return ids;
   };
   const causeIds = inc.cause ? await run(inc.cause.step, inc.cause.minutes) : [];

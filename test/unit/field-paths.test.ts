@@ -17,7 +17,7 @@ function route(method: string, path: string): OperationRoute {
 
 const restLocTranslator = (r: OperationRoute, request: RestRequest, _method: string) => translatorOf(schema, parse(r.operation), r, request);
 
-const req = (over: Partial<RestRequest>): RestRequest => ({ params: {}, query: {}, body: {}, headers: {}, ...over });
+const req = (over: Partial<RestRequest>): RestRequest => ({ params: {}, query: {}, body: {}, headers: {}, now: new Date(0), ...over });
 
 describe('restLocTranslator', () => {
   it('maps a camelCase input field to the snake_case body field it was read from', () => {

@@ -10,7 +10,7 @@ import { NO_USAGE, type TriageFacts, type ActionDraft, type AssistantProvider, t
 import { builtinChat } from './builtin-chat.js';
 
 /** Actions worth proposing for the alert as it is now; a person approves each one. */
-export function proposedActions(f: TriageFacts): ActionDraft[] {
+export function proposedActions(f: TriageFacts, now: Date): ActionDraft[] {
   const a = f.alert;
   const out: ActionDraft[] = [];
   if (a.status === 'resolved') return out;
@@ -43,7 +43,7 @@ export function proposedActions(f: TriageFacts): ActionDraft[] {
   if (a.source && isFlapping(f)) {
     out.push({ tool: 'create_maintenance_window', args: { name: `Quiet ${a.source} while it flaps`.slice(0, 200), duration: '2h', source: a.source }, rationale: 'The source keeps alerting; a window stops the noise while it is fixed.', risk: 'medium' });
   }
-  if (a.lastSeenAt.getTime() < Date.now() - 60 * 60_000) {
+  if (a.lastSeenAt.getTime() < now.getTime() - 60 * 60_000) {
     out.push({ tool: 'resolve_alert', args: { alert_id: a.id }, rationale: 'No matching event for over an hour: the condition looks cleared.', risk: 'medium' });
   }
   return out;
@@ -63,7 +63,7 @@ export const builtinProvider: AssistantProvider = {
   usesModel: false,
   async triage(req: TriageRequest): Promise<TriageDraft> {
     const causes = likelyCauses(req.facts);
-    return { summary: triageSummary(req.facts, req.checks, causes), likelyCauses: causes, actions: proposedActions(req.facts), usage: NO_USAGE };
+    return { summary: triageSummary(req.facts, req.checks, causes), likelyCauses: causes, actions: proposedActions(req.facts, req.ctx.rt.clock.now()), usage: NO_USAGE };
   },
   chat: builtinChat,
   async complete() {

@@ -87,6 +87,10 @@ function cliPubSub(target: RedisTarget | undefined, redisPrefix: string, clients
       (pubsub.publish as (...a: unknown[]) => void)(...args);
     },
     subscribe: () => unavailable('Operator commands do not subscribe.'),
+    // Until Redis has answered every publish (a MOVED redirect included): close waits for it before QUIT.
+    settled: async () => {
+      if (real) await (await real.catch(() => null))?.settled();
+    },
   } as unknown as PubSub;
 }
 
@@ -114,6 +118,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     }
   }
   const closers: Array<() => Promise<void> | void> = [];
+  const pubsub = cliPubSub(target, config.redisPrefix, redisClients);
   return {
     config,
     logger,
@@ -126,7 +131,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     get queues(): Queues {
       return unavailable('Operator commands do not enqueue jobs.');
     },
-    pubsub: cliPubSub(target, config.redisPrefix, redisClients),
+    pubsub,
     // The same key as the server's (APP_SECRET or the per-install secret), so sealed secrets written
     // here (e.g. a cluster link's credential) are readable by the server and its workers.
     secretBox: new SecretBox(resolveAppSecret(config)),
@@ -148,7 +153,8 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     async close() {
       for (const fn of closers.reverse()) await fn();
       await prisma.$disconnect();
-      // QUIT after what is queued, so a publish still in flight reaches Redis before the process ends.
+      // QUIT once every publish is answered, so what the command announced reaches Redis before the process ends.
+      await pubsub.settled();
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
