@@ -127,6 +127,7 @@ export function restLocTranslator(schema: GraphQLSchema, document: DocumentNode,
         query: recording(req.query, 'query', [], reads) as Record<string, unknown>,
         body: recording(req.body, 'body', [], reads),
         headers: req.headers,
+        now: req.now,
       }) ?? {};
     } catch {
       /* the mapping ran fine on the real request; a partial trace is still useful */

@@ -142,7 +142,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       if (events.length === 0) return;
       const tenantIds = [...new Set(events.map((e) => e.tenantId))];
       const rulesByTenant = groupBy(await tx.alertRule.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, orderBy: { createdAt: 'asc' } }), (r) => r.tenantId);
-      const now = new Date();
+      const now = rt.clock.now();
       // Plan the batch first: one alert write per run of triggers on a dedup key and one tracker write
       // per (rule, source), however many events of the batch share them.
       const plan = planBatch(events, rulesByTenant);

@@ -79,7 +79,7 @@ export function restShapedCall(name: string, world: World): { query: string; var
   const route = routes.find((r) => rootFieldOf(r)?.name === name && 'operation' in r);
   if (!route || !('operation' in route)) return undefined;
   const params = Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, p]) => [p!, idFor(world, p!, route.path)]));
-  const variables = route.variables?.({ params, query: {}, body: validBody(route, world) ?? {}, headers: {} }) ?? {};
+  const variables = route.variables?.({ params, query: {}, body: validBody(route, world) ?? {}, headers: {}, now: new Date() }) ?? {};
   // The REST adapter turns the route's variables into GraphQL input (camel case, enum values) the same way.
   return { query: route.operation, variables: variablesToGraphQL(schema, parse(route.operation), variables) };
 }
