@@ -1,6 +1,7 @@
 /**
  * The GPU collector (`ops gpu collect`) as the operator runs it: the real CLI entry (in this process
- * through runCli, and once as a child process stopped with SIGTERM) against a real test server. A
+ * through runCli, and once as a child process stopped with SIGTERM: the compiled CLI's runCliProcess, as
+ * main.js runs it) against a real test server, on the server's clock (the collector stamps the samples). A
  * shell script named `nvidia-smi`, first on PATH in a temp dir, stands in for NVIDIA's nvidia-smi
  * (which needs a GPU): it checks it was asked the collector's query and prints the fixture CSV
  * (test/fixtures/gpu/nvidia-smi.csv, real nvidia-smi output format).
