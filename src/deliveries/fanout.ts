@@ -66,7 +66,7 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
   );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
   const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
-  await enqueueFirstAttempts(rt, due.map((d) => d.id));
+  await enqueueFirstAttempts(rt, msg.id, due.map((d) => d.id));
   if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }
