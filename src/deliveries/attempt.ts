@@ -5,7 +5,7 @@
  * retryable. At-least-once: a worker that dies mid-send leaves the attempt unrecorded and the job is run
  * again; the receiver deduplicates by `webhook-id` (the delivery id).
  */
-import { v7 as uuidv7 } from 'uuid';
+import { newDeliveryId } from './ids.js';
 import { previousValidUntil } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
@@ -139,7 +139,7 @@ async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, atte
     nextAttemptAt: v.next,
     lastError: v.error,
     at: now,
-    attemptId: uuidv7(),
+    attemptId: newDeliveryId(),
     requestHeaders: sent?.headers ?? {},
     responseStatus: r?.status ?? null,
     responseBody: r?.responseBody ?? null,
