@@ -8,7 +8,9 @@ const GRANTED = Promise.resolve();
 
 export class SendSlots {
   private free: number;
-  private readonly waiting: Array<() => void> = [];
+  /** Waiters in arrival order from `head` on (an index, not `shift()`: thousands may wait). */
+  private waiting: Array<() => void> = [];
+  private head = 0;
 
   constructor(size: number) {
     this.free = Math.max(1, size);
@@ -24,8 +26,13 @@ export class SendSlots {
   }
 
   release(): void {
-    const next = this.waiting.shift();
-    if (next) next();
-    else this.free++;
+    if (this.head < this.waiting.length) {
+      const next = this.waiting[this.head++];
+      if (this.head === this.waiting.length || this.head > 4096) {
+        this.waiting = this.waiting.slice(this.head); // drop the served (a queue never drained under load stays bounded)
+        this.head = 0;
+      }
+      next();
+    } else this.free++;
   }
 }
