@@ -10,7 +10,7 @@ export const QueueNames = {
   maintenance: 'maintenance',
   /** Fan an outbox message out into deliveries. */
   outbox: 'outbox',
-  /** Send one outbound delivery attempt. */
+  /** Send outbound delivery attempts: one, or the first attempts of an announced change. */
   deliveries: 'deliveries',
   /** Reconcile a device or apply a proposal. */
   sot: 'sot',
@@ -30,7 +30,8 @@ export interface JobPayloads {
   evaluate: { eventIds: string[] };
   maintenance: { task: string };
   outbox: { outboxId: string };
-  deliveries: { deliveryId: string };
+  /** One delivery's due attempt, or the first attempts of the deliveries of one outbox message. */
+  deliveries: { deliveryId: string } | { outboxId: string; deliveryIds: string[] };
   sot: { task: 'reconcile'; deviceId: string } | { task: 'applyProposal'; proposalId: string };
   reports: { scheduleId: string };
   gpuDiagnostics: { diagnosticId: string };

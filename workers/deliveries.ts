@@ -1,25 +1,50 @@
 /**
- * The delivery worker: one job per delivery attempt (job id = delivery id + attempt number). Sends run
- * with bounded concurrency and a per-request deadline; a send held back by the receiver's limits is
- * re-delayed in Redis instead of occupying a worker slot.
+ * The delivery worker. A job is one delivery's due attempt (job id = delivery id + attempt number), or
+ * the first attempts of every delivery of one announced change (job id = outbox id + `_first`).
+ * Sends run with a process-wide bound (the send slots) and a per-request deadline; a send held back by
+ * the receiver's limits is re-delayed in Redis instead of occupying a worker slot: a lone attempt's job
+ * is moved back to delayed; so is a first-attempts job, narrowed to the deliveries still held once the
+ * others went out.
  */
-import { DelayedError, UnrecoverableError, Worker } from 'bullmq';
+import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
-import { attemptDelivery, type AttemptOutcome } from '../src/deliveries/attempt.js';
+import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
+import { attemptFirstDeliveries, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
 import { ReceiverLimits } from '../src/deliveries/receiver-limits.js';
 import { DeliveryStore } from '../src/deliveries/store.js';
+import { SendSlots } from '../src/deliveries/send-slots.js';
 import { logJobFailure, workerOptions } from './connection.js';
+
+type DeliveryJob = Job<JobPayloads['deliveries']>;
+
+/** What a job is about, for its failure log. */
+function subjectOf(data: JobPayloads['deliveries'] | undefined): Record<string, unknown> {
+  if (!data) return {};
+  return 'deliveryIds' in data ? { outboxId: data.outboxId, deliveries: data.deliveryIds.length } : { deliveryId: data.deliveryId };
+}
+
+async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob, data: { outboxId: string; deliveryIds: string[] }, token?: string): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
+  const r = await attemptFirstDeliveries(rt, deps, data.deliveryIds);
+  if (r.held.length) {
+    if (r.held.length < data.deliveryIds.length) await job.updateData({ outboxId: data.outboxId, deliveryIds: r.held.map((h) => h.deliveryId) });
+    await job.moveToDelayed(Date.now() + Math.min(...r.held.map((h) => h.retryInMs)), token);
+    throw new DelayedError();
+  }
+  return { settled: r.settled, skipped: r.skipped, held: 0 };
+}
 
 /** Starts the delivery worker. */
 export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
-  const deps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt) };
   const { concurrency, jobLockMs } = rt.config.webhooks;
-  const worker = new Worker<JobPayloads['deliveries'], AttemptOutcome>(
+  const deps: AttemptDeps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt), slots: new SendSlots(concurrency) };
+  const worker = new Worker<JobPayloads['deliveries'], AttemptOutcome | { settled: number; skipped: number; held: number }>(
     QueueNames.deliveries,
     async (job, token) => {
-      const outcome = await attemptDelivery(rt, deps, job.data.deliveryId);
-      if (outcome.kind === 'gone') throw new UnrecoverableError(`delivery ${job.data.deliveryId} no longer exists`);
+      const data = job.data;
+      if ('deliveryIds' in data) return runFirstAttempts(rt, deps, job, data, token);
+      const outcome = await attemptDelivery(rt, deps, data.deliveryId);
+      if (outcome.kind === 'gone') throw new UnrecoverableError(`delivery ${data.deliveryId} no longer exists`);
       if (outcome.kind === 'delayed') {
         await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
         throw new DelayedError();
@@ -28,6 +53,6 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
     },
     workerOptions(rt, QueueNames.deliveries, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
   );
-  worker.on('failed', (job, err) => logJobFailure(rt, err, { deliveryId: job?.data.deliveryId }, 'delivery job failed'));
+  worker.on('failed', (job, err) => logJobFailure(rt, err, subjectOf(job?.data), 'delivery job failed'));
   return [worker];
 }

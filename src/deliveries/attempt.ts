@@ -5,7 +5,7 @@
  * retryable. At-least-once: a worker that dies mid-send leaves the attempt unrecorded and the job is run
  * again; the receiver deduplicates by `webhook-id` (the delivery id).
  */
-import { v7 as uuidv7 } from 'uuid';
+import { newDeliveryId } from './ids.js';
 import { previousValidUntil } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
@@ -14,6 +14,7 @@ import { nextAttemptAt, parseRetryAfter } from './backoff.js';
 import { signatureHeaders } from '../webhooks/signatures.js';
 import { sendWebhookRequest, type SendResult } from './sender.js';
 import type { ReceiverLimits } from './receiver-limits.js';
+import type { SendSlots } from './send-slots.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { enqueueDeliveryAttempt } from './jobs.js';
 import { announceDelivery } from './announce.js';
@@ -40,7 +41,7 @@ export type AttemptOutcome =
   /** The delivery row no longer exists (its webhook was deleted): nothing to send, ever. */
   | { kind: 'gone' }
   | { kind: 'skipped'; reason: string }
-  | { kind: 'delayed'; retryInMs: number; reason: string }
+  | { kind: 'delayed'; attempt: number; retryInMs: number; reason: string }
   | { kind: 'delivered'; attempt: number }
   | { kind: 'retrying'; attempt: number; nextAttemptAt: Date }
   | { kind: 'failed'; attempt: number; reason: string };
@@ -71,33 +72,52 @@ function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowSt
  * Performs the attempt that is due for `deliveryId`. Never sends a delivery that is delivered or failed,
  * and records each attempt number at most once (a stale or duplicate job is skipped).
  */
-export async function attemptDelivery(rt: Runtime, deps: { limits: ReceiverLimits; store: DeliveryStore }, deliveryId: string): Promise<AttemptOutcome> {
-  const { limits, store } = deps;
+export interface AttemptDeps {
+  limits: ReceiverLimits;
+  store: DeliveryStore;
+  /** The process's bound on sends in flight. */
+  slots: SendSlots;
+}
+
+export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId: string): Promise<AttemptOutcome> {
+  const { limits, store, slots } = deps;
   const d = await store.load(deliveryId);
   if (!d) return { kind: 'gone' };
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
   const now = Date.now();
-  if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
+  if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', attempt, retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
   if (!d.webhook.enabled) return settle(rt, store, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
 
-  const admission = await limits.admit(d.webhook.url);
-  if (!admission.ok) return { kind: 'delayed', retryInMs: admission.retryInMs, reason: admission.reason };
+  await slots.acquire();
+  let admission: Awaited<ReturnType<ReceiverLimits['admit']>>;
+  try {
+    admission = await limits.admit(d.webhook.url);
+  } catch (err) {
+    slots.release();
+    throw err;
+  }
+  if (!admission.ok) {
+    slots.release();
+    return { kind: 'delayed', attempt, retryInMs: admission.retryInMs, reason: admission.reason };
+  }
   let result: SendResult;
   let headers: Record<string, string>;
   try {
+    const sentAt = Date.now(); // after any wait for a slot: the signed timestamp is the send's
     const secret = openSecret(rt, d.webhook.secretCiphertext);
-    const previous = previousValidUntil(d.webhook, now) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
+    const previous = previousValidUntil(d.webhook, sentAt) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
     headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'x-service-event': d.topic,
       'x-service-attempt': String(attempt),
-      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(now / 1000), body: d.body, secret, previousSecret: previous }),
+      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(sentAt / 1000), body: d.body, secret, previousSecret: previous }),
     };
     result = await sendWebhookRequest({ url: d.webhook.url, body: d.body, headers, timeoutMs: rt.config.webhooks.timeoutMs, policy: urlPolicyOf(rt) });
   } finally {
     admission.release();
+    slots.release();
   }
   return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
@@ -119,7 +139,7 @@ async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, atte
     nextAttemptAt: v.next,
     lastError: v.error,
     at: now,
-    attemptId: uuidv7(),
+    attemptId: newDeliveryId(),
     requestHeaders: sent?.headers ?? {},
     responseStatus: r?.status ?? null,
     responseBody: r?.responseBody ?? null,

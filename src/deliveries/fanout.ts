@@ -7,7 +7,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { v7 as uuidv7 } from 'uuid';
+import { newDeliveryId } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
 import { announceDelivery } from './announce.js';
@@ -48,7 +48,7 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
   let created: Array<{ id: string; webhookId: string }> = [];
   if (wanted.length) {
     const rows = wanted.map((h) => {
-      const id = uuidv7();
+      const id = newDeliveryId();
       return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
     });
     // One statement for all rows (bodies are large; this is on the path of every announced change).
@@ -66,7 +66,7 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
   );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
   const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
-  await enqueueFirstAttempts(rt, due.map((d) => d.id));
+  await enqueueFirstAttempts(rt, msg.id, due.map((d) => d.id));
   if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }

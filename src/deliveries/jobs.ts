@@ -1,6 +1,9 @@
 /**
- * Enqueueing delivery attempts with deterministic job ids (delivery id + attempt number), so a duplicate
- * enqueue (a re-run fan-out, the sweeper, a restarted process) is harmless.
+ * Enqueueing delivery attempts with deterministic job ids, so a duplicate enqueue (a re-run fan-out, the
+ * sweeper, a restarted process) is harmless. The first attempts of one announced change travel as one
+ * job (`<outboxId>_first`, carrying its delivery ids): per delivery, BullMQ's add, fetch and completion
+ * cost more than the send itself. Every later attempt, and a first attempt the receiver's limits held
+ * back while its siblings went out, is a job of its own (`<deliveryId>_<attempt>`).
  */
 import type { JobsOptions } from 'bullmq';
 import type { Runtime } from '../runtime.js';
@@ -8,6 +11,11 @@ import type { Runtime } from '../runtime.js';
 /** The job id of attempt `attempt` (1-based) of a delivery. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
   return `${deliveryId}_${attempt}`;
+}
+
+/** The job id of the first attempts of every delivery of one outbox message. */
+export function firstAttemptsJobId(outboxId: string): string {
+  return `${outboxId}_first`;
 }
 
 export const deliveryJobOptions: JobsOptions = {
@@ -25,10 +33,23 @@ export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, at
   await rt.queues.add('deliveries', { deliveryId }, { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, attempt), delay });
 }
 
-/** Enqueues many first attempts in one round trip. */
-export async function enqueueFirstAttempts(rt: Runtime, deliveryIds: string[]): Promise<void> {
+/** Enqueues the first attempts of a message's deliveries as one job, in one round trip. */
+export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveryIds: string[]): Promise<void> {
   if (deliveryIds.length === 0) return;
+  await rt.queues.add('deliveries', { outboxId, deliveryIds }, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) });
+}
+
+/** Attempts held back by a receiver's limits, each re-queued as its own delayed job, in one round trip. */
+export async function enqueueHeldAttempts(rt: Runtime, held: Array<{ deliveryId: string; attempt: number; retryInMs: number }>): Promise<void> {
+  if (held.length === 0) return;
   await rt.queues.get('deliveries').addBulk(
-    deliveryIds.map((deliveryId) => ({ name: 'deliveries', data: { deliveryId }, opts: { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, 1) } })),
+    held.map((h) => ({ name: 'deliveries', data: { deliveryId: h.deliveryId }, opts: { ...deliveryJobOptions, jobId: deliveryJobId(h.deliveryId, h.attempt), delay: h.retryInMs } })),
   );
+}
+
+const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
+
+/** True while the first-attempts job of the message is still to run or running (the sweeper leaves its deliveries alone). */
+export async function firstAttemptsPending(rt: Runtime, outboxId: string): Promise<boolean> {
+  return LIVE.has(await rt.queues.get('deliveries').getJobState(firstAttemptsJobId(outboxId)));
 }

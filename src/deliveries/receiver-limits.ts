@@ -1,16 +1,16 @@
 /**
  * Per-receiver limits that keep one receiver from hurting others:
  * - a request rate (50/s by default) per receiver URL, counted in Redis so it holds across every worker
- *   process and node (rate-limiter-flexible with a sliding-window script: at most N admissions in any
- *   window of one second, not just per calendar second);
+ *   process and node (a sliding-window script: at most N admissions in any window of one second, not
+ *   just per calendar second; one script call per admission, pipelined with the others in flight);
  * - a cap on concurrent requests per receiver URL in this process, so a slow receiver can hold only a
  *   few of the worker's slots.
  * A send that may not start now gets the time to wait instead of waiting: the caller re-delays the job
  * and frees the worker slot.
  */
 import crypto from 'node:crypto';
-import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Runtime } from '../runtime.js';
+import type { RedisClient } from '../redis-connection.js';
 
 export type Admission = { ok: true; release: () => void } | { ok: false; retryInMs: number; reason: 'rate' | 'concurrency' };
 
@@ -39,12 +39,12 @@ function computeReceiverKey(url: string): string {
 }
 
 /**
- * rate-limiter-flexible's increment script replaced by a sliding-window log (a sorted set of admission
- * times): a request is admitted only if fewer than `points` were admitted in the last window, so no
- * one-second interval ever holds more than `points` requests — a fixed window allows twice that across
- * its boundary. Rejections are not recorded. Returns {consumed, ms until a slot frees}, the shape the
- * library expects. The window carries a 25 ms guard so transit jitter cannot squeeze two windows' worth
- * into one second at the receiver.
+ * A sliding-window log (a sorted set of admission times): a request is admitted only if fewer than
+ * `limit` were admitted in the last window, so no one-second interval ever holds more than `limit`
+ * requests — a fixed window allows twice that across its boundary. Rejections are not recorded. Returns
+ * {count including this request, ms until a slot frees}. The window carries a 25 ms guard so transit
+ * jitter cannot squeeze two windows' worth into one second at the receiver. ARGV: want, window seconds,
+ * limit (the argument order of rate-limiter-flexible's scripts, which ran it before; keys unchanged).
  */
 const SLIDING_WINDOW_SCRIPT = `
 local t = redis.call('TIME')
@@ -65,22 +65,34 @@ redis.call('PEXPIRE', KEYS[1], window)
 return {count + want, window}
 `;
 
+/**
+ * The script as a command of its own name on the runtime's client (EVALSHA, loaded on first use). Not
+ * rate-limiter-flexible's `rlflxIncr`: every RateLimiterRedis on a client redefines that one name with its
+ * own script, so the last limiter constructed decided what the others ran.
+ */
+const ADMIT_COMMAND = 'opsWebhookReceiverAdmit';
+type AdmitClient = RedisClient & Record<typeof ADMIT_COMMAND, (key: string, want: string, windowSeconds: string, limit: string) => Promise<[number, number]>>;
+
+function admitClient(redis: RedisClient): AdmitClient {
+  const client = redis as AdmitClient;
+  if (typeof client[ADMIT_COMMAND] !== 'function') redis.defineCommand(ADMIT_COMMAND, { numberOfKeys: 1, lua: SLIDING_WINDOW_SCRIPT });
+  return client;
+}
+
 export class ReceiverLimits {
-  private readonly limiter: RateLimiterRedis;
+  private readonly redis: AdmitClient;
+  private readonly keyPrefix: string;
+  private readonly limit: string;
   private readonly inFlight = new Map<string, number>();
 
   constructor(
     rt: Runtime,
     private readonly maxInFlight = rt.config.webhooks.maxInFlightPerReceiver,
-    ratePerSecond = rt.config.webhooks.ratePerSecond,
+    private readonly ratePerSecond = rt.config.webhooks.ratePerSecond,
   ) {
-    this.limiter = new RateLimiterRedis({
-      storeClient: rt.redis,
-      keyPrefix: `${rt.config.redisPrefix}:rl:webhook-receiver`,
-      points: ratePerSecond,
-      duration: 1,
-      customIncrTtlLuaScript: SLIDING_WINDOW_SCRIPT,
-    });
+    this.redis = admitClient(rt.redis);
+    this.keyPrefix = `${rt.config.redisPrefix}:rl:webhook-receiver:`;
+    this.limit = String(ratePerSecond);
   }
 
   /** Admits one request to `url` now (hold the slot until `release()`), or says how long to wait. */
@@ -97,13 +109,16 @@ export class ReceiverLimits {
       if (n <= 0) this.inFlight.delete(key);
       else this.inFlight.set(key, n);
     };
+    let count: number;
+    let msBeforeNext: number;
     try {
-      await this.limiter.consume(key, 1);
-      return { ok: true, release };
+      [count, msBeforeNext] = await this.redis[ADMIT_COMMAND](this.keyPrefix + key, '1', '1', this.limit);
     } catch (err) {
       release();
-      if (err instanceof RateLimiterRes) return { ok: false, retryInMs: Math.max(1, err.msBeforeNext) + Math.floor(Math.random() * 20), reason: 'rate' };
       throw err;
     }
+    if (count <= this.ratePerSecond) return { ok: true, release };
+    release();
+    return { ok: false, retryInMs: Math.max(1, Number(msBeforeNext)) + Math.floor(Math.random() * 20), reason: 'rate' };
   }
 }

@@ -4,21 +4,32 @@
  */
 import type { Runtime } from '../runtime.js';
 import { redriveOutbox } from '../outbox/outbox.js';
-import { deliveryJobId, deliveryJobOptions } from './jobs.js';
+import { deliveryJobId, deliveryJobOptions, firstAttemptsPending } from './jobs.js';
 
 const BATCH = 500;
 
-/** Re-enqueues deliveries whose due attempt is `sweepAfterMs` overdue and has no live job. */
+/**
+ * Re-enqueues deliveries whose due attempt is `sweepAfterMs` overdue and has no live job: neither its
+ * own job nor, for a first attempt, its message's first-attempts job still to run.
+ */
 export async function redriveDeliveries(rt: Runtime, now = new Date()): Promise<number> {
   const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
   const overdue = await rt.prisma.delivery.findMany({
     where: { status: { in: ['pending', 'retrying'] }, nextAttemptAt: { lt: cutoff } },
-    select: { id: true, attemptCount: true },
+    select: { id: true, attemptCount: true, outboxId: true },
     orderBy: { nextAttemptAt: 'asc' },
     take: BATCH,
   });
   let n = 0;
-  for (const d of overdue) if (await rt.queues.ensure('deliveries', { deliveryId: d.id }, deliveryJobId(d.id, d.attemptCount + 1), deliveryJobOptions)) n++;
+  const firstPending = new Map<string, boolean>();
+  for (const d of overdue) {
+    if (d.attemptCount === 0 && d.outboxId) {
+      let pending = firstPending.get(d.outboxId);
+      if (pending === undefined) firstPending.set(d.outboxId, (pending = await firstAttemptsPending(rt, d.outboxId)));
+      if (pending) continue;
+    }
+    if (await rt.queues.ensure('deliveries', { deliveryId: d.id }, deliveryJobId(d.id, d.attemptCount + 1), deliveryJobOptions)) n++;
+  }
   if (n) rt.logger.info({ count: n }, 'sweeper re-drove overdue deliveries');
   return n;
 }

@@ -90,6 +90,40 @@ function agentsFor(policy: UrlPolicy) {
 
 type Outcome = Omit<SendResult, 'durationMs'>;
 
+/** A receiver URL parsed once: where to connect, or why not (an invalid URL, a refused literal address). */
+type Target = { ok: true; isHttps: boolean; options: http.RequestOptions } | { ok: false; error: string };
+
+/** Targets memoised per policy and URL (the policy is fixed for a runtime; a literal address's verdict cannot change). */
+const TARGETS_LIMIT = 4096;
+const targets = new WeakMap<UrlPolicy, Map<string, Target>>();
+
+function targetOf(rawUrl: string, policy: UrlPolicy): Target {
+  let memo = targets.get(policy);
+  if (!memo) targets.set(policy, (memo = new Map()));
+  let t = memo.get(rawUrl);
+  if (t === undefined) {
+    t = parseTarget(rawUrl, policy);
+    if (memo.size >= TARGETS_LIMIT) memo.clear();
+    memo.set(rawUrl, t);
+  }
+  return t;
+}
+
+function parseTarget(rawUrl: string, policy: UrlPolicy): Target {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    return { ok: false, error: 'invalid URL' };
+  }
+  const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  if (net.isIP(literal) && isDisallowedAddress(literal, policy)) return { ok: false, error: new DisallowedAddressError(literal, literal).message };
+  const isHttps = url.protocol === 'https:';
+  const options: http.RequestOptions = { protocol: url.protocol, hostname: literal, port: url.port || undefined, path: `${url.pathname}${url.search}` };
+  if (url.username || url.password) options.auth = `${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`;
+  return { ok: true, isHttps, options };
+}
+
 /** Posts `body` to `url` once and reports what happened; never throws, never leaves an error unhandled. */
 export function sendWebhookRequest(req: SendRequest): Promise<SendResult> {
   const started = performance.now();
@@ -103,20 +137,13 @@ export function sendWebhookRequest(req: SendRequest): Promise<SendResult> {
       clearTimeout(timer);
       resolve({ ...r, durationMs: elapsed() });
     };
-    let url: URL;
-    try {
-      url = new URL(req.url);
-    } catch {
-      return finish({ status: null, responseBody: null, error: 'invalid URL', disallowed: true });
-    }
-    const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (net.isIP(literal) && isDisallowedAddress(literal, req.policy)) {
-      return finish({ status: null, responseBody: null, error: new DisallowedAddressError(literal, literal).message, disallowed: true });
-    }
-    const isHttps = url.protocol === 'https:';
+    const target = targetOf(req.url, req.policy);
+    if (!target.ok) return finish({ status: null, responseBody: null, error: target.error, disallowed: true });
+    const { isHttps } = target;
     const agent = isHttps ? agentsFor(req.policy).https : agentsFor(req.policy).http;
     const payload = Buffer.from(req.body, 'utf8');
-    const request = (isHttps ? https : http).request(url, {
+    const request = (isHttps ? https : http).request({
+      ...target.options,
       method: 'POST',
       agent,
       headers: { ...req.headers, 'content-length': String(payload.length) },
