@@ -17,9 +17,9 @@ import { restError, restErrorFromGraphQL, type RestError } from '../src/http/err
 import type { YogaServerInstance } from 'graphql-yoga';
 import { contextFromCredential } from '../src/auth/request-context.js';
 import { serialize as serializeCookie } from 'cookie';
-import type { OperationRoute, RouteEntry, RestRequest } from './route-types.js';
+import type { HandlerRoute, OperationRoute, RouteEntry, RestRequest } from './route-types.js';
 import { loadOpenApi } from './openapi.js';
-import { restLocTranslator } from './field-paths.js';
+import { handlerLocTranslator, restLocTranslator } from './field-paths.js';
 import { dataFromGraphQL, variablesToGraphQL } from './translate.js';
 import { restInputGuard } from '../src/http/input-guards.js';
 import { markServiceDocument } from '../src/http/query-cost.js';
@@ -44,15 +44,17 @@ function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
 }
 
 /**
- * A handler route's services validate the document they were given (a pushed payload, a cluster's
- * heartbeat) and name fields within it (`['alerts', '0', 'status']`, `[]` for the whole document):
- * in REST terms those are fields of the request body.
+ * A handler route's services name fields of what they were given (a pushed payload, a cluster's
+ * heartbeat: `['alerts', '0', 'status']`, `[]` for the whole document; an export's `['format']`):
+ * rest/field-paths.ts maps them to the request's fields.
  */
-function inRequestBody(err: unknown): unknown {
+function inRequest(err: unknown, route: HandlerRoute, req: RestRequest): unknown {
   if (!(err instanceof ValidationFailed) || !err.extra.fields) return err;
-  const fields = err.extra.fields.map((f) => (['body', 'query', 'path'].includes(f.loc[0]!) ? f : { ...f, loc: ['body', ...f.loc] }));
-  return new ValidationFailed(fields, err.reason);
+  const loc = handlerLocTranslator(route, req);
+  return new ValidationFailed(err.extra.fields.map((f) => ({ ...f, loc: loc(f.loc) })), err.reason);
 }
+
+const restRequestOf = (r: RestReq, now: Date): RestRequest => ({ params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers, now });
 
 function isOperation(entry: RouteEntry): entry is OperationRoute {
   return 'operation' in entry;
@@ -152,13 +154,13 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   const handle = (e: RouteEntry) => async (req: Request, res: Response, next: NextFunction) => {
     const r = req as RestReq;
     try {
+      const restReq = restRequestOf(r, rt.clock.now());
       if (!isOperation(e)) {
-        await e.handler(r, res).catch((err: unknown) => {
-          throw inRequestBody(err);
+        await e.handler(r, res, e.variables?.(restReq) ?? {}).catch((err: unknown) => {
+          throw inRequest(err, e, restReq);
         });
         return;
       }
-      const restReq: RestRequest = { params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers, now: rt.clock.now() };
       // The request's URL, so responses that show URLs of this service (inbound webhooks, push
       // integrations) use its origin when PUBLIC_BASE_URL is unset, as over GraphQL.
       const request = { url: `${req.protocol}://${req.get('host')}${req.originalUrl}` };

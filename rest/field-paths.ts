@@ -19,9 +19,10 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import type { OperationRoute, RestRequest } from './route-types.js';
+import type { HandlerRoute, OperationRoute, RestRequest } from './route-types.js';
 import { snakeKey } from './shape.js';
 import { camelKey } from '../schema/values.js';
+import { operationVariableNames } from './translate.js';
 
 type Where = 'path' | 'query' | 'body';
 
@@ -116,11 +117,32 @@ function operationVariables(schema: GraphQLSchema, document: DocumentNode) {
 
 /** Translates field locations of `route`'s GraphQL operation into locations in `req`. */
 export function restLocTranslator(schema: GraphQLSchema, document: DocumentNode, route: OperationRoute, req: RestRequest): (loc: string[]) => string[] {
+  return translator(route, req, { document, ...operationVariables(schema, document) });
+}
+
+/**
+ * Field locations of a handler route's services in `req`. A route with `variables` (what its handler
+ * passes to the service, under the service's names) is mapped like an operation route, a document passed
+ * on keeping its keys as sent; without them the service was given the request body, so its locations
+ * name fields of the body (`['alerts', '0', 'status']` → `body.alerts.0.status`).
+ */
+export function handlerLocTranslator(route: HandlerRoute, req: RestRequest): (loc: string[]) => string[] {
+  if (!route.variables) return (loc) => ['body', ...loc];
+  return translator(route, req);
+}
+
+interface Operation {
+  document: DocumentNode;
+  types: Map<string, GraphQLInputType>;
+  byArgument: Map<string, string>;
+}
+
+function translator(route: OperationRoute | HandlerRoute, req: RestRequest, op?: Operation): (loc: string[]) => string[] {
   let traced: { reads: Read[]; vars: ReturnType<typeof paths> } | undefined;
   const trace = () => {
     if (traced) return traced;
     const reads: Read[] = [];
-    let vars: unknown = {};
+    let vars: Record<string, unknown> = {};
     try {
       vars = route.variables?.({
         params: recording(req.params, 'path', [], reads) as Record<string, string>,
@@ -132,17 +154,19 @@ export function restLocTranslator(schema: GraphQLSchema, document: DocumentNode,
     } catch {
       /* the mapping ran fine on the real request; a partial trace is still useful */
     }
-    return (traced = { reads, vars: paths(vars) });
+    return (traced = { reads, vars: paths(op ? operationVariableNames(op.document, vars) : vars) });
   };
-  const { types, byArgument } = operationVariables(schema, document);
+  const types = op?.types ?? new Map<string, GraphQLInputType>();
+  const byArgument = op?.byArgument ?? new Map<string, string>();
   const fallbackWhere: Where = route.method === 'get' || route.method === 'delete' ? 'query' : 'body';
 
   return (given) => {
-    if (['path', 'query', 'body'].includes(given[0]!) && given.length === 1) return given; // the whole body/query
     // Services name the root field's arguments (`expiresInHours`); the route's operation may pass a
     // differently named variable (`$hours`).
     const loc = byArgument.has(given[0]!) ? [byArgument.get(given[0]!)!, ...given.slice(1)] : given;
     const { reads, vars } = trace();
+    // The whole body/query, unless that is the name of a variable (a report's `query` document).
+    if (['path', 'query', 'body'].includes(loc[0]!) && loc.length === 1 && !vars.some((x) => same(x.path, loc))) return loc;
     const stripped = ['input', 'body', 'query', 'filter'].includes(loc[0]!) && loc.length > 1 ? loc.slice(1) : loc;
     // The variable the location starts with: the longest prefix of the location that is a variable path.
     for (const base of loc === stripped ? [loc] : [loc, stripped]) {
@@ -151,9 +175,10 @@ export function restLocTranslator(schema: GraphQLSchema, document: DocumentNode,
         const v = vars.find((x) => same(x.path, candidate)) ?? vars.find((x) => endsWith(x.path, candidate));
         if (!v) continue;
         const name = v.path[v.path.length - 1]!;
-        const below = restSegments(typeAt(types, v.path), base.slice(n));
         // A request value passed on as is (a whole body, labels, payloads, lists): its inner path as sent.
         const passedOn = isObject(v.value) ? reads.find((r) => r.view === v.value || r.value === v.value) : undefined;
+        // Below a variable: by its GraphQL type; a handler's document passed on has no type, its keys stay as sent.
+        const below = passedOn && !op ? base.slice(n) : restSegments(typeAt(types, v.path), base.slice(n));
         if (passedOn) return [passedOn.where, ...passedOn.path, ...below];
         const origin =
           reads.find((r) => r.path.length && (r.path[r.path.length - 1] === snakeKey(name) || r.path[r.path.length - 1] === name)) ??

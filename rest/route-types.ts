@@ -50,7 +50,13 @@ export interface HandlerRoute {
    * Only for hot paths; the contract still documents the body.
    */
   validatesOwnInput?: boolean;
-  handler: (req: Request & { ctx: Ctx; rawBody?: Buffer }, res: Response) => Promise<void>;
+  /**
+   * What the handler passes to its service, under the service's names (`{ format: req.query.format }`);
+   * the adapter hands them to the handler and maps the service's field locations back to the request
+   * (rest/field-paths.ts). Without it the service is given the request body and names fields within it.
+   */
+  variables?: (req: RestRequest) => Record<string, unknown>;
+  handler: (req: Request & { ctx: Ctx; rawBody?: Buffer }, res: Response, variables: Record<string, unknown>) => Promise<void>;
 }
 
 export type RouteEntry = OperationRoute | HandlerRoute;

@@ -1,7 +1,9 @@
 /**
  * The one REST ↔ GraphQL value translation: request bodies are camelised here (a REST key becomes the
  * input field it names, `device_id` → `deviceId`, from the operation's input types, so values of JSON
- * fields such as labels and payloads keep their keys), and enum values are mapped here.
+ * fields such as labels and payloads keep their keys; a body passed on as the operation's arguments,
+ * `{ ...req.body }`, names its variables the same way, `change_types` → `$changeTypes`), and enum
+ * values are mapped here.
  *
  * Enums: the one place REST enum values are mapped. GraphQL enum values are UPPER_CASE names (`CRITICAL`,
  * `IN_SYNC`) over the lowercase values services and the database use (schema/builder.ts
@@ -27,15 +29,28 @@ import {
   type DocumentNode,
   type GraphQLCompositeType,
 } from 'graphql';
-import { enumValue, fromGraphQLInput, toGraphQLInput } from '../schema/values.js';
+import { camelKey, enumValue, fromGraphQLInput, toGraphQLInput } from '../schema/values.js';
 
 function operationOf(doc: DocumentNode): OperationDefinitionNode {
   return doc.definitions.find((d): d is OperationDefinitionNode => d.kind === 'OperationDefinition')!;
 }
 
-/** REST-side variables (snake_case keys, lowercase enum values) → GraphQL variables (input field names, enum names). */
+/**
+ * A route's variables under the operation's variable names: a request key passed on as an argument
+ * names the variable it camelises to (`args_hash` → `$argsHash`); a key the operation declares as it is
+ * wins over a renamed one. Keys that name no variable stay (GraphQL ignores them).
+ */
+export function operationVariableNames(doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
+  const declared = new Set((operationOf(doc).variableDefinitions ?? []).map((d) => d.variable.name.value));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(variables)) if (!declared.has(k)) out[declared.has(camelKey(k)) ? camelKey(k) : k] = v;
+  for (const [k, v] of Object.entries(variables)) if (declared.has(k)) out[k] = v;
+  return out;
+}
+
+/** REST-side variables (snake_case keys, lowercase enum values) → GraphQL variables (variable and input field names, enum names). */
 export function variablesToGraphQL(schema: GraphQLSchema, doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...variables };
+  const out = operationVariableNames(doc, variables);
   for (const def of operationOf(doc).variableDefinitions ?? []) {
     const name = def.variable.name.value;
     const type = typeFromAST(schema, def.type as never) as GraphQLInputType | undefined;

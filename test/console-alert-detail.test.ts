@@ -6,18 +6,13 @@
  * resolved an alert is a link in its timeline of actions; the alerts list filters by label, kept in the
  * URL, at phone width too. Screenshots: test-results/console/alert-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
+import { describe, expect, it } from 'vitest';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
-import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, api } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
 let other: BuiltTenant;
-let b: ConsoleBrowser;
-let admin: Page;
 let deviceId: string;
 let prodAlert: { id: string; dedupKey: string };
 let stagingAlert: { id: string };
@@ -30,35 +25,25 @@ const ingest = async (tenant: BuiltTenant, body: Record<string, unknown>): Promi
   expect(r.status).toBe(202);
   return r.body.id;
 };
-const api = async (query: string, variables?: Record<string, unknown>, token = t.adminToken) => {
-  const r = await gql(s.url, token, query, variables);
-  expect(r.errors).toBeUndefined();
-  return r.data;
-};
 const alertOf = (eventId: string) => eventually(async () => (await s.app.rt.prisma.alertEvent.findFirst({ where: { eventId }, include: { alert: true } }))?.alert, 30_000);
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } }), launchConsoleBrowser()]);
-  [t, other] = await Promise.all([buildTenant(s.app.rt), buildTenant(s.app.rt)]);
-  // A device whose running configuration drifted from its intent: triage cites the device and the drift report.
-  deviceId = (await api('mutation { createDevice(input: { name: "leaf-3", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
-  await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 9216\n' } });
-  await api('mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 1500\n' } });
-  await api('mutation($id: ID!) { reconcileDevice(id: $id) { queuedAt } }', { id: deviceId });
-  await eventually(async () => (await api('query($id: ID!) { device(id: $id) { drift { status } } }', { id: deviceId })).device.drift?.status === 'DRIFTED', 30_000);
-  for (const tenant of [t, other]) await api('mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, summaryTemplate: "{{summary}}", resolveTypeGlob: "link.up" }) { id } }', undefined, tenant.adminToken);
-  // The runbook as an annotation (Alertmanager style), and one where the source put it in a label.
-  prodAlert = await alertOf(await ingest(t, { type: 'link.down', source: 'leaf-3', severity: 'critical', summary: 'uplink 1 down on leaf-3', labels: { service: 'fabric', env: 'prod' }, payload: { annotations: { runbook_url: RUNBOOK, description: 'Uplink 1 lost carrier' } } }));
-  stagingAlert = await alertOf(await ingest(t, { type: 'link.flap', source: 'leaf-9', severity: 'warning', summary: 'port 7 flapping on leaf-9', labels: { env: 'staging', runbook_url: WIKI } }));
-  // Another tenant's alert with the same labels: never listed here.
-  await alertOf(await ingest(other, { type: 'link.down', source: 'leaf-3', summary: 'their uplink down', labels: { service: 'fabric', env: 'prod' } }));
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
-
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  env: { INGEST_RATE_PER_SECOND: '1000' },
+  setUp: async () => {
+    other = await buildTenant(s.app.rt);
+    // A device whose running configuration drifted from its intent: triage cites the device and the drift report.
+    deviceId = (await api('mutation { createDevice(input: { name: "leaf-3", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
+    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 9216\n' } });
+    await api('mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 1500\n' } });
+    await api('mutation($id: ID!) { reconcileDevice(id: $id) { queuedAt } }', { id: deviceId });
+    await eventually(async () => (await api('query($id: ID!) { device(id: $id) { drift { status } } }', { id: deviceId })).device.drift?.status === 'DRIFTED', 30_000);
+    for (const tenant of [t, other]) await api('mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, summaryTemplate: "{{summary}}", resolveTypeGlob: "link.up" }) { id } }', undefined, tenant.adminToken);
+    // The runbook as an annotation (Alertmanager style), and one where the source put it in a label.
+    prodAlert = await alertOf(await ingest(t, { type: 'link.down', source: 'leaf-3', severity: 'critical', summary: 'uplink 1 down on leaf-3', labels: { service: 'fabric', env: 'prod' }, payload: { annotations: { runbook_url: RUNBOOK, description: 'Uplink 1 lost carrier' } } }));
+    stagingAlert = await alertOf(await ingest(t, { type: 'link.flap', source: 'leaf-9', severity: 'warning', summary: 'port 7 flapping on leaf-9', labels: { env: 'staging', runbook_url: WIKI } }));
+    // Another tenant's alert with the same labels: never listed here.
+    await alertOf(await ingest(other, { type: 'link.down', source: 'leaf-3', summary: 'their uplink down', labels: { service: 'fabric', env: 'prod' } }));
+  },
 });
 
 describe('alert labels and annotations', () => {
@@ -77,6 +62,24 @@ describe('alert labels and annotations', () => {
     // The URL is the link, not repeated as a plain annotation.
     expect(await annotations.getByRole('definition').filter({ hasText: RUNBOOK }).count()).toBe(0);
     await screenshot(admin, 'alert-labels-runbook');
+  });
+
+  it('keeps the actions apart from the last fact, and a label chip opens the alerts list filtered by it', async () => {
+    await admin.goto(`${s.url}/alerts/${prodAlert.id}`);
+    const dedup = admin.getByRole('definition').filter({ hasText: prodAlert.dedupKey });
+    const actions = admin.getByRole('group', { name: 'Alert actions' });
+    await actions.waitFor();
+    const [above, below] = [(await dedup.boundingBox())!, (await actions.boundingBox())!];
+    // .8rem at the page's 16 px, the distance form actions keep from their fields.
+    expect(below.y - (above.y + above.height)).toBeGreaterThanOrEqual(12);
+    await admin.getByRole('list', { name: 'Alert labels' }).getByRole('link', { name: 'env=prod' }).click();
+    await admin.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
+    expect(new URL(admin.url()).searchParams.get('label')).toBe('env=prod');
+    expect(await admin.getByLabel('Labels', { exact: true }).inputValue()).toBe('env=prod');
+    const table = admin.getByRole('table', { name: 'Alerts' });
+    await table.getByRole('link', { name: 'uplink 1 down on leaf-3' }).waitFor();
+    await eventually(async () => (await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).count()) === 0, 15_000);
+    await admin.getByRole('status', { name: 'Alerts found' }).getByText('1 alert', { exact: true }).waitFor();
   });
 
   it('takes the runbook from a label when the source put it there', async () => {

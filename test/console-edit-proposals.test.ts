@@ -8,19 +8,14 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
-import { eventually, gql, rest } from './helpers/http.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildToken, buildUser } from './factories.js';
+import { eventually, gql } from './helpers/http.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, ingest, api } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
 let member: { email: string; password?: string; id: string };
 let memberToken: string;
-let b: ConsoleBrowser;
-let admin: Page;
 let deviceId: string;
 let webhookId: string;
 
@@ -41,30 +36,21 @@ async function receiver(): Promise<{ server: http.Server; url: string; bodies: s
 let first: Awaited<ReturnType<typeof receiver>>;
 let second: Awaited<ReturnType<typeof receiver>>;
 
-const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
-const api = async (query: string, variables?: Record<string, unknown>) => {
-  const r = await gql(s.url, t.adminToken, query, variables);
-  expect(r.errors).toBeUndefined();
-  return r.data;
-};
 
-beforeAll(async () => {
-  [first, second] = await Promise.all([receiver(), receiver()]);
-  [s, b] = await Promise.all([startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-  memberToken = await buildToken(s.app.rt, member as never);
-  deviceId = (await api('mutation { createDevice(input: { name: "core-switch-2", site: "ams2", role: "spine" }) { id } }')).createDevice.id;
-  await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
-  await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname core-switch-1\nmtu 1500\n', comment: 'first' } });
-  webhookId = (await api('mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', { input: { name: 'pager', url: first.url, triggers: [{ on: 'EVENT', typeGlob: 'backup.*' }] } })).createOutboundWebhook.webhook.id;
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
+useConsoleSuite({
+  env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  setUp: async () => {
+    [first, second] = await Promise.all([receiver(), receiver()]);
+    member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+    memberToken = await buildToken(s.app.rt, member as never);
+    deviceId = (await api('mutation { createDevice(input: { name: "core-switch-2", site: "ams2", role: "spine" }) { id } }')).createDevice.id;
+    await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
+    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname core-switch-1\nmtu 1500\n', comment: 'first' } });
+    webhookId = (await api('mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', { input: { name: 'pager', url: first.url, triggers: [{ on: 'EVENT', typeGlob: 'backup.*' }] } })).createOutboundWebhook.webhook.id;
+  },
+});
 
 afterAll(async () => {
-  await b?.close();
-  await s?.stop();
   first?.server.close();
   second?.server.close();
 });

@@ -6,43 +6,25 @@
  * these edits disabled with the reason. Proposals and outbound webhooks: console-edit-proposals.test.ts.
  * Screenshots: test-results/console/7x-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
-import { eventually, gql, rest } from './helpers/http.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { describe, expect, it } from 'vitest';
+import { buildUser } from './factories.js';
+import { eventually } from './helpers/http.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, ingest, api } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
 let member: { email: string; password?: string; id: string };
-let b: ConsoleBrowser;
-let admin: Page;
 let deviceId: string;
 
-const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
-const api = async (query: string, variables?: Record<string, unknown>) => {
-  const r = await gql(s.url, t.adminToken, query, variables);
-  expect(r.errors).toBeUndefined();
-  return r.data;
-};
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-  deviceId = (await api('mutation { createDevice(input: { name: "core-switch-1", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
-  await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
-  await api('mutation { createAlertRule(input: { name: "Disk rule", typeGlob: "disk.*", alertSeverity: WARNING }) { id } }');
-  await api('mutation { createAlertRule(input: { name: "Backup heartbeat", kind: ABSENCE, typeGlob: "backup.*", windowSeconds: 3600 }) { id } }');
-  await api('mutation { createMaintenanceWindow(input: { name: "Nightly", startsAt: "2030-01-01T02:00:00Z", endsAt: "2030-01-01T04:00:00Z", source: "db-9" }) { id } }');
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
-
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  setUp: async () => {
+    member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+    deviceId = (await api('mutation { createDevice(input: { name: "core-switch-1", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
+    await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
+    await api('mutation { createAlertRule(input: { name: "Disk rule", typeGlob: "disk.*", alertSeverity: WARNING }) { id } }');
+    await api('mutation { createAlertRule(input: { name: "Backup heartbeat", kind: ABSENCE, typeGlob: "backup.*", windowSeconds: 3600 }) { id } }');
+    await api('mutation { createMaintenanceWindow(input: { name: "Nightly", startsAt: "2030-01-01T02:00:00Z", endsAt: "2030-01-01T04:00:00Z", source: "db-9" }) { id } }');
+  },
 });
 
 describe('alert rules and maintenance windows', () => {

@@ -6,44 +6,31 @@
  * inputs; tables as cards at phone width; the keyboard shortcuts and the skip link; audit targets named
  * and linked. Screenshots: test-results/console/firsthour-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, type BuiltTenant } from './factories.js';
+import { describe, expect, it } from 'vitest';
 import { eventually, gql, rest } from './helpers/http.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, ingest } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
-let b: ConsoleBrowser;
-let admin: Page;
 let deviceId: string;
 let eventId: string;
 let alertId: string;
 
-const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
 const api = async (query: string, variables?: Record<string, unknown>) => (await gql(s.url, t.adminToken, query, variables)).data;
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  deviceId = (await api('mutation { createDevice(input: { name: "gpu-node-7", site: "fra1", role: "gpu", platform: "linux" }) { id } }')).createDevice.id;
-  await api('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'GPU XID', kind: 'MATCH', typeGlob: 'gpu.xid', alertSeverity: 'CRITICAL', summaryTemplate: 'XID on {{source}}' } });
-  // Two events: one on gpu-node-7 (device label), labelled and with a nested payload; one other.
-  expect((await ingest({ type: 'gpu.xid', source: 'gpu-node-7', severity: 'critical', summary: 'XID 79 on GPU 3', labels: { env: 'prod', device: 'gpu-node-7' }, payload: { xid: 79, gpu: { index: 3, uuid: 'GPU-abc' } } })).status).toBe(202);
-  expect((await ingest({ type: 'deploy.finished', source: 'ci', summary: 'deploy 42 done', labels: { env: 'staging' } })).status).toBe(202);
-  const alert = await eventually(async () => (await api('{ alerts(first: 5) { edges { node { id events { id } } } } }')).alerts.edges[0]?.node, 30_000);
-  alertId = alert.id;
-  eventId = alert.events[0].id;
-  // The device link: the event is tied to the device the way the source of truth would tie it.
-  await s.app.rt.prisma.event.update({ where: { id: eventId }, data: { deviceId } });
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
-
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  setUp: async () => {
+    deviceId = (await api('mutation { createDevice(input: { name: "gpu-node-7", site: "fra1", role: "gpu", platform: "linux" }) { id } }')).createDevice.id;
+    await api('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'GPU XID', kind: 'MATCH', typeGlob: 'gpu.xid', alertSeverity: 'CRITICAL', summaryTemplate: 'XID on {{source}}' } });
+    // Two events: one on gpu-node-7 (device label), labelled and with a nested payload; one other.
+    expect((await ingest({ type: 'gpu.xid', source: 'gpu-node-7', severity: 'critical', summary: 'XID 79 on GPU 3', labels: { env: 'prod', device: 'gpu-node-7' }, payload: { xid: 79, gpu: { index: 3, uuid: 'GPU-abc' } } })).status).toBe(202);
+    expect((await ingest({ type: 'deploy.finished', source: 'ci', summary: 'deploy 42 done', labels: { env: 'staging' } })).status).toBe(202);
+    const alert = await eventually(async () => (await api('{ alerts(first: 5) { edges { node { id events { id } } } } }')).alerts.edges[0]?.node, 30_000);
+    alertId = alert.id;
+    eventId = alert.events[0].id;
+    // The device link: the event is tied to the device the way the source of truth would tie it.
+    await s.app.rt.prisma.event.update({ where: { id: eventId }, data: { deviceId } });
+  },
 });
 
 describe('event detail', () => {
@@ -180,6 +167,16 @@ describe('forms', () => {
     await admin.getByRole('button', { name: 'Create integration' }).click();
     const config = await eventually(async () => (await api('{ integrations { name config } }')).integrations.find((i: { name: string }) => i.name === 'dcgm fleet')?.config, 15_000);
     expect(config.targets).toEqual(['http://127.0.0.1:9401/metrics', 'http://127.0.0.1:9402/metrics']);
+  });
+
+  it('shows the hint of a pull that found no enabled integration of the provider', async () => {
+    const row = admin.getByRole('row').filter({ hasText: 'dcgm fleet' });
+    await row.getByRole('button', { name: 'Disable' }).click();
+    await row.getByRole('button', { name: 'Enable' }).waitFor();
+    await row.getByRole('button', { name: 'Pull now' }).click();
+    const note = admin.getByRole('status').filter({ hasText: 'Nothing pulled from dcgm.' });
+    await note.getByText(/No enabled NVIDIA DCGM exporter integration: 1 is disabled/).waitFor();
+    await screenshot(admin, 'firsthour-pull-hint');
   });
 });
 

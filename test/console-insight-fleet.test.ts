@@ -6,45 +6,38 @@
  * phone width (admin actions disabled with the reason) and the server's 403 after a role change.
  * Reports, dashboards and copilot: console-insight-reports.test.ts. Screenshots: test-results/console/insight-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
+import { buildUser } from './factories.js';
 import { call, eventually, gql, rest } from './helpers/http.js';
 import { startOpenAiStreamServer, type StreamServer } from './helpers/openai-stream-server.js';
-import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin as page } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
-let b: ConsoleBrowser;
-let page: Page;
 let llm: StreamServer | undefined;
 
 const SOURCE = 'insight-ci';
 const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  for (const summary of SUMMARIES) {
-    const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
-    expect(r.status).toBe(202);
-  }
-  // An event of another source, which the report's filter must leave out.
-  await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
-  // The saved report a member runs on a narrow screen.
-  const saved = await gql(s.url, t.adminToken, 'mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', {
-    input: { name: 'CI builds by severity', query: { entity: 'events', filters: [{ field: 'source', op: 'eq', value: SOURCE }], group_by: ['severity'], aggregate: [{ fn: 'count' }] } },
-  });
-  expect(saved.errors).toBeUndefined();
-  page = await b.newPage();
-  await signIn(page, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
+useConsoleSuite({
+  env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  setUp: async () => {
+    for (const summary of SUMMARIES) {
+      const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
+      expect(r.status).toBe(202);
+    }
+    // An event of another source, which the report's filter must leave out.
+    await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
+    // The saved report a member runs on a narrow screen.
+    const saved = await gql(s.url, t.adminToken, 'mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', {
+      input: { name: 'CI builds by severity', query: { entity: 'events', filters: [{ field: 'source', op: 'eq', value: SOURCE }], group_by: ['severity'], aggregate: [{ fn: 'count' }] } },
+    });
+    expect(saved.errors).toBeUndefined();
+  },
+});
 
 afterAll(async () => {
   await llm?.close();
-  await b?.close();
-  await s?.stop();
 });
 
 async function openPage(p: Page, link: string, heading = link) {

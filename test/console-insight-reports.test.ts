@@ -6,38 +6,26 @@
  * Screenshots: test-results/console/insight-*.png.
  */
 import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, type BuiltTenant } from './factories.js';
 import { gql, rest } from './helpers/http.js';
-import { launchConsoleBrowser, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
-
-let s: TestServer;
-let t: BuiltTenant;
-let b: ConsoleBrowser;
-let page: Page;
+import { screenshot } from './helpers/browser.js';
+import { useConsoleSuite, s, t, admin as page } from './helpers/console-suite.js';
 
 const SOURCE = 'insight-ci';
 const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  for (const summary of SUMMARIES) {
-    const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
-    expect(r.status).toBe(202);
-  }
-  // An event of another source, which the report's filter must leave out.
-  await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
-  page = await b.newPage();
-  await signIn(page, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
-
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  setUp: async () => {
+    for (const summary of SUMMARIES) {
+      const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
+      expect(r.status).toBe(202);
+    }
+    // An event of another source, which the report's filter must leave out.
+    await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
+  },
 });
 
 async function openPage(p: Page, link: string, heading = link) {

@@ -4,36 +4,23 @@
  * view (admin actions disabled with the reason, the server's 403 shown); the alert at phone width.
  * Proposals, devices and configuration pages: console-operate-config.test.ts. Screenshots: test-results/console/.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
-import { gql, rest } from './helpers/http.js';
+import { describe, expect, it } from 'vitest';
+import { buildUser } from './factories.js';
+import { gql } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, ingest } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
 let member: { email: string; password?: string; id: string };
-let b: ConsoleBrowser;
-let admin: Page;
 let alertId: string;
 
 let changeId = '';
-const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
 const alertStatus = async (id: string) => (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { status } }', { id })).data.alert.status as string;
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
-
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  setUp: async () => {
+    member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+  },
 });
 
 describe('alerts', () => {

@@ -7,50 +7,41 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { buildUser } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin, ingest } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
 let member: { email: string; password?: string; id: string };
-let b: ConsoleBrowser;
-let admin: Page;
 let deviceId: string;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
 
-const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
 
-beforeAll(async () => {
-  // A real receiver for outbound deliveries, on 127.0.0.1 (allowed for this server only).
-  receiver = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      received.push(body);
-      res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks from the receiver');
+useConsoleSuite({
+  env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  setUp: async () => {
+    // A real receiver for outbound deliveries, on 127.0.0.1 (allowed for this server only).
+    receiver = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200, { 'content-type': 'text/plain' }).end('thanks from the receiver');
+      });
     });
-  });
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
-  [s, b] = await Promise.all([startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } }), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-  deviceId = (await gql(s.url, t.adminToken, 'mutation { createDevice(input: { name: "edge-router-1", site: "fra1", role: "router", platform: "eos" }) { id } }')).data.createDevice.id;
-  await gql(s.url, t.adminToken, 'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } });
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 180_000);
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+    receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+    member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+    deviceId = (await gql(s.url, t.adminToken, 'mutation { createDevice(input: { name: "edge-router-1", site: "fra1", role: "router", platform: "eos" }) { id } }')).data.createDevice.id;
+    await gql(s.url, t.adminToken, 'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } });
+  },
+});
 
 afterAll(async () => {
-  await b?.close();
-  await s?.stop();
   receiver?.close();
 });
 

@@ -3,31 +3,21 @@
  * enables one in one click (the rule then exists, checked through the API); a member sees the button
  * disabled; the new rule form's resolve fields reach the server. Screenshot: test-results/console/78-*.png.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Page } from 'playwright-core';
-import { startTestServer, type TestServer } from './helpers/server.js';
-import { buildTenant, buildUser, type BuiltTenant } from './factories.js';
+import { describe, expect, it } from 'vitest';
+import { buildUser } from './factories.js';
 import { eventually, gql } from './helpers/http.js';
-import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser } from './helpers/browser.js';
+import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { useConsoleSuite, s, t, b, admin } from './helpers/console-suite.js';
 
-let s: TestServer;
-let t: BuiltTenant;
-let b: ConsoleBrowser;
-let admin: Page;
 let member: { email: string; password?: string };
 
 const rules = async () => (await gql(s.url, t.adminToken, '{ alertRules { name typeGlob suggestionKey resolveTypeGlob autoResolveAfterSeconds } }')).data.alertRules as Array<Record<string, unknown>>;
 
-beforeAll(async () => {
-  [s, b] = await Promise.all([startTestServer(), launchConsoleBrowser()]);
-  t = await buildTenant(s.app.rt);
-  member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-  admin = await b.newPage();
-  await signIn(admin, s.url, t.admin.email, t.adminPassword);
-}, 120_000);
-afterAll(async () => {
-  await b?.close();
-  await s?.stop();
+useConsoleSuite({
+  setUp: async () => {
+    member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
+  },
+  timeoutMs: 120_000,
 });
 
 describe('suggested rules on the Rules page', () => {

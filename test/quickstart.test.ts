@@ -12,11 +12,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { testRedisPrefix } from './helpers/env.js';
-import { childEnv, REPO_ROOT } from './helpers/cli.js';
+import { childEnv, REPO_ROOT, runShell } from './helpers/cli.js';
+import { quickstartBlocks } from './helpers/readme.js';
 import { rest } from './helpers/http.js';
 import { startEmbeddedService, stopEmbeddedService } from './helpers/processes.js';
 import { launchConsoleBrowser, screenshot, signIn } from './helpers/browser.js';
@@ -24,15 +24,6 @@ import { launchConsoleBrowser, screenshot, signIn } from './helpers/browser.js';
 let svc: Awaited<ReturnType<typeof startEmbeddedService>>;
 let dataDir: string;
 const redisPrefix = `${testRedisPrefix(inject('testRunId'))}qs${process.pid}`;
-
-/** The fenced ```bash blocks of the README's "Quickstart" section, in order. */
-export function quickstartBlocks(readme: string): string[] {
-  const start = readme.indexOf('\n## Quickstart');
-  if (start < 0) throw new Error('README.md has no "## Quickstart" section');
-  const end = readme.indexOf('\n## ', start + 1);
-  const section = readme.slice(start, end < 0 ? undefined : end);
-  return [...section.matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
 
 beforeAll(async () => {
   svc = await startEmbeddedService('ops-quickstart', redisPrefix);
@@ -54,16 +45,7 @@ describe('the README quickstart', () => {
       'echo "__quickstart_token $TOKEN"',
     ].join('\n');
     const env = childEnv({ BASE: svc.url, DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined, LOG_LEVEL: undefined });
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const bash = spawn('bash', ['--norc', '--noprofile'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      bash.stdout.on('data', (d) => (stdout += d));
-      bash.stderr.on('data', (d) => (stderr += d));
-      bash.on('error', reject);
-      bash.on('close', (code) => resolve({ code, stdout, stderr }));
-      bash.stdin.end(script + '\n');
-    });
+    const result = await runShell(script, env);
     const passed = [...result.stdout.matchAll(/^__quickstart_block_ok (\d+)$/gm)].map((m) => Number(m[1]));
     const failedBlock = passed.length + 1;
     expect(

@@ -17,11 +17,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { testRedisPrefix, REDIS_URL } from './helpers/env.js';
-import { childEnv, REPO_ROOT } from './helpers/cli.js';
+import { childEnv, REPO_ROOT, runShell } from './helpers/cli.js';
+import { quickstartBlocks } from './helpers/readme.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { freePort, startServiceProcess, stopEmbeddedService, type StartedProcess } from './helpers/processes.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
@@ -62,13 +62,6 @@ afterAll(async () => {
   for (const r of Object.values(receivers)) await r?.close();
 });
 
-/** The fenced ```bash blocks of the README's "## Quickstart" section, in order (as test/quickstart.test.ts reads them). */
-function quickstartBlocks(readme: string): string[] {
-  const start = readme.indexOf('\n## Quickstart');
-  const end = readme.indexOf('\n## ', start + 1);
-  return [...readme.slice(start, end).matchAll(/^```bash\n([\s\S]*?)^```$/gm)].map((m) => m[1]!);
-}
-
 /** The fenced ```sh blocks of the README's "## Using it" section before "### Command line", in order. */
 function usingItBlocks(readme: string): string[] {
   const start = readme.indexOf('\n## Using it');
@@ -101,16 +94,7 @@ describe('the README "Using it" blocks', () => {
       'echo; echo "__final $TOKEN $ALERT"',
     ].join('\n');
     const env = childEnv({ BASE: svc.url, DATA_DIR: svc.dataDir, DATABASE_URL: undefined, REDIS_URL: undefined, LOG_LEVEL: undefined });
-    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const bash = spawn('bash', ['--norc', '--noprofile'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      bash.stdout.on('data', (d) => (stdout += d));
-      bash.stderr.on('data', (d) => (stderr += d));
-      bash.on('error', reject);
-      bash.on('close', (code) => resolve({ code, stdout, stderr }));
-      bash.stdin.end(script + '\n');
-    });
+    const result = await runShell(script, env);
     // The exports the blocks wrote with `-o` into the clone (ignored by git): real CSV, then removed.
     const exports = Object.fromEntries(['events.csv', 'focus.csv'].map((f) => [f, fs.existsSync(path.join(REPO_ROOT, f)) ? fs.readFileSync(path.join(REPO_ROOT, f), 'utf8') : null]));
     for (const f of Object.keys(exports)) fs.rmSync(path.join(REPO_ROOT, f), { force: true });

@@ -5,7 +5,24 @@
 import type { RouteEntry, RestRequest } from '../route-types.js';
 import { ALERT_DETAIL_FIELDS, ALERT_FIELDS, presentAlert } from '../presenters/alerts.js';
 import { itemsOf } from '../presenters/lists.js';
-import { parseLabelParams } from '../../src/alerts/labels.js';
+import { ValidationFailed } from '../../src/errors.js';
+
+/**
+ * Parses REST `label=key:value` query values (one string or a repeated list) into an exact-match
+ * label filter; 422 naming `query.label` for a value without `key:` (a REST parameter, so named here).
+ */
+function parseLabelParams(raw: unknown): Record<string, string> | null {
+  if (raw === undefined || raw === null) return null;
+  const list = Array.isArray(raw) ? raw : [raw];
+  const out: Record<string, string> = {};
+  for (const item of list) {
+    const s = String(item);
+    const i = s.indexOf(':');
+    if (i <= 0) throw new ValidationFailed([{ loc: ['query', 'label'], msg: `"${s.slice(0, 100)}" is not key:value (e.g. label=service:checkout)` }]);
+    out[s.slice(0, i)] = s.slice(i + 1);
+  }
+  return out;
+}
 
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;

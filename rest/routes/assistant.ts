@@ -30,7 +30,7 @@ export const assistantRoutes: RouteEntry[] = [
     method: 'put',
     path: '/assistant/triage-settings',
     operation: `mutation SetTriageChangeTypes($changeTypes: [String!]!) { setTriageChangeTypes(changeTypes: $changeTypes) { ${TRIAGE_SETTINGS} } }`,
-    variables: (req) => ({ changeTypes: req.body.change_types }),
+    variables: (req) => ({ ...req.body }),
     respond: (data) => presentTriageSettings(data.setTriageChangeTypes),
   },
   {
@@ -44,7 +44,7 @@ export const assistantRoutes: RouteEntry[] = [
     method: 'post',
     path: '/alerts/:alertId/chat',
     operation: `mutation AlertChatSend($alertId: ID!, $message: String!) { sendAlertChatMessage(alertId: $alertId, message: $message) { ${REPLY} } }`,
-    variables: (req) => ({ alertId: req.params.alertId, message: req.body.message }),
+    variables: (req) => ({ ...req.body, alertId: req.params.alertId }),
     respond: (data) => presentChatReply(data.sendAlertChatMessage),
   },
   {
@@ -59,21 +59,21 @@ export const assistantRoutes: RouteEntry[] = [
     method: 'post',
     path: '/alerts/:alertId/actions/:actionId/approve',
     operation: `mutation ApproveAssistantAction($alertId: ID!, $actionId: ID!, $argsHash: String) { approveAssistantAction(alertId: $alertId, actionId: $actionId, argsHash: $argsHash) { ${ACTION} } }`,
-    variables: (req) => ({ alertId: req.params.alertId, actionId: req.params.actionId, argsHash: req.body?.args_hash ?? null }),
+    variables: (req) => ({ ...req.body, alertId: req.params.alertId, actionId: req.params.actionId }),
     respond: (data) => presentAction(data.approveAssistantAction),
   },
   {
     method: 'post',
     path: '/alerts/:alertId/actions/:actionId/reject',
     operation: `mutation RejectAssistantAction($alertId: ID!, $actionId: ID!, $reason: String) { rejectAssistantAction(alertId: $alertId, actionId: $actionId, reason: $reason) { ${ACTION} } }`,
-    variables: (req) => ({ alertId: req.params.alertId, actionId: req.params.actionId, reason: req.body?.reason ?? null }),
+    variables: (req) => ({ ...req.body, alertId: req.params.alertId, actionId: req.params.actionId }),
     respond: (data) => presentAction(data.rejectAssistantAction),
   },
   {
     method: 'post',
     path: '/copilot/chat',
     operation: `mutation CopilotChat($message: String!, $conversationId: ID) { copilotChat(message: $message, conversationId: $conversationId) { ${REPLY} } }`,
-    variables: (req) => ({ message: req.body.message, conversationId: req.body.conversation_id ?? null }),
+    variables: (req) => ({ ...req.body }),
     respond: (data) => presentChatReply(data.copilotChat),
   },
   {

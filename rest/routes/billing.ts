@@ -4,7 +4,7 @@
  * Prices, meters, settings and budgets change through GraphQL mutations (admin).
  */
 import type { RouteEntry } from '../route-types.js';
-import { exportFocus } from '../../src/billing/export.js';
+import { exportFocus, type FocusExportArgs } from '../../src/billing/export.js';
 import { BREAKDOWN_FIELDS, CURRENT_FIELDS, DAILY_FIELDS, LOCAL_GPU_FIELDS, SKU_FIELDS, presentBreakdown, presentCurrent, presentDaily, presentLocalGpu, presentSku } from '../presenters/billing.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
@@ -21,7 +21,7 @@ export const billingRoutes: RouteEntry[] = [
     method: 'get',
     path: '/billing/breakdown',
     operation: `query BillingBreakdown($groupBy: BillingGroupBy!, $period: String, $from: String, $to: String) { billing { breakdown(groupBy: $groupBy, period: $period, from: $from, to: $to) { ${BREAKDOWN_FIELDS} } } }`,
-    variables: (req) => ({ groupBy: req.query.group_by ?? 'source', ...periodVars(req.query) }),
+    variables: (req) => ({ group_by: req.query.group_by ?? 'source', ...periodVars(req.query) }),
     respond: (data) => presentBreakdown(data.billing.breakdown),
   },
   {
@@ -47,9 +47,9 @@ export const billingRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/billing/export',
-    handler: async (req, res) => {
-      const q = req.query as Record<string, unknown>;
-      const file = await exportFocus(req.ctx, str(q.format) ?? 'csv', periodVars(q));
+    variables: (req) => ({ format: str(req.query.format), ...periodVars(req.query) }),
+    handler: async (req, res, vars) => {
+      const file = await exportFocus(req.ctx, vars as FocusExportArgs);
       res.status(200);
       res.setHeader('Content-Type', file.contentType);
       res.setHeader('Content-Disposition', `attachment; filename="${file.filename}"`);

@@ -47,10 +47,8 @@ export const gpuRoutes: RouteEntry[] = [
       gpuTimeseries(metric: $metric, gpu: $gpu, node: $node, sinceHours: $sinceHours, stepSeconds: $stepSeconds) { metric stepSeconds resolution series { gpu { id uuid node index } points { t v } } }
     }`,
     variables: (req) => ({
+      ...req.query,
       metric: GPU_METRICS.find((m) => GPU_METRIC_INFO[m].rest === req.query.metric) ?? req.query.metric,
-      gpu: req.query.gpu ?? null,
-      node: req.query.node ?? null,
-      sinceHours: num(req.query.since_hours),
       stepSeconds: num(req.query.step),
     }),
     respond: (data) => presentTimeseries(data.gpuTimeseries),
@@ -59,7 +57,7 @@ export const gpuRoutes: RouteEntry[] = [
     method: 'get',
     path: '/ai-factory/gpu/events',
     operation: `query GpuEvents($sinceHours: Float, $type: String, $node: String, $limit: Int) { gpuEvents(sinceHours: $sinceHours, type: $type, node: $node, limit: $limit) { ${EVENT_FIELDS} } }`,
-    variables: (req) => ({ sinceHours: num(req.query.since_hours), type: req.query.type ?? null, node: req.query.node ?? null, limit: num(req.query.limit) }),
+    variables: (req) => ({ ...req.query }),
     respond: (data) => ({ items: data.gpuEvents.map(presentGpuEvent) }),
   },
 ];

@@ -23,7 +23,7 @@ export const integrationsRoutes: RouteEntry[] = [
     method: 'put',
     path: '/integrations/config/:provider',
     operation: `mutation SetIntegrationConfig($provider: String!, $config: JSON!) { setIntegrationConfig(provider: $provider, config: $config) { ${CONFIG_FIELDS} } }`,
-    variables: (req) => ({ provider: req.params.provider, config: req.body.config }),
+    variables: (req) => ({ ...req.body, provider: req.params.provider }),
     respond: (data) => presentProviderConfig(data.setIntegrationConfig),
   },
   {
@@ -50,10 +50,7 @@ export const integrationsRoutes: RouteEntry[] = [
         dryRun { provider name configOk reachable { ok latencyMs message } }
       }
     }`,
-    variables: (req) => ({
-      dryRun: dryRun(req.query),
-      input: { provider: req.body.provider, name: req.body.name, config: req.body.config ?? null, enabled: req.body.enabled ?? true, freshnessSeconds: req.body.freshness_seconds ?? null },
-    }),
+    variables: (req) => ({ dryRun: dryRun(req.query), input: req.body }),
     status: (req) => (dryRun(req.query) ? 200 : 201),
     respond: (data) => {
       const c = data.createIntegration;
@@ -72,12 +69,7 @@ export const integrationsRoutes: RouteEntry[] = [
     method: 'patch',
     path: '/integrations/:integrationId',
     operation: `mutation UpdateIntegration($id: ID!, $input: UpdateIntegrationInput!) { updateIntegration(id: $id, input: $input) { ${INTEGRATION_FIELDS} } }`,
-    variables: (req) => {
-      const b = req.body;
-      const input: Record<string, unknown> = { name: b.name ?? null, enabled: b.enabled ?? null, config: b.config ?? null };
-      if ('freshness_seconds' in b) input.freshnessSeconds = b.freshness_seconds;
-      return { id: req.params.integrationId, input };
-    },
+    variables: (req) => ({ id: req.params.integrationId, input: req.body }),
     respond: (data) => presentIntegration(data.updateIntegration),
   },
   {

@@ -21,13 +21,7 @@ export const proposalsRoutes: RouteEntry[] = [
     operation: `query Proposals($first: Int!, $status: ProposalStatus, $kind: String, $deviceId: ID, $olderThan: String) {
       proposals(first: $first, status: $status, kind: $kind, deviceId: $deviceId, olderThan: $olderThan) { edges { node { ${PROPOSAL_FIELDS} } } }
     }`,
-    variables: (req) => ({
-      first: Number(req.query.limit ?? 100),
-      status: req.query.status ?? null,
-      kind: req.query.kind ?? null,
-      deviceId: req.query.device_id ?? null,
-      olderThan: req.query.older_than ?? null,
-    }),
+    variables: (req) => ({ ...req.query, first: Number(req.query.limit ?? 100) }),
     respond: (data) => itemsOf(data.proposals, presentProposal),
   },
   {

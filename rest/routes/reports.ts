@@ -31,8 +31,9 @@ export const reportsRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/reports/query/export',
-    handler: async (req, res) => {
-      const format = ((req.query.format as string | undefined) ?? 'csv') as ExportFormat;
+    // The document is the `query` argument, as for reportQuery: its 422s name `body.filters.1.op`.
+    variables: (req) => ({ query: req.body, format: req.query.format ?? 'csv' }),
+    handler: async (req, res, vars) => {
       try {
         const head = (h: { contentType: string; filename: string }) => {
           res.status(200);
@@ -40,7 +41,7 @@ export const reportsRoutes: RouteEntry[] = [
           res.setHeader('Content-Disposition', `attachment; filename="${h.filename}"`);
           res.setHeader('Cache-Control', 'no-store');
         };
-        await exportReport(req.ctx, req.body, format, res, head);
+        await exportReport(req.ctx, vars.query, vars.format as ExportFormat, res, head);
       } catch (err) {
         // Once the stream has started the status is sent: a failure (or a client that went away) can
         // only end the response early.

@@ -7,8 +7,6 @@
  * columns for them), so `GET /events?label=dedup_key:…` finds every event of one upstream alert. They
  * never become alert labels.
  */
-import { ValidationFailed } from '../errors.js';
-
 export const EVENT_ACTIONS = ['trigger', 'acknowledge', 'resolve'] as const;
 export type EventAction = (typeof EVENT_ACTIONS)[number];
 
@@ -65,23 +63,6 @@ export function alertAnnotationsOf(payload: unknown): Record<string, string> {
   };
   if (isObject(payload.annotations)) for (const [k, v] of Object.entries(payload.annotations)) put(k, v);
   for (const k of PAYLOAD_ANNOTATION_KEYS) if (out[k] === undefined) put(k, payload[k]);
-  return out;
-}
-
-/**
- * Parses REST `label=key:value` query values (one string or a repeated list) into an exact-match
- * label filter; 422 naming `query.label` for a value without `key:`.
- */
-export function parseLabelParams(raw: unknown): Record<string, string> | null {
-  if (raw === undefined || raw === null) return null;
-  const list = Array.isArray(raw) ? raw : [raw];
-  const out: Record<string, string> = {};
-  for (const item of list) {
-    const s = String(item);
-    const i = s.indexOf(':');
-    if (i <= 0) throw new ValidationFailed([{ loc: ['query', 'label'], msg: `"${s.slice(0, 100)}" is not key:value (e.g. label=service:checkout)` }]);
-    out[s.slice(0, i)] = s.slice(i + 1);
-  }
   return out;
 }
 

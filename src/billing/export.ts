@@ -106,10 +106,16 @@ export async function focusRows(ctx: Ctx, args: PeriodArgs, base: string[] = [])
   });
 }
 
-/** The export body and its headers. */
-export async function exportFocus(ctx: Ctx, format: string, args: PeriodArgs): Promise<{ contentType: string; filename: string; body: string }> {
-  if (!EXPORT_FORMATS.includes(format as BillingExportFormat)) throw new ValidationFailed([{ loc: ['query', 'format'], msg: 'must be csv or json' }]);
-  const rows = await focusRows(ctx, args, ['query']);
+export interface FocusExportArgs extends PeriodArgs {
+  /** csv (the default) or json. */
+  format?: string | null;
+}
+
+/** The export body and its headers. 422s name the arguments (`format`, `period`, `from`, `to`). */
+export async function exportFocus(ctx: Ctx, args: FocusExportArgs): Promise<{ contentType: string; filename: string; body: string }> {
+  const format = args.format ?? 'csv';
+  if (!EXPORT_FORMATS.includes(format as BillingExportFormat)) throw new ValidationFailed([{ loc: ['format'], msg: 'must be csv or json' }]);
+  const rows = await focusRows(ctx, args);
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   if (format === 'json') return { contentType: 'application/json', filename: `billing-focus-${stamp}.json`, body: JSON.stringify(rows) };
   return { contentType: 'text/csv; charset=utf-8', filename: `billing-focus-${stamp}.csv`, body: stringify(rows, { header: true, columns: [...FOCUS_COLUMNS] }) };

@@ -60,12 +60,13 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 /**
  * Validates a request body against the envelope rules of `endpoint` and maps it to the stored event.
- * Throws ValidationFailed listing every offending field (loc `["body", field]`).
+ * Throws ValidationFailed listing every offending field of the document (loc `[field]`, `[]` for the
+ * whole document; REST shows them as fields of the request body).
  */
 export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEvent {
   const problems: FieldProblem[] = [];
-  const bad = (field: string | string[], msg: string) => problems.push({ loc: ['body', ...(Array.isArray(field) ? field : [field])], msg });
-  if (!isPlainObject(body)) throw new ValidationFailed([{ loc: ['body'], msg: 'must be a JSON object' }]);
+  const bad = (field: string | string[], msg: string) => problems.push({ loc: Array.isArray(field) ? field : [field], msg });
+  if (!isPlainObject(body)) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object' }]);
 
   for (const key of Object.keys(body)) {
     if (!FIELDS[endpoint].has(key)) bad(key, endpoint === 'webhook' && key === 'type' ? 'inbound webhooks take shape B: send "kind"' : 'is not a field of the event envelope (put extra content in "payload" or "labels")');

@@ -85,12 +85,13 @@ function csvEncoder(names: string[]) {
 }
 
 /**
- * Validates the query (export limits), then streams it into `out`. `start` is called once the query is
+ * Validates the query (export limits; 422s name `['query', …]`, the document being the `query` argument
+ * as for reportQuery), then streams it into `out`. `start` is called once the query is
  * known to be valid, before the first byte, so the caller can send its headers.
  */
 export async function exportReport(ctx: Ctx, input: unknown, format: ExportFormat, out: Writable, start: (head: ExportHead) => void): Promise<{ rows: number }> {
   const me = requireUser(ctx);
-  const q = parseReportQuery(input, ['body'], 'export');
+  const q = parseReportQuery(input, ['query'], 'export');
   const compiled = compileReportQuery(q, me.tenantId, { now: ctx.rt.clock.now() });
   const names = compiled.columns.map((c) => c.name);
   const client = await reportsPool(ctx.rt).connect();

@@ -50,6 +50,20 @@ export function run(cmd: string, args: string[], env: Record<string, string | un
   });
 }
 
+/** Runs `script` in one fresh `bash --norc --noprofile` (read from its stdin, as pasted) in the repository. */
+export function runShell(script: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const bash = spawn('bash', ['--norc', '--noprofile'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    bash.stdout.on('data', (d) => (stdout += d));
+    bash.stderr.on('data', (d) => (stderr += d));
+    bash.on('error', reject);
+    bash.on('close', (code) => resolve({ code, stdout, stderr }));
+    bash.stdin.end(script + '\n');
+  });
+}
+
 /** `ops <args>` as a process: the compiled CLI (what `npm run ops` runs, without npm's and tsx's start-up). */
 export function ops(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return run(process.execPath, [...CLI_MAIN, ...args], env);

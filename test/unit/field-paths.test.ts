@@ -5,13 +5,19 @@
 import { describe, expect, it } from 'vitest';
 import { parse } from 'graphql';
 import { routes } from '../../rest/routes/index.js';
-import { restLocTranslator as translatorOf } from '../../rest/field-paths.js';
+import { handlerLocTranslator, restLocTranslator as translatorOf } from '../../rest/field-paths.js';
 import { schema } from '../../schema/index.js';
-import type { OperationRoute, RestRequest } from '../../rest/route-types.js';
+import type { HandlerRoute, OperationRoute, RestRequest } from '../../rest/route-types.js';
 
 function route(method: string, path: string): OperationRoute {
   const r = routes.find((x) => x.method === method && x.path === path);
   if (!r || !('operation' in r)) throw new Error(`no operation route ${method} ${path}`);
+  return r;
+}
+
+function handler(method: string, path: string): HandlerRoute {
+  const r = routes.find((x) => x.method === method && x.path === path);
+  if (!r || 'operation' in r) throw new Error(`no handler route ${method} ${path}`);
   return r;
 }
 
@@ -53,5 +59,28 @@ describe('restLocTranslator', () => {
     expect(invite(['hubUrl'])).toEqual(['body', 'hub_url']);
     const query = restLocTranslator(route('post', '/reports/query'), req({ body: { entity: 'alerts', filters: [{ field: 'severity', op: 'eq' }] } }), 'post');
     expect(query(['query', 'filters', '0', 'op'])).toEqual(['body', 'filters', '0', 'op']);
+  });
+
+  it('maps an argument a body key named without an input (`...req.body`: conversation_id → $conversationId)', () => {
+    const chat = restLocTranslator(route('post', '/copilot/chat'), req({ body: { message: 'hi', conversation_id: 'c1' } }), 'post');
+    expect(chat(['conversationId'])).toEqual(['body', 'conversation_id']);
+    const approve = restLocTranslator(route('post', '/alerts/:alertId/actions/:actionId/approve'), req({ params: { alertId: 'a', actionId: 'x' }, body: { args_hash: 'h' } }), 'post');
+    expect(approve(['argsHash'])).toEqual(['body', 'args_hash']);
+    expect(approve(['actionId'])).toEqual(['path', 'actionId']);
+  });
+
+  it("maps a handler route's service fields through its variables, or into the body without them", () => {
+    const focus = handlerLocTranslator(handler('get', '/billing/export'), req({ query: { format: 'xml', from: '2026-02-01', to: '2026-01-01' } }));
+    expect(focus(['format'])).toEqual(['query', 'format']);
+    expect(focus(['to'])).toEqual(['query', 'to']);
+    expect(focus(['period'])).toEqual(['query', 'period']);
+    const report = handlerLocTranslator(handler('post', '/reports/query/export'), req({ query: { format: 'csv' }, body: { entity: 'events', filters: [{ field: 'source', op: 'gt' }], groupBy: 1 } }));
+    expect(report(['query', 'filters', '0', 'op'])).toEqual(['body', 'filters', '0', 'op']);
+    expect(report(['query', 'groupBy'])).toEqual(['body', 'groupBy']); // a document's keys as sent
+    expect(report(['query'])).toEqual(['body']);
+    const ingest = handlerLocTranslator(handler('post', '/events'), req({ body: { type: 'a', body: 1 } }));
+    expect(ingest(['type'])).toEqual(['body', 'type']);
+    expect(ingest(['body'])).toEqual(['body', 'body']);
+    expect(ingest([])).toEqual(['body']);
   });
 });

@@ -1,18 +1,34 @@
 /** Labels as `key=value` chips, and an alert's annotations with its runbook and source links. */
+import { Link } from 'wouter';
 import { entriesOf, safeHref } from '../lib/labels';
 
-export function LabelList({ labels, name = 'Labels' }: { labels: unknown; name?: string }) {
+/** The alerts list filtered by one label, in any status (the filter text of lib/labels.ts, in the URL). */
+export const alertsWithLabel = (key: string, value: string) => `/alerts?status=any&label=${encodeURIComponent(`${key}=${value}`)}`;
+
+/** Labels as chips; with `href`, each chip links there (e.g. the alerts list filtered by that label). */
+export function LabelList({ labels, name = 'Labels', href }: { labels: unknown; name?: string; href?: (key: string, value: string) => string }) {
   const entries = entriesOf(labels);
   if (!entries.length) return <span className="hint">none</span>;
   return (
     <ul className="chips" aria-label={name}>
-      {entries.map(([k, v]) => (
-        <li key={k}>
+      {entries.map(([k, v]) => {
+        const chip = (
           <code>
             {k}={v}
           </code>
-        </li>
-      ))}
+        );
+        return (
+          <li key={k}>
+            {href ? (
+              <Link href={href(k, v)} title={`Alerts with ${k}=${v}`}>
+                {chip}
+              </Link>
+            ) : (
+              chip
+            )}
+          </li>
+        );
+      })}
     </ul>
   );
 }

@@ -11,7 +11,7 @@ import { DataTable } from '../components/DataTable';
 import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
-import { Annotations, LabelList } from '../components/Labels';
+import { alertsWithLabel, Annotations, LabelList } from '../components/Labels';
 import { AlertTriage } from './AlertTriage';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
@@ -122,7 +122,7 @@ export function AlertDetail({ params }: { params: { id: string } }) {
 
           <Card title="Labels and annotations">
             <h3>Labels</h3>
-            <LabelList labels={a.labels} name="Alert labels" />
+            <LabelList labels={a.labels} name="Alert labels" href={alertsWithLabel} />
             <h3>Annotations</h3>
             <Annotations annotations={a.annotations} labels={a.labels} />
           </Card>

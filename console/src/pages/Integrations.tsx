@@ -59,7 +59,7 @@ const RotatePushToken = graphql(`
   mutation ConsoleRotateIntegrationPushToken($id: ID!) { rotateIntegrationPushToken(id: $id) { pushToken integration { id name pushTokenPrefix previousPushTokenValidUntil } } }
 `);
 const IngestNow = graphql(`
-  mutation ConsoleIngestIntegration($provider: String!) { ingestIntegration(provider: $provider) { provider events alertsOpened alertsResolved integrations { integrationId name ok error } } }
+  mutation ConsoleIngestIntegration($provider: String!) { ingestIntegration(provider: $provider) { provider hint events alertsOpened alertsResolved integrations { integrationId name ok error } } }
 `);
 
 type CreateInput = VariablesOf<typeof CreateIntegration>['input'];
@@ -162,7 +162,8 @@ export function Integrations() {
                       run={async () => {
                         const r = await ingest({ provider: i.provider });
                         const x = r.data?.ingestIntegration;
-                        if (x) setNote(`Pulled ${i.provider}: ${x.events} events, ${x.alertsOpened} alerts opened, ${x.alertsResolved} resolved${x.integrations.filter((y) => !y.ok).map((y) => `; ${y.name}: ${y.error}`).join('')}.`);
+                        // With no enabled integration of the provider nothing is pulled: the hint says what to do.
+                        if (x) setNote(x.hint ? `Nothing pulled from ${i.provider}. ${x.hint}` : `Pulled ${i.provider}: ${x.events} events, ${x.alertsOpened} alerts opened, ${x.alertsResolved} resolved${x.integrations.filter((y) => !y.ok).map((y) => `; ${y.name}: ${y.error}`).join('')}.`);
                         return r;
                       }}
                       onDone={refetch}
