@@ -11,7 +11,8 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { describeXid } from './xid.js';
 import { gpuHealth, type GpuHealth, type HealthLimits } from './health.js';
 import { GPU_METRICS, type GpuMetric, type GpuSampleInput } from './samples.js';
-import { ROLLUP_RESOLUTIONS, rollUp } from './rollups.js';
+import { RECENT_MS } from './rollups.js';
+import { forgetBackfill, noteBackfill, rollUpBackfillSoon } from './backfill-rollups.js';
 
 export type GpuSource = 'dcgm' | 'nvidia-smi';
 
@@ -86,8 +87,13 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
   const sorted = [...samples].sort((a, b) => a.at.getTime() - b.at.getTime());
   const uuids = [...new Set(sorted.map((s) => s.uuid))];
   const now = ctx.rt.clock.now();
+  // History (older than the periodic rollup redoes) has its buckets redone off the push path: noted
+  // before the transaction so a crash after commit still leaves the range to roll up (backfill-rollups.ts).
+  const oldest = sorted[0]!.at;
+  const to = new Date(sorted[sorted.length - 1]!.at.getTime() + 1);
+  const backfill = now.getTime() - oldest.getTime() > RECENT_MS - 60_000 ? await noteBackfill(ctx.rt, oldest, to) : null;
 
-  const { events, changed, stored } = await ctx.db.$transaction(async (tx) => {
+  const committed = ctx.db.$transaction(async (tx) => {
     const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } } });
     const byUuid = new Map<string, Gpu>(existing.map((g) => [g.uuid, g]));
     const missing = uuids.filter((u) => !byUuid.has(u));
@@ -187,19 +193,18 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
       );
     }
     const rows = newEvents.length ? await tx.event.createManyAndReturn({ data: newEvents as Prisma.EventCreateManyInput[] }) : [];
-    return { events: rows, changed: healthChanged, stored };
+    return { events: rows, changed: healthChanged, stored, gpuIds: [...byUuid.values()].map((g) => g.id) };
     // Pushes of the same GPUs queue on their rows; give a busy fleet more than Prisma's default 5 s.
   }, { timeout: 20_000, maxWait: 10_000 });
+  const { events, changed, stored, gpuIds } = await committed.catch(async (err: unknown) => {
+    if (backfill) await forgetBackfill(ctx.rt, [backfill]).catch(() => undefined);
+    throw err;
+  });
   await announceTimelineEvents(ctx.rt, events);
   for (const g of changed) publishGpuHealth(ctx, g);
-  // A backfill (a collector catching up, an import) lands in buckets the periodic rollup no longer redoes.
-  const oldest = sorted[0]!.at;
-  if (now.getTime() - oldest.getTime() > 4 * 60_000) {
-    const to = new Date(sorted[sorted.length - 1]!.at.getTime() + 1);
-    // Only the GPUs of this batch: their buckets are the ones it changed.
-    const ids = (await ctx.db.gpu.findMany({ where: { uuid: { in: uuids } }, select: { id: true } })).map((g) => g.id);
-    for (const resolution of ROLLUP_RESOLUTIONS) await rollUp(ctx.rt, resolution, oldest, to, ids);
-  }
+  // A backfill (a collector catching up, an import) lands in buckets the periodic rollup no longer redoes:
+  // only the GPUs of this batch, whose buckets it changed, rolled up soon, not before the answer.
+  if (backfill) rollUpBackfillSoon(ctx.rt, backfill, { from: oldest, to, gpuIds });
   return { gpus: uuids.length, samples: stored, events: events.length };
 }
 
