@@ -17,6 +17,8 @@ import { ROLLUP_RESOLUTIONS, rollUp } from './rollups.js';
 
 /** A marker older than this belongs to a process that is gone (or whose rollup failed): redo it. */
 export const STALE_MS = 10 * 60_000;
+/** How long the roller gathers committed backfills before a pass. */
+const COALESCE_MS = 1000;
 /** Stale markers redone per task run at most. */
 const STALE_BATCH = 100;
 
@@ -60,6 +62,8 @@ class BackfillRoller {
 
   private async loop(): Promise<void> {
     while (this.pending.length) {
+      // Let the backfills in flight land first: one pass over all of them costs about what one costs.
+      await new Promise((resolve) => setTimeout(resolve, COALESCE_MS));
       const batch = this.pending.splice(0);
       const from = new Date(Math.min(...batch.map((b) => b.from.getTime())));
       const to = new Date(Math.max(...batch.map((b) => b.to.getTime())));

@@ -12,6 +12,7 @@ import { describeXid } from './xid.js';
 import { gpuHealth, type GpuHealth, type HealthLimits } from './health.js';
 import { GPU_METRICS, type GpuMetric, type GpuSampleInput } from './samples.js';
 import { RECENT_MS } from './rollups.js';
+import { numberArray, textArray } from '../db/array-literal.js';
 import { forgetBackfill, noteBackfill, rollUpBackfillSoon } from './backfill-rollups.js';
 
 export type GpuSource = 'dcgm' | 'nvidia-smi';
@@ -30,6 +31,11 @@ interface GpuState {
 }
 
 type NewTimelineEvent = Omit<Prisma.EventCreateManyInput, 'tenantId'>;
+
+/** What a push reads of each GPU (not its `latest` and `healthReasons` documents, which it rewrites). */
+const GPU_STATE = { id: true, tenantId: true, uuid: true, model: true, health: true, lastSampleAt: true, lastXid: true, lastXidAt: true, lastEccDbe: true, hot: true } as const;
+type GpuRow = Prisma.GpuGetPayload<{ select: typeof GPU_STATE }>;
+type UpdatedGpu = GpuRow & Pick<Gpu, 'node' | 'index' | 'source' | 'latest' | 'lastSeenAt' | 'healthReasons'>;
 
 /** The health limits in force (from the configuration). */
 export function healthLimits(ctx: Pick<Ctx, 'rt'>): HealthLimits {
@@ -94,8 +100,8 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
   const backfill = now.getTime() - oldest.getTime() > RECENT_MS - 60_000 ? await noteBackfill(ctx.rt, oldest, to) : null;
 
   const committed = ctx.db.$transaction(async (tx) => {
-    const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } } });
-    const byUuid = new Map<string, Gpu>(existing.map((g) => [g.uuid, g]));
+    const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } }, select: GPU_STATE });
+    const byUuid = new Map<string, GpuRow>(existing.map((g) => [g.uuid, g]));
     const missing = uuids.filter((u) => !byUuid.has(u));
     if (missing.length) {
       const firstOf = new Map<string, GpuSampleInput>();
@@ -108,7 +114,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
         }),
         skipDuplicates: true,
       });
-      for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } } })) byUuid.set(g.uuid, g);
+      for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } }, select: GPU_STATE })) byUuid.set(g.uuid, g);
     }
     const states = new Map<string, GpuState>(
       [...byUuid.values()].map((g) => [g.uuid, { lastXid: g.lastXid, lastXidAt: g.lastXidAt, lastEccDbe: g.lastEccDbe, hot: g.hot }]),
@@ -125,26 +131,27 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
     // One INSERT … SELECT FROM unnest (one array per column) rather than Prisma's createMany, whose
     // per-row parameters make a 5,000-sample push take seconds inside the transaction.
     const tenantId = byUuid.get(sorted[0]!.uuid)!.tenantId;
+    // Each column is one array literal (src/db/array-literal.ts), not a JS array the drivers walk.
     const stored = await tx.$executeRawUnsafe(
       `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        SELECT u.gpu, $1, u.at::timestamp, ${GPU_METRICS.map((m) => `u."${m}"`).join(', ')}
          FROM unnest($2::text[], $3::text[], ${GPU_METRICS.map((_, i) => `$${i + 4}::float8[]`).join(', ')}) AS u(gpu, at, ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        ON CONFLICT DO NOTHING`,
       tenantId,
-      sorted.map((s) => byUuid.get(s.uuid)!.id),
-      sorted.map((s) => s.at.toISOString()),
-      ...GPU_METRICS.map((m) => sorted.map((s) => s[m] ?? null)),
+      textArray(sorted.map((s) => byUuid.get(s.uuid)!.id)),
+      textArray(sorted.map((s) => s.at.toISOString())),
+      ...GPU_METRICS.map((m) => numberArray(sorted.map((s) => s[m] ?? null))),
     );
     // Every GPU that reported gets its new state in one UPDATE … FROM unnest (not one UPDATE per GPU:
     // a 5,000-sample push from 1,000 GPUs would otherwise make 1,000 round trips inside the transaction).
-    const healthChanged: Gpu[] = [];
-    const updates: Gpu[] = [];
+    const healthChanged: UpdatedGpu[] = [];
+    const updates: UpdatedGpu[] = [];
     for (const [uuid, s] of latest) {
       const g = byUuid.get(uuid)!;
       const st = states.get(uuid)!;
       // It just reported, so it is not missing, whatever the sample's own time says.
       const verdict = gpuHealth({ latest: metricsOf(s), lastSeenAt: now, lastXid: st.lastXid, lastXidAt: st.lastXidAt }, now, limits);
-      const updated: Gpu = {
+      const updated: UpdatedGpu = {
         ...g,
         node: s.node,
         index: s.index,
@@ -164,7 +171,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
       if (updated.health !== g.health) healthChanged.push(updated);
     }
     if (updates.length) {
-      const col = <T>(f: (g: Gpu) => T) => updates.map(f);
+      const col = <T>(f: (g: UpdatedGpu) => T) => updates.map(f);
       const iso = (d: Date | null) => (d ? d.toISOString() : null);
       // Timestamps travel as ISO text (UTC) into timestamp(3) columns, as Prisma stores DateTime.
       await tx.$executeRawUnsafe(
@@ -209,7 +216,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
 }
 
 /** Tells live views that a GPU's health verdict changed. */
-export function publishGpuHealth(ctx: Pick<Ctx, 'rt'>, g: Gpu): void {
+export function publishGpuHealth(ctx: Pick<Ctx, 'rt'>, g: Pick<Gpu, 'id' | 'tenantId' | 'uuid' | 'node' | 'index' | 'health' | 'healthReasons' | 'lastSeenAt'>): void {
   ctx.rt.pubsub.publish('gpuHealthChanged', g.tenantId, { id: g.id, uuid: g.uuid, node: g.node, index: g.index, health: g.health as GpuHealth, healthReasons: g.healthReasons, lastSeenAt: g.lastSeenAt.toISOString() });
 }
 
