@@ -34,10 +34,17 @@ type Rt = Pick<Runtime, 'prisma' | 'redis' | 'config' | 'clock' | 'logger' | 'on
 
 const backlogKey = (rt: Pick<Runtime, 'config'>) => `${rt.config.redisPrefix}:gpu:rollup-backlog`;
 
-/** Records, before the samples' transaction, that [from, to) will need its buckets redone. Returns the marker. */
+/**
+ * Records, before the samples' transaction, that [from, to) will need its buckets redone. Returns the
+ * marker. With Redis unreachable the push still goes on (its rollup then only has this process's roller).
+ */
 export async function noteBackfill(rt: Rt, from: Date, to: Date): Promise<string> {
   const marker = `${uuidv7()}|${from.getTime()}|${to.getTime()}`;
-  await rt.redis.zadd(backlogKey(rt), rt.clock.now().getTime(), marker);
+  try {
+    await rt.redis.zadd(backlogKey(rt), rt.clock.now().getTime(), marker);
+  } catch (err) {
+    rt.logger.warn({ err: (err as Error).message }, 'GPU backfill marker not written; its rollup relies on this process alone');
+  }
   return marker;
 }
 
