@@ -16,8 +16,9 @@
  *    limit is raised with INGEST_RATE_PER_SECOND so it still runs but is not what is measured, and
  *    BODY_LIMIT_BYTES is raised when 5,000 full samples do not fit in the default 1 MiB: the run says so).
  *    Rollups: every batch is older than 4 minutes, so the service's own backfill path rolls up the
- *    1-minute and 1-hour buckets it touched inside each POST (counted in the figures; the bench checks
- *    the rollup rows afterwards and calls no rollup itself). Prints samples/s against the baseline.
+ *    1-minute and 1-hour buckets it touched, after each 202 (src/gpu/backfill-rollups.ts); the bench
+ *    then waits until the rollup rows cover every sample, prints how long after the last POST that was
+ *    (and the ratio counting it), and calls no rollup itself. Prints samples/s against the baseline.
  * 5. One live round (1,000 samples stamped now) so the summary has fresh verdicts, then BENCH_GPU_QUERIES
  *    (30) timed runs after 3 warm-ups of: GET /ai-factory/gpu/summary (all GPUs), GET
  *    /ai-factory/gpu/timeseries?metric=utilization&since_hours=24 for one node (8 GPUs) and for all GPUs
@@ -151,13 +152,21 @@ async function main(): Promise<void> {
     const ourStored = Number((await sql.query('SELECT count(*) FROM "GpuSample"')).rows[0].count);
     const ourRate = ourStored / (ourRun.ms / 1000);
     const rssIngest = memoryOf(api.process.pid!);
-    const rollups = (await sql.query('SELECT "resolution", count(*)::int AS n, sum("samples")::bigint AS s FROM "GpuRollup" WHERE "tenantId" = $1 GROUP BY 1 ORDER BY 1', [ours.tenant.id])).rows as Array<{ resolution: number; n: number; s: string }>;
+    // The service rolls history up after answering: wait (on the rows) until both resolutions cover every sample.
+    const rollupsOf = async () => (await sql.query('SELECT "resolution", count(*)::int AS n, sum("samples")::bigint AS s FROM "GpuRollup" WHERE "tenantId" = $1 GROUP BY 1 ORDER BY 1', [ours.tenant.id])).rows as Array<{ resolution: number; n: number; s: string }>;
+    const rollupWait = performance.now();
+    let rollups = await rollupsOf();
+    while (!(rollups.length === 2 && rollups.every((r) => Number(r.s) === ourStored)) && performance.now() - rollupWait < 120_000) {
+      await new Promise((r) => setTimeout(r, 100));
+      rollups = await rollupsOf();
+    }
+    const rollupLagMs = performance.now() - rollupWait;
 
     console.log(`\ningest of ${int(SAMPLES)} samples (${MiB(Buffer.byteLength(sampleBody))} of JSON per 5,000-sample POST${bodyLimit > 1024 * 1024 ? `; BODY_LIMIT_BYTES raised to ${int(bodyLimit)} for it` : ''})`);
     console.log(`  baseline: INSERT … SELECT unnest(…) via pg  ${fmt(baseRate, 0).padStart(8)} samples/s   ${fmt(baseRun.ms / 1000, 1)} s   per batch p50 ${fmt(quantile(baseRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(baseRun.latencies, 0.95), 0)} ms   (${int(baseStored)} rows)`);
     console.log(`  POST /api/v1/ai-factory/gpu/samples         ${fmt(ourRate, 0).padStart(8)} samples/s   ${fmt(ourRun.ms / 1000, 1)} s   per POST  p50 ${fmt(quantile(ourRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(ourRun.latencies, 0.95), 0)} ms   (${int(ourStored)} rows, ${int(accepted)} reported stored)`);
     console.log(`  ${goalLine('ratio ours/baseline', ourRate / baseRate, { atLeast: 0.7 }, '×', 3)}`);
-    console.log(`  rollups (by the service's backfill path inside each POST): ${rollups.map((r) => `${r.resolution === 60 ? '1-minute' : '1-hour'} ${int(r.n)} rows over ${int(Number(r.s))} samples`).join(', ') || 'none'}`);
+    console.log(`  rollups (by the service's backfill roller, after each 202): ${rollups.map((r) => `${r.resolution === 60 ? '1-minute' : '1-hour'} ${int(r.n)} rows over ${int(Number(r.s))} samples`).join(', ') || 'none'}; complete ${fmt(rollupLagMs / 1000, 1)} s after the last POST (ratio counting that time too: ${fmt(ourStored / ((ourRun.ms + rollupLagMs) / 1000) / baseRate, 3)}×)`);
     console.log(`  server RSS ${MiB(rssBefore.now)} idle, ${MiB(rssIngest.now)} after ingest, peak ${MiB(rssIngest.peak)}`);
 
     // --- Reads ---

@@ -10,6 +10,7 @@ import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { call, eventually, gql, rest } from './helpers/http.js';
 import { rollUpRecent } from '../src/gpu/rollups.js';
+import { STALE_MS, backfillRollupsIdle, noteBackfill, rollUpStaleBackfills } from '../src/gpu/backfill-rollups.js';
 import { markMissingGpus } from '../src/gpu/missing.js';
 import { testClock } from './helpers/clock.js';
 
@@ -174,6 +175,8 @@ describe('time series', () => {
       return sample(id, { at: at.toISOString(), utilization: at.getUTCHours() });
     });
     for (let i = 0; i < samples.length; i += 500) expect((await push(t.ingestKey, { node: 'node-ts', samples: samples.slice(i, i + 500) })).status).toBe(202);
+    // History is rolled up after the 202, off the push path: wait for this process's roller.
+    await backfillRollupsIdle(s.app.rt);
     await rollUpRecent(s.app.rt, new Date());
     const r = await rest(s.url, memberToken).get(`/ai-factory/gpu/timeseries?metric=utilization&gpu=${id}&since_hours=24`);
     expect(r.status).toBe(200);
@@ -191,6 +194,26 @@ describe('time series', () => {
     expect(hp.length).toBeGreaterThanOrEqual(23);
     expect(hp.length).toBeLessThanOrEqual(25);
     for (const [t, v] of hp) expect(v).toBe(new Date(t).getUTCHours()); // each hour averages to its hour
+  });
+
+  it('rolls up a backfill whose process never did (a stale marker) in the periodic task, and only once it is stale', async () => {
+    const id = uuid();
+    const base = Math.floor(Date.now() / 3600_000) * 3600_000 - 30 * 3600_000;
+    const samples = [0, 1, 2].map((m) => sample(id, { at: new Date(base + m * 60_000).toISOString(), utilization: 10 * (m + 1) }));
+    // The samples land as a push would store them, but their rollup is left to the marker (a process
+    // that died between commit and its rollup): push, wait for the roller, then drop the rollups it made.
+    expect((await push(t.ingestKey, { node: 'node-stale', samples })).status).toBe(202);
+    await backfillRollupsIdle(s.app.rt);
+    const gpu = await s.app.rt.prisma.gpu.findFirstOrThrow({ where: { uuid: id } });
+    const rollups = () => s.app.rt.prisma.gpuRollup.findMany({ where: { gpuId: gpu.id }, orderBy: [{ resolution: 'asc' }, { bucket: 'asc' }] });
+    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([[60, 1, 10], [60, 1, 20], [60, 1, 30], [3600, 3, 20]]);
+    await s.app.rt.prisma.gpuRollup.deleteMany({ where: { gpuId: gpu.id } });
+    await noteBackfill(s.app.rt, new Date(base), new Date(base + 3 * 60_000));
+    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS - 60_000))).toBe(0);
+    expect(await rollups()).toEqual([]);
+    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBeGreaterThanOrEqual(1);
+    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([[60, 1, 10], [60, 1, 20], [60, 1, 30], [3600, 3, 20]]);
+    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBe(0);
   });
 
   it('names the bad parameter, and 404s another tenant\'s GPU', async () => {

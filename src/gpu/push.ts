@@ -10,6 +10,9 @@ export const PUSH_LIMITS = { maxSamples: 5000, maxNodeLength: 200, maxUuidLength
 
 const SAMPLE_KEYS = new Set(['uuid', 'index', 'model', 'at', 'node', ...GPU_METRICS.map((m) => GPU_METRIC_INFO[m].rest)]);
 
+/** RFC 3339 date-time, as the contract's `format: date-time` (the route skips the OpenAPI validator). */
+const DATE_TIME = /^\d{4}-[01]\d-[0-3]\d[t\s](?:[0-2]\d:[0-5]\d:[0-5]\d|23:59:60)(?:\.\d+)?(?:z|[+-]\d\d(?::?\d\d)?)$/i;
+
 function isText(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= max;
 }
@@ -37,7 +40,7 @@ export function parseGpuPush(body: unknown, now = new Date()): GpuSampleInput[] 
     if (s.model != null && !isText(s.model, PUSH_LIMITS.maxModelLength)) at(['samples', i, 'model'], `must be a string of up to ${PUSH_LIMITS.maxModelLength} characters`);
     let when = now;
     if (s.at !== undefined) {
-      const d = typeof s.at === 'string' && s.at.length <= 40 ? new Date(s.at) : new Date(NaN);
+      const d = typeof s.at === 'string' && s.at.length <= 40 && DATE_TIME.test(s.at) ? new Date(s.at) : new Date(NaN);
       if (Number.isNaN(d.getTime())) at(['samples', i, 'at'], 'must be an ISO-8601 time');
       else if (d.getTime() > now.getTime() + PUSH_LIMITS.maxSkewMs) at(['samples', i, 'at'], 'is more than 10 minutes in the future; check the clock of the sender');
       else when = d;

@@ -5,7 +5,7 @@
  * partitions (`GpuSample.at`, `GpuRollup.bucket`): the cost of a run is the rows of its range, whatever
  * the history. Recomputing a bucket gives the same row, so the periodic task redoes the buckets that can
  * still change, and a backfill (a collector catching up, an import) redoes the range it touched, minutes
- * first. Identifiers come from GPU_METRICS only; every value is a parameter.
+ * first, after its push has answered (src/gpu/backfill-rollups.ts). Identifiers come from GPU_METRICS only; every value is a parameter.
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Runtime } from '../runtime.js';

@@ -11,7 +11,9 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { describeXid } from './xid.js';
 import { gpuHealth, type GpuHealth, type HealthLimits } from './health.js';
 import { GPU_METRICS, type GpuMetric, type GpuSampleInput } from './samples.js';
-import { ROLLUP_RESOLUTIONS, rollUp } from './rollups.js';
+import { RECENT_MS } from './rollups.js';
+import { numberArray, textArray } from '../db/array-literal.js';
+import { forgetBackfill, noteBackfill, rollUpBackfillSoon } from './backfill-rollups.js';
 
 export type GpuSource = 'dcgm' | 'nvidia-smi';
 
@@ -29,6 +31,11 @@ interface GpuState {
 }
 
 type NewTimelineEvent = Omit<Prisma.EventCreateManyInput, 'tenantId'>;
+
+/** What a push reads of each GPU (not its `latest` and `healthReasons` documents, which it rewrites). */
+const GPU_STATE = { id: true, tenantId: true, uuid: true, model: true, health: true, lastSampleAt: true, lastXid: true, lastXidAt: true, lastEccDbe: true, hot: true } as const;
+type GpuRow = Prisma.GpuGetPayload<{ select: typeof GPU_STATE }>;
+type UpdatedGpu = GpuRow & Pick<Gpu, 'node' | 'index' | 'source' | 'latest' | 'lastSeenAt' | 'healthReasons'>;
 
 /** The health limits in force (from the configuration). */
 export function healthLimits(ctx: Pick<Ctx, 'rt'>): HealthLimits {
@@ -86,10 +93,15 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
   const sorted = [...samples].sort((a, b) => a.at.getTime() - b.at.getTime());
   const uuids = [...new Set(sorted.map((s) => s.uuid))];
   const now = ctx.rt.clock.now();
+  // History (older than the periodic rollup redoes) has its buckets redone off the push path: noted
+  // before the transaction so a crash after commit still leaves the range to roll up (backfill-rollups.ts).
+  const oldest = sorted[0]!.at;
+  const to = new Date(sorted[sorted.length - 1]!.at.getTime() + 1);
+  const backfill = now.getTime() - oldest.getTime() > RECENT_MS - 60_000 ? await noteBackfill(ctx.rt, oldest, to) : null;
 
-  const { events, changed, stored } = await ctx.db.$transaction(async (tx) => {
-    const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } } });
-    const byUuid = new Map<string, Gpu>(existing.map((g) => [g.uuid, g]));
+  const committed = ctx.db.$transaction(async (tx) => {
+    const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } }, select: GPU_STATE });
+    const byUuid = new Map<string, GpuRow>(existing.map((g) => [g.uuid, g]));
     const missing = uuids.filter((u) => !byUuid.has(u));
     if (missing.length) {
       const firstOf = new Map<string, GpuSampleInput>();
@@ -102,7 +114,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
         }),
         skipDuplicates: true,
       });
-      for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } } })) byUuid.set(g.uuid, g);
+      for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } }, select: GPU_STATE })) byUuid.set(g.uuid, g);
     }
     const states = new Map<string, GpuState>(
       [...byUuid.values()].map((g) => [g.uuid, { lastXid: g.lastXid, lastXidAt: g.lastXidAt, lastEccDbe: g.lastEccDbe, hot: g.hot }]),
@@ -119,26 +131,27 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
     // One INSERT … SELECT FROM unnest (one array per column) rather than Prisma's createMany, whose
     // per-row parameters make a 5,000-sample push take seconds inside the transaction.
     const tenantId = byUuid.get(sorted[0]!.uuid)!.tenantId;
+    // Each column is one array literal (src/db/array-literal.ts), not a JS array the drivers walk.
     const stored = await tx.$executeRawUnsafe(
       `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        SELECT u.gpu, $1, u.at::timestamp, ${GPU_METRICS.map((m) => `u."${m}"`).join(', ')}
          FROM unnest($2::text[], $3::text[], ${GPU_METRICS.map((_, i) => `$${i + 4}::float8[]`).join(', ')}) AS u(gpu, at, ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        ON CONFLICT DO NOTHING`,
       tenantId,
-      sorted.map((s) => byUuid.get(s.uuid)!.id),
-      sorted.map((s) => s.at.toISOString()),
-      ...GPU_METRICS.map((m) => sorted.map((s) => s[m] ?? null)),
+      textArray(sorted.map((s) => byUuid.get(s.uuid)!.id)),
+      textArray(sorted.map((s) => s.at.toISOString())),
+      ...GPU_METRICS.map((m) => numberArray(sorted.map((s) => s[m] ?? null))),
     );
     // Every GPU that reported gets its new state in one UPDATE … FROM unnest (not one UPDATE per GPU:
     // a 5,000-sample push from 1,000 GPUs would otherwise make 1,000 round trips inside the transaction).
-    const healthChanged: Gpu[] = [];
-    const updates: Gpu[] = [];
+    const healthChanged: UpdatedGpu[] = [];
+    const updates: UpdatedGpu[] = [];
     for (const [uuid, s] of latest) {
       const g = byUuid.get(uuid)!;
       const st = states.get(uuid)!;
       // It just reported, so it is not missing, whatever the sample's own time says.
       const verdict = gpuHealth({ latest: metricsOf(s), lastSeenAt: now, lastXid: st.lastXid, lastXidAt: st.lastXidAt }, now, limits);
-      const updated: Gpu = {
+      const updated: UpdatedGpu = {
         ...g,
         node: s.node,
         index: s.index,
@@ -158,7 +171,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
       if (updated.health !== g.health) healthChanged.push(updated);
     }
     if (updates.length) {
-      const col = <T>(f: (g: Gpu) => T) => updates.map(f);
+      const col = <T>(f: (g: UpdatedGpu) => T) => updates.map(f);
       const iso = (d: Date | null) => (d ? d.toISOString() : null);
       // Timestamps travel as ISO text (UTC) into timestamp(3) columns, as Prisma stores DateTime.
       await tx.$executeRawUnsafe(
@@ -187,24 +200,23 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
       );
     }
     const rows = newEvents.length ? await tx.event.createManyAndReturn({ data: newEvents as Prisma.EventCreateManyInput[] }) : [];
-    return { events: rows, changed: healthChanged, stored };
+    return { events: rows, changed: healthChanged, stored, gpuIds: [...byUuid.values()].map((g) => g.id) };
     // Pushes of the same GPUs queue on their rows; give a busy fleet more than Prisma's default 5 s.
   }, { timeout: 20_000, maxWait: 10_000 });
+  const { events, changed, stored, gpuIds } = await committed.catch(async (err: unknown) => {
+    if (backfill) await forgetBackfill(ctx.rt, [backfill]).catch(() => undefined);
+    throw err;
+  });
   await announceTimelineEvents(ctx.rt, events);
   for (const g of changed) publishGpuHealth(ctx, g);
-  // A backfill (a collector catching up, an import) lands in buckets the periodic rollup no longer redoes.
-  const oldest = sorted[0]!.at;
-  if (now.getTime() - oldest.getTime() > 4 * 60_000) {
-    const to = new Date(sorted[sorted.length - 1]!.at.getTime() + 1);
-    // Only the GPUs of this batch: their buckets are the ones it changed.
-    const ids = (await ctx.db.gpu.findMany({ where: { uuid: { in: uuids } }, select: { id: true } })).map((g) => g.id);
-    for (const resolution of ROLLUP_RESOLUTIONS) await rollUp(ctx.rt, resolution, oldest, to, ids);
-  }
+  // A backfill (a collector catching up, an import) lands in buckets the periodic rollup no longer redoes:
+  // only the GPUs of this batch, whose buckets it changed, rolled up soon, not before the answer.
+  if (backfill) rollUpBackfillSoon(ctx.rt, backfill, { from: oldest, to, gpuIds });
   return { gpus: uuids.length, samples: stored, events: events.length };
 }
 
 /** Tells live views that a GPU's health verdict changed. */
-export function publishGpuHealth(ctx: Pick<Ctx, 'rt'>, g: Gpu): void {
+export function publishGpuHealth(ctx: Pick<Ctx, 'rt'>, g: Pick<Gpu, 'id' | 'tenantId' | 'uuid' | 'node' | 'index' | 'health' | 'healthReasons' | 'lastSeenAt'>): void {
   ctx.rt.pubsub.publish('gpuHealthChanged', g.tenantId, { id: g.id, uuid: g.uuid, node: g.node, index: g.index, health: g.health as GpuHealth, healthReasons: g.healthReasons, lastSeenAt: g.lastSeenAt.toISOString() });
 }
 
