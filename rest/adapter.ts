@@ -192,6 +192,9 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     validateRequests: { allowUnknownQueryParameters: false, coerceTypes: false, allErrors: true },
     validateResponses: opts.validateResponses ?? false,
     validateSecurity: false,
+    // The document is checked against OpenAPI 3.1 by test/openapi.test.ts; at run time that check
+    // compiled the whole OpenAPI meta-schema on every start.
+    validateApiSpec: false,
     ignoreUndocumented: false,
   });
   const selfValidating = (e: RouteEntry) => !isOperation(e) && e.validatesOwnInput === true;

@@ -2,14 +2,11 @@
  * Boots the service: storage (real or embedded), migrations, demo bootstrap, runtime, HTTP server and
  * workers. `stop()` shuts down in reverse order: stop accepting, drain HTTP, finish jobs, close pools.
  */
-import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Clock } from '../clock.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { applyMigrations } from '../db/migrate.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
-import { startLocalRedis } from '../db/local-redis.js';
-import { redisTargetOf } from '../redis-connection.js';
+import { startStorage, type Storage } from './storage.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
 import { startAdminSocket } from './admin-socket.js';
@@ -35,25 +32,14 @@ export interface StartOptions {
   clock?: Clock;
   /** Readable log lines for a terminal instead of JSON (`npm start` sets it when stdout is a TTY). */
   prettyLogs?: boolean;
+  /** Storage already being started (`npm start` begins it before loading the rest); else started here. */
+  storage?: Promise<Storage>;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
   const stoppers: Array<() => Promise<void>> = [];
-  let databaseUrl = config.databaseUrl;
-  let poolSize = 10;
-  if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(path.join(config.dataDir, 'pglite'));
-    databaseUrl = pg.url;
-    poolSize = 1;
-    stoppers.push(pg.stop);
-  }
-  // REDIS_CLUSTER_NODES wins over REDIS_URL; a private redis-server only when neither is set.
-  let redisTarget = redisTargetOf(config, config.redisUrl);
-  if (!redisTarget) {
-    const redis = await startLocalRedis(config.dataDir);
-    redisTarget = { kind: 'single', url: redis.url };
-    stoppers.push(redis.stop);
-  }
+  const { databaseUrl, poolSize, redisTarget, stoppers: storageStoppers } = await (opts.storage ?? startStorage(config));
+  stoppers.push(...storageStoppers);
   await applyMigrations(databaseUrl);
   const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock, prettyLogs: opts.prettyLogs });
   stoppers.push(() => rt.close());
