@@ -43,18 +43,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   await applyMigrations(databaseUrl);
   const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock, prettyLogs: opts.prettyLogs });
   stoppers.push(() => rt.close());
-  const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
-
-  let workers: Workers | undefined;
-  if (opts.workers ?? config.runWorkers) {
-    workers = await startWorkers(rt);
-    stoppers.push(() => workers!.close());
-  }
-  let server: RunningServer | undefined;
-  if (opts.http ?? config.runHttp) {
-    server = await listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host);
-    stoppers.push(() => server!.close());
-  }
+  // The demo bootstrap (Postgres), the workers (mostly Redis round trips) and the HTTP server (mostly
+  // CPU: the schema, the REST contract) start side by side; "listening" is logged once all three are up.
+  const [demoLogin, workers, server] = await Promise.all([
+    config.bootstrapDemo ? bootstrapDemoTenant(rt.prisma) : null,
+    (opts.workers ?? config.runWorkers) ? startWorkers(rt) : undefined,
+    (opts.http ?? config.runHttp) ? listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host) : undefined,
+  ]);
+  if (workers) stoppers.push(() => workers.close());
+  if (server) stoppers.push(() => server.close());
   if (!config.databaseUrl) {
     // The embedded database is this process's alone: operator commands reach it through this socket.
     const socket = await startAdminSocket(rt, config.dataDir, server?.url);
