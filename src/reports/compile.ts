@@ -16,15 +16,20 @@ export interface CompiledQuery {
   columns: OutputColumn[];
 }
 
+/** How the n-th value is referred to in the SQL: a bind parameter unless the caller says otherwise. */
+export type Placeholder = (n: number) => string;
+const bindParameter: Placeholder = (n) => `$${n}`;
+
 class Params {
   readonly values: unknown[] = [];
+  constructor(private readonly placeholder: Placeholder = bindParameter) {}
   add(v: unknown): string {
     this.values.push(v);
-    return `$${this.values.length}`;
+    return this.placeholder(this.values.length);
   }
 }
 
-/** FROM + the tenant predicate (always `$1`). */
+/** FROM + the tenant predicate (always the first value, `$1`). */
 function scopedFrom(def: EntityDef, params: Params, tenantId: string): string {
   if (params.values.length !== 0) throw new Error('the tenant parameter must be $1');
   if (typeof tenantId !== 'string' || !tenantId) throw new Error('a report query needs a tenant');
@@ -115,11 +120,13 @@ function aggregateSql(q: ReportQuery, a: ReportQuery['aggregate'][number], p: Pa
 
 /**
  * The SQL for a validated query and tenant. `extraRow` asks for limit + 1 rows so the caller can tell
- * whether the answer was truncated.
+ * whether the answer was truncated. `placeholder` names the values some other way than `$n` (the CSV
+ * export's COPY, which takes no bind parameters, reads them from transaction-local settings); every
+ * value still travels apart from the SQL text.
  */
-export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now: Date; extraRow?: boolean }): CompiledQuery {
+export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now: Date; extraRow?: boolean; placeholder?: Placeholder }): CompiledQuery {
   const def = CATALOGUE[q.entity];
-  const p = new Params();
+  const p = new Params(opts.placeholder);
   const from = scopedFrom(def, p, tenantId);
   const where: string[] = [];
   const timeRef = ref(q, def.timeField);
@@ -159,7 +166,8 @@ export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now
   if (q.aggregate.length === 0) order.push('t."id" DESC');
   else order.push(...groups.map((g) => `${g} ASC`));
 
-  const limit = p.add(q.limit + (opts.extraRow ? 1 : 0));
+  // Typed, so that a placeholder that is not a bind parameter (text) serves as well.
+  const limit = `${p.add(q.limit + (opts.extraRow ? 1 : 0))}::int8`;
   const sql =
     `SELECT ${select.map((s, i) => `${s} AS c${i}`).join(', ')} ${from}` +
     (where.length ? ` AND ${where.join(' AND ')}` : '') +

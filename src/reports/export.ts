@@ -1,5 +1,6 @@
 /**
- * Streaming export of a report query as CSV or JSON. Rows come from a server-side cursor
+ * Streaming export of a report query as CSV or JSON. A CSV export COPY can write exactly is written by
+ * Postgres (src/reports/copy-csv.ts); other exports read rows from a server-side cursor
  * (pg-query-stream, 1,000 rows per fetch: fewer rows survive to the old generation) through a CSV (csv-stringify) or JSON-array encoder, in ~64 KiB writes, into the
  * caller's writable; `pipeline` carries backpressure end to end, so memory holds a batch or two
  * whatever the size. When the writable goes away (the client disconnected) the pipeline destroys the
@@ -12,8 +13,10 @@ import { stringify } from 'csv-stringify';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { compileReportQuery } from './compile.js';
+import { copyCsv, copyCsvApplies, settingPlaceholder } from './copy-csv.js';
 import { reportsPool, reportTypes } from './pool.js';
 import { parseReportQuery } from './query.js';
+import { outputColumns } from './validate.js';
 
 export const EXPORT_FORMATS = ['csv', 'json'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -84,6 +87,11 @@ function csvEncoder(names: string[]) {
   });
 }
 
+function head(entity: string, format: ExportFormat, now: Date): ExportHead {
+  const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, '-');
+  return { contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', filename: `${entity}-${stamp}.${format}` };
+}
+
 /**
  * Validates the query (export limits; 422s name `['query', …]`, the document being the `query` argument
  * as for reportQuery), then streams it into `out`. `start` is called once the query is
@@ -92,15 +100,20 @@ function csvEncoder(names: string[]) {
 export async function exportReport(ctx: Ctx, input: unknown, format: ExportFormat, out: Writable, start: (head: ExportHead) => void): Promise<{ rows: number }> {
   const me = requireUser(ctx);
   const q = parseReportQuery(input, ['query'], 'export');
-  const compiled = compileReportQuery(q, me.tenantId, { now: ctx.rt.clock.now() });
+  // COPY needs a real Postgres (the embedded PGlite takes the cursor path).
+  const copy = format === 'csv' && !!(ctx.rt.config.reportsDatabaseUrl ?? ctx.rt.config.databaseUrl) && copyCsvApplies(q, outputColumns(q));
+  const compiled = compileReportQuery(q, me.tenantId, { now: ctx.rt.clock.now(), placeholder: copy ? settingPlaceholder : undefined });
   const names = compiled.columns.map((c) => c.name);
   const client = await reportsPool(ctx.rt).connect();
   let rows = 0;
   let failed: Error | undefined;
   try {
+    if (copy) {
+      start(head(q.entity, format, ctx.rt.clock.now()));
+      return { rows: await copyCsv(client, compiled, out) };
+    }
     const source = client.query(new QueryStream(compiled.sql, compiled.params, { batchSize: BATCH_SIZE, rowMode: 'array', types: reportTypes }));
-    const stamp = new Date().toISOString().slice(0, 19).replace(/[:T]/g, '-');
-    start({ contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', filename: `${q.entity}-${stamp}.${format}` });
+    start(head(q.entity, format, ctx.rt.clock.now()));
     const encoder = format === 'csv' ? csvEncoder(names) : jsonArrayEncoder(names);
     await pipeline(source, encoder, coalesce(), out);
     rows = 'info' in encoder ? (encoder.info as { records: number }).records : (encoder as Transform & { rows: number }).rows;

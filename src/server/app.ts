@@ -2,14 +2,11 @@
  * Boots the service: storage (real or embedded), migrations, demo bootstrap, runtime, HTTP server and
  * workers. `stop()` shuts down in reverse order: stop accepting, drain HTTP, finish jobs, close pools.
  */
-import path from 'node:path';
 import type { Config } from '../config.js';
 import type { Clock } from '../clock.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { applyMigrations } from '../db/migrate.js';
-import { startEmbeddedPostgres } from '../db/embedded.js';
-import { startLocalRedis } from '../db/local-redis.js';
-import { redisTargetOf } from '../redis-connection.js';
+import { startStorage, type Storage } from './storage.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
 import { startAdminSocket } from './admin-socket.js';
@@ -35,40 +32,26 @@ export interface StartOptions {
   clock?: Clock;
   /** Readable log lines for a terminal instead of JSON (`npm start` sets it when stdout is a TTY). */
   prettyLogs?: boolean;
+  /** Storage already being started (`npm start` begins it before loading the rest); else started here. */
+  storage?: Promise<Storage>;
 }
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
   const stoppers: Array<() => Promise<void>> = [];
-  let databaseUrl = config.databaseUrl;
-  let poolSize = 10;
-  if (!databaseUrl) {
-    const pg = await startEmbeddedPostgres(path.join(config.dataDir, 'pglite'));
-    databaseUrl = pg.url;
-    poolSize = 1;
-    stoppers.push(pg.stop);
-  }
-  // REDIS_CLUSTER_NODES wins over REDIS_URL; a private redis-server only when neither is set.
-  let redisTarget = redisTargetOf(config, config.redisUrl);
-  if (!redisTarget) {
-    const redis = await startLocalRedis(config.dataDir);
-    redisTarget = { kind: 'single', url: redis.url };
-    stoppers.push(redis.stop);
-  }
+  const { databaseUrl, poolSize, redisTarget, stoppers: storageStoppers } = await (opts.storage ?? startStorage(config));
+  stoppers.push(...storageStoppers);
   await applyMigrations(databaseUrl);
   const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock, prettyLogs: opts.prettyLogs });
   stoppers.push(() => rt.close());
-  const demoLogin = config.bootstrapDemo ? await bootstrapDemoTenant(rt.prisma) : null;
-
-  let workers: Workers | undefined;
-  if (opts.workers ?? config.runWorkers) {
-    workers = await startWorkers(rt);
-    stoppers.push(() => workers!.close());
-  }
-  let server: RunningServer | undefined;
-  if (opts.http ?? config.runHttp) {
-    server = await listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host);
-    stoppers.push(() => server!.close());
-  }
+  // The demo bootstrap (Postgres), the workers (mostly Redis round trips) and the HTTP server (mostly
+  // CPU: the schema, the REST contract) start side by side; "listening" is logged once all three are up.
+  const [demoLogin, workers, server] = await Promise.all([
+    config.bootstrapDemo ? bootstrapDemoTenant(rt.prisma) : null,
+    (opts.workers ?? config.runWorkers) ? startWorkers(rt) : undefined,
+    (opts.http ?? config.runHttp) ? listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host) : undefined,
+  ]);
+  if (workers) stoppers.push(() => workers.close());
+  if (server) stoppers.push(() => server.close());
   if (!config.databaseUrl) {
     // The embedded database is this process's alone: operator commands reach it through this socket.
     const socket = await startAdminSocket(rt, config.dataDir, server?.url);

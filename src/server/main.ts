@@ -2,9 +2,7 @@
  * `npm start`: the API and the workers in one process.
  */
 import { loadConfig, ConfigError } from '../config.js';
-import { startApp } from './app.js';
-import { installProcessGuards } from './process-guards.js';
-import { ensureConsoleBuilt } from './console.js';
+import { startStorage } from './storage.js';
 
 async function main(): Promise<void> {
   let config;
@@ -17,10 +15,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  // The embedded database and redis-server come up while the rest of the service loads (most of a
+  // restart's time is loading modules: the GraphQL schema, Prisma, BullMQ, the REST contract).
+  const storage = startStorage(config);
+  storage.catch(() => undefined); // startApp awaits it and reports a failure
+  const [{ startApp }, { installProcessGuards }, { ensureConsoleBuilt }] = await Promise.all([import('./app.js'), import('./process-guards.js'), import('./console.js')]);
   await ensureConsoleBuilt((m) => console.log(m));
   // A person at a terminal reads lines; a log collector (stdout piped or redirected) gets JSON.
   const prettyLogs = process.stdout.isTTY === true;
-  const app = await startApp(config, { prettyLogs });
+  const app = await startApp(config, { prettyLogs, storage });
   installProcessGuards({ logger: app.rt.logger, shutdown: () => app.stop() });
   const { logger } = app.rt;
   // Installed before the service says it is listening: a signal sent on that line is handled (and logged).
