@@ -48,7 +48,9 @@ builder.prismaObject('AlertTimelineEntry', {
 });
 
 const AlertRef = builder.prismaObject('Alert', {
-  interfaces: [NodeRef], select: { id: true, status: true, severity: true, summary: true, source: true, dedupKey: true, count: true, firstSeenAt: true, lastSeenAt: true },
+  interfaces: [NodeRef],
+  // Always loaded: the id and the status (`allowedActions` reads it); a column field loads its column when asked (schema/loaded-scalars.ts).
+  select: { id: true, status: true },
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),
