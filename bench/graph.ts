@@ -13,6 +13,7 @@
  * Env: BENCH_REQUESTS (300), BENCH_WARMUP (30), BENCH_ALERTS (50), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL;
  * BENCH_CPU_PROF=<dir> profiles each side alone (one after the other); BENCH_SQL_LOG=<chars> prints each statement.
  */
+import './lib/production-mode.js'; // before anything loads graphql-js
 import crypto from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -137,6 +138,7 @@ const config = loadConfig({
   APP_SECRET: 'bench-secret-'.padEnd(48, 'x'),
   REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`,
   BOOTSTRAP_DEMO: 'false',
+  NODE_ENV: 'production',
 });
 const app = await startApp(config, { workers: false });
 const baseline = http.createServer((req, res) => {

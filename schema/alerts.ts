@@ -4,6 +4,7 @@
  * subscription. Maintenance windows are schema/maintenance-windows.ts.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
@@ -12,6 +13,7 @@ import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actio
 import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { labelFilterProblem } from '../src/alerts/labels.js';
+import { latestEventsLoader } from '../src/alerts/latest-events.js';
 import { ValidationFailed } from '../src/errors.js';
 
 export const AlertStatusEnum = builder.enumType('AlertStatus', {
@@ -47,8 +49,20 @@ builder.prismaObject('AlertTimelineEntry', {
   }),
 });
 
+/** Whether a field's selection names an event's `labels` or `payload` (through fragments too). */
+function asksForJson(info: GraphQLResolveInfo): boolean {
+  const names = (set: SelectionSetNode | undefined): boolean =>
+    !!set &&
+    set.selections.some((s) =>
+      s.kind === Kind.FIELD ? s.name.value === 'labels' || s.name.value === 'payload' : names(s.kind === Kind.INLINE_FRAGMENT ? s.selectionSet : info.fragments[s.name.value]?.selectionSet),
+    );
+  return info.fieldNodes.some((node) => names(node.selectionSet));
+}
+
 const AlertRef = builder.prismaObject('Alert', {
-  interfaces: [NodeRef], select: { id: true, status: true, severity: true, summary: true, source: true, dedupKey: true, count: true, firstSeenAt: true, lastSeenAt: true },
+  interfaces: [NodeRef],
+  // Always loaded: the id and the status (`allowedActions` reads it); a column field loads its column when asked (schema/loaded-scalars.ts).
+  select: { id: true, status: true },
   description: 'Raised by a rule; repeated matches while it is live attach to it and bump `count`.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -80,14 +94,8 @@ const AlertRef = builder.prismaObject('Alert', {
       type: [EventRef],
       description: `The attached events, latest first (limit default 20, at most ${MAX_ALERT_EVENTS}).`,
       args: { limit: t.arg.int({ defaultValue: 20 }) },
-      select: (args, _ctx, nestedSelection) => ({
-        events: {
-          take: Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)),
-          orderBy: [{ event: { receivedAt: 'desc' } }, { eventId: 'desc' }],
-          select: { event: nestedSelection(true) },
-        },
-      }),
-      resolve: (alert) => alert.events.map((ae) => ae.event),
+      // Batched over the alerts of the request, link and events in one statement (src/alerts/latest-events.ts).
+      resolve: (alert, args, ctx, info) => latestEventsLoader(ctx, Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)), asksForJson(info)).load(alert.id),
     }),
   }),
 });

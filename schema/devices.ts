@@ -58,7 +58,8 @@ const DriftReportRef = builder.prismaObject('DriftReport', {
 builder.prismaObject('Device', {
   interfaces: [NodeRef],
   description: 'A device in the source of truth: what it is, what it should run, what it was seen running.',
-  select: { id: true, name: true, role: true, site: true, platform: true },
+  // Always loaded: the id; every column only when a query asks for it (schema/loaded-scalars.ts).
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),

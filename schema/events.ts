@@ -23,8 +23,8 @@ export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: upperCa
 export const EventRef = builder.prismaObject('Event', {
   interfaces: [NodeRef],
   description: 'One entry on the timeline. Both envelope shapes map onto it (`kind` is stored as `type`).',
-  // The columns lists show are always loaded (plain reads); labels, payload and the rest only when asked for.
-  select: { id: true, type: true, module: true, source: true, summary: true, severity: true, receivedAt: true },
+  // Always loaded: the id; every column (labels and payload too) only when a query asks for it (schema/loaded-scalars.ts).
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     type: t.exposeString('type', { description: 'The `type` of shape A or the `kind` of shape B.' }),

@@ -17,8 +17,8 @@ export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
 builder.prismaObject('Proposal', {
   interfaces: [NodeRef],
   description: 'A change to a device that a second human must approve (four-eyes rule).',
-  // The columns lists show are always loaded (plain reads); the intent and the rest only when asked for.
-  select: { id: true, title: true, kind: true, status: true, revision: true, createdAt: true },
+  // Always loaded: the id; every column (the intent too) only when a query asks for it (schema/loaded-scalars.ts).
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),

@@ -21,8 +21,8 @@ builder.prismaObject('Tenant', {
 
 builder.prismaObject('User', {
   interfaces: [NodeRef],
-  // Load the id and email always (plain reads), the rest only when a query asks for it: never the password hash.
-  select: { id: true, email: true },
+  // Load the id always, every other column only when a query asks for it (schema/loaded-scalars.ts): never the password hash.
+  select: { id: true },
   fields: (t) => ({
     id: t.exposeID('id'),
     email: t.exposeString('email'),

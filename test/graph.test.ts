@@ -69,10 +69,34 @@ describe('dashboard graph', () => {
     const large = await countStatements(() => gql(s.url, scenarios.large.token, DASHBOARD_QUERY, { first: 100 }));
     expect(small.result.data.alerts.edges).toHaveLength(5);
     expect(large.result.data.alerts.edges).toHaveLength(50);
-    // Authentication (1) plus one statement per level of the graph: alerts, their events, devices,
-    // proposals, proposers. Far below one per alert either way.
+    // Authentication (1) plus one statement per level of the graph: alerts, their events (link and
+    // event in one), devices, proposals, proposers. Far below one per alert either way.
     expect(large.statements.length).toBe(small.statements.length);
-    expect(large.statements.length).toBeLessThanOrEqual(8);
+    expect(large.statements.length).toBeLessThanOrEqual(6);
+  });
+});
+
+describe('columns', () => {
+  const ROWS = `{ alerts(first: 100) { edges { node { id dedupKey count source firstSeenAt labels events(limit: 1) { id module payload } device { id role } } } } }`;
+
+  it('loads the columns a query asks for and no others, and answers each from the row', async () => {
+    const { tenant, token } = scenarios.small;
+    const dashboard = await countStatements(() => gql(s.url, token, DASHBOARD_QUERY, { first: 100 }));
+    const alertSql = (r: { statements: string[] }) => r.statements.find((q) => q.includes('FROM "public"."Alert"'))!;
+    expect(alertSql(dashboard)).toContain('"summary"');
+    expect(alertSql(dashboard)).not.toMatch(/"dedupKey"|"labels"|"count"|"firstSeenAt"/);
+    const asked = await countStatements(() => gql(s.url, token, ROWS));
+    expect(asked.result.errors).toBeUndefined();
+    for (const column of ['"dedupKey"', '"count"', '"source"', '"labels"']) expect(alertSql(asked)).toContain(column);
+    // Each asked column in one statement per level, as the dashboard: no row is loaded again for a column.
+    expect(asked.statements.length).toBeLessThanOrEqual(dashboard.statements.length);
+    const stored = await s.app.rt.prisma.alert.findMany({ where: { tenantId: tenant.tenantId }, include: { device: true } });
+    const byId = new Map(stored.map((a) => [a.id, a]));
+    for (const { node } of asked.result.data.alerts.edges as Array<{ node: any }>) {
+      const a = byId.get(node.id)!;
+      expect(node).toMatchObject({ dedupKey: a.dedupKey, count: a.count, source: a.source, firstSeenAt: a.firstSeenAt.toISOString(), labels: a.labels, device: { id: a.device!.id, role: a.device!.role } });
+      expect(node.events[0]).toMatchObject({ module: null, payload: {} }); // the factory's events: no module, the default payload
+    }
   });
 });
 
