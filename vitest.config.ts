@@ -16,6 +16,9 @@ export default defineConfig({
     // other work (CI neighbours, `stress-ng --cpu 2`) can take several times as long as an idle one.
     testTimeout: 180000,
     hookTimeout: 180000,
+    // expect.poll waits for a fact too: vitest's default gives up after 1 s, which a page refresh on a
+    // loaded machine can take (console-insight-fleet's month-to-date poll failed that way under stress-ng).
+    expect: { poll: { timeout: 30_000, interval: 50 } },
     pool: 'forks',
     // Each file boots its own server and database; two cores run two files at a time.
     maxWorkers: 2,
