@@ -9,6 +9,7 @@ import { eventually, gql, rest } from './helpers/http.js';
 import { buildTenant, buildToken, buildUser, principalOf, type BuiltTenant } from './factories.js';
 import { createCtx } from '../src/context.js';
 import { recordGpuSamples } from '../src/gpu/telemetry.js';
+import { backfillRollupsIdle } from '../src/gpu/backfill-rollups.js';
 import { redriveQueuedGpuDiagnostics } from '../src/gpu/diagnostics.js';
 import type { GpuSampleInput } from '../src/gpu/samples.js';
 
@@ -54,6 +55,8 @@ beforeAll(async () => {
     sample(HOT, 0, 'n2', 10 * 60_000, { temperatureC: 88 }), sample(HOT, 0, 'n2', 10_000, { temperatureC: 85, powerW: 699, eccDbe: 2 }),
     sample(STALE, 1, 'n2', 3600_000),
   ], 'nvidia-smi');
+  // Back-filled history is rolled up after the samples commit, off the push path: wait for the roller.
+  await backfillRollupsIdle(rt);
 }, 180_000);
 
 afterAll(async () => {
