@@ -9,25 +9,19 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { buildUser } from './factories.js';
-import { call, eventually, gql, rest } from './helpers/http.js';
+import { call, eventually, gql } from './helpers/http.js';
 import { startOpenAiStreamServer, type StreamServer } from './helpers/openai-stream-server.js';
 import { screenshot, signIn } from './helpers/browser.js';
+import { SOURCE, SUMMARIES, ingestBuilds } from './helpers/insight-builds.js';
 import { useConsoleSuite, s, t, b, admin as page } from './helpers/console-suite.js';
 
 let llm: StreamServer | undefined;
 
-const SOURCE = 'insight-ci';
-const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
 
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
-    for (const summary of SUMMARIES) {
-      const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
-      expect(r.status).toBe(202);
-    }
-    // An event of another source, which the report's filter must leave out.
-    await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
+    await ingestBuilds(s.url, t.ingestKey);
     // The saved report a member runs on a narrow screen.
     const saved = await gql(s.url, t.adminToken, 'mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', {
       input: { name: 'CI builds by severity', query: { entity: 'events', filters: [{ field: 'source', op: 'eq', value: SOURCE }], group_by: ['severity'], aggregate: [{ fn: 'count' }] } },

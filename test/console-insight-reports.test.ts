@@ -9,22 +9,16 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { parse as parseCsv } from 'csv-parse/sync';
-import { gql, rest } from './helpers/http.js';
+import { gql } from './helpers/http.js';
 import { screenshot } from './helpers/browser.js';
+import { SOURCE, SUMMARIES, ingestBuilds } from './helpers/insight-builds.js';
 import { useConsoleSuite, s, t, admin as page } from './helpers/console-suite.js';
 
-const SOURCE = 'insight-ci';
-const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 passed'];
 
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
-    for (const summary of SUMMARIES) {
-      const r = await rest(s.url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers: { 'x-service-key': t.ingestKey } });
-      expect(r.status).toBe(202);
-    }
-    // An event of another source, which the report's filter must leave out.
-    await rest(s.url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers: { 'x-service-key': t.ingestKey } });
+    await ingestBuilds(s.url, t.ingestKey);
   },
 });
 

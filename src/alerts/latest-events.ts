@@ -9,25 +9,10 @@
  */
 import DataLoader from 'dataloader';
 import type { Ctx } from '../context.js';
+import type { Event } from '../generated/prisma/client.js';
 
-export interface LatestEventRow {
-  alertId: string;
-  id: string;
-  tenantId: string;
-  type: string;
-  module: string | null;
-  source: string;
-  summary: string | null;
-  severity: string;
-  receivedVia: string;
-  receivedAt: Date;
-  evaluatedAt: Date | null;
-  evaluationAttempts: number;
-  evaluationError: string | null;
-  deviceId: string | null;
-  labels?: unknown;
-  payload?: unknown;
-}
+/** An `Event` row with the alert it was read for; `labels`/`payload` only when asked for. */
+export type LatestEventRow = Omit<Event, 'labels' | 'payload'> & Partial<Pick<Event, 'labels' | 'payload'>> & { alertId: string };
 
 /** The tenant no principal has (the scoped client filters on it too): an anonymous caller sees nothing. */
 const NO_TENANT = '00000000-0000-0000-0000-000000000000';
