@@ -1,7 +1,7 @@
 /**
  * Queue names and job payload types. Job data carries ids, never secrets or whole payloads.
  */
-import { Queue, type ConnectionOptions, type JobsOptions } from 'bullmq';
+import { Queue, type ConnectionOptions, type JobsOptions, type Worker } from 'bullmq';
 
 export const QueueNames = {
   /** Evaluate alert rules for one stored event. */
@@ -100,6 +100,26 @@ export class Queues {
   }
 
   async close(): Promise<void> {
-    await Promise.all([...this.queues.values()].map((q) => q.close()));
+    await Promise.all([...this.queues.values()].map((q) => closeBull(q)));
   }
+}
+
+/** How long a close waits for a queue's or worker's connections to finish connecting (Redis may be down). */
+const READY_BEFORE_CLOSE_MS = 3000;
+
+/**
+ * Closes a BullMQ queue or worker once its Redis connections have finished initialising. BullMQ 5 drops a
+ * connection's listeners when it closes; closed while its first INFO is still queued, the INFO then fails
+ * into an 'error' event nobody listens to: an unhandled "Connection is closed." rejection whenever a
+ * process stops soon after it started (CI failed on two of them). A worker's blocking connection
+ * initialises on its own, so it is awaited too.
+ */
+export async function closeBull(q: Queue | Worker): Promise<void> {
+  const connecting: Array<Promise<unknown>> = [q.waitUntilReady()];
+  const blocking = (q as unknown as { blockingConnection?: { client: Promise<unknown> } }).blockingConnection;
+  if (blocking) connecting.push(blocking.client);
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([Promise.allSettled(connecting), new Promise((resolve) => (timer = setTimeout(resolve, READY_BEFORE_CLOSE_MS)))]);
+  clearTimeout(timer);
+  await q.close();
 }

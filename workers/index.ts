@@ -4,6 +4,7 @@
  */
 import type { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
+import { closeBull } from '../src/queues.js';
 import { startMaintenance } from './maintenance.js';
 import type { MaintenanceTask } from './task.js';
 import { tokenTasks } from './tokens.js';
@@ -44,7 +45,7 @@ export async function startWorkers(rt: Runtime): Promise<Workers> {
   return {
     workers,
     close: async () => {
-      await Promise.all(workers.map((w) => w.close()));
+      await Promise.all(workers.map((w) => closeBull(w)));
     },
   };
 }
