@@ -35,4 +35,11 @@ describe('service spine', () => {
     sub.dispose();
     await client.dispose();
   });
+
+  it('defines every Redis command of its rate limits before serving, so no auto-pipeline lacks one', () => {
+    // A pipeline made now is what ioredis' auto-pipelining fills: a command defined after it exists is
+    // missing from it, and ioredis then crashes the process (src/server/redis-commands.ts).
+    const pipeline = s.app.rt.redis.pipeline() as unknown as Record<string, unknown>;
+    for (const command of ['rlflxIncr', 'opsWebhookReceiverAdmit']) expect(typeof pipeline[command], command).toBe('function');
+  });
 });

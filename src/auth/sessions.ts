@@ -39,6 +39,11 @@ interface LoginLimiters {
 }
 
 const limiters = new WeakMap<Runtime, LoginLimiters>();
+/** Builds this runtime's limiters now (src/server/redis-commands.ts, before any traffic). */
+export function prepareLoginLimits(rt: Runtime): void {
+  loginLimiters(rt);
+}
+
 function loginLimiters(rt: Runtime): LoginLimiters {
   let l = limiters.get(rt);
   if (!l) {

@@ -79,6 +79,11 @@ function admitClient(redis: RedisClient): AdmitClient {
   return client;
 }
 
+/** Defines the admission command on the client (src/server/redis-commands.ts does it as the runtime starts). */
+export function defineReceiverAdmission(redis: RedisClient): void {
+  admitClient(redis);
+}
+
 export class ReceiverLimits {
   private readonly redis: AdmitClient;
   private readonly keyPrefix: string;

@@ -27,6 +27,11 @@ function limiterOf(rt: Runtime): RateLimiterRedis {
   return l;
 }
 
+/** Builds this runtime's limiter now (src/server/redis-commands.ts, before any traffic). */
+export function prepareInboundRateLimit(rt: Runtime): void {
+  limiterOf(rt);
+}
+
 /** Counts one POST against `credentialKey` (e.g. `key:<ingest key id>`); throws RateLimited (429) past the budget. */
 export async function consumeInboundRate(rt: Runtime, credentialKey: string): Promise<void> {
   try {

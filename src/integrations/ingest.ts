@@ -32,6 +32,11 @@ function limiterOf(rt: Runtime): RateLimiterRedis {
   return l;
 }
 
+/** Builds this runtime's limiter now (src/server/redis-commands.ts, before any traffic). */
+export function prepareIntegrationIngestLimit(rt: Runtime): void {
+  limiterOf(rt);
+}
+
 async function consume(rt: Runtime, key: string): Promise<void> {
   try {
     await limiterOf(rt).consume(key);
