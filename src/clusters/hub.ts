@@ -27,7 +27,7 @@ const FORWARD_MAX = 100;
 
 export type ClusterStatus = 'connected' | 'stale' | 'revoked';
 
-export function clusterStatus(rt: Runtime, c: Pick<Cluster, 'revokedAt' | 'lastSeenAt'>, now = Date.now()): ClusterStatus {
+export function clusterStatus(rt: Runtime, c: Pick<Cluster, 'revokedAt' | 'lastSeenAt'>, now = rt.clock.now().getTime()): ClusterStatus {
   if (c.revokedAt) return 'revoked';
   return c.lastSeenAt && now - c.lastSeenAt.getTime() <= rt.config.integrations.clusterStaleAfterMs ? 'connected' : 'stale';
 }
@@ -51,7 +51,7 @@ export async function createClusterInvite(ctx: Ctx, input: { expiresInHours?: nu
   if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
   const token = randomSecret(INVITE_PREFIX, 32);
   const row = await ctx.db.clusterInvite.create({
-    data: { tokenHash: tokenHash(token), tokenPrefix: token.slice(0, 10), createdById: me.userId, expiresAt: new Date(Date.now() + hours * 3600_000) } as never,
+    data: { tokenHash: tokenHash(token), tokenPrefix: token.slice(0, 10), createdById: me.userId, expiresAt: new Date(ctx.rt.clock.now().getTime() + hours * 3600_000) } as never,
   });
   if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['hubUrl'], 'must be an http(s) URL');
   // Where members reach the hub: as given, else PUBLIC_BASE_URL, else the request's origin.
@@ -90,7 +90,7 @@ export async function joinWithInvite(rt: Runtime, body: JoinRequest): Promise<{ 
   const version = str(body.version, ['version'], 100, problems);
   if (problems.length) throw new ValidationFailed(problems);
   if (!name) throw invalid(['name'], 'must not be blank');
-  const now = new Date();
+  const now = rt.clock.now();
   const credential = randomSecret(CLUSTER_CREDENTIAL_PREFIX, 32);
   // Credential resolution by hash: the root client.
   const cluster = await rt.prisma.$transaction(async (tx) => {
@@ -113,13 +113,15 @@ function bearer(req: Request): string | null {
   return m ? m[1] : null;
 }
 
+const REVOKED = 'This cluster was revoked by the hub.';
+
 /** Route authenticator for a member's calls: its cluster credential, 401 once revoked. */
 export async function clusterCredentialAuth(rt: Runtime, req: Request): Promise<Principal> {
   const token = bearer(req);
   if (!token) throw new Unauthenticated('Send Authorization: Bearer <cluster credential>.');
   const c = await rt.prisma.cluster.findUnique({ where: { credentialHash: tokenHash(token) }, select: { id: true, tenantId: true, revokedAt: true } });
   if (!c) throw new Unauthenticated('Invalid cluster credential.');
-  if (c.revokedAt) throw new Unauthenticated('This cluster was revoked by the hub.');
+  if (c.revokedAt) throw new Unauthenticated(REVOKED);
   await consumeInboundRate(rt, `cluster:${c.id}`);
   // Acts for the hub tenant like a signed webhook (credential kind `webhook`, id = the cluster's).
   return { tenantId: c.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: c.id } };
@@ -128,7 +130,10 @@ export async function clusterCredentialAuth(rt: Runtime, req: Request): Promise<
 async function callerCluster(ctx: Ctx): Promise<Cluster> {
   const id = ctx.principal && !ctx.principal.userId ? ctx.principal.credential.id : null;
   const c = id ? await ctx.db.cluster.findUnique({ where: { id } }) : null;
-  if (!c || c.revokedAt) throw new Unauthenticated('Invalid cluster credential.');
+  if (!c) throw new Unauthenticated('Invalid cluster credential.');
+  // Revoked between the credential check and here (a call in flight while an admin revokes): the same
+  // answer as clusterCredentialAuth gives, so the member records why.
+  if (c.revokedAt) throw new Unauthenticated(REVOKED);
   return c;
 }
 
@@ -146,7 +151,7 @@ export async function recordHeartbeat(ctx: Ctx, body: Record<string, unknown>): 
   if (body.device_count !== undefined && count(body.device_count) !== body.device_count) problems.push({ loc: ['device_count'], msg: 'must be a whole number ≥ 0' });
   if (problems.length) throw new ValidationFailed(problems);
   const summary = { open_alerts: Object.fromEntries(SEVERITIES.map((s) => [s, count(open[s])])), device_count: count(body.device_count) };
-  return ctx.db.cluster.update({ where: { id: c.id }, data: { lastSeenAt: new Date(), version: version ?? c.version, summary } });
+  return ctx.db.cluster.update({ where: { id: c.id }, data: { lastSeenAt: ctx.rt.clock.now(), version: version ?? c.version, summary } });
 }
 
 export interface ForwardedAlert {
@@ -198,7 +203,7 @@ export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }
         }),
       );
     }
-    await tx.cluster.update({ where: { id: c.id }, data: { lastSeenAt: new Date() } });
+    await tx.cluster.update({ where: { id: c.id }, data: { lastSeenAt: ctx.rt.clock.now() } });
   });
   await announceTimelineEvents(ctx.rt, events);
   return { events: events.length };
@@ -220,5 +225,5 @@ export async function getCluster(ctx: Ctx, id: string): Promise<Cluster> {
 export async function revokeCluster(ctx: Ctx, id: string): Promise<Cluster> {
   const c = await getCluster(ctx, id);
   if (c.revokedAt) return c;
-  return ctx.db.cluster.update({ where: { id: c.id }, data: { revokedAt: new Date() } });
+  return ctx.db.cluster.update({ where: { id: c.id }, data: { revokedAt: ctx.rt.clock.now() } });
 }

@@ -101,7 +101,7 @@ export async function heartbeatLink(rt: Runtime, link: ClusterLink): Promise<{ f
       link = await rt.prisma.clusterLink.update({ where: { id: link.id }, data: { forwardedAlertId: alerts[alerts.length - 1].id } });
       if (alerts.length < FORWARD_BATCH) break;
     }
-    await rt.prisma.clusterLink.update({ where: { id: link.id }, data: { lastHeartbeatAt: new Date(), lastError: null } });
+    await rt.prisma.clusterLink.update({ where: { id: link.id }, data: { lastHeartbeatAt: rt.clock.now(), lastError: null } });
     return { forwarded };
   } catch (err) {
     const message = (err as Error).message.slice(0, 1000);
