@@ -20,6 +20,11 @@ export default defineConfig({
     // loaded machine can take (console-insight-fleet's month-to-date poll failed that way under stress-ng).
     expect: { poll: { timeout: 30_000, interval: 50 } },
     pool: 'forks',
+    // Test files share each worker's module graph: every file starts its own server, database and Redis
+    // prefix, and no test changes process-wide state (no env writes, no module mocks), so importing the
+    // service once per worker rather than once per file is safe. Measured: import 201 s → 18 s summed over
+    // the 135 files, the suite's CPU time 13.1 → 8.6 min.
+    isolate: false,
     // Each file boots its own server and database; two cores run two files at a time.
     maxWorkers: 2,
     fileParallelism: true,

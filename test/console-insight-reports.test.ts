@@ -31,9 +31,8 @@ async function openPage(p: Page, link: string, heading = link) {
 describe('reports', () => {
   it('builds a query from the schema, shows it as a table and a chart, and exports the rows as CSV', async () => {
     await openPage(page, 'Reports');
-    // The entity list comes from reportSchema's catalogue.
-    const entities = await page.getByLabel('Entity').locator('option').allTextContents();
-    expect(entities).toEqual(expect.arrayContaining(['events', 'alerts', 'devices', 'proposals']));
+    // The entity list comes from reportSchema's catalogue (polled: the form is drawn before that query answers).
+    await expect.poll(() => page.getByLabel('Entity').locator('option').allTextContents()).toEqual(expect.arrayContaining(['events', 'alerts', 'devices', 'proposals']));
     await page.getByLabel('Entity').selectOption('events');
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByLabel('Filter 1 field').selectOption('source');
