@@ -49,7 +49,7 @@ describe('clusters', () => {
     invite = minted.token;
     expect(invite).toMatch(/^sci_/);
     expect(minted.command).toBe(`npm run --silent ops -- cluster join --hub ${hub.url} --invite ${invite} --name <name>`);
-    const hours = (Date.parse(minted.expires_at) - Date.now()) / 3600_000;
+    const hours = (Date.parse(minted.expires_at) - hub.app.rt.clock.now().getTime()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     const row = await hub.app.rt.prisma.clusterInvite.findUniqueOrThrow({ where: { id: minted.id } });
@@ -86,7 +86,7 @@ describe('clusters', () => {
   it('an expired invite gets 401', async () => {
     const minted = await mintInvite();
     // Moves the expiry into the past rather than waiting 24 hours.
-    await hub.app.rt.prisma.clusterInvite.update({ where: { id: minted.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await hub.app.rt.prisma.clusterInvite.update({ where: { id: minted.id }, data: { expiresAt: new Date(hub.app.rt.clock.now().getTime() - 1000) } });
     const r = await rest(hub.url).post('/clusters/join', { invite: minted.token, name: 'late' });
     expect(r.status).toBe(401);
     expect(r.body.detail).toMatch(/expired/);
@@ -117,7 +117,7 @@ describe('clusters', () => {
     }, 15_000, 100);
     expect(summary).toEqual({ open_alerts: { info: 0, warning: 0, critical: 1 }, device_count: 0 });
     // Forwarded once: later heartbeats do not repeat it.
-    await eventually(async () => ((await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } })).lastHeartbeatAt?.getTime() ?? 0) > Date.now() - 200, 10_000, 100);
+    await eventually(async () => ((await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } })).lastHeartbeatAt?.getTime() ?? 0) > member.app.rt.clock.now().getTime() - 200, 10_000, 100);
     const again = await rest(hub.url, ht.adminToken).get('/events?module=clusters');
     expect(again.body.filter((e: { type: string }) => e.type === 'cluster.alert')).toHaveLength(1);
   });

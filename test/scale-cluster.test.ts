@@ -97,6 +97,7 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     };
     expect((await countDisk()).rows).toEqual([{ count: 0 }]);
     await replica.query('SELECT pg_wal_replay_pause()');
+    let primaryLsn = '';
     try {
       // The burst above may have used this second's budget: post until accepted.
       const posted = await eventually(async () => {
@@ -104,6 +105,7 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
         return r.status === 202 ? r : undefined;
       }, 30_000);
       expect(await rt.prisma.event.count({ where: { id: posted.body.id } })).toBe(1); // the primary has it
+      primaryLsn = (await rt.prisma.$queryRawUnsafe<Array<{ lsn: string }>>('SELECT pg_current_wal_lsn()::text AS lsn'))[0].lsn;
       await eventually(async () => (await replica.query<{ paused: string }>('SELECT pg_get_wal_replay_pause_state() AS paused'))[0].paused === 'paused', 30_000);
       const behind = await countDisk();
       expect(behind.rows).toEqual([{ count: 0 }]); // the replica does not: the report read there
@@ -113,8 +115,11 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     } finally {
       await replica.query('SELECT pg_wal_replay_resume()');
     }
+    // Once resumed, the replica replays what piled up meanwhile, every other test file's CREATE and DROP
+    // DATABASE included (minutes on a loaded machine): wait for it to reach the insert, then for the report.
+    await eventually(async () => (await replica.query<{ ok: boolean }>(`SELECT pg_last_wal_replay_lsn() >= '${primaryLsn}'::pg_lsn AS ok`))[0].ok, 200_000, 500);
     await eventually(async () => (await countDisk()).rows[0].count === 1, 60_000);
-  }, 300_000);
+  }, 900_000);
 
   it('lets the CLI work with the same setting: a token it mints is announced to a subscriber on node 2', async () => {
     const client = wsClient(api2.url, t.adminToken);

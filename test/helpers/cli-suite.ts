@@ -8,14 +8,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { startTestServer, type TestServer } from './server.js';
+import { clockOffsetMs, startTestServer, type TestServer } from './server.js';
 import { REDIS_URL } from './env.js';
 import { rest } from './http.js';
-import { ops as  opsInProcess, type CliResult } from './cli.js';
+import { ops as opsProcess, opsOnClock, type CliResult } from './cli.js';
 
-// Commands run in this process through `runCli`, the function the `ops` entry point runs; a few smoke
-// tests start the real process: exit 0 with pure JSON stdout (through npm), exit 1 and exit 2.
-export const ops = opsInProcess;
+// Commands run as the compiled CLI process, on the suite server's clock (a peer of that server:
+// TEST_TIME_OF_DAY moves both); a few smoke tests start it through npm: exit 0 with pure JSON stdout, 1 and 2.
+export const ops: typeof opsProcess = (args, env) => opsOnClock(args, { TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)), ...env });
 
 export let s: TestServer;
 export let env: Record<string, string | undefined>;

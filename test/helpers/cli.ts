@@ -69,6 +69,11 @@ export function ops(args: string[], env: Record<string, string | undefined>): Pr
   return run(process.execPath, [...CLI_MAIN, ...args], env);
 }
 
+/** `ops <args>` as a process on the clock TEST_CLOCK_OFFSET_MS (env) moves: a peer of a test server on its clock. */
+export function opsOnClock(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
+  return run(process.execPath, [...CLI_ON_CLOCK, ...args], env);
+}
+
 /** `npm run --silent ops -- <args>`, exactly as documented. */
 export function npmOps(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return run('npm', ['run', '--silent', 'ops', '--', ...args], env);

@@ -61,7 +61,7 @@ export interface Outcome {
 }
 
 export interface CliOptions {
-  /** "Now" for a standalone command (default: the system clock; a test passes its server's clock). */
+  /** "Now" of the command (default: the system clock; a test passes its server's clock, for a peer of that server). */
   clock?: Clock;
 }
 
@@ -80,7 +80,7 @@ async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, a
   const storage = await openStorage(config);
   try {
     if (!c.migrates) await migrate(storage.databaseUrl, true);
-    const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined, redisCluster: undefined } : config, storage.databaseUrl, storage.embedded);
+    const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined, redisCluster: undefined } : config, storage.databaseUrl, storage.embedded, opts.clock);
     try {
       return await runWith(c, values, rt, env);
     } finally {

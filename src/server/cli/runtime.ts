@@ -4,7 +4,7 @@
  * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL or
  * REDIS_CLUSTER_NODES, as the server).
  */
-import { systemClock } from '../../clock.js';
+import { systemClock, type Clock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
 import type { Config } from '../../config.js';
@@ -99,7 +99,7 @@ function cliPubSub(target: RedisTarget | undefined, redisPrefix: string, clients
  * REDIS_URL is set. Queues are not available and session tokens are not signed; sealed secrets use the
  * server's key.
  */
-export async function openCliRuntime(config: Config, databaseUrl: string, embedded: boolean): Promise<Runtime> {
+export async function openCliRuntime(config: Config, databaseUrl: string, embedded: boolean, clock: Clock = systemClock): Promise<Runtime> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
   const prisma = createPrisma(databaseUrl, embedded ? 1 : 2);
   const redisClients: RedisClient[] = [];
@@ -123,7 +123,7 @@ export async function openCliRuntime(config: Config, databaseUrl: string, embedd
     config,
     logger,
     prettyLogs: false,
-    clock: systemClock,
+    clock,
     prisma,
     get redis(): RedisClient {
       return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
