@@ -102,7 +102,7 @@ export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<Outbo
 }
 
 function revealed(ctx: Ctx, hook: OutboundWebhook, secret: string): RevealedSecret {
-  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook) };
+  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook, ctx.rt.clock.now().getTime()) };
 }
 
 /** The current signing secret in clear (admins; audited like every mutation). */
@@ -118,6 +118,6 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
+  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()) });
   return revealed(ctx, updated, secret);
 }
