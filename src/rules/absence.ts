@@ -50,7 +50,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
   let opened = 0;
   await rt.prisma.$transaction(
     async (tx) => {
-      const now = new Date();
+      const now = rt.clock.now();
       const due = await tx.$queryRaw<Array<{ id: string; tenantId: string; ruleId: string; source: string; lastSeenAt: Date }>>`
         SELECT t.id, t."tenantId", t."ruleId", t.source, t."lastSeenAt"
           FROM "AbsenceTracker" t JOIN "AlertRule" r ON r.id = t."ruleId"

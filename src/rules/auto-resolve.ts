@@ -13,7 +13,7 @@ export async function autoResolveQuietAlerts(rt: Runtime, limit = 200): Promise<
   const outboxIds: Array<string | null> = [];
   await rt.prisma.$transaction(
     async (tx) => {
-      const now = new Date();
+      const now = rt.clock.now();
       const due = await tx.$queryRaw<Array<{ id: string; after: number }>>`
         SELECT a.id, r."autoResolveAfterSeconds" AS after
           FROM "Alert" a JOIN "AlertRule" r ON r.id = a."ruleId"
