@@ -112,6 +112,8 @@ export interface TransitionInput {
   /** The event that made the change (a resolve/acknowledge event, a returning heartbeat). */
   actorEventId?: string | null;
   note?: string | null;
+  /** "Now" of the change (the service clock's): resolvedAt. */
+  now: Date;
   /** Extra columns written with the status (assignee, snoozedUntil, …). */
   data?: Prisma.AlertUncheckedUpdateManyInput;
 }
@@ -131,7 +133,7 @@ const CHANGE_OF: Record<AlertAction, AlertChangeKind> = { acknowledge: 'acknowle
  */
 export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput): Promise<TransitionResult> {
   const to = nextStatus(alert.status, t.action);
-  const now = new Date();
+  const now = t.now;
   const data: Prisma.AlertUncheckedUpdateManyInput = { ...t.data, status: to };
   if (to === 'resolved') Object.assign(data, { resolvedAt: now, liveDedupKey: null, snoozedUntil: null });
   if (to === 'open' || to === 'acknowledged') data.snoozedUntil = null;
@@ -156,6 +158,8 @@ export interface EventActionInput {
   /** The event that asks for it: attached to the alert and named as the actor on its timeline. */
   eventId: string;
   note: string;
+  /** The service clock's now. */
+  now: Date;
 }
 
 /**
@@ -173,7 +177,8 @@ export async function actOnLiveAlertByEvent(tx: Tx, input: EventActionInput): Pr
     actorId: null,
     actorEventId: input.eventId,
     note: input.note,
-    ...(input.action === 'acknowledge' ? { data: { acknowledgedAt: new Date() } } : {}),
+    now: input.now,
+    ...(input.action === 'acknowledge' ? { data: { acknowledgedAt: input.now } } : {}),
   });
 }
 

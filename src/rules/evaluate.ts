@@ -153,7 +153,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
       // Rows are written in key order, so concurrent batches lock them in the same order (no deadlocks).
       for (const [, { rule, last }] of [...plan.heartbeats].sort(byKey)) {
-        const hb = await recordHeartbeat(tx, rule, last);
+        const hb = await recordHeartbeat(tx, rule, last, now);
         if (hb) {
           changes.push(hb.change);
           outboxIds.push(hb.outboxId);
@@ -203,7 +203,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           if (step.action === 'trigger') continue;
           await flush();
           const by = step.rule ? `rule "${step.rule.name}"` : 'its dedup key';
-          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
+          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, now, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
           if (t) {
             changes.push(t.change);
             outboxIds.push(t.outboxId);
