@@ -204,7 +204,7 @@ describe('AIPerf runs', () => {
     const srv = await streamServer({ tokens: 3 });
     // Committed two minutes ago, never announced to the queue (Redis lost the job).
     const row = await s.app.rt.prisma.aiperfRun.create({
-      data: { tenantId: a.tenantId, endpointUrl: srv.url, model: 'm', mode: 'concurrency', concurrency: 1, requestCount: 2, inputTokens: 4, outputTokens: 3, createdAt: new Date(Date.now() - 120_000) },
+      data: { tenantId: a.tenantId, endpointUrl: srv.url, model: 'm', mode: 'concurrency', concurrency: 1, requestCount: 2, inputTokens: 4, outputTokens: 3, createdAt: new Date(s.app.rt.clock.now().getTime() - 120_000) },
     });
     expect(await redriveQueuedAiperfRuns(s.app.rt)).toBeGreaterThanOrEqual(1);
     const run = await finished(a.adminToken, row.id);

@@ -43,7 +43,7 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
   }
   const device = p.device;
   const done = await rt.prisma.$transaction(async (tx) => {
-    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: new Date() } });
+    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: rt.clock.now() } });
     if (claimed.count === 0) return null;
     const intent =
       p.proposedIntent != null
@@ -76,7 +76,7 @@ const APPLY_REDRIVE_AFTER_MS = 60_000;
  * finished one (BullMQ keeps it for a while under that id) is removed first so the id is free again.
  * Applying is idempotent.
  */
-export async function redriveApprovedProposals(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveApprovedProposals(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const stale = await rt.prisma.proposal.findMany({
     where: { status: 'approved', approvedAt: { lt: new Date(now.getTime() - APPLY_REDRIVE_AFTER_MS) } },
     select: { id: true, revision: true },

@@ -116,6 +116,7 @@ export async function openProposal(ctx: Ctx, input: ProposalFields & { title: st
     const p = await tx.proposal.create({
       data: {
         tenantId: me.tenantId,
+        createdAt: ctx.rt.clock.now(), // olderThan compares it with the service clock
         title: input.title.trim(),
         kind: input.kind,
         deviceId: input.deviceId,
@@ -198,7 +199,7 @@ export async function approveProposal(ctx: Ctx, input: { id: string; revision?: 
   const { approved, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
-      data: { status: 'approved', approverId: me.userId, approvedAt: new Date(), approvedRevision: p.revision },
+      data: { status: 'approved', approverId: me.userId, approvedAt: ctx.rt.clock.now(), approvedRevision: p.revision },
     });
     if (moved.count === 0) throw new Conflict('The proposal changed while you were approving it; review it again.', 'CONCURRENT_CHANGE');
     const a = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
@@ -219,7 +220,7 @@ export async function denyProposal(ctx: Ctx, input: { id: string; reason?: strin
   const { denied, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
-      data: { status: 'denied', deniedById: me.userId, deniedAt: new Date(), denialReason: input.reason ?? null },
+      data: { status: 'denied', deniedById: me.userId, deniedAt: ctx.rt.clock.now(), denialReason: input.reason ?? null },
     });
     if (moved.count === 0) throw new Conflict('The proposal changed while you were denying it; reload and retry.', 'CONCURRENT_CHANGE');
     const d = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
@@ -239,7 +240,7 @@ export interface ProposalFilter {
 }
 
 /** The Prisma `where` for a proposal filter; 422 on `olderThan` when it is not a duration. */
-export function proposalWhere(f: ProposalFilter, now = new Date()): Prisma.ProposalWhereInput {
+export function proposalWhere(f: ProposalFilter, now: Date): Prisma.ProposalWhereInput {
   const where: Prisma.ProposalWhereInput = {};
   if (f.status) where.status = f.status;
   if (f.kind) where.kind = f.kind;
