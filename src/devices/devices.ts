@@ -155,8 +155,9 @@ export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; 
   const me = requireUser(ctx);
   assertConfigSize(input.config, ['input', 'config']);
   const before = await getDevice(ctx, input.deviceId);
-  const observedAt = input.observedAt ?? new Date();
-  if (observedAt.getTime() > Date.now() + 5 * 60_000) throw invalid(['input', 'observedAt'], 'cannot be in the future');
+  const now = ctx.rt.clock.now();
+  const observedAt = input.observedAt ?? now;
+  if (observedAt.getTime() > now.getTime() + 5 * 60_000) throw invalid(['input', 'observedAt'], 'cannot be in the future');
   const changed = before.observedConfig !== input.config;
   const [device, events] = await ctx.db.$transaction(async (tx) => {
     const d = await tx.device.update({ where: { id: input.deviceId }, data: { observedConfig: input.config, observedAt } });

@@ -19,7 +19,7 @@ export interface QueuedReconcile {
 
 /** Queues a reconcile job for the device (ids only in the job). */
 export async function queueReconcile(rt: Runtime, deviceId: string): Promise<QueuedReconcile> {
-  const queuedAt = new Date();
+  const queuedAt = rt.clock.now();
   const jobId = `reconcile-${deviceId}-${queuedAt.getTime()}-${Math.random().toString(36).slice(2, 8)}`;
   await rt.queues.add('sot', { task: 'reconcile', deviceId }, { jobId });
   return { deviceId, jobId, queuedAt };

@@ -47,7 +47,7 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
     if (claimed.count === 0) return null;
     const intent =
       p.proposedIntent != null
-        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title })
+        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title, now: rt.clock.now() })
         : null;
     const applied = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, applied, 'proposal.applied', {

@@ -203,7 +203,7 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
     await rt.prisma.reportSchedule.update({ where: { id: s.id }, data: { lastError: reason } });
     throw err;
   }
-  const ranAt = new Date();
+  const ranAt = rt.clock.now();
   const payload = {
     schedule_id: s.id,
     saved_report: { id: report.id, name: report.name },
