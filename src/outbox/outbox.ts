@@ -61,7 +61,7 @@ export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<
 }
 
 /** Re-enqueues the jobs of messages still undispatched `sweepAfterMs` after they were written. */
-export async function redriveOutbox(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveOutbox(rt: Runtime, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
   const stale = await rt.prisma.outboxMessage.findMany({
     where: { dispatchedAt: null, createdAt: { lt: cutoff } },
