@@ -165,7 +165,7 @@ describe('outbound deliveries', () => {
     const rot = await gql(s.url, t.adminToken, 'mutation($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }', { id: hook.id });
     const { secret: newSecret, previousSecretValidUntil } = rot.data.rotateWebhookSecret;
     expect(newSecret).not.toBe(hook.secret);
-    expect(new Date(previousSecretValidUntil).getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(new Date(previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
     await announce('alert.opened', alertBody());
     await settled(hook.id);
     const req = rcv.requests[0];
