@@ -62,7 +62,7 @@ async function loadManageable(ctx: Ctx, id: string): Promise<AccessToken> {
   return token;
 }
 
-async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null }): Promise<MintedToken> {
+async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null; createdAt: Date }): Promise<MintedToken> {
   const cleartext = randomSecret(PAT_PREFIX, 32);
   const token = await db.accessToken.create({
     data: {
@@ -71,6 +71,7 @@ async function insertToken(db: PrismaClient, data: { userId: string; createdById
       name: data.name,
       description: data.description ?? null,
       expiresAt: data.expiresAt,
+      createdAt: data.createdAt, // rotation keeps expiresAt − createdAt: both from the service clock
       tokenHash: tokenHash(cleartext),
       tokenPrefix: cleartext.slice(0, PAT_PREFIX.length + 6),
     } as never,
@@ -90,8 +91,9 @@ export async function mintToken(ctx: Ctx, input: MintTokenInput): Promise<Minted
     assertMayMintFor(me, owner);
     ownerId = owner.id;
   }
-  const expiresAt = input.expiresInDays == null ? null : new Date(ctx.rt.clock.now().getTime() + input.expiresInDays * DAY_MS);
-  const minted = await insertToken(ctx.db, { userId: ownerId, createdById: me.userId, name: input.name.trim(), description: input.description, expiresAt });
+  const now = ctx.rt.clock.now();
+  const expiresAt = input.expiresInDays == null ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS);
+  const minted = await insertToken(ctx.db, { userId: ownerId, createdById: me.userId, name: input.name.trim(), description: input.description, expiresAt, createdAt: now });
   await announce(ctx, minted.token, 'created');
   return minted;
 }
@@ -142,6 +144,7 @@ export async function rotateToken(ctx: Ctx, id: string): Promise<MintedToken> {
     name: old.name,
     description: old.description,
     expiresAt: remainingMs === null ? null : new Date(now.getTime() + remainingMs),
+    createdAt: now,
   });
   const graceUntil = new Date(now.getTime() + ROTATION_GRACE_MS);
   await ctx.db.accessToken.update({ where: { id }, data: { graceUntil, rotatedToId: minted.token.id } });
