@@ -55,7 +55,7 @@ describe('AIPerf runs', () => {
     const srv = await streamServer({
       tokens: 20,
       beforeStream: async (n) => {
-        if (n === 1) await recordGpuSamples(ctx, [{ uuid, node: 'infer-1', index: 0, at: new Date(), utilization: 87, powerW: 310, powerLimitW: 400, memUsedMib: 30000, memTotalMib: 81559 }], 'nvidia-smi');
+        if (n === 1) await recordGpuSamples(ctx, [{ uuid, node: 'infer-1', index: 0, at: s.app.rt.clock.now(), utilization: 87, powerW: 310, powerLimitW: 400, memUsedMib: 30000, memTotalMib: 81559 }], 'nvidia-smi');
       },
     });
     const api = rest(s.url, a.adminToken);

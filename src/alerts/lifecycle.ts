@@ -22,9 +22,10 @@ export interface AlertChange {
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
-async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>): Promise<string | null> {
+async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>, now: Date): Promise<string | null> {
   if (alert.suppressed) return null;
   return writeOutbox(tx, {
+    createdAt: now,
     tenantId: alert.tenantId,
     topic,
     subjectId: alert.id,
@@ -33,6 +34,8 @@ async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Re
 }
 
 export interface OpenAlertInput {
+  /** The service clock's now (the outbox message's time). */
+  now: Date;
   tenantId: string;
   ruleId: string | null;
   dedupKey: string;
@@ -101,7 +104,7 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         note: input.suppressedBy ? `Suppressed by maintenance window "${input.suppressedBy.name}".` : null,
       },
     });
-    outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels));
+    outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels), input.now);
   }
   return { alert, opened, outboxId };
 }
@@ -147,7 +150,7 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
   await tx.alertTimelineEntry.create({
     data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, actorEventId: t.actorEventId ?? null, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
   });
-  const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>);
+  const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);
   return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
 }
 

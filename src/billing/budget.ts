@@ -88,6 +88,7 @@ export async function checkBudget(rt: Runtime, tenantId: string, now = rt.clock.
         data: {
           id: eventId,
           tenantId,
+          receivedAt: now,
           type: 'billing.budget',
           module: 'billing',
           source: 'billing',

@@ -71,6 +71,7 @@ export async function createDevice(ctx: Ctx, input: DeviceFields & { name: strin
     [device, event] = await ctx.db.$transaction(async (tx) => {
       const d = await tx.device.create({ data: { ...(dataOf(fields) as Prisma.DeviceUncheckedCreateInput), tenantId: me.tenantId } });
       const e = await insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: me.tenantId,
         type: 'sot.device_created',
         summary: `Device ${d.name} created by ${me.email ?? 'a user'}`,
@@ -102,6 +103,7 @@ export async function updateDevice(ctx: Ctx, id: string, patch: DeviceFields): P
     [device, event] = await ctx.db.$transaction(async (tx) => {
       const d = await tx.device.update({ where: { id }, data: dataOf(fields) });
       const e = await insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: me.tenantId,
         type: 'sot.device_updated',
         summary: `Device ${d.name} updated by ${me.email ?? 'a user'} (${Object.keys(fields).join(', ') || 'no fields'})`,
@@ -130,6 +132,7 @@ export async function deleteDevice(ctx: Ctx, id: string): Promise<Device> {
   const event = await ctx.db.$transaction(async (tx) => {
     await tx.device.delete({ where: { id } });
     return insertTimelineEvent(tx, {
+      receivedAt: ctx.rt.clock.now(),
       tenantId: me.tenantId,
       type: 'sot.device_deleted',
       summary: `Device ${device.name} deleted by ${me.email ?? 'a user'}`,
@@ -164,6 +167,7 @@ export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; 
     const e = changed
       ? [
           await insertTimelineEvent(tx, {
+            receivedAt: ctx.rt.clock.now(),
             tenantId: me.tenantId,
             type: 'sot.config_observed',
             summary: `New configuration observed on ${d.name}`,

@@ -42,6 +42,7 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
     },
   });
   const event = await insertTimelineEvent(tx, {
+    receivedAt: input.now,
     tenantId: input.tenantId,
     type: 'sot.intent_changed',
     summary: `Intended configuration of ${device.name} is now version ${intent.version}${input.proposalId ? ' (approved proposal)' : ''}`,

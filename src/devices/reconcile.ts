@@ -63,6 +63,7 @@ export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<Dr
       },
     });
     const event = await insertTimelineEvent(tx, {
+      receivedAt: rt.clock.now(),
       tenantId: device.tenantId,
       deviceId: device.id,
       receivedVia: 'system',

@@ -101,6 +101,7 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
       ev = await tx.event.create({
         data: {
           tenantId: integ.tenantId,
+          receivedAt: report.checkedAt,
           type: recovered ? 'integration.recovered' : 'integration.degraded',
           module: 'integrations',
           source: `${integ.provider}/${integ.name}`.slice(0, 200),

@@ -94,6 +94,7 @@ export async function recordSignals(
       if (s.alert.state === 'firing' && rules.some((r) => ruleStep(r, matchableOf(ev), 'trigger') === 'trigger')) continue; // the rule opens it
       if (s.alert.state === 'firing') {
         const r = await openOrBumpAlert(tx, {
+          now,
           tenantId: integ.tenantId,
           ruleId: null,
           dedupKey: alertKeyOf(integ.id, s.alert.key),

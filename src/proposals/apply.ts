@@ -21,7 +21,7 @@ export async function failProposal(rt: Runtime, proposalId: string, reason: stri
     const moved = await tx.proposal.updateMany({ where: { id: proposalId, status: 'approved' }, data: { status: 'failed', failureReason: reason.slice(0, 2000) } });
     if (moved.count === 0) return null;
     const p = await tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
-    const rec = await recordProposalChange(tx, p, 'proposal.failed', { type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
+    const rec = await recordProposalChange(tx, p, 'proposal.failed', { at: rt.clock.now(), type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
     return { p, ...rec };
   });
   if (!result) return null;
@@ -51,6 +51,7 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
         : null;
     const applied = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, applied, 'proposal.applied', {
+      at: rt.clock.now(),
       type: 'sot.proposal_applied',
       summary: intent ? `Proposal applied: ${applied.title} (intent version ${intent.intent.version})` : `Proposal applied: ${applied.title} (action ${applied.action})`,
     });

@@ -67,6 +67,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         const vars = { type: rule.typeGlob ?? 'heartbeat', source: d.source, module: rule.module, severity: rule.alertSeverity, labels: {}, payload: {}, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
         const window = suppressingWindow(windows.filter((w) => w.tenantId === d.tenantId), { source: d.source, labels: {}, deviceId: null }, now);
         const r = await openOrBumpAlert(tx, {
+          now,
           tenantId: d.tenantId,
           ruleId: rule.id,
           dedupKey: rule.dedupKeyTemplate ? renderTemplate(rule.dedupKeyTemplate, vars) : `${rule.id}:${d.source}`,

@@ -147,7 +147,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       // per (rule, source), however many events of the batch share them.
       const plan = planBatch(events, rulesByTenant);
       // Outbound webhooks with an EVENT trigger: announced in this transaction, dispatched after commit.
-      outboxIds.push(...(await writeEventTriggerOutbox(tx, events)));
+      outboxIds.push(...(await writeEventTriggerOutbox(tx, events, now)));
       // Marked before the alert writes (same transaction, so still all-or-nothing): the hot alert
       // rows below are then locked only for the last statements before commit.
       await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
@@ -173,6 +173,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           const m = matchableOf(first);
           const window = suppressingWindow(windowsByTenant.get(tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
           const r = await openOrBumpAlert(tx, {
+            now,
             tenantId,
             ruleId: rule.id,
             dedupKey,

@@ -60,7 +60,8 @@ export async function createOutboundWebhook(ctx: Ctx, input: OutboundWebhookInpu
   await assertDeliverableUrl(input.url, urlPolicyOf(ctx.rt), ['input', 'url']);
   const secret = generateWebhookSecret();
   const webhook = await ctx.db.outboundWebhook.create({
-    data: { name, url: input.url, enabled: input.enabled ?? true, triggers: triggers as never, secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
+    // createdAt on the service clock: fan-out compares it with the outbox message's time.
+    data: { name, url: input.url, enabled: input.enabled ?? true, triggers: triggers as never, secretCiphertext: ctx.rt.secretBox.seal(secret), createdAt: ctx.rt.clock.now() } as never,
   });
   return { webhook, secret };
 }
