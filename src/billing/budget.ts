@@ -88,7 +88,7 @@ export async function checkBudget(rt: Runtime, tenantId: string, now = rt.clock.
         data: {
           id: eventId,
           tenantId,
-          receivedAt: now,
+          receivedAt: rt.clock.now(), // its own time, not the check's: the thresholds' events stay in order
           type: 'billing.budget',
           module: 'billing',
           source: 'billing',
