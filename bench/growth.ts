@@ -83,7 +83,7 @@ async function main(): Promise<void> {
     console.log(`bench:growth — sizes ${SIZES.map(millions).join(', ')}; ${PER_DAY.toLocaleString('en')} events a day back from now; 1,000 GPUs`);
 
     const page = (filter: EventFilter) => () =>
-      tdb.event.findMany({ where: timelineWhere({ ...filter, sinceHours: filter.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours }), orderBy: NEWEST_FIRST, take: TIMELINE_LIMITS.defaultLimit + 1 });
+      tdb.event.findMany({ where: timelineWhere({ ...filter, sinceHours: filter.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours }, rt.clock.now()), orderBy: NEWEST_FIRST, take: TIMELINE_LIMITS.defaultLimit + 1 });
     const report = parseReportQuery({ entity: 'events', since_hours: 168, bucket: '1d', group_by: ['severity'] });
     let cursorId = ''; // the last event of the newest page, as the connection's `after` cursor
     const reads: Record<string, () => Promise<unknown>> = {
@@ -91,7 +91,7 @@ async function main(): Promise<void> {
       // As the connection pages after a cursor (Pothos' cursor query, turned into a keyset by timelinePage).
       'next page (cursor)': async () => {
         const q = { cursor: { id: cursorId }, skip: 1, take: TIMELINE_LIMITS.defaultLimit + 1 };
-        return tdb.event.findMany({ ...(await timelinePage(ctx, q, timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }))), orderBy: NEWEST_FIRST });
+        return tdb.event.findMany({ ...(await timelinePage(ctx, q, timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }, rt.clock.now()))), orderBy: NEWEST_FIRST });
       },
       'rare source': page({ source: 'rare-source' }),
       'text search (rare word)': page({ search: 'zebrafish' }),

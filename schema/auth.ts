@@ -20,7 +20,7 @@ builder.prismaObject('AccessToken', {
     name: t.exposeString('name'),
     description: t.exposeString('description', { nullable: true }),
     tokenPrefix: t.exposeString('tokenPrefix'),
-    status: t.field({ type: TokenStatusEnum, resolve: (tok) => tokenStatus(tok) }),
+    status: t.field({ type: TokenStatusEnum, resolve: (tok, _args, ctx) => tokenStatus(tok, ctx.rt.clock.now()) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),

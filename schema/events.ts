@@ -74,8 +74,8 @@ builder.queryFields((t) => ({
     maxSize: TIMELINE_LIMITS.maxLimit,
     description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}), over the last \`filter.sinceHours\` hours: ${TIMELINE_LIMITS.defaultSinceHours} unless given, as GET /events (every read is bounded in time).`,
     args: { filter: t.arg({ type: EventFilterInput }) },
-    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter))) }),
-    resolve: async (query, _root, args, ctx) => ctx.db.event.findMany({ ...(await timelinePage(ctx, query, timelineWhere(windowed(toFilter(args.filter))))), orderBy: NEWEST_FIRST }),
+    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()) }),
+    resolve: async (query, _root, args, ctx) => ctx.db.event.findMany({ ...(await timelinePage(ctx, query, timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()))), orderBy: NEWEST_FIRST }),
   }, EventConnection),
   event: t.prismaField({
     type: 'Event',
@@ -94,10 +94,10 @@ builder.subscriptionFields((t) => ({
     subscribe: (_root, args, ctx) => {
       const me = requireUser(ctx);
       const f = toFilter(args.filter);
-      timelineWhere(f); // 422-style BAD_USER_INPUT before subscribing
+      timelineWhere(f, ctx.rt.clock.now()); // 422-style BAD_USER_INPUT before subscribing
       return pipe(
         ctx.rt.pubsub.subscribe('eventAdded', me.tenantId),
-        filterIterable((payload) => matchesEventFilter(payload as SerializedEvent, f)),
+        filterIterable((payload) => matchesEventFilter(payload as SerializedEvent, f, ctx.rt.clock.now())),
       );
     },
     resolve: (payload) => payload as never,

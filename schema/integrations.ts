@@ -65,7 +65,7 @@ const IntegrationRef = builder.prismaObject('Integration', {
       type: 'DateTime',
       nullable: true,
       description: 'After a rotation: until then the previous push token still works.',
-      resolve: (i) => (i.previousTokenValidUntil && i.previousTokenValidUntil.getTime() > Date.now() ? i.previousTokenValidUntil : null),
+      resolve: (i, _a, ctx) => (i.previousTokenValidUntil && i.previousTokenValidUntil.getTime() > ctx.rt.clock.now().getTime() ? i.previousTokenValidUntil : null),
     }),
     lastEventAt: t.expose('lastEventAt', { type: 'DateTime', nullable: true, description: 'When the last event from this integration was recorded.' }),
     lastPullAt: t.expose('lastPullAt', { type: 'DateTime', nullable: true }),

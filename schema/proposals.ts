@@ -83,9 +83,9 @@ builder.queryFields((t) => ({
     description: 'Proposals of the tenant, newest first.',
     args: ProposalFilterArgs(t),
     totalCount: (_conn, args, ctx) =>
-      ctx.db.proposal.count({ where: { ...proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }), ...(args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {}) } }),
+      ctx.db.proposal.count({ where: { ...proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }, ctx.rt.clock.now()), ...(args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {}) } }),
     resolve: (query, _root, args, ctx) => {
-      const where = proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null });
+      const where = proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }, ctx.rt.clock.now());
       if (args.open && !args.status) where.status = { in: [...OPEN_PROPOSAL_STATUSES] };
       return ctx.db.proposal.findMany({ ...query, where, orderBy: { id: 'desc' } });
     },

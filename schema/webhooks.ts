@@ -114,7 +114,7 @@ builder.prismaObject('OutboundWebhook', {
       type: 'DateTime',
       nullable: true,
       description: 'After a rotation: until then deliveries are also signed with the previous secret.',
-      resolve: (w) => (w.previousValidUntil && w.previousValidUntil.getTime() > Date.now() ? w.previousValidUntil : null),
+      resolve: (w, _a, ctx) => (w.previousValidUntil && w.previousValidUntil.getTime() > ctx.rt.clock.now().getTime() ? w.previousValidUntil : null),
     }),
     deliveries: t.relation('deliveries', {
       description: `The latest deliveries, newest first (at most ${MAX_SHOWN_DELIVERIES}).`,

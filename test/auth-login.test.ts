@@ -212,7 +212,7 @@ describe('silent refresh', () => {
   async function agedJwt(ageSeconds: number) {
     const fresh = (await login(t.admin.email, t.adminPassword)).body.access_token;
     const c = claimsOf(fresh);
-    return signSessionJwt(s.app.rt.jwtKey, { userId: c.sub, sessionId: c.sid, tenantId: c.tid }, TTL, Date.now() - ageSeconds * 1000);
+    return signSessionJwt(s.app.rt.jwtKey, { userId: c.sub, sessionId: c.sid, tenantId: c.tid }, TTL, s.app.rt.clock.now().getTime() - ageSeconds * 1000);
   }
 
   it('sends X-Refreshed-Token for a bearer JWT past half its life, and the new token works', async () => {

@@ -62,7 +62,7 @@ describe('secrets at rest', () => {
     });
     expect(created.data.createUser.id).toBeTruthy();
     secrets.createdPassword = 'created-by-admin-pass';
-    secrets.rotatedIngestKey = (await rotateIngestKey(s.app.rt.prisma, t.tenantId)).cleartext;
+    secrets.rotatedIngestKey = (await rotateIngestKey(s.app.rt.prisma, t.tenantId, s.app.rt.clock.now())).cleartext;
 
     for (const v of Object.values(secrets)) expect(v.length).toBeGreaterThan(8);
     const found: Record<string, string[]> = {};

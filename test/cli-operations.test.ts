@@ -42,12 +42,12 @@ describe('ops ingest-key rotate', () => {
     const until = new Date(out.previous_key_valid_until).getTime();
     expect(Math.abs(until - (s.app.rt.clock.now().getTime() + 24 * 3600_000))).toBeLessThan(120_000);
     const prisma = s.app.rt.prisma;
-    expect((await authenticateIngestKey(prisma, out.ingest_key)).tenantId).toBe(t.tenant.id);
-    expect((await authenticateIngestKey(prisma, t.ingest_key)).tenantId).toBe(t.tenant.id);
+    expect((await authenticateIngestKey(prisma, out.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
+    expect((await authenticateIngestKey(prisma, t.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
     // Once the grace period is over, the old key no longer authenticates.
     await prisma.ingestKey.updateMany({ where: { tenantId: t.tenant.id, validUntil: { not: null } }, data: { validUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
-    await expect(authenticateIngestKey(prisma, t.ingest_key)).rejects.toThrow('Invalid X-Service-Key');
-    expect((await authenticateIngestKey(prisma, out.ingest_key)).tenantId).toBe(t.tenant.id);
+    await expect(authenticateIngestKey(prisma, t.ingest_key, s.app.rt.clock.now())).rejects.toThrow('Invalid X-Service-Key');
+    expect((await authenticateIngestKey(prisma, out.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
   });
 
   it('prints readable text without --json', async () => {

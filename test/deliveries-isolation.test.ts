@@ -56,7 +56,7 @@ describe('receiver limits', () => {
     }
     const ids = [];
     for (let i = 0; i < 10; i++) {
-      ids.push(await writeOutbox(s.app.rt.prisma, { tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } }));
+      ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } }));
     }
     await dispatchOutbox(s.app.rt, ids);
     // With 4 worker slots and 10 deliveries queued for each, the fast receiver gets all of its own

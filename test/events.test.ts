@@ -149,7 +149,7 @@ describe('POST /events', () => {
     const rotated = r.data.rotateIngestKey;
     expect(rotated.key).toMatch(/^sik_/);
     expect(rotated.ingestKey.validUntil).toBeNull();
-    expect(new Date(rotated.previousValidUntil).getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(new Date(rotated.previousValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23 * 3600_000);
     expect((await ingest(tenant.ingestKey, { type: 'k.old', source: 's' })).status).toBe(202);
     expect((await ingest(rotated.key, { type: 'k.new', source: 's' })).status).toBe(202);
     const keys = await gql(s.url, tenant.adminToken, '{ ingestKeys { keyPrefix validUntil } }');
@@ -176,7 +176,7 @@ describe('GET /events', () => {
     ];
     for (const b of bodies) expect((await ingest(tenant.ingestKey, b)).status).toBe(202);
     // One event from three days ago, outside the default window.
-    await s.app.rt.prisma.event.create({ data: { tenantId: tenant.tenantId, type: 'old.event', source: 'past', module: 'ci', receivedVia: 'ingest', receivedAt: new Date(Date.now() - 72 * 3600_000) } });
+    await s.app.rt.prisma.event.create({ data: { tenantId: tenant.tenantId, type: 'old.event', source: 'past', module: 'ci', receivedVia: 'ingest', receivedAt: new Date(s.app.rt.clock.now().getTime() - 72 * 3600_000) } });
   });
 
   it('lists the last 24 hours newest first as a bare array', async () => {

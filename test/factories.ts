@@ -124,10 +124,10 @@ export async function buildDashboardData(
     }),
     select: { id: true, deviceId: true },
   });
-  const now = Date.now();
+  const now = rt.clock.now().getTime();
   const events = await rt.prisma.event.createManyAndReturn({
     data: alertRows.flatMap((a, i) =>
-      Array.from({ length: eventsPerAlert }, (_, j) => ({ tenantId, type: 'link.down', source: 'factory', summary: `alert ${i} event ${j}`, receivedVia: 'ingest' as const, deviceId: a.deviceId, receivedAt: new Date(now - j * 1000), evaluatedAt: new Date() })),
+      Array.from({ length: eventsPerAlert }, (_, j) => ({ tenantId, type: 'link.down', source: 'factory', summary: `alert ${i} event ${j}`, receivedVia: 'ingest' as const, deviceId: a.deviceId, receivedAt: new Date(now - j * 1000), evaluatedAt: new Date(now) })),
     ),
     select: { id: true },
   });

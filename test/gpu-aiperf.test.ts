@@ -55,7 +55,7 @@ describe('AIPerf runs', () => {
     const srv = await streamServer({
       tokens: 20,
       beforeStream: async (n) => {
-        if (n === 1) await recordGpuSamples(ctx, [{ uuid, node: 'infer-1', index: 0, at: new Date(), utilization: 87, powerW: 310, powerLimitW: 400, memUsedMib: 30000, memTotalMib: 81559 }], 'nvidia-smi');
+        if (n === 1) await recordGpuSamples(ctx, [{ uuid, node: 'infer-1', index: 0, at: s.app.rt.clock.now(), utilization: 87, powerW: 310, powerLimitW: 400, memUsedMib: 30000, memTotalMib: 81559 }], 'nvidia-smi');
       },
     });
     const api = rest(s.url, a.adminToken);
@@ -204,7 +204,7 @@ describe('AIPerf runs', () => {
     const srv = await streamServer({ tokens: 3 });
     // Committed two minutes ago, never announced to the queue (Redis lost the job).
     const row = await s.app.rt.prisma.aiperfRun.create({
-      data: { tenantId: a.tenantId, endpointUrl: srv.url, model: 'm', mode: 'concurrency', concurrency: 1, requestCount: 2, inputTokens: 4, outputTokens: 3, createdAt: new Date(Date.now() - 120_000) },
+      data: { tenantId: a.tenantId, endpointUrl: srv.url, model: 'm', mode: 'concurrency', concurrency: 1, requestCount: 2, inputTokens: 4, outputTokens: 3, createdAt: new Date(s.app.rt.clock.now().getTime() - 120_000) },
     });
     expect(await redriveQueuedAiperfRuns(s.app.rt)).toBeGreaterThanOrEqual(1);
     const run = await finished(a.adminToken, row.id);

@@ -229,7 +229,7 @@ describe('maintenance windows', () => {
     const a = rest(s.url, t.adminToken);
     const created = await a.post('/integrations', { provider: 'webhook', name: 'maint-hook', config: { paths: { alert_key: 'id', summary: 'title' } } });
     const window = await gql(s.url, t.adminToken, 'mutation($i: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $i) { id } }', {
-      i: { name: 'upgrade', startsAt: new Date(Date.now() - 60_000).toISOString(), endsAt: new Date(Date.now() + 3600_000).toISOString(), source: 'webhook/maint-hook' },
+      i: { name: 'upgrade', startsAt: new Date(s.app.rt.clock.now().getTime() - 60_000).toISOString(), endsAt: new Date(s.app.rt.clock.now().getTime() + 3600_000).toISOString(), source: 'webhook/maint-hook' },
     });
     expect(window.errors).toBeUndefined();
     const push = await rest(s.url).post(`/integrations/${created.body.id}/push`, { id: 'disk', title: 'Disk noisy during upgrade' }, { token: created.body.push_token });

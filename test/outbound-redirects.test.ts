@@ -89,7 +89,7 @@ describe('integration pulls, dcgm scrapes and cluster calls', () => {
   });
 
   it('a dcgm-exporter scrape fails on the 307 and reaches nothing else', async () => {
-    await expect(scrapeDcgmTarget(`${redirector.url}/metrics`, { policy: allowLoopback, timeoutMs: 10_000 })).rejects.toThrow(/307/);
+    await expect(scrapeDcgmTarget(`${redirector.url}/metrics`, { policy: allowLoopback, timeoutMs: 10_000 }, new Date())).rejects.toThrow(/307/);
     expect(target.hits).toEqual([]);
   });
 

@@ -117,7 +117,7 @@ describe('listing proposals', () => {
   it('filters by status and older_than and answers {"items": [...]}', async () => {
     const old = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'old one', kind: 'firmware' }));
     const fresh = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'fresh one', kind: 'firmware' }));
-    await s.app.rt.prisma.proposal.update({ where: { id: old.body.id }, data: { createdAt: new Date(Date.now() - 2 * 3600_000) } });
+    await s.app.rt.prisma.proposal.update({ where: { id: old.body.id }, data: { createdAt: new Date(s.app.rt.clock.now().getTime() - 2 * 3600_000) } });
 
     const r = await rest(s.url, bobToken).get('/proposals?status=proposed&older_than=1h');
     expect(r.status).toBe(200);
@@ -174,7 +174,7 @@ describe('proposal lifecycle', () => {
   it('re-drives an approval whose apply job was lost', async () => {
     const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'lost job', proposed_intent: 'hostname edge-1\nmtu 4000\n' }));
     // An approval committed whose enqueue never reached Redis.
-    await s.app.rt.prisma.proposal.update({ where: { id: opened.body.id }, data: { status: 'approved', approverId: (await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } })).id, approvedAt: new Date(Date.now() - 120_000), approvedRevision: 1 } });
+    await s.app.rt.prisma.proposal.update({ where: { id: opened.body.id }, data: { status: 'approved', approverId: (await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } })).id, approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000), approvedRevision: 1 } });
     expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied');
     expect((await rest(s.url, aliceToken).get(`/sot/devices/${deviceId}/intent`)).body.config).toBe('hostname edge-1\nmtu 4000\n');
@@ -189,7 +189,7 @@ describe('proposal lifecycle', () => {
     await s.app.rt.queues.add('sot', { task: 'applyProposal', proposalId: id }, { jobId: `apply-${id}-r1` });
     await eventually(async () => (await queue.getJob(`apply-${id}-r1`))?.isCompleted());
     const approver = await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } });
-    await s.app.rt.prisma.proposal.update({ where: { id }, data: { status: 'approved', approverId: approver.id, approvedAt: new Date(Date.now() - 120_000), approvedRevision: 1 } });
+    await s.app.rt.prisma.proposal.update({ where: { id }, data: { status: 'approved', approverId: approver.id, approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000), approvedRevision: 1 } });
     expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${id}`)).body.status === 'applied');
   });

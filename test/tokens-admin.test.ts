@@ -82,8 +82,8 @@ describe('removal of revoked tokens', () => {
     const mint = async (name: string) => (await rest(s.url, t.adminToken).post('/auth/tokens', { name })).body.id as string;
     const [old, recent, active] = [await mint('old'), await mint('recent'), await mint('active')];
     const prisma = s.app.rt.prisma;
-    await prisma.accessToken.update({ where: { id: old }, data: { revokedAt: new Date(Date.now() - 7 * DAY - 60_000) } });
-    await prisma.accessToken.update({ where: { id: recent }, data: { revokedAt: new Date(Date.now() - 6 * DAY) } });
+    await prisma.accessToken.update({ where: { id: old }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 7 * DAY - 60_000) } });
+    await prisma.accessToken.update({ where: { id: recent }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 6 * DAY) } });
     const task = maintenanceTasks.find((x) => x.name === 'purge-revoked-tokens')!;
     await task.run(s.app.rt);
     const left = (await prisma.accessToken.findMany({ where: { id: { in: [old, recent, active] } } })).map((r) => r.id);
@@ -94,7 +94,7 @@ describe('removal of revoked tokens', () => {
 
   it('runs through the maintenance worker when the job fires', async () => {
     const id = (await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'via-worker' })).body.id as string;
-    await s.app.rt.prisma.accessToken.update({ where: { id }, data: { revokedAt: new Date(Date.now() - 8 * DAY) } });
+    await s.app.rt.prisma.accessToken.update({ where: { id }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 8 * DAY) } });
     const queue = s.app.rt.queues.get('maintenance');
     const job = await queue.add('purge-revoked-tokens', { task: 'purge-revoked-tokens' });
     await eventually(() => job.isCompleted(), 15_000);

@@ -77,7 +77,7 @@ describe('minting a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: `d${days}`, expires_in_days: days });
     expect(res.status).toBe(201);
-    expect(Math.abs(new Date(res.body.expires_at).getTime() - (Date.now() + days * DAY))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + days * DAY))).toBeLessThan(60_000);
   });
 
   it.each([0, 4000, 'x', 1.5, '30'])('answers 422 naming expires_in_days for %j', async (value) => {
@@ -113,7 +113,7 @@ describe('using a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: 'short', expires_in_days: 1 });
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
-    await s.app.rt.prisma.accessToken.update({ where: { id: res.body.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
+    await s.app.rt.prisma.accessToken.update({ where: { id: res.body.id }, data: { expiresAt: new Date(s.app.rt.clock.now().getTime() - 1000) } });
     const me = await rest(s.url, res.body.token).get('/auth/me');
     expect(me.status).toBe(401);
     expect(me.body.detail).toMatch(/expired/);
@@ -133,7 +133,7 @@ describe('using a PAT', () => {
     await rest(s.url, tok.token).get('/auth/me');
     expect((await lastUsed())!.getTime()).toBe(first!.getTime());
 
-    const twoMinutesAgo = new Date(Date.now() - 120_000);
+    const twoMinutesAgo = new Date(s.app.rt.clock.now().getTime() - 120_000);
     await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { lastUsedAt: twoMinutesAgo } });
     await rest(s.url, tok.token).get('/auth/me');
     const updated = await lastUsed();
@@ -192,7 +192,7 @@ describe('reactivating a PAT', () => {
     const m = await member();
     const { body: tok } = await mint(m.token, { name: 'back' });
     await rest(s.url, m.token).delete(`/auth/tokens/${tok.id}`);
-    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(Date.now() - 6 * DAY) } });
+    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 6 * DAY) } });
     const res = await rest(s.url, m.token).post(`/auth/tokens/${tok.id}/reactivate`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: tok.id, status: 'active', revoked_at: null });
@@ -203,7 +203,7 @@ describe('reactivating a PAT', () => {
     const m = await member();
     const { body: tok } = await mint(m.token, { name: 'late' });
     await rest(s.url, m.token).delete(`/auth/tokens/${tok.id}`);
-    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(Date.now() - 7 * DAY - 60_000) } });
+    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 7 * DAY - 60_000) } });
     const res = await rest(s.url, m.token).post(`/auth/tokens/${tok.id}/reactivate`);
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/7 days/);
@@ -226,14 +226,14 @@ describe('rotating a PAT', () => {
     expect(res.body.token).toMatch(/^spat_/);
     expect(res.body.id).not.toBe(old.id);
     expect(res.body.name).toBe('rot');
-    expect(Math.abs(new Date(res.body.expires_at).getTime() - (Date.now() + 30 * DAY))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + 30 * DAY))).toBeLessThan(60_000);
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
     expect((await rest(s.url, old.token).get('/auth/me')).status).toBe(200);
     const list = await rest(s.url, m.token).get('/auth/tokens');
     const oldRow = list.body.find((x: { id: string }) => x.id === old.id);
-    expect(Math.abs(new Date(oldRow.grace_until).getTime() - (Date.now() + DAY))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(oldRow.grace_until).getTime() - (s.app.rt.clock.now().getTime() + DAY))).toBeLessThan(60_000);
 
-    await s.app.rt.prisma.accessToken.update({ where: { id: old.id }, data: { graceUntil: new Date(Date.now() - 1000) } });
+    await s.app.rt.prisma.accessToken.update({ where: { id: old.id }, data: { graceUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
     expect((await rest(s.url, old.token).get('/auth/me')).status).toBe(401);
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
   });

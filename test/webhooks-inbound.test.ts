@@ -157,7 +157,7 @@ describe('POST /webhooks/:slug', () => {
     const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { rotateInboundWebhookSecret(id: $id) { secret previousSecretValidUntil } }', { id: h.id });
     const rotated = r.data.rotateInboundWebhookSecret;
     expect(rotated.secret).not.toBe(h.secret);
-    expect(new Date(rotated.previousSecretValidUntil).getTime() - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(new Date(rotated.previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23 * 3600_000);
     const raw = JSON.stringify({ source: 'a', kind: 'x.y' });
     expect((await post(h.slug, raw, sign(h.secret, raw))).status).toBe(202);
     expect((await post(h.slug, raw, sign(rotated.secret, raw))).status).toBe(202);

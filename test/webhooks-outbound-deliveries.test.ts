@@ -21,7 +21,7 @@ describe('outbound deliveries', () => {
   it('never delivers a change announced before the webhook existed, even when its message is fanned out again', async () => {
     const fresh = await buildTenant(s.app.rt);
     const early = await createWebhook((await receiver()).url, undefined, fresh.adminToken, 'early');
-    const id = await writeOutbox(s.app.rt.prisma, { tenantId: fresh.tenantId, topic: 'alert.opened', subjectId: crypto.randomUUID(), body: alertBody() as never });
+    const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: fresh.tenantId, topic: 'alert.opened', subjectId: crypto.randomUUID(), body: alertBody() as never });
     const late = await createWebhook((await receiver()).url, undefined, fresh.adminToken, 'late');
     // The first fan-out and a re-drive (the sweeper's, or a crashed run's) create the early webhook's delivery only.
     expect(await fanOutOutboxMessage(s.app.rt, id)).toBe(1);
@@ -165,7 +165,7 @@ describe('outbound deliveries', () => {
     const rot = await gql(s.url, t.adminToken, 'mutation($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }', { id: hook.id });
     const { secret: newSecret, previousSecretValidUntil } = rot.data.rotateWebhookSecret;
     expect(newSecret).not.toBe(hook.secret);
-    expect(new Date(previousSecretValidUntil).getTime() - Date.now()).toBeGreaterThan(23.9 * 3600_000);
+    expect(new Date(previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
     await announce('alert.opened', alertBody());
     await settled(hook.id);
     const req = rcv.requests[0];
@@ -216,7 +216,7 @@ describe('outbound deliveries', () => {
     const rcv = await receiver();
     const hook = await createWebhook(rcv.url, undefined, own.t.adminToken, 'receiver', own);
     const ids = [];
-    for (let i = 0; i < 102; i++) ids.push(await writeOutbox(s.app.rt.prisma, { tenantId: own.t.tenantId, topic: 'alert.opened', subjectId: String(i), body: alertBody() as never }));
+    for (let i = 0; i < 102; i++) ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: own.t.tenantId, topic: 'alert.opened', subjectId: String(i), body: alertBody() as never }));
     await dispatchOutbox(s.app.rt, ids);
     // All 102 delivered (the view shows at most 100, so the server's records are counted).
     await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hook.id, status: 'delivered' } })) === 102, 90_000);

@@ -67,7 +67,7 @@ afterAll(async () => {
 });
 
 async function announce(size: number): Promise<string> {
-  return writeOutbox(s.app.rt.prisma, {
+  return writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(),
     tenantId: t.tenantId,
     topic: 'alert.opened',
     subjectId: crypto.randomUUID(),

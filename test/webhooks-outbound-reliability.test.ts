@@ -100,7 +100,7 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 
 /** Writes an alert.opened announcement; `dispatch: false` simulates a crash between commit and enqueue. */
 async function announce(dispatch = true): Promise<string> {
-  const id = await writeOutbox(s.app.rt.prisma, {
+  const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(),
     tenantId: t.tenantId,
     topic: 'alert.opened',
     subjectId: crypto.randomUUID(),

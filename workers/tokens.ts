@@ -8,6 +8,6 @@ export const tokenTasks: MaintenanceTask[] = [
   {
     name: 'purge-revoked-tokens',
     everyMs: () => 60 * 60 * 1000,
-    run: (rt) => purgeRevokedTokens(rt.prisma),
+    run: (rt) => purgeRevokedTokens(rt.prisma, rt.clock.now()),
   },
 ];

@@ -18,9 +18,9 @@ export async function loadAlert(ctx: Ctx, id: string): Promise<Alert> {
   return alert;
 }
 
-async function act(ctx: Ctx, id: string, make: (alert: Alert) => TransitionInput): Promise<Alert> {
+async function act(ctx: Ctx, id: string, make: (alert: Alert, now: Date) => TransitionInput): Promise<Alert> {
   const current = await loadAlert(ctx, id);
-  const result = await ctx.db.$transaction((tx) => transitionAlert(tx, current, make(current)));
+  const result = await ctx.db.$transaction((tx) => transitionAlert(tx, current, make(current, ctx.rt.clock.now())));
   await announceAlertChanges(ctx.rt, [result.change], [result.outboxId]);
   return result.alert;
 }
@@ -28,7 +28,7 @@ async function act(ctx: Ctx, id: string, make: (alert: Alert) => TransitionInput
 /** Acknowledges an open (or snoozed) alert and assigns it to the caller; 409 from other states. */
 export async function acknowledgeAlert(ctx: Ctx, input: { id: string }): Promise<Alert> {
   const me = alertActor(ctx.principal);
-  return act(ctx, input.id, () => ({ action: 'acknowledge', actorId: me.userId, data: { assigneeId: me.userId, acknowledgedAt: new Date() } }));
+  return act(ctx, input.id, (_a, now) => ({ action: 'acknowledge', actorId: me.userId, now, data: { assigneeId: me.userId, acknowledgedAt: now } }));
 }
 
 export interface SnoozeInput {
@@ -40,7 +40,7 @@ export interface SnoozeInput {
 }
 
 /** The time a snooze request ends at; 422 naming the field when it is missing, unreadable or past. */
-export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now = new Date()): Date {
+export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now: Date): Date {
   const hasDuration = input.duration !== undefined && input.duration !== null && input.duration !== '';
   const hasUntil = input.until !== undefined && input.until !== null;
   if (hasDuration === hasUntil) {
@@ -62,13 +62,13 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now = new Date()): D
 export async function snoozeAlert(ctx: Ctx, input: SnoozeInput): Promise<Alert> {
   const me = alertActor(ctx.principal);
   const until = snoozeUntil(input, ctx.rt.clock.now());
-  return act(ctx, input.id, () => ({ action: 'snooze', actorId: me.userId, note: `Snoozed until ${until.toISOString()}.`, data: { snoozedUntil: until } }));
+  return act(ctx, input.id, (_a, now) => ({ action: 'snooze', actorId: me.userId, now, note: `Snoozed until ${until.toISOString()}.`, data: { snoozedUntil: until } }));
 }
 
 /** Resolves an alert that is not resolved yet; a later matching event opens a new alert. */
 export async function resolveAlert(ctx: Ctx, input: { id: string }): Promise<Alert> {
   const me = alertActor(ctx.principal);
-  return act(ctx, input.id, () => ({ action: 'resolve', actorId: me.userId }));
+  return act(ctx, input.id, (_a, now) => ({ action: 'resolve', actorId: me.userId, now }));
 }
 
 /**
@@ -79,13 +79,14 @@ export async function wakeSnoozedAlerts(rt: Runtime, limit = 500): Promise<numbe
   const changes: Parameters<typeof announceAlertChanges>[1] = [];
   const outboxIds: Array<string | null> = [];
   await rt.prisma.$transaction(async (tx) => {
+    const now = rt.clock.now();
     const ids = await tx.$queryRaw<Array<{ id: string }>>`
-      SELECT id FROM "Alert" WHERE status = 'snoozed' AND "snoozedUntil" <= ${rt.clock.now()}
+      SELECT id FROM "Alert" WHERE status = 'snoozed' AND "snoozedUntil" <= ${now}
        ORDER BY "snoozedUntil" LIMIT ${limit} FOR UPDATE SKIP LOCKED`;
     if (ids.length === 0) return;
     const alerts = await tx.alert.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
     for (const alert of alerts) {
-      const r = await transitionAlert(tx, alert, { action: 'reopen', actorId: null, note: `Snooze ended at ${alert.snoozedUntil?.toISOString()}.` });
+      const r = await transitionAlert(tx, alert, { action: 'reopen', actorId: null, now, note: `Snooze ended at ${alert.snoozedUntil?.toISOString()}.` });
       changes.push(r.change);
       outboxIds.push(r.outboxId);
     }

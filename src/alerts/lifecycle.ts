@@ -22,9 +22,10 @@ export interface AlertChange {
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
-async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>): Promise<string | null> {
+async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>, now: Date): Promise<string | null> {
   if (alert.suppressed) return null;
   return writeOutbox(tx, {
+    createdAt: now,
     tenantId: alert.tenantId,
     topic,
     subjectId: alert.id,
@@ -33,6 +34,8 @@ async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Re
 }
 
 export interface OpenAlertInput {
+  /** The service clock's now (the outbox message's time). */
+  now: Date;
   tenantId: string;
   ruleId: string | null;
   dedupKey: string;
@@ -101,7 +104,7 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         note: input.suppressedBy ? `Suppressed by maintenance window "${input.suppressedBy.name}".` : null,
       },
     });
-    outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels));
+    outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels), input.now);
   }
   return { alert, opened, outboxId };
 }
@@ -112,6 +115,8 @@ export interface TransitionInput {
   /** The event that made the change (a resolve/acknowledge event, a returning heartbeat). */
   actorEventId?: string | null;
   note?: string | null;
+  /** "Now" of the change (the service clock's): resolvedAt. */
+  now: Date;
   /** Extra columns written with the status (assignee, snoozedUntil, …). */
   data?: Prisma.AlertUncheckedUpdateManyInput;
 }
@@ -131,7 +136,7 @@ const CHANGE_OF: Record<AlertAction, AlertChangeKind> = { acknowledge: 'acknowle
  */
 export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput): Promise<TransitionResult> {
   const to = nextStatus(alert.status, t.action);
-  const now = new Date();
+  const now = t.now;
   const data: Prisma.AlertUncheckedUpdateManyInput = { ...t.data, status: to };
   if (to === 'resolved') Object.assign(data, { resolvedAt: now, liveDedupKey: null, snoozedUntil: null });
   if (to === 'open' || to === 'acknowledged') data.snoozedUntil = null;
@@ -145,7 +150,7 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
   await tx.alertTimelineEntry.create({
     data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, actorEventId: t.actorEventId ?? null, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
   });
-  const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>);
+  const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);
   return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
 }
 
@@ -156,6 +161,8 @@ export interface EventActionInput {
   /** The event that asks for it: attached to the alert and named as the actor on its timeline. */
   eventId: string;
   note: string;
+  /** The service clock's now. */
+  now: Date;
 }
 
 /**
@@ -173,7 +180,8 @@ export async function actOnLiveAlertByEvent(tx: Tx, input: EventActionInput): Pr
     actorId: null,
     actorEventId: input.eventId,
     note: input.note,
-    ...(input.action === 'acknowledge' ? { data: { acknowledgedAt: new Date() } } : {}),
+    now: input.now,
+    ...(input.action === 'acknowledge' ? { data: { acknowledgedAt: input.now } } : {}),
   });
 }
 

@@ -73,7 +73,7 @@ export async function loadAction(ctx: Ctx, alertId: string, actionId: string): P
 }
 
 /** Why the action can no longer run as proposed, or null. */
-export function staleReason(action: AssistantAction, alert: Alert, now = new Date()): string | null {
+export function staleReason(action: AssistantAction, alert: Alert, now: Date): string | null {
   if (action.expiresAt.getTime() <= now.getTime()) return `The action expired at ${action.expiresAt.toISOString()}; triage the alert again for fresh proposals.`;
   if (ALERT_STATE_TOOLS.includes(action.tool) && alert.status !== action.alertStatus) {
     return `The alert was ${action.alertStatus} when this was proposed and is ${alert.status} now; the action is stale.`;

@@ -61,7 +61,7 @@ async function runTurn(ctx: Ctx, conv: AssistantConversation, alert: Alert | nul
   const me = requireUser(ctx);
   const history = (await ctx.db.assistantMessage.findMany({ where: { conversationId: conv.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: HISTORY_TURNS })).reverse();
   const message = await ctx.db.assistantMessage.create({ data: { tenantId: me.tenantId, conversationId: conv.id, role: 'user', authorId: me.userId, content: text } });
-  await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: new Date() } });
+  await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: ctx.rt.clock.now() } });
 
   const provider = assistantProvider(ctx.rt);
   const toolbox = createToolbox(ctx, alert?.id ?? null);
@@ -89,7 +89,7 @@ async function runTurn(ctx: Ctx, conv: AssistantConversation, alert: Alert | nul
     });
     return { reply, actions };
   });
-  const conversation = await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: new Date() } });
+  const conversation = await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: ctx.rt.clock.now() } });
   return { conversation, message, reply, actions };
 }
 

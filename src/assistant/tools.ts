@@ -84,7 +84,7 @@ export const READ_TOOLS: ToolDef[] = [
         type: str(args, 'type'),
         source: str(args, 'source'),
         severity: severity(args),
-        after: new Date(Date.now() - num(args, 'since_hours', 24, 1, 336) * 3_600_000),
+        after: new Date(ctx.rt.clock.now().getTime() - num(args, 'since_hours', 24, 1, 336) * 3_600_000),
         limit: num(args, 'limit', 20, 1, 50),
       });
       return { data: rows.map((e) => ({ ...eventData(e), is_change: isChangeType(vocab, e.type) })), ids: ids(rows) };

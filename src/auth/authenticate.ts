@@ -33,7 +33,7 @@ function bearer(authorization: string | null | undefined): string | undefined {
 }
 
 /** True when a PAT row may authenticate right now. */
-export function patIsUsable(t: { revokedAt: Date | null; expiresAt: Date | null; graceUntil: Date | null }, now = new Date()): boolean {
+export function patIsUsable(t: { revokedAt: Date | null; expiresAt: Date | null; graceUntil: Date | null }, now: Date): boolean {
   if (t.revokedAt) return false;
   if (t.expiresAt && t.expiresAt <= now) return false;
   if (t.graceUntil && t.graceUntil <= now) return false;
@@ -61,7 +61,7 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
     FROM "AccessToken" t JOIN "User" u ON u."id" = t."userId"
     WHERE t."tokenHash" = ${tokenHash(token)}`;
   if (!row) throw new Unauthenticated('Invalid personal access token.', 'TOKEN_INVALID');
-  const now = new Date();
+  const now = rt.clock.now();
   if (row.revokedAt) throw new Unauthenticated('This personal access token has been revoked.', 'TOKEN_REVOKED');
   if (!patIsUsable(row, now)) throw new Unauthenticated('This personal access token has expired.', 'TOKEN_EXPIRED');
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
@@ -85,13 +85,13 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
 }
 
 async function authenticateJwt(rt: Runtime, jwt: string, viaCookie: boolean): Promise<Authentication> {
-  const claims = await verifySessionJwt(rt.jwtKey, jwt);
+  const now = rt.clock.now();
+  const claims = await verifySessionJwt(rt.jwtKey, jwt, now);
   if (!claims) throw new Unauthenticated('Session expired or invalid; log in again.', 'SESSION_EXPIRED');
   const session = await rt.prisma.session.findUnique({
     where: { id: claims.sid },
     select: { id: true, tenantId: true, revokedAt: true, expiresAt: true, user: { select: { id: true, email: true, role: true, kind: true } } },
   });
-  const now = new Date();
   if (!session || session.revokedAt || session.expiresAt <= now || session.user.id !== claims.sub) {
     throw new Unauthenticated('Session ended; log in again.', 'SESSION_ENDED');
   }
@@ -106,7 +106,7 @@ async function authenticateJwt(rt: Runtime, jwt: string, viaCookie: boolean): Pr
   const remaining = claims.exp - now.getTime() / 1000;
   const lifetime = claims.exp - claims.iat;
   if (remaining < lifetime / 2) {
-    const token = await signSessionJwt(rt.jwtKey, { userId: session.user.id, sessionId: session.id, tenantId: session.tenantId }, rt.config.jwtTtlSeconds);
+    const token = await signSessionJwt(rt.jwtKey, { userId: session.user.id, sessionId: session.id, tenantId: session.tenantId }, rt.config.jwtTtlSeconds, now.getTime());
     return { principal, refreshedJwt: { token, viaCookie } };
   }
   return { principal };

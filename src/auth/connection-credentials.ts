@@ -58,7 +58,7 @@ async function endedAmong(rt: Runtime, keys: string[]): Promise<Set<string>> {
   const ids = (kind: string) => keys.filter((k) => k.startsWith(kind + ':')).map((k) => k.slice(kind.length + 1));
   const pats = ids('pat');
   const sessions = ids('session');
-  const now = new Date();
+  const now = rt.clock.now();
   const [patRows, sessionRows] = await Promise.all([
     pats.length ? rt.prisma.accessToken.findMany({ where: { id: { in: pats } }, select: { id: true, revokedAt: true, expiresAt: true, graceUntil: true } }) : [],
     sessions.length ? rt.prisma.session.findMany({ where: { id: { in: sessions } }, select: { id: true, revokedAt: true, expiresAt: true } }) : [],
@@ -166,7 +166,8 @@ export async function authenticateConnection(rt: Runtime, source: CredentialSour
   const s = stateOf(rt);
   const presented = `${source.authorization ?? ''}\n${source.cookie ?? ''}`;
   const key = crypto.createHash('sha256').update(presented).digest('base64url');
-  const now = Date.now();
+  // A memo lifetime, but capped at the JWT's expiry, which is stamped from the service clock: read that one.
+  const now = rt.clock.now().getTime();
   let entry = s.memo.get(key);
   if (!entry || entry.until <= now) {
     const principal = authenticate(rt, source).then((a) => a.principal);

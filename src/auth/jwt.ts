@@ -12,12 +12,12 @@ export interface SessionClaims {
   iat: number;
 }
 
-/** Signs a session JWT naming the session, valid `ttlSeconds` from `issuedAtMs` (default: now). */
+/** Signs a session JWT naming the session, valid `ttlSeconds` from `issuedAtMs` (the service clock's now). */
 export async function signSessionJwt(
   key: Uint8Array,
   claims: { userId: string; sessionId: string; tenantId: string },
   ttlSeconds: number,
-  issuedAtMs = Date.now(),
+  issuedAtMs: number,
 ): Promise<string> {
   const iat = Math.floor(issuedAtMs / 1000);
   return new SignJWT({ sid: claims.sessionId, tid: claims.tenantId })
@@ -29,10 +29,10 @@ export async function signSessionJwt(
     .sign(key);
 }
 
-/** The verified claims, or null for anything expired, forged or malformed. */
-export async function verifySessionJwt(key: Uint8Array, token: string): Promise<SessionClaims | null> {
+/** The verified claims, or null for anything expired at `now` (the service clock's), forged or malformed. */
+export async function verifySessionJwt(key: Uint8Array, token: string, now: Date): Promise<SessionClaims | null> {
   try {
-    const { payload } = await jwtVerify(token, key, { issuer: 'ops-service', algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, key, { issuer: 'ops-service', algorithms: ['HS256'], currentDate: now });
     if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string') return null;
     return payload as unknown as SessionClaims;
   } catch (err) {

@@ -16,22 +16,22 @@ export interface RotatableSecret {
 }
 
 /** The update that makes `newSecret` current and keeps the current one working for the grace period. */
-export function rotationUpdate(box: SecretBox, row: Pick<RotatableSecret, 'secretCiphertext'>, newSecret: string, now = Date.now()): RotatableSecret {
+export function rotationUpdate(box: SecretBox, row: Pick<RotatableSecret, 'secretCiphertext'>, newSecret: string, now: number): RotatableSecret {
   return { secretCiphertext: box.seal(newSecret), previousCiphertext: row.secretCiphertext, previousValidUntil: new Date(now + ROTATION_GRACE_MS) };
 }
 
 /** When the previous secret stops working, or null when there is none that still works. */
-export function previousValidUntil(row: RotatableSecret, now = Date.now()): Date | null {
+export function previousValidUntil(row: RotatableSecret, now: number): Date | null {
   return row.previousCiphertext && row.previousValidUntil && row.previousValidUntil.getTime() > now ? row.previousValidUntil : null;
 }
 
 /** The previous secret in clear while it still works, else null. */
-export function previousSecret(box: SecretBox, row: RotatableSecret, now = Date.now()): string | null {
+export function previousSecret(box: SecretBox, row: RotatableSecret, now: number): string | null {
   return previousValidUntil(row, now) ? box.open(row.previousCiphertext!) : null;
 }
 
 /** Every secret that verifies right now: the current one, and the previous one during its grace. */
-export function workingSecrets(box: SecretBox, row: RotatableSecret, now = Date.now()): string[] {
+export function workingSecrets(box: SecretBox, row: RotatableSecret, now: number): string[] {
   const previous = previousSecret(box, row, now);
   return previous === null ? [box.open(row.secretCiphertext)] : [box.open(row.secretCiphertext), previous];
 }

@@ -101,10 +101,11 @@ export async function login(rt: Runtime, email: string, password: string, client
   const refused = passwordLoginRefusal(user);
   if (refused) return fail(refused);
   if (clientFailures) await perClient.delete(clientKey);
+  const now = rt.clock.now();
   const session = await rt.prisma.session.create({
-    data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(Date.now() + SESSION_MAX_AGE_MS) },
+    data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_MS) },
   });
-  const accessToken = await signSessionJwt(rt.jwtKey, { userId: user.id, sessionId: session.id, tenantId: user.tenantId }, rt.config.jwtTtlSeconds);
+  const accessToken = await signSessionJwt(rt.jwtKey, { userId: user.id, sessionId: session.id, tenantId: user.tenantId }, rt.config.jwtTtlSeconds, now.getTime());
   return { accessToken, tokenType: 'bearer', expiresIn: rt.config.jwtTtlSeconds };
 }
 
@@ -112,5 +113,5 @@ export async function login(rt: Runtime, email: string, password: string, client
 export async function logout(ctx: Ctx): Promise<void> {
   if (!ctx.principal) throw new Unauthenticated();
   if (ctx.principal.credential.kind !== 'session') return;
-  await ctx.db.session.updateMany({ where: { id: ctx.principal.credential.id, revokedAt: null }, data: { revokedAt: new Date() } });
+  await ctx.db.session.updateMany({ where: { id: ctx.principal.credential.id, revokedAt: null }, data: { revokedAt: ctx.rt.clock.now() } });
 }

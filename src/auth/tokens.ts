@@ -37,7 +37,7 @@ async function announce(ctx: Ctx, t: AccessToken, change: 'created' | 'revoked' 
 export type TokenStatus = 'active' | 'revoked' | 'expired';
 
 /** The state shown to users; rotation grace counts as active until it ends. */
-export function tokenStatus(t: AccessToken, now = new Date()): TokenStatus {
+export function tokenStatus(t: AccessToken, now: Date): TokenStatus {
   if (t.revokedAt) return 'revoked';
   return patIsUsable(t, now) ? 'active' : 'expired';
 }
@@ -62,7 +62,7 @@ async function loadManageable(ctx: Ctx, id: string): Promise<AccessToken> {
   return token;
 }
 
-async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null }): Promise<MintedToken> {
+async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null; createdAt: Date }): Promise<MintedToken> {
   const cleartext = randomSecret(PAT_PREFIX, 32);
   const token = await db.accessToken.create({
     data: {
@@ -71,6 +71,7 @@ async function insertToken(db: PrismaClient, data: { userId: string; createdById
       name: data.name,
       description: data.description ?? null,
       expiresAt: data.expiresAt,
+      createdAt: data.createdAt, // rotation keeps expiresAt − createdAt: both from the service clock
       tokenHash: tokenHash(cleartext),
       tokenPrefix: cleartext.slice(0, PAT_PREFIX.length + 6),
     } as never,
@@ -90,8 +91,9 @@ export async function mintToken(ctx: Ctx, input: MintTokenInput): Promise<Minted
     assertMayMintFor(me, owner);
     ownerId = owner.id;
   }
-  const expiresAt = input.expiresInDays == null ? null : new Date(Date.now() + input.expiresInDays * DAY_MS);
-  const minted = await insertToken(ctx.db, { userId: ownerId, createdById: me.userId, name: input.name.trim(), description: input.description, expiresAt });
+  const now = ctx.rt.clock.now();
+  const expiresAt = input.expiresInDays == null ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS);
+  const minted = await insertToken(ctx.db, { userId: ownerId, createdById: me.userId, name: input.name.trim(), description: input.description, expiresAt, createdAt: now });
   await announce(ctx, minted.token, 'created');
   return minted;
 }
@@ -112,7 +114,7 @@ export async function listTokens(ctx: Ctx, userId?: string | null): Promise<Acce
 export async function revokeToken(ctx: Ctx, id: string): Promise<AccessToken> {
   const token = await loadManageable(ctx, id);
   if (token.revokedAt) return token;
-  const revoked = await ctx.db.accessToken.update({ where: { id }, data: { revokedAt: new Date() } });
+  const revoked = await ctx.db.accessToken.update({ where: { id }, data: { revokedAt: ctx.rt.clock.now() } });
   await announce(ctx, revoked, 'revoked');
   return revoked;
 }
@@ -121,7 +123,7 @@ export async function revokeToken(ctx: Ctx, id: string): Promise<AccessToken> {
 export async function reactivateToken(ctx: Ctx, id: string): Promise<AccessToken> {
   const token = await loadManageable(ctx, id);
   if (!token.revokedAt) throw new Conflict('Token is not revoked.', 'TOKEN_NOT_REVOKED');
-  if (Date.now() - token.revokedAt.getTime() > REACTIVATION_WINDOW_MS) {
+  if (ctx.rt.clock.now().getTime() - token.revokedAt.getTime() > REACTIVATION_WINDOW_MS) {
     throw new Conflict('Token was revoked more than 7 days ago and can no longer be reactivated.', 'TOKEN_REACTIVATION_EXPIRED');
   }
   const active = await ctx.db.accessToken.update({ where: { id }, data: { revokedAt: null } });
@@ -133,23 +135,25 @@ export async function reactivateToken(ctx: Ctx, id: string): Promise<AccessToken
 export async function rotateToken(ctx: Ctx, id: string): Promise<MintedToken> {
   const old = await loadManageable(ctx, id);
   const me = requireUser(ctx);
-  if (!patIsUsable(old)) throw new Conflict('Only an active token can be rotated.', 'TOKEN_NOT_ACTIVE');
+  const now = ctx.rt.clock.now();
+  if (!patIsUsable(old, now)) throw new Conflict('Only an active token can be rotated.', 'TOKEN_NOT_ACTIVE');
   const remainingMs = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
   const minted = await insertToken(ctx.db, {
     userId: old.userId,
     createdById: me.userId,
     name: old.name,
     description: old.description,
-    expiresAt: remainingMs === null ? null : new Date(Date.now() + remainingMs),
+    expiresAt: remainingMs === null ? null : new Date(now.getTime() + remainingMs),
+    createdAt: now,
   });
-  const graceUntil = new Date(Date.now() + ROTATION_GRACE_MS);
+  const graceUntil = new Date(now.getTime() + ROTATION_GRACE_MS);
   await ctx.db.accessToken.update({ where: { id }, data: { graceUntil, rotatedToId: minted.token.id } });
   await announce(ctx, minted.token, 'rotated');
   return minted;
 }
 
 /** Removes tokens revoked more than 7 days ago (all tenants; run by the maintenance job). */
-export async function purgeRevokedTokens(prisma: PrismaClient, now = new Date()): Promise<number> {
+export async function purgeRevokedTokens(prisma: PrismaClient, now: Date): Promise<number> {
   const { count } = await prisma.accessToken.deleteMany({ where: { revokedAt: { lt: new Date(now.getTime() - REACTIVATION_WINDOW_MS) } } });
   return count;
 }

@@ -31,7 +31,7 @@ export async function getBudget(ctx: Ctx): Promise<BudgetView | null> {
   const b = await ctx.db.billingBudget.findUnique({ where: { tenantId: scope.tenantId } });
   if (!b) return null;
   const settings = await loadSettings(scope);
-  const month = monthOf(new Date(), settings.timeZone).label;
+  const month = monthOf(ctx.rt.clock.now(), settings.timeZone).label;
   const fired = await ctx.db.billingBudgetAlert.findMany({ where: { tenantId: scope.tenantId, month }, orderBy: { threshold: 'asc' } });
   return { amount: money(b.amount, settings.currency), month, firedThresholds: fired.map((f) => f.threshold), updatedAt: b.updatedAt };
 }
@@ -44,7 +44,7 @@ export async function setBudget(ctx: Ctx, amount: string, base: string[] = ['inp
   if (!d || !d.isPositive() || d.isZero()) throw new ValidationFailed([{ loc: [...base, 'amount'], msg: 'must be a positive decimal string, e.g. "1500.00"' }]);
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const month = monthOf(new Date(), settings.timeZone).label;
+  const month = monthOf(ctx.rt.clock.now(), settings.timeZone).label;
   await ctx.rt.prisma.$transaction(async (tx) => {
     const before = await tx.billingBudget.findUnique({ where: { tenantId: me.tenantId } });
     await tx.billingBudget.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, amount: d.toFixed(), currency: settings.currency }, update: { amount: d.toFixed(), currency: settings.currency } });
@@ -62,7 +62,7 @@ export async function deleteBudget(ctx: Ctx): Promise<boolean> {
 }
 
 /** Compares the forecast with the budget; writes one event per newly crossed threshold. Returns the thresholds fired now. */
-export async function checkBudget(rt: Runtime, tenantId: string, now = new Date()): Promise<number[]> {
+export async function checkBudget(rt: Runtime, tenantId: string, now = rt.clock.now()): Promise<number[]> {
   const scope = scopeFor(rt, tenantId);
   const budget = await rt.prisma.billingBudget.findUnique({ where: { tenantId } });
   if (!budget) return [];
@@ -88,6 +88,7 @@ export async function checkBudget(rt: Runtime, tenantId: string, now = new Date(
         data: {
           id: eventId,
           tenantId,
+          receivedAt: rt.clock.now(), // its own time, not the check's: the thresholds' events stay in order
           type: 'billing.budget',
           module: 'billing',
           source: 'billing',

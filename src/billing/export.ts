@@ -54,8 +54,9 @@ export type BillingExportFormat = (typeof EXPORT_FORMATS)[number];
 export async function focusRows(ctx: Ctx, args: PeriodArgs, base: string[] = []): Promise<FocusRow[]> {
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const period = resolvePeriod(args, settings, new Date(), base);
-  const skus = (await tenantSkus(scope)).filter((s) => s.kind === 'metered');
+  const now = ctx.rt.clock.now();
+  const period = resolvePeriod(args, settings, now, base);
+  const skus = (await tenantSkus(scope, now)).filter((s) => s.kind === 'metered');
   const byId = new Map(skus.map((s) => [s.id, s]));
   const rows = await priced(scope, skus, period.start, period.end, [DAY_EXPR, 'p.sku', 'u.source', 'u.module', 'u.label'], settings.timeZone);
   rows.sort((a, b) => a.g.join('\u0000').localeCompare(b.g.join('\u0000')));
@@ -116,7 +117,7 @@ export async function exportFocus(ctx: Ctx, args: FocusExportArgs): Promise<{ co
   const format = args.format ?? 'csv';
   if (!EXPORT_FORMATS.includes(format as BillingExportFormat)) throw new ValidationFailed([{ loc: ['format'], msg: 'must be csv or json' }]);
   const rows = await focusRows(ctx, args);
-  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const stamp = ctx.rt.clock.now().toISOString().replace(/[:.]/g, '-');
   if (format === 'json') return { contentType: 'application/json', filename: `billing-focus-${stamp}.json`, body: JSON.stringify(rows) };
   return { contentType: 'text/csv; charset=utf-8', filename: `billing-focus-${stamp}.csv`, body: stringify(rows, { header: true, columns: [...FOCUS_COLUMNS] }) };
 }

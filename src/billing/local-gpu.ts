@@ -39,8 +39,9 @@ export interface LocalGpuView {
 export async function localGpu(ctx: Ctx, args: PeriodArgs): Promise<LocalGpuView> {
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const period = resolvePeriod(args, settings);
-  const all = await tenantSkus(scope);
+  const now = ctx.rt.clock.now();
+  const period = resolvePeriod(args, settings, now);
+  const all = await tenantSkus(scope, now);
   const energySku = all.find((s) => s.id === LOCAL_ENERGY_SKU)!;
   const amortSku = all.find((s) => s.id === LOCAL_AMORTIZATION_SKU)!;
   const cloud = all.filter((s) => s.kind === 'reference' && s.gpuModel);

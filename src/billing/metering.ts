@@ -160,6 +160,9 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
   const s = start.toISOString();
   const e = end.toISOString();
   const meters = (await rt.prisma.billingMeter.findMany({ where: { tenantId }, select: { slug: true, typeGlob: true, valuePath: true, aggregation: true, groupBy: true } })) as CustomMeterRow[];
+  // When the computation started (what SQL now() gave, but on the service clock that stamps requestedAt):
+  // a request made while it runs is newer, so the window stays pending.
+  const computedAt = rt.clock.now().toISOString();
   const rows = await rt.prisma.$transaction(
     async (tx: Tx) => {
       // Serialises two runs of the same window (a stalled job's retry racing a fresh one).
@@ -180,10 +183,11 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
         n += await tx.$executeRawUnsafe(customSql(m), tenantId, s, e, globToPostgresRegex(m.typeGlob), m.valuePath ? jsonPathSegments(m.valuePath) : [], m.groupBy ?? '');
       }
       await tx.$executeRawUnsafe(
-        `INSERT INTO "BillingWindow" ("tenantId", "windowStart", "requestedAt", "computedAt") VALUES ($1, $2::timestamp, now(), now())
-         ON CONFLICT ("tenantId", "windowStart") DO UPDATE SET "computedAt" = now()`,
+        `INSERT INTO "BillingWindow" ("tenantId", "windowStart", "requestedAt", "computedAt") VALUES ($1, $2::timestamp, $3::timestamp, $3::timestamp)
+         ON CONFLICT ("tenantId", "windowStart") DO UPDATE SET "computedAt" = $3::timestamp`,
         tenantId,
         s,
+        computedAt,
       );
       return n;
     },
@@ -202,7 +206,7 @@ export const meteringJobId = (tenantId: string, windowStart: Date, requestedAt: 
 export async function requestWindows(rt: Runtime, tenantId: string, from: Date, to: Date): Promise<Date[]> {
   const windows = windowsBetween(from, to).slice(0, 24 * 400);
   if (!windows.length) return [];
-  const requestedAt = new Date();
+  const requestedAt = rt.clock.now();
   await rt.prisma.$executeRawUnsafe(
     `INSERT INTO "BillingWindow" ("tenantId", "windowStart", "requestedAt")
      SELECT $1, w, $3::timestamp FROM unnest($2::timestamp[]) AS w
@@ -221,7 +225,7 @@ export async function requestWindows(rt: Runtime, tenantId: string, from: Date, 
  * previous one (until it has been computed after it closed); plus a re-drive of windows whose request
  * is newer than their computation and older than a minute (a lost job).
  */
-export async function meterRecentWindows(rt: Runtime, now = new Date()): Promise<{ queued: number }> {
+export async function meterRecentWindows(rt: Runtime, now = rt.clock.now()): Promise<{ queued: number }> {
   const current = windowStartOf(now);
   const previous = new Date(current.getTime() - WINDOW_MS);
   const tenants = await rt.prisma.tenant.findMany({ select: { id: true } });

@@ -86,7 +86,7 @@ export async function recomputeUsage(ctx: Ctx, args: { from?: string | null; to?
   assertCanManageBilling(ctx);
   const me = requireUser(ctx);
   const settings = await loadSettings(scopeOf(ctx));
-  const now = new Date();
+  const now = ctx.rt.clock.now();
   const problems: FieldProblem[] = [];
   const from = args.from != null ? parseBoundary(args.from, settings.timeZone) : monthOf(now, settings.timeZone).start;
   const to = args.to != null ? parseBoundary(args.to, settings.timeZone) : now;

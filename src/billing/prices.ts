@@ -59,7 +59,7 @@ export interface SkuView extends SkuDefinition {
 }
 
 /** Every SKU of the tenant with its price now and its price history (oldest first). */
-export async function tenantSkus(scope: BillingScope, now = new Date()): Promise<SkuView[]> {
+export async function tenantSkus(scope: BillingScope, now = scope.rt.clock.now()): Promise<SkuView[]> {
   const [settings, meters, prices] = await Promise.all([
     loadSettings(scope),
     scope.db.billingMeter.findMany({ where: { tenantId: scope.tenantId }, orderBy: { slug: 'asc' } }),
@@ -135,7 +135,7 @@ export async function setSkuPrice(ctx: Ctx, input: SetPriceInput, base: string[]
   if (!sku) throw new NotFound('SKU');
   const settings = await loadSettings(scope);
   await ctx.db.billingPrice.create({
-    data: { tenantId: me.tenantId, skuId: sku.id, unitPrice: price!.toFixed(), currency: settings.currency, effectiveFrom: input.effectiveFrom ?? windowStartOf(new Date()), changedById: me.userId },
+    data: { tenantId: me.tenantId, skuId: sku.id, unitPrice: price!.toFixed(), currency: settings.currency, effectiveFrom: input.effectiveFrom ?? windowStartOf(ctx.rt.clock.now()), changedById: me.userId },
   });
   return (await tenantSkus(scope)).find((s) => s.id === sku.id)!;
 }

@@ -95,7 +95,7 @@ function lines(rows: PricedRow[], skus: SkuView[], currency: string): SkuLine[] 
 }
 
 /** The month to date in the tenant's zone, with the forecast and the budget. */
-export async function currentSpendFor(scope: BillingScope, now = new Date()): Promise<CurrentView & { exactTotal: Decimal; exactForecast: Decimal; monthLabel: string }> {
+export async function currentSpendFor(scope: BillingScope, now = scope.rt.clock.now()): Promise<CurrentView & { exactTotal: Decimal; exactForecast: Decimal; monthLabel: string }> {
   const settings = await loadSettings(scope);
   const month = monthOf(now, settings.timeZone);
   const skus = billable(await tenantSkus(scope, now));
@@ -136,7 +136,7 @@ export interface PeriodArgs {
 const MAX_PERIOD_MS = 367 * 86400_000;
 
 /** A period from `period` (YYYY-MM) or `from`/`to` (ISO dates or date-times); default: the current month. */
-export function resolvePeriod(args: PeriodArgs, settings: Settings, now = new Date(), base: string[] = []): Period {
+export function resolvePeriod(args: PeriodArgs, settings: Settings, now: Date, base: string[] = []): Period {
   const problems = [];
   if (args.period != null) {
     if (args.from != null || args.to != null) problems.push({ loc: [...base, 'period'], msg: 'give either `period` or `from`/`to`, not both' });
@@ -184,8 +184,9 @@ export async function breakdown(ctx: Ctx, groupBy: GroupBy, args: PeriodArgs): P
   if (!GROUP_BYS.includes(groupBy)) throw new ValidationFailed([{ loc: ['groupBy'], msg: `must be one of ${GROUP_BYS.join(', ')}` }]);
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const period = resolvePeriod(args, settings);
-  const skus = billable(await tenantSkus(scope));
+  const now = ctx.rt.clock.now();
+  const period = resolvePeriod(args, settings, now);
+  const skus = billable(await tenantSkus(scope, now));
   const byId = new Map(skus.map((s) => [s.id, s]));
   const rows = await priced(scope, skus, period.start, period.end, [GROUP_EXPR[groupBy], 'p.sku'], settings.timeZone);
   rows.sort((a, b) => b.amount.comparedTo(a.amount) || a.g[0]!.localeCompare(b.g[0]!) || a.g[1]!.localeCompare(b.g[1]!));
@@ -214,8 +215,9 @@ export async function dailySeries(ctx: Ctx, daysArg?: number | null): Promise<Da
   if (!Number.isInteger(days) || days < 1 || days > MAX_DAYS) throw new ValidationFailed([{ loc: ['days'], msg: `must be an integer from 1 to ${MAX_DAYS}` }]);
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
-  const range = lastDays(new Date(), days, settings.timeZone);
-  const skus = billable(await tenantSkus(scope));
+  const now = ctx.rt.clock.now();
+  const range = lastDays(now, days, settings.timeZone);
+  const skus = billable(await tenantSkus(scope, now));
   const rows = await priced(scope, skus, range.start, range.end, [DAY_EXPR, 'p.sku'], settings.timeZone);
   const byDay = new Map<string, PricedRow[]>();
   for (const r of rows) byDay.set(r.g[0]!, [...(byDay.get(r.g[0]!) ?? []), r]);

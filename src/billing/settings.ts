@@ -54,7 +54,7 @@ export async function updateBillingSettings(ctx: Ctx, input: SettingsInput, base
     const data = { ...(input.timeZone != null ? { timeZone: input.timeZone } : {}), ...(input.currency != null ? { currency: input.currency } : {}) };
     await ctx.db.billingSettings.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, ...data }, update: data });
   }
-  const from = windowStartOf(new Date());
+  const from = windowStartOf(ctx.rt.clock.now());
   if (input.pricePerKwh != null) await setSkuPrice(ctx, { skuId: LOCAL_ENERGY_SKU, unitPrice: input.pricePerKwh, effectiveFrom: from }, base);
   if (input.gpuAmortizationPerHour != null) await setSkuPrice(ctx, { skuId: LOCAL_AMORTIZATION_SKU, unitPrice: input.gpuAmortizationPerHour, effectiveFrom: from }, base);
   return billingSettings(ctx);

@@ -191,6 +191,7 @@ export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }
         await tx.event.create({
           data: {
             tenantId: c.tenantId,
+            receivedAt: ctx.rt.clock.now(),
             type: 'cluster.alert',
             module: 'clusters',
             source: `cluster/${c.name}`.slice(0, 200),

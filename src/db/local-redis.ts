@@ -141,7 +141,7 @@ async function terminate(child: ChildProcess, exited: Promise<number | null>): P
 }
 
 async function waitUntilReady(port: number, exited: Promise<number | null>, output: () => string): Promise<void> {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
+  const deadline = Date.now() + READY_TIMEOUT_MS; // a start-up timeout: the system clock
   let hasExited = false;
   void exited.then(() => (hasExited = true));
   while (Date.now() < deadline) {

@@ -71,6 +71,7 @@ export async function createDevice(ctx: Ctx, input: DeviceFields & { name: strin
     [device, event] = await ctx.db.$transaction(async (tx) => {
       const d = await tx.device.create({ data: { ...(dataOf(fields) as Prisma.DeviceUncheckedCreateInput), tenantId: me.tenantId } });
       const e = await insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: me.tenantId,
         type: 'sot.device_created',
         summary: `Device ${d.name} created by ${me.email ?? 'a user'}`,
@@ -102,6 +103,7 @@ export async function updateDevice(ctx: Ctx, id: string, patch: DeviceFields): P
     [device, event] = await ctx.db.$transaction(async (tx) => {
       const d = await tx.device.update({ where: { id }, data: dataOf(fields) });
       const e = await insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: me.tenantId,
         type: 'sot.device_updated',
         summary: `Device ${d.name} updated by ${me.email ?? 'a user'} (${Object.keys(fields).join(', ') || 'no fields'})`,
@@ -130,6 +132,7 @@ export async function deleteDevice(ctx: Ctx, id: string): Promise<Device> {
   const event = await ctx.db.$transaction(async (tx) => {
     await tx.device.delete({ where: { id } });
     return insertTimelineEvent(tx, {
+      receivedAt: ctx.rt.clock.now(),
       tenantId: me.tenantId,
       type: 'sot.device_deleted',
       summary: `Device ${device.name} deleted by ${me.email ?? 'a user'}`,
@@ -155,14 +158,16 @@ export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; 
   const me = requireUser(ctx);
   assertConfigSize(input.config, ['input', 'config']);
   const before = await getDevice(ctx, input.deviceId);
-  const observedAt = input.observedAt ?? new Date();
-  if (observedAt.getTime() > Date.now() + 5 * 60_000) throw invalid(['input', 'observedAt'], 'cannot be in the future');
+  const now = ctx.rt.clock.now();
+  const observedAt = input.observedAt ?? now;
+  if (observedAt.getTime() > now.getTime() + 5 * 60_000) throw invalid(['input', 'observedAt'], 'cannot be in the future');
   const changed = before.observedConfig !== input.config;
   const [device, events] = await ctx.db.$transaction(async (tx) => {
     const d = await tx.device.update({ where: { id: input.deviceId }, data: { observedConfig: input.config, observedAt } });
     const e = changed
       ? [
           await insertTimelineEvent(tx, {
+            receivedAt: ctx.rt.clock.now(),
             tenantId: me.tenantId,
             type: 'sot.config_observed',
             summary: `New configuration observed on ${d.name}`,

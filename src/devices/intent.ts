@@ -17,6 +17,8 @@ export interface NewIntent {
   authorId: string | null;
   proposalId?: string | null;
   comment?: string | null;
+  /** The service clock's now (the device row's updatedAt). */
+  now: Date;
 }
 
 type Tx = Pick<PrismaClient, 'device' | 'intentVersion' | 'event'>;
@@ -26,7 +28,7 @@ type Tx = Pick<PrismaClient, 'device' | 'intentVersion' | 'event'>;
  * takes its row lock, so concurrent writers of one device number their versions one after the other.
  */
 export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ intent: IntentVersion; event: Event }> {
-  const device = await tx.device.update({ where: { id: input.deviceId }, data: { updatedAt: new Date() }, select: { id: true, name: true } });
+  const device = await tx.device.update({ where: { id: input.deviceId }, data: { updatedAt: input.now }, select: { id: true, name: true } });
   const last = await tx.intentVersion.findFirst({ where: { deviceId: input.deviceId }, orderBy: { version: 'desc' }, select: { version: true } });
   const intent = await tx.intentVersion.create({
     data: {
@@ -40,6 +42,7 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
     },
   });
   const event = await insertTimelineEvent(tx, {
+    receivedAt: input.now,
     tenantId: input.tenantId,
     type: 'sot.intent_changed',
     summary: `Intended configuration of ${device.name} is now version ${intent.version}${input.proposalId ? ' (approved proposal)' : ''}`,
@@ -60,7 +63,7 @@ export async function setDeviceIntent(ctx: Ctx, input: { deviceId: string; confi
   assertConfigSize(input.config, ['input', 'config']);
   const device = await getDevice(ctx, input.deviceId);
   const { intent, event } = await ctx.db.$transaction((tx) =>
-    writeIntentVersion(tx, { tenantId: me.tenantId, deviceId: input.deviceId, config: input.config, authorId: me.userId, comment: input.comment ?? null }),
+    writeIntentVersion(tx, { tenantId: me.tenantId, deviceId: input.deviceId, config: input.config, authorId: me.userId, comment: input.comment ?? null, now: ctx.rt.clock.now() }),
   );
   await announceTimelineEvents(ctx.rt, [event]);
   publishDeviceChanged(ctx.rt, device, 'intent_changed');

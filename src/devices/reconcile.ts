@@ -19,7 +19,7 @@ export interface QueuedReconcile {
 
 /** Queues a reconcile job for the device (ids only in the job). */
 export async function queueReconcile(rt: Runtime, deviceId: string): Promise<QueuedReconcile> {
-  const queuedAt = new Date();
+  const queuedAt = rt.clock.now();
   const jobId = `reconcile-${deviceId}-${queuedAt.getTime()}-${Math.random().toString(36).slice(2, 8)}`;
   await rt.queues.add('sot', { task: 'reconcile', deviceId }, { jobId });
   return { deviceId, jobId, queuedAt };
@@ -63,6 +63,7 @@ export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<Dr
       },
     });
     const event = await insertTimelineEvent(tx, {
+      receivedAt: rt.clock.now(),
       tenantId: device.tenantId,
       deviceId: device.id,
       receivedVia: 'system',

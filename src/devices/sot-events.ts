@@ -33,6 +33,8 @@ export interface TimelineEventInput {
   source?: string;
   labels?: Record<string, string>;
   payload?: Prisma.InputJsonValue;
+  /** The service clock's now: the timeline's windows compare receivedAt with that clock. */
+  receivedAt: Date;
 }
 
 /** Inserts the event inside `tx`; pass the row to `announceTimelineEvents` after commit. */
@@ -49,6 +51,7 @@ export function insertTimelineEvent(tx: Pick<PrismaClient, 'event'>, e: Timeline
       payload: e.payload ?? {},
       receivedVia: e.receivedVia,
       deviceId: e.deviceId ?? null,
+      receivedAt: e.receivedAt,
     },
   });
 }

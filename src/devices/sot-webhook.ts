@@ -43,6 +43,7 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
     const event = await ctx.db.$transaction(async (tx) => {
       await tx.device.delete({ where: { id: device.id } });
       return insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: p.tenantId,
         type: 'sot.device_deleted',
         summary: `Device ${device.name} deleted in the source of truth`,
@@ -75,6 +76,7 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
         ? await tx.device.update({ where: { id: target.id }, data })
         : await tx.device.create({ data: { ...(data as Prisma.DeviceUncheckedCreateInput), tenantId: p.tenantId } });
       const e = await insertTimelineEvent(tx, {
+        receivedAt: ctx.rt.clock.now(),
         tenantId: p.tenantId,
         type: target ? 'sot.device_updated' : 'sot.device_created',
         summary: `Device ${d.name} ${target ? 'updated' : 'created'} from the source of truth`,

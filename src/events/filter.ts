@@ -88,7 +88,7 @@ function globWhere(glob: string): Prisma.EventWhereInput {
 }
 
 /** The Prisma `where` selecting stored events that pass the filter (tenant scope is added by ctx.db). */
-export function eventWhere(filter: EventFilter, now = new Date()): Prisma.EventWhereInput {
+export function eventWhere(filter: EventFilter, now: Date): Prisma.EventWhereInput {
   const and: Prisma.EventWhereInput[] = [];
   if (filter.module) and.push({ module: filter.module });
   if (filter.severities?.length) and.push({ severity: { in: filter.severities } });
@@ -104,7 +104,7 @@ export function eventWhere(filter: EventFilter, now = new Date()): Prisma.EventW
 }
 
 /** True when a live event passes the filter (same semantics as `eventWhere`). */
-export function matchesEventFilter(e: FilterableEvent, filter: EventFilter, now = new Date()): boolean {
+export function matchesEventFilter(e: FilterableEvent, filter: EventFilter, now: Date): boolean {
   if (filter.module && e.module !== filter.module) return false;
   if (filter.severities?.length && !filter.severities.includes(e.severity as EventSeverity)) return false;
   if (filter.type && !globMatches(filter.type, e.type)) return false;

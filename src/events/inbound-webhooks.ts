@@ -90,7 +90,7 @@ export async function revealInboundWebhookSecret(ctx: Ctx, id: string): Promise<
 export async function rotateInboundWebhookSecret(ctx: Ctx, id: string): Promise<{ webhook: InboundWebhook; secret: string }> {
   const hook = await load(ctx, id);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  const webhook = await ctx.db.inboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
+  const webhook = await ctx.db.inboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()) });
   return { webhook, secret };
 }
 
@@ -116,7 +116,7 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
     const header = req.headers['x-service-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
     if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).', 'SIGNATURE_INVALID');
-    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
+    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook, rt.clock.now().getTime()), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
     await consumeInboundRate(rt, `hook:${hook.id}`);
     return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
   };

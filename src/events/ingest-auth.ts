@@ -24,9 +24,9 @@ export async function principalForIngestKey(rt: Runtime, key: string | undefined
   if (!memo) memos.set(rt, (memo = new Map()));
   const hash = key ? tokenHash(key) : '';
   const hit = hash ? memo.get(hash) : undefined;
-  const now = Date.now();
+  const now = Date.now(); // the memo's lifetime, in-process: the system clock
   if (hit && hit.until > now) return hit.principal;
-  const principal = await authenticateIngestKey(rt.prisma, key);
+  const principal = await authenticateIngestKey(rt.prisma, key, rt.clock.now());
   if (memo.size >= MEMO_MAX) memo.clear();
   memo.set(hash, { principal, until: now + MEMO_MS });
   return principal;

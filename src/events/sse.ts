@@ -46,7 +46,7 @@ export async function streamEvents(
   },
 ): Promise<void> {
   const me = requireUser(ctx);
-  timelineWhere(input.filter); // 422 (`['filter', …]`) before the stream starts
+  timelineWhere(input.filter, ctx.rt.clock.now()); // 422 (`['filter', …]`) before the stream starts
   const sent = new Set<string>();
   let replaying = true;
   const held: SerializedEvent[] = [];
@@ -111,7 +111,7 @@ export async function streamEvents(
     try {
       for await (const payload of live) {
         const e = payload as SerializedEvent;
-        if (!matchesEventFilter(e, input.filter)) continue;
+        if (!matchesEventFilter(e, input.filter, ctx.rt.clock.now())) continue;
         if (replaying) held.push(e);
         else send(e);
       }

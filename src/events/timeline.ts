@@ -15,10 +15,10 @@ export const REPLAY_MAX = 1000;
 export const NEWEST_FIRST = [{ receivedAt: 'desc' as const }, { id: 'desc' as const }];
 
 /** The Prisma `where` of a timeline query; validates the filter first (422 naming the field). */
-export function timelineWhere(filter: EventFilter | null | undefined, field?: (name: string) => string[]) {
+export function timelineWhere(filter: EventFilter | null | undefined, now: Date, field?: (name: string) => string[]) {
   const f = filter ?? {};
   assertValidFilter(f, field);
-  return eventWhere(f);
+  return eventWhere(f, now);
 }
 
 /**
@@ -32,7 +32,7 @@ export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFi
   // The id's own time (UUIDv7) bounds the read to the partitions since then (a day earlier for clock skew).
   const since = new Date(at - ID_TIME_SLACK_MS);
   return ctx.db.event.findMany({
-    where: { AND: [timelineWhere(filter), { id: { gt: lastEventId.toLowerCase() } }, { receivedAt: { gte: since } }] },
+    where: { AND: [timelineWhere(filter, ctx.rt.clock.now()), { id: { gt: lastEventId.toLowerCase() } }, { receivedAt: { gte: since } }] },
     orderBy: { id: 'asc' },
     take: REPLAY_MAX,
   });

@@ -71,7 +71,7 @@ function describe(err: unknown, signal: AbortSignal): string {
 /** Sends one chat-completions request and measures it. */
 export async function measureChatCompletion(r: ChatRequest, seed = 0): Promise<RequestMeasure> {
   const signal = r.signal ? AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs)]) : AbortSignal.timeout(r.timeoutMs);
-  const startedAt = Date.now();
+  const startedAt = Date.now(); // a measurement of this request (stored nowhere), not business time
   const t0 = performance.now();
   const result: RequestMeasure = { ok: false, error: null, ttftMs: null, itlMs: [], latencyMs: 0, outputTokens: 0, startedAt };
   const finish = (error: string | null): RequestMeasure => {

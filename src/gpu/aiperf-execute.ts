@@ -49,7 +49,7 @@ async function driveRequestRate({ run, signal, measure }: Plan, out: RequestMeas
 }
 
 async function finishRun(rt: Runtime, runId: string, data: Prisma.AiperfRunUpdateManyMutationInput): Promise<void> {
-  await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'running' }, data: { finishedAt: new Date(), ...data } });
+  await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'running' }, data: { finishedAt: rt.clock.now(), ...data } });
 }
 
 /**
@@ -58,7 +58,7 @@ async function finishRun(rt: Runtime, runId: string, data: Prisma.AiperfRunUpdat
  * and the GPUs' load of the window. Returns the final status.
  */
 export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: AbortSignal): Promise<AiperfStatus | 'skipped'> {
-  const startedAt = new Date();
+  const startedAt = rt.clock.now();
   const claimed = await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'running', startedAt } });
   if (claimed.count === 0) return 'skipped';
   const run = await rt.prisma.aiperfRun.findUniqueOrThrow({ where: { id: runId } });
@@ -115,7 +115,7 @@ export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: Ab
     await dispatcher?.close().catch(() => undefined);
   }
   const wallMs = performance.now() - t0;
-  const finishedAt = new Date();
+  const finishedAt = rt.clock.now();
   // Requests cut short by a cancel are not the endpoint's errors.
   const counted = cancelled || shutdown?.aborted ? measures.filter((m) => m.ok || !m.error?.startsWith('aborted')) : measures;
   const results = aggregateResults(counted, wallMs);

@@ -98,6 +98,7 @@ export async function startAiperfRun(ctx: Ctx, input: AiperfRunInput): Promise<A
       inputTokens: v.inputTokens!,
       outputTokens: v.outputTokens!,
       streaming: v.streaming!,
+      createdAt: ctx.rt.clock.now(), // the queued-run sweep compares it with the service clock
       requestedBy: ctx.principal?.userId ?? null,
     } as Prisma.AiperfRunUncheckedCreateInput,
   });
@@ -130,7 +131,7 @@ export async function listAiperfRuns(ctx: Ctx, opts: { status?: AiperfStatus | n
  */
 export async function cancelAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
   const run = await getAiperfRun(ctx, id);
-  const now = new Date();
+  const now = ctx.rt.clock.now();
   if (run.status === 'queued') {
     const moved = await ctx.db.aiperfRun.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } });
     if (moved.count === 1) return getAiperfRun(ctx, id);
@@ -142,7 +143,7 @@ export async function cancelAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> 
 }
 
 /** Runs left `running` past any possible deadline (a worker died mid-run) end `failed`. */
-export async function failStaleAiperfRuns(rt: Runtime, now = new Date()): Promise<number> {
+export async function failStaleAiperfRuns(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const cutoff = new Date(now.getTime() - AIPERF_LIMITS.maxRunMs - 10 * 60_000);
   const r = await rt.prisma.aiperfRun.updateMany({ where: { status: 'running', startedAt: { lt: cutoff } }, data: { status: 'failed', finishedAt: now, error: 'The run stopped reporting (its worker ended); start it again.' } });
   return r.count;
@@ -152,7 +153,7 @@ export async function failStaleAiperfRuns(rt: Runtime, now = new Date()): Promis
 export const REDRIVE_QUEUED_AFTER_MS = 60_000;
 
 /** Re-queues runs still `queued` a minute after they were accepted (same job id: a waiting job is left alone). */
-export async function redriveQueuedAiperfRuns(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveQueuedAiperfRuns(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const stale = await rt.prisma.aiperfRun.findMany({ where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - REDRIVE_QUEUED_AFTER_MS) } }, select: { id: true }, take: 500 });
   for (const r of stale) await queueAiperfRun(rt, r.id);
   return stale.length;

@@ -129,7 +129,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 export function retryAfterMs(header: string | null, fallbackMs: number): number {
   if (!header) return fallbackMs;
   const n = Number(header);
-  const ms = Number.isFinite(n) ? n * 1000 : new Date(header).getTime() - Date.now();
+  const ms = Number.isFinite(n) ? n * 1000 : new Date(header).getTime() - Date.now(); // an HTTP date from the hub: wall-clock time
   return Math.min(300_000, Math.max(1000, Number.isFinite(ms) ? ms : fallbackMs));
 }
 
@@ -202,7 +202,7 @@ export async function collectGpuTelemetry(o: CollectorOptions): Promise<Collecto
   const result: CollectorResult = { rounds: 0, samples: 0, posts: 0, stored: 0, events: 0, gzipped: 0, rateLimited: 0, retries: 0, pending: 0 };
   let backlog: GpuSampleInput[] = [];
   for (;;) {
-    const started = Date.now();
+    const started = performance.now();
     let csv: string | null = null;
     try {
       csv = await runNvidiaSmi(o.nvidiaSmi, o.env, o.smiTimeoutMs);
@@ -241,7 +241,7 @@ export async function collectGpuTelemetry(o: CollectorOptions): Promise<Collecto
       }
     }
     if (o.once || o.stop?.aborted || o.abort?.aborted) break;
-    await sleep(Math.max(0, o.intervalMs - (Date.now() - started)), o.stop);
+    await sleep(Math.max(0, o.intervalMs - (performance.now() - started)), o.stop);
     if (o.stop?.aborted || o.abort?.aborted) break;
   }
   result.pending = backlog.length;

@@ -20,6 +20,7 @@ export async function markMissingGpus(rt: Runtime, now = rt.clock.now()): Promis
       const e = await tx.event.create({
         data: {
           tenantId: g.tenantId,
+          receivedAt: now,
           type: 'gpu.missing',
           module: 'gpu',
           source: `gpu/${g.node}`,

@@ -17,7 +17,7 @@ function isText(v: unknown, max: number): v is string {
   return typeof v === 'string' && v.length > 0 && v.length <= max;
 }
 
-export function parseGpuPush(body: unknown, now = new Date()): GpuSampleInput[] {
+export function parseGpuPush(body: unknown, now: Date): GpuSampleInput[] {
   const problems: FieldProblem[] = [];
   const at = (loc: Array<string | number>, msg: string) => problems.push({ loc: [...loc.map(String)], msg });
   if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object {node, samples}' }]);

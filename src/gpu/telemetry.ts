@@ -199,7 +199,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
         col((g) => iso(g.lastSampleAt)),
       );
     }
-    const rows = newEvents.length ? await tx.event.createManyAndReturn({ data: newEvents as Prisma.EventCreateManyInput[] }) : [];
+    const rows = newEvents.length ? await tx.event.createManyAndReturn({ data: newEvents.map((e) => ({ ...e, receivedAt: now })) as Prisma.EventCreateManyInput[] }) : [];
     return { events: rows, changed: healthChanged, stored, gpuIds: [...byUuid.values()].map((g) => g.id) };
     // Pushes of the same GPUs queue on their rows; give a busy fleet more than Prisma's default 5 s.
   }, { timeout: 20_000, maxWait: 10_000 });

@@ -39,7 +39,7 @@ function fieldOf(p: FieldProblem): string {
 }
 
 /** Runs the checks (the probe calls the remote) without storing anything. */
-export async function computeHealth(rt: Runtime, integ: Integration, now = new Date()): Promise<HealthReport> {
+export async function computeHealth(rt: Runtime, integ: Integration, now = rt.clock.now()): Promise<HealthReport> {
   const p = getProvider(integ.provider);
   const effective = await effectiveConfigOf(rt, integ);
   const problems = configProblems(p, effective, ['config']);
@@ -101,6 +101,7 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
       ev = await tx.event.create({
         data: {
           tenantId: integ.tenantId,
+          receivedAt: report.checkedAt,
           type: recovered ? 'integration.recovered' : 'integration.degraded',
           module: 'integrations',
           source: `${integ.provider}/${integ.name}`.slice(0, 200),
@@ -154,10 +155,10 @@ export function healthHistory(rt: Runtime, integrationId: string, tenantId: stri
 
 /** Notes a failed pull or push on the integration (message only: never a config value). */
 export async function noteIntegrationError(rt: Runtime, integ: Pick<Integration, 'id' | 'tenantId'>, message: string): Promise<void> {
-  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: { increment: 1 }, lastError: message.slice(0, 1000), lastErrorAt: new Date() } });
+  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: { increment: 1 }, lastError: message.slice(0, 1000), lastErrorAt: rt.clock.now() } });
 }
 
 /** Notes a successful pull or push: the error streak ends. */
 export async function noteIntegrationSuccess(rt: Runtime, integ: Pick<Integration, 'id' | 'tenantId'>, pulled = false): Promise<void> {
-  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: 0, ...(pulled ? { lastPullAt: new Date() } : {}) } });
+  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: 0, ...(pulled ? { lastPullAt: rt.clock.now() } : {}) } });
 }

@@ -117,7 +117,7 @@ export async function pullDueIntegrations(rt: Runtime): Promise<{ due: number; p
       const p = getProvider(row.provider);
       const everyS = p.pullEverySeconds!(await effectiveConfigOf(rt, row));
       if (!everyS || everyS <= 0) continue;
-      const claimed = await rt.redis.set(`${rt.config.redisPrefix}:integration-pull:${row.id}`, String(Date.now()), 'PX', Math.max(1000, everyS * 1000 - 500), 'NX');
+      const claimed = await rt.redis.set(`${rt.config.redisPrefix}:integration-pull:${row.id}`, String(rt.clock.now().getTime()), 'PX', Math.max(1000, everyS * 1000 - 500), 'NX');
       if (claimed !== 'OK') continue;
       due++;
       if (!(await pullIntegration(rt, row)).ok) failed++;

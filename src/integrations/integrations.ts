@@ -204,7 +204,7 @@ export async function rotatePushToken(ctx: Ctx, id: string): Promise<{ integrati
       pushTokenHash: tokenHash(pushToken),
       pushTokenPrefix: pushToken.slice(0, 10),
       previousTokenHash: row.pushTokenHash,
-      previousTokenValidUntil: new Date(Date.now() + ROTATION_GRACE_MS),
+      previousTokenValidUntil: new Date(ctx.rt.clock.now().getTime() + ROTATION_GRACE_MS),
     },
   });
   return { integration, pushToken };

@@ -37,7 +37,7 @@ export async function integrationPushAuth(rt: Runtime, req: Request): Promise<Pr
   const hash = tokenHash(token);
   // Credential resolution by hash: the root client, like ingest keys.
   const row = await rt.prisma.integration.findFirst({
-    where: { OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: new Date() } }] },
+    where: { OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: rt.clock.now() } }] },
     select: { id: true, tenantId: true, enabled: true, provider: true },
   });
   if (!row || !constantTimeEqual(row.id, String(req.params.integrationId ?? ''))) throw new Unauthenticated('Invalid push token for this integration.');

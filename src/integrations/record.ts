@@ -57,6 +57,7 @@ export async function recordSignals(
   let resolved = 0;
   // The root client with the integration row's own tenant id (like a worker processing a job).
   await rt.prisma.$transaction(async (tx) => {
+    const now = rt.clock.now();
     const directives = (s: Signal): Record<string, string> =>
       !s.alert ? {} : { [DEDUP_KEY_LABEL]: alertKeyOf(integ.id, s.alert.key), ...(s.alert.state === 'firing' ? {} : { [EVENT_ACTION_LABEL]: s.alert.state === 'resolved' ? 'resolve' : 'acknowledge' }) };
     const insert = (s: Pick<Signal, 'type' | 'summary' | 'severity' | 'labels' | 'payload'>, extra: Record<string, string> = {}) =>
@@ -71,13 +72,14 @@ export async function recordSignals(
           labels: { ...s.labels, integration_id: integ.id, ...extra },
           payload: s.payload as Prisma.InputJsonValue,
           receivedVia: opts.via,
+          receivedAt: now,
         },
       });
     const liveOf = (key: string) => tx.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: integ.tenantId, liveDedupKey: alertKeyOf(integ.id, key) } } });
     const seen = new Set<string>();
     // Maintenance windows suppress alerts opened from integrations as they do rule alerts.
     const anyFiring = signals.some((x) => x.alert?.state === 'firing');
-    const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], new Date()) : [];
+    const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], now) : [];
     const rules = anyFiring ? await tx.alertRule.findMany({ where: { tenantId: integ.tenantId, enabled: true, kind: 'match' } }) : [];
     for (const s of signals) {
       if (!s.alert) {
@@ -92,6 +94,7 @@ export async function recordSignals(
       if (s.alert.state === 'firing' && rules.some((r) => ruleStep(r, matchableOf(ev), 'trigger') === 'trigger')) continue; // the rule opens it
       if (s.alert.state === 'firing') {
         const r = await openOrBumpAlert(tx, {
+          now,
           tenantId: integ.tenantId,
           ruleId: null,
           dedupKey: alertKeyOf(integ.id, s.alert.key),
@@ -110,7 +113,7 @@ export async function recordSignals(
         if (r.opened) opened++;
       } else {
         const action = s.alert.state === 'resolved' ? 'resolve' : 'acknowledge';
-        const t = await actOnLiveAlertByEvent(tx, { tenantId: integ.tenantId, dedupKey: alertKeyOf(integ.id, s.alert.key), action, eventId: ev.id, note: `${action === 'resolve' ? 'Resolved' : 'Acknowledged'} by ${source}.` });
+        const t = await actOnLiveAlertByEvent(tx, { tenantId: integ.tenantId, dedupKey: alertKeyOf(integ.id, s.alert.key), action, eventId: ev.id, now, note: `${action === 'resolve' ? 'Resolved' : 'Acknowledged'} by ${source}.` });
         if (t) {
           changes.push(t.change);
           outboxIds.push(t.outboxId);
@@ -127,13 +130,13 @@ export async function recordSignals(
         const ev = await insert({ type: `${integ.provider}.resolved`, summary: `Resolved: ${a.summary}`.slice(0, 1000), severity: 'info', labels: {}, payload: { status: 'resolved', key, alert_id: a.id } }, { [DEDUP_KEY_LABEL]: a.liveDedupKey!, [EVENT_ACTION_LABEL]: 'resolve' });
         events.push(ev);
         await tx.alertEvent.create({ data: { alertId: a.id, eventId: ev.id } });
-        const t = await transitionAlert(tx, a, { action: 'resolve', actorId: null, actorEventId: ev.id, note: `No longer active in ${source}.` });
+        const t = await transitionAlert(tx, a, { action: 'resolve', actorId: null, actorEventId: ev.id, now, note: `No longer active in ${source}.` });
         changes.push(t.change);
         outboxIds.push(t.outboxId);
         resolved++;
       }
     }
-    if (events.length) await tx.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { lastEventAt: new Date() } });
+    if (events.length) await tx.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { lastEventAt: now } });
   }, { timeout: 30_000 });
   await announceAlertChanges(rt, changes, outboxIds);
   await announceTimelineEvents(rt, events);

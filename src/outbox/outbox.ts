@@ -33,6 +33,8 @@ export interface OutboxInput {
    * webhook id that receives the message whatever its triggers (a report schedule's webhook).
    */
   body: Prisma.InputJsonValue;
+  /** The message's time (the service clock's now): its deliveries' createdAt, metered by billing. */
+  createdAt: Date;
 }
 
 /** Messages re-driven per sweep at most. */
@@ -45,7 +47,7 @@ function outboxJobId(outboxId: string): string {
 
 /** Writes the message inside the caller's transaction; returns its id for `dispatchOutbox`. */
 export async function writeOutbox(tx: Pick<PrismaClient, 'outboxMessage'>, msg: OutboxInput): Promise<string> {
-  const row = await tx.outboxMessage.create({ data: { tenantId: msg.tenantId, topic: msg.topic, subjectId: msg.subjectId, body: msg.body } });
+  const row = await tx.outboxMessage.create({ data: { tenantId: msg.tenantId, topic: msg.topic, subjectId: msg.subjectId, body: msg.body, createdAt: msg.createdAt } });
   return row.id;
 }
 
@@ -61,7 +63,7 @@ export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<
 }
 
 /** Re-enqueues the jobs of messages still undispatched `sweepAfterMs` after they were written. */
-export async function redriveOutbox(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveOutbox(rt: Runtime, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
   const stale = await rt.prisma.outboxMessage.findMany({
     where: { dispatchedAt: null, createdAt: { lt: cutoff } },

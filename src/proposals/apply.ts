@@ -21,7 +21,7 @@ export async function failProposal(rt: Runtime, proposalId: string, reason: stri
     const moved = await tx.proposal.updateMany({ where: { id: proposalId, status: 'approved' }, data: { status: 'failed', failureReason: reason.slice(0, 2000) } });
     if (moved.count === 0) return null;
     const p = await tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
-    const rec = await recordProposalChange(tx, p, 'proposal.failed', { type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
+    const rec = await recordProposalChange(tx, p, 'proposal.failed', { at: rt.clock.now(), type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
     return { p, ...rec };
   });
   if (!result) return null;
@@ -43,14 +43,15 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
   }
   const device = p.device;
   const done = await rt.prisma.$transaction(async (tx) => {
-    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: new Date() } });
+    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: rt.clock.now() } });
     if (claimed.count === 0) return null;
     const intent =
       p.proposedIntent != null
-        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title })
+        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title, now: rt.clock.now() })
         : null;
     const applied = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, applied, 'proposal.applied', {
+      at: rt.clock.now(),
       type: 'sot.proposal_applied',
       summary: intent ? `Proposal applied: ${applied.title} (intent version ${intent.intent.version})` : `Proposal applied: ${applied.title} (action ${applied.action})`,
     });
@@ -76,7 +77,7 @@ const APPLY_REDRIVE_AFTER_MS = 60_000;
  * finished one (BullMQ keeps it for a while under that id) is removed first so the id is free again.
  * Applying is idempotent.
  */
-export async function redriveApprovedProposals(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveApprovedProposals(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const stale = await rt.prisma.proposal.findMany({
     where: { status: 'approved', approvedAt: { lt: new Date(now.getTime() - APPLY_REDRIVE_AFTER_MS) } },
     select: { id: true, revision: true },

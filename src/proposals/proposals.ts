@@ -69,14 +69,15 @@ export async function recordProposalChange(
   tx: Tx,
   p: Proposal,
   topic: OutboxTopic,
-  event: { type: SotEventType; summary: string; severity?: 'info' | 'warning' },
+  event: { type: SotEventType; summary: string; severity?: 'info' | 'warning'; at: Date },
 ): Promise<{ outboxId: string; event: Event }> {
-  const outboxId = await writeOutbox(tx, { tenantId: p.tenantId, topic, subjectId: p.id, body: outboxBody(p, topic) });
+  const outboxId = await writeOutbox(tx, { createdAt: event.at, tenantId: p.tenantId, topic, subjectId: p.id, body: outboxBody(p, topic) });
   const e = await insertTimelineEvent(tx, {
     tenantId: p.tenantId,
     type: event.type,
     summary: event.summary,
     severity: event.severity,
+    receivedAt: event.at,
     deviceId: p.deviceId,
     receivedVia: 'system',
     labels: { proposal_kind: p.kind },
@@ -116,6 +117,7 @@ export async function openProposal(ctx: Ctx, input: ProposalFields & { title: st
     const p = await tx.proposal.create({
       data: {
         tenantId: me.tenantId,
+        createdAt: ctx.rt.clock.now(), // olderThan compares it with the service clock
         title: input.title.trim(),
         kind: input.kind,
         deviceId: input.deviceId,
@@ -125,7 +127,7 @@ export async function openProposal(ctx: Ctx, input: ProposalFields & { title: st
         proposerId: me.userId,
       },
     });
-    const rec = await recordProposalChange(tx, p, 'proposal.opened', { type: 'sot.proposal_opened', summary: `Proposal opened: ${p.title}` });
+    const rec = await recordProposalChange(tx, p, 'proposal.opened', { at: ctx.rt.clock.now(), type: 'sot.proposal_opened', summary: `Proposal opened: ${p.title}` });
     return { proposal: p, ...rec };
   });
   await announceProposalChange(ctx.rt, proposal, 'opened', [outboxId], [event]);
@@ -169,6 +171,7 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
     if (moved.count === 0) throw new Conflict('The proposal changed while you were editing it; reload and retry.', 'CONCURRENT_CHANGE');
     const updated = await tx.proposal.findUniqueOrThrow({ where: { id } });
     const event = await insertTimelineEvent(tx, {
+      receivedAt: ctx.rt.clock.now(),
       tenantId: updated.tenantId,
       type: 'sot.proposal_revised',
       summary: `Proposal revised to revision ${updated.revision}: ${updated.title}${wasApproved ? ' (its approval is void)' : ''}`,
@@ -198,11 +201,11 @@ export async function approveProposal(ctx: Ctx, input: { id: string; revision?: 
   const { approved, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
-      data: { status: 'approved', approverId: me.userId, approvedAt: new Date(), approvedRevision: p.revision },
+      data: { status: 'approved', approverId: me.userId, approvedAt: ctx.rt.clock.now(), approvedRevision: p.revision },
     });
     if (moved.count === 0) throw new Conflict('The proposal changed while you were approving it; review it again.', 'CONCURRENT_CHANGE');
     const a = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
-    const rec = await recordProposalChange(tx, a, 'proposal.approved', { type: 'sot.proposal_approved', summary: `Proposal approved by ${me.email ?? 'a user'}: ${a.title}` });
+    const rec = await recordProposalChange(tx, a, 'proposal.approved', { at: ctx.rt.clock.now(), type: 'sot.proposal_approved', summary: `Proposal approved by ${me.email ?? 'a user'}: ${a.title}` });
     return { approved: a, ...rec };
   });
   await announceProposalChange(ctx.rt, approved, 'approved', [outboxId], [event]);
@@ -219,11 +222,11 @@ export async function denyProposal(ctx: Ctx, input: { id: string; reason?: strin
   const { denied, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
-      data: { status: 'denied', deniedById: me.userId, deniedAt: new Date(), denialReason: input.reason ?? null },
+      data: { status: 'denied', deniedById: me.userId, deniedAt: ctx.rt.clock.now(), denialReason: input.reason ?? null },
     });
     if (moved.count === 0) throw new Conflict('The proposal changed while you were denying it; reload and retry.', 'CONCURRENT_CHANGE');
     const d = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
-    const rec = await recordProposalChange(tx, d, 'proposal.denied', { type: 'sot.proposal_denied', summary: `Proposal denied by ${me.email ?? 'a user'}: ${d.title}` });
+    const rec = await recordProposalChange(tx, d, 'proposal.denied', { at: ctx.rt.clock.now(), type: 'sot.proposal_denied', summary: `Proposal denied by ${me.email ?? 'a user'}: ${d.title}` });
     return { denied: d, ...rec };
   });
   await announceProposalChange(ctx.rt, denied, 'denied', [outboxId], [event]);
@@ -239,7 +242,7 @@ export interface ProposalFilter {
 }
 
 /** The Prisma `where` for a proposal filter; 422 on `olderThan` when it is not a duration. */
-export function proposalWhere(f: ProposalFilter, now = new Date()): Prisma.ProposalWhereInput {
+export function proposalWhere(f: ProposalFilter, now: Date): Prisma.ProposalWhereInput {
   const where: Prisma.ProposalWhereInput = {};
   if (f.status) where.status = f.status;
   if (f.kind) where.kind = f.kind;

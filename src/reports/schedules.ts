@@ -203,7 +203,7 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
     await rt.prisma.reportSchedule.update({ where: { id: s.id }, data: { lastError: reason } });
     throw err;
   }
-  const ranAt = new Date();
+  const ranAt = rt.clock.now();
   const payload = {
     schedule_id: s.id,
     saved_report: { id: report.id, name: report.name },
@@ -219,7 +219,7 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
   };
   const dedupKey = `report.delivered:${s.id}:${runKey}`;
   const written = await rt.prisma.outboxMessage.createManyAndReturn({
-    data: [{ tenantId: s.tenantId, topic: 'report.delivered', subjectId: s.id, dedupKey, body: { source: 'ops-service', kind: 'report.delivered', severity: null, labels: { report: report.name.slice(0, 200) }, payload, addressedTo: hook.id } as object }],
+    data: [{ createdAt: ranAt, tenantId: s.tenantId, topic: 'report.delivered', subjectId: s.id, dedupKey, body: { source: 'ops-service', kind: 'report.delivered', severity: null, labels: { report: report.name.slice(0, 200) }, payload, addressedTo: hook.id } as object }],
     skipDuplicates: true,
     select: { id: true },
   });

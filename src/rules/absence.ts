@@ -19,7 +19,7 @@ const DEFAULT_ABSENCE_SUMMARY = '{{rule.name}}: no {{type}} from {{source}} for 
  * Records a heartbeat of `ev.source` for the absence rule (inside the evaluation transaction). When
  * the tracker had an open absence alert, that alert is resolved and the change is returned.
  */
-export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event): Promise<{ change: AlertChange; outboxId: string | null } | null> {
+export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event, now: Date): Promise<{ change: AlertChange; outboxId: string | null } | null> {
   const windowMs = (rule.windowSeconds ?? 0) * 1000;
   const locked = await tx.$queryRaw<Array<{ id: string; alertId: string | null; lastSeenAt: Date }>>`
     SELECT id, "alertId", "lastSeenAt" FROM "AbsenceTracker" WHERE "ruleId" = ${rule.id} AND source = ${ev.source} FOR UPDATE`;
@@ -34,7 +34,7 @@ export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event): Promi
   if (!prev?.alertId) return null;
   const alert = await tx.alert.findUnique({ where: { id: prev.alertId } });
   if (!alert || alert.status === 'resolved') return null;
-  const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, actorEventId: ev.id, note: `Heartbeat from ${ev.source} returned.` });
+  const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, actorEventId: ev.id, now, note: `Heartbeat from ${ev.source} returned.` });
   return { change: t.change, outboxId: t.outboxId };
 }
 
@@ -50,7 +50,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
   let opened = 0;
   await rt.prisma.$transaction(
     async (tx) => {
-      const now = new Date();
+      const now = rt.clock.now();
       const due = await tx.$queryRaw<Array<{ id: string; tenantId: string; ruleId: string; source: string; lastSeenAt: Date }>>`
         SELECT t.id, t."tenantId", t."ruleId", t.source, t."lastSeenAt"
           FROM "AbsenceTracker" t JOIN "AlertRule" r ON r.id = t."ruleId"
@@ -67,6 +67,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         const vars = { type: rule.typeGlob ?? 'heartbeat', source: d.source, module: rule.module, severity: rule.alertSeverity, labels: {}, payload: {}, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
         const window = suppressingWindow(windows.filter((w) => w.tenantId === d.tenantId), { source: d.source, labels: {}, deviceId: null }, now);
         const r = await openOrBumpAlert(tx, {
+          now,
           tenantId: d.tenantId,
           ruleId: rule.id,
           dedupKey: rule.dedupKeyTemplate ? renderTemplate(rule.dedupKeyTemplate, vars) : `${rule.id}:${d.source}`,

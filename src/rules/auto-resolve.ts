@@ -13,7 +13,7 @@ export async function autoResolveQuietAlerts(rt: Runtime, limit = 200): Promise<
   const outboxIds: Array<string | null> = [];
   await rt.prisma.$transaction(
     async (tx) => {
-      const now = new Date();
+      const now = rt.clock.now();
       const due = await tx.$queryRaw<Array<{ id: string; after: number }>>`
         SELECT a.id, r."autoResolveAfterSeconds" AS after
           FROM "Alert" a JOIN "AlertRule" r ON r.id = a."ruleId"
@@ -25,7 +25,7 @@ export async function autoResolveQuietAlerts(rt: Runtime, limit = 200): Promise<
       if (due.length === 0) return;
       const after = new Map(due.map((d) => [d.id, d.after]));
       for (const alert of await tx.alert.findMany({ where: { id: { in: due.map((d) => d.id) } } })) {
-        const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, note: `No matching event for ${after.get(alert.id)} s: resolved by its rule (auto-resolve).` });
+        const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, now, note: `No matching event for ${after.get(alert.id)} s: resolved by its rule (auto-resolve).` });
         changes.push(t.change);
         outboxIds.push(t.outboxId);
       }

@@ -147,13 +147,13 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       // per (rule, source), however many events of the batch share them.
       const plan = planBatch(events, rulesByTenant);
       // Outbound webhooks with an EVENT trigger: announced in this transaction, dispatched after commit.
-      outboxIds.push(...(await writeEventTriggerOutbox(tx, events)));
+      outboxIds.push(...(await writeEventTriggerOutbox(tx, events, now)));
       // Marked before the alert writes (same transaction, so still all-or-nothing): the hot alert
       // rows below are then locked only for the last statements before commit.
       await tx.event.updateMany({ where: { id: { in: events.map((e) => e.id) } }, data: { evaluatedAt: now } });
       // Rows are written in key order, so concurrent batches lock them in the same order (no deadlocks).
       for (const [, { rule, last }] of [...plan.heartbeats].sort(byKey)) {
-        const hb = await recordHeartbeat(tx, rule, last);
+        const hb = await recordHeartbeat(tx, rule, last, now);
         if (hb) {
           changes.push(hb.change);
           outboxIds.push(hb.outboxId);
@@ -173,6 +173,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           const m = matchableOf(first);
           const window = suppressingWindow(windowsByTenant.get(tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
           const r = await openOrBumpAlert(tx, {
+            now,
             tenantId,
             ruleId: rule.id,
             dedupKey,
@@ -203,7 +204,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           if (step.action === 'trigger') continue;
           await flush();
           const by = step.rule ? `rule "${step.rule.name}"` : 'its dedup key';
-          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
+          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, now, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
           if (t) {
             changes.push(t.change);
             outboxIds.push(t.outboxId);

@@ -79,7 +79,7 @@ const MAX_HEARTBEAT_SUGGESTIONS = 50;
 
 /** The heartbeat suggestions of the tenant: one absence rule per source that sent a `heartbeat` (or `*.heartbeat`) recently. */
 async function heartbeatSuggestions(ctx: Ctx): Promise<SuggestedRule[]> {
-  const since = new Date(Date.now() - HEARTBEAT_LOOKBACK_MS);
+  const since = new Date(ctx.rt.clock.now().getTime() - HEARTBEAT_LOOKBACK_MS);
   const rows = await ctx.db.event.groupBy({
     by: ['source', 'type'],
     where: { receivedAt: { gte: since }, OR: [{ type: 'heartbeat' }, { type: { endsWith: '.heartbeat' } }] },

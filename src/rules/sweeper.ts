@@ -15,7 +15,7 @@ const BATCH = 200;
  * received, oldest first. Returns how many events it re-drove.
  */
 export async function redriveUnevaluatedEvents(rt: Runtime, ageMs = rt.config.alerting.sweepAgeMs, limit = 5000): Promise<number> {
-  const cutoff = new Date(Date.now() - ageMs);
+  const cutoff = new Date(rt.clock.now().getTime() - ageMs);
   const rows = await rt.prisma.event.findMany({
     // Set-aside events (evaluation failed MAX_EVALUATION_ATTEMPTS times) stay out.
     where: { evaluatedAt: null, receivedAt: { lte: cutoff }, evaluationAttempts: { lt: MAX_EVALUATION_ATTEMPTS } },

@@ -58,6 +58,7 @@ const BUILD_LOCK = path.join(CONSOLE_SOURCE_DIR, '.build.lock');
 
 /** Waits for another process's build to finish (two test files may start at once); false on timeout. */
 async function takeBuildLock(): Promise<boolean> {
+  // Wall-clock time throughout: a start-up deadline, and the lock's age from its file's mtime.
   const deadline = Date.now() + 180_000;
   for (;;) {
     try {
@@ -85,6 +86,7 @@ export async function buildConsole(log: (msg: string) => void = () => {}, opts: 
   const locked = await takeBuildLock();
   try {
     if (opts.onlyIfStale && !consoleStale()) return;
+    // Date.now() only makes the folder names unique.
     const tmp = `${CONSOLE_DIST_DIR}.tmp-${process.pid}-${Date.now()}`;
     log('building the console (console/ → console/dist)');
     await viteBuild(tmp);

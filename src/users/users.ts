@@ -101,7 +101,7 @@ export async function resetUserPassword(ctx: Ctx, userId: string): Promise<{ use
   const user = await ctx.db.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFound(`User ${userId}`);
   const password = generatePassword();
-  const { sessionsEnded } = await resetPassword(ctx.db, user, password, ['input', 'userId']);
+  const { sessionsEnded } = await resetPassword(ctx.db, user, password, ctx.rt.clock.now(), ['input', 'userId']);
   return { user, password, sessionsEnded };
 }
 
@@ -113,6 +113,7 @@ export async function resetPassword(
   db: Pick<PrismaClient, 'user' | 'session' | '$transaction'>,
   user: User,
   password: string,
+  now: Date,
   userLoc: string[] = ['email'],
 ): Promise<{ sessionsEnded: number }> {
   if (user.kind === 'service') throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
@@ -120,7 +121,7 @@ export async function resetPassword(
   const passwordHash = await hashPassword(password);
   const [, ended] = await db.$transaction([
     db.user.update({ where: { id: user.id }, data: { passwordHash } }),
-    db.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: new Date() } }),
+    db.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } }),
   ]);
   return { sessionsEnded: ended.count };
 }

@@ -60,7 +60,8 @@ export async function createOutboundWebhook(ctx: Ctx, input: OutboundWebhookInpu
   await assertDeliverableUrl(input.url, urlPolicyOf(ctx.rt), ['input', 'url']);
   const secret = generateWebhookSecret();
   const webhook = await ctx.db.outboundWebhook.create({
-    data: { name, url: input.url, enabled: input.enabled ?? true, triggers: triggers as never, secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
+    // createdAt on the service clock: fan-out compares it with the outbox message's time.
+    data: { name, url: input.url, enabled: input.enabled ?? true, triggers: triggers as never, secretCiphertext: ctx.rt.secretBox.seal(secret), createdAt: ctx.rt.clock.now() } as never,
   });
   return { webhook, secret };
 }
@@ -102,7 +103,7 @@ export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<Outbo
 }
 
 function revealed(ctx: Ctx, hook: OutboundWebhook, secret: string): RevealedSecret {
-  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook) };
+  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook, ctx.rt.clock.now().getTime()) };
 }
 
 /** The current signing secret in clear (admins; audited like every mutation). */
@@ -118,6 +119,6 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret) });
+  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()) });
   return revealed(ctx, updated, secret);
 }

@@ -90,7 +90,7 @@ export async function createWebhook(url: string, triggers: unknown[] = [{ on: 'A
 
 /** Announces a change the way the alerts and proposals areas do: an outbox row, then dispatch. */
 export async function announce(topic: OutboxTopic, body: Record<string, unknown>, tenantId = t.tenantId, at: Site = main): Promise<string> {
-  const id = await writeOutbox(at.s.app.rt.prisma, { tenantId, topic, subjectId: crypto.randomUUID(), body: body as never });
+  const id = await writeOutbox(at.s.app.rt.prisma, { createdAt: at.s.app.rt.clock.now(), tenantId, topic, subjectId: crypto.randomUUID(), body: body as never });
   await dispatchOutbox(at.s.app.rt, [id]);
   return id;
 }

@@ -42,37 +42,37 @@ describe('session JWTs', () => {
   const claims = { userId: 'u1', sessionId: 's1', tenantId: 't1' };
 
   it('verifies what it signed, with the session, tenant and lifetime', async () => {
-    const jwt = await signSessionJwt(key, claims, 3600);
-    const c = await verifySessionJwt(key, jwt);
+    const jwt = await signSessionJwt(key, claims, 3600, now.getTime());
+    const c = await verifySessionJwt(key, jwt, now);
     expect(c).toMatchObject({ sub: 'u1', sid: 's1', tid: 't1' });
     expect(c!.exp - c!.iat).toBe(3600);
   });
 
   it('backdates issue time when asked, keeping the lifetime', async () => {
-    const issued = Date.now() - 100_000;
-    const c = await verifySessionJwt(key, await signSessionJwt(key, claims, 3600, issued));
+    const issued = now.getTime() - 100_000;
+    const c = await verifySessionJwt(key, await signSessionJwt(key, claims, 3600, issued), now);
     expect(c!.iat).toBe(Math.floor(issued / 1000));
     expect(c!.exp).toBe(Math.floor(issued / 1000) + 3600);
   });
 
   it('returns null for an expired token, another key, or garbage', async () => {
-    expect(await verifySessionJwt(key, await signSessionJwt(key, claims, 60, Date.now() - 120_000))).toBeNull();
-    expect(await verifySessionJwt(new Uint8Array(32).fill(8), await signSessionJwt(key, claims, 60))).toBeNull();
-    expect(await verifySessionJwt(key, 'not.a.jwt')).toBeNull();
-    expect(await verifySessionJwt(key, '')).toBeNull();
+    expect(await verifySessionJwt(key, await signSessionJwt(key, claims, 60, now.getTime() - 120_000), now)).toBeNull();
+    expect(await verifySessionJwt(new Uint8Array(32).fill(8), await signSessionJwt(key, claims, 60, now.getTime()), now)).toBeNull();
+    expect(await verifySessionJwt(key, 'not.a.jwt', now)).toBeNull();
+    expect(await verifySessionJwt(key, '', now)).toBeNull();
   });
 
   it('returns null for a token from another issuer or without the session claims', async () => {
-    const exp = Math.floor(Date.now() / 1000) + 60;
+    const exp = Math.floor(now.getTime() / 1000) + 60;
     const foreign = await new SignJWT({ sid: 's1', tid: 't1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('u1').setIssuer('someone-else').setExpirationTime(exp).sign(key);
-    expect(await verifySessionJwt(key, foreign)).toBeNull();
+    expect(await verifySessionJwt(key, foreign, now)).toBeNull();
     const noSession = await new SignJWT({ tid: 't1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('u1').setIssuer('ops-service').setExpirationTime(exp).sign(key);
-    expect(await verifySessionJwt(key, noSession)).toBeNull();
+    expect(await verifySessionJwt(key, noSession, now)).toBeNull();
   });
 
   it('returns null for an unsigned (alg none) token', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: 'u1', sid: 's1', tid: 't1', iss: 'ops-service', exp: Math.floor(Date.now() / 1000) + 60 })).toString('base64url');
-    expect(await verifySessionJwt(key, `${header}.${payload}.`)).toBeNull();
+    const payload = Buffer.from(JSON.stringify({ sub: 'u1', sid: 's1', tid: 't1', iss: 'ops-service', exp: Math.floor(now.getTime() / 1000) + 60 })).toString('base64url');
+    expect(await verifySessionJwt(key, `${header}.${payload}.`, now)).toBeNull();
   });
 });

@@ -79,17 +79,17 @@ describe('event filters', () => {
   });
 
   it('matches live events with the same semantics as the query', () => {
-    expect(matchesEventFilter(ev, { type: 'deploy.*', severities: ['warning'], labels: { env: 'prod' }, search: 'api', module: 'ci', source: 'gha', sinceHours: 1 })).toBe(true);
-    expect(matchesEventFilter(ev, { labels: { env: 'staging' } })).toBe(false);
-    expect(matchesEventFilter(ev, { severities: ['critical'] })).toBe(false);
-    expect(matchesEventFilter({ ...ev, receivedAt: new Date(Date.now() - 2 * 3600_000) }, { sinceHours: 1 })).toBe(false);
+    expect(matchesEventFilter(ev, { type: 'deploy.*', severities: ['warning'], labels: { env: 'prod' }, search: 'api', module: 'ci', source: 'gha', sinceHours: 1 }, new Date())).toBe(true);
+    expect(matchesEventFilter(ev, { labels: { env: 'staging' } }, new Date())).toBe(false);
+    expect(matchesEventFilter(ev, { severities: ['critical'] }, new Date())).toBe(false);
+    expect(matchesEventFilter({ ...ev, receivedAt: new Date(Date.now() - 2 * 3600_000) }, { sinceHours: 1 }, new Date())).toBe(false);
   });
 
   it('compiles globs and labels into Prisma conditions', () => {
-    expect(eventWhere({ type: 'deploy.*', labels: { env: 'prod' } })).toEqual({
+    expect(eventWhere({ type: 'deploy.*', labels: { env: 'prod' } }, new Date())).toEqual({
       AND: [{ AND: [{ type: { startsWith: 'deploy.' } }] }, { labels: { path: ['env'], equals: 'prod' } }],
     });
-    expect(eventWhere({})).toEqual({});
+    expect(eventWhere({}, new Date())).toEqual({});
   });
 });
 

@@ -42,14 +42,14 @@ export const dcgmProvider: Provider = {
   async pull(pc) {
     if (!pc.integration) throw new Error('a dcgm pull records for an integration; none was given');
     const targets = targetsOf(pc.config);
-    const scraped = await scrapeDcgmTargets(targets, { policy: pc.policy, timeoutMs: pc.timeoutMs });
+    const scraped = await scrapeDcgmTargets(targets, { policy: pc.policy, timeoutMs: pc.timeoutMs }, pc.rt.clock.now());
     const up = scraped.targets.filter((t) => t.ok).length;
     if (up === 0) throw new Error(describeFailures(scraped.targets));
     // The integration row's tenant, as a system credential (like a worker acting for the tenant).
     const principal: Principal = { tenantId: pc.integration.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: `integration:${pc.integration.id}` } };
     const recorded = await recordGpuSamples(createCtx(pc.rt, principal, `dcgm-pull-${pc.integration.id}`), scraped.samples, 'dcgm');
     // Telemetry arriving is what the freshness check (freshness_seconds) of a dcgm integration watches.
-    if (scraped.samples.length) await pc.rt.prisma.integration.updateMany({ where: { id: pc.integration.id, tenantId: pc.integration.tenantId }, data: { lastEventAt: new Date() } });
+    if (scraped.samples.length) await pc.rt.prisma.integration.updateMany({ where: { id: pc.integration.id, tenantId: pc.integration.tenantId }, data: { lastEventAt: pc.rt.clock.now() } });
     const down = targets.length - up;
     return {
       signals: [],
@@ -61,7 +61,7 @@ export const dcgmProvider: Provider = {
   async probe(pc) {
     const targets = targetsOf(pc.config);
     const started = performance.now();
-    const scraped = await scrapeDcgmTargets(targets, { policy: pc.policy, timeoutMs: pc.timeoutMs });
+    const scraped = await scrapeDcgmTargets(targets, { policy: pc.policy, timeoutMs: pc.timeoutMs }, pc.rt.clock.now());
     const latencyMs = Math.round(performance.now() - started);
     const up = scraped.targets.filter((t) => t.ok);
     if (up.length < targets.length) return { ok: false, latencyMs: up.length ? latencyMs : null, message: `${targets.length - up.length} of ${targets.length} target(s) failed: ${describeFailures(scraped.targets)}` };

@@ -162,7 +162,7 @@ const ingestKeyRotate: Command = {
   required: ['tenant'],
   async run(rt, v) {
     const tenant = await tenantNamed(rt, str(v, 'tenant'));
-    const key = await rotateIngestKey(rt.prisma, tenant.id);
+    const key = await rotateIngestKey(rt.prisma, tenant.id, rt.clock.now());
     await audit(rt, tenant.id, { action: 'rotateIngestKey', targetType: 'IngestKey', targetId: key.id });
     const until = key.previousValidUntil.toISOString();
     return {

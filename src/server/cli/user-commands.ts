@@ -53,7 +53,7 @@ const passwordReset: Command = {
     const user = await findUserByEmail(rt.prisma, str(v, 'email'));
     const given = opt(v, 'password');
     const password = given ?? crypto.randomBytes(12).toString('base64url');
-    const { sessionsEnded } = await resetPassword(rt.prisma, user, password);
+    const { sessionsEnded } = await resetPassword(rt.prisma, user, password, rt.clock.now());
     await audit(systemCtx(rt, user.tenantId), { action: 'resetPassword', targetType: 'User', targetId: user.id });
     return {
       json: { id: user.id, email: user.email, sessions_ended: sessionsEnded, ...(given === undefined ? { password } : {}) },
