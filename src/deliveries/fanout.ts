@@ -10,7 +10,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { newDeliveryId } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
-import { announceDelivery } from './announce.js';
+import { announceDeliveries } from './announce.js';
 
 /**
  * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
@@ -61,8 +61,9 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
       RETURNING "id", "webhookId"`;
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
-  await Promise.all(
-    created.map((d) => announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
+  await announceDeliveries(
+    rt,
+    created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
   );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
   const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
