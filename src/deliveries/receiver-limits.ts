@@ -106,6 +106,12 @@ export class ReceiverLimits {
   /** Admissions asked for in this turn of the event loop, sent as one script call (one per key on a cluster). */
   private asked: Asked[] = [];
   private readonly perKey: boolean;
+  /**
+   * Receivers Redis last said were full, until when (epoch ms): until then this process refuses their
+   * sends without asking Redis again (it can only refuse more than Redis would, never admit more).
+   */
+  private readonly fullUntil = new Map<string, number>();
+  private readonly clock: Runtime['clock'];
 
   constructor(
     rt: Runtime,
@@ -116,11 +122,18 @@ export class ReceiverLimits {
     this.keyPrefix = `${rt.config.redisPrefix}:rl:webhook-receiver:`;
     this.limit = String(ratePerSecond);
     this.perKey = Boolean(rt.config.redisCluster); // a cluster's keys of one call must share a slot
+    this.clock = rt.clock;
   }
 
   /** Admits one request to `url` now (hold the slot until `release()`), or says how long to wait. */
   async admit(url: string): Promise<Admission> {
     const key = receiverKey(url);
+    const full = this.fullUntil.get(key);
+    if (full !== undefined) {
+      const wait = full - this.clock.now().getTime();
+      if (wait > 0) return { ok: false, retryInMs: wait + Math.floor(Math.random() * 20), reason: 'rate' };
+      this.fullUntil.delete(key);
+    }
     const busy = this.inFlight.get(key) ?? 0;
     if (busy >= this.maxInFlight) return { ok: false, retryInMs: 50 + Math.floor(Math.random() * 100), reason: 'concurrency' };
     this.inFlight.set(key, busy + 1);
@@ -142,7 +155,10 @@ export class ReceiverLimits {
     }
     if (count <= this.ratePerSecond) return { ok: true, release };
     release();
-    return { ok: false, retryInMs: Math.max(1, Number(msBeforeNext)) + Math.floor(Math.random() * 20), reason: 'rate' };
+    const wait = Math.max(1, Number(msBeforeNext));
+    if (this.fullUntil.size >= KEYS_LIMIT) this.fullUntil.clear();
+    this.fullUntil.set(key, this.clock.now().getTime() + wait);
+    return { ok: false, retryInMs: wait + Math.floor(Math.random() * 20), reason: 'rate' };
   }
 
   /** One admission of `key`, sent with the others asked for in the same turn of the event loop. */
