@@ -3,7 +3,6 @@
  * attempt, secret reveal/rotation, redeliver, and the `deliveryChanged` subscription. Reading is open to
  * every user of the tenant; writes and secrets are for admins.
  */
-import { filter, pipe } from 'graphql-yoga';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
@@ -17,6 +16,7 @@ import {
   type RevealedSecret,
 } from '../src/webhooks/webhooks.js';
 import { redeliverDelivery } from '../src/deliveries/redeliver.js';
+import { deliveryChanges } from '../src/deliveries/announce.js';
 
 const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
   description: 'What fires a webhook: an alert or proposal state change, or an event matching filters (EVENT).',
@@ -282,11 +282,7 @@ builder.subscriptionFields((t) => ({
     args: { webhookId: t.arg.id() },
     subscribe: (_root, args, ctx) => {
       const me = requireUser(ctx);
-      const only = args.webhookId ? String(args.webhookId) : null;
-      return pipe(
-        ctx.rt.pubsub.subscribe('deliveryChanged', me.tenantId),
-        filter((p) => !only || p.webhookId === only),
-      );
+      return deliveryChanges(ctx.rt, me.tenantId, args.webhookId ? String(args.webhookId) : null);
     },
     resolve: (p) => p as unknown as DeliveryChangePayload,
   }),

@@ -14,6 +14,7 @@ import { attemptFirstDeliveries, type FirstAttemptsResult } from '../src/deliver
 import { ReceiverLimits } from '../src/deliveries/receiver-limits.js';
 import { DeliveryStore } from '../src/deliveries/store.js';
 import { SendSlots } from '../src/deliveries/send-slots.js';
+import { DeliveryAnnouncer } from '../src/deliveries/announce.js';
 import { logJobFailure, workerOptions } from './connection.js';
 
 type DeliveryJob = Job<JobPayloads['deliveries']>;
@@ -37,7 +38,7 @@ async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob
 /** Starts the delivery worker. */
 export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
   const { concurrency, jobLockMs } = rt.config.webhooks;
-  const deps: AttemptDeps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt), slots: new SendSlots(concurrency) };
+  const deps: AttemptDeps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt), slots: new SendSlots(concurrency), announcer: new DeliveryAnnouncer(rt) };
   const worker = new Worker<JobPayloads['deliveries'], AttemptOutcome | { settled: number; skipped: number; held: number }>(
     QueueNames.deliveries,
     async (job, token) => {

@@ -17,7 +17,7 @@ import type { ReceiverLimits } from './receiver-limits.js';
 import type { SendSlots } from './send-slots.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { enqueueDeliveryAttempt } from './jobs.js';
-import { announceDelivery } from './announce.js';
+import type { DeliveryAnnouncer } from './announce.js';
 
 const USER_AGENT = 'OpsService-Webhooks/1.0';
 
@@ -77,6 +77,8 @@ export interface AttemptDeps {
   store: DeliveryStore;
   /** The process's bound on sends in flight. */
   slots: SendSlots;
+  /** Publishes outcomes, those of one turn of the event loop together. */
+  announcer: DeliveryAnnouncer;
 }
 
 export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId: string): Promise<AttemptOutcome> {
@@ -87,7 +89,7 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
   const attempt = d.attemptCount + 1;
   const now = Date.now();
   if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', attempt, retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
-  if (!d.webhook.enabled) return settle(rt, store, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
+  if (!d.webhook.enabled) return settle(rt, deps, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
 
   await slots.acquire();
   let admission: Awaited<ReturnType<ReceiverLimits['admit']>>;
@@ -119,7 +121,7 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
     admission.release();
     slots.release();
   }
-  return settle(rt, store, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
+  return settle(rt, deps, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
 
 type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount' | 'createdAt'>;
@@ -128,10 +130,10 @@ type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' 
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
  * this attempt number first), then announces it and schedules the next attempt.
  */
-async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
+async function settle(rt: Runtime, deps: AttemptDeps, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
   const now = new Date();
   const r = sent?.result;
-  const recorded = await store.record({
+  const recorded = await deps.store.record({
     deliveryId: d.id,
     deliveryCreatedAt: d.createdAt,
     attempt,
@@ -153,8 +155,8 @@ async function settle(rt: Runtime, store: DeliveryStore, d: LoadedDelivery, atte
       data: { lastFailedDeliveryId: d.id, lastFailureAt: now, lastFailureError: v.error },
     });
   }
-  // Not awaited: live views must not slow the delivery down (announceDelivery never throws).
-  void announceDelivery(rt, {
+  // Not awaited: live views must not slow the delivery down (the announcer never throws).
+  deps.announcer.announce({
     id: d.id,
     tenantId: d.tenantId,
     webhookId: d.webhookId,

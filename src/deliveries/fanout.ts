@@ -10,7 +10,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { newDeliveryId } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
-import { announceDelivery } from './announce.js';
+import { announceDeliveries } from './announce.js';
 
 /**
  * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
@@ -30,16 +30,34 @@ function deliveryBody(deliveryId: string, msg: { topic: string; createdAt: Date;
   });
 }
 
+/** A row of the fan-out's first statement: the message, and one of its webhooks (none: nulls). */
+interface MessageWithHook {
+  id: string;
+  tenantId: string;
+  topic: string;
+  body: Prisma.JsonValue;
+  createdAt: Date;
+  dispatchedAt: Date | null;
+  hookId: string | null;
+  triggers: Prisma.JsonValue;
+}
+
 /**
  * Creates the message's deliveries (once) and enqueues their first attempts; returns how many it
  * created, or null when the message no longer exists (purged after the retention period).
  */
 export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promise<number | null> {
-  const msg = await rt.prisma.outboxMessage.findUnique({ where: { id: outboxId } });
-  if (!msg) return null;
-  // Only webhooks that existed when the change happened: a message re-driven later (the sweeper, a
-  // crashed run) must not reach a receiver created after it.
-  const hooks = await rt.prisma.outboundWebhook.findMany({ where: { tenantId: msg.tenantId, enabled: true, createdAt: { lte: msg.createdAt } }, select: { id: true, triggers: true } });
+  // The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
+  // change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
+  // created after it.
+  const found = await rt.prisma.$queryRaw<MessageWithHook[]>`
+    SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers"
+      FROM "OutboxMessage" m
+      LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
+     WHERE m."id" = ${outboxId}`;
+  if (found.length === 0) return null;
+  const msg = found[0];
+  const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ id: r.hookId, triggers: r.triggers }]));
   const body = msg.body as AnnouncedBody;
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
@@ -61,8 +79,9 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
       RETURNING "id", "webhookId"`;
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
-  await Promise.all(
-    created.map((d) => announceDelivery(rt, { id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
+  await announceDeliveries(
+    rt,
+    created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
   );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
   const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });

@@ -51,14 +51,13 @@ export async function writeOutbox(tx: Pick<PrismaClient, 'outboxMessage'>, msg: 
   return row.id;
 }
 
-/** After commit: enqueue the messages' jobs, idempotently. Failures are left to `redriveOutbox`. */
+/** After commit: enqueue the messages' jobs, idempotently, in one round trip. Failures are left to `redriveOutbox`. */
 export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<void> {
-  for (const id of outboxIds) {
-    try {
-      await rt.queues.add('outbox', { outboxId: id }, { jobId: outboxJobId(id) });
-    } catch (err) {
-      rt.logger.warn({ err, outboxId: id }, 'outbox enqueue failed; the sweeper will re-drive it');
-    }
+  if (outboxIds.length === 0) return;
+  try {
+    await rt.queues.get('outbox').addBulk(outboxIds.map((id) => ({ name: 'outbox', data: { outboxId: id }, opts: { jobId: outboxJobId(id) } })));
+  } catch (err) {
+    rt.logger.warn({ err, outboxIds }, 'outbox enqueue failed; the sweeper will re-drive these messages');
   }
 }
 
