@@ -5,7 +5,7 @@
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, execute as executeGraphQL, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
+import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -160,9 +160,6 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       }
     },
     plugins: [
-      // Queries and mutations run on graphql-js' own executor (yoga's default, @graphql-tools/executor, adds
-      // @defer/@stream support this schema does not use, at ~1 ms of the dashboard query); subscriptions keep yoga's.
-      { onExecute: ({ setExecuteFn }) => setExecuteFn(executeGraphQL) } as Plugin<Ctx>,
       // Static limits on what one document may ask for (checked at validation, before anything runs):
       // page sizes bound each list, these bound nesting and aliasing.
       maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
