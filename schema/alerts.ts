@@ -4,7 +4,7 @@
  * subscription. Maintenance windows are schema/maintenance-windows.ts.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
@@ -49,8 +49,13 @@ builder.prismaObject('AlertTimelineEntry', {
   }),
 });
 
+/** askedFields by the field nodes of one execution (graphql-js hands each row of a list the same array). */
+const askedByNodes = new WeakMap<readonly FieldNode[], string[]>();
+
 /** The names of the fields a field's selection asks for (through fragments too): for a row, the columns to load. */
 function askedFields(info: GraphQLResolveInfo): string[] {
+  const cached = askedByNodes.get(info.fieldNodes);
+  if (cached) return cached;
   const names: string[] = [];
   const collect = (set: SelectionSetNode | undefined, seen: Set<string>): void => {
     for (const s of set?.selections ?? []) {
@@ -60,6 +65,7 @@ function askedFields(info: GraphQLResolveInfo): string[] {
     }
   };
   for (const node of info.fieldNodes) collect(node.selectionSet, new Set());
+  askedByNodes.set(info.fieldNodes, names);
   return names;
 }
 

@@ -67,15 +67,23 @@ async function latestEventsOf(ctx: Ctx, alertIds: readonly string[], limit: numb
 
 const loaders = new WeakMap<Ctx, Map<string, DataLoader<string, LatestEventRow[]>>>();
 
+/** The columns of a `columns` list (EVENT_COLUMNS only, sorted) and their loader key, per list (a query's rows share one). */
+const normalized = new WeakMap<readonly string[], { asked: (keyof Event)[]; key: string }>();
+
 /**
  * The request's loader of an alert's `limit` latest events with `columns` (names of `EVENT_COLUMNS`; others
  * are ignored), by alert id: one statement per batch, nothing cached (a subscription's context outlives many results).
  */
-export function latestEventsLoader(ctx: Ctx, limit: number, columns: Iterable<string>): DataLoader<string, LatestEventRow[]> {
+export function latestEventsLoader(ctx: Ctx, limit: number, columns: readonly string[]): DataLoader<string, LatestEventRow[]> {
   let byKind = loaders.get(ctx);
   if (!byKind) loaders.set(ctx, (byKind = new Map()));
-  const asked = [...new Set(columns)].filter((c): c is keyof Event => EVENT_COLUMNS.has(c)).sort();
-  const key = `${limit}:${asked.join(',')}`;
+  let wanted = normalized.get(columns);
+  if (!wanted) {
+    const asked = [...new Set(columns)].filter((c): c is keyof Event => EVENT_COLUMNS.has(c)).sort();
+    normalized.set(columns, (wanted = { asked, key: asked.join(',') }));
+  }
+  const { asked } = wanted;
+  const key = `${limit}:${wanted.key}`;
   let loader = byKind.get(key);
   if (!loader) byKind.set(key, (loader = new DataLoader((ids) => latestEventsOf(ctx, ids, limit, asked), { cache: false, maxBatchSize: 500 })));
   return loader;
