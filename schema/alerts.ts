@@ -4,7 +4,7 @@
  * subscription. Maintenance windows are schema/maintenance-windows.ts.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
+import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
@@ -49,14 +49,24 @@ builder.prismaObject('AlertTimelineEntry', {
   }),
 });
 
-/** Whether a field's selection names an event's `labels` or `payload` (through fragments too). */
-function asksForJson(info: GraphQLResolveInfo): boolean {
-  const names = (set: SelectionSetNode | undefined): boolean =>
-    !!set &&
-    set.selections.some((s) =>
-      s.kind === Kind.FIELD ? s.name.value === 'labels' || s.name.value === 'payload' : names(s.kind === Kind.INLINE_FRAGMENT ? s.selectionSet : info.fragments[s.name.value]?.selectionSet),
-    );
-  return info.fieldNodes.some((node) => names(node.selectionSet));
+/** askedFields by the field nodes of one execution (graphql-js hands each row of a list the same array). */
+const askedByNodes = new WeakMap<readonly FieldNode[], string[]>();
+
+/** The names of the fields a field's selection asks for (through fragments too): for a row, the columns to load. */
+function askedFields(info: GraphQLResolveInfo): string[] {
+  const cached = askedByNodes.get(info.fieldNodes);
+  if (cached) return cached;
+  const names: string[] = [];
+  const collect = (set: SelectionSetNode | undefined, seen: Set<string>): void => {
+    for (const s of set?.selections ?? []) {
+      if (s.kind === Kind.FIELD) names.push(s.name.value);
+      else if (s.kind === Kind.INLINE_FRAGMENT) collect(s.selectionSet, seen);
+      else if (!seen.has(s.name.value)) collect(info.fragments[s.name.value]?.selectionSet, seen.add(s.name.value));
+    }
+  };
+  for (const node of info.fieldNodes) collect(node.selectionSet, new Set());
+  askedByNodes.set(info.fieldNodes, names);
+  return names;
 }
 
 const AlertRef = builder.prismaObject('Alert', {
@@ -95,7 +105,7 @@ const AlertRef = builder.prismaObject('Alert', {
       description: `The attached events, latest first (limit default 20, at most ${MAX_ALERT_EVENTS}).`,
       args: { limit: t.arg.int({ defaultValue: 20 }) },
       // Batched over the alerts of the request, link and events in one statement (src/alerts/latest-events.ts).
-      resolve: (alert, args, ctx, info) => latestEventsLoader(ctx, Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)), asksForJson(info)).load(alert.id),
+      resolve: (alert, args, ctx, info) => latestEventsLoader(ctx, Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)), askedFields(info)).load(alert.id),
     }),
   }),
 });

@@ -88,7 +88,17 @@ export const builder = new SchemaBuilder<{
 
 // graphql-scalars' DateTime parses RFC 3339 strings into Dates and (its ISO variant) serializes
 // ISO-8601 strings; printed under the names and descriptions the schema has always had.
-builder.addScalarType('DateTime', new GraphQLScalarType({ ...GraphQLDateTimeISO.toConfig(), name: 'DateTime', description: 'An ISO-8601 timestamp.' }));
+// A valid Date (what Prisma rows carry) is written straight out; anything else takes graphql-scalars' checks.
+const dateTimeISO = GraphQLDateTimeISO.toConfig();
+builder.addScalarType(
+  'DateTime',
+  new GraphQLScalarType({
+    ...dateTimeISO,
+    name: 'DateTime',
+    description: 'An ISO-8601 timestamp.',
+    serialize: (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : dateTimeISO.serialize(value)),
+  }),
+);
 builder.addScalarType('JSON', new GraphQLScalarType({ ...GraphQLJSON.toConfig(), description: 'Any JSON value.', specifiedByURL: undefined }));
 
 /**

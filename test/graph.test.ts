@@ -88,6 +88,11 @@ describe('columns', () => {
     const asked = await countStatements(() => gql(s.url, token, ROWS));
     expect(asked.result.errors).toBeUndefined();
     for (const column of ['"dedupKey"', '"count"', '"source"', '"labels"']) expect(alertSql(asked)).toContain(column);
+    // An alert's events too: the latest-events statement reads the event columns asked for.
+    const eventSql = (r: { statements: string[] }) => r.statements.find((q) => q.includes('"AlertEvent" ae'))!;
+    expect(eventSql(dashboard)).toContain('"summary"');
+    expect(eventSql(dashboard)).not.toMatch(/"module"|"payload"|"labels"|"evaluationError"|"deviceId"/);
+    for (const column of ['"module"', '"payload"']) expect(eventSql(asked)).toContain(column);
     // Each asked column in one statement per level, as the dashboard: no row is loaded again for a column.
     expect(asked.statements.length).toBeLessThanOrEqual(dashboard.statements.length);
     const stored = await s.app.rt.prisma.alert.findMany({ where: { tenantId: tenant.tenantId }, include: { device: true } });

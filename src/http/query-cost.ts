@@ -126,10 +126,36 @@ export function queryNodes(schema: GraphQLSchema, document: DocumentNode, variab
   return selectionCost(root, op.selectionSet, 1, { schema, fragments, variables: withDefaults(op, variables) }, new Set());
 }
 
+/**
+ * Costs already counted, per schema and document (yoga's parser cache hands a repeated query the same
+ * document), by operation name and variable values: a repeated operation (a dashboard's polling) is not
+ * walked again. Small variable sets only, a few per document.
+ */
+const counted = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, number>>>();
+const MAX_COUNTED_VARIABLES_CHARS = 512;
+const MAX_COUNTED_PER_DOCUMENT = 16;
+
+function cachedQueryNodes(schema: GraphQLSchema, document: DocumentNode, variables?: Variables, operationName?: string | null): number {
+  const json = JSON.stringify(variables ?? null);
+  if (json.length > MAX_COUNTED_VARIABLES_CHARS) return queryNodes(schema, document, variables, operationName);
+  let bySchema = counted.get(schema);
+  if (!bySchema) counted.set(schema, (bySchema = new WeakMap()));
+  let byDocument = bySchema.get(document);
+  if (!byDocument) bySchema.set(document, (byDocument = new Map()));
+  const key = `${operationName ?? ''}\u0000${json}`;
+  let cost = byDocument.get(key);
+  if (cost === undefined) {
+    cost = queryNodes(schema, document, variables, operationName);
+    if (byDocument.size >= MAX_COUNTED_PER_DOCUMENT) byDocument.clear();
+    byDocument.set(key, cost);
+  }
+  return cost;
+}
+
 /** QUERY_TOO_COMPLEX (with the cost and the limit) when the operation asks for more than MAX_QUERY_NODES nodes. */
 export function queryCostError(schema: GraphQLSchema, document: DocumentNode, variables?: Variables, operationName?: string | null): QueryTooComplex | undefined {
   if (serviceDocuments.has(document)) return undefined;
-  const cost = queryNodes(schema, document, variables, operationName);
+  const cost = cachedQueryNodes(schema, document, variables, operationName);
   return cost > MAX_QUERY_NODES ? new QueryTooComplex(cost, MAX_QUERY_NODES) : undefined;
 }
 
