@@ -53,7 +53,7 @@ interface Verdict {
 }
 
 /** Decides what a response (or its absence) means: delivered, retry later, or failed for good. */
-function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowStartedAt: Date, now = new Date()): Verdict {
+function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowStartedAt: Date, now = rt.clock.now()): Verdict {
   const s = result.status;
   if (result.disallowed) return { status: 'failed', error: result.error, next: null };
   if (s !== null && s >= 200 && s < 300 && !result.error) return { status: 'delivered', error: null, next: null };
@@ -87,7 +87,7 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
   if (!d) return { kind: 'gone' };
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
-  const now = Date.now();
+  const now = rt.clock.now().getTime();
   if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', attempt, retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
   if (!d.webhook.enabled) return settle(rt, deps, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
 
@@ -106,9 +106,11 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
   let result: SendResult;
   let headers: Record<string, string>;
   try {
-    const sentAt = Date.now(); // after any wait for a slot: the signed timestamp is the send's
+    // After any wait for a slot: the signed timestamp is the send's, on the wall clock the receiver checks
+    // it against; the previous secret's grace was stamped on the service clock.
+    const sentAt = Date.now();
     const secret = openSecret(rt, d.webhook.secretCiphertext);
-    const previous = previousValidUntil(d.webhook, sentAt) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
+    const previous = previousValidUntil(d.webhook, rt.clock.now().getTime()) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
     headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
@@ -131,7 +133,7 @@ type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' 
  * this attempt number first), then announces it and schedules the next attempt.
  */
 async function settle(rt: Runtime, deps: AttemptDeps, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
-  const now = new Date();
+  const now = rt.clock.now();
   const r = sent?.result;
   const recorded = await deps.store.record({
     deliveryId: d.id,

@@ -62,7 +62,7 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
   const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
-  const now = new Date();
+  const now = rt.clock.now();
   let created: Array<{ id: string; webhookId: string }> = [];
   if (wanted.length) {
     const rows = wanted.map((h) => {

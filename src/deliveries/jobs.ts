@@ -29,7 +29,8 @@ export const deliveryJobOptions: JobsOptions = {
 
 /** Schedules attempt `attempt` of a delivery at `at` (now when omitted); idempotent per (delivery, attempt). */
 export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, attempt: number, at?: Date | null): Promise<void> {
-  const delay = at ? Math.max(0, at.getTime() - Date.now()) : 0;
+  // `at` is on the service clock (nextAttemptAt); BullMQ's delay is relative, so it needs no clock of its own.
+  const delay = at ? Math.max(0, at.getTime() - rt.clock.now().getTime()) : 0;
   await rt.queues.add('deliveries', { deliveryId }, { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, attempt), delay });
 }
 

@@ -16,7 +16,7 @@ export async function redeliverDelivery(ctx: Ctx, deliveryId: string): Promise<D
   if (!d) throw new NotFound('Delivery');
   if (d.status === 'pending' || d.status === 'retrying') throw new Conflict('The delivery is still in progress; wait until it is delivered or failed.', 'DELIVERY_IN_PROGRESS');
   if (!d.webhook.enabled) throw new Conflict('The webhook is disabled; enable it before redelivering.', 'WEBHOOK_DISABLED');
-  const now = new Date();
+  const now = ctx.rt.clock.now();
   const { count } = await ctx.db.delivery.updateMany({
     where: { id: d.id, status: d.status, attemptCount: d.attemptCount },
     data: { status: 'pending', windowStartedAt: now, nextAttemptAt: now, deliveredAt: null, failedAt: null, lastError: null },

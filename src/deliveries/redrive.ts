@@ -12,7 +12,7 @@ const BATCH = 500;
  * Re-enqueues deliveries whose due attempt is `sweepAfterMs` overdue and has no live job: neither its
  * own job nor, for a first attempt, its message's first-attempts job still to run.
  */
-export async function redriveDeliveries(rt: Runtime, now = new Date()): Promise<number> {
+export async function redriveDeliveries(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const cutoff = new Date(now.getTime() - rt.config.webhooks.sweepAfterMs);
   const overdue = await rt.prisma.delivery.findMany({
     where: { status: { in: ['pending', 'retrying'] }, nextAttemptAt: { lt: cutoff } },
@@ -35,6 +35,6 @@ export async function redriveDeliveries(rt: Runtime, now = new Date()): Promise<
 }
 
 /** One sweep of the webhook pipeline: undispatched outbox messages, then overdue deliveries. */
-export async function sweepOutboxAndDeliveries(rt: Runtime, now = new Date()): Promise<{ outbox: number; deliveries: number }> {
+export async function sweepOutboxAndDeliveries(rt: Runtime, now = rt.clock.now()): Promise<{ outbox: number; deliveries: number }> {
   return { outbox: await redriveOutbox(rt, now), deliveries: await redriveDeliveries(rt, now) };
 }
