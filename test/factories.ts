@@ -63,7 +63,8 @@ export async function buildEvent(
 ): Promise<{ id: string }> {
   const { enqueue = true, ...fields } = overrides;
   const ev = await rt.prisma.event.create({
-    data: { tenantId, type: 'test.happened', source: 'factory', receivedVia: 'ingest', ...fields, payload: (fields.payload ?? {}) as object },
+    // Stamped from the service's clock, as ingest does: its sweeps compare receivedAt with that clock.
+    data: { tenantId, type: 'test.happened', source: 'factory', receivedVia: 'ingest', receivedAt: rt.clock.now(), ...fields, payload: (fields.payload ?? {}) as object },
     select: { id: true },
   });
   if (enqueue) await rt.queues.add('evaluate', { eventIds: [ev.id] });

@@ -177,7 +177,7 @@ describe('outbound deliveries', () => {
     expect(req.headers['x-service-signature']).toBe(hex(newSecret));
     expect(new Webhook(newSecret).verify(req.body, req.headers as Record<string, string>)).toBeTruthy();
     // After the window the old secret stops signing.
-    await s.app.rt.prisma.outboundWebhook.update({ where: { id: hook.id }, data: { previousValidUntil: new Date(Date.now() - 1000) } });
+    await s.app.rt.prisma.outboundWebhook.update({ where: { id: hook.id }, data: { previousValidUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
     await announce('alert.opened', alertBody());
     await settled(hook.id, 2);
     const later = rcv.requests[1];
