@@ -26,10 +26,12 @@ afterAll(async () => {
 
 /** Stores an event row as an older version of ingest would have (no boundary limit), unevaluated. */
 async function storeRaw(type: string, payloadJson: string): Promise<string> {
-  const id = uuidv7({ msecs: Date.now() });
+  // Stamped from the service's clock, as ingest does: the sweep compares receivedAt with that clock.
+  const at = s.app.rt.clock.now();
+  const id = uuidv7({ msecs: at.getTime() });
   await s.app.rt.prisma.$executeRaw`
     INSERT INTO "Event" ("id", "tenantId", "type", "source", "summary", "severity", "labels", "payload", "receivedVia", "receivedAt")
-    VALUES (${id}, ${t.tenantId}, ${type}, 'probe', ${type}, 'critical'::"Severity", '{}'::jsonb, ${payloadJson}::jsonb, 'ingest'::"ReceivedVia", now())`;
+    VALUES (${id}, ${t.tenantId}, ${type}, 'probe', ${type}, 'critical'::"Severity", '{}'::jsonb, ${payloadJson}::jsonb, 'ingest'::"ReceivedVia", ${at})`;
   return id;
 }
 
