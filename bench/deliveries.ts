@@ -10,7 +10,7 @@
  * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
  * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
  * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200); BENCH_CPU_PROF=<dir>
- * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent.
+ * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_TIMELINE=1 prints deliveries per 250 ms.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -213,12 +213,26 @@ async function main(): Promise<void> {
     }
     });
     const cpu = process.cpuUsage(cpuBefore);
+    console.log('loads', (globalThis as any).__loads, 'load queries', (globalThis as any).__loadq, 'record queries', (globalThis as any).__recq);
     const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
     const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
     const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true } });
     const triggeredAt = new Map(messages.map((m) => [m.id, m.createdAt.getTime()]));
     const latencies = rows.map((r) => r.deliveredAt!.getTime() - triggeredAt.get(r.outboxId!)!).sort((a, b) => a - b);
     const lastDelivered = Math.max(...rows.map((r) => r.deliveredAt!.getTime()));
+    if (process.env.BENCH_TIMELINE) {
+      // Deliveries recorded per 250 ms after the first trigger: where the rounds of the cap lose time.
+      const buckets: number[] = [];
+      for (const r of rows) {
+        const b = Math.floor((r.deliveredAt!.getTime() - triggerStart) / 250);
+        buckets[b] = (buckets[b] ?? 0) + 1;
+      }
+      console.log(`  delivered per 250 ms: ${Array.from(buckets, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ')}`);
+      const fanned = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { dispatchedAt: true } });
+      const fb: number[] = [];
+      for (const m of fanned) if (m.dispatchedAt) fb[Math.floor((m.dispatchedAt.getTime() - triggerStart) / 250)] = (fb[Math.floor((m.dispatchedAt.getTime() - triggerStart) / 250)] ?? 0) + 1;
+      console.log(`  messages fanned out per 250 ms: ${Array.from(fb, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ')}`);
+    }
     const engineRate = total / ((lastDelivered - triggerStart) / 1000);
     const stats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
     const requests = stats.reduce((n, s) => n + s.requests, 0);

@@ -31,7 +31,7 @@ export interface JobPayloads {
   maintenance: { task: string };
   outbox: { outboxId: string };
   /** One delivery's due attempt, or the first attempts of the deliveries of one outbox message. */
-  deliveries: { deliveryId: string } | { outboxId: string; deliveryIds: string[] };
+  deliveries: { deliveryId: string } | { outboxId: string; deliveryIds: string[]; /** Each delivery's webhook, same order (jobs enqueued before it was added lack it). */ webhookIds?: string[] };
   sot: { task: 'reconcile'; deviceId: string } | { task: 'applyProposal'; proposalId: string };
   reports: { scheduleId: string };
   gpuDiagnostics: { diagnosticId: string };

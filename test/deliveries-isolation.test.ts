@@ -9,7 +9,7 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
-import { ReceiverLimits } from '../src/deliveries/receiver-limits.js';
+import { ReceiverLimits, receiverKey } from '../src/deliveries/receiver-limits.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -42,6 +42,25 @@ describe('receiver limits', () => {
     }
     // Another receiver is unaffected.
     expect((await a.admit(`http://127.0.0.1:1/${crypto.randomUUID()}`)).ok).toBe(true);
+  });
+
+  it('counts a finished request from when it finished, so the cap holds at the receiver however late the request left', async () => {
+    const url = `http://127.0.0.1:1/${crypto.randomUUID()}`;
+    const key = `${s.app.rt.config.redisPrefix}:rl:webhook-receiver:${receiverKey(url)}`;
+    const limits = new ReceiverLimits(s.app.rt, 1000, 2);
+    const [first, second, third] = await Promise.all([limits.admit(url), limits.admit(url), limits.admit(url)]);
+    expect([first.ok, second.ok, third.ok]).toEqual([true, true, false]);
+    const admittedAt = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
+    expect(admittedAt).toHaveLength(4); // two requests (member, score); the refused one is not recorded
+    // The requests finish (release) only now; Redis's time before that is a floor for their new scores.
+    const [sec, micro] = await s.app.rt.redis.time();
+    const before = Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+    if (first.ok) first.release();
+    if (second.ok) second.release();
+    await eventually(async () => {
+      const scores = (await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES')).filter((_v, i) => i % 2 === 1).map(Number);
+      return scores.length === 2 && scores.every((score) => score >= before);
+    }, 5_000);
   });
 
   it('a slow receiver holds at most its in-flight share of worker slots; others keep flowing', async () => {

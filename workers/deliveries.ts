@@ -25,10 +25,15 @@ function subjectOf(data: JobPayloads['deliveries'] | undefined): Record<string, 
   return 'deliveryIds' in data ? { outboxId: data.outboxId, deliveries: data.deliveryIds.length } : { deliveryId: data.deliveryId };
 }
 
-async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob, data: { outboxId: string; deliveryIds: string[] }, token?: string): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
-  const r = await attemptFirstDeliveries(rt, deps, data.deliveryIds);
+type FirstAttemptsData = Extract<JobPayloads['deliveries'], { deliveryIds: string[] }>;
+
+async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob, data: FirstAttemptsData, token?: string): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
+  const r = await attemptFirstDeliveries(rt, deps, data.deliveryIds, data.webhookIds);
   if (r.held.length) {
-    if (r.held.length < data.deliveryIds.length) await job.updateData({ outboxId: data.outboxId, deliveryIds: r.held.map((h) => h.deliveryId) });
+    if (r.held.length < data.deliveryIds.length) {
+      const webhookIds = r.held.every((h) => h.webhookId !== undefined) ? { webhookIds: r.held.map((h) => h.webhookId!) } : {};
+      await job.updateData({ outboxId: data.outboxId, deliveryIds: r.held.map((h) => h.deliveryId), ...webhookIds });
+    }
     await job.moveToDelayed(Date.now() + Math.min(...r.held.map((h) => h.retryInMs)), token);
     throw new DelayedError();
   }

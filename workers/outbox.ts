@@ -29,7 +29,7 @@ export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
       if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
       return { created };
     },
-    workerOptions(rt, QueueNames.outbox, { concurrency: 8 }),
+    workerOptions(rt, QueueNames.outbox, { concurrency: 32 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
   return [worker];

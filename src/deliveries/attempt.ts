@@ -94,7 +94,7 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
   await slots.acquire();
   let admission: Awaited<ReturnType<ReceiverLimits['admit']>>;
   try {
-    admission = await limits.admit(d.webhook.url);
+    admission = await limits.admit(d.webhook.url, d.webhookId);
   } catch (err) {
     slots.release();
     throw err;

@@ -84,8 +84,8 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
     created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
   );
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
-  const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true } });
-  await enqueueFirstAttempts(rt, msg.id, due.map((d) => d.id));
+  const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
+  await enqueueFirstAttempts(rt, msg.id, due);
   if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }

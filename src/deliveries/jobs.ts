@@ -2,8 +2,7 @@
  * Enqueueing delivery attempts with deterministic job ids, so a duplicate enqueue (a re-run fan-out, the
  * sweeper, a restarted process) is harmless. The first attempts of one announced change travel as one
  * job (`<outboxId>_first`, carrying its delivery ids): per delivery, BullMQ's add, fetch and completion
- * cost more than the send itself. Every later attempt, and a first attempt the receiver's limits held
- * back while its siblings went out, is a job of its own (`<deliveryId>_<attempt>`).
+ * cost more than the send itself. Every later attempt is a job of its own (`<deliveryId>_<attempt>`).
  */
 import type { JobsOptions } from 'bullmq';
 import type { Runtime } from '../runtime.js';
@@ -34,18 +33,14 @@ export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, at
   await rt.queues.add('deliveries', { deliveryId }, { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, attempt), delay });
 }
 
-/** Enqueues the first attempts of a message's deliveries as one job, in one round trip. */
-export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveryIds: string[]): Promise<void> {
-  if (deliveryIds.length === 0) return;
-  await rt.queues.add('deliveries', { outboxId, deliveryIds }, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) });
-}
-
-/** Attempts held back by a receiver's limits, each re-queued as its own delayed job, in one round trip. */
-export async function enqueueHeldAttempts(rt: Runtime, held: Array<{ deliveryId: string; attempt: number; retryInMs: number }>): Promise<void> {
-  if (held.length === 0) return;
-  await rt.queues.get('deliveries').addBulk(
-    held.map((h) => ({ name: 'deliveries', data: { deliveryId: h.deliveryId }, opts: { ...deliveryJobOptions, jobId: deliveryJobId(h.deliveryId, h.attempt), delay: h.retryInMs } })),
-  );
+/**
+ * Enqueues the first attempts of a message's deliveries as one job, in one round trip. The job names
+ * each delivery's webhook too, so a receiver known to be full can hold its deliveries without reading them.
+ */
+export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveries: Array<{ id: string; webhookId: string }>): Promise<void> {
+  if (deliveries.length === 0) return;
+  const data = { outboxId, deliveryIds: deliveries.map((d) => d.id), webhookIds: deliveries.map((d) => d.webhookId) };
+  await rt.queues.add('deliveries', data, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) });
 }
 
 const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
