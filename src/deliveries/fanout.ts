@@ -69,14 +69,22 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
       const id = newDeliveryId();
       return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
     });
-    // One statement for all rows (bodies are large; this is on the path of every announced change).
-    const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: now.toISOString().slice(0, -1), windowStartedAt: now.toISOString().slice(0, -1) })));
+    // One statement for all rows (bodies are large; this is on the path of every announced change), which
+    // also marks the message dispatched: if the process stops before the first attempts are enqueued, the
+    // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts).
+    const at = now.toISOString().slice(0, -1);
+    const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: at, windowStartedAt: at })));
     created = await rt.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>`
-      INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
-      SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", ${msg.createdAt.toISOString().slice(0, -1)}::timestamp(3)
-        FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
-      ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
-      RETURNING "id", "webhookId"`;
+      WITH ins AS (
+        INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
+        SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", ${msg.createdAt.toISOString().slice(0, -1)}::timestamp(3)
+          FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
+        ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
+        RETURNING "id", "webhookId"
+      ), mark AS (
+        UPDATE "OutboxMessage" SET "dispatchedAt" = ${at}::timestamp(3) WHERE "id" = ${msg.id} AND "dispatchedAt" IS NULL
+      )
+      SELECT "id", "webhookId" FROM ins`;
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
   await announceDeliveries(
@@ -86,6 +94,6 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
   // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
   const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
   await enqueueFirstAttempts(rt, msg.id, due);
-  if (!msg.dispatchedAt) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
+  if (!msg.dispatchedAt && !wanted.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }
