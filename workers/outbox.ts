@@ -6,7 +6,7 @@
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
-import { fanOutBatcher } from '../src/deliveries/fanout.js';
+import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 import { sweepOutboxAndDeliveries } from '../src/deliveries/redrive.js';
 import { logJobFailure, workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
@@ -22,11 +22,10 @@ export const webhookTasks: MaintenanceTask[] = [
 
 /** Starts the fan-out worker. */
 export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
-  const fanOut = fanOutBatcher(rt);
   const worker = new Worker<JobPayloads['outbox'], { created: number }>(
     QueueNames.outbox,
     async (job) => {
-      const created = await fanOut(job.data.outboxId);
+      const created = await fanOutOutboxMessage(rt, job.data.outboxId);
       if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
       return { created };
     },

@@ -34,19 +34,13 @@ export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, at
 }
 
 /**
- * Enqueues the first attempts of each message's deliveries as one job per message, all in one round trip.
- * A job names each delivery's webhook too, so a receiver known to be full can hold its deliveries
- * without reading them.
+ * Enqueues the first attempts of a message's deliveries as one job, in one round trip. The job names
+ * each delivery's webhook too, so a receiver known to be full can hold its deliveries without reading them.
  */
-export async function enqueueFirstAttemptsOf(rt: Runtime, messages: ReadonlyArray<{ outboxId: string; deliveries: ReadonlyArray<{ id: string; webhookId: string }> }>): Promise<void> {
-  const jobs = messages
-    .filter((m) => m.deliveries.length > 0)
-    .map(({ outboxId, deliveries }) => ({
-      name: 'deliveries',
-      data: { outboxId, deliveryIds: deliveries.map((d) => d.id), webhookIds: deliveries.map((d) => d.webhookId) },
-      opts: { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) },
-    }));
-  if (jobs.length) await rt.queues.get('deliveries').addBulk(jobs);
+export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveries: Array<{ id: string; webhookId: string }>): Promise<void> {
+  if (deliveries.length === 0) return;
+  const data = { outboxId, deliveryIds: deliveries.map((d) => d.id), webhookIds: deliveries.map((d) => d.webhookId) };
+  await rt.queues.add('deliveries', data, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) });
 }
 
 const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
