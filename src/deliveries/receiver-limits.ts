@@ -50,7 +50,9 @@ function computeReceiverKey(url: string): string {
  * it. (Counting admissions alone needed a 50 ms guard on a loaded machine, and still let 51 through once.)
  * The 2 ms margin covers the millisecond rounding of both times.
  * One call admits one request for each of KEYS, in order (a key may repeat), and returns for each
- * {count including this request, ms until a slot frees, the request's member (to stamp)}.
+ * {count including this request, ms until a slot frees, the request's member (to stamp)}. A member is
+ * unique in its set: the time, its place in the call, and the count (two calls in the same microsecond
+ * differ in it), since a repeated member would count once.
  * ARGV: window seconds, limit.
  */
 const SLIDING_WINDOW_SCRIPT = `
@@ -69,7 +71,7 @@ for k = 1, #KEYS do
     local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
     if oldest[2] then wait = math.max(tonumber(oldest[2]) + window - now, 1) end
   else
-    member = t[1] .. '.' .. t[2] .. '.' .. k
+    member = t[1] .. '.' .. t[2] .. '.' .. k .. '.' .. (count + 1)
     redis.call('ZADD', key, now, member)
     redis.call('PEXPIRE', key, window)
   end
