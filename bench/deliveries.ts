@@ -10,7 +10,7 @@
  * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
  * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
  * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200); BENCH_CPU_PROF=<dir>
- * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_TIMELINE=1 prints deliveries per 250 ms.
+ * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_TIMELINE=1 prints deliveries and fan-outs per 250 ms.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -213,7 +213,6 @@ async function main(): Promise<void> {
     }
     });
     const cpu = process.cpuUsage(cpuBefore);
-    console.log('loads', (globalThis as any).__loads, 'load queries', (globalThis as any).__loadq, 'record queries', (globalThis as any).__recq);
     const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
     const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
     const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true } });
@@ -221,17 +220,10 @@ async function main(): Promise<void> {
     const latencies = rows.map((r) => r.deliveredAt!.getTime() - triggeredAt.get(r.outboxId!)!).sort((a, b) => a - b);
     const lastDelivered = Math.max(...rows.map((r) => r.deliveredAt!.getTime()));
     if (process.env.BENCH_TIMELINE) {
-      // Deliveries recorded per 250 ms after the first trigger: where the rounds of the cap lose time.
-      const buckets: number[] = [];
-      for (const r of rows) {
-        const b = Math.floor((r.deliveredAt!.getTime() - triggerStart) / 250);
-        buckets[b] = (buckets[b] ?? 0) + 1;
-      }
-      console.log(`  delivered per 250 ms: ${Array.from(buckets, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ')}`);
+      // Deliveries recorded and messages fanned out per 250 ms after the first trigger: where the rounds of the cap lose time.
       const fanned = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { dispatchedAt: true } });
-      const fb: number[] = [];
-      for (const m of fanned) if (m.dispatchedAt) fb[Math.floor((m.dispatchedAt.getTime() - triggerStart) / 250)] = (fb[Math.floor((m.dispatchedAt.getTime() - triggerStart) / 250)] ?? 0) + 1;
-      console.log(`  messages fanned out per 250 ms: ${Array.from(fb, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ')}`);
+      console.log(`  delivered per 250 ms: ${perQuarterSecond(rows.map((r) => r.deliveredAt), triggerStart)}`);
+      console.log(`  messages fanned out per 250 ms: ${perQuarterSecond(fanned.map((m) => m.dispatchedAt), triggerStart)}`);
     }
     const engineRate = total / ((lastDelivered - triggerStart) / 1000);
     const stats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
@@ -266,6 +258,17 @@ async function main(): Promise<void> {
     await admin.end();
     await dropRedisPrefix(`bench${runId}`);
   }
+}
+
+/** Counts of `times` per 250 ms after `start`, as `0.25s:123 …`. */
+function perQuarterSecond(times: Array<Date | null>, start: number): string {
+  const buckets: number[] = [];
+  for (const t of times) {
+    if (!t) continue;
+    const b = Math.floor((t.getTime() - start) / 250);
+    buckets[b] = (buckets[b] ?? 0) + 1;
+  }
+  return Array.from(buckets, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ');
 }
 
 /** Removes this run's Redis keys (and only them). */

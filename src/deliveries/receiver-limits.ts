@@ -10,6 +10,7 @@
  * and frees the worker slot.
  */
 import crypto from 'node:crypto';
+import DataLoader from 'dataloader';
 import type { Runtime } from '../runtime.js';
 import type { RedisClient } from '../redis-connection.js';
 
@@ -121,14 +122,13 @@ export function defineReceiverAdmission(redis: RedisClient): void {
   admitClient(redis);
 }
 
+/** A wait plus a few ms of spread, so the deliveries held for one receiver do not all wake at once. */
+function jittered(ms: number): number {
+  return ms + Math.floor(Math.random() * 5);
+}
+
 /** Keys per script call at most. */
 const ADMIT_BATCH = 256;
-
-interface Asked {
-  key: string;
-  resolve: (r: Answer) => void;
-  reject: (err: unknown) => void;
-}
 
 /** Redis's answer to one admission: the count including it, ms until a slot frees, its member ('' when refused). */
 type Answer = [count: number, msBeforeNext: number, member: string];
@@ -144,11 +144,12 @@ export class ReceiverLimits {
   private readonly keyPrefix: string;
   private readonly limit: string;
   private readonly inFlight = new Map<string, number>();
-  /** Admissions asked for in this turn of the event loop, sent as one script call (one per key on a cluster). */
-  private asked: Asked[] = [];
-  /** Requests finished in this turn of the event loop, stamped with one script call. */
-  private finished: Finished[] = [];
-  private readonly perKey: boolean;
+  /**
+   * Admissions asked for in one turn of the event loop, sent as one script call; so are the stamps of the
+   * requests that finished in one turn. One key per call on a cluster (a call's keys must share a slot).
+   */
+  private readonly admissions: DataLoader<string, Answer>;
+  private readonly stamps: DataLoader<Finished, true>;
   /**
    * Receivers Redis last said were full, until when (epoch ms): until then this process refuses their
    * sends without asking Redis again (it can only refuse more than Redis would, never admit more).
@@ -166,8 +167,13 @@ export class ReceiverLimits {
     this.redis = admitClient(rt.redis);
     this.keyPrefix = `${rt.config.redisPrefix}:rl:webhook-receiver:`;
     this.limit = String(ratePerSecond);
-    this.perKey = Boolean(rt.config.redisCluster); // a cluster's keys of one call must share a slot
     this.clock = rt.clock;
+    const perTurn = { cache: false, batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: rt.config.redisCluster ? 1 : ADMIT_BATCH };
+    this.admissions = new DataLoader((keys) => this.call(keys), perTurn);
+    this.stamps = new DataLoader(async (finished) => {
+      await this.redis[STAMP_COMMAND](finished.length, ...finished.map((f) => f.key), '1', ...finished.map((f) => f.member));
+      return finished.map(() => true as const);
+    }, perTurn);
   }
 
   /**
@@ -181,7 +187,7 @@ export class ReceiverLimits {
       this.keyOfWebhook.set(webhookId, key);
     }
     const fullFor = this.fullFor(key);
-    if (fullFor > 0) return { ok: false, retryInMs: fullFor + Math.floor(Math.random() * 5), reason: 'rate' };
+    if (fullFor > 0) return { ok: false, retryInMs: jittered(fullFor), reason: 'rate' };
     const busy = this.inFlight.get(key) ?? 0;
     if (busy >= this.maxInFlight) return { ok: false, retryInMs: 50 + Math.floor(Math.random() * 100), reason: 'concurrency' };
     this.inFlight.set(key, busy + 1);
@@ -200,7 +206,7 @@ export class ReceiverLimits {
     let count: number;
     let msBeforeNext: number;
     try {
-      [count, msBeforeNext, member] = await this.ask(redisKey);
+      [count, msBeforeNext, member] = await this.admissions.load(redisKey);
     } catch (err) {
       release();
       throw err;
@@ -210,7 +216,7 @@ export class ReceiverLimits {
     const wait = Math.max(1, Number(msBeforeNext));
     if (this.fullUntil.size >= KEYS_LIMIT) this.fullUntil.clear();
     this.fullUntil.set(key, this.clock.now().getTime() + wait);
-    return { ok: false, retryInMs: wait + Math.floor(Math.random() * 5), reason: 'rate' };
+    return { ok: false, retryInMs: jittered(wait), reason: 'rate' };
   }
 
   /**
@@ -221,7 +227,7 @@ export class ReceiverLimits {
   heldFor(webhookId: string): number {
     const key = this.keyOfWebhook.get(webhookId);
     const wait = key === undefined ? 0 : this.fullFor(key);
-    return wait > 0 ? wait + Math.floor(Math.random() * 5) : 0;
+    return wait > 0 ? jittered(wait) : 0;
   }
 
   /** Ms until receiver `key`, which Redis last said was full, may take a request again (0: not known full). */
@@ -233,27 +239,7 @@ export class ReceiverLimits {
     return Math.max(0, wait);
   }
 
-  /** One admission of `key`, sent with the others asked for in the same turn of the event loop. */
-  private ask(key: string): Promise<Answer> {
-    if (this.perKey) return this.call([key]).then((answers) => answers[0]);
-    return new Promise((resolve, reject) => {
-      if (this.asked.push({ key, resolve, reject }) === 1) setImmediate(() => this.flush());
-    });
-  }
-
-  private flush(): void {
-    const asked = this.asked;
-    this.asked = [];
-    for (let i = 0; i < asked.length; i += ADMIT_BATCH) {
-      const part = asked.slice(i, i + ADMIT_BATCH);
-      this.call(part.map((a) => a.key)).then(
-        (answers) => part.forEach((a, k) => a.resolve(answers[k])),
-        (err: unknown) => part.forEach((a) => a.reject(err)),
-      );
-    }
-  }
-
-  private async call(keys: string[]): Promise<Answer[]> {
+  private async call(keys: readonly string[]): Promise<Answer[]> {
     const flat = await this.redis[ADMIT_COMMAND](keys.length, ...keys, '1', this.limit);
     return keys.map((_key, k) => [Number(flat[3 * k]), Number(flat[3 * k + 1]), String(flat[3 * k + 2])]);
   }
@@ -263,22 +249,8 @@ export class ReceiverLimits {
    * Redis fails here, the request keeps counting from its admission (the log expires with the window).
    */
   private stamp(key: string, member: string): void {
-    if (this.perKey) {
-      this.stampNow([{ key, member }]);
-      return;
-    }
-    if (this.finished.push({ key, member }) === 1) {
-      setImmediate(() => {
-        const finished = this.finished;
-        this.finished = [];
-        for (let i = 0; i < finished.length; i += ADMIT_BATCH) this.stampNow(finished.slice(i, i + ADMIT_BATCH));
-      });
-    }
-  }
-
-  private stampNow(finished: Finished[]): void {
-    this.redis[STAMP_COMMAND](finished.length, ...finished.map((f) => f.key), '1', ...finished.map((f) => f.member)).catch(() => {
-      /* the requests count from their admission instead; the next admission reports Redis being down */
+    this.stamps.load({ key, member }).catch(() => {
+      /* the request counts from its admission instead; the next admission reports Redis being down */
     });
   }
 }
