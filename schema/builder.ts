@@ -8,6 +8,7 @@ import PrismaPlugin from '@pothos/plugin-prisma';
 import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import { LOADED_SCALARS_PLUGIN } from './loaded-scalars.js';
+import { STABLE_PATHS_PLUGIN } from './stable-paths.js';
 import { GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.js';
@@ -64,7 +65,7 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, LOADED_SCALARS_PLUGIN, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  plugins: [ScopeAuthPlugin, LOADED_SCALARS_PLUGIN, STABLE_PATHS_PLUGIN, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
   scopeAuth: {
     authorizeOnSubscribe: true,
     authScopes: (ctx) => ({

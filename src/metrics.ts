@@ -39,6 +39,13 @@ export const reportsReplicaLag = new Gauge({
   registers: [registry],
 });
 
+export const graphqlExecutions = new Counter({
+  name: 'graphql_executions_total',
+  help: 'GraphQL queries and mutations run, by executor: compiled (graphql-jit, a document seen before) or interpreted (graphql-js)',
+  labelNames: ['executor'] as const,
+  registers: [registry],
+});
+
 export const retentionRuns = new Counter({
   name: 'retention_runs_total',
   help: 'Retention runs (the periodic task and `ops retention run`)',

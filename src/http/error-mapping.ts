@@ -39,11 +39,15 @@ function graphqlExtensions(domain: DomainError): Record<string, unknown> {
  */
 export function toGraphQLError(err: GraphQLError, onUnexpected: (err: unknown) => void): GraphQLError {
   const domain = domainErrorOf(err);
-  if (domain) return new GraphQLError(domain.message, { nodes: err.nodes, path: err.path, originalError: domain, extensions: graphqlExtensions(domain) });
+  if (domain) return relocated(err, domain);
   if (!err.originalError) return err; // parse/validation errors: safe and useful as they are
   onUnexpected(err.originalError);
-  const internal = new InternalError();
-  return new GraphQLError(internal.message, { nodes: err.nodes, path: err.path, originalError: internal, extensions: graphqlExtensions(internal) });
+  return relocated(err, new InternalError());
+}
+
+/** `domain` where `err` was raised: its path, and its locations (from AST nodes, or a source and positions). */
+function relocated(err: GraphQLError, domain: DomainError): GraphQLError {
+  return new GraphQLError(domain.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: domain, extensions: graphqlExtensions(domain) });
 }
 
 /** A domain error thrown outside execution (context factory, WS), as a GraphQL error. */

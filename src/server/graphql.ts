@@ -25,6 +25,7 @@ import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
+import { useCompiledExecution } from './compiled-execution.js';
 import { createFanout, fanoutKey, type FanoutJoin } from './live-fanout.js';
 import { addLiveSubscriptionSource } from '../metrics.js';
 
@@ -167,6 +168,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       // Token limit (while parsing), then cost, text rule for literals, introspection policy (graphql-guards.ts).
       earlyCredentials as Plugin<Ctx>,
       ...graphqlGuardPlugins(rt, principalOf),
+      // Documents seen before run compiled (compiled-execution.ts).
+      useCompiledExecution({ onCompileError: (errors) => rt.logger.warn({ errors: errors.map((e) => e.message) }, 'GraphQL document not compilable; it runs interpreted') }) as Plugin<Ctx>,
       useAudit(),
       useResponseExtras(ctxByRequest),
     ],

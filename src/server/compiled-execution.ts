@@ -1,0 +1,121 @@
+/**
+ * Queries and mutations run compiled (graphql-jit) once their document has been seen before;
+ * subscriptions, a document's first run, and a document graphql-jit cannot compile stay on yoga's executor.
+ *
+ * Why: the dashboard query resolves some 1,800 fields; graphql-js builds a resolve info, a path link and
+ * an argument object for each, scalars included, and answers in null-prototype objects that are slow to
+ * serialise. The compiled form reads a plain column straight off the row and builds plain objects
+ * (bench:graph). Compiling costs milliseconds, so a document is compiled on its second run: a query sent
+ * once, or a stream of distinct ones, costs what it did. Yoga caches parsed documents by their text and
+ * REST keeps one document per route, so "seen before" means the same document object (a WeakMap each,
+ * so both go when yoga's cache drops the document).
+ *
+ * plugin-prisma needs graphql-js's shared response-path links; the stable-paths plugin
+ * (schema/stable-paths.ts) gives them to the requests run here.
+ */
+import type { Plugin } from 'graphql-yoga';
+import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type Source } from 'graphql';
+import { getVariableValues } from 'graphql/execution/values.js';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { canonicalizePaths } from '../../schema/stable-paths.js';
+import { graphqlExecutions } from '../metrics.js';
+
+const compiledRuns = graphqlExecutions.labels('compiled');
+const interpretedRuns = graphqlExecutions.labels('interpreted');
+
+/** Runs of a document on yoga's executor before it is compiled. */
+export const RUNS_BEFORE_COMPILING = 1;
+
+type Compiled = CompiledQuery | 'not compilable';
+
+interface CompiledExecutionOptions {
+  /** Told once per document graphql-jit refuses (it then keeps running on yoga's executor). */
+  onCompileError?: (errors: readonly Error[]) => void;
+}
+
+/** The operation `args` runs, or undefined when the document does not pick one (execution says why). */
+function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
+  let found: OperationDefinitionNode | undefined;
+  for (const d of document.definitions) {
+    if (d.kind !== 'OperationDefinition') continue;
+    if (operationName) {
+      if (d.name?.value === operationName) return d;
+    } else if (found) {
+      return undefined;
+    } else {
+      found = d;
+    }
+  }
+  return found;
+}
+
+/** The offset in `source` of a 1-based line and column. */
+function positionOf(source: Source, { line, column }: { line: number; column: number }): number {
+  let offset = 0;
+  for (let l = 1; l < line; l++) offset = source.body.indexOf('\n', offset) + 1;
+  return offset + column - 1;
+}
+
+/**
+ * graphql-jit's errors as graphql-js raises them: graphql-jit's own error type carries `locations` but not
+ * the source positions they come from, and every later step that rebuilds an error (the error mapping,
+ * yoga's serialiser) derives locations from those, so they would be lost.
+ */
+function withLocatedErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
+  const source = document.loc?.source;
+  if (!result.errors?.length || !source) return result;
+  const errors = result.errors.map((e) => new GraphQLError(e.message, { source, positions: e.locations?.map((l) => positionOf(source, l)), path: e.path, originalError: e.originalError ?? undefined, extensions: e.extensions }));
+  return { ...result, errors };
+}
+
+export function useCompiledExecution(options: CompiledExecutionOptions = {}): Plugin {
+  const runs = new WeakMap<DocumentNode, number>();
+  /** Per schema (yoga may swap it), per document, per operation name. */
+  const compiled = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Compiled>>>();
+
+  function compiledFor(args: ExecutionArgs): Compiled {
+    let bySchema = compiled.get(args.schema);
+    if (!bySchema) compiled.set(args.schema, (bySchema = new WeakMap()));
+    let byName = bySchema.get(args.document);
+    if (!byName) bySchema.set(args.document, (byName = new Map()));
+    const name = args.operationName ?? '';
+    let entry = byName.get(name);
+    if (!entry) {
+      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      if (isCompiledQuery(result)) entry = result;
+      else {
+        entry = 'not compilable';
+        options.onCompileError?.(result.errors ?? []);
+      }
+      byName.set(name, entry);
+    }
+    return entry;
+  }
+
+  /** Whether this run of `args` is compiled: a document seen before, that compiles, with variables graphql-js accepts. */
+  function runsCompiled(args: ExecutionArgs, operation: OperationDefinitionNode): boolean {
+    const seen = runs.get(args.document) ?? 0;
+    if (seen < RUNS_BEFORE_COMPILING) {
+      runs.set(args.document, seen + 1);
+      return false;
+    }
+    if (compiledFor(args) === 'not compilable') return false;
+    // Variables graphql-js refuses are refused by graphql-js, in its words (the error mapping reads them).
+    return !(operation.variableDefinitions?.length && getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, { maxErrors: 1 }).errors);
+  }
+
+  return {
+    onExecute({ args, setExecuteFn }) {
+      const operation = operationOf(args.document, args.operationName);
+      if (!operation || operation.operation === 'subscription') return;
+      if (!runsCompiled(args, operation)) {
+        interpretedRuns.inc();
+        return;
+      }
+      const entry = compiledFor(args) as CompiledQuery;
+      compiledRuns.inc();
+      canonicalizePaths(args.contextValue as object);
+      setExecuteFn(async (a: ExecutionArgs) => withLocatedErrors(await entry.query(a.rootValue, a.contextValue, a.variableValues), a.document));
+    },
+  };
+}
