@@ -10,7 +10,7 @@
  * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
  * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
  * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200); BENCH_CPU_PROF=<dir>
- * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_TIMELINE=1 prints deliveries and fan-outs per 250 ms.
+ * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_COUNT_SQL=1 (or a prefix length) the SQL statements by their first words, BENCH_TIMELINE=1 prints deliveries and fan-outs per 250 ms.
  */
 import crypto from 'node:crypto';
 import http from 'node:http';
@@ -146,8 +146,22 @@ async function countRedis(): Promise<void> {
   };
 }
 
+/** With BENCH_COUNT_SQL=1: SQL statements this process sends, by their first words. */
+const sqlCounts: Record<string, number> = {};
+function countSql(): void {
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const orig = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '');
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, Number(process.env.BENCH_COUNT_SQL) > 1 ? Number(process.env.BENCH_COUNT_SQL) : 40);
+    sqlCounts[key] = (sqlCounts[key] ?? 0) + 1;
+    return orig.apply(this, args);
+  };
+}
+
 async function main(): Promise<void> {
   if (process.env.BENCH_COUNT_REDIS) await countRedis();
+  if (process.env.BENCH_COUNT_SQL) countSql();
   const runId = crypto.randomBytes(4).toString('hex');
   const dbName = `ops_bench_${runId}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -233,6 +247,7 @@ async function main(): Promise<void> {
     const failed = await rt.prisma.delivery.count({ where: { status: { not: 'delivered' } } });
 
     if (process.env.BENCH_COUNT_REDIS) console.log(`Redis commands sent by the engine process: ${JSON.stringify(redisCounts)}`);
+    if (process.env.BENCH_COUNT_SQL) for (const [k, n] of Object.entries(sqlCounts).sort((a, b) => b[1] - a[1])) console.log(`  SQL ${String(n).padStart(6)}  ${k}`);
     console.log(`engine: ${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${engineRate.toFixed(0)} deliveries/s aggregate`);
     console.log(`  trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
     console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
