@@ -11,9 +11,10 @@
  * property read gets `info.path` replaced by the request's canonical link for the same keys (a tree of
  * links per context, one Map lookup per level): the identity graphql-js gives.
  *
- * First in the builder's plugin list, so its wrapper is the outermost: every plugin's resolver sees the
- * canonical path. Fields Pothos leaves to the default resolver stay without one (the executor reads the
- * property itself, and a compiled executor inlines it).
+ * Just before PrismaPlugin in the builder's plugin list, so its wrapper is just outside plugin-prisma's:
+ * plugin-prisma's checks and every resolver inside them see the canonical path, while the loaded-scalars
+ * plugin's plain column reads, further out, skip the lookup. Fields Pothos leaves to the default resolver
+ * stay without one (the executor reads the property itself, and a compiled executor inlines it).
  */
 import SchemaBuilder, { BasePlugin, type PothosOutputFieldConfig, type SchemaTypes } from '@pothos/core';
 import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLResolveInfo } from 'graphql';
@@ -50,7 +51,7 @@ function child(children: Map<string | number, CanonicalPath>, prev: CanonicalPat
   return link;
 }
 
-/** The canonical link of `path` for the request whose context is `context`. */
+/** The canonical link of `path` in the request whose root links are `roots`. */
 function canonicalPath(roots: Map<string | number, CanonicalPath>, path: Path): CanonicalPath {
   if (!path.prev) return child(roots, undefined, path);
   const prev = canonicalPath(roots, path.prev);
