@@ -26,6 +26,7 @@ import { dispatchOutbox } from '../src/outbox/outbox.js';
 import { hmacHex } from '../src/signing.js';
 import { profiled } from './lib/profile.js';
 import { goalLine } from './lib/goal.js';
+import { countRedisCommands, countSqlStatements } from './lib/counters.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -133,35 +134,9 @@ async function baseline(urls: string[], total: number, concurrency: number, secr
   return total / secs;
 }
 
-/** With BENCH_COUNT_REDIS=1: Redis commands this process sends, by name (scripts as `evalsha`). */
-const redisCounts: Record<string, number> = {};
-async function countRedis(): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const proto = Redis.prototype as unknown as { sendCommand: (cmd: { name: string; args: unknown[] }) => unknown };
-  const orig = proto.sendCommand;
-  proto.sendCommand = function (this: unknown, cmd) {
-    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha` : cmd.name;
-    redisCounts[key] = (redisCounts[key] ?? 0) + 1;
-    return orig.call(this, cmd);
-  };
-}
-
-/** With BENCH_COUNT_SQL=1: SQL statements this process sends, by their first words. */
-const sqlCounts: Record<string, number> = {};
-function countSql(): void {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const orig = proto.query;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '');
-    const key = text.replace(/\s+/g, ' ').trim().slice(0, Number(process.env.BENCH_COUNT_SQL) > 1 ? Number(process.env.BENCH_COUNT_SQL) : 40);
-    sqlCounts[key] = (sqlCounts[key] ?? 0) + 1;
-    return orig.apply(this, args);
-  };
-}
-
 async function main(): Promise<void> {
-  if (process.env.BENCH_COUNT_REDIS) await countRedis();
-  if (process.env.BENCH_COUNT_SQL) countSql();
+  const redisCounts = process.env.BENCH_COUNT_REDIS ? await countRedisCommands() : {};
+  const sqlCounts = process.env.BENCH_COUNT_SQL ? countSqlStatements(Number(process.env.BENCH_COUNT_SQL) > 1 ? Number(process.env.BENCH_COUNT_SQL) : 40) : {};
   const runId = crypto.randomBytes(4).toString('hex');
   const dbName = `ops_bench_${runId}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });

@@ -1,0 +1,34 @@
+/**
+ * Counters of what a benchmark's process sends to its stores, for finding round trips to save
+ * (bench:deliveries' BENCH_COUNT_REDIS and BENCH_COUNT_SQL). Each patches the client's prototype once
+ * and counts into the record it returns.
+ */
+import pg from 'pg';
+
+/** Redis commands every ioredis client of this process sends, by name (scripts as `evalsha`). */
+export async function countRedisCommands(): Promise<Record<string, number>> {
+  const counts: Record<string, number> = {};
+  const { Redis } = await import('ioredis');
+  const proto = Redis.prototype as unknown as { sendCommand: (cmd: { name: string; args: unknown[] }) => unknown };
+  const orig = proto.sendCommand;
+  proto.sendCommand = function (this: unknown, cmd) {
+    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha` : cmd.name;
+    counts[key] = (counts[key] ?? 0) + 1;
+    return orig.call(this, cmd);
+  };
+  return counts;
+}
+
+/** SQL statements every pg client of this process sends, by their first `prefixLength` characters. */
+export function countSqlStatements(prefixLength = 40): Record<string, number> {
+  const counts: Record<string, number> = {};
+  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const orig = proto.query;
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const text = typeof args[0] === 'string' ? args[0] : String((args[0] as { text?: string })?.text ?? '');
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, prefixLength);
+    counts[key] = (counts[key] ?? 0) + 1;
+    return orig.apply(this, args);
+  };
+  return counts;
+}
