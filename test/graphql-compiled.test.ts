@@ -103,4 +103,18 @@ describe('compiled execution', () => {
     expect(stored).toMatchObject({ name: 'compiled-b', site: 'lab' });
     await expect.poll(() => s.app.rt.prisma.auditLog.count({ where: { tenantId: t.tenantId, action: 'createDevice', targetId: second.id } })).toBe(1);
   });
+
+  it('never compiles a document whose string literal spells graphql-jit’s internal markers (that would run as code)', async () => {
+    // graphql-jit turns a JSON string "__MAGIC_DATE__<uuid><text>" in the generated code into `new Date(<text>)`.
+    const marker = '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d';
+    const escaped = marker.replace(/_/g, '\\u005f'); // the same string, spelled with GraphQL escapes
+    for (const spelled of [marker, escaped]) {
+      const query = fresh(`{ auditLog(action: "${spelled}0)};globalThis.__compiledInjection=1;const x={a:(0") { totalCount } }`);
+      const runs = [];
+      for (let i = 0; i < 3; i++) runs.push(await observed(() => gql(s.url, t.adminToken, query)));
+      expect(runs.map((r) => r.executor)).toEqual(['interpreted', 'interpreted', 'interpreted']);
+      for (const r of runs) expect(r.result).toEqual({ status: 200, data: { auditLog: { totalCount: 0 } } });
+    }
+    expect((globalThis as { __compiledInjection?: unknown }).__compiledInjection).toBeUndefined();
+  });
 });

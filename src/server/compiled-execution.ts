@@ -14,7 +14,7 @@
  * (schema/stable-paths.ts) gives them to the requests run here.
  */
 import type { Plugin } from 'graphql-yoga';
-import { GraphQLError, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type Source } from 'graphql';
+import { BREAK, GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type Source } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { canonicalizePaths } from '../../schema/stable-paths.js';
@@ -46,6 +46,30 @@ function operationOf(document: DocumentNode, operationName: string | null | unde
       found = d;
     }
   }
+  return found;
+}
+
+/**
+ * graphql-jit writes an argument given in the document into the generated code as JSON, then turns any
+ * JSON string of the form `"__MAGIC_DATE__<uuid><anything but a quote>"` into `new Date(<anything>)`
+ * (its way of carrying Dates over): a string literal that spells that marker runs as code (checked: a query
+ * with `action: "__MAGIC_DATE__…0)};globalThis.x=1;const y={a:(0"` set `globalThis.x` on its compiled
+ * run). Its other markers (NaN, ±Infinity) turn such a string into a number. A document that contains any
+ * of them, in its text or in a string literal after GraphQL's escapes (`\u005f` spellings), never compiles.
+ */
+const JIT_MARKER = '__MAGIC_';
+
+function spellsJitMarker(document: DocumentNode): boolean {
+  // In the text: names too (an object key of a JSON literal is a name, and is quoted in that JSON).
+  if (document.loc?.source.body.includes(JIT_MARKER)) return true;
+  let found = false;
+  visit(document, {
+    StringValue(node) {
+      if (!node.value.includes(JIT_MARKER)) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
   return found;
 }
 
@@ -81,15 +105,17 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Pl
     const name = args.operationName ?? '';
     let entry = byName.get(name);
     if (!entry) {
-      const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-      if (isCompiledQuery(result)) entry = result;
-      else {
-        entry = 'not compilable';
-        options.onCompileError?.(result.errors ?? []);
-      }
+      entry = spellsJitMarker(args.document) ? 'not compilable' : compile(args);
       byName.set(name, entry);
     }
     return entry;
+  }
+
+  function compile(args: ExecutionArgs): Compiled {
+    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    if (isCompiledQuery(result)) return result;
+    options.onCompileError?.(result.errors ?? []);
+    return 'not compilable';
   }
 
   /** Whether this run of `args` is compiled: a document seen before, that compiles, with variables graphql-js accepts. */
