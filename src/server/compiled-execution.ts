@@ -1,6 +1,7 @@
 /**
  * Queries and mutations run compiled (graphql-jit) once their document has been seen before;
- * subscriptions, a document's first run, and a document graphql-jit cannot compile stay on yoga's executor.
+ * subscriptions, a document's first run, a document graphql-jit cannot compile and any run before graphql-jit
+ * has loaded (on the first execution) stay on yoga's executor.
  *
  * Why: the dashboard query resolves some 1,800 fields; graphql-js builds a resolve info, a path link and
  * an argument object for each, scalars included, and answers in null-prototype objects that are slow to
@@ -16,7 +17,7 @@
 import type { Plugin } from 'graphql-yoga';
 import { BREAK, GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type Source } from 'graphql';
 import { getVariableValues } from 'graphql/execution/values.js';
-import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import type { CompiledQuery } from 'graphql-jit';
 import { canonicalizePaths } from '../../schema/stable-paths.js';
 import { graphqlExecutions } from '../metrics.js';
 
@@ -28,8 +29,10 @@ export const RUNS_BEFORE_COMPILING = 1;
 
 type Compiled = CompiledQuery | 'not compilable';
 
+type Jit = typeof import('graphql-jit');
+
 interface CompiledExecutionOptions {
-  /** Told once per document graphql-jit refuses (it then keeps running on yoga's executor). */
+  /** Told once per document graphql-jit refuses, or once if graphql-jit cannot be loaded (runs stay on yoga's executor). */
   onCompileError?: (errors: readonly Error[]) => void;
 }
 
@@ -93,11 +96,25 @@ function withLocatedErrors(result: ExecutionResult, document: DocumentNode): Exe
 }
 
 export function useCompiledExecution(options: CompiledExecutionOptions = {}): Plugin {
+  /**
+   * graphql-jit, loaded on the first execution rather than at start (its import is ~85 ms of a restart on a
+   * slow machine, and nothing compiles before a document's second run anyway); until it has loaded, runs
+   * stay interpreted.
+   */
+  let jit: Jit | undefined;
+  let jitLoading: Promise<unknown> | undefined;
+  function loadedJit(): Jit | undefined {
+    jitLoading ??= import('graphql-jit').then(
+      (m) => (jit = m),
+      (err: Error) => options.onCompileError?.([err]),
+    );
+    return jit;
+  }
   const runs = new WeakMap<DocumentNode, number>();
   /** Per schema (yoga may swap it), per document, per operation name. */
   const compiled = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, Compiled>>>();
 
-  function compiledFor(args: ExecutionArgs): Compiled {
+  function compiledFor(jit: Jit, args: ExecutionArgs): Compiled {
     let bySchema = compiled.get(args.schema);
     if (!bySchema) compiled.set(args.schema, (bySchema = new WeakMap()));
     let byName = bySchema.get(args.document);
@@ -105,40 +122,43 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Pl
     const name = args.operationName ?? '';
     let entry = byName.get(name);
     if (!entry) {
-      entry = spellsJitMarker(args.document) ? 'not compilable' : compile(args);
+      entry = spellsJitMarker(args.document) ? 'not compilable' : compile(jit, args);
       byName.set(name, entry);
     }
     return entry;
   }
 
-  function compile(args: ExecutionArgs): Compiled {
-    const result = compileQuery(args.schema, args.document, args.operationName ?? undefined);
-    if (isCompiledQuery(result)) return result;
+  function compile(jit: Jit, args: ExecutionArgs): Compiled {
+    const result = jit.compileQuery(args.schema, args.document, args.operationName ?? undefined);
+    if (jit.isCompiledQuery(result)) return result;
     options.onCompileError?.(result.errors ?? []);
     return 'not compilable';
   }
 
-  /** Whether this run of `args` is compiled: a document seen before, that compiles, with variables graphql-js accepts. */
-  function runsCompiled(args: ExecutionArgs, operation: OperationDefinitionNode): boolean {
+  /** The compiled form this run of `args` takes: a document seen before, that compiles, with variables graphql-js accepts. */
+  function compiledRun(args: ExecutionArgs, operation: OperationDefinitionNode): CompiledQuery | undefined {
+    const jit = loadedJit();
     const seen = runs.get(args.document) ?? 0;
-    if (seen < RUNS_BEFORE_COMPILING) {
+    if (seen < RUNS_BEFORE_COMPILING || !jit) {
       runs.set(args.document, seen + 1);
-      return false;
+      return undefined;
     }
-    if (compiledFor(args) === 'not compilable') return false;
+    const entry = compiledFor(jit, args);
+    if (entry === 'not compilable') return undefined;
     // Variables graphql-js refuses are refused by graphql-js, in its words (the error mapping reads them).
-    return !(operation.variableDefinitions?.length && getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, { maxErrors: 1 }).errors);
+    if (operation.variableDefinitions?.length && getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, { maxErrors: 1 }).errors) return undefined;
+    return entry;
   }
 
   return {
     onExecute({ args, setExecuteFn }) {
       const operation = operationOf(args.document, args.operationName);
       if (!operation || operation.operation === 'subscription') return;
-      if (!runsCompiled(args, operation)) {
+      const entry = compiledRun(args, operation);
+      if (!entry) {
         interpretedRuns.inc();
         return;
       }
-      const entry = compiledFor(args) as CompiledQuery;
       compiledRuns.inc();
       canonicalizePaths(args.contextValue as object);
       setExecuteFn(async (a: ExecutionArgs) => withLocatedErrors(await entry.query(a.rootValue, a.contextValue, a.variableValues), a.document));
