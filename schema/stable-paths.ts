@@ -36,10 +36,12 @@ const rootsByContext = new WeakMap<object, Map<string | number, CanonicalPath>>(
 
 /**
  * Marks the request whose context is `context` as run by an executor that builds a fresh path object per
- * resolver call (graphql-jit). Requests graphql-js runs keep its own shared links, untouched.
+ * resolver call (graphql-jit). Requests graphql-js runs keep its own shared links, untouched: the function
+ * returned unmarks it (for a request handed back to graphql-js before any resolver ran).
  */
-export function canonicalizePaths(context: object): void {
+export function canonicalizePaths(context: object): () => void {
   if (!rootsByContext.has(context)) rootsByContext.set(context, new Map());
+  return () => rootsByContext.delete(context);
 }
 
 function child(children: Map<string | number, CanonicalPath>, prev: CanonicalPath | undefined, path: Path): CanonicalPath {

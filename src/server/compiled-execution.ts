@@ -1,7 +1,7 @@
 /**
  * Queries and mutations run compiled (graphql-jit) once their document has been seen before;
- * subscriptions, a document's first run, a document graphql-jit cannot compile and any run before graphql-jit
- * has loaded (on the first execution) stay on yoga's executor.
+ * subscriptions, a document's first run, a document graphql-jit cannot compile, any run before graphql-jit
+ * has loaded (on the first execution) and a run whose variables are refused stay on yoga's executor.
  *
  * Why: the dashboard query resolves some 1,800 fields; graphql-js builds a resolve info, a path link and
  * an argument object for each, scalars included, and answers in null-prototype objects that are slow to
@@ -15,8 +15,7 @@
  * (schema/stable-paths.ts) gives them to the requests run here.
  */
 import type { Plugin } from 'graphql-yoga';
-import { BREAK, GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, type Source } from 'graphql';
-import { getVariableValues } from 'graphql/execution/values.js';
+import { BREAK, GraphQLError, getOperationAST, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import { canonicalizePaths } from '../../schema/stable-paths.js';
 import { graphqlExecutions } from '../metrics.js';
@@ -34,22 +33,6 @@ type Jit = typeof import('graphql-jit');
 interface CompiledExecutionOptions {
   /** Told once per document graphql-jit refuses, or once if graphql-jit cannot be loaded (runs stay on yoga's executor). */
   onCompileError?: (errors: readonly Error[]) => void;
-}
-
-/** The operation `args` runs, or undefined when the document does not pick one (execution says why). */
-function operationOf(document: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode | undefined {
-  let found: OperationDefinitionNode | undefined;
-  for (const d of document.definitions) {
-    if (d.kind !== 'OperationDefinition') continue;
-    if (operationName) {
-      if (d.name?.value === operationName) return d;
-    } else if (found) {
-      return undefined;
-    } else {
-      found = d;
-    }
-  }
-  return found;
 }
 
 /**
@@ -88,6 +71,10 @@ function positionOf(source: Source, { line, column }: { line: number; column: nu
  * the source positions they come from, and every later step that rebuilds an error (the error mapping,
  * yoga's serialiser) derives locations from those, so they would be lost.
  */
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 function withLocatedErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   const source = document.loc?.source;
   if (!result.errors?.length || !source) return result;
@@ -135,8 +122,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Pl
     return 'not compilable';
   }
 
-  /** The compiled form this run of `args` takes: a document seen before, that compiles, with variables graphql-js accepts. */
-  function compiledRun(args: ExecutionArgs, operation: OperationDefinitionNode): CompiledQuery | undefined {
+  /** The compiled form of `args`' document, once it has been seen before and compiles. */
+  function compiledRun(args: ExecutionArgs): CompiledQuery | undefined {
     const jit = loadedJit();
     const seen = runs.get(args.document) ?? 0;
     if (seen < RUNS_BEFORE_COMPILING || !jit) {
@@ -144,24 +131,31 @@ export function useCompiledExecution(options: CompiledExecutionOptions = {}): Pl
       return undefined;
     }
     const entry = compiledFor(jit, args);
-    if (entry === 'not compilable') return undefined;
-    // Variables graphql-js refuses are refused by graphql-js, in its words (the error mapping reads them).
-    if (operation.variableDefinitions?.length && getVariableValues(args.schema, operation.variableDefinitions, args.variableValues ?? {}, { maxErrors: 1 }).errors) return undefined;
-    return entry;
+    return entry === 'not compilable' ? undefined : entry;
   }
 
   return {
-    onExecute({ args, setExecuteFn }) {
-      const operation = operationOf(args.document, args.operationName);
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
       if (!operation || operation.operation === 'subscription') return;
-      const entry = compiledRun(args, operation);
+      const entry = compiledRun(args);
       if (!entry) {
         interpretedRuns.inc();
         return;
       }
-      compiledRuns.inc();
-      canonicalizePaths(args.contextValue as object);
-      setExecuteFn(async (a: ExecutionArgs) => withLocatedErrors(await entry.query(a.rootValue, a.contextValue, a.variableValues), a.document));
+      setExecuteFn((a: ExecutionArgs) => {
+        const release = canonicalizePaths(a.contextValue as object);
+        const result = entry.query(a.rootValue, a.contextValue, a.variableValues);
+        // Variables graphql-jit refuses come back at once, without `data` (no resolver ran): graphql-js
+        // answers those, in its words, which the error mapping reads.
+        if (!isThenable(result) && !('data' in result)) {
+          release();
+          interpretedRuns.inc();
+          return executeFn(a);
+        }
+        compiledRuns.inc();
+        return Promise.resolve(result).then((r) => withLocatedErrors(r, a.document));
+      });
     },
   };
 }
