@@ -4,29 +4,12 @@
  * are counted at the pg driver (every query Prisma's adapter sends), on a server without background
  * workers so nothing else talks to the database while a request runs.
  */
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildToken, buildUser, type BuiltTenant, type DashboardData } from './factories.js';
 import { gql } from './helpers/http.js';
+import { countStatements } from './helpers/sql-statements.js';
 
-
-/** Counts SQL statements sent through any pg client of this process while `fn` runs. */
-async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const statements: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push(typeof q === 'string' ? q : (q?.text ?? '?'));
-    return original.apply(this, args);
-  };
-  try {
-    return { result: await fn(), statements };
-  } finally {
-    proto.query = original;
-  }
-}
 
 let s: TestServer;
 const scenarios: Record<'small' | 'large', { tenant: BuiltTenant; token: string; data: DashboardData }> = {} as never;

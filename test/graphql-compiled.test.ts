@@ -4,11 +4,11 @@
  * it costs are the same. `graphql_executions_total{executor}` tells which executor ran.
  */
 import crypto from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildUser, type BuiltTenant } from './factories.js';
 import { gql } from './helpers/http.js';
+import { countStatements } from './helpers/sql-statements.js';
 import { graphqlExecutions } from '../src/metrics.js';
 
 /** The executions counted so far, by executor. */
@@ -20,23 +20,12 @@ async function executions(): Promise<{ compiled: number; interpreted: number }> 
 
 /** Runs `fn` and returns its result, the SQL statements sent meanwhile, and which executor ran. */
 async function observed<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number; executor: 'compiled' | 'interpreted' }> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  let statements = 0;
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    statements++;
-    return original.apply(this, args);
-  };
   const before = await executions();
-  try {
-    const result = await fn();
-    const after = await executions();
-    const ran = { compiled: after.compiled - before.compiled, interpreted: after.interpreted - before.interpreted };
-    expect(ran.compiled + ran.interpreted, 'one execution').toBe(1);
-    return { result, statements, executor: ran.compiled ? 'compiled' : 'interpreted' };
-  } finally {
-    proto.query = original;
-  }
+  const { result, statements } = await countStatements(fn);
+  const after = await executions();
+  const ran = { compiled: after.compiled - before.compiled, interpreted: after.interpreted - before.interpreted };
+  expect(ran.compiled + ran.interpreted, 'one execution').toBe(1);
+  return { result, statements: statements.length, executor: ran.compiled ? 'compiled' : 'interpreted' };
 }
 
 /** A document text no earlier test sent (a new document for yoga's parse cache, so it starts interpreted). */

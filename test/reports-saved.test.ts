@@ -7,7 +7,7 @@ import crypto from 'node:crypto';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { eventually, gql, rest } from './helpers/http.js';
-import pg from 'pg';
+import { countStatements } from './helpers/sql-statements.js';
 import { aliceToken, bobToken, other, rcv, s, sent, t, useReportsSuite } from './helpers/reports-suite.js';
 
 useReportsSuite();
@@ -104,24 +104,6 @@ describe('dashboards', () => {
   });
 });
 
-/** SQL statements sent through any pg client of this process while `fn` runs (as test/graph.test.ts). */
-async function countStatements<T>(fn: () => Promise<T>): Promise<string[]> {
-  const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
-  const original = proto.query;
-  const statements: string[] = [];
-  proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
-    statements.push(typeof q === 'string' ? q : (q?.text ?? '?'));
-    return original.apply(this, args);
-  };
-  try {
-    await fn();
-    return statements;
-  } finally {
-    proto.query = original;
-  }
-}
-
 describe('dashboards over GraphQL', () => {
   it('resolves panels { data } with one saved-report read and one run per distinct report, however many panels', async () => {
     const a = await rest(s.url, aliceToken).post('/reports/saved', { name: 'A', query: { entity: 'alerts', aggregate: 'count' } });
@@ -131,10 +113,7 @@ describe('dashboards over GraphQL', () => {
       const r = await rest(s.url, bobToken).post('/reports/dashboards', { name: `GQL ${d}`, panels: [0, 1, 2, 3].map((i) => panel(i % 2 ? a.body.id : b.body.id, i)) });
       expect(r.status).toBe(201);
     }
-    let result: any;
-    const statements = await countStatements(async () => {
-      result = await gql(s.url, bobToken, '{ dashboards(limit: 3) { name panels { title data { rowCount rows } } } }');
-    });
+    const { result, statements } = await countStatements(() => gql(s.url, bobToken, '{ dashboards(limit: 3) { name panels { title data { rowCount rows } } } }'));
     expect(result.errors).toBeUndefined();
     expect(result.data.dashboards).toHaveLength(3);
     for (const d of result.data.dashboards) expect(d.panels.map((p: any) => p.data.rowCount)).toEqual([1, 1, 1, 1]);
