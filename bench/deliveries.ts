@@ -27,6 +27,7 @@ import { hmacHex } from '../src/signing.js';
 import { profiled } from './lib/profile.js';
 import { goalLine } from './lib/goal.js';
 import { countRedisCommands, countSqlStatements } from './lib/counters.js';
+import { cpuByCommand, cpuSince } from './lib/process-cpu.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -181,6 +182,8 @@ async function main(): Promise<void> {
     for (const url of urls) await createOutboundWebhook(ctx, { name: url, url, triggers: [{ on: 'ALERT_OPENED' }] });
 
     const cpuBefore = process.cpuUsage();
+    const others = { names: ['postgres', 'redis-server'], pids: { receivers: receiverThread.pid } };
+    const othersBefore = cpuByCommand(others.names, others.pids);
     const triggerStart = Date.now();
     const ids: string[] = [];
     await profiled('deliveries-engine', async () => {
@@ -202,6 +205,7 @@ async function main(): Promise<void> {
     }
     });
     const cpu = process.cpuUsage(cpuBefore);
+    const othersCpu = cpuSince(othersBefore, others.names, others.pids);
     const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
     const rows = await rt.prisma.delivery.findMany({ where: { status: 'delivered' }, select: { outboxId: true, deliveredAt: true } });
     const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true } });
@@ -228,6 +232,7 @@ async function main(): Promise<void> {
     console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
     console.log(`  receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`);
     console.log(`  engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`);
+    console.log(`  other processes' CPU per delivery: ${Object.entries(othersCpu).map(([k, ms]) => `${k} ${(ms / total).toFixed(3)} ms`).join(', ')} (from /proc; other work on the machine counts too)`);
     console.log(`  ceiling at the cap: ${RECEIVERS * CAP} deliveries/s (receivers × cap)`);
     console.log(`ratio engine / baseline: ${(engineRate / baseRate).toFixed(3)}  (engine / cap ceiling: ${(engineRate / (RECEIVERS * CAP)).toFixed(3)})`);
     console.log(goalLine('deliveries/s', engineRate, { atLeast: 2900 }, '/s', 0));

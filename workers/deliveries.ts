@@ -1,6 +1,7 @@
 /**
  * The delivery worker. A job is one delivery's due attempt (job id = delivery id + attempt number), or
- * the first attempts of every delivery of one announced change (job id = outbox id + `_first`).
+ * the first attempts of the deliveries of one announced change that its fan-out did not send (job id =
+ * outbox id + `_first`: held back by the receivers' limits, or created by an earlier, crashed run).
  * Sends run with a process-wide bound (the send slots) and a per-request deadline; a send held back by
  * the receiver's limits is re-delayed in Redis instead of occupying a worker slot: a lone attempt's job
  * is moved back to delayed; so is a first-attempts job, narrowed to the deliveries still held once the
@@ -11,10 +12,7 @@ import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
 import { attemptFirstDeliveries, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
-import { ReceiverLimits } from '../src/deliveries/receiver-limits.js';
-import { DeliveryStore } from '../src/deliveries/store.js';
-import { SendSlots } from '../src/deliveries/send-slots.js';
-import { DeliveryAnnouncer } from '../src/deliveries/announce.js';
+import { deliveryEngine } from '../src/deliveries/deps.js';
 import { logJobFailure, workerOptions } from './connection.js';
 
 type DeliveryJob = Job<JobPayloads['deliveries']>;
@@ -43,7 +41,7 @@ async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob
 /** Starts the delivery worker. */
 export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
   const { concurrency, jobLockMs } = rt.config.webhooks;
-  const deps: AttemptDeps = { limits: new ReceiverLimits(rt), store: new DeliveryStore(rt), slots: new SendSlots(concurrency), announcer: new DeliveryAnnouncer(rt) };
+  const deps = deliveryEngine(rt);
   const worker = new Worker<JobPayloads['deliveries'], AttemptOutcome | { settled: number; skipped: number; held: number }>(
     QueueNames.deliveries,
     async (job, token) => {

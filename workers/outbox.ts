@@ -1,5 +1,7 @@
 /**
- * The outbox worker: fans each announced change out into webhook deliveries. Its sweeper (a maintenance
+ * The outbox worker: fans each announced change out into webhook deliveries and makes their first
+ * attempts (src/deliveries/fanout.ts), with the delivery worker's concurrency and job lock: a job of
+ * a killed process comes back as soon as a delivery job would. Its sweeper (a maintenance
  * task, re-registered by workers/maintenance.ts if Redis loses its schedules) re-drives whatever lost
  * jobs were carrying.
  */
@@ -8,6 +10,7 @@ import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 import { sweepOutboxAndDeliveries } from '../src/deliveries/redrive.js';
+import { deliveryEngine } from '../src/deliveries/deps.js';
 import { logJobFailure, workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
 
@@ -22,14 +25,17 @@ export const webhookTasks: MaintenanceTask[] = [
 
 /** Starts the fan-out worker. */
 export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
+  const engine = deliveryEngine(rt);
+  const { concurrency, jobLockMs } = rt.config.webhooks;
   const worker = new Worker<JobPayloads['outbox'], { created: number }>(
     QueueNames.outbox,
     async (job) => {
-      const created = await fanOutOutboxMessage(rt, job.data.outboxId);
+      const created = await fanOutOutboxMessage(rt, job.data.outboxId, engine);
       if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
       return { created };
     },
-    workerOptions(rt, QueueNames.outbox, { concurrency: 32 }),
+    // The fan-out makes first attempts: a crashed worker's job must come back as soon as a delivery job's.
+    workerOptions(rt, QueueNames.outbox, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
   return [worker];

@@ -3,16 +3,27 @@
  * (bench:deliveries' BENCH_COUNT_REDIS and BENCH_COUNT_SQL). Each patches the client's prototype once
  * and counts into the record it returns.
  */
+import crypto from 'node:crypto';
 import pg from 'pg';
 
-/** Redis commands every ioredis client of this process sends, by name (scripts as `evalsha`). */
+/** Redis commands every ioredis client of this process sends, by name (scripts as `evalsha <name>`). */
 export async function countRedisCommands(): Promise<Record<string, number>> {
   const counts: Record<string, number> = {};
   const { Redis } = await import('ioredis');
-  const proto = Redis.prototype as unknown as { sendCommand: (cmd: { name: string; args: unknown[] }) => unknown };
+  const proto = Redis.prototype as unknown as {
+    sendCommand: (cmd: { name: string; args: unknown[] }) => unknown;
+    defineCommand: (name: string, def: { lua: string }) => unknown;
+  };
+  // Scripts by the name they were defined under (BullMQ's and ours), found by their SHA-1.
+  const scripts = new Map<string, string>();
+  const define = proto.defineCommand;
+  proto.defineCommand = function (this: unknown, name, def) {
+    scripts.set(crypto.createHash('sha1').update(def.lua).digest('hex'), name);
+    return define.call(this, name, def);
+  };
   const orig = proto.sendCommand;
   proto.sendCommand = function (this: unknown, cmd) {
-    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha` : cmd.name;
+    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha ${scripts.get(String(cmd.args[0])) ?? '?'}` : cmd.name;
     counts[key] = (counts[key] ?? 0) + 1;
     return orig.call(this, cmd);
   };

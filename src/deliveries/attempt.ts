@@ -82,9 +82,32 @@ export interface AttemptDeps {
 }
 
 export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId: string): Promise<AttemptOutcome> {
-  const { limits, store, slots } = deps;
-  const d = await store.load(deliveryId);
-  if (!d) return { kind: 'gone' };
+  const d = await deps.store.load(deliveryId);
+  return d ? attemptLoadedDelivery(rt, deps, d) : { kind: 'gone' };
+}
+
+/**
+ * The attempt that is due for a delivery already read (the load, or the fan-out that has just created
+ * it). `started` is told once the request is under way (it holds a send slot and its receiver's
+ * admission) or will not be sent now: from then on only the receiver decides how long the attempt takes.
+ */
+export async function attemptLoadedDelivery(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started?: () => void): Promise<AttemptOutcome> {
+  if (!started) return attemptNow(rt, deps, d, () => undefined);
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    started();
+  };
+  try {
+    return await attemptNow(rt, deps, d, tell);
+  } finally {
+    tell();
+  }
+}
+
+async function attemptNow(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started: () => void): Promise<AttemptOutcome> {
+  const { limits, slots } = deps;
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
   const now = rt.clock.now().getTime();
@@ -118,6 +141,7 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
       'x-service-attempt': String(attempt),
       ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(sentAt / 1000), body: d.body, secret, previousSecret: previous }),
     };
+    started();
     result = await sendWebhookRequest({ url: d.webhook.url, body: d.body, headers, timeoutMs: rt.config.webhooks.timeoutMs, policy: urlPolicyOf(rt) });
   } finally {
     admission.release();

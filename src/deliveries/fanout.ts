@@ -1,15 +1,25 @@
 /**
  * Fan-out: one outbox message becomes one delivery per enabled webhook of its tenant, created before
- * the message, whose triggers match. The delivery body is fixed here, once, so every retry sends identical bytes. Idempotent: the
- * unique (webhookId, outboxId, createdAt) skips deliveries that exist (a delivery's createdAt is its
- * message's, so the key is stable across re-drives and also names the partition), and first attempts are enqueued under
- * deterministic job ids.
+ * the message, whose triggers match. The delivery body is fixed here, once, so every retry sends
+ * identical bytes. Idempotent: the unique (webhookId, outboxId, createdAt) skips deliveries that exist (a
+ * delivery's createdAt is its message's, so the key is stable across re-drives and also names the
+ * partition).
+ *
+ * In a worker, the fan-out then makes the first attempts itself, from the rows it has just written: no
+ * queue hop and no second read per delivery, and the sends of early messages start while later messages
+ * are still being fanned out. Its job ends once every attempt is recorded or handed to the message's
+ * first-attempts job (held back by the receiver's limits), so a job always stands for them: a killed
+ * worker's fan-out job runs again (first attempts of deliveries an earlier run created go through that
+ * job), and the sweeper leaves the deliveries alone while either job is live.
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { newDeliveryId } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
+import { attemptCreatedDeliveries } from './first-attempts.js';
+import type { DeliveryEngine } from './deps.js';
+import type { DeliveryWithWebhook } from './store.js';
 import { announceDeliveries } from './announce.js';
 
 /**
@@ -40,32 +50,55 @@ interface MessageWithHook {
   dispatchedAt: Date | null;
   hookId: string | null;
   triggers: Prisma.JsonValue;
+  /** What a send needs of the webhook (its first attempts go out from here). */
+  url: string | null;
+  secretCiphertext: string | null;
+  previousCiphertext: string | null;
+  previousValidUntil: Date | null;
 }
 
 /**
- * Creates the message's deliveries (once) and enqueues their first attempts; returns how many it
- * created, or null when the message no longer exists (purged after the retention period).
+ * Creates the message's deliveries (once) and makes their first attempts (with `engine`, from here;
+ * else through a first-attempts job); returns how many it created, or null when the message no longer
+ * exists (purged after the retention period).
  */
-export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promise<number | null> {
+export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?: DeliveryEngine): Promise<number | null> {
+  if (!engine) return fanOut(rt, outboxId);
+  await engine.fanOutGate.acquire();
+  let open = true;
+  const release = () => {
+    if (open) engine.fanOutGate.release();
+    open = false;
+  };
+  try {
+    return await fanOut(rt, outboxId, engine, release);
+  } finally {
+    release();
+  }
+}
+
+async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, started?: () => void): Promise<number | null> {
   // The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
   // change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
   // created after it.
   const found = await rt.prisma.$queryRaw<MessageWithHook[]>`
-    SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers"
+    SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers",
+           w."url", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
       FROM "OutboxMessage" m
       LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
      WHERE m."id" = ${outboxId}`;
   if (found.length === 0) return null;
   const msg = found[0];
-  const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ id: r.hookId, triggers: r.triggers }]));
+  const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ ...r, id: r.hookId }]));
   const body = msg.body as AnnouncedBody;
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
   const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
   const now = rt.clock.now();
   let created: Array<{ id: string; webhookId: string }> = [];
+  let rows: Array<{ id: string; webhookId: string; body: string }> = [];
   if (wanted.length) {
-    const rows = wanted.map((h) => {
+    rows = wanted.map((h) => {
       const id = newDeliveryId();
       return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
     });
@@ -91,9 +124,58 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string): Promis
     rt,
     created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
   );
-  // Enqueue every not-yet-attempted delivery of the message: also those a crashed earlier run created.
-  const due = created.length === wanted.length && !msg.dispatchedAt ? created : await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
-  await enqueueFirstAttempts(rt, msg.id, due);
+  if (created.length === wanted.length && !msg.dispatchedAt) {
+    // The usual case: this run created every delivery. Their first attempts go out from here when the
+    // process runs an engine (no queue hop, no second read); what the receivers' limits hold back waits
+    // in a first-attempts job, enqueued before this job ends, so a live job always stands for them.
+    if (engine) await attemptHere(rt, engine, msg, created, rows, wanted, now, started);
+    else await enqueueFirstAttempts(rt, msg.id, created);
+  } else {
+    // A re-run (a crashed fan-out, the sweeper): every not-yet-attempted delivery of the message, also
+    // those the earlier run created, goes to the first-attempts job.
+    const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
+    await enqueueFirstAttempts(rt, msg.id, due);
+  }
   if (!msg.dispatchedAt && !wanted.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
+}
+
+/**
+ * The first attempts of the deliveries this fan-out created, from the rows it has in hand. Waits for
+ * every send (so the fan-out's job stands for them until they are recorded or handed on); the held ones
+ * go to the message's first-attempts job, delayed until the first of them may go.
+ */
+async function attemptHere(
+  rt: Runtime,
+  engine: DeliveryEngine,
+  msg: MessageWithHook,
+  created: ReadonlyArray<{ id: string; webhookId: string }>,
+  rows: ReadonlyArray<{ id: string; body: string }>,
+  hooks: readonly MessageWithHook[],
+  now: Date,
+  started?: () => void,
+): Promise<void> {
+  const bodyOf = new Map(rows.map((r) => [r.id, r.body]));
+  const hookOf = new Map(hooks.map((h) => [h.hookId!, h]));
+  const loaded: DeliveryWithWebhook[] = created.map((c) => {
+    const h = hookOf.get(c.webhookId)!;
+    return {
+      id: c.id,
+      tenantId: msg.tenantId,
+      webhookId: c.webhookId,
+      topic: msg.topic,
+      attemptCount: 0,
+      status: 'pending',
+      body: bodyOf.get(c.id)!,
+      nextAttemptAt: now,
+      windowStartedAt: now,
+      createdAt: msg.createdAt,
+      webhook: { url: h.url!, enabled: true, secretCiphertext: h.secretCiphertext!, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
+    };
+  });
+  const { held } = await attemptCreatedDeliveries(rt, engine, loaded, started);
+  if (held.length) {
+    const delayMs = Math.min(...held.map((h) => h.retryInMs));
+    await enqueueFirstAttempts(rt, msg.id, held.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);
+  }
 }

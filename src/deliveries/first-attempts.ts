@@ -1,12 +1,14 @@
 /**
- * The first attempts of one announced change, run together (one job: src/deliveries/jobs.ts). Each
- * delivery goes through the same `attemptDelivery` as a lone attempt; running them side by side is what
+ * The first attempts of one announced change, run together: from its fan-out (the rows it has just
+ * created) or from its first-attempts job (src/deliveries/jobs.ts). Each delivery goes through the same
+ * `attemptLoadedDelivery` as a lone attempt; running them side by side is what
  * lets their loads, rate admissions and attempt records share round trips (the store's batching, Redis
  * pipelining). Deliveries the receivers' limits hold back are handed back, to wait in Redis; those of a
  * receiver this process already knows to be full are held before they are read.
  */
 import type { Runtime } from '../runtime.js';
-import { attemptDelivery, type AttemptDeps } from './attempt.js';
+import { attemptDelivery, attemptLoadedDelivery, type AttemptDeps } from './attempt.js';
+import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
 const ROUND = 256;
@@ -27,33 +29,58 @@ export interface FirstAttemptsResult {
   held: HeldAttempt[];
 }
 
+/** A delivery to attempt: its id, its webhook when known, and its row when already read. */
+interface Due {
+  deliveryId: string;
+  webhookId?: string;
+  row?: DeliveryWithWebhook;
+}
+
 /**
  * Attempts every delivery of `deliveryIds` once (`webhookIds`: each one's webhook, same order, when the
  * job names them). Waits for all of them before it answers, even when one throws (then it rethrows the
  * first error and the job is retried: the recorded ones are skipped then), so no send of this run can
  * still be in flight when the job runs again.
  */
-export async function attemptFirstDeliveries(rt: Runtime, deps: AttemptDeps, deliveryIds: readonly string[], webhookIds?: readonly string[]): Promise<FirstAttemptsResult> {
+export function attemptFirstDeliveries(rt: Runtime, deps: AttemptDeps, deliveryIds: readonly string[], webhookIds?: readonly string[]): Promise<FirstAttemptsResult> {
+  return attemptAll(rt, deps, deliveryIds.map((deliveryId, k) => ({ deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined })));
+}
+
+/**
+ * The same for deliveries the fan-out has just created: their rows are known, so they are not read
+ * again. `started` is told once every attempt of the first round is under way or held (see
+ * `attemptLoadedDelivery`).
+ */
+export function attemptCreatedDeliveries(rt: Runtime, deps: AttemptDeps, rows: readonly DeliveryWithWebhook[], started?: () => void): Promise<FirstAttemptsResult> {
+  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started);
+}
+
+async function attemptAll(rt: Runtime, deps: AttemptDeps, all: readonly Due[], started: () => void = () => undefined): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
   // A full receiver's deliveries wait unread: at the cap, most deliveries of a job are held many times over.
-  const due: Array<{ deliveryId: string; webhookId?: string }> = [];
-  deliveryIds.forEach((deliveryId, k) => {
-    const webhookId = webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined;
-    const wait = webhookId === undefined ? 0 : deps.limits.heldFor(webhookId);
-    if (wait > 0) result.held.push({ deliveryId, webhookId, retryInMs: wait });
-    else due.push({ deliveryId, webhookId });
-  });
+  const due: Due[] = [];
+  for (const d of all) {
+    const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
+    if (wait > 0) result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
+    else due.push(d);
+  }
   let failure: unknown;
+  let unstarted = Math.min(due.length, ROUND);
+  if (unstarted === 0) started();
+  const oneStarted = () => {
+    if (--unstarted === 0) started();
+  };
   for (let i = 0; i < due.length; i += ROUND) {
     const round = due.slice(i, i + ROUND);
-    const outcomes = await Promise.allSettled(round.map((r) => attemptDelivery(rt, deps, r.deliveryId)));
+    const tell = i === 0 ? oneStarted : undefined;
+    const outcomes = await Promise.allSettled(round.map((r) => (r.row ? attemptLoadedDelivery(rt, deps, r.row, tell) : attemptDelivery(rt, deps, r.deliveryId))));
     outcomes.forEach((o, k) => {
       if (o.status === 'rejected') {
         failure ??= o.reason;
         return;
       }
       const out = o.value;
-      if (out.kind === 'delayed') result.held.push({ ...round[k], retryInMs: out.retryInMs });
+      if (out.kind === 'delayed') result.held.push({ deliveryId: round[k].deliveryId, webhookId: round[k].webhookId, retryInMs: out.retryInMs });
       else if (out.kind === 'gone' || out.kind === 'skipped') result.skipped++;
       else result.settled++;
     });

@@ -1,11 +1,14 @@
 /**
  * Enqueueing delivery attempts with deterministic job ids, so a duplicate enqueue (a re-run fan-out, the
- * sweeper, a restarted process) is harmless. The first attempts of one announced change travel as one
- * job (`<outboxId>_first`, carrying its delivery ids): per delivery, BullMQ's add, fetch and completion
- * cost more than the send itself. Every later attempt is a job of its own (`<deliveryId>_<attempt>`).
+ * sweeper, a restarted process) is harmless. The first attempts of one announced change go out from its
+ * fan-out job (src/deliveries/fanout.ts); those the receivers' limits hold back, and those of a re-run
+ * fan-out, travel as one job (`<outboxId>_first`, carrying their delivery ids): per delivery, BullMQ's
+ * add, fetch and completion cost more than the send itself. Every later attempt is a job of its own
+ * (`<deliveryId>_<attempt>`).
  */
 import type { JobsOptions } from 'bullmq';
 import type { Runtime } from '../runtime.js';
+import { outboxJobId } from '../outbox/outbox.js';
 
 /** The job id of attempt `attempt` (1-based) of a delivery. */
 export function deliveryJobId(deliveryId: string, attempt: number): string {
@@ -34,18 +37,24 @@ export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, at
 }
 
 /**
- * Enqueues the first attempts of a message's deliveries as one job, in one round trip. The job names
- * each delivery's webhook too, so a receiver known to be full can hold its deliveries without reading them.
+ * Enqueues the first attempts of a message's deliveries as one job, in one round trip, to run after
+ * `delayMs` (the deliveries the fan-out's own attempts left held back by their receivers' limits). The
+ * job names each delivery's webhook too, so a receiver known to be full can hold its deliveries without
+ * reading them.
  */
-export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveries: Array<{ id: string; webhookId: string }>): Promise<void> {
+export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveries: Array<{ id: string; webhookId: string }>, delayMs = 0): Promise<void> {
   if (deliveries.length === 0) return;
   const data = { outboxId, deliveryIds: deliveries.map((d) => d.id), webhookIds: deliveries.map((d) => d.webhookId) };
-  await rt.queues.add('deliveries', data, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId) });
+  await rt.queues.add('deliveries', data, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId), delay: Math.max(0, Math.round(delayMs)) });
 }
 
 const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
 
-/** True while the first-attempts job of the message is still to run or running (the sweeper leaves its deliveries alone). */
+/**
+ * True while a job still stands for the first attempts of the message's deliveries (the sweeper leaves
+ * them alone): its first-attempts job, or its fan-out job, which makes the first attempts itself.
+ */
 export async function firstAttemptsPending(rt: Runtime, outboxId: string): Promise<boolean> {
-  return LIVE.has(await rt.queues.get('deliveries').getJobState(firstAttemptsJobId(outboxId)));
+  const [first, fanOut] = await Promise.all([rt.queues.get('deliveries').getJobState(firstAttemptsJobId(outboxId)), rt.queues.get('outbox').getJobState(outboxJobId(outboxId))]);
+  return LIVE.has(first) || LIVE.has(fanOut);
 }

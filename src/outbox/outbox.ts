@@ -41,7 +41,7 @@ export interface OutboxInput {
 const REDRIVE_BATCH = 500;
 
 /** The job id of a message's `outbox` job: one job per message, so a duplicate enqueue is harmless. */
-function outboxJobId(outboxId: string): string {
+export function outboxJobId(outboxId: string): string {
   return `outbox-${outboxId}`;
 }
 

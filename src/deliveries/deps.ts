@@ -1,0 +1,42 @@
+/**
+ * The delivery engine's in-process parts, one set per runtime: the receivers' limits (with what this
+ * process knows of full receivers), the batched store, the bound on sends in flight and the announcer.
+ * The fan-out (first attempts of the deliveries it has just created) and the delivery worker (every
+ * other attempt) share them, so one process has one bound on sends and one view of its receivers.
+ */
+import type { Runtime } from '../runtime.js';
+import type { AttemptDeps } from './attempt.js';
+import { ReceiverLimits } from './receiver-limits.js';
+import { DeliveryStore } from './store.js';
+import { SendSlots } from './send-slots.js';
+import { DeliveryAnnouncer } from './announce.js';
+
+/** Fan-outs that may be between their start and the start of their first attempts at once. */
+const FAN_OUT_GATE = 8;
+
+export interface DeliveryEngine extends AttemptDeps {
+  /**
+   * Paces the fan-out to the sends: a fan-out holds a place from its start until each of its first
+   * attempts holds a send slot (or was held back), not until the receivers answer, so a slow receiver
+   * never keeps the next messages from being fanned out, and new deliveries are not created faster than
+   * they can start.
+   */
+  fanOutGate: SendSlots;
+}
+
+const engines = new WeakMap<Runtime, DeliveryEngine>();
+
+export function deliveryEngine(rt: Runtime): DeliveryEngine {
+  let deps = engines.get(rt);
+  if (!deps) {
+    deps = {
+      limits: new ReceiverLimits(rt),
+      store: new DeliveryStore(rt),
+      slots: new SendSlots(rt.config.webhooks.concurrency),
+      announcer: new DeliveryAnnouncer(rt),
+      fanOutGate: new SendSlots(FAN_OUT_GATE),
+    };
+    engines.set(rt, deps);
+  }
+  return deps;
+}

@@ -1,0 +1,75 @@
+/**
+ * The fan-out makes the first attempts of the deliveries it creates (no queue hop, no second read):
+ * what the receiver's limits hold back goes on in a delayed first-attempts job, and while the fan-out's
+ * own job is running the sweeper leaves its deliveries alone (a real receiver on 127.0.0.1).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './helpers/server.js';
+import { buildTenant, type BuiltTenant } from './factories.js';
+import { eventually, gql } from './helpers/http.js';
+import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { dispatchOutbox, outboxJobId, writeOutbox } from '../src/outbox/outbox.js';
+import { firstAttemptsJobId } from '../src/deliveries/jobs.js';
+import { redriveDeliveries } from '../src/deliveries/redrive.js';
+
+let s: TestServer;
+const receivers: Receiver[] = [];
+
+beforeAll(async () => {
+  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_RATE_PER_SECOND: '2', WEBHOOK_TIMEOUT_MS: '60000' } });
+});
+afterAll(async () => {
+  await Promise.all(receivers.map((r) => r.close()));
+  await s?.stop();
+});
+
+async function receiverWithWebhook(t: BuiltTenant, hold = false): Promise<{ rcv: Receiver; hookId: string }> {
+  const rcv = await startReceiver(() => ({ status: 200, hold }));
+  receivers.push(rcv);
+  const r = await gql<{ createOutboundWebhook: { id: string } }>(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
+    input: { name: 'r', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
+  });
+  expect(r.errors).toBeUndefined();
+  return { rcv, hookId: r.data!.createOutboundWebhook.id };
+}
+
+async function announce(t: BuiltTenant, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { i } } }));
+  }
+  await dispatchOutbox(s.app.rt, ids);
+  return ids;
+}
+
+describe('first attempts from the fan-out', () => {
+  it('sends what the cap admits from the fan-out; the rest waits in a delayed first-attempts job and goes out once', async () => {
+    const t = await buildTenant(s.app.rt);
+    const { rcv, hookId } = await receiverWithWebhook(t);
+    const ids = await announce(t, 3);
+    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 3, 20_000);
+    expect(rcv.requests).toHaveLength(3);
+    expect(rcv.uniqueIds().size).toBe(3);
+    // Two went out from their fan-out (no job of their own); the cap of 2 a second held the third.
+    const queue = s.app.rt.queues.get('deliveries');
+    const jobs = await Promise.all(ids.map((id) => queue.getJob(firstAttemptsJobId(id))));
+    expect(jobs.filter((j) => j === undefined || j === null)).toHaveLength(2);
+    const held = jobs.find((j) => j);
+    expect(held?.data).toMatchObject({ deliveryIds: [expect.any(String)], webhookIds: [hookId] });
+    expect(held?.opts.delay).toBeGreaterThan(0);
+  });
+
+  it('the sweeper leaves a first attempt alone while the fan-out that sends it is still running', async () => {
+    const t = await buildTenant(s.app.rt);
+    const { rcv, hookId } = await receiverWithWebhook(t, true);
+    const [id] = await announce(t, 1);
+    await eventually(async () => rcv.requests.length === 1, 20_000);
+    // The request hangs; the fan-out's job is active. Even long overdue, the delivery is not re-driven.
+    const outboxJob = await s.app.rt.queues.get('outbox').getJob(outboxJobId(id));
+    expect(await outboxJob?.getState()).toBe('active');
+    const later = new Date(s.app.rt.clock.now().getTime() + 3_600_000);
+    expect(await redriveDeliveries(s.app.rt, later)).toBe(0);
+    const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { webhookId: hookId } });
+    expect(await s.app.rt.queues.get('deliveries').getJob(`${d.id}_1`)).toBeFalsy();
+  });
+});
