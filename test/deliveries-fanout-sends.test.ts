@@ -11,6 +11,7 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, outboxJobId, writeOutbox } from '../src/outbox/outbox.js';
 import { firstAttemptsJobId } from '../src/deliveries/jobs.js';
 import { redriveDeliveries } from '../src/deliveries/redrive.js';
+import type { Runtime } from '../src/runtime.js';
 
 let s: TestServer;
 const receivers: Receiver[] = [];
@@ -23,22 +24,22 @@ afterAll(async () => {
   await s?.stop();
 });
 
-async function receiverWithWebhook(t: BuiltTenant, hold = false): Promise<{ rcv: Receiver; hookId: string }> {
+async function receiverWithWebhook(t: BuiltTenant, hold = false, server = s): Promise<{ rcv: Receiver; hookId: string }> {
   const rcv = await startReceiver(() => ({ status: 200, hold }));
   receivers.push(rcv);
-  const r = await gql<{ createOutboundWebhook: { id: string } }>(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
+  const r = await gql<{ createOutboundWebhook: { id: string } }>(server.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
     input: { name: 'r', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
   });
   expect(r.errors).toBeUndefined();
   return { rcv, hookId: r.data!.createOutboundWebhook.id };
 }
 
-async function announce(t: BuiltTenant, n: number): Promise<string[]> {
+async function announce(t: BuiltTenant, n: number, rt: Runtime = s.app.rt): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { i } } }));
+    ids.push(await writeOutbox(rt.prisma, { createdAt: rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { i } } }));
   }
-  await dispatchOutbox(s.app.rt, ids);
+  await dispatchOutbox(rt, ids);
   return ids;
 }
 
@@ -71,5 +72,26 @@ describe('first attempts from the fan-out', () => {
     expect(await redriveDeliveries(s.app.rt, later)).toBe(0);
     const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { webhookId: hookId } });
     expect(await s.app.rt.queues.get('deliveries').getJob(`${d.id}_1`)).toBeFalsy();
+  });
+
+  it('a fan-out whose sends cannot start gives its place in the gate up, so later messages are still fanned out', async () => {
+    // One send slot, held by a request the receiver never answers (within the test): every later send waits.
+    const one = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '600000' } });
+    let rcv: Receiver | undefined;
+    try {
+      const t = await buildTenant(one.app.rt);
+      const held = (await receiverWithWebhook(t, true, one)).rcv;
+      rcv = held;
+      receivers.splice(receivers.indexOf(held), 1);
+      const ids = await announce(t, 12, one.app.rt);
+      await eventually(async () => held.requests.length === 1, 20_000);
+      // Messages 2–9 fill the gate's 8 places with sends that cannot start; 10–12 are fanned out anyway.
+      await eventually(async () => (await one.app.rt.prisma.outboxMessage.count({ where: { id: { in: ids }, dispatchedAt: { not: null } } })) === 12, 20_000);
+      expect(await one.app.rt.prisma.delivery.count({ where: { outboxId: { in: ids } } })).toBe(12);
+      expect(held.requests).toHaveLength(1);
+    } finally {
+      await rcv?.close(); // the held request fails, so the worker's jobs can end
+      await one.stop();
+    }
   });
 });

@@ -19,6 +19,7 @@ import { gpuTasks } from './gpu.js';
 import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
 import { historyTasks } from './history.js';
+import { SupervisedWorkers } from './supervisor.js';
 
 export interface Workers {
   workers: Worker[];
@@ -33,19 +34,36 @@ export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTa
 
 const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers, startBillingWorker];
 
+/**
+ * Areas whose workers are started anew when they stop taking due jobs (workers/supervisor.ts): their
+ * jobs are short (a delivery ends within WEBHOOK_TIMEOUT_MS, an evaluation batch in seconds), so a worker
+ * that started nothing for STUCK_MS with jobs due is stuck, not busy. Areas with long jobs (reports,
+ * GPU benchmark runs, billing windows) are left alone: a second worker beside a busy one would run more
+ * of them at once than their concurrency allows.
+ */
+const supervised = new Set<WorkerStarter>([startEvaluateWorker, startOutboxWorkers, startDeliveryWorkers]);
+
+/** A worker that started no job for this long while jobs were due is started anew (workers/supervisor.ts). */
+const STUCK_MS = 60_000;
+const CHECK_MS = 10_000;
+
 export async function startWorkers(rt: Runtime): Promise<Workers> {
-  const workers: Worker[] = [];
+  const areas: SupervisedWorkers[] = [];
+  // Every worker gets an 'error' listener (Redis connection errors, a failing stalled-job check):
+  // without one BullMQ prints to stderr, bypassing the log; the worker itself reconnects and goes on.
+  const listen = (w: Worker) => void w.on('error', (err) => rt.logger.error({ err, queue: w.name }, 'worker error'));
   for (const start of starters) {
-    const started = await start(rt);
-    // Every worker gets an 'error' listener (Redis connection errors, a failing stalled-job check):
-    // without one BullMQ prints to stderr, bypassing the log; the worker itself reconnects and goes on.
-    for (const w of started) w.on('error', (err) => rt.logger.error({ err, queue: w.name }, 'worker error'));
-    workers.push(...started);
+    const area = new SupervisedWorkers(rt, () => start(rt), listen, { stuckMs: STUCK_MS, checkMs: supervised.has(start) ? CHECK_MS : 0 });
+    await area.run();
+    areas.push(area);
   }
   return {
-    workers,
+    get workers() {
+      return areas.flatMap((a) => a.current);
+    },
     close: async () => {
-      await Promise.all(workers.map((w) => closeBull(w)));
+      for (const a of areas) a.stop();
+      await Promise.all(areas.flatMap((a) => a.current).map((w) => closeBull(w)));
     },
   };
 }

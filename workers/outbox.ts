@@ -1,7 +1,7 @@
 /**
  * The outbox worker: fans each announced change out into webhook deliveries and makes their first
- * attempts (src/deliveries/fanout.ts), with the delivery worker's concurrency and job lock: a job of
- * a killed process comes back as soon as a delivery job would. Its sweeper (a maintenance
+ * attempts (src/deliveries/fanout.ts), with the delivery worker's job lock (a job of a killed process
+ * comes back as soon as a delivery job would) and its concurrency plus one receiver's in-flight share. Its sweeper (a maintenance
  * task, re-registered by workers/maintenance.ts if Redis loses its schedules) re-drives whatever lost
  * jobs were carrying.
  */
@@ -26,7 +26,7 @@ export const webhookTasks: MaintenanceTask[] = [
 /** Starts the fan-out worker. */
 export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
   const engine = deliveryEngine(rt);
-  const { concurrency, jobLockMs } = rt.config.webhooks;
+  const { concurrency, jobLockMs, maxInFlightPerReceiver } = rt.config.webhooks;
   const worker = new Worker<JobPayloads['outbox'], { created: number }>(
     QueueNames.outbox,
     async (job) => {
@@ -35,7 +35,9 @@ export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
       return { created };
     },
     // The fan-out makes first attempts: a crashed worker's job must come back as soon as a delivery job's.
-    workerOptions(rt, QueueNames.outbox, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
+    // A receiver that does not answer keeps at most its in-flight share of fan-out jobs (their sends to
+    // it), so one slow receiver always leaves `concurrency` fan-outs running.
+    workerOptions(rt, QueueNames.outbox, { concurrency: concurrency + maxInFlightPerReceiver, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
   return [worker];

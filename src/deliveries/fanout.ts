@@ -57,6 +57,9 @@ interface MessageWithHook {
   previousValidUntil: Date | null;
 }
 
+/** The longest a fan-out keeps its place in the fan-out gate (src/deliveries/deps.ts). */
+const GATE_HOLD_MAX_MS = 2_000;
+
 /**
  * Creates the message's deliveries (once) and makes their first attempts (with `engine`, from here;
  * else through a first-attempts job); returns how many it created, or null when the message no longer
@@ -67,9 +70,14 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?
   await engine.fanOutGate.acquire();
   let open = true;
   const release = () => {
-    if (open) engine.fanOutGate.release();
+    if (!open) return;
     open = false;
+    clearTimeout(bound);
+    engine.fanOutGate.release();
   };
+  // The gate paces; it never decides whether fan-out goes on: sends that cannot start (every send slot
+  // held by receivers that do not answer, Redis failing over) give their place up after a while.
+  const bound = setTimeout(release, GATE_HOLD_MAX_MS);
   try {
     return await fanOut(rt, outboxId, engine, release);
   } finally {
