@@ -5,8 +5,10 @@
  * looks alive and never takes a job again (bullmq#4138, #3088; seen here in test/scale-failover.test.ts,
  * an idle delivery worker with its delayed jobs long due). The sweepers cannot help: they re-drive into
  * the same queue. So every `checkMs`, a worker that has started no job for `stuckMs` while its queue has
- * a job waiting, or a delayed job due for `stuckMs`, has its area's workers started anew, and the old
- * ones are closed (their running jobs, if any, finish first).
+ * a job waiting, or a delayed job due for `stuckMs`, is suspected; still so at the next check (a healthy
+ * worker takes a waiting job within milliseconds, so one look could catch a job between its add and its
+ * fetch), it has its area's workers started anew, and the old ones are closed (their running jobs, if
+ * any, finish first).
  */
 import type { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
@@ -52,6 +54,8 @@ async function queueWork(rt: Runtime, name: string): Promise<QueueWork> {
 export class SupervisedWorkers {
   current: Worker[] = [];
   private readonly lastStartedAt = new WeakMap<Worker, number>();
+  /** Workers the previous check found stuck. */
+  private readonly suspected = new WeakSet<Worker>();
   private timer: NodeJS.Timeout | undefined;
   private checking = false;
   private stopped = false;
@@ -103,7 +107,14 @@ export class SupervisedWorkers {
       for (const w of this.current) {
         if (this.stopped) return;
         const work = await queueWork(this.rt, w.name);
-        if (!isStuck(this.lastStartedAt.get(w) ?? this.now(), work, this.now(), this.opts.stuckMs)) continue;
+        if (!isStuck(this.lastStartedAt.get(w) ?? this.now(), work, this.now(), this.opts.stuckMs)) {
+          this.suspected.delete(w);
+          continue;
+        }
+        if (!this.suspected.has(w)) {
+          this.suspected.add(w);
+          continue;
+        }
         this.rt.logger.error({ queue: w.name, waiting: work.waiting, earliestDelayedDueAt: work.earliestDelayedDueAt }, 'worker took no job while jobs were due; starting its workers anew');
         await this.replace();
         return;

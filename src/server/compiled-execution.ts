@@ -66,15 +66,16 @@ function positionOf(source: Source, { line, column }: { line: number; column: nu
   return offset + column - 1;
 }
 
+/** True for a promise (or any thenable) rather than a ready value. */
+function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown }).then === 'function';
+}
+
 /**
  * graphql-jit's errors as graphql-js raises them: graphql-jit's own error type carries `locations` but not
  * the source positions they come from, and every later step that rebuilds an error (the error mapping,
  * yoga's serialiser) derives locations from those, so they would be lost.
  */
-function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
-  return typeof (value as { then?: unknown }).then === 'function';
-}
-
 function withLocatedErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   const source = document.loc?.source;
   if (!result.errors?.length || !source) return result;
