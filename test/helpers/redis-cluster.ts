@@ -5,6 +5,7 @@
  */
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -45,12 +46,34 @@ async function clusterNodes(port: number): Promise<Array<{ port: number; flags: 
   }
 }
 
+/** Redis Cluster's bus listens on the node's port + 10000, so that port must exist and be free as well. */
+const BUS_OFFSET = 10_000;
+
+/** Tells whether `port` on 127.0.0.1 can be listened on now. */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** A free port for a cluster node whose bus port (port + 10000) is free too, not one of `taken`. */
+async function clusterPort(taken: readonly number[]): Promise<number> {
+  for (let tries = 0; tries < 200; tries++) {
+    const port = await freePort();
+    if (port + BUS_OFFSET > 65535 || taken.some((t) => t === port || t + BUS_OFFSET === port || t === port + BUS_OFFSET)) continue;
+    if (await canListen(port + BUS_OFFSET)) return port;
+  }
+  throw new Error('no free port pair (port, port + 10000) for a Redis Cluster node');
+}
+
 export async function startRedisCluster(opts: { masters?: number; replicasPerMaster?: number } = {}): Promise<RedisClusterHandle> {
   const masters = opts.masters ?? 3;
   const replicas = opts.replicasPerMaster ?? 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-redis-cluster-'));
   const ports: number[] = [];
-  for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await freePort());
+  for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await clusterPort(ports));
   const children = new Map<number, ChildProcess>();
   for (const port of ports) {
     const child = spawn('redis-server', [
