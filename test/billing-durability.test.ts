@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { spawnWorker } from './helpers/worker-process.js';
+import { waitForLockWait } from './helpers/lock-waits.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { startApp } from '../src/server/app.js';
@@ -53,14 +54,8 @@ describe('metering durability', () => {
     expect(held.rowCount).toBe(queued.data.recomputeUsage);
 
     const child = await spawnWorker(s, (kill) => cleanups.push(kill));
-    // Watched from another session (a transaction keeps its first snapshot of pg_stat_activity).
     const db = s.app.rt.prisma;
-    await eventually(async () => {
-      const r = await db.$queryRawUnsafe<Array<{ n: number }>>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND query LIKE '%BillingWindow%' AND query LIKE '%computedAt%'`,
-      );
-      return r[0]!.n > 0;
-    }, 30_000);
+    await waitForLockWait(db, ['BillingWindow', 'computedAt']);
     // The job has written its usage rows (uncommitted) and waits: kill it there.
     const uncommitted = await db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'BillingUsage' AND l.mode = 'RowExclusiveLock'`);
     expect(uncommitted[0]!.n).toBeGreaterThan(0);

@@ -14,6 +14,7 @@ import { spawnWorker } from './helpers/worker-process.js';
 import { buildEvent, buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { REDIS_URL } from './helpers/env.js';
+import { waitForLockWait } from './helpers/lock-waits.js';
 import { startApp, type App } from '../src/server/app.js';
 import { evaluateEvents } from '../src/rules/evaluate.js';
 
@@ -167,10 +168,7 @@ describe('durability of rule evaluation', () => {
     await holder.query('BEGIN');
     await holder.query('SELECT id FROM "Alert" WHERE id = $1 FOR UPDATE', [alertBefore!.id]);
     const more = await ingest(s, t, 2);
-    await eventually(async () => {
-      const r = await holder.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'");
-      return r.rows[0].n > 0;
-    }, 30_000);
+    await waitForLockWait(s.app.rt.prisma);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
     await holder.query('ROLLBACK');
