@@ -21,6 +21,7 @@ import { attemptCreatedDeliveries } from './first-attempts.js';
 import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
 import { announceDeliveries } from './announce.js';
+import { hotQuery } from '../db/hot-sql.js';
 
 /**
  * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
@@ -89,12 +90,16 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
   // The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
   // change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
   // created after it.
-  const found = await rt.prisma.$queryRaw<MessageWithHook[]>`
+  const found = await hotQuery<MessageWithHook>(
+    rt.prisma,
+    `
     SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers",
            w."url", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
       FROM "OutboxMessage" m
       LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
-     WHERE m."id" = ${outboxId}`;
+     WHERE m."id" = $1`,
+    [outboxId],
+  );
   if (found.length === 0) return null;
   const msg = found[0];
   const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ ...r, id: r.hookId }]));
@@ -115,17 +120,21 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts).
     const at = now.toISOString().slice(0, -1);
     const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: at, windowStartedAt: at })));
-    created = await rt.prisma.$queryRaw<Array<{ id: string; webhookId: string }>>`
+    created = await hotQuery<{ id: string; webhookId: string }>(
+      rt.prisma,
+      `
       WITH ins AS (
         INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
-        SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", ${msg.createdAt.toISOString().slice(0, -1)}::timestamp(3)
-          FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
+        SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", $1::timestamp(3)
+          FROM jsonb_to_recordset($2::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
         ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
         RETURNING "id", "webhookId"
       ), mark AS (
-        UPDATE "OutboxMessage" SET "dispatchedAt" = ${at}::timestamp(3) WHERE "id" = ${msg.id} AND "dispatchedAt" IS NULL
+        UPDATE "OutboxMessage" SET "dispatchedAt" = $3::timestamp(3) WHERE "id" = $4 AND "dispatchedAt" IS NULL
       )
-      SELECT "id", "webhookId" FROM ins`;
+      SELECT "id", "webhookId" FROM ins`,
+      [msg.createdAt.toISOString().slice(0, -1), input, at, msg.id],
+    );
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
   await announceDeliveries(

@@ -8,6 +8,7 @@
 import DataLoader from 'dataloader';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
+import { hotQuery } from '../db/hot-sql.js';
 
 export interface DeliveryWithWebhook {
   id: string;
@@ -95,11 +96,14 @@ export class DeliveryStore {
   }
 
   private async loadMany(ids: readonly string[]): Promise<Array<DeliveryWithWebhook | null>> {
-    const rows = await this.rt.prisma.$queryRaw<Row[]>`
-      SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt", d."createdAt",
-             w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
-        FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
-       WHERE d."id" = ANY(${[...ids]}::text[]) AND d."createdAt" <= ${ts(latestCreatedAt(ids) ?? NO_BOUND)}::timestamp(3)`;
+    const rows = await hotQuery<Row>(
+      this.rt.prisma,
+      `SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt", d."createdAt",
+              w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+         FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
+        WHERE d."id" = ANY($1::text[]) AND d."createdAt" <= $2::timestamp(3)`,
+      [[...ids], ts(latestCreatedAt(ids) ?? NO_BOUND)],
+    );
     const byId = new Map(
       rows.map(({ url, enabled, secretCiphertext, previousCiphertext, previousValidUntil, ...d }) => [d.id, { ...d, webhook: { url, enabled, secretCiphertext, previousCiphertext, previousValidUntil } }]),
     );
@@ -132,22 +136,26 @@ export class DeliveryStore {
     const created = [...first.values()].map((r) => r.deliveryCreatedAt.getTime());
     const from = ts(new Date(Math.min(...created)));
     const to = ts(new Date(Math.max(...created)));
-    const done = await this.rt.prisma.$queryRaw<Array<{ deliveryId: string }>>`
+    const done = await hotQuery<{ deliveryId: string }>(
+      this.rt.prisma,
+      `
       WITH input AS (
-        SELECT * FROM jsonb_to_recordset(${input}::jsonb) AS i("id" text, "attempt" int, "status" text, "next" timestamp(3), "err" text,
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i("id" text, "attempt" int, "status" text, "next" timestamp(3), "err" text,
           "delivered" timestamp(3), "failed" timestamp(3), "attemptId" text, "headers" jsonb, "rs" int, "rb" text, "dur" int, "aerr" text, "at" timestamp(3))
       ), upd AS (
         UPDATE "Delivery" d
            SET "status" = i."status"::"DeliveryStatus", "attemptCount" = i."attempt", "nextAttemptAt" = i."next", "lastError" = i."err",
                "deliveredAt" = i."delivered", "failedAt" = i."failed"
           FROM input i
-         WHERE d."createdAt" BETWEEN ${from}::timestamp(3) AND ${to}::timestamp(3)
+         WHERE d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)
            AND d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
         RETURNING d."id", d."createdAt"
       )
       INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "deliveryCreatedAt", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
       SELECT i."attemptId", i."id", upd."createdAt", i."attempt", i."headers", i."rs", i."rb", i."dur", i."aerr", i."at" FROM input i JOIN upd ON upd."id" = i."id"
-      RETURNING "deliveryId"`;
+      RETURNING "deliveryId"`,
+      [input, from, to],
+    );
     const recorded = new Set(done.map((r) => r.deliveryId));
     return recs.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
   }
