@@ -198,10 +198,14 @@ async function main(): Promise<void> {
       ids.push(...rows.map((r) => r.id));
       await dispatchOutbox(rt, rows.map((r) => r.id));
     }
+    // Waits on the receivers' process (IPC) until they have had as many requests as there are deliveries,
+    // and only then on Postgres for the last records: a count(*) every 100 ms during the run cost Postgres
+    // ~5% of its CPU in the measured phase (pg_stat_statements), taken from what the engine could use.
+    while ((await ask<number>(receiverThread, 'total', 'total')) < total) await new Promise((r) => setTimeout(r, 50));
     for (;;) {
       const delivered = await rt.prisma.delivery.count({ where: { status: 'delivered' } });
       if (delivered >= total) break;
-      await new Promise((r) => setTimeout(r, 100));
+      await new Promise((r) => setTimeout(r, 20));
     }
     });
     const cpu = process.cpuUsage(cpuBefore);
