@@ -14,7 +14,8 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, gql, gqlRaw } from './helpers/http.js';
 import { opsInProcess } from './helpers/cli.js';
 import { PARTITIONED_TABLES, DAY_MS } from '../src/history/tables.js';
-import { listPartitions, sqlTimestamp } from '../src/history/partitions.js';
+import { listPartitions } from '../src/history/partitions.js';
+import { sqlTimestamp } from '../src/db/timestamps.js';
 import { runRetention } from '../src/history/retention.js';
 
 const ago = (days: number) => new Date(Date.now() - days * DAY_MS);

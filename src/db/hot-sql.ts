@@ -8,17 +8,13 @@
 import pg from 'pg';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { poolOf } from './client.js';
+import { utcFromSql } from './timestamps.js';
 
 const TIMESTAMP = 1114;
 
-/** `2026-11-27 16:20:01.5` (UTC, no zone, as Postgres prints timestamp(3)) → that instant. */
-function utcDate(s: string): Date {
-  return new Date(`${s.replace(' ', 'T')}Z`);
-}
-
 const types = {
   getTypeParser(oid: number, format?: 'text' | 'binary') {
-    if (oid === TIMESTAMP) return utcDate;
+    if (oid === TIMESTAMP) return utcFromSql;
     return pg.types.getTypeParser(oid, format as 'text');
   },
 };

@@ -22,6 +22,7 @@ import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
 import { announceDeliveries } from './announce.js';
 import { hotQuery } from '../db/hot-sql.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 
 /**
  * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
@@ -118,7 +119,7 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     // One statement for all rows (bodies are large; this is on the path of every announced change), which
     // also marks the message dispatched: if the process stops before the first attempts are enqueued, the
     // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts).
-    const at = now.toISOString().slice(0, -1);
+    const at = sqlTimestamp(now);
     const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: at, windowStartedAt: at })));
     created = await hotQuery<{ id: string; webhookId: string }>(
       rt.prisma,
@@ -133,7 +134,7 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
         UPDATE "OutboxMessage" SET "dispatchedAt" = $3::timestamp(3) WHERE "id" = $4 AND "dispatchedAt" IS NULL
       )
       SELECT "id", "webhookId" FROM ins`,
-      [msg.createdAt.toISOString().slice(0, -1), input, at, msg.id],
+      [sqlTimestamp(msg.createdAt), input, at, msg.id],
     );
   }
   // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.

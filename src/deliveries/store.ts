@@ -9,6 +9,7 @@ import DataLoader from 'dataloader';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
 import { hotQuery } from '../db/hot-sql.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 
 export interface DeliveryWithWebhook {
   id: string;
@@ -66,7 +67,7 @@ const NO_BOUND = new Date('9999-12-31T00:00:00Z');
 
 /** A timestamp as the database stores it (UTC, no zone). */
 function ts(d: Date | null): string | null {
-  return d ? d.toISOString().slice(0, -1) : null;
+  return d ? sqlTimestamp(d) : null;
 }
 
 export class DeliveryStore {

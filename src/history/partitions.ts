@@ -6,6 +6,7 @@
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { DAY_MS, PARTITIONED_TABLES, type PartitionedTable } from './tables.js';
+import { sqlTimestamp, utcFromSql } from '../db/timestamps.js';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
@@ -14,16 +15,6 @@ export interface Partition {
   /** Inclusive lower and exclusive upper bound of the partition key (UTC). */
   from: Date;
   to: Date;
-}
-
-/** `2026-11-25 00:00:00` (a timestamp without zone, UTC by convention here) → Date. */
-function utc(text: string): Date {
-  return new Date(`${text.replace(' ', 'T')}Z`);
-}
-
-/** A Date as the `timestamp` literal the partition functions take (UTC). */
-export function sqlTimestamp(d: Date): string {
-  return d.toISOString().slice(0, -1);
 }
 
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
@@ -63,7 +54,7 @@ export async function listPartitions(db: Db, parent: string): Promise<Partition[
   const parts: Partition[] = [];
   for (const r of rows) {
     const m = /FROM \('([^']+)'\) TO \('([^']+)'\)/.exec(r.bound);
-    if (m) parts.push({ name: r.name, from: utc(m[1]!), to: utc(m[2]!) });
+    if (m) parts.push({ name: r.name, from: utcFromSql(m[1]!), to: utcFromSql(m[2]!) });
   }
   return parts.sort((a, b) => a.from.getTime() - b.from.getTime());
 }

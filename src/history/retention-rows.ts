@@ -8,7 +8,8 @@
  * - the stored-bytes rows of windows whose events were dropped (src/history/storage.ts).
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { deleteInBatches, sqlTimestamp } from './partitions.js';
+import { deleteInBatches } from './partitions.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 import { DAY_MS } from './tables.js';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;

@@ -10,7 +10,8 @@
 import type { Runtime } from '../runtime.js';
 import { retentionPartitionsDropped, retentionRowsRemoved, retentionRuns } from '../metrics.js';
 import { DAY_MS, HOUR_MS, PARTITIONED_TABLES } from './tables.js';
-import { DELETE_BATCH, deleteInBatches, dropPartitionsBefore, ensureAllPartitions, sqlTimestamp } from './partitions.js';
+import { DELETE_BATCH, deleteInBatches, dropPartitionsBefore, ensureAllPartitions } from './partitions.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 import { purgeBillingWindows, purgeEndedSessions, purgeOldDriftReports, purgeResolvedAlerts, purgeStorageWindows } from './retention-rows.js';
 import { recordWindowStorage } from './storage.js';
 

@@ -8,6 +8,7 @@
  */
 import pg from 'pg';
 import type { Runtime } from '../runtime.js';
+import { utcFromSql } from '../db/timestamps.js';
 
 /** Connections for report queries and exports (an export holds one for its whole stream). */
 const POOL_SIZE = 4;
@@ -31,7 +32,7 @@ export const reportTypes = {
  * with string operations only (this runs once per timestamp of every exported row).
  */
 export function utcIso(s: string): string {
-  if (s.length < 19 || s.charCodeAt(4) !== 45 || s.length > 26) return new Date(s.replace(' ', 'T') + 'Z').toISOString();
+  if (s.length < 19 || s.charCodeAt(4) !== 45 || s.length > 26) return utcFromSql(s).toISOString();
   const frac = s.length > 20 ? s.slice(20, 23).padEnd(3, '0') : '000';
   return `${s.slice(0, 10)}T${s.slice(11, 19)}.${frac}Z`;
 }
