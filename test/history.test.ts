@@ -14,7 +14,7 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, gql, gqlRaw } from './helpers/http.js';
 import { opsInProcess } from './helpers/cli.js';
 import { PARTITIONED_TABLES, DAY_MS } from '../src/history/tables.js';
-import { listPartitions } from '../src/history/partitions.js';
+import { listPartitions, partitionName } from '../src/history/partitions.js';
 import { sqlTimestamp } from '../src/db/timestamps.js';
 import { runRetention } from '../src/history/retention.js';
 
@@ -53,6 +53,11 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
       expect(parts.at(-1)!.to.getTime(), `${spec.parent} partitions ahead`).toBeGreaterThanOrEqual(Date.now() + 7 * DAY_MS);
       expect(parts.some((p) => p.from.getTime() <= Date.now() && Date.now() < p.to.getTime()), `${spec.parent} holds now`).toBe(true);
       expect((await sql(`SELECT to_regclass($1::text)::text AS r`, `"${spec.parent}_default"`))[0]!.r).toBeTruthy();
+      // The name a hot statement computes for a key is the name the SQL function gave its partition.
+      for (const p of parts) {
+        expect(partitionName(spec, p.from), `${p.name} from its start`).toBe(p.name);
+        expect(partitionName(spec, new Date(p.to.getTime() - 1)), `${p.name} from its last millisecond`).toBe(p.name);
+      }
     }
   });
 

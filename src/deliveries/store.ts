@@ -10,6 +10,14 @@ import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
 import { hotQuery } from '../db/hot-sql.js';
 import { sqlTimestamp } from '../db/timestamps.js';
+import { partitionName } from '../history/partitions.js';
+import { partitionedTable } from '../history/tables.js';
+
+const DELIVERIES = partitionedTable('Delivery');
+/** Postgres's undefined_table: the day's partition was not made (partition upkeep not running). */
+const UNDEFINED_TABLE = '42P01';
+/** How long a missing partition is taken for missing before it is tried again. */
+const MISSING_PARTITION_RECHECK_MS = 60_000;
 
 export interface DeliveryWithWebhook {
   id: string;
@@ -73,6 +81,8 @@ function ts(d: Date | null): string | null {
 export class DeliveryStore {
   private readonly loader: DataLoader<string, DeliveryWithWebhook | null>;
   private readonly recorder: DataLoader<AttemptRecord, boolean>;
+  /** Partitions found missing, until when they are not tried again (epoch ms). */
+  private readonly missingPartitions = new Map<string, number>();
 
   constructor(
     private readonly rt: Runtime,
@@ -115,9 +125,30 @@ export class DeliveryStore {
     // One record per delivery per statement; a duplicate in the same batch loses (it is a stale job).
     const first = new Map<string, AttemptRecord>();
     for (const r of recs) if (!first.has(r.deliveryId)) first.set(r.deliveryId, r);
+    // One statement per day partition of "Delivery" the batch touches (one, but around midnight).
+    const byPartition = new Map<string, AttemptRecord[]>();
+    for (const r of first.values()) {
+      const part = partitionName(DELIVERIES, r.deliveryCreatedAt);
+      const list = byPartition.get(part);
+      if (list) list.push(r);
+      else byPartition.set(part, [r]);
+    }
+    const done = await Promise.all([...byPartition].map(([part, list]) => this.recordIn(part, list)));
+    const recorded = new Set(done.flat());
+    return recs.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
+  }
+
+  /**
+   * Records `recs` (all of partition `part`) and returns the ids recorded. Addresses the partition
+   * itself: a statement on the parent plans every partition (or, pruned by a time range, lets the
+   * planner read the range's index), and a new day's partition has no statistics yet. Falls back to the
+   * parent when the partition does not exist (rows then wait in the default partition).
+   */
+  private async recordIn(part: string, recs: readonly AttemptRecord[]): Promise<string[]> {
     const input = JSON.stringify(
-      [...first.values()].map((r) => ({
+      recs.map((r) => ({
         id: r.deliveryId,
+        createdAt: ts(r.deliveryCreatedAt),
         attempt: r.attempt,
         status: r.status,
         next: ts(r.nextAttemptAt),
@@ -133,31 +164,49 @@ export class DeliveryStore {
         at: ts(r.at),
       })),
     );
-    // The batch's span of createdAt lets Postgres skip every other day's partition of "Delivery".
-    const created = [...first.values()].map((r) => r.deliveryCreatedAt.getTime());
-    const from = ts(new Date(Math.min(...created)));
-    const to = ts(new Date(Math.max(...created)));
-    const done = await hotQuery<{ deliveryId: string }>(
-      this.rt.prisma,
-      `
+    const missingUntil = this.missingPartitions.get(part);
+    if (missingUntil === undefined || missingUntil <= this.rt.clock.now().getTime()) {
+      try {
+        return (await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(`"${part}"`, ''), [input])).map((r) => r.deliveryId);
+      } catch (err) {
+        if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+        this.missingPartitions.set(part, this.rt.clock.now().getTime() + MISSING_PARTITION_RECHECK_MS);
+      }
+    }
+    // The batch's span of createdAt lets Postgres skip every other partition of the parent.
+    const created = recs.map((r) => r.deliveryCreatedAt.getTime());
+    const range = ` AND d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`;
+    const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement('"Delivery"', range), [
+      input,
+      ts(new Date(Math.min(...created))),
+      ts(new Date(Math.max(...created))),
+    ]);
+    return rows.map((r) => r.deliveryId);
+  }
+}
+
+/**
+ * The attempt record: the delivery's new state, only if this attempt number is the next one and the
+ * delivery is still open, and the attempt row for each delivery updated. Deliveries are found by their
+ * whole primary key (id, createdAt); the status is compared as text so that no plan reads the status
+ * index (on a partition without statistics the planner takes it for selective, and scans every open
+ * delivery of the day instead of looking up the batch's rows).
+ */
+function recordStatement(table: string, range: string): string {
+  return `
       WITH input AS (
-        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i("id" text, "attempt" int, "status" text, "next" timestamp(3), "err" text,
+        SELECT * FROM jsonb_to_recordset($1::jsonb) AS i("id" text, "createdAt" timestamp(3), "attempt" int, "status" text, "next" timestamp(3), "err" text,
           "delivered" timestamp(3), "failed" timestamp(3), "attemptId" text, "headers" jsonb, "rs" int, "rb" text, "dur" int, "aerr" text, "at" timestamp(3))
       ), upd AS (
-        UPDATE "Delivery" d
+        UPDATE ${table} d
            SET "status" = i."status"::"DeliveryStatus", "attemptCount" = i."attempt", "nextAttemptAt" = i."next", "lastError" = i."err",
                "deliveredAt" = i."delivered", "failedAt" = i."failed"
           FROM input i
-         WHERE d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)
-           AND d."id" = i."id" AND d."attemptCount" = i."attempt" - 1 AND d."status" IN ('pending', 'retrying')
+         WHERE d."id" = i."id" AND d."createdAt" = i."createdAt"${range}
+           AND d."attemptCount" = i."attempt" - 1 AND d."status"::text IN ('pending', 'retrying')
         RETURNING d."id", d."createdAt"
       )
       INSERT INTO "DeliveryAttempt" ("id", "deliveryId", "deliveryCreatedAt", "number", "requestHeaders", "responseStatus", "responseBody", "durationMs", "error", "createdAt")
       SELECT i."attemptId", i."id", upd."createdAt", i."attempt", i."headers", i."rs", i."rb", i."dur", i."aerr", i."at" FROM input i JOIN upd ON upd."id" = i."id"
-      RETURNING "deliveryId"`,
-      [input, from, to],
-    );
-    const recorded = new Set(done.map((r) => r.deliveryId));
-    return recs.map((r) => first.get(r.deliveryId) === r && recorded.has(r.deliveryId));
-  }
+      RETURNING "deliveryId"`;
 }

@@ -20,6 +20,19 @@ export interface Partition {
 const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
+ * The name of the partition of `t` that holds key `at`: `<parent>_pYYYYMMDD` of the start of its unit
+ * (UTC; a week starts on Monday, as Postgres's `date_trunc('week', …)`), as `ops_ensure_partition` names
+ * it. Lets a hot statement address its partition directly; the partition may not exist (then the rows
+ * are in `<parent>_default`).
+ */
+export function partitionName(t: Pick<PartitionedTable, 'parent' | 'unit'>, at: Date): string {
+  let start = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
+  // 1970-01-01 was a Thursday: days since the Monday before it, modulo 7.
+  if (t.unit === 'week') start -= (((Math.floor(start / DAY_MS) + 3) % 7) + 7) % 7 * DAY_MS;
+  return `${t.parent}_p${new Date(start).toISOString().slice(0, 10).replace(/-/g, '')}`;
+}
+
+/**
  * Creates every missing partition of `t` from the one holding `now` to the one holding
  * `now + aheadDays`; returns how many it created. Idempotent, safe to run on several nodes at once
  * (a concurrent creator makes the other fail on the name; the next run finds it).
