@@ -169,9 +169,15 @@ async function main(): Promise<void> {
     console.log(`bench:deliveries  receivers=${RECEIVERS} messages=${MESSAGES} deliveries=${total} cap=${CAP}/s per receiver  concurrency=${config.webhooks.concurrency}`);
 
     // 1. Baseline: plain POSTs, no engine.
+    const baseCpuBefore = process.cpuUsage();
+    const baseReceiversBefore = cpuByCommand([], { receivers: receiverThread.pid });
     const baseRate = await baseline(urls, total, config.webhooks.concurrency, 'whsec_baseline');
+    const baseCpu = process.cpuUsage(baseCpuBefore);
+    const baseReceivers = cpuSince(baseReceiversBefore, [], { receivers: receiverThread.pid });
     const baseStats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
     console.log(`baseline (plain keep-alive POSTs, no engine, no cap): ${baseRate.toFixed(0)} req/s; max per receiver in a sliding second ${Math.max(...baseStats.map((s) => s.maxPerSlidingSecond))}`);
+    // The floor of the engine's CPU per delivery: a bare client's signing and POST, and what the receivers take per request.
+    console.log(`  baseline CPU per request: client ${((baseCpu.user + baseCpu.system) / 1000 / total).toFixed(3)} ms (signing and the POST, no engine), receivers ${((baseReceivers.receivers ?? 0) / total).toFixed(3)} ms`);
     await ask(receiverThread, 'reset', 'reset');
 
     // 2. The engine.
