@@ -4,13 +4,16 @@
  * in the default partition), records each attempt number once, and never reopens a settled delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import { startTestServer, type TestServer } from './helpers/server.js';
+import { waitForLockWait } from './helpers/lock-waits.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { countStatements } from './helpers/sql-statements.js';
 import { DeliveryStore, type AttemptRecord } from '../src/deliveries/store.js';
 import { newDeliveryId } from '../src/deliveries/ids.js';
 import { ensurePartitions, partitionName } from '../src/history/partitions.js';
 import { partitionedTable } from '../src/history/tables.js';
+import { sqlTimestamp } from '../src/db/timestamps.js';
 
 let s: TestServer;
 let t: BuiltTenant;
@@ -84,6 +87,31 @@ describe('the attempt record', () => {
     expect(again.result).toBe(true);
     expect(again.statements.filter((q) => q.includes('UPDATE "Delivery_p20010615" d'))).toHaveLength(0);
     expect(again.statements.filter((q) => q.includes('UPDATE "Delivery" d'))).toHaveLength(1);
+  });
+
+  it('finds a row that moved into its new partition while the record waited on the default partition', async () => {
+    const store = new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 });
+    const day = new Date('2001-07-01T08:00:00.000Z');
+    const d = await delivery(day); // no partition for that day: the row waits in the default partition
+    // Partition upkeep making that day's partition, caught in the middle: the row moved, nothing committed yet.
+    const mover = new pg.Client({ connectionString: s.db.url });
+    await mover.connect();
+    try {
+      await mover.query('BEGIN');
+      await mover.query(`SELECT ops_ensure_partition('Delivery', 'day', $1::timestamp, NULL)`, [sqlTimestamp(day)]);
+      const recorded = store.record(outcome(d));
+      // The record finds no partition for the day, so it goes through the parent, and waits on the move.
+      await waitForLockWait(s.app.rt.prisma, ['UPDATE "Delivery" d']);
+      await mover.query('COMMIT');
+      // Its plan had the default partition only, where the row no longer is: it looks in the new partition once more.
+      expect(await recorded).toBe(true);
+    } finally {
+      await mover.end();
+    }
+    expect(await state(d.id)).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(await attempts(d.id)).toEqual([{ number: 1, responseStatus: 200 }]);
+    const inPartition = await s.app.rt.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT "id" FROM "Delivery_p20010701" WHERE "id" = $1`, d.id);
+    expect(inPartition).toHaveLength(1);
   });
 
   it('records an attempt number once, and never reopens a settled delivery', async () => {

@@ -145,44 +145,67 @@ export class DeliveryStore {
    * parent when the partition does not exist (rows then wait in the default partition).
    */
   private async recordIn(part: string, recs: readonly AttemptRecord[]): Promise<string[]> {
-    const input = JSON.stringify(
-      recs.map((r) => ({
-        id: r.deliveryId,
-        createdAt: ts(r.deliveryCreatedAt),
-        attempt: r.attempt,
-        status: r.status,
-        next: ts(r.nextAttemptAt),
-        err: r.lastError,
-        delivered: r.status === 'delivered' ? ts(r.at) : null,
-        failed: r.status === 'failed' ? ts(r.at) : null,
-        attemptId: r.attemptId,
-        headers: r.requestHeaders,
-        rs: r.responseStatus,
-        rb: r.responseBody,
-        dur: r.durationMs,
-        aerr: r.attemptError,
-        at: ts(r.at),
-      })),
-    );
     const missingUntil = this.missingPartitions.get(part);
     if (missingUntil === undefined || missingUntil <= this.rt.clock.now().getTime()) {
-      try {
-        return (await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(`"${part}"`, ''), [input])).map((r) => r.deliveryId);
-      } catch (err) {
-        if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
-        this.missingPartitions.set(part, this.rt.clock.now().getTime() + MISSING_PARTITION_RECHECK_MS);
-      }
+      const recorded = await this.recordInPartition(part, recs);
+      if (recorded) return recorded;
     }
     // The batch's span of createdAt lets Postgres skip every other partition of the parent.
     const created = recs.map((r) => r.deliveryCreatedAt.getTime());
     const range = ` AND d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`;
     const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement('"Delivery"', range), [
-      input,
+      attemptInput(recs),
       ts(new Date(Math.min(...created))),
       ts(new Date(Math.max(...created))),
     ]);
-    return rows.map((r) => r.deliveryId);
+    const recorded = rows.map((r) => r.deliveryId);
+    if (recorded.length === recs.length) return recorded;
+    // A row not found may have just moved out of the default partition into its day's partition, made
+    // meanwhile (ops_ensure_partition moves them), after the statement above was planned: look there once
+    // more. The statement's guard still records each attempt number at most once.
+    const found = new Set(recorded);
+    const again = await this.recordInPartition(
+      part,
+      recs.filter((r) => !found.has(r.deliveryId)),
+    );
+    return again ? [...recorded, ...again] : recorded;
   }
+
+  /** The record on partition `part` itself; null when it does not exist (remembered for a while). */
+  private async recordInPartition(part: string, recs: readonly AttemptRecord[]): Promise<string[] | null> {
+    try {
+      const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(`"${part}"`, ''), [attemptInput(recs)]);
+      this.missingPartitions.delete(part);
+      return rows.map((r) => r.deliveryId);
+    } catch (err) {
+      if ((err as { code?: string }).code !== UNDEFINED_TABLE) throw err;
+      this.missingPartitions.set(part, this.rt.clock.now().getTime() + MISSING_PARTITION_RECHECK_MS);
+      return null;
+    }
+  }
+}
+
+/** The records as the statement's JSON input. */
+function attemptInput(recs: readonly AttemptRecord[]): string {
+  return JSON.stringify(
+    recs.map((r) => ({
+      id: r.deliveryId,
+      createdAt: ts(r.deliveryCreatedAt),
+      attempt: r.attempt,
+      status: r.status,
+      next: ts(r.nextAttemptAt),
+      err: r.lastError,
+      delivered: r.status === 'delivered' ? ts(r.at) : null,
+      failed: r.status === 'failed' ? ts(r.at) : null,
+      attemptId: r.attemptId,
+      headers: r.requestHeaders,
+      rs: r.responseStatus,
+      rb: r.responseBody,
+      dur: r.durationMs,
+      aerr: r.attemptError,
+      at: ts(r.at),
+    })),
+  );
 }
 
 /**
