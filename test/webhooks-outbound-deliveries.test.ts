@@ -13,6 +13,10 @@ import { eventually, gql, subscribe, wsClient } from './helpers/http.js';
 import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
 import { runRetention } from '../src/history/retention.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
+import { ensurePartitions, partitionName } from '../src/history/partitions.js';
+import { partitionedTable } from '../src/history/tables.js';
+import { poolOf } from '../src/db/client.js';
+import { countStatements } from './helpers/sql-statements.js';
 import { alertBody, announce, createWebhook, other, ownTenant, receiver, s, settled, siteWith, t, useOutboundSuite, webhookView } from './helpers/webhooks-outbound-suite.js';
 
 useOutboundSuite();
@@ -28,6 +32,26 @@ describe('outbound deliveries', () => {
     expect(await fanOutOutboxMessage(s.app.rt, id)).toBe(0);
     expect(await s.app.rt.prisma.delivery.count({ where: { outboxId: id, webhookId: early.id } })).toBe(1);
     expect(await s.app.rt.prisma.delivery.count({ where: { outboxId: id, webhookId: late.id } })).toBe(0);
+  });
+
+  it("marks the message dispatched in its own day's partition only: the fan-out names the message by its whole key", async () => {
+    const fresh = await buildTenant(s.app.rt);
+    await createWebhook((await receiver()).url, undefined, fresh.adminToken, 'pruned');
+    const createdAt = s.app.rt.clock.now();
+    const outbox = partitionedTable('OutboxMessage');
+    // The suite may run the service's clock at another time of day (TEST_TIME_OF_DAY): its day's partition first.
+    await ensurePartitions(s.app.rt.prisma, outbox, createdAt, 0);
+    const id = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId: fresh.tenantId, topic: 'alert.opened', subjectId: crypto.randomUUID(), body: alertBody() as never });
+    const { result, statements, values } = await countStatements(() => fanOutOutboxMessage(s.app.rt, id));
+    expect(result).toBe(1);
+    const k = statements.findIndex((q) => q.includes('INSERT INTO "Delivery"'));
+    expect(k).toBeGreaterThanOrEqual(0);
+    // The statement as sent, planned with its parameters (EXPLAIN without ANALYZE runs nothing).
+    const plan = await poolOf(s.app.rt.prisma).query(`EXPLAIN (FORMAT JSON) ${statements[k]}`, values[k]);
+    // The update names the parent; the partitions it reaches are the message's alone (not the default, not another day's).
+    const partitions = new Set([...JSON.stringify(plan.rows).matchAll(/"Relation Name":"(OutboxMessage_[^"]*)"/g)].map((m) => m[1]));
+    expect([...partitions]).toEqual([partitionName(outbox, createdAt)]);
+    expect((await s.app.rt.prisma.outboxMessage.findFirstOrThrow({ where: { id } })).dispatchedAt).not.toBeNull();
   });
 
   it('POSTs the inbound-shaped body, verifiable with node crypto and with the standardwebhooks library', async () => {

@@ -118,7 +118,8 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     });
     // One statement for all rows (bodies are large; this is on the path of every announced change), which
     // also marks the message dispatched: if the process stops before the first attempts are enqueued, the
-    // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts).
+    // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts). The message is named by its
+    // whole key, so the mark plans and probes its own day's partition, not every partition kept.
     const at = sqlTimestamp(now);
     const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: at, windowStartedAt: at })));
     created = await hotQuery<{ id: string; webhookId: string }>(
@@ -131,7 +132,7 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
         ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
         RETURNING "id", "webhookId"
       ), mark AS (
-        UPDATE "OutboxMessage" SET "dispatchedAt" = $3::timestamp(3) WHERE "id" = $4 AND "dispatchedAt" IS NULL
+        UPDATE "OutboxMessage" SET "dispatchedAt" = $3::timestamp(3) WHERE "id" = $4 AND "createdAt" = $1::timestamp(3) AND "dispatchedAt" IS NULL
       )
       SELECT "id", "webhookId" FROM ins`,
       [sqlTimestamp(msg.createdAt), input, at, msg.id],
@@ -154,7 +155,7 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
     await enqueueFirstAttempts(rt, msg.id, due);
   }
-  if (!msg.dispatchedAt && !wanted.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, dispatchedAt: null }, data: { dispatchedAt: now } });
+  if (!msg.dispatchedAt && !wanted.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, createdAt: msg.createdAt, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }
 

@@ -4,17 +4,20 @@
  */
 import pg from 'pg';
 
-export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
+export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[]; values: unknown[][] }> {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   const statements: string[] = [];
+  // Each statement's parameters (same order), for a test that plans a statement the service sent.
+  const values: unknown[][] = [];
   proto.query = function (this: unknown, ...args: unknown[]) {
-    const q = args[0] as string | { text?: string };
+    const q = args[0] as string | { text?: string; values?: unknown[] };
     statements.push(typeof q === 'string' ? q : (q?.text ?? '?'));
+    values.push(Array.isArray(args[1]) ? args[1] : typeof q === 'object' && Array.isArray(q?.values) ? q.values : []);
     return original.apply(this, args);
   };
   try {
-    return { result: await fn(), statements };
+    return { result: await fn(), statements, values };
   } finally {
     proto.query = original;
   }
