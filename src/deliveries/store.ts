@@ -2,8 +2,8 @@
  * The delivery hot path's database access, batched: concurrent attempts in one worker process share
  * one query to load their deliveries (DataLoader, a 2 ms window: a load stands before a send) and one
  * statement to record their outcomes (a 20 ms window: sends finish one by one, and a statement per
- * handful of outcomes cost Postgres and this process more than the rows), so database round trips do not
- * grow with the number of deliveries in flight.
+ * handful of outcomes cost Postgres and this process more than the rows; one per day partition the batch
+ * touches), so database round trips do not grow with the number of deliveries in flight.
  */
 import DataLoader from 'dataloader';
 import type { Runtime } from '../runtime.js';
