@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { PROJECT_ROOT } from '../project-root.js';
+import { quoteIdent } from './quote-ident.js';
 
 /** Prisma Migrate's advisory lock key: holding it also keeps `prisma migrate deploy` out meanwhile. */
 const PRISMA_MIGRATE_LOCK_KEY = 72707369;
@@ -78,10 +79,6 @@ export function listMigrationFiles(dir: string = DEFAULT_MIGRATIONS_DIR): Migrat
       const script = readFileSync(path.join(dir, name, 'migration.sql'), 'utf8');
       return { name, script, checksum: migrationChecksum(script) };
     });
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
 }
 
 /**

@@ -10,6 +10,7 @@ import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
 import { hotQuery } from '../db/hot-sql.js';
 import { sqlTimestamp } from '../db/timestamps.js';
+import { quoteIdent } from '../db/quote-ident.js';
 import { partitionName } from '../history/partitions.js';
 import { partitionedTable } from '../history/tables.js';
 
@@ -153,7 +154,7 @@ export class DeliveryStore {
     // The batch's span of createdAt lets Postgres skip every other partition of the parent.
     const created = recs.map((r) => r.deliveryCreatedAt.getTime());
     const range = ` AND d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`;
-    const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement('"Delivery"', range), [
+    const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(quoteIdent(DELIVERIES.parent), range), [
       attemptInput(recs),
       ts(new Date(Math.min(...created))),
       ts(new Date(Math.max(...created))),
@@ -174,7 +175,7 @@ export class DeliveryStore {
   /** The record on partition `part` itself; null when it does not exist (remembered for a while). */
   private async recordInPartition(part: string, recs: readonly AttemptRecord[]): Promise<string[] | null> {
     try {
-      const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(`"${part}"`, ''), [attemptInput(recs)]);
+      const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(quoteIdent(part), ''), [attemptInput(recs)]);
       this.missingPartitions.delete(part);
       return rows.map((r) => r.deliveryId);
     } catch (err) {

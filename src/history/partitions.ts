@@ -7,6 +7,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { DAY_MS, PARTITIONED_TABLES, type PartitionedTable } from './tables.js';
 import { sqlTimestamp, utcFromSql } from '../db/timestamps.js';
+import { quoteIdent } from '../db/quote-ident.js';
 
 type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
@@ -17,7 +18,6 @@ export interface Partition {
   to: Date;
 }
 
-const q = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /**
  * The name of the partition of `t` that holds key `at`: `<parent>_pYYYYMMDD` of the start of its unit
@@ -62,7 +62,7 @@ export async function listPartitions(db: Db, parent: string): Promise<Partition[
     `SELECT c.relname AS name, pg_get_expr(c.relpartbound, c.oid) AS bound
        FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
       WHERE i.inhparent = to_regclass($1)`,
-    q(parent),
+    quoteIdent(parent),
   );
   const parts: Partition[] = [];
   for (const r of rows) {
@@ -80,7 +80,7 @@ export async function dropPartitionsBefore(db: Db, parent: string, cutoff: Date)
   const dropped: string[] = [];
   for (const p of await listPartitions(db, parent)) {
     if (p.to.getTime() > cutoff.getTime()) break;
-    await db.$executeRawUnsafe(`DROP TABLE IF EXISTS ${q(p.name)}`);
+    await db.$executeRawUnsafe(`DROP TABLE IF EXISTS ${quoteIdent(p.name)}`);
     dropped.push(p.name);
   }
   return dropped;
@@ -106,7 +106,7 @@ export async function deleteInBatches(
   let count = 0;
   const returned: string[] = [];
   for (let i = 0; i < (opts.maxBatches ?? 20); i++) {
-    const sql = `DELETE FROM ${q(table)} WHERE (${key}) IN (SELECT ${key} FROM ${q(table)} WHERE ${where} LIMIT ${DELETE_BATCH})${opts.returning ? ` RETURNING ${q(opts.returning)} AS v` : ''}`;
+    const sql = `DELETE FROM ${quoteIdent(table)} WHERE (${key}) IN (SELECT ${key} FROM ${quoteIdent(table)} WHERE ${where} LIMIT ${DELETE_BATCH})${opts.returning ? ` RETURNING ${quoteIdent(opts.returning)} AS v` : ''}`;
     let n: number;
     if (opts.returning) {
       const rows = await db.$queryRawUnsafe<Array<{ v: string }>>(sql, ...params);
