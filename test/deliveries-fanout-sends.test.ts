@@ -65,12 +65,13 @@ describe('first attempts from the fan-out', () => {
     const { rcv, hookId } = await receiverWithWebhook(t, true);
     const [id] = await announce(t, 1);
     await eventually(async () => rcv.requests.length === 1, 20_000);
-    // The request hangs; the fan-out's job is active. Even long overdue, the delivery is not re-driven.
+    // The request hangs; the fan-out writes its delivery `pending` once it has waited a second for it.
+    const d = await eventually(() => s.app.rt.prisma.delivery.findFirst({ where: { webhookId: hookId, status: 'pending' } }), 20_000);
+    // The fan-out's job is still active. Even long overdue, the delivery is not re-driven.
     const outboxJob = await s.app.rt.queues.get('outbox').getJob(outboxJobId(id));
     expect(await outboxJob?.getState()).toBe('active');
     const later = new Date(s.app.rt.clock.now().getTime() + 3_600_000);
     expect(await redriveDeliveries(s.app.rt, later)).toBe(0);
-    const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { webhookId: hookId } });
     expect(await s.app.rt.queues.get('deliveries').getJob(`${d.id}_1`)).toBeFalsy();
   });
 

@@ -9,7 +9,7 @@ import { newDeliveryId } from './ids.js';
 import { previousValidUntil } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryStatus } from '../generated/prisma/client.js';
-import type { DeliveryStore, DeliveryWithWebhook } from './store.js';
+import type { AttemptStore, DeliveryWithWebhook } from './store.js';
 import { nextAttemptAt, parseRetryAfter } from './backoff.js';
 import { signatureHeaders } from '../webhooks/signatures.js';
 import { sendWebhookRequest, type SendResult } from './sender.js';
@@ -74,7 +74,7 @@ function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowSt
  */
 export interface AttemptDeps {
   limits: ReceiverLimits;
-  store: DeliveryStore;
+  store: AttemptStore;
   /** The process's bound on sends in flight. */
   slots: SendSlots;
   /** Publishes outcomes, those of one turn of the event loop together. */

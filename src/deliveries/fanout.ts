@@ -14,13 +14,14 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { newDeliveryId } from './ids.js';
+import { deliveryIdOf } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
 import { attemptCreatedDeliveries } from './first-attempts.js';
 import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
 import { announceDeliveries } from './announce.js';
+import { FanOutWrite, type PlannedDelivery } from './first-write.js';
 import { hotQuery } from '../db/hot-sql.js';
 import { sqlTimestamp } from '../db/timestamps.js';
 
@@ -109,19 +110,23 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
   const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
   const now = rt.clock.now();
+  const rows: PlannedDelivery[] = wanted.map((h) => {
+    const id = deliveryIdOf(msg.id, h.id, msg.createdAt);
+    return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg) };
+  });
+  if (engine && rows.length && !msg.dispatchedAt) {
+    // The usual case in a worker: the first attempts go out from here, from the rows in hand (no queue
+    // hop, no second read), and the rows are written once, with those attempts' outcomes.
+    return attemptHere(rt, engine, msg, rows, wanted, now, started);
+  }
   let created: Array<{ id: string; webhookId: string }> = [];
-  let rows: Array<{ id: string; webhookId: string; body: string }> = [];
-  if (wanted.length) {
-    rows = wanted.map((h) => {
-      const id = newDeliveryId();
-      return { id, tenantId: msg.tenantId, webhookId: h.id, outboxId: msg.id, topic: msg.topic, body: deliveryBody(id, msg), nextAttemptAt: now, windowStartedAt: now };
-    });
+  if (rows.length) {
     // One statement for all rows (bodies are large; this is on the path of every announced change), which
     // also marks the message dispatched: if the process stops before the first attempts are enqueued, the
     // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts). The message is named by its
     // whole key, so the mark plans and probes its own day's partition, not every partition kept.
     const at = sqlTimestamp(now);
-    const input = JSON.stringify(rows.map((r) => ({ ...r, nextAttemptAt: at, windowStartedAt: at })));
+    const input = JSON.stringify(rows.map((r) => ({ id: r.id, tenantId: r.tenantId, webhookId: r.webhookId, outboxId: r.outboxId, topic: r.topic, body: r.body, nextAttemptAt: at, windowStartedAt: at })));
     created = await hotQuery<{ id: string; webhookId: string }>(
       rt.prisma,
       `
@@ -143,58 +148,59 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     rt,
     created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
   );
-  if (created.length === wanted.length && !msg.dispatchedAt) {
-    // The usual case: this run created every delivery. Their first attempts go out from here when the
-    // process runs an engine (no queue hop, no second read); what the receivers' limits hold back waits
-    // in a first-attempts job, enqueued before this job ends, so a live job always stands for them.
-    if (engine) await attemptHere(rt, engine, msg, created, rows, wanted, now, started);
-    else await enqueueFirstAttempts(rt, msg.id, created);
+  if (created.length === rows.length && !msg.dispatchedAt) {
+    // This run created every delivery (a process without an engine): their first attempts go in one job.
+    await enqueueFirstAttempts(rt, msg.id, created);
   } else {
     // A re-run (a crashed fan-out, the sweeper): every not-yet-attempted delivery of the message, also
     // those the earlier run created, goes to the first-attempts job.
     const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
     await enqueueFirstAttempts(rt, msg.id, due);
   }
-  if (!msg.dispatchedAt && !wanted.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, createdAt: msg.createdAt, dispatchedAt: null }, data: { dispatchedAt: now } });
+  if (!msg.dispatchedAt && !rows.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, createdAt: msg.createdAt, dispatchedAt: null }, data: { dispatchedAt: now } });
   return created.length;
 }
 
 /**
- * The first attempts of the deliveries this fan-out created, from the rows it has in hand. Waits for
- * every send (so the fan-out's job stands for them until they are recorded or handed on); the held ones
- * go to the message's first-attempts job, delayed until the first of them may go.
+ * The first attempts of the message's deliveries, from the rows in hand, written once with their
+ * outcomes (src/deliveries/first-write.ts). Waits for every send (so the fan-out's job stands for them
+ * until they are recorded or handed on); the held ones go to the message's first-attempts job, delayed
+ * until the first of them may go. Returns how many deliveries this run wrote.
  */
 async function attemptHere(
   rt: Runtime,
   engine: DeliveryEngine,
   msg: MessageWithHook,
-  created: ReadonlyArray<{ id: string; webhookId: string }>,
-  rows: ReadonlyArray<{ id: string; body: string }>,
+  rows: readonly PlannedDelivery[],
   hooks: readonly MessageWithHook[],
   now: Date,
   started?: () => void,
-): Promise<void> {
-  const bodyOf = new Map(rows.map((r) => [r.id, r.body]));
+): Promise<number> {
   const hookOf = new Map(hooks.map((h) => [h.hookId!, h]));
-  const loaded: DeliveryWithWebhook[] = created.map((c) => {
-    const h = hookOf.get(c.webhookId)!;
+  const write = new FanOutWrite(rt, engine.store, msg, rows, now);
+  const loaded: DeliveryWithWebhook[] = rows.map((r) => {
+    const h = hookOf.get(r.webhookId)!;
     return {
-      id: c.id,
+      id: r.id,
       tenantId: msg.tenantId,
-      webhookId: c.webhookId,
+      webhookId: r.webhookId,
       topic: msg.topic,
       attemptCount: 0,
       status: 'pending',
-      body: bodyOf.get(c.id)!,
+      body: r.body,
       nextAttemptAt: now,
       windowStartedAt: now,
       createdAt: msg.createdAt,
       webhook: { url: h.url!, enabled: true, secretCiphertext: h.secretCiphertext!, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
     };
   });
-  const { held } = await attemptCreatedDeliveries(rt, engine, loaded, started);
-  if (held.length) {
-    const delayMs = Math.min(...held.map((h) => h.retryInMs));
-    await enqueueFirstAttempts(rt, msg.id, held.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);
+  const { held } = await attemptCreatedDeliveries(rt, { ...engine, store: write }, loaded, started, (id) => write.done(id));
+  const inserted = await write.inserted;
+  // A delivery another run wrote first is that run's to attempt.
+  const mine = held.filter((h) => inserted.has(h.deliveryId));
+  if (mine.length) {
+    const delayMs = Math.min(...mine.map((h) => h.retryInMs));
+    await enqueueFirstAttempts(rt, msg.id, mine.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);
   }
+  return inserted.size;
 }

@@ -47,33 +47,53 @@ export function attemptFirstDeliveries(rt: Runtime, deps: AttemptDeps, deliveryI
 }
 
 /**
- * The same for deliveries the fan-out has just created: their rows are known, so they are not read
- * again. `started` is told once every attempt of the first round is under way or held (see
- * `attemptLoadedDelivery`).
+ * The same for deliveries the fan-out plans: their rows are known, so they are not read. `started` is
+ * told once every attempt of the first round is under way or held (see `attemptLoadedDelivery`);
+ * `ended`, for each delivery, once its attempt is over or held back (a record it made may still wait).
  */
-export function attemptCreatedDeliveries(rt: Runtime, deps: AttemptDeps, rows: readonly DeliveryWithWebhook[], started?: () => void): Promise<FirstAttemptsResult> {
-  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started);
+export function attemptCreatedDeliveries(
+  rt: Runtime,
+  deps: AttemptDeps,
+  rows: readonly DeliveryWithWebhook[],
+  started?: () => void,
+  ended?: (deliveryId: string) => void,
+): Promise<FirstAttemptsResult> {
+  // One round: the fan-out writes its rows once every attempt has ended (src/deliveries/first-write.ts),
+  // so a second round could not start before that write; the rows are in memory already, and the send
+  // slots bound the sends.
+  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started, ended, Infinity);
 }
 
-async function attemptAll(rt: Runtime, deps: AttemptDeps, all: readonly Due[], started: () => void = () => undefined): Promise<FirstAttemptsResult> {
+async function attemptAll(
+  rt: Runtime,
+  deps: AttemptDeps,
+  all: readonly Due[],
+  started: () => void = () => undefined,
+  ended: (deliveryId: string) => void = () => undefined,
+  roundSize = ROUND,
+): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
   // A full receiver's deliveries wait unread: at the cap, most deliveries of a job are held many times over.
   const due: Due[] = [];
   for (const d of all) {
     const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
-    if (wait > 0) result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
-    else due.push(d);
+    if (wait > 0) {
+      result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
+      ended(d.deliveryId);
+    } else due.push(d);
   }
   let failure: unknown;
-  let unstarted = Math.min(due.length, ROUND);
+  let unstarted = Math.min(due.length, roundSize);
   if (unstarted === 0) started();
   const oneStarted = () => {
     if (--unstarted === 0) started();
   };
-  for (let i = 0; i < due.length; i += ROUND) {
-    const round = due.slice(i, i + ROUND);
+  for (let i = 0; i < due.length; i += roundSize) {
+    const round = due.slice(i, i + roundSize);
     const tell = i === 0 ? oneStarted : undefined;
-    const outcomes = await Promise.allSettled(round.map((r) => (r.row ? attemptLoadedDelivery(rt, deps, r.row, tell) : attemptDelivery(rt, deps, r.deliveryId))));
+    const outcomes = await Promise.allSettled(
+      round.map((r) => (r.row ? attemptLoadedDelivery(rt, deps, r.row, tell) : attemptDelivery(rt, deps, r.deliveryId)).finally(() => ended(r.deliveryId))),
+    );
     outcomes.forEach((o, k) => {
       if (o.status === 'rejected') {
         failure ??= o.reason;

@@ -20,3 +20,19 @@ export function newDeliveryId(): string {
   used += 16;
   return uuidv7({ random });
 }
+
+/**
+ * The id of the delivery of message `outboxId` to webhook `webhookId`: a UUIDv7 whose time is the
+ * message's (`createdAt`, also the delivery's) and whose other bits come from a hash of the pair. Every
+ * run of a message's fan-out names a delivery alike, so a send repeated by a run that did not get to
+ * write its rows (a killed worker) carries the same `webhook-id`, and the receiver deduplicates it.
+ */
+export function deliveryIdOf(outboxId: string, webhookId: string, createdAt: Date): string {
+  const b = crypto.createHash('sha256').update(outboxId).update('\0').update(webhookId).digest();
+  const ms = createdAt.getTime();
+  b.writeUIntBE(ms, 0, 6);
+  b[6] = 0x70 | (b[6] & 0x0f);
+  b[8] = 0x80 | (b[8] & 0x3f);
+  const h = b.toString('hex', 0, 16);
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+}

@@ -224,6 +224,7 @@ class Send implements Dispatcher.DispatchHandler {
     // Not from inside undici's callbacks: a connection given up is destroyed on the next turn.
     if (reusable) this.conns.give(this.conn, true);
     else setImmediate(() => this.conns.give(this.conn, false));
-    this.resolve({ ...r, durationMs: Math.round(performance.now() - this.started) });
+    // Fields spelled out: V8 builds a spread followed by a new property far more slowly (once per send).
+    this.resolve({ status: r.status, responseBody: r.responseBody, retryAfter: r.retryAfter, error: r.error, disallowed: r.disallowed, durationMs: Math.round(performance.now() - this.started) });
   }
 }

@@ -53,6 +53,9 @@ export interface AttemptRecord {
   attemptError: string | null;
 }
 
+/** What an attempt needs of the store: the batched store, or a fan-out's write (src/deliveries/first-write.ts). */
+export type AttemptStore = Pick<DeliveryStore, 'load' | 'record'>;
+
 type Row = Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook'];
 
 /** A day: the margin for clocks of the nodes that made a message and its deliveries. */
