@@ -1,7 +1,7 @@
 /**
  * A fan-out's rows written once with their first attempts' outcomes (src/deliveries/first-write.ts),
  * against Postgres, and delivery ids that every run of a message's fan-out makes alike
- * (src/deliveries/ids.ts), with a real receiver on 127.0.0.1.
+ * (src/deliveries/ids.ts), with a real receiver on 127.0.0.1, and the fan-out's read of its message.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
@@ -32,15 +32,14 @@ afterAll(async () => {
   await s?.stop();
 });
 
-async function webhook(url = 'http://127.0.0.1:9/hook', tenantId = t.tenantId): Promise<string> {
+async function webhook(url = 'http://127.0.0.1:9/hook', tenantId = t.tenantId, createdAt?: Date): Promise<string> {
   const hook = await s.app.rt.prisma.outboundWebhook.create({
-    data: { tenantId, name: 'first-write', url, secretCiphertext: s.app.rt.secretBox.seal('whsec_first_write'), triggers: [{ on: 'ALERT_OPENED' }] },
+    data: { tenantId, createdAt, name: 'first-write', url, secretCiphertext: s.app.rt.secretBox.seal('whsec_first_write'), triggers: [{ on: 'ALERT_OPENED' }] },
   });
   return hook.id;
 }
 
-async function message(tenantId = t.tenantId): Promise<{ id: string; createdAt: Date }> {
-  const createdAt = s.app.rt.clock.now();
+async function message(tenantId = t.tenantId, createdAt = s.app.rt.clock.now()): Promise<{ id: string; createdAt: Date }> {
   const id = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId, topic: 'alert.opened', subjectId: newDeliveryId(), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
   return { id, createdAt };
 }
@@ -182,5 +181,30 @@ describe('delivery ids', () => {
     const ids = rcv.requests.map((r) => r.headers['webhook-id']);
     expect(ids).toEqual([first.id, first.id]);
     expect(await s.app.rt.prisma.delivery.findMany({ where: { outboxId: msg.id, webhookId: hookId }, select: { id: true, status: true } })).toEqual([{ id: first.id, status: 'delivered' }]);
+  });
+});
+
+describe("the fan-out's message read", () => {
+  const reads = (statements: string[]) => statements.filter((q) => /FROM "OutboxMessage" m/.test(q));
+
+  it('looks for the message within a day of the time its id carries, so only those days are planned', async () => {
+    const own = await buildTenant(s.app.rt);
+    await webhook(undefined, own.tenantId);
+    const msg = await message(own.tenantId);
+    const { result, statements } = await countStatements(() => fanOutOutboxMessage(s.app.rt, msg.id));
+    expect(result).toBe(1);
+    expect(reads(statements)).toHaveLength(1);
+    expect(reads(statements)[0]).toMatch(/m\."createdAt" BETWEEN/);
+  });
+
+  it('still finds a message whose time is far from its id (written with an earlier createdAt), by its id alone', async () => {
+    const own = await buildTenant(s.app.rt);
+    const long = new Date(s.app.rt.clock.now().getTime() - 10 * 24 * 3600_000);
+    await webhook(undefined, own.tenantId, new Date(long.getTime() - 3600_000));
+    const msg = await message(own.tenantId, long);
+    const { result, statements } = await countStatements(() => fanOutOutboxMessage(s.app.rt, msg.id));
+    expect(result).toBe(1);
+    expect(reads(statements)).toHaveLength(2);
+    expect(await s.app.rt.prisma.delivery.count({ where: { outboxId: msg.id } })).toBe(1);
   });
 });

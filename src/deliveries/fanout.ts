@@ -14,7 +14,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
-import { deliveryIdOf } from './ids.js';
+import { deliveryIdOf, uuidv7Millis } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
 import { attemptCreatedDeliveries } from './first-attempts.js';
@@ -60,6 +60,39 @@ interface MessageWithHook {
   previousValidUntil: Date | null;
 }
 
+/**
+ * The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
+ * change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
+ * created after it.
+ */
+const READ_MESSAGE = `
+  SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers",
+         w."url", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+    FROM "OutboxMessage" m
+    LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
+   WHERE m."id" = $1`;
+
+/** How far a message's createdAt (the service clock) is looked for from the time in its id (the writer's). */
+const MESSAGE_TIME_MARGIN_MS = 24 * 3600 * 1000;
+
+/**
+ * Reads the message by its id within a day of the time its UUIDv7 carries, so Postgres plans and probes
+ * those days' partitions only (by id alone it probes every partition kept: ~0.9 against ~0.4 ms of its CPU
+ * per read with 9 of them, and a month of history keeps 38); by its id alone when not found there.
+ */
+async function readMessage(rt: Runtime, outboxId: string): Promise<MessageWithHook[]> {
+  const ms = uuidv7Millis(outboxId);
+  if (ms !== undefined) {
+    const near = await hotQuery<MessageWithHook>(rt.prisma, `${READ_MESSAGE} AND m."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`, [
+      outboxId,
+      sqlTimestamp(new Date(ms - MESSAGE_TIME_MARGIN_MS)),
+      sqlTimestamp(new Date(ms + MESSAGE_TIME_MARGIN_MS)),
+    ]);
+    if (near.length) return near;
+  }
+  return hotQuery<MessageWithHook>(rt.prisma, READ_MESSAGE, [outboxId]);
+}
+
 /** The longest a fan-out keeps its place in the fan-out gate (src/deliveries/deps.ts). */
 const GATE_HOLD_MAX_MS = 2_000;
 
@@ -89,19 +122,7 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?
 }
 
 async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, started?: () => void): Promise<number | null> {
-  // The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
-  // change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
-  // created after it.
-  const found = await hotQuery<MessageWithHook>(
-    rt.prisma,
-    `
-    SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers",
-           w."url", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
-      FROM "OutboxMessage" m
-      LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
-     WHERE m."id" = $1`,
-    [outboxId],
-  );
+  const found = await readMessage(rt, outboxId);
   if (found.length === 0) return null;
   const msg = found[0];
   const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ ...r, id: r.hookId }]));

@@ -36,3 +36,10 @@ export function deliveryIdOf(outboxId: string, webhookId: string, createdAt: Dat
   const h = b.toString('hex', 0, 16);
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 }
+
+const UUIDV7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7/i;
+
+/** The time (epoch ms) a UUIDv7 carries in its first 48 bits; undefined when `id` is no UUIDv7. */
+export function uuidv7Millis(id: string): number | undefined {
+  return UUIDV7.test(id) ? parseInt(id.slice(0, 8) + id.slice(9, 13), 16) : undefined;
+}

@@ -13,6 +13,7 @@ import { sqlTimestamp } from '../db/timestamps.js';
 import { quoteIdent } from '../db/quote-ident.js';
 import { partitionName } from '../history/partitions.js';
 import { partitionedTable } from '../history/tables.js';
+import { uuidv7Millis } from './ids.js';
 
 const DELIVERIES = partitionedTable('Delivery');
 /** Postgres's undefined_table: the day's partition was not made (partition upkeep not running). */
@@ -69,8 +70,9 @@ const CLOCK_MARGIN_MS = 24 * 3600 * 1000;
 function latestCreatedAt(ids: readonly string[]): Date | undefined {
   let max = 0;
   for (const id of ids) {
-    if (!/^[0-9a-f]{8}-[0-9a-f]{4}-7/i.test(id)) return undefined;
-    max = Math.max(max, parseInt(id.slice(0, 8) + id.slice(9, 13), 16));
+    const ms = uuidv7Millis(id);
+    if (ms === undefined) return undefined;
+    max = Math.max(max, ms);
   }
   return new Date(max + CLOCK_MARGIN_MS);
 }
