@@ -1,7 +1,9 @@
 /**
- * UUIDv7 ids for the delivery hot path (deliveries, attempts), from the `uuid` package with its random
- * bytes drawn from a pooled buffer: the package asks WebCrypto for 16 bytes per id, which cost more than
- * the rest of the id; one `randomFillSync` now serves 256 ids. Same format, same randomness source.
+ * UUIDv7 ids for the delivery hot path. Attempts (and other new rows) get random ones from the `uuid`
+ * package with its random bytes drawn from a pooled buffer: the package asks WebCrypto for 16 bytes per
+ * id, which cost more than the rest of the id; one `randomFillSync` serves 256 ids. A delivery's id is
+ * derived from its message and webhook (`deliveryIdOf`). `uuidv7Millis` reads the time back, for
+ * statements that bound a row's partitions by it.
  */
 import crypto from 'node:crypto';
 import { v7 as uuidv7 } from 'uuid';
@@ -38,6 +40,12 @@ export function deliveryIdOf(outboxId: string, webhookId: string, createdAt: Dat
 }
 
 const UUIDV7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7/i;
+
+/**
+ * A day: how far a row's createdAt (the service clock, or a time its writer chose) is looked for from the
+ * time in its UUIDv7 id (the clock of the process that made the id).
+ */
+export const ID_CLOCK_MARGIN_MS = 24 * 3600 * 1000;
 
 /** The time (epoch ms) a UUIDv7 carries in its first 48 bits; undefined when `id` is no UUIDv7. */
 export function uuidv7Millis(id: string): number | undefined {

@@ -13,7 +13,7 @@ import { sqlTimestamp } from '../db/timestamps.js';
 import { quoteIdent } from '../db/quote-ident.js';
 import { partitionName } from '../history/partitions.js';
 import { partitionedTable } from '../history/tables.js';
-import { uuidv7Millis } from './ids.js';
+import { ID_CLOCK_MARGIN_MS, uuidv7Millis } from './ids.js';
 
 const DELIVERIES = partitionedTable('Delivery');
 /** Postgres's undefined_table: the day's partition was not made (partition upkeep not running). */
@@ -59,13 +59,11 @@ export type AttemptStore = Pick<DeliveryStore, 'load' | 'record'>;
 
 type Row = Omit<DeliveryWithWebhook, 'webhook'> & DeliveryWithWebhook['webhook'];
 
-/** A day: the margin for clocks of the nodes that made a message and its deliveries. */
-const CLOCK_MARGIN_MS = 24 * 3600 * 1000;
-
 /**
- * The latest createdAt deliveries with these ids can have: a delivery id is a UUIDv7 made at fan-out,
- * after its message (whose time is the delivery's createdAt), plus a day's margin for clocks. Undefined
- * when an id is no UUIDv7. Bounds the load to the partitions up to then, not the days made ahead.
+ * The latest createdAt deliveries with these ids can have: a delivery id is a UUIDv7 at its message's
+ * time, the delivery's createdAt (`deliveryIdOf`; ids made before that were made at fan-out, after the
+ * message), plus a day's margin for clocks. Undefined when an id is no UUIDv7. Bounds the load to the
+ * partitions up to then, not the days made ahead.
  */
 function latestCreatedAt(ids: readonly string[]): Date | undefined {
   let max = 0;
@@ -74,7 +72,7 @@ function latestCreatedAt(ids: readonly string[]): Date | undefined {
     if (ms === undefined) return undefined;
     max = Math.max(max, ms);
   }
-  return new Date(max + CLOCK_MARGIN_MS);
+  return new Date(max + ID_CLOCK_MARGIN_MS);
 }
 
 const NO_BOUND = new Date('9999-12-31T00:00:00Z');
