@@ -14,7 +14,7 @@ export const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url
  * when a source is newer), without a TypeScript loader transforming the sources in every spawned process.
  */
 export const SERVICE_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/main.js')];
-/** The operator CLI, compiled (`npm run ops` runs the same module through tsx). */
+/** The operator CLI, compiled (what `npm run ops` runs, through scripts/ops.mjs). */
 export const CLI_MAIN = ['--enable-source-maps', path.join(REPO_ROOT, 'dist/src/server/cli/main.js')];
 /** The same compiled CLI on a clock moved by TEST_CLOCK_OFFSET_MS (env), for a peer of a test server on its clock. */
 export const CLI_ON_CLOCK = ['--enable-source-maps', path.join(REPO_ROOT, 'test/fixtures/ops-on-clock.mjs')];
@@ -64,7 +64,7 @@ export function runShell(script: string, env: NodeJS.ProcessEnv): Promise<CliRes
   });
 }
 
-/** `ops <args>` as a process: the compiled CLI (what `npm run ops` runs, without npm's and tsx's start-up). */
+/** `ops <args>` as a process: the compiled CLI (what `npm run ops` runs, without npm's start-up). */
 export function ops(args: string[], env: Record<string, string | undefined>): Promise<CliResult> {
   return run(process.execPath, [...CLI_MAIN, ...args], env);
 }
