@@ -75,6 +75,15 @@ export async function buildServer() {
   }
 }
 
+/** Rebuilds dist/ when it is stale (`npm start`, `npm run ops`), saying so through `log`. */
+export async function buildServerIfStale(log) {
+  if (!serverStale()) return;
+  const started = Date.now();
+  log('building the server (TypeScript → dist/)');
+  await buildServer();
+  log(`server built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   if (process.argv.includes('--if-stale') && !serverStale()) process.exit(0);
   const started = Date.now();
