@@ -5,9 +5,10 @@
  * delivery's createdAt is its message's, so the key is stable across re-drives and also names the
  * partition).
  *
- * In a worker, the fan-out then makes the first attempts itself, from the rows it has just written: no
- * queue hop and no second read per delivery, and the sends of early messages start while later messages
- * are still being fanned out. Its job ends once every attempt is recorded or handed to the message's
+ * In a worker, the fan-out then makes the first attempts itself, from the rows in hand, and writes the
+ * rows once with those attempts' outcomes (src/deliveries/first-write.ts): no queue hop and no second
+ * read per delivery, and the sends of early messages start while later messages are still being fanned
+ * out. Its job ends once every attempt is recorded or handed to the message's
  * first-attempts job (held back by the receiver's limits), so a job always stands for them: a killed
  * worker's fan-out job runs again (first attempts of deliveries an earlier run created go through that
  * job), and the sweeper leaves the deliveries alone while either job is live.
@@ -20,8 +21,7 @@ import { enqueueFirstAttempts } from './jobs.js';
 import { attemptCreatedDeliveries } from './first-attempts.js';
 import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
-import { announceDeliveries } from './announce.js';
-import { FanOutWrite, type PlannedDelivery } from './first-write.js';
+import { FanOutWrite, writeFanOutRows, type PlannedDelivery } from './first-write.js';
 import { hotQuery } from '../db/hot-sql.js';
 import { sqlTimestamp } from '../db/timestamps.js';
 
@@ -137,35 +137,11 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
     // hop, no second read), and the rows are written once, with those attempts' outcomes.
     return attemptHere(rt, engine, msg, rows, wanted, now, started);
   }
-  let created: Array<{ id: string; webhookId: string }> = [];
-  if (rows.length) {
-    // One statement for all rows (bodies are large; this is on the path of every announced change), which
-    // also marks the message dispatched: if the process stops before the first attempts are enqueued, the
-    // delivery sweeper re-drives the deliveries (src/deliveries/redrive.ts). The message is named by its
-    // whole key, so the mark plans and probes its own day's partition, not every partition kept.
-    const at = sqlTimestamp(now);
-    const input = JSON.stringify(rows.map((r) => ({ id: r.id, tenantId: r.tenantId, webhookId: r.webhookId, outboxId: r.outboxId, topic: r.topic, body: r.body, nextAttemptAt: at, windowStartedAt: at })));
-    created = await hotQuery<{ id: string; webhookId: string }>(
-      rt.prisma,
-      `
-      WITH ins AS (
-        INSERT INTO "Delivery" ("id", "tenantId", "webhookId", "outboxId", "topic", "body", "nextAttemptAt", "windowStartedAt", "createdAt")
-        SELECT i."id", i."tenantId", i."webhookId", i."outboxId", i."topic", i."body", i."nextAttemptAt", i."windowStartedAt", $1::timestamp(3)
-          FROM jsonb_to_recordset($2::jsonb) AS i("id" text, "tenantId" text, "webhookId" text, "outboxId" text, "topic" text, "body" text, "nextAttemptAt" timestamp(3), "windowStartedAt" timestamp(3))
-        ON CONFLICT ("webhookId", "outboxId", "createdAt") DO NOTHING
-        RETURNING "id", "webhookId"
-      ), mark AS (
-        UPDATE "OutboxMessage" SET "dispatchedAt" = $3::timestamp(3) WHERE "id" = $4 AND "createdAt" = $1::timestamp(3) AND "dispatchedAt" IS NULL
-      )
-      SELECT "id", "webhookId" FROM ins`,
-      [sqlTimestamp(msg.createdAt), input, at, msg.id],
-    );
-  }
-  // Announced before the first attempt is enqueued, so subscribers see `pending` before any outcome.
-  await announceDeliveries(
-    rt,
-    created.map((d) => ({ id: d.id, tenantId: msg.tenantId, webhookId: d.webhookId, topic: msg.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
-  );
+  // Otherwise (a process without an engine, a re-run) the rows go in `pending`, by the same statement, which
+  // marks the message dispatched: if the process stops before the first attempts are enqueued, the
+  // delivery sweeper re-drives them (src/deliveries/redrive.ts).
+  const written = rows.length ? await writeFanOutRows(rt, msg, rows, new Map(), now) : new Set<string>();
+  const created = rows.filter((r) => written.has(r.id)).map((r) => ({ id: r.id, webhookId: r.webhookId }));
   if (created.length === rows.length && !msg.dispatchedAt) {
     // This run created every delivery (a process without an engine): their first attempts go in one job.
     await enqueueFirstAttempts(rt, msg.id, created);
