@@ -20,7 +20,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { testRedisPrefix, REDIS_URL } from './helpers/env.js';
-import { childEnv, REPO_ROOT, runShell } from './helpers/cli.js';
+import { childEnv, REPO_ROOT, runShell, SERVICE_MAIN } from './helpers/cli.js';
 import { quickstartBlocks } from './helpers/readme.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { freePort, startServiceProcess, stopEmbeddedService, type StartedProcess } from './helpers/processes.js';
@@ -46,7 +46,8 @@ beforeAll(async () => {
   receivers.hooks = await startReceiver(() => ({ status: 200 }));
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-using-it-'));
-  const started = await startServiceProcess(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // The compiled service, as `npm start` runs it (scripts/start.mjs imports dist/, which the global setup built).
+  const started = await startServiceProcess(process.execPath, SERVICE_MAIN, {
     DATA_DIR: dataDir,
     PORT: String(await freePort()),
     DATABASE_URL: undefined,

@@ -13,6 +13,7 @@ import { buildTenant, type BuiltTenant } from './factories.js';
 import { eventually, gql } from './helpers/http.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { REDIS_URL } from './helpers/env.js';
+import { REPO_ROOT } from './helpers/cli.js';
 import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
 
 const WEBHOOK_ENV = {
@@ -43,18 +44,21 @@ afterAll(async () => {
   await s?.stop();
 });
 
-/** A worker-only service process (no HTTP) on the test's database and Redis prefix. */
+/**
+ * A worker-only service process (no HTTP) on the test's database and Redis prefix: the compiled service
+ * (dist/, as `npm start` runs it; built by the global setup when a source is newer), run by plain node.
+ */
 async function spawnWorkerProcess(): Promise<ChildProcess> {
   const env = { ...process.env, ...envOf(s), LOG_LEVEL: 'silent' };
-  const app = path.resolve('src/server/app.js');
-  const config = path.resolve('src/config.js');
+  const app = path.join(REPO_ROOT, 'dist/src/server/app.js');
+  const config = path.join(REPO_ROOT, 'dist/src/config.js');
   const code = `
     import { startApp } from ${JSON.stringify(app)};
     import { loadConfig } from ${JSON.stringify(config)};
     const app = await startApp(loadConfig(process.env), { http: false, workers: true });
     process.stdout.write('READY\\n');
     process.on('SIGTERM', () => app.stop().then(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', code], { env, stdio: ['ignore', 'pipe', 'inherit'] });
   children.push(child);
   await new Promise<void>((ok, fail) => {
     child.stdout!.on('data', (b: Buffer) => b.toString().includes('READY') && ok());

@@ -12,7 +12,8 @@ export interface ServiceNode {
   /** `http://127.0.0.1:<port>` ('' for a worker-only node). */
   url: string;
   output(): string;
-  stop(): Promise<void>;
+  /** SIGTERM, then SIGKILL if the process has not exited after `graceMs` (default 30 s). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Starts one node with `env` on top of the shared settings; `role` picks RUN_HTTP/RUN_WORKERS. */
@@ -40,10 +41,10 @@ export async function startServiceNode(role: 'api' | 'worker', env: Record<strin
     child,
     url: port ? `http://127.0.0.1:${port}` : '',
     output: () => out,
-    async stop() {
+    async stop(graceMs = 30_000) {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
       await exited;
       clearTimeout(timer);
     },

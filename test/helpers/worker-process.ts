@@ -1,5 +1,6 @@
 /**
- * A worker node as a separate OS process (test/durability-worker.ts: workers only, no HTTP) on a test
+ * A worker node as a separate OS process (test/fixtures/durability-worker.mjs: the compiled service, workers
+ * only, no HTTP) on a test
  * server's database and Redis prefix, for tests that kill a worker mid-job (SIGKILL) and check that
  * nothing is lost or counted twice. Resolves once the process says it is ready.
  */
@@ -14,7 +15,7 @@ const testDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
 
 /** Starts the worker process; `onCleanup` receives a function that kills it if it still runs. */
 export async function spawnWorker(s: TestServer, onCleanup: (kill: () => Promise<void>) => void): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(testDir, 'durability-worker.ts')], {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(testDir, 'fixtures/durability-worker.mjs')], {
     env: {
       ...process.env,
       DATABASE_URL: s.db.url,
