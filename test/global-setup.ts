@@ -36,7 +36,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   if (consoleStale()) await buildConsole(() => {}, { onlyIfStale: true });
   const digest = crypto.createHash('sha256');
   for (const m of listMigrationFiles()) digest.update(m.name).update(m.checksum ?? '');
-  const template = `ops_tpl_${digest.digest('hex').slice(0, 12)}`;
+  // One template per migration set and UTC day: migrating makes the partitions of today and the 7 days
+  // after it, and a test server without workers (or before its upkeep runs) has only those. A template
+  // kept from an earlier day had no partition for the last of the 7 days ahead (test/history.test.ts
+  // failed from midnight on), and every server's first upkeep then created one while its tests wrote.
+  const family = `ops_tpl_${digest.digest('hex').slice(0, 12)}`;
+  const template = `${family}_${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
+  await dropOldTemplates(admin, template);
   const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [template]);
   if (exists.rowCount === 0) {
     const building = `${template}_build_${process.pid}`;
@@ -55,6 +61,28 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('templateDb', template);
   project.provide('testRunId', runId);
   return () => teardown(runId);
+}
+
+/**
+ * Drops the templates (of any migration set, never `keep`) made over two days ago: no run still clones
+ * from one (a run takes minutes). Needs superuser for pg_stat_file, as the teardown's sweep does; without
+ * it they stay. One in use right now is refused by DROP DATABASE and stays for a later run.
+ */
+async function dropOldTemplates(admin: pg.Client, keep: string): Promise<void> {
+  let old: { datname: string }[] = [];
+  try {
+    old = (
+      await admin.query<{ datname: string }>(
+        `SELECT d.datname FROM pg_database d
+          WHERE d.datname LIKE 'ops\\_tpl\\_%' AND d.datname <> $1
+            AND (pg_stat_file('base/' || d.oid || '/PG_VERSION')).modification < now() - interval '2 days'`,
+        [keep],
+      )
+    ).rows;
+  } catch {
+    return; // not superuser
+  }
+  for (const { datname } of old) await admin.query(`DROP DATABASE IF EXISTS "${datname}"`).catch(() => undefined);
 }
 
 /** Drops this run's leftover databases and Redis keys, and test databases older than a day. */
