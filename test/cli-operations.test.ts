@@ -5,7 +5,7 @@
  */
 import path from 'node:path';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer } from './helpers/server.js';
 import { ADMIN_URL, dbUrl } from './helpers/env.js';
 import { gql, rest, subscribe, wsClient } from './helpers/http.js';
@@ -19,9 +19,17 @@ import { createTenant, env, json, ops, s, tmpDir, uniq, useCliSuite } from './he
 
 useCliSuite();
 
+// A tenant (made with `ops tenant create`, a CLI process) for the tests that need one but not a fresh one:
+// made once, not once per test. The ingest-key test that checks the tenant's first key and the audit
+// test make their own.
+let shared: Awaited<ReturnType<typeof createTenant>>;
+beforeAll(async () => {
+  shared = await createTenant();
+});
+
 describe('ops and running servers', () => {
   it('tells the server’s live subscribers about a token it mints (through REDIS_URL)', async () => {
-    const t = await createTenant();
+    const t = shared;
     const first = json(await ops(['token', 'create', '--email', t.email, '--name', 'watcher', '--json'], env));
     const client = wsClient(s.url, first.token);
     const sub = subscribe(client, 'subscription { tokenChanged { id change } }');
@@ -51,7 +59,7 @@ describe('ops ingest-key rotate', () => {
   });
 
   it('prints readable text without --json', async () => {
-    const t = await createTenant();
+    const t = shared;
     const r = await ops(['ingest-key', 'rotate', '--tenant', t.name], env);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^New ingest key for tenant "cli-\w+" \(shown only this once\): sik_\S+\nThe previous key keeps working until \d{4}-/);
@@ -82,7 +90,7 @@ describe('ops cluster join', () => {
       const ht = await buildTenant(hub.app.rt);
       const invite = await rest(hub.url, ht.adminToken).post('/clusters/invite', { hub_url: hub.url });
       expect(invite.status).toBe(201);
-      const member = await createTenant();
+      const member = shared;
       // The member calls the hub on 127.0.0.1 (allowlisted like a webhook receiver); same APP_SECRET as the server.
       const joinEnv = { ...env, WEBHOOK_URL_ALLOWLIST: '127.0.0.1', APP_SECRET: s.config.appSecret ?? undefined };
       const r = await ops(['cluster', 'join', '--hub', hub.url, '--invite', invite.body.token, '--name', 'edge-cli', '--tenant', member.name, '--json'], joinEnv);

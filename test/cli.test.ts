@@ -4,12 +4,19 @@
  * Running servers, ingest keys, audit, clusters, migrations and the embedded database:
  * test/cli-operations.test.ts. Set-up: test/helpers/cli-suite.ts.
  */
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { gql, rest } from './helpers/http.js';
 import { npmOps, ops as opsProcess } from './helpers/cli.js';
 import { createTenant, env, json, login, ops, s, uniq, useCliSuite } from './helpers/cli-suite.js';
 
 useCliSuite();
+
+// The tenant (made with `ops tenant create`, a CLI process) that the tests of users and tokens work in:
+// made once, not once per test, since each test makes users, tokens and names of its own (uniq()).
+let shared: Awaited<ReturnType<typeof createTenant>>;
+beforeAll(async () => {
+  shared = await createTenant();
+});
 
 describe('ops tenant create', () => {
   it('prints only the tenant, admin and ingest key as JSON through npm run --silent, and the admin can log in (process)', async () => {
@@ -27,7 +34,7 @@ describe('ops tenant create', () => {
   });
 
   it('exits 1 with nothing on stdout when the tenant name is taken (process)', async () => {
-    const t = await createTenant();
+    const t = shared;
     const r = await opsProcess(['tenant', 'create', '--name', t.name, '--admin-email', `other-${uniq()}@x.test`, '--admin-password', 'password-123', '--json'], env);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
@@ -74,7 +81,7 @@ describe('ops usage errors', () => {
 
 describe('ops user create', () => {
   it('creates a member who can log in with the password', async () => {
-    const t = await createTenant();
+    const t = shared;
     const email = `m-${uniq()}@x.test`;
     const out = json(await ops(['user', 'create', '--tenant', t.name, '--email', email, '--password', 'member-pass-1', '--role', 'member', '--json'], env));
     expect(out).toEqual({ id: expect.any(String), email, role: 'member', kind: 'human', tenant: { id: t.tenant.id, name: t.name } });
@@ -85,7 +92,7 @@ describe('ops user create', () => {
   });
 
   it('creates a service user, which cannot log in with a password', async () => {
-    const t = await createTenant();
+    const t = shared;
     const email = `svc-${uniq()}@x.test`;
     const out = json(await ops(['user', 'create', '--tenant', t.tenant.id, '--email', email, '--role', 'member', '--service', '--json'], env));
     expect(out).toMatchObject({ email, kind: 'service', role: 'member' });
@@ -93,7 +100,7 @@ describe('ops user create', () => {
   });
 
   it('exits 2 for a service user with a password and for an unknown role', async () => {
-    const t = await createTenant();
+    const t = shared;
     const [withPassword, badRole] = await Promise.all([
       ops(['user', 'create', '--tenant', t.name, '--email', `s-${uniq()}@x.test`, '--role', 'member', '--service', '--password', 'password-123', '--json'], env),
       ops(['user', 'create', '--tenant', t.name, '--email', `r-${uniq()}@x.test`, '--role', 'owner', '--json'], env),
@@ -114,7 +121,7 @@ describe('ops user create', () => {
 
 describe('ops token create', () => {
   it('mints a PAT shown once that authenticates as the user', async () => {
-    const t = await createTenant();
+    const t = shared;
     const out = json(await ops(['token', 'create', '--email', t.email, '--name', 'deploy-bot', '--json'], env));
     expect(Object.keys(out).sort()).toEqual(['id', 'token']);
     expect(out.token).toMatch(/^spat_/);
@@ -128,7 +135,7 @@ describe('ops token create', () => {
   });
 
   it('mints for a service user with an expiry in days', async () => {
-    const t = await createTenant();
+    const t = shared;
     const email = `svc-${uniq()}@x.test`;
     json(await ops(['user', 'create', '--tenant', t.name, '--email', email, '--role', 'member', '--service', '--json'], env));
     const out = json(await ops(['token', 'create', '--email', email, '--name', 'ci', '--expires-in-days', '30', '--json'], env));
@@ -138,7 +145,7 @@ describe('ops token create', () => {
   });
 
   it('exits 2 naming --expires-in-days for 0, 4000 and a non-number', async () => {
-    const t = await createTenant();
+    const t = shared;
     const results = await Promise.all(['0', '4000', 'x'].map((d) => ops(['token', 'create', '--email', t.email, '--name', 'n', '--expires-in-days', d, '--json'], env)));
     for (const r of results) {
       expect(r.code).toBe(2);
