@@ -9,7 +9,7 @@
  * Prints deliveries/s, p50/p99 trigger→delivered latency (outbox row written → delivery recorded as
  * delivered), the highest request count any receiver saw in a sliding second (the 50/s cap), and
  * lost/duplicated counts (receivers count distinct webhook-ids). Uses a throwaway database and Redis
- * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200); BENCH_CPU_PROF=<dir>
+ * prefix; bounded by BENCH_TIMEOUT_MS. Settings: BENCH_RECEIVERS (60), BENCH_MESSAGES (200), BENCH_WARMUP (0: messages sent to every receiver before the clock starts); BENCH_CPU_PROF=<dir>
  * writes a CPU profile of the engine phase, BENCH_COUNT_REDIS=1 counts the Redis commands sent, BENCH_COUNT_SQL=1 (or a prefix length) the SQL statements by their first words, BENCH_TIMELINE=1 prints deliveries and fan-outs per 250 ms.
  */
 import crypto from 'node:crypto';
@@ -35,6 +35,7 @@ const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 60);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 180_000);
 const CAP = Number(process.env.WEBHOOK_RATE_PER_SECOND ?? 50);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 0);
 
 interface ReceiverStats {
   requests: number;
@@ -187,6 +188,21 @@ async function main(): Promise<void> {
     const ctx = createCtx(rt, { tenantId: tenant.id, userId: adminUser.id, email: adminUser.email, role: 'admin', userKind: 'human', credential: { kind: 'pat', id: 'bench' } }, 'bench');
     for (const url of urls) await createOutboundWebhook(ctx, { name: url, url, triggers: [{ on: 'ALERT_OPENED' }] });
 
+    if (WARMUP > 0) {
+      // A warm-up round before the clock starts (BENCH_WARMUP messages to every receiver): the JIT, the
+      // connections to the receivers and Prisma's query plans are warm, as in a service that has run a
+      // while; then the receivers' windows are left to clear and the round's rows are removed.
+      const w = WARMUP;
+      const batch = Array.from({ length: w }, (_v, k) => ({ tenantId: tenant.id, topic: 'alert.opened', subjectId: `warm-${k}`, body: { source: 'bench', kind: 'alert.opened', severity: 'critical', labels: { bench: runId }, payload: { n: -k } } }));
+      const rows = await rt.prisma.$transaction((tx) => tx.outboxMessage.createManyAndReturn({ data: batch, select: { id: true } }));
+      await dispatchOutbox(rt, rows.map((r) => r.id));
+      while ((await rt.prisma.delivery.count({ where: { status: 'delivered' } })) < w * RECEIVERS) await new Promise((r) => setTimeout(r, 20));
+      await new Promise((r) => setTimeout(r, 1200));
+      await ask(receiverThread, 'reset', 'reset');
+      await rt.prisma.$executeRawUnsafe('DELETE FROM "DeliveryAttempt"');
+      await rt.prisma.$executeRawUnsafe('DELETE FROM "Delivery"');
+      console.log(`warm-up: ${w * RECEIVERS} deliveries before the measured phase`);
+    }
     const cpuBefore = process.cpuUsage();
     const others = { names: ['postgres', 'redis-server'], pids: { receivers: receiverThread.pid } };
     const othersBefore = cpuByCommand(others.names, others.pids);

@@ -23,7 +23,7 @@ import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
 import { FanOutWrite, writeFanOutRows, type PlannedDelivery } from './first-write.js';
 import { hotQuery } from '../db/hot-sql.js';
-import { sqlTimestamp } from '../db/timestamps.js';
+import { sqlTimestamp, utcFromSql } from '../db/timestamps.js';
 
 /**
  * The exact JSON a receiver gets: the inbound envelope (`source`, `kind`, `severity`, `labels`,
@@ -43,33 +43,40 @@ function deliveryBody(deliveryId: string, msg: { topic: string; createdAt: Date;
   });
 }
 
-/** A row of the fan-out's first statement: the message, and one of its webhooks (none: nulls). */
-interface MessageWithHook {
+/** One of the tenant's webhooks as the fan-out's statement gives it: what matching and a send need. */
+interface Hook {
+  id: string;
+  triggers: Prisma.JsonValue;
+  url: string;
+  secretCiphertext: string;
+  previousCiphertext: string | null;
+  previousValidUntil: Date | null;
+}
+
+/** The fan-out's first statement: the message, and its tenant's webhooks then enabled. */
+interface MessageWithHooks {
   id: string;
   tenantId: string;
   topic: string;
   body: Prisma.JsonValue;
   createdAt: Date;
   dispatchedAt: Date | null;
-  hookId: string | null;
-  triggers: Prisma.JsonValue;
-  /** What a send needs of the webhook (its first attempts go out from here). */
-  url: string | null;
-  secretCiphertext: string | null;
-  previousCiphertext: string | null;
-  previousValidUntil: Date | null;
+  hooks: Array<Omit<Hook, 'previousValidUntil'> & { previousValidUntil: string | null }>;
 }
 
 /**
- * The message and its tenant's enabled webhooks in one statement. Only webhooks that existed when the
- * change happened: a message re-driven later (the sweeper, a crashed run) must not reach a receiver
- * created after it.
+ * The message and its tenant's enabled webhooks in one statement, as one row: the webhooks as a JSON
+ * array beside the message, not one joined row each (which repeated the message's body per webhook and
+ * had every column of every row parsed on its own). Only webhooks that existed when the change happened:
+ * a message re-driven later (the sweeper, a crashed run) must not reach a receiver created after it.
  */
 const READ_MESSAGE = `
-  SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt", w."id" AS "hookId", w."triggers",
-         w."url", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+  SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt",
+         (SELECT coalesce(json_agg(json_build_object('id', w."id", 'triggers', w."triggers", 'url', w."url", 'secretCiphertext', w."secretCiphertext",
+                                                     'previousCiphertext', w."previousCiphertext", 'previousValidUntil', w."previousValidUntil")), '[]')
+            FROM "OutboundWebhook" w
+           WHERE w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt") AS "hooks"
     FROM "OutboxMessage" m
-    LEFT JOIN "OutboundWebhook" w ON w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt"
    WHERE m."id" = $1`;
 
 /**
@@ -77,17 +84,17 @@ const READ_MESSAGE = `
  * those days' partitions only (by id alone it probes every partition kept: ~0.9 against ~0.4 ms of its CPU
  * per read with 9 of them, and a month of history keeps 38); by its id alone when not found there.
  */
-async function readMessage(rt: Runtime, outboxId: string): Promise<MessageWithHook[]> {
+async function readMessage(rt: Runtime, outboxId: string): Promise<MessageWithHooks | undefined> {
   const ms = uuidv7Millis(outboxId);
   if (ms !== undefined) {
-    const near = await hotQuery<MessageWithHook>(rt.prisma, `${READ_MESSAGE} AND m."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`, [
+    const near = await hotQuery<MessageWithHooks>(rt.prisma, `${READ_MESSAGE} AND m."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`, [
       outboxId,
       sqlTimestamp(new Date(ms - ID_CLOCK_MARGIN_MS)),
       sqlTimestamp(new Date(ms + ID_CLOCK_MARGIN_MS)),
     ]);
-    if (near.length) return near;
+    if (near.length) return near[0];
   }
-  return hotQuery<MessageWithHook>(rt.prisma, READ_MESSAGE, [outboxId]);
+  return (await hotQuery<MessageWithHooks>(rt.prisma, READ_MESSAGE, [outboxId]))[0];
 }
 
 /** The longest a fan-out keeps its place in the fan-out gate (src/deliveries/deps.ts). */
@@ -119,10 +126,17 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?
 }
 
 async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, started?: () => void): Promise<number | null> {
-  const found = await readMessage(rt, outboxId);
-  if (found.length === 0) return null;
-  const msg = found[0];
-  const hooks = found.flatMap((r) => (r.hookId === null ? [] : [{ ...r, id: r.hookId }]));
+  const msg = await readMessage(rt, outboxId);
+  if (!msg) return null;
+  // json_agg gives a timestamp as its text, without a zone; the column holds UTC.
+  const hooks: Hook[] = msg.hooks.map((h) => ({
+    id: h.id,
+    triggers: h.triggers,
+    url: h.url,
+    secretCiphertext: h.secretCiphertext,
+    previousCiphertext: h.previousCiphertext,
+    previousValidUntil: h.previousValidUntil === null ? null : utcFromSql(h.previousValidUntil),
+  }));
   const body = msg.body as AnnouncedBody;
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
@@ -164,13 +178,13 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
 async function attemptHere(
   rt: Runtime,
   engine: DeliveryEngine,
-  msg: MessageWithHook,
+  msg: MessageWithHooks,
   rows: readonly PlannedDelivery[],
-  hooks: readonly MessageWithHook[],
+  hooks: readonly Hook[],
   now: Date,
   started?: () => void,
 ): Promise<number> {
-  const hookOf = new Map(hooks.map((h) => [h.hookId!, h]));
+  const hookOf = new Map(hooks.map((h) => [h.id, h]));
   const write = new FanOutWrite(rt, engine.store, msg, rows, now);
   const loaded: DeliveryWithWebhook[] = rows.map((r) => {
     const h = hookOf.get(r.webhookId)!;
@@ -185,13 +199,15 @@ async function attemptHere(
       nextAttemptAt: now,
       windowStartedAt: now,
       createdAt: msg.createdAt,
-      webhook: { url: h.url!, enabled: true, secretCiphertext: h.secretCiphertext!, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
+      webhook: { url: h.url, enabled: true, secretCiphertext: h.secretCiphertext, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
     };
   });
   const { held } = await attemptCreatedDeliveries(rt, { ...engine, store: write }, loaded, started, (id) => write.done(id));
   const inserted = await write.inserted;
   // A delivery another run wrote first is that run's to attempt.
   const mine = held.filter((h) => inserted.has(h.deliveryId));
+  const rowOf = new Map(loaded.map((r) => [r.id, r]));
+  for (const h of mine) engine.heldRows.keep(rowOf.get(h.deliveryId)!, now.getTime());
   if (mine.length) {
     const delayMs = Math.min(...mine.map((h) => h.retryInMs));
     await enqueueFirstAttempts(rt, msg.id, mine.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);
