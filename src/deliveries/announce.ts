@@ -22,8 +22,18 @@ export interface DeliveryChange {
 /** A change as it travels (the tenant is the channel's; the time as ISO text). */
 export type DeliveryChangeMessage = Omit<DeliveryChange, 'tenantId' | 'nextAttemptAt'> & { nextAttemptAt: string | null };
 
-function toMessage({ tenantId: _tenant, ...c }: DeliveryChange): DeliveryChangeMessage {
-  return { ...c, nextAttemptAt: c.nextAttemptAt ? c.nextAttemptAt.toISOString() : null };
+function toMessage(c: DeliveryChange): DeliveryChangeMessage {
+  // Fields spelled out: V8 builds a rest-and-spread object far more slowly (one per change announced).
+  return {
+    id: c.id,
+    webhookId: c.webhookId,
+    topic: c.topic,
+    status: c.status,
+    attemptCount: c.attemptCount,
+    lastError: c.lastError,
+    nextAttemptAt: c.nextAttemptAt ? c.nextAttemptAt.toISOString() : null,
+    responseStatus: c.responseStatus,
+  };
 }
 
 /**
