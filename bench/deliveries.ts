@@ -28,6 +28,7 @@ import { profiled } from './lib/profile.js';
 import { goalLine } from './lib/goal.js';
 import { countRedisCommands, countSqlStatements } from './lib/counters.js';
 import { cpuByCommand, cpuSince } from './lib/process-cpu.js';
+import { dropRedisPrefix, perQuarterSecond } from './lib/run-data.js';
 
 const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -277,32 +278,8 @@ async function main(): Promise<void> {
     receiverThread.kill();
     await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await admin.end();
-    await dropRedisPrefix(`bench${runId}`);
+    await dropRedisPrefix(REDIS_URL, `bench${runId}`);
   }
-}
-
-/** Counts of `times` per 250 ms after `start`, as `0.25s:123 …`. */
-function perQuarterSecond(times: Array<Date | null>, start: number): string {
-  const buckets: number[] = [];
-  for (const t of times) {
-    if (!t) continue;
-    const b = Math.floor((t.getTime() - start) / 250);
-    buckets[b] = (buckets[b] ?? 0) + 1;
-  }
-  return Array.from(buckets, (n, b) => `${(b * 0.25).toFixed(2)}s:${n ?? 0}`).join(' ');
-}
-
-/** Removes this run's Redis keys (and only them). */
-async function dropRedisPrefix(prefix: string): Promise<void> {
-  const { Redis } = await import('ioredis');
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.del(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
 }
 
 main().catch((err) => {
