@@ -10,9 +10,9 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
-import { attemptDelivery, type AttemptOutcome } from '../src/deliveries/attempt.js';
+import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
 import { attemptFirstDeliveries, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
-import { deliveryEngine, type DeliveryEngine } from '../src/deliveries/deps.js';
+import { deliveryEngine } from '../src/deliveries/deps.js';
 import { logJobFailure, workerOptions } from './connection.js';
 
 type DeliveryJob = Job<JobPayloads['deliveries']>;
@@ -25,8 +25,8 @@ function subjectOf(data: JobPayloads['deliveries'] | undefined): Record<string, 
 
 type FirstAttemptsData = Extract<JobPayloads['deliveries'], { deliveryIds: string[] }>;
 
-async function runFirstAttempts(rt: Runtime, deps: DeliveryEngine, job: DeliveryJob, data: FirstAttemptsData, token?: string): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
-  const r = await attemptFirstDeliveries(rt, deps, data.deliveryIds, data.webhookIds, deps.heldRows);
+async function runFirstAttempts(rt: Runtime, deps: AttemptDeps, job: DeliveryJob, data: FirstAttemptsData, token?: string): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
+  const r = await attemptFirstDeliveries(rt, deps, data.deliveryIds, data.webhookIds);
   if (r.held.length) {
     if (r.held.length < data.deliveryIds.length) {
       const webhookIds = r.held.every((h) => h.webhookId !== undefined) ? { webhookIds: r.held.map((h) => h.webhookId!) } : {};

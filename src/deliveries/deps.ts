@@ -10,7 +10,6 @@ import { ReceiverLimits } from './receiver-limits.js';
 import { DeliveryStore } from './store.js';
 import { SendSlots } from './send-slots.js';
 import { DeliveryAnnouncer } from './announce.js';
-import { HeldRows } from './held-rows.js';
 
 /** Fan-outs that may be between their start and the start of their first attempts at once. */
 const FAN_OUT_GATE = 8;
@@ -23,8 +22,6 @@ export interface DeliveryEngine extends AttemptDeps {
    * they can start.
    */
   fanOutGate: SendSlots;
-  /** Rows of deliveries the fan-outs held back, for their first-attempts jobs run here. */
-  heldRows: HeldRows;
 }
 
 const engines = new WeakMap<Runtime, DeliveryEngine>();
@@ -38,7 +35,6 @@ export function deliveryEngine(rt: Runtime): DeliveryEngine {
       slots: new SendSlots(rt.config.webhooks.concurrency),
       announcer: new DeliveryAnnouncer(rt),
       fanOutGate: new SendSlots(FAN_OUT_GATE),
-      heldRows: new HeldRows(() => rt.clock.now().getTime()),
     };
     engines.set(rt, deps);
   }

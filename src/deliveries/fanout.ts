@@ -209,8 +209,6 @@ async function attemptHere(
   const inserted = await write.inserted;
   // A delivery another run wrote first is that run's to attempt.
   const mine = held.filter((h) => inserted.has(h.deliveryId));
-  const rowOf = new Map(loaded.map((r) => [r.id, r]));
-  for (const h of mine) engine.heldRows.keep(rowOf.get(h.deliveryId)!, now.getTime());
   if (mine.length) {
     const delayMs = Math.min(...mine.map((h) => h.retryInMs));
     await enqueueFirstAttempts(rt, msg.id, mine.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);

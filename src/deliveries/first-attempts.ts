@@ -8,8 +8,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import { attemptDelivery, attemptLoadedDelivery, type AttemptDeps } from './attempt.js';
-import { loadWebhooksForSend, type DeliveryWithWebhook } from './store.js';
-import type { HeldRows } from './held-rows.js';
+import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
 const ROUND = 256;
@@ -35,8 +34,6 @@ interface Due {
   deliveryId: string;
   webhookId?: string;
   row?: DeliveryWithWebhook;
-  /** The row was kept from the fan-out (src/deliveries/held-rows.ts): its webhook is read again before a send. */
-  kept?: boolean;
 }
 
 /**
@@ -45,23 +42,8 @@ interface Due {
  * first error and the job is retried: the recorded ones are skipped then), so no send of this run can
  * still be in flight when the job runs again.
  */
-export async function attemptFirstDeliveries(
-  rt: Runtime,
-  deps: AttemptDeps,
-  deliveryIds: readonly string[],
-  webhookIds?: readonly string[],
-  heldRows?: HeldRows,
-): Promise<FirstAttemptsResult> {
-  const due: Due[] = deliveryIds.map((deliveryId, k) => {
-    const row = heldRows?.take(deliveryId);
-    return { deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined, row, kept: row !== undefined };
-  });
-  const result = await attemptAll(rt, deps, due);
-  if (heldRows) {
-    const still = new Set(result.held.map((h) => h.deliveryId));
-    for (const d of due) if (!still.has(d.deliveryId)) heldRows.drop(d.deliveryId);
-  }
-  return result;
+export function attemptFirstDeliveries(rt: Runtime, deps: AttemptDeps, deliveryIds: readonly string[], webhookIds?: readonly string[]): Promise<FirstAttemptsResult> {
+  return attemptAll(rt, deps, deliveryIds.map((deliveryId, k) => ({ deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined })));
 }
 
 /**
@@ -82,25 +64,6 @@ export function attemptCreatedDeliveries(
   return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started, ended, Infinity);
 }
 
-/**
- * Held rows carry their webhook as the fan-out read it: each is given its webhook as it is now (one
- * statement for the job), so a webhook disabled, re-pointed, rotated or deleted since is honoured as a
- * load would. A row whose webhook is gone is read instead (and found gone).
- */
-async function refreshWebhooks(rt: Runtime, due: Due[]): Promise<void> {
-  const ids = new Set<string>();
-  for (const d of due) if (d.kept && d.row) ids.add(d.row.webhookId);
-  if (ids.size === 0) return;
-  const now = await loadWebhooksForSend(rt, [...ids]);
-  for (const d of due) {
-    if (!d.kept || !d.row) continue;
-    const webhook = now.get(d.row.webhookId);
-    d.row = webhook
-      ? { id: d.row.id, tenantId: d.row.tenantId, webhookId: d.row.webhookId, topic: d.row.topic, attemptCount: d.row.attemptCount, status: d.row.status, body: d.row.body, nextAttemptAt: d.row.nextAttemptAt, windowStartedAt: d.row.windowStartedAt, createdAt: d.row.createdAt, webhook }
-      : undefined;
-  }
-}
-
 async function attemptAll(
   rt: Runtime,
   deps: AttemptDeps,
@@ -119,7 +82,6 @@ async function attemptAll(
       ended(d.deliveryId);
     } else due.push(d);
   }
-  await refreshWebhooks(rt, due);
   let failure: unknown;
   let unstarted = Math.min(due.length, roundSize);
   if (unstarted === 0) started();

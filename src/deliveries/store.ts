@@ -203,21 +203,6 @@ export class DeliveryStore {
   }
 }
 
-/**
- * The webhook fields a send needs, as they are now, for webhooks `ids` (those not found are left out):
- * what a first attempt from a held row (src/deliveries/held-rows.ts) reads instead of its delivery.
- */
-export async function loadWebhooksForSend(rt: Runtime, ids: readonly string[]): Promise<Map<string, DeliveryWithWebhook['webhook']>> {
-  const rows = await hotQuery<DeliveryWithWebhook['webhook'] & { id: string }>(
-    rt.prisma,
-    `SELECT "id", "url", "enabled", "secretCiphertext", "previousCiphertext", "previousValidUntil" FROM "OutboundWebhook" WHERE "id" = ANY($1::text[])`,
-    [[...ids]],
-  );
-  const byId = new Map<string, DeliveryWithWebhook['webhook']>();
-  for (const r of rows) byId.set(r.id, { url: r.url, enabled: r.enabled, secretCiphertext: r.secretCiphertext, previousCiphertext: r.previousCiphertext, previousValidUntil: r.previousValidUntil });
-  return byId;
-}
-
 /** The records as the statement's JSON input. */
 function attemptInput(recs: readonly AttemptRecord[]): string {
   return JSON.stringify(
