@@ -1,7 +1,7 @@
 /**
  * Shared set-up of the operator CLI tests (test/cli*.test.ts, but cli-server's): one server on Postgres
- * whose database, Redis prefix and a DATA_DIR the CLI is pointed at (`env`); `ops` runs commands in this
- * process through `runCli`, the function the `ops` entry point runs.
+ * whose database, Redis prefix and a DATA_DIR the CLI is pointed at (`env`); `ops` runs each command as
+ * the compiled CLI process, on the suite server's clock.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
