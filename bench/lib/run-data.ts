@@ -23,4 +23,3 @@ export async function dropRedisPrefix(redisUrl: string, prefix: string): Promise
   } while (cursor !== '0');
   redis.disconnect();
 }
-
