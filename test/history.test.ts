@@ -145,7 +145,7 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
   });
 });
 
-describe('statement timeout (Postgres)', () => {
+describe('statement timeout and concurrent partition upkeep (Postgres)', () => {
   let s: TestServer;
   let t: BuiltTenant;
   beforeAll(async () => {
@@ -173,5 +173,31 @@ describe('statement timeout (Postgres)', () => {
     }
     const after = await gql(s.url, t.adminToken, '{ events { edges { node { id } } } }');
     expect(after.data.events.edges).toEqual([]);
+  });
+
+  it('lets several sessions ensure the same partitions at once: each is made once, and no session fails', async () => {
+    // Before the upkeep lock (migration 20261128021500) two of these failed with "relation … already exists" or a deadlock.
+    const from = new Date(Date.UTC(2031, 0, 1));
+    const to = new Date(from.getTime() + 4 * DAY_MS);
+    const sessions = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const c = new pg.Client({ connectionString: s.db.url });
+        await c.connect();
+        return c;
+      }),
+    );
+    try {
+      const runs = await Promise.allSettled(
+        sessions.map((c) => c.query<{ n: number }>(`SELECT ops_ensure_partitions('Event', 'day', $1::timestamp, $2::timestamp, NULL) AS n`, [sqlTimestamp(from), sqlTimestamp(to)])),
+      );
+      expect(runs.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
+      const made = runs.map((r) => (r.status === 'fulfilled' ? Number(r.value.rows[0].n) : 0));
+      expect(made.reduce((a, b) => a + b, 0)).toBe(5);
+      const event = PARTITIONED_TABLES.find((t) => t.parent === 'Event')!;
+      const names = (await listPartitions(s.app.rt.prisma, 'Event')).map((p) => p.name);
+      for (let d = 0; d < 5; d++) expect(names).toContain(partitionName(event, new Date(from.getTime() + d * DAY_MS)));
+    } finally {
+      await Promise.all(sessions.map((c) => c.end()));
+    }
   });
 });
