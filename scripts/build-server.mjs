@@ -75,18 +75,21 @@ export async function buildServer() {
   }
 }
 
-/** Rebuilds dist/ when it is stale (`npm start`, `npm run ops`), saying so through `log`. */
-export async function buildServerIfStale(log) {
-  if (!serverStale()) return;
+/** Builds dist/, saying so through `log` (before, and with the time it took). */
+async function timedBuild(log) {
   const started = Date.now();
   log('building the server (TypeScript → dist/)');
   await buildServer();
   log(`server built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/** Rebuilds dist/ when it is stale (`npm start`, `npm run ops`), saying so through `log`. */
+export async function buildServerIfStale(log) {
+  if (serverStale()) await timedBuild(log);
+}
+
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  if (process.argv.includes('--if-stale') && !serverStale()) process.exit(0);
-  const started = Date.now();
-  await buildServer();
-  console.log(`server built in ${((Date.now() - started) / 1000).toFixed(1)} s (dist/)`);
+  const log = (line) => console.log(line);
+  if (process.argv.includes('--if-stale')) await buildServerIfStale(log);
+  else await timedBuild(log);
 }
