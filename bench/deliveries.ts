@@ -85,6 +85,13 @@ parentPort.on('message', (m) => {
     parentPort.postMessage({ reset: true });
   } else if (m === 'stats') {
     parentPort.postMessage({ stats: stats.map((st) => ({ requests: st.requests, unique: st.ids.size, maxPerSlidingSecond: maxSliding(st.times) })) });
+  } else if (m === 'lags') {
+    // At the cap, request k + cap may reach a receiver a second after request k: how much later it did (ms).
+    const cap = Number(process.env.BENCH_CAP), lags = [];
+    for (const st of stats) { const t = st.times.slice().sort((a, b) => a - b); for (let k = 0; k + cap < t.length; k++) lags.push(t[k + cap] - t[k] - 1000); }
+    lags.sort((a, b) => a - b);
+    const q = (p) => lags.length ? Math.round(lags[Math.floor(p * (lags.length - 1))]) : 0;
+    parentPort.postMessage({ lags: { p50: q(0.5), p90: q(0.9), p99: q(0.99) } });
   } else if (m === 'total') {
     parentPort.postMessage({ total: stats.reduce((n, st) => n + st.requests, 0) });
   }
@@ -148,7 +155,7 @@ async function main(): Promise<void> {
   const dbUrl = new URL(ADMIN_URL);
   dbUrl.pathname = '/' + dbName;
   // Receivers run in their own process so their CPU is not counted as the engine's.
-  const receiverThread = spawn(process.execPath, ['-e', RECEIVER_PROCESS], { env: { ...process.env, BENCH_RECEIVERS: String(RECEIVERS) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const receiverThread = spawn(process.execPath, ['-e', RECEIVER_PROCESS], { env: { ...process.env, BENCH_RECEIVERS: String(RECEIVERS), BENCH_CAP: String(CAP) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const urls = await ask<string[]>(receiverThread, 'noop', 'urls');
   let app: Awaited<ReturnType<typeof startApp>> | undefined;
   const deadline = setTimeout(() => {
@@ -246,6 +253,7 @@ async function main(): Promise<void> {
       console.log(`  messages fanned out per 250 ms: ${perQuarterSecond(fanned.map((m) => m.dispatchedAt), triggerStart)}`);
     }
     const engineRate = total / ((lastDelivered - triggerStart) / 1000);
+    const lags = await ask<{ p50: number; p90: number; p99: number }>(receiverThread, 'lags', 'lags');
     const stats = await ask<ReceiverStats[]>(receiverThread, 'stats', 'stats');
     const requests = stats.reduce((n, s) => n + s.requests, 0);
     const unique = stats.reduce((n, s) => n + s.unique, 0);
@@ -257,6 +265,7 @@ async function main(): Promise<void> {
     console.log(`engine: ${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${engineRate.toFixed(0)} deliveries/s aggregate`);
     console.log(`  trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
     console.log(`  per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
+    console.log(`  lag at the cap: request k + ${CAP} reached its receiver p50 ${lags.p50} ms, p90 ${lags.p90} ms, p99 ${lags.p99} ms after request k's second was over (each round of the cap adds it)`);
     console.log(`  receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`);
     console.log(`  engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`);
     console.log(`  other processes' CPU per delivery: ${Object.entries(othersCpu).map(([k, ms]) => `${k} ${(ms / total).toFixed(3)} ms`).join(', ')} (from /proc; other work on the machine counts too)`);

@@ -11,6 +11,8 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, outboxJobId, writeOutbox } from '../src/outbox/outbox.js';
 import { firstAttemptsJobId } from '../src/deliveries/jobs.js';
 import { redriveDeliveries } from '../src/deliveries/redrive.js';
+import { attemptFirstDeliveries } from '../src/deliveries/first-attempts.js';
+import { deliveryEngine } from '../src/deliveries/deps.js';
 import type { Runtime } from '../src/runtime.js';
 
 let s: TestServer;
@@ -94,5 +96,28 @@ describe('first attempts from the fan-out', () => {
       await rcv?.close(); // the held request fails, so the worker's jobs can end
       await one.stop();
     }
+  });
+
+  it('a first-attempts job may wait in the worker for a receiver that frees soon, its row in hand, instead of in Redis', async () => {
+    const t = await buildTenant(s.app.rt);
+    const { rcv, hookId } = await receiverWithWebhook(t);
+    await announce(t, 2); // the cap of 2 a second: both go from their fan-outs, and the receiver is full for a second
+    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2, 20_000);
+    const [third] = await announce(t, 1);
+    const d = await eventually(() => s.app.rt.prisma.delivery.findFirst({ where: { outboxId: third } }), 20_000);
+    // Its first-attempts job would send it once the receiver frees; this test makes that attempt itself.
+    await eventually(async () => (await s.app.rt.queues.get('deliveries').getJob(firstAttemptsJobId(third))) != null, 20_000);
+    await (await s.app.rt.queues.get('deliveries').getJob(firstAttemptsJobId(third)))!.remove();
+    const deps = deliveryEngine(s.app.rt);
+    expect(deps.limits.heldFor(hookId)).toBeGreaterThan(0);
+    // Without leave to wait here it is handed back, to wait in Redis…
+    const handedBack = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId]);
+    expect(handedBack.held).toEqual([{ deliveryId: d.id, webhookId: hookId, retryInMs: expect.any(Number) }]);
+    // …with leave, it waits for the receiver's room and goes out within the same call.
+    const now = s.app.rt.clock.now().getTime();
+    const waited = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId], { eachMs: 2_000, untilMs: now + 5_000 });
+    expect(waited).toEqual({ settled: 1, skipped: 0, held: [] });
+    expect(rcv.uniqueIds().size).toBe(3);
+    expect(rcv.requests).toHaveLength(3);
   });
 });

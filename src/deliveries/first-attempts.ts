@@ -1,13 +1,14 @@
 /**
  * The first attempts of one announced change, run together: from its fan-out (the rows it has just
- * created) or from its first-attempts job (src/deliveries/jobs.ts). Each delivery goes through the same
+ * created) or from its first-attempts job (src/deliveries/jobs.ts), which may let them wait a moment in
+ * this process for their receivers' room (`WaitHere`). Each delivery goes through the same
  * `attemptLoadedDelivery` as a lone attempt; running them side by side is what
  * lets their loads, rate admissions and attempt records share round trips (the store's batching, Redis
  * pipelining). Deliveries the receivers' limits hold back are handed back, to wait in Redis; those of a
  * receiver this process already knows to be full are held before they are read.
  */
 import type { Runtime } from '../runtime.js';
-import { attemptDelivery, attemptLoadedDelivery, type AttemptDeps } from './attempt.js';
+import { attemptDelivery, attemptLoadedDelivery, type AttemptDeps, type AttemptOutcome } from './attempt.js';
 import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
@@ -42,8 +43,74 @@ interface Due {
  * first error and the job is retried: the recorded ones are skipped then), so no send of this run can
  * still be in flight when the job runs again.
  */
-export function attemptFirstDeliveries(rt: Runtime, deps: AttemptDeps, deliveryIds: readonly string[], webhookIds?: readonly string[]): Promise<FirstAttemptsResult> {
-  return attemptAll(rt, deps, deliveryIds.map((deliveryId, k) => ({ deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined })));
+export function attemptFirstDeliveries(
+  rt: Runtime,
+  deps: AttemptDeps,
+  deliveryIds: readonly string[],
+  webhookIds?: readonly string[],
+  waitHere?: WaitHere,
+): Promise<FirstAttemptsResult> {
+  const due = deliveryIds.map((deliveryId, k) => ({ deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined }));
+  return waitHere ? attemptWaitingHere(rt, deps, due, waitHere) : attemptAll(rt, deps, due);
+}
+
+/**
+ * How long the deliveries of a first-attempts job may wait in this process for their receivers' room
+ * (src: workers/deliveries.ts): each wait at most `eachMs`, all of them until `untilMs` (service clock).
+ */
+export interface WaitHere {
+  eachMs: number;
+  untilMs: number;
+}
+
+/**
+ * The first attempts of a job that may wait here: every row is read at once (one statement), and each
+ * delivery held back by its receiver's limits waits for its own receiver's room and tries again, its row
+ * in hand, as long as the waits allow; those still held are handed back (the job waits in Redis for them).
+ * At the cap a receiver frees room every few ms: a job woken from Redis for each of them was woken tens
+ * of ms late, and read its rows again each time.
+ */
+async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly Due[], w: WaitHere): Promise<FirstAttemptsResult> {
+  const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
+  // Deliveries of a receiver known to be full for longer than a wait here are handed back unread.
+  const due: Due[] = [];
+  for (const d of all) {
+    const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
+    if (wait > w.eachMs) result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
+    else due.push(d);
+  }
+  const rows = await Promise.all(due.map((d) => deps.store.load(d.deliveryId)));
+  const outcomes = await Promise.allSettled(due.map((_d, k) => (rows[k] ? untilSentOrHeld(rt, deps, rows[k], w) : Promise.resolve(GONE))));
+  return tally(due, outcomes, result);
+}
+
+const GONE: AttemptOutcome = { kind: 'gone' };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWithWebhook, w: WaitHere): Promise<AttemptOutcome> {
+  for (;;) {
+    const wait = deps.limits.heldFor(row.webhookId);
+    const out: AttemptOutcome = wait > 0 ? { kind: 'delayed', attempt: row.attemptCount + 1, retryInMs: wait, reason: 'rate' } : await attemptLoadedDelivery(rt, deps, row);
+    if (out.kind !== 'delayed' || out.retryInMs > w.eachMs || rt.clock.now().getTime() + out.retryInMs > w.untilMs) return out;
+    await sleep(out.retryInMs);
+  }
+}
+
+/** Counts the outcomes of `due` (same order); rethrows the first failure once all are in. */
+function tally(due: readonly Due[], outcomes: ReadonlyArray<PromiseSettledResult<AttemptOutcome>>, result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] }): FirstAttemptsResult {
+  let failure: unknown;
+  outcomes.forEach((o, k) => {
+    if (o.status === 'rejected') {
+      failure ??= o.reason;
+      return;
+    }
+    const out = o.value;
+    if (out.kind === 'delayed') result.held.push({ deliveryId: due[k].deliveryId, webhookId: due[k].webhookId, retryInMs: out.retryInMs });
+    else if (out.kind === 'gone' || out.kind === 'skipped') result.skipped++;
+    else result.settled++;
+  });
+  if (failure !== undefined) throw failure;
+  return result;
 }
 
 /**
@@ -82,7 +149,6 @@ async function attemptAll(
       ended(d.deliveryId);
     } else due.push(d);
   }
-  let failure: unknown;
   let unstarted = Math.min(due.length, roundSize);
   if (unstarted === 0) started();
   const oneStarted = () => {
@@ -94,17 +160,7 @@ async function attemptAll(
     const outcomes = await Promise.allSettled(
       round.map((r) => (r.row ? attemptLoadedDelivery(rt, deps, r.row, tell) : attemptDelivery(rt, deps, r.deliveryId)).finally(() => ended(r.deliveryId))),
     );
-    outcomes.forEach((o, k) => {
-      if (o.status === 'rejected') {
-        failure ??= o.reason;
-        return;
-      }
-      const out = o.value;
-      if (out.kind === 'delayed') result.held.push({ deliveryId: round[k].deliveryId, webhookId: round[k].webhookId, retryInMs: out.retryInMs });
-      else if (out.kind === 'gone' || out.kind === 'skipped') result.skipped++;
-      else result.settled++;
-    });
-    if (failure !== undefined) throw failure;
+    tally(round, outcomes, result);
   }
   return result;
 }

@@ -25,6 +25,13 @@ export class SendSlots {
     return new Promise((resolve) => this.waiting.push(resolve));
   }
 
+  /** Takes a slot if one is free now; never waits. */
+  tryAcquire(): boolean {
+    if (this.free <= 0) return false;
+    this.free--;
+    return true;
+  }
+
   release(): void {
     if (this.head < this.waiting.length) {
       const next = this.waiting[this.head++];
