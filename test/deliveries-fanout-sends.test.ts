@@ -12,6 +12,9 @@ import { dispatchOutbox, outboxJobId, writeOutbox } from '../src/outbox/outbox.j
 import { firstAttemptsJobId } from '../src/deliveries/jobs.js';
 import { redriveDeliveries } from '../src/deliveries/redrive.js';
 import { attemptFirstDeliveries } from '../src/deliveries/first-attempts.js';
+import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
+import { writeFanOutRows } from '../src/deliveries/first-write.js';
+import { deliveryIdOf } from '../src/deliveries/ids.js';
 import { deliveryEngine } from '../src/deliveries/deps.js';
 import type { Runtime } from '../src/runtime.js';
 
@@ -101,13 +104,17 @@ describe('first attempts from the fan-out', () => {
   it('a first-attempts job may wait in the worker for a receiver that frees soon, its row in hand, instead of in Redis', async () => {
     const t = await buildTenant(s.app.rt);
     const { rcv, hookId } = await receiverWithWebhook(t);
-    await announce(t, 2); // the cap of 2 a second: both go from their fan-outs, and the receiver is full for a second
+    // The cap of 2 a second: both go, and a third request is refused (so this process knows the receiver
+    // is full, and until when).
+    await announce(t, 2);
     await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2, 20_000);
-    const [third] = await announce(t, 1);
-    const d = await eventually(() => s.app.rt.prisma.delivery.findFirst({ where: { outboxId: third } }), 20_000);
-    // Its first-attempts job would send it once the receiver frees; this test makes that attempt itself.
-    await eventually(async () => (await s.app.rt.queues.get('deliveries').getJob(firstAttemptsJobId(third))) != null, 20_000);
-    await (await s.app.rt.queues.get('deliveries').getJob(firstAttemptsJobId(third)))!.remove();
+    expect(await deliveryEngine(s.app.rt).limits.admit(rcv.url, hookId)).toMatchObject({ ok: false, reason: 'rate' });
+    // A third delivery, written pending as a fan-out writes it, with no job: this test makes its attempt.
+    const createdAt = s.app.rt.clock.now();
+    const third = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId: t.tenantId, topic: 'alert.opened', subjectId: 'third', body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+    const id = deliveryIdOf(third, hookId, createdAt);
+    await writeFanOutRows(s.app.rt, { id: third, createdAt }, [{ id, tenantId: t.tenantId, webhookId: hookId, outboxId: third, topic: 'alert.opened', body: JSON.stringify({ id }) }], new Map(), createdAt);
+    const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { outboxId: third } });
     const deps = deliveryEngine(s.app.rt);
     expect(deps.limits.heldFor(hookId)).toBeGreaterThan(0);
     // Without leave to wait here it is handed back, to wait in Redis…
@@ -119,5 +126,29 @@ describe('first attempts from the fan-out', () => {
     expect(waited).toEqual({ settled: 1, skipped: 0, held: [] });
     expect(rcv.uniqueIds().size).toBe(3);
     expect(rcv.requests).toHaveLength(3);
+  });
+
+  it('a fan-out whose receiver frees within moments waits for it and writes the delivery once, sent, with no first-attempts job', async () => {
+    const t = await buildTenant(s.app.rt);
+    const { rcv, hookId } = await receiverWithWebhook(t);
+    // The cap of 2 a second: both go, and a third request is refused (so this process knows the receiver
+    // is full, and until when).
+    await announce(t, 2);
+    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2, 20_000);
+    const engine = deliveryEngine(s.app.rt);
+    expect(await engine.limits.admit(rcv.url, hookId)).toMatchObject({ ok: false, reason: 'rate' });
+    await eventually(async () => {
+      const held = engine.limits.heldFor(hookId);
+      return held > 0 && held <= 200;
+    }, 20_000, 5);
+    // Fanned out here, not through the queue, while the receiver is still full for at most 200 ms.
+    const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: 'soon', body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+    expect(engine.limits.heldFor(hookId)).toBeGreaterThan(0);
+    expect(await fanOutOutboxMessage(s.app.rt, id, engine)).toBe(1);
+    const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { outboxId: id } });
+    expect(d).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect(await s.app.rt.queues.get('deliveries').getJob(firstAttemptsJobId(id))).toBeFalsy();
+    expect(rcv.requests).toHaveLength(3);
+    expect(rcv.uniqueIds().has(d.id)).toBe(true);
   });
 });

@@ -11,7 +11,7 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
-import { attemptFirstDeliveries, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
+import { attemptFirstDeliveries, WAIT_HERE_EACH_MS, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
 import { deliveryEngine } from '../src/deliveries/deps.js';
 import { SendSlots } from '../src/deliveries/send-slots.js';
 import { logJobFailure, workerOptions } from './connection.js';
@@ -34,7 +34,6 @@ type FirstAttemptsData = Extract<JobPayloads['deliveries'], { deliveryIds: strin
  * to Redis, and at most half the worker's slots wait here at once (`waitHere`), so held deliveries never
  * crowd out other jobs.
  */
-const WAIT_HERE_EACH_MS = 250;
 const WAIT_HERE_TOTAL_MS = 1_000;
 
 async function runFirstAttempts(

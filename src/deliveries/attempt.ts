@@ -106,6 +106,11 @@ export async function attemptLoadedDelivery(rt: Runtime, deps: AttemptDeps, d: D
   }
 }
 
+/** The same, but `sending` is told only once the request is under way, not when the attempt ends without one. */
+export function attemptLoadedDeliveryIfSent(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, sending: () => void): Promise<AttemptOutcome> {
+  return attemptNow(rt, deps, d, sending);
+}
+
 async function attemptNow(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started: () => void): Promise<AttemptOutcome> {
   const { limits, slots } = deps;
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };

@@ -17,9 +17,9 @@ const FAN_OUT_GATE = 8;
 export interface DeliveryEngine extends AttemptDeps {
   /**
    * Paces the fan-out to the sends: a fan-out holds a place from its start until each of its first
-   * attempts holds a send slot (or was held back), not until the receivers answer, so a slow receiver
-   * never keeps the next messages from being fanned out, and new deliveries are not created faster than
-   * they can start.
+   * attempts holds a send slot (or was held back: at once when its receiver is full for longer than a
+   * wait, else once its room freed), not until the receivers answer, so a slow receiver never keeps the
+   * next messages from being fanned out, and new deliveries are not created faster than they can start.
    */
   fanOutGate: SendSlots;
 }

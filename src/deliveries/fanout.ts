@@ -18,10 +18,10 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { deliveryIdOf, ID_CLOCK_MARGIN_MS, uuidv7Millis } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
-import { attemptCreatedDeliveries } from './first-attempts.js';
+import { attemptCreatedDeliveries, WAIT_HERE_EACH_MS } from './first-attempts.js';
 import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
-import { FanOutWrite, writeFanOutRows, type PlannedDelivery } from './first-write.js';
+import { FanOutWrite, FIRST_WRITE_WAIT_MS, writeFanOutRows, type PlannedDelivery } from './first-write.js';
 import { hotQuery } from '../db/hot-sql.js';
 import { sqlTimestamp, utcFromSql } from '../db/timestamps.js';
 
@@ -98,6 +98,9 @@ async function readMessage(rt: Runtime, outboxId: string): Promise<MessageWithHo
   }
   return (await hotQuery<MessageWithHooks>(rt.prisma, READ_MESSAGE, [outboxId]))[0];
 }
+
+/** How long before the fan-out's write its deliveries stop waiting for their receivers' room (their sends still end in it). */
+const FAN_OUT_WAIT_MARGIN_MS = 200;
 
 /** The longest a fan-out keeps its place in the fan-out gate (src/deliveries/deps.ts). */
 const GATE_HOLD_MAX_MS = 2_000;
@@ -205,7 +208,11 @@ async function attemptHere(
       webhook: { url: h.url, enabled: true, secretCiphertext: h.secretCiphertext, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
     };
   });
-  const { held } = await attemptCreatedDeliveries(rt, { ...engine, store: write }, loaded, started, (id) => write.done(id));
+  // A delivery whose receiver's room frees within moments waits for it here and goes out in this write,
+  // not as a pending row, a first-attempts job, a read and an update; the fan-out keeps its place in the
+  // gate meanwhile, so later messages are fanned out as their receivers' room comes (src/deliveries/deps.ts).
+  const waitHere = { eachMs: WAIT_HERE_EACH_MS, untilMs: now.getTime() + FIRST_WRITE_WAIT_MS - FAN_OUT_WAIT_MARGIN_MS };
+  const { held } = await attemptCreatedDeliveries(rt, { ...engine, store: write }, loaded, started, (id) => write.done(id), waitHere);
   const inserted = await write.inserted;
   // A delivery another run wrote first is that run's to attempt.
   const mine = held.filter((h) => inserted.has(h.deliveryId));

@@ -8,7 +8,7 @@
  * receiver this process already knows to be full are held before they are read.
  */
 import type { Runtime } from '../runtime.js';
-import { attemptDelivery, attemptLoadedDelivery, type AttemptDeps, type AttemptOutcome } from './attempt.js';
+import { attemptDelivery, attemptLoadedDelivery, attemptLoadedDeliveryIfSent, type AttemptDeps, type AttemptOutcome } from './attempt.js';
 import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
@@ -64,6 +64,12 @@ export interface WaitHere {
 }
 
 /**
+ * The longest one wait here (at the cap a receiver frees room every few ms; a wait for a whole window
+ * goes to Redis, where it holds no worker slot).
+ */
+export const WAIT_HERE_EACH_MS = 250;
+
+/**
  * The first attempts of a job that may wait here: every row is read at once (one statement), and each
  * delivery held back by its receiver's limits waits for its own receiver's room and tries again, its row
  * in hand, as long as the waits allow; those still held are handed back (the job waits in Redis for them).
@@ -80,19 +86,38 @@ async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly 
     else due.push(d);
   }
   const rows = await Promise.all(due.map((d) => deps.store.load(d.deliveryId)));
-  const outcomes = await Promise.allSettled(due.map((_d, k) => (rows[k] ? untilSentOrHeld(rt, deps, rows[k], w) : Promise.resolve(GONE))));
-  return tally(due, outcomes, result);
+  const read: Due[] = [];
+  due.forEach((d, k) => {
+    const row = rows[k];
+    if (row) read.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, row });
+    else result.skipped++;
+  });
+  const more = await attemptAll(rt, deps, read, undefined, undefined, ROUND, w);
+  return { settled: result.settled + more.settled, skipped: result.skipped + more.skipped, held: [...result.held, ...more.held] };
 }
 
-const GONE: AttemptOutcome = { kind: 'gone' };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWithWebhook, w: WaitHere): Promise<AttemptOutcome> {
-  for (;;) {
-    const wait = deps.limits.heldFor(row.webhookId);
-    const out: AttemptOutcome = wait > 0 ? { kind: 'delayed', attempt: row.attemptCount + 1, retryInMs: wait, reason: 'rate' } : await attemptLoadedDelivery(rt, deps, row);
-    if (out.kind !== 'delayed' || out.retryInMs > w.eachMs || rt.clock.now().getTime() + out.retryInMs > w.untilMs) return out;
-    await sleep(out.retryInMs);
+/**
+ * A delivery's attempt, its row in hand, waiting here for its receiver's room while `w` allows (then it
+ * is handed back held). `started` is told once its request is under way or it is handed back.
+ */
+async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWithWebhook, w: WaitHere, started?: () => void): Promise<AttemptOutcome> {
+  let told = false;
+  const tell = () => {
+    if (told) return;
+    told = true;
+    started?.();
+  };
+  try {
+    for (;;) {
+      const wait = deps.limits.heldFor(row.webhookId);
+      const out: AttemptOutcome = wait > 0 ? { kind: 'delayed', attempt: row.attemptCount + 1, retryInMs: wait, reason: 'rate' } : await attemptLoadedDeliveryIfSent(rt, deps, row, tell);
+      if (out.kind !== 'delayed' || out.retryInMs > w.eachMs || rt.clock.now().getTime() + out.retryInMs > w.untilMs) return out;
+      await sleep(out.retryInMs);
+    }
+  } finally {
+    tell();
   }
 }
 
@@ -124,11 +149,12 @@ export function attemptCreatedDeliveries(
   rows: readonly DeliveryWithWebhook[],
   started?: () => void,
   ended?: (deliveryId: string) => void,
+  w?: WaitHere,
 ): Promise<FirstAttemptsResult> {
   // One round: the fan-out writes its rows once every attempt has ended (src/deliveries/first-write.ts),
   // so a second round could not start before that write; the rows are in memory already, and the send
   // slots bound the sends.
-  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started, ended, Infinity);
+  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started, ended, Infinity, w);
 }
 
 async function attemptAll(
@@ -138,13 +164,14 @@ async function attemptAll(
   started: () => void = () => undefined,
   ended: (deliveryId: string) => void = () => undefined,
   roundSize = ROUND,
+  w?: WaitHere,
 ): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
   // A full receiver's deliveries wait unread: at the cap, most deliveries of a job are held many times over.
   const due: Due[] = [];
   for (const d of all) {
     const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
-    if (wait > 0) {
+    if (wait > (w?.eachMs ?? 0)) {
       result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
       ended(d.deliveryId);
     } else due.push(d);
@@ -158,7 +185,7 @@ async function attemptAll(
     const round = due.slice(i, i + roundSize);
     const tell = i === 0 ? oneStarted : undefined;
     const outcomes = await Promise.allSettled(
-      round.map((r) => (r.row ? attemptLoadedDelivery(rt, deps, r.row, tell) : attemptDelivery(rt, deps, r.deliveryId)).finally(() => ended(r.deliveryId))),
+      round.map((r) => (r.row ? (w ? untilSentOrHeld(rt, deps, r.row, w, tell) : attemptLoadedDelivery(rt, deps, r.row, tell)) : attemptDelivery(rt, deps, r.deliveryId)).finally(() => ended(r.deliveryId))),
     );
     tally(round, outcomes, result);
   }
