@@ -22,7 +22,7 @@ import { applyMigrations } from '../src/db/migrate.js';
 import { createTenant } from '../src/tenants/tenants.js';
 import { createCtx } from '../src/context.js';
 import { createOutboundWebhook } from '../src/webhooks/webhooks.js';
-import { dispatchOutbox } from '../src/outbox/outbox.js';
+import { dispatchOutbox, writeOutboxBatch } from '../src/outbox/outbox.js';
 import { hmacHex } from '../src/signing.js';
 import { profiled } from './lib/profile.js';
 import { goalLine } from './lib/goal.js';
@@ -220,13 +220,15 @@ async function main(): Promise<void> {
     for (let i = 0; i < MESSAGES; i += 100) {
       const batch = Array.from({ length: Math.min(100, MESSAGES - i) }, (_v, k) => ({
         tenantId: tenant.id,
-        topic: 'alert.opened',
+        topic: 'alert.opened' as const,
         subjectId: `alert-${i + k}`,
         body: { source: 'bench', kind: 'alert.opened', severity: 'critical', labels: { bench: runId }, payload: { n: i + k } },
+        createdAt: rt.clock.now(),
       }));
-      const rows = await rt.prisma.$transaction((tx) => tx.outboxMessage.createManyAndReturn({ data: batch, select: { id: true } }));
-      ids.push(...rows.map((r) => r.id));
-      await dispatchOutbox(rt, rows.map((r) => r.id));
+      // As the service announces a batch of changes (src/webhooks/event-triggers.ts): one statement.
+      const written = await writeOutboxBatch(rt.prisma, batch);
+      ids.push(...written);
+      await dispatchOutbox(rt, written);
     }
     // Waits on the receivers' process (IPC) until they have had as many requests as there are deliveries,
     // and only then on Postgres for the last records: a count(*) every 100 ms during the run cost Postgres

@@ -6,8 +6,10 @@
  * is ever lost. What a job does with its message (fan-out into webhook deliveries) is
  * src/deliveries/fanout.ts.
  */
+import { v7 as uuidv7 } from 'uuid';
 import type { Runtime } from '../runtime.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 
 /** Topics the service announces. Outbound webhook triggers select among these. */
 export type OutboxTopic =
@@ -50,6 +52,37 @@ export async function writeOutbox(tx: Pick<PrismaClient, 'outboxMessage'>, msg: 
   const row = await tx.outboxMessage.create({ data: { tenantId: msg.tenantId, topic: msg.topic, subjectId: msg.subjectId, body: msg.body, createdAt: msg.createdAt } });
   return row.id;
 }
+
+/** A message of a batch (`writeOutboxBatch`): `dedupKey` makes a second write of it a no-op. */
+export type OutboxBatchRow = Omit<OutboxInput, 'topic'> & { topic: OutboxTopic; dedupKey?: string | null };
+
+/**
+ * Several messages in one statement, with the caller's transaction or client (`db`); a message whose
+ * `dedupKey` exists (its day's partition) is skipped. Returns the ids written, in no particular order.
+ * One JSON parameter and a raw statement: Prisma's createManyAndReturn of 100 messages cost the calling
+ * process about 160 ms of CPU (bench:deliveries, whose announcer is this path), this about a tenth of it.
+ */
+export async function writeOutboxBatch(db: Pick<PrismaClient, '$queryRawUnsafe'>, rows: readonly OutboxBatchRow[]): Promise<string[]> {
+  if (rows.length === 0) return [];
+  const input = rows.map((r) => ({
+    id: uuidv7(),
+    tenantId: r.tenantId,
+    topic: r.topic,
+    subjectId: r.subjectId,
+    body: r.body,
+    dedupKey: r.dedupKey ?? null,
+    createdAt: sqlTimestamp(r.createdAt),
+  }));
+  const written = await db.$queryRawUnsafe<Array<{ id: string }>>(INSERT_BATCH, JSON.stringify(input));
+  return written.map((w) => w.id);
+}
+
+const INSERT_BATCH = `
+  INSERT INTO "OutboxMessage" ("id", "tenantId", "topic", "subjectId", "body", "dedupKey", "createdAt")
+  SELECT i."id", i."tenantId", i."topic", i."subjectId", i."body", i."dedupKey", i."createdAt"
+    FROM jsonb_to_recordset($1::jsonb) AS i("id" text, "tenantId" text, "topic" text, "subjectId" text, "body" jsonb, "dedupKey" text, "createdAt" timestamp(3))
+  ON CONFLICT DO NOTHING
+  RETURNING "id"`;
 
 /** After commit: enqueue the messages' jobs, idempotently, in one round trip. Failures are left to `redriveOutbox`. */
 export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<void> {

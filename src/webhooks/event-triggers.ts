@@ -6,6 +6,7 @@
  */
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from './triggers.js';
+import { writeOutboxBatch } from '../outbox/outbox.js';
 
 /** The event fields the trigger looks at (a stored Event row has them all). */
 export interface TriggerableEvent {
@@ -30,7 +31,7 @@ function announcedBody(e: TriggerableEvent): AnnouncedBody {
  * tenant matches, using `db` (pass the transaction that marks the events evaluated, or the root client).
  * Returns the ids of the messages written now; dispatch them after commit with `dispatchOutbox`.
  */
-export async function writeEventTriggerOutbox(db: Pick<PrismaClient, 'outboundWebhook' | 'outboxMessage'>, events: TriggerableEvent[], now: Date): Promise<string[]> {
+export async function writeEventTriggerOutbox(db: Pick<PrismaClient, 'outboundWebhook' | '$queryRawUnsafe'>, events: TriggerableEvent[], now: Date): Promise<string[]> {
   if (events.length === 0) return [];
   const tenantIds = [...new Set(events.map((e) => e.tenantId))];
   const hooks = await db.outboundWebhook.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, select: { tenantId: true, triggers: true } });
@@ -39,8 +40,7 @@ export async function writeEventTriggerOutbox(db: Pick<PrismaClient, 'outboundWe
   const rows = events
     .map((e) => ({ e, body: announcedBody(e) }))
     .filter(({ e, body }) => eventHooks.some((h) => h.tenantId === e.tenantId && webhookWants(h.triggers, 'event.received', body)))
-    .map(({ e, body }) => ({ tenantId: e.tenantId, topic: 'event.received', subjectId: e.id, body: body as never, dedupKey: `event.received:${e.id}`, createdAt: now }));
+    .map(({ e, body }) => ({ tenantId: e.tenantId, topic: 'event.received' as const, subjectId: e.id, body: body as never, dedupKey: `event.received:${e.id}`, createdAt: now }));
   if (rows.length === 0) return [];
-  const written = await db.outboxMessage.createManyAndReturn({ data: rows, skipDuplicates: true, select: { id: true } });
-  return written.map((r) => r.id);
+  return writeOutboxBatch(db, rows);
 }
