@@ -78,13 +78,7 @@ export const WAIT_HERE_EACH_MS = 250;
  */
 async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly Due[], w: WaitHere): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
-  // Deliveries of a receiver known to be full for longer than a wait here are handed back unread.
-  const due: Due[] = [];
-  for (const d of all) {
-    const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
-    if (wait > w.eachMs) result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
-    else due.push(d);
-  }
+  const due = withoutLongHolds(deps, all, w.eachMs, result);
   const rows = await Promise.all(due.map((d) => deps.store.load(d.deliveryId)));
   const read: Due[] = [];
   due.forEach((d, k) => {
@@ -119,6 +113,22 @@ async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWith
   } finally {
     tell();
   }
+}
+
+/**
+ * The deliveries not known to be held back longer than `patienceMs`; the others go to `result.held`
+ * unread (`ended` is told of each): at the cap most deliveries of a job are held many times over.
+ */
+function withoutLongHolds(deps: AttemptDeps, all: readonly Due[], patienceMs: number, result: FirstAttemptsResult, ended?: (deliveryId: string) => void): Due[] {
+  const due: Due[] = [];
+  for (const d of all) {
+    const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
+    if (wait > patienceMs) {
+      result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
+      ended?.(d.deliveryId);
+    } else due.push(d);
+  }
+  return due;
 }
 
 /** Counts the outcomes of `due` (same order); rethrows the first failure once all are in. */
@@ -167,15 +177,7 @@ async function attemptAll(
   w?: WaitHere,
 ): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
-  // A full receiver's deliveries wait unread: at the cap, most deliveries of a job are held many times over.
-  const due: Due[] = [];
-  for (const d of all) {
-    const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
-    if (wait > (w?.eachMs ?? 0)) {
-      result.held.push({ deliveryId: d.deliveryId, webhookId: d.webhookId, retryInMs: wait });
-      ended(d.deliveryId);
-    } else due.push(d);
-  }
+  const due = withoutLongHolds(deps, all, w?.eachMs ?? 0, result, ended);
   let unstarted = Math.min(due.length, roundSize);
   if (unstarted === 0) started();
   const oneStarted = () => {
