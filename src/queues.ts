@@ -76,8 +76,10 @@ export class Queues {
   /**
    * Makes sure a job with this id will run: adds it when Redis has no such job (lost or never enqueued),
    * retries it when it ended failed, adds it again when it completed while its row still says it is due;
-   * leaves a waiting, delayed or active job alone. Returns true when it (re)queued something. The
-   * re-drive of sweepers, whose database rows are the source of truth.
+   * leaves a waiting, delayed or active job alone. A job whose data survived but which is in no list
+   * (Redis lost part of its keys: an eviction, or a flush racing the job's add) would never run, so it
+   * is removed and added again, unless a worker holds its lock. Returns true when it (re)queued
+   * something. The re-drive of sweepers, whose database rows are the source of truth.
    */
   async ensure<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string, opts: JobsOptions = {}): Promise<boolean> {
     const queue = this.get(name) as Queue;
@@ -91,8 +93,9 @@ export class Queues {
       await job.retry('failed');
       return true;
     }
-    if (state === 'completed') {
-      await job.remove();
+    if (state === 'completed' || state === 'unknown') {
+      // BullMQ refuses to remove a job whose lock a worker holds: an 'unknown' one is then running.
+      if (!(await job.remove().then(() => true, () => false))) return false;
       await queue.add(name, data, { ...opts, jobId });
       return true;
     }
