@@ -63,6 +63,49 @@ describe('receiver limits', () => {
     }, 5_000);
   });
 
+  it('scores a finished request by when it finished, however long its stamp waited to be sent', async () => {
+    const url = `http://127.0.0.1:1/${crypto.randomUUID()}`;
+    const key = `${s.app.rt.config.redisPrefix}:rl:webhook-receiver:${receiverKey(url)}`;
+    // The limiter's clock is the process's measure of time: it moves 500 ms on between the request's end
+    // and the stamp's send, as if the stamp had waited that long for a call.
+    let offsetMs = 0;
+    const clock = { now: () => new Date(Date.now() + offsetMs) };
+    const limits = new ReceiverLimits({ ...s.app.rt, clock }, 1000, 5);
+    const admitted = await limits.admit(url);
+    expect(admitted.ok).toBe(true);
+    const redisMs = async () => {
+      const [sec, micro] = await s.app.rt.redis.time();
+      return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+    };
+    const before = await redisMs();
+    const [, admittedScore] = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
+    if (admitted.ok) admitted.release();
+    offsetMs = 500;
+    const score = await eventually(async () => {
+      const [, now] = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
+      return now !== admittedScore ? Number(now) : null;
+    }, 5_000, 5);
+    const after = await redisMs();
+    // Stamped: 500 ms before Redis's time when the stamp came, which was after `before`.
+    expect(score).toBeGreaterThanOrEqual(before - 500);
+    expect(score).toBeLessThanOrEqual(after - 500);
+  });
+
+  it('tells requests refused together the times of successive slots, not all the first', async () => {
+    const url = `http://127.0.0.1:1/${crypto.randomUUID()}`;
+    const limits = new ReceiverLimits(s.app.rt, 1000, 2);
+    expect((await limits.admit(url)).ok).toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect((await limits.admit(url)).ok).toBe(true);
+    // A second limiter (another process) knows nothing of the receiver: both its requests go to Redis in one call.
+    const other = new ReceiverLimits(s.app.rt, 1000, 2);
+    const [first, second] = await Promise.all([other.admit(url), other.admit(url)]);
+    expect([first.ok, second.ok]).toEqual([false, false]);
+    const [a, b] = [first, second].map((r) => (r.ok ? 0 : r.retryInMs));
+    // The slots free 100 ms or more apart (the requests were admitted that far apart); waits carry ≤ 4 ms of jitter.
+    expect(b - a).toBeGreaterThanOrEqual(100 - 4);
+  });
+
   it('a slow receiver holds at most its in-flight share of worker slots; others keep flowing', async () => {
     const slow = await startReceiver(() => ({ status: 200, hold: true }));
     const fast = await startReceiver();

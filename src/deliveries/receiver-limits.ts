@@ -3,7 +3,7 @@
  * - a request rate (50/s by default) per receiver URL, counted in Redis so it holds across every worker
  *   process and node (a sliding-window script: at most N requests in any window of one second, not
  *   just per calendar second; the admissions asked for in one turn of the event loop share one script call,
- *   and so do the stamps of the requests that finished);
+ *   which also stamps the requests that finished meanwhile);
  * - a cap on concurrent requests per receiver URL in this process, so a slow receiver can hold only a
  *   few of the worker's slots.
  * A send that may not start now gets the time to wait instead of waiting: the caller re-delays the job
@@ -42,61 +42,61 @@ function computeReceiverKey(url: string): string {
 
 /**
  * A sliding-window log per receiver: a sorted set of its requests, each scored with the time it was
- * admitted and then, once it finished, with the time it finished (the stamp script below). A request is
- * admitted only if fewer than `limit` requests are in the last window, so no one-second interval ever
- * holds more than `limit` — a fixed window allows twice that across its boundary. Rejections are not
- * recorded. Scoring a finished request by its end is what makes the cap hold at the receiver whatever the
- * jitter between an admission and the request's arrival: a request arrives before it finishes and after it
- * is admitted, so a request admitted a window after another one finished arrives more than a window after
- * it. (Counting admissions alone needed a 50 ms guard on a loaded machine, and still let 51 through once.)
- * The 2 ms margin covers the millisecond rounding of both times.
- * One call admits one request for each of KEYS, in order (a key may repeat), and returns for each
- * {count including this request, ms until a slot frees, the request's member (to stamp)}. A member is
- * unique in its set: the time, its place in the call, and the count (two calls in the same microsecond
- * differ in it), since a repeated member would count once.
- * ARGV: window seconds, limit.
+ * admitted and then, once it finished, with the time it finished (its stamp). A request is admitted only
+ * if fewer than `limit` requests are in the last window, so no one-second interval ever holds more than
+ * `limit` — a fixed window allows twice that across its boundary. Rejections are not recorded. Scoring a
+ * finished request by its end is what makes the cap hold at the receiver whatever the jitter between an
+ * admission and the request's arrival: a request arrives before it finishes and after it is admitted, so
+ * a request admitted a window after another one finished arrives more than a window after it. (Counting
+ * admissions alone needed a 50 ms guard on a loaded machine, and still let 51 through once.) The 2 ms
+ * margin covers the millisecond rounding of both times.
+ *
+ * One call first stamps finished requests, then admits. Stamps: KEYS[1..s] (s = ARGV[3]) with, for stamp
+ * k, ARGV[2 + 2k] the member its admission returned and ARGV[3 + 2k] how many ms before the call was sent
+ * it finished (measured by the process that sent it: a stamp that waited for a call is scored when the
+ * request ended, not when the stamp reached Redis; Redis's time at the call less that is never earlier
+ * than the end). A request still in flight when its admission left the window is added back: it counts
+ * for a window from its end either way. Admissions: one request for each of KEYS[s+1..], in order (a key
+ * may repeat); returns for each {count including this request, ms until a slot frees, the request's member
+ * (to stamp)}. The n-th request refused for a key in one call is told when the n-th oldest request leaves
+ * the window, so requests refused together do not all come back for the first slot to free. A member is unique in its set: the time, its place in the call, and the count (two calls
+ * in the same microsecond differ in it), since a repeated member would count once.
+ * ARGV[1]: window seconds, ARGV[2]: limit.
  */
-const SLIDING_WINDOW_SCRIPT = `
+const ADMIT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local window = tonumber(ARGV[1]) * 1000 + 2
 local limit = tonumber(ARGV[2])
+local s = tonumber(ARGV[3])
+for k = 1, s do
+  redis.call('ZADD', KEYS[k], now - tonumber(ARGV[3 + 2 * k]), ARGV[2 + 2 * k])
+  redis.call('PEXPIRE', KEYS[k], window)
+end
 local out = {}
-for k = 1, #KEYS do
+local refused = {}
+for k = s + 1, #KEYS do
   local key = KEYS[k]
+  local j = k - s
   redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
   local count = redis.call('ZCARD', key)
   local wait = window
   local member = ''
   if count + 1 > limit then
-    local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
-    if oldest[2] then wait = math.max(tonumber(oldest[2]) + window - now, 1) end
+    local r = refused[key] or 0
+    refused[key] = r + 1
+    local nth = redis.call('ZRANGE', key, r, r, 'WITHSCORES')
+    if nth[2] then wait = math.max(tonumber(nth[2]) + window - now, 1) end
   else
-    member = t[1] .. '.' .. t[2] .. '.' .. k .. '.' .. (count + 1)
+    member = t[1] .. '.' .. t[2] .. '.' .. j .. '.' .. (count + 1)
     redis.call('ZADD', key, now, member)
     redis.call('PEXPIRE', key, window)
   end
-  out[3 * k - 2] = count + 1
-  out[3 * k - 1] = wait
-  out[3 * k] = member
+  out[3 * j - 2] = count + 1
+  out[3 * j - 1] = wait
+  out[3 * j] = member
 end
 return out
-`;
-
-/**
- * Re-scores finished requests with the time they finished (KEYS[k]: the receiver, ARGV[k + 1]: the
- * member its admission returned; ARGV[1]: window seconds). A request still in flight when its admission
- * left the window is added back: it counts for a window from its end either way.
- */
-const STAMP_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local window = tonumber(ARGV[1]) * 1000 + 2
-for k = 1, #KEYS do
-  redis.call('ZADD', KEYS[k], now, ARGV[k + 1])
-  redis.call('PEXPIRE', KEYS[k], window)
-end
-return #KEYS
 `;
 
 /**
@@ -105,19 +105,15 @@ return #KEYS
  * own script, so the last limiter constructed decided what the others ran.
  */
 const ADMIT_COMMAND = 'opsWebhookReceiversAdmit';
-const STAMP_COMMAND = 'opsWebhookReceiversStamp';
-type AdmitClient = RedisClient &
-  Record<typeof ADMIT_COMMAND, (keyCount: number, ...keysThenArgs: string[]) => Promise<Array<number | string>>> &
-  Record<typeof STAMP_COMMAND, (keyCount: number, ...keysThenArgs: string[]) => Promise<number>>;
+type AdmitClient = RedisClient & Record<typeof ADMIT_COMMAND, (keyCount: number, ...keysThenArgs: string[]) => Promise<Array<number | string>>>;
 
 function admitClient(redis: RedisClient): AdmitClient {
   const client = redis as AdmitClient;
-  if (typeof client[ADMIT_COMMAND] !== 'function') redis.defineCommand(ADMIT_COMMAND, { lua: SLIDING_WINDOW_SCRIPT });
-  if (typeof client[STAMP_COMMAND] !== 'function') redis.defineCommand(STAMP_COMMAND, { lua: STAMP_SCRIPT });
+  if (typeof client[ADMIT_COMMAND] !== 'function') redis.defineCommand(ADMIT_COMMAND, { lua: ADMIT_SCRIPT });
   return client;
 }
 
-/** Defines the admission and stamp commands on the client (src/server/redis-commands.ts does it as the runtime starts). */
+/** Defines the admission command on the client (src/server/redis-commands.ts does it as the runtime starts). */
 export function defineReceiverAdmission(redis: RedisClient): void {
   admitClient(redis);
 }
@@ -127,16 +123,24 @@ function jittered(ms: number): number {
   return ms + Math.floor(Math.random() * 5);
 }
 
-/** Keys per script call at most. */
+/** Admissions, and stamps, per script call at most. */
 const ADMIT_BATCH = 256;
+
+/**
+ * The longest a stamp waits for an admission call to ride along with before it is sent alone. Its score
+ * does not depend on the wait (see ADMIT_SCRIPT); a request keeps counting from its admission meanwhile,
+ * which matters only for one that took about a window.
+ */
+const STAMP_WAIT_MS = 10;
 
 /** Redis's answer to one admission: the count including it, ms until a slot frees, its member ('' when refused). */
 type Answer = [count: number, msBeforeNext: number, member: string];
 
-/** A finished request to stamp: its receiver's Redis key and member. */
+/** A finished request to stamp: its receiver's Redis key and member, and when it finished (clock ms). */
 interface Finished {
   key: string;
   member: string;
+  endedAt: number;
 }
 
 export class ReceiverLimits {
@@ -145,11 +149,14 @@ export class ReceiverLimits {
   private readonly limit: string;
   private readonly inFlight = new Map<string, number>();
   /**
-   * Admissions asked for in one turn of the event loop, sent as one script call; so are the stamps of the
-   * requests that finished in one turn. One key per call on a cluster (a call's keys must share a slot).
+   * Admissions asked for in one turn of the event loop, sent as one script call, with the stamps of the
+   * requests that finished meanwhile. One key per call on a cluster (a call's keys must share a slot):
+   * there stamps go alone, one per call.
    */
   private readonly admissions: DataLoader<string, Answer>;
-  private readonly stamps: DataLoader<Finished, true>;
+  private stamps: Finished[] = [];
+  private stampTimer: NodeJS.Timeout | undefined;
+  private readonly sharded: boolean;
   /**
    * Receivers Redis last said were full, until when (epoch ms): until then this process refuses their
    * sends without asking Redis again (it can only refuse more than Redis would, never admit more).
@@ -168,12 +175,9 @@ export class ReceiverLimits {
     this.keyPrefix = `${rt.config.redisPrefix}:rl:webhook-receiver:`;
     this.limit = String(ratePerSecond);
     this.clock = rt.clock;
-    const perTurn = { cache: false, batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: rt.config.redisCluster ? 1 : ADMIT_BATCH };
-    this.admissions = new DataLoader((keys) => this.call(keys), perTurn);
-    this.stamps = new DataLoader(async (finished) => {
-      await this.redis[STAMP_COMMAND](finished.length, ...finished.map((f) => f.key), '1', ...finished.map((f) => f.member));
-      return finished.map(() => true as const);
-    }, perTurn);
+    this.sharded = Boolean(rt.config.redisCluster);
+    const perTurn = { cache: false, batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: this.sharded ? 1 : ADMIT_BATCH };
+    this.admissions = new DataLoader((keys) => this.call(keys, this.sharded ? [] : this.takeStamps()), perTurn);
   }
 
   /**
@@ -215,7 +219,10 @@ export class ReceiverLimits {
     release();
     const wait = Math.max(1, Number(msBeforeNext));
     if (this.fullUntil.size >= KEYS_LIMIT) this.fullUntil.clear();
-    this.fullUntil.set(key, this.clock.now().getTime() + wait);
+    // Refused together, requests are told the times of successive slots: the receiver is full until the first.
+    const now = this.clock.now().getTime();
+    const known = this.fullUntil.get(key);
+    if (known === undefined || known <= now || now + wait < known) this.fullUntil.set(key, now + wait);
     return { ok: false, retryInMs: jittered(wait), reason: 'rate' };
   }
 
@@ -239,18 +246,47 @@ export class ReceiverLimits {
     return Math.max(0, wait);
   }
 
-  private async call(keys: readonly string[]): Promise<Answer[]> {
-    const flat = await this.redis[ADMIT_COMMAND](keys.length, ...keys, '1', this.limit);
+  /** One script call: the stamps given, then an admission for each key. */
+  private async call(keys: readonly string[], stamps: readonly Finished[]): Promise<Answer[]> {
+    const sentAt = this.clock.now().getTime();
+    const args: string[] = [];
+    for (const f of stamps) args.push(f.key);
+    for (const k of keys) args.push(k);
+    args.push('1', this.limit, String(stamps.length));
+    for (const f of stamps) args.push(f.member, String(Math.max(0, sentAt - f.endedAt)));
+    const flat = await this.redis[ADMIT_COMMAND](stamps.length + keys.length, ...args);
     return keys.map((_key, k) => [Number(flat[3 * k]), Number(flat[3 * k + 1]), String(flat[3 * k + 2])]);
   }
 
   /**
-   * Stamps a finished request, with the others of this turn of the event loop. Not awaited by the send: if
-   * Redis fails here, the request keeps counting from its admission (the log expires with the window).
+   * Stamps a finished request: with the next admission call, or alone after STAMP_WAIT_MS. Not awaited by
+   * the send: if Redis fails here, the request keeps counting from its admission (the log expires with
+   * the window).
    */
   private stamp(key: string, member: string): void {
-    this.stamps.load({ key, member }).catch(() => {
-      /* the request counts from its admission instead; the next admission reports Redis being down */
-    });
+    this.stamps.push({ key, member, endedAt: this.clock.now().getTime() });
+    this.stampTimer ??= setTimeout(() => this.sendStamps(), STAMP_WAIT_MS);
+  }
+
+  /** The stamps waiting, at most a call's worth (the rest wait for the next call or the timer). */
+  private takeStamps(): Finished[] {
+    const taken = this.stamps.length <= ADMIT_BATCH ? this.stamps : this.stamps.slice(0, ADMIT_BATCH);
+    this.stamps = this.stamps.length <= ADMIT_BATCH ? [] : this.stamps.slice(ADMIT_BATCH);
+    if (this.stamps.length === 0 && this.stampTimer) {
+      clearTimeout(this.stampTimer);
+      this.stampTimer = undefined;
+    }
+    return taken;
+  }
+
+  /** Sends the stamps no admission took (one per call on a cluster). */
+  private sendStamps(): void {
+    this.stampTimer = undefined;
+    while (this.stamps.length > 0) {
+      const batch = this.sharded ? this.stamps.splice(0, 1) : this.takeStamps();
+      this.call([], batch).catch(() => {
+        /* those requests count from their admission instead; the next admission reports Redis being down */
+      });
+    }
   }
 }
