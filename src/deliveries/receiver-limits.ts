@@ -59,8 +59,9 @@ function computeReceiverKey(url: string): string {
  * for a window from its end either way. Admissions: one request for each of KEYS[s+1..], in order (a key
  * may repeat); returns for each {count including this request, ms until a slot frees, the request's member
  * (to stamp)}. The n-th request refused for a key in one call is told when the n-th oldest request leaves
- * the window, so requests refused together do not all come back for the first slot to free. A member is unique in its set: the time, its place in the call, and the count (two calls
- * in the same microsecond differ in it), since a repeated member would count once.
+ * the window, so requests refused together do not all come back for the first slot to free. A member is
+ * unique in its set: the time, its place in the call, and the count (two calls in the same microsecond
+ * differ in it), since a repeated member would count once.
  * ARGV[1]: window seconds, ARGV[2]: limit.
  */
 const ADMIT_SCRIPT = `
