@@ -42,7 +42,9 @@ function npm(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn('npm', [...args, '--offline', '--cache', path.join(dir, '.npm-cache'), '--ignore-scripts', '--no-audit', '--no-fund'], {
       cwd: dir,
-      env: childEnv({ npm_config_engine_strict: undefined }),
+      // npm's own log level, whatever the caller's (`npm run -s test` exports npm_config_loglevel=silent,
+      // which would hide the "add …" lines checked below).
+      env: childEnv({ npm_config_engine_strict: undefined, npm_config_loglevel: 'notice' }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
