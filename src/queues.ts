@@ -94,8 +94,16 @@ export class Queues {
       return true;
     }
     if (state === 'completed' || state === 'unknown') {
-      // BullMQ refuses to remove a job whose lock a worker holds: an 'unknown' one is then running.
-      if (!(await job.remove().then(() => true, () => false))) return false;
+      // BullMQ refuses to remove a job whose lock a worker holds: an 'unknown' one is then running (the
+      // next sweep looks again). A completed job holds no lock: its removal failing is an error.
+      const removed = await job.remove().then(
+        () => true,
+        (err: unknown) => {
+          if (state === 'unknown') return false;
+          throw err;
+        },
+      );
+      if (!removed) return false;
       await queue.add(name, data, { ...opts, jobId });
       return true;
     }

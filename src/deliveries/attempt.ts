@@ -93,17 +93,22 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
  */
 export async function attemptLoadedDelivery(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started?: () => void): Promise<AttemptOutcome> {
   if (!started) return attemptNow(rt, deps, d, () => undefined);
-  let told = false;
-  const tell = () => {
-    if (told) return;
-    told = true;
-    started();
-  };
+  const tell = onceOnly(started);
   try {
     return await attemptNow(rt, deps, d, tell);
   } finally {
     tell();
   }
+}
+
+/** `fn` (if any), called at most once however often the result is. */
+export function onceOnly(fn?: () => void): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    fn?.();
+  };
 }
 
 /** The same, but `sending` is told only once the request is under way, not when the attempt ends without one. */

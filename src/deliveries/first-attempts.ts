@@ -8,7 +8,7 @@
  * receiver this process already knows to be full are held before they are read.
  */
 import type { Runtime } from '../runtime.js';
-import { attemptDelivery, attemptLoadedDelivery, attemptLoadedDeliveryIfSent, type AttemptDeps, type AttemptOutcome } from './attempt.js';
+import { attemptDelivery, attemptLoadedDelivery, attemptLoadedDeliveryIfSent, onceOnly, type AttemptDeps, type AttemptOutcome } from './attempt.js';
 import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
@@ -97,12 +97,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * is handed back held). `started` is told once its request is under way or it is handed back.
  */
 async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWithWebhook, w: WaitHere, started?: () => void): Promise<AttemptOutcome> {
-  let told = false;
-  const tell = () => {
-    if (told) return;
-    told = true;
-    started?.();
-  };
+  const tell = onceOnly(started);
   try {
     for (;;) {
       const wait = deps.limits.heldFor(row.webhookId);
