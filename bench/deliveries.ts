@@ -92,6 +92,11 @@ parentPort.on('message', (m) => {
     lags.sort((a, b) => a - b);
     const q = (p) => lags.length ? Math.round(lags[Math.floor(p * (lags.length - 1))]) : 0;
     parentPort.postMessage({ lags: { p50: q(0.5), p90: q(0.9), p99: q(0.99) } });
+  } else if (m === 'rounds') {
+    // Each receiver's request k·cap (the last of each round of the cap), and the first requests per 50 ms: where a run loses time.
+    const cap = Number(process.env.BENCH_CAP), rounds = [], first = [];
+    for (const st of stats) { const t = st.times.slice().sort((a, b) => a - b); rounds.push(t.filter((_v, k) => (k + 1) % cap === 0)); first.push(...t.slice(0, cap)); }
+    parentPort.postMessage({ rounds: { rounds, first } });
   } else if (m === 'total') {
     parentPort.postMessage({ total: stats.reduce((n, st) => n + st.requests, 0) });
   }
@@ -253,6 +258,12 @@ async function main(): Promise<void> {
       const fanned = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { dispatchedAt: true } });
       console.log(`  delivered per 250 ms: ${perQuarterSecond(rows.map((r) => r.deliveredAt), triggerStart)}`);
       console.log(`  messages fanned out per 250 ms: ${perQuarterSecond(fanned.map((m) => m.dispatchedAt), triggerStart)}`);
+      const { rounds, first } = await ask<{ rounds: number[][]; first: number[] }>(receiverThread, 'rounds', 'rounds');
+      const perRound = rounds[0].map((_v, r) => rounds.map((t) => t[r] - triggerStart).sort((a, b) => a - b));
+      console.log(`  end of each round of the cap (ms after the trigger; min / median / max over receivers): ${perRound.map((ts) => `${ts[0].toFixed(0)}/${ts[ts.length >> 1].toFixed(0)}/${ts[ts.length - 1].toFixed(0)}`).join('  ')}`);
+      const buckets: number[] = [];
+      for (const t of first) buckets[Math.floor((t - triggerStart) / 50)] = (buckets[Math.floor((t - triggerStart) / 50)] ?? 0) + 1;
+      console.log(`  first round's requests per 50 ms: ${Array.from(buckets, (n, b) => `${b * 50}:${n ?? 0}`).join(' ')}`);
     }
     const engineRate = total / ((lastDelivered - triggerStart) / 1000);
     const lags = await ask<{ p50: number; p90: number; p99: number }>(receiverThread, 'lags', 'lags');

@@ -141,6 +141,32 @@ describe("a fan-out's write", () => {
     expect((await rowsOf(msg.id))[0]).toMatchObject({ status: 'delivered', attemptCount: 1 });
   });
 
+  it("writes each body byte for byte and each time to the millisecond, whether the rows' bodies share their rest (sent once) or not", async () => {
+    const rest = '"timestamp":"2026-11-28T09:00:00.123Z","topic":"alert.opened","payload":{"note":"quote \\" backslash \\\\ é ✓"}}';
+    for (const shared of [true, false]) {
+      const { msg, rows } = await planned(3);
+      // A fan-out's bodies: the id first, then the same rest; otherwise (a test's, an old run's) any body.
+      for (const [k, r] of rows.entries()) r.body = shared ? `{"id":"${r.id}",${rest}` : k === 1 ? `{"id":"${r.id}","other":true}` : `{"id":"${r.id}",${rest}`;
+      const now = new Date(Date.UTC(2026, 10, 28, 9, 0, 0, 7));
+      const write = new FanOutWrite(s.app.rt, store, msg, rows, now, 60_000);
+      const o = { ...outcome(rows[0], msg.createdAt), at: new Date(Date.UTC(2026, 10, 28, 9, 0, 1, 999)) };
+      const r2 = { ...outcome(rows[1], msg.createdAt, 'retrying'), nextAttemptAt: new Date(Date.UTC(2026, 10, 28, 9, 0, 31, 1)) };
+      const recorded = Promise.all([write.record(o), write.record(r2)]);
+      write.done(rows[2].id);
+      await recorded;
+      const got = new Map(
+        (await s.app.rt.prisma.delivery.findMany({ where: { outboxId: msg.id }, select: { id: true, body: true, deliveredAt: true, nextAttemptAt: true, windowStartedAt: true } })).map((d) => [d.id, d]),
+      );
+      for (const r of rows) expect(got.get(r.id)?.body).toBe(r.body);
+      expect(got.get(rows[0].id)?.deliveredAt?.toISOString()).toBe('2026-11-28T09:00:01.999Z');
+      expect(got.get(rows[1].id)?.nextAttemptAt?.toISOString()).toBe('2026-11-28T09:00:31.001Z');
+      expect(got.get(rows[2].id)?.nextAttemptAt?.toISOString()).toBe('2026-11-28T09:00:00.007Z');
+      expect(got.get(rows[2].id)?.windowStartedAt.toISOString()).toBe('2026-11-28T09:00:00.007Z');
+      const [att] = await s.app.rt.prisma.deliveryAttempt.findMany({ where: { deliveryId: rows[0].id }, select: { createdAt: true } });
+      expect(att.createdAt.toISOString()).toBe('2026-11-28T09:00:01.999Z');
+    }
+  });
+
   it('leaves deliveries another run wrote alone: their outcomes from this run are not recorded', async () => {
     const { msg, rows } = await planned(2);
     const earlier = new FanOutWrite(s.app.rt, store, msg, rows, s.app.rt.clock.now(), 60_000);
