@@ -33,9 +33,8 @@ import { countRedisCommands, countSqlStatements } from './lib/counters.js';
 import { cpuByCommand, cpuSince } from './lib/process-cpu.js';
 import { dropRedisPrefix, perQuarterSecond } from './lib/run-data.js';
 import { ask, startReceivers, type ReceiverStats } from './lib/receivers.js';
+import { ADMIN_URL, REDIS_URL } from './lib/env.js';
 
-const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
-const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const RECEIVERS = Number(process.env.BENCH_RECEIVERS ?? 60);
 const MESSAGES = Number(process.env.BENCH_MESSAGES ?? 200);
 const TIMEOUT_MS = Number(process.env.BENCH_TIMEOUT_MS ?? 180_000);
