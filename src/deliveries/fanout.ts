@@ -105,6 +105,23 @@ const FAN_OUT_WAIT_MARGIN_MS = 200;
 /** The longest a fan-out keeps its place in the fan-out gate (src/deliveries/deps.ts). */
 const GATE_HOLD_MAX_MS = 2_000;
 
+/** The longest a fan-out waits, keeping its place in the gate, for its receivers' room to come near. */
+const ROOM_WAIT_MAX_MS = 1_000;
+
+/**
+ * Waits, keeping the fan-out's place in the gate, until the first of the message's receivers this process
+ * knows to be full has room within one wait here (WAIT_HERE_EACH_MS). Without it, a fan-out whose receivers
+ * are all full for longer (their window taken by earlier messages) handed every delivery at once to a
+ * delayed first-attempts job and let the next fan-out in, which did the same: messages were fanned out far
+ * ahead of the receivers' room, and their deliveries went the slow way (a job woken from Redis tens of ms
+ * late, its rows read again) instead of waiting here for their slot.
+ */
+async function untilRoomNears(engine: DeliveryEngine, hooks: readonly Hook[]): Promise<void> {
+  let soonest = Infinity;
+  for (const h of hooks) soonest = Math.min(soonest, engine.limits.heldFor(h.id));
+  if (soonest > WAIT_HERE_EACH_MS) await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS, ROOM_WAIT_MAX_MS)));
+}
+
 /**
  * Creates the message's deliveries (once) and makes their first attempts (with `engine`, from here;
  * else through a first-attempts job); returns how many it created, or null when the message no longer
@@ -146,6 +163,7 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
   const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
   const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
+  if (engine && wanted.length && !msg.dispatchedAt) await untilRoomNears(engine, wanted);
   const now = rt.clock.now();
   const bodyOf = deliveryBodies(msg);
   const rows: PlannedDelivery[] = wanted.map((h) => {
