@@ -20,6 +20,8 @@ export interface DeliveryEngine extends AttemptDeps {
    * attempts holds a send slot (or was held back: at once when its receiver is full for longer than a
    * wait, else once its room freed), not until the receivers answer, so a slow receiver never keeps the
    * next messages from being fanned out, and new deliveries are not created faster than they can start.
+   * A message whose receivers are all known full for longer than a wait first waits, in its place, for
+   * the first of them to near its room (at most a second: src/deliveries/fanout.ts, `untilRoomNears`).
    */
   fanOutGate: SendSlots;
 }
