@@ -24,6 +24,12 @@ export interface DeliveryEngine extends AttemptDeps {
    * the first of them to near its room (at most a second: src/deliveries/fanout.ts, `untilRoomNears`).
    */
   fanOutGate: SendSlots;
+  /**
+   * How many fan-outs may wait in their gate place for their receivers' room at once: half the gate, so
+   * the other half always turns over (a tenant whose receivers are all full never holds up the fan-out of
+   * the messages queued behind its own; those beyond it go to a first-attempts job as before).
+   */
+  roomWaits: SendSlots;
 }
 
 const engines = new WeakMap<Runtime, DeliveryEngine>();
@@ -37,6 +43,7 @@ export function deliveryEngine(rt: Runtime): DeliveryEngine {
       slots: new SendSlots(rt.config.webhooks.concurrency),
       announcer: new DeliveryAnnouncer(rt),
       fanOutGate: new SendSlots(FAN_OUT_GATE),
+      roomWaits: new SendSlots(FAN_OUT_GATE / 2),
     };
     engines.set(rt, deps);
   }

@@ -114,12 +114,18 @@ const ROOM_WAIT_MAX_MS = 1_000;
  * are all full for longer (their window taken by earlier messages) handed every delivery at once to a
  * delayed first-attempts job and let the next fan-out in, which did the same: messages were fanned out far
  * ahead of the receivers' room, and their deliveries went the slow way (a job woken from Redis tens of ms
- * late, its rows read again) instead of waiting here for their slot.
+ * late, its rows read again) instead of waiting here for their slot. At most half the gate waits so
+ * (`roomWaits`): the rest of the queue keeps moving, as before, whatever one tenant's receivers do.
  */
 async function untilRoomNears(engine: DeliveryEngine, hooks: readonly Hook[]): Promise<void> {
   let soonest = Infinity;
   for (const h of hooks) soonest = Math.min(soonest, engine.limits.heldFor(h.id));
-  if (soonest > WAIT_HERE_EACH_MS) await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS, ROOM_WAIT_MAX_MS)));
+  if (soonest <= WAIT_HERE_EACH_MS || !engine.roomWaits.tryAcquire()) return;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS, ROOM_WAIT_MAX_MS)));
+  } finally {
+    engine.roomWaits.release();
+  }
 }
 
 /**
