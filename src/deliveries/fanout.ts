@@ -110,7 +110,7 @@ const ROOM_WAIT_MAX_MS = 1_000;
 
 /**
  * Waits, keeping the fan-out's place in the gate, until the first of the message's receivers this process
- * knows to be full has room within one wait here (WAIT_HERE_EACH_MS). Without it, a fan-out whose receivers
+ * knows to be full has room within half a wait here (WAIT_HERE_EACH_MS). Without it, a fan-out whose receivers
  * are all full for longer (their window taken by earlier messages) handed every delivery at once to a
  * delayed first-attempts job and let the next fan-out in, which did the same: messages were fanned out far
  * ahead of the receivers' room, and their deliveries went the slow way (a job woken from Redis tens of ms
@@ -122,7 +122,8 @@ async function untilRoomNears(engine: DeliveryEngine, hooks: readonly Hook[]): P
   for (const h of hooks) soonest = Math.min(soonest, engine.limits.heldFor(h.id));
   if (soonest <= WAIT_HERE_EACH_MS || !engine.roomWaits.tryAcquire()) return;
   try {
-    await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS, ROOM_WAIT_MAX_MS)));
+    // Until half a wait is left (not a whole one: the next look adds its few ms of spread, and would hand the delivery on).
+    await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS / 2, ROOM_WAIT_MAX_MS)));
   } finally {
     engine.roomWaits.release();
   }
