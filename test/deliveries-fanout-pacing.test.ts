@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
+import { eventually } from './helpers/http.js';
 import { deliveryEngine } from '../src/deliveries/deps.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 import { writeOutbox } from '../src/outbox/outbox.js';
@@ -84,7 +85,8 @@ describe("a fan-out to receivers known to be full", () => {
     const mine = await Promise.all(Array.from({ length: 10 }, () => announce(flooding.tenantId)));
     let waitingDone = 0;
     const fanOuts = mine.map((id) => fanOutOutboxMessage(rt, id, engine).then(() => waitingDone++));
-    await new Promise((r) => setTimeout(r, 100));
+    // Until the ones handed on are done (not a fixed pause: on a loaded machine they may take longer), while four still wait.
+    await eventually(async () => waitingDone >= 6, 5_000, 5);
     const before = waitingDone;
     const theirs = await announce(other.tenantId);
     expect(await fanOutOutboxMessage(rt, theirs, engine)).toBe(1);

@@ -13,6 +13,7 @@
  * worker's fan-out job runs again (first attempts of deliveries an earlier run created go through that
  * job), and the sweeper leaves the deliveries alone while either job is live.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
 import type { Prisma } from '../generated/prisma/client.js';
 import { deliveryIdOf, ID_CLOCK_MARGIN_MS, uuidv7Millis } from './ids.js';
@@ -123,7 +124,7 @@ async function untilRoomNears(engine: DeliveryEngine, hooks: readonly Hook[]): P
   if (soonest <= WAIT_HERE_EACH_MS || !engine.roomWaits.tryAcquire()) return;
   try {
     // Until half a wait is left (not a whole one: the next look adds its few ms of spread, and would hand the delivery on).
-    await new Promise((resolve) => setTimeout(resolve, Math.min(soonest - WAIT_HERE_EACH_MS / 2, ROOM_WAIT_MAX_MS)));
+    await sleep(Math.min(soonest - WAIT_HERE_EACH_MS / 2, ROOM_WAIT_MAX_MS));
   } finally {
     engine.roomWaits.release();
   }

@@ -7,6 +7,7 @@
  * pipelining). Deliveries the receivers' limits hold back are handed back, to wait in Redis; those of a
  * receiver this process already knows to be full are held before they are read.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
 import { attemptDelivery, attemptLoadedDelivery, attemptLoadedDeliveryIfSent, onceOnly, type AttemptDeps, type AttemptOutcome } from './attempt.js';
 import type { DeliveryWithWebhook } from './store.js';
@@ -89,8 +90,6 @@ async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly 
   const more = await attemptAll(rt, deps, read, undefined, undefined, ROUND, w);
   return { settled: result.settled + more.settled, skipped: result.skipped + more.skipped, held: [...result.held, ...more.held] };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A delivery's attempt, its row in hand, waiting here for its receiver's room while `w` allows (then it
