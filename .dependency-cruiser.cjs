@@ -10,7 +10,8 @@ module.exports = {
   forbidden: [
     {
       name: 'domain-imports-no-layer-above',
-      comment: 'The domain (src/ except the host in src/server/) never imports schema/, rest/, workers/ or src/server/.',
+      comment:
+        'The domain (src/ except the host in src/server/) never imports schema/, rest/, workers/ or src/server/.',
       severity: 'error',
       from: { path: '^src/(?!server/)' },
       to: { path: '^(schema|rest|workers)/|^src/server/' },
@@ -31,7 +32,8 @@ module.exports = {
     },
     {
       name: 'rest-no-prisma',
-      comment: 'The REST layer runs GraphQL operations and src/ services; it never touches Prisma or the database layer.',
+      comment:
+        'The REST layer runs GraphQL operations and src/ services; it never touches Prisma or the database layer.',
       severity: 'error',
       from: { path: '^rest/' },
       to: { path: '^src/generated/|^src/db/|@prisma/' },
@@ -49,7 +51,11 @@ module.exports = {
     exclude: { path: '^src/generated/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
     moduleSystems: ['es6', 'cjs'],
   },
 };

@@ -59,7 +59,8 @@ async function repeat(n: number, fn: () => Promise<unknown>): Promise<number[]> 
   return out;
 }
 
-const line = (label: string, ms: number[]) => `${label.padEnd(58)} p50 ${fmt(quantile(ms, 0.5)).padStart(8)} ms   p95 ${fmt(quantile(ms, 0.95)).padStart(8)} ms`;
+const line = (label: string, ms: number[]) =>
+  `${label.padEnd(58)} p50 ${fmt(quantile(ms, 0.5)).padStart(8)} ms   p95 ${fmt(quantile(ms, 0.95)).padStart(8)} ms`;
 
 async function main(): Promise<void> {
   const db = await createBenchDatabase('ops_bench_billing');
@@ -70,7 +71,11 @@ async function main(): Promise<void> {
     await applyMigrations(db.url);
     await client.connect();
     const adminPassword = crypto.randomBytes(12).toString('hex');
-    const { tenant } = await createTenant(prisma, { name: 'bench-billing', adminEmail: 'admin@bench.local', adminPassword });
+    const { tenant } = await createTenant(prisma, {
+      name: 'bench-billing',
+      adminEmail: 'admin@bench.local',
+      adminPassword,
+    });
     console.log(`bench:billing — ${int(EVENTS)} events over ${DAYS} days, one tenant`);
 
     // 1. The timeline, written by Postgres.
@@ -106,23 +111,36 @@ async function main(): Promise<void> {
       [tenant.id, new Date(dayStart).toISOString(), new Date(dayStart + DAY_MS).toISOString()],
     );
     const [, baseDayMs] = await timed(() =>
-      client.query(`SELECT source, module, count(*) FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedAt" < $3::timestamp AND "receivedVia" <> 'system' GROUP BY 1, 2`, [
-        tenant.id,
-        new Date(dayStart).toISOString(),
-        new Date(dayStart + DAY_MS).toISOString(),
-      ]),
+      client.query(
+        `SELECT source, module, count(*) FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedAt" < $3::timestamp AND "receivedVia" <> 'system' GROUP BY 1, 2`,
+        [tenant.id, new Date(dayStart).toISOString(), new Date(dayStart + DAY_MS).toISOString()],
+      ),
     );
     void baselineDay;
-    const dayEvents = Number((await client.query(`SELECT count(*) FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedAt" < $3::timestamp`, [tenant.id, new Date(dayStart).toISOString(), new Date(dayStart + DAY_MS).toISOString()])).rows[0].count);
-    console.log(`\nMetering one day (${new Date(dayStart).toISOString().slice(0, 10)}, ${int(dayEvents)} events, 24 hourly windows, all meters, incl. the daily storage snapshot)`);
+    const dayEvents = Number(
+      (
+        await client.query(
+          `SELECT count(*) FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedAt" < $3::timestamp`,
+          [tenant.id, new Date(dayStart).toISOString(), new Date(dayStart + DAY_MS).toISOString()],
+        )
+      ).rows[0].count,
+    );
+    console.log(
+      `\nMetering one day (${new Date(dayStart).toISOString().slice(0, 10)}, ${int(dayEvents)} events, 24 hourly windows, all meters, incl. the daily storage snapshot)`,
+    );
     console.log(`  ours      24 × computeWindow (one transaction each)               ${fmt(dayMs)} ms`);
     console.log(`  baseline  one SELECT source, module, count(*) … GROUP BY over the day ${fmt(baseDayMs)} ms`);
-    console.log(`            of which the 00:00 window (with the stored-events snapshot, summed from the windows' stored-bytes rows) ${fmt(perWindow[0]!)} ms; the other 23 windows p50 ${fmt(quantile(perWindow.slice(1), 0.5))} ms, max ${fmt(Math.max(...perWindow.slice(1)))} ms`);
-    console.log(`  ratio     ${fmt(dayMs / baseDayMs, 2)}× the single GROUP BY (${fmt((dayMs - perWindow[0]!) / baseDayMs, 2)}× without the snapshot window)`);
+    console.log(
+      `            of which the 00:00 window (with the stored-events snapshot, summed from the windows' stored-bytes rows) ${fmt(perWindow[0]!)} ms; the other 23 windows p50 ${fmt(quantile(perWindow.slice(1), 0.5))} ms, max ${fmt(Math.max(...perWindow.slice(1)))} ms`,
+    );
+    console.log(
+      `  ratio     ${fmt(dayMs / baseDayMs, 2)}× the single GROUP BY (${fmt((dayMs - perWindow[0]!) / baseDayMs, 2)}× without the snapshot window)`,
+    );
 
     // The rest of the span, two windows at a time (the worker's concurrency).
     const rest: Date[] = [];
-    for (let t = Math.floor(start / WINDOW_MS) * WINDOW_MS; t <= end; t += WINDOW_MS) if (t < dayStart || t >= dayStart + DAY_MS) rest.push(new Date(t));
+    for (let t = Math.floor(start / WINDOW_MS) * WINDOW_MS; t <= end; t += WINDOW_MS)
+      if (t < dayStart || t >= dayStart + DAY_MS) rest.push(new Date(t));
     const [, restMs] = await timed(async () => {
       let next = 0;
       await Promise.all(
@@ -134,15 +152,31 @@ async function main(): Promise<void> {
         }),
       );
     });
-    const usageRows = Number((await client.query(`SELECT count(*) FROM "BillingUsage" WHERE "tenantId" = $1`, [tenant.id])).rows[0].count);
-    console.log(`  the other ${rest.length} windows of the span, 2 at a time: ${fmt(restMs / 1000)} s (${fmt(restMs / rest.length)} ms per window); ${int(usageRows)} usage rows in all`);
+    const usageRows = Number(
+      (await client.query(`SELECT count(*) FROM "BillingUsage" WHERE "tenantId" = $1`, [tenant.id])).rows[0].count,
+    );
+    console.log(
+      `  the other ${rest.length} windows of the span, 2 at a time: ${fmt(restMs / 1000)} s (${fmt(restMs / rest.length)} ms per window); ${int(usageRows)} usage rows in all`,
+    );
 
     // 3. Reads through the service against the raw-row GROUP BY.
     const env = serviceEnv(db.url);
     api = await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' });
     const base = api.info.url + '/api/v1';
-    const login = (await (await fetch(base + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }) })).json()) as { access_token: string };
-    const minted = (await (await fetch(base + '/auth/tokens', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` }, body: JSON.stringify({ name: 'bench' }) })).json()) as { token: string };
+    const login = (await (
+      await fetch(base + '/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }),
+      })
+    ).json()) as { access_token: string };
+    const minted = (await (
+      await fetch(base + '/auth/tokens', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` },
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    ).json()) as { token: string };
     const auth = { authorization: `Bearer ${minted.token}` };
     const get = async (p: string) => {
       const r = await fetch(base + p, { headers: auth });
@@ -155,7 +189,10 @@ async function main(): Promise<void> {
     const curMs = await repeat(QUERIES, () => get('/billing/current'));
     const dailyMs = await repeat(QUERIES, () => get('/billing/daily?days=30'));
     const baseCurMs = await repeat(QUERIES, () =>
-      client.query(`SELECT source, module, count(*) * 0.00001 AS amount FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedVia" <> 'system' GROUP BY 1, 2`, [tenant.id, monthStart]),
+      client.query(
+        `SELECT source, module, count(*) * 0.00001 AS amount FROM "Event" WHERE "tenantId" = $1 AND "receivedAt" >= $2::timestamp AND "receivedVia" <> 'system' GROUP BY 1, 2`,
+        [tenant.id, monthStart],
+      ),
     );
     const baseDailyMs = await repeat(QUERIES, () =>
       client.query(
@@ -163,9 +200,11 @@ async function main(): Promise<void> {
         [tenant.id, new Date(Math.floor(Date.now() / DAY_MS) * DAY_MS - 29 * DAY_MS).toISOString()],
       ),
     );
-    console.log(`\nReads (${QUERIES} timed after 3 warm-ups; month to date ${current.total.amount} ${current.currency} from ${current.skus.length} SKU(s), 30-day total ${daily.total.amount})`);
+    console.log(
+      `\nReads (${QUERIES} timed after 3 warm-ups; month to date ${current.total.amount} ${current.currency} from ${current.skus.length} SKU(s), 30-day total ${daily.total.amount})`,
+    );
     console.log(line('  ours      GET /billing/current (HTTP, PAT, GraphQL)', curMs));
-    console.log(line('  baseline  SELECT … GROUP BY over the month\'s raw rows', baseCurMs));
+    console.log(line("  baseline  SELECT … GROUP BY over the month's raw rows", baseCurMs));
     console.log(`  ratio     p95 ${fmt(quantile(curMs, 0.95) / quantile(baseCurMs, 0.95), 3)}× the raw GROUP BY`);
     console.log(line('  ours      GET /billing/daily?days=30 (HTTP, PAT, GraphQL)', dailyMs));
     console.log(line('  baseline  SELECT day, … GROUP BY over 30 days of raw rows', baseDailyMs));

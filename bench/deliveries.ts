@@ -50,11 +50,24 @@ async function baseline(urls: string[], total: number, concurrency: number, secr
   const started = performance.now();
   const one = (i: number) =>
     new Promise<void>((resolve, reject) => {
-      const body = JSON.stringify({ id: `baseline-${i}`, timestamp: new Date().toISOString(), topic: 'alert.opened', source: 'bench', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { n: i } });
+      const body = JSON.stringify({
+        id: `baseline-${i}`,
+        timestamp: new Date().toISOString(),
+        topic: 'alert.opened',
+        source: 'bench',
+        kind: 'alert.opened',
+        severity: 'critical',
+        labels: {},
+        payload: { n: i },
+      });
       const req = http.request(urls[i % urls.length], {
         method: 'POST',
         agent,
-        headers: { 'content-type': 'application/json', 'webhook-id': `baseline-${i}`, 'x-service-signature': hmacHex(secret, body) },
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': `baseline-${i}`,
+          'x-service-signature': hmacHex(secret, body),
+        },
       });
       req.on('response', (res) => {
         res.resume();
@@ -83,7 +96,14 @@ interface Phase {
  * One measured phase: the messages announced as the service announces a batch of changes, then the wait
  * for every delivery; prints what it measured, each line after `label`.
  */
-async function measurePhase(label: string, app: Awaited<ReturnType<typeof startApp>>, tenantId: string, receivers: ChildProcess, total: number, tag: string): Promise<Phase> {
+async function measurePhase(
+  label: string,
+  app: Awaited<ReturnType<typeof startApp>>,
+  tenantId: string,
+  receivers: ChildProcess,
+  total: number,
+  tag: string,
+): Promise<Phase> {
   const rt = app.rt;
   await ask(receivers, 'reset', 'reset');
   const cpuBefore = process.cpuUsage();
@@ -97,7 +117,13 @@ async function measurePhase(label: string, app: Awaited<ReturnType<typeof startA
         tenantId,
         topic: 'alert.opened' as const,
         subjectId: `${tag}-${i + k}`,
-        body: { source: 'bench', kind: 'alert.opened', severity: 'critical', labels: { bench: tag }, payload: { n: i + k } },
+        body: {
+          source: 'bench',
+          kind: 'alert.opened',
+          severity: 'critical',
+          labels: { bench: tag },
+          payload: { n: i + k },
+        },
         createdAt: rt.clock.now(),
       }));
       // As the service announces a batch of changes (src/webhooks/event-triggers.ts): one statement.
@@ -109,27 +135,49 @@ async function measurePhase(label: string, app: Awaited<ReturnType<typeof startA
     // and only then on Postgres for the last records: a count(*) every 100 ms during the run cost Postgres
     // ~5% of its CPU in the measured phase (pg_stat_statements), taken from what the engine could use.
     while ((await ask<number>(receivers, 'total', 'total')) < total) await new Promise((r) => setTimeout(r, 50));
-    while ((await rt.prisma.delivery.count({ where: { outboxId: { in: ids }, status: 'delivered' } })) < total) await new Promise((r) => setTimeout(r, 20));
+    while ((await rt.prisma.delivery.count({ where: { outboxId: { in: ids }, status: 'delivered' } })) < total)
+      await new Promise((r) => setTimeout(r, 20));
   });
   const cpu = process.cpuUsage(cpuBefore);
   const othersCpu = cpuSince(othersBefore, others.names, others.pids);
   const cpuMsPerDelivery = (cpu.user + cpu.system) / 1000 / total;
-  const rows = await rt.prisma.delivery.findMany({ where: { outboxId: { in: ids } }, select: { outboxId: true, status: true, deliveredAt: true } });
+  const rows = await rt.prisma.delivery.findMany({
+    where: { outboxId: { in: ids } },
+    select: { outboxId: true, status: true, deliveredAt: true },
+  });
   const delivered = rows.filter((r) => r.status === 'delivered');
-  const messages = await rt.prisma.outboxMessage.findMany({ where: { id: { in: ids } }, select: { id: true, createdAt: true, dispatchedAt: true } });
+  const messages = await rt.prisma.outboxMessage.findMany({
+    where: { id: { in: ids } },
+    select: { id: true, createdAt: true, dispatchedAt: true },
+  });
   const triggeredAt = new Map(messages.map((m) => [m.id, m.createdAt.getTime()]));
-  const latencies = delivered.map((r) => r.deliveredAt!.getTime() - triggeredAt.get(r.outboxId!)!).sort((a, b) => a - b);
+  const latencies = delivered
+    .map((r) => r.deliveredAt!.getTime() - triggeredAt.get(r.outboxId!)!)
+    .sort((a, b) => a - b);
   const lastDelivered = Math.max(...delivered.map((r) => r.deliveredAt!.getTime()));
   const say = (line: string) => console.log(`${label}: ${line}`);
   if (process.env.BENCH_TIMELINE) {
     // Deliveries recorded and messages fanned out per 250 ms after the first trigger: where the rounds of the cap lose time.
-    say(`delivered per 250 ms: ${perQuarterSecond(delivered.map((r) => r.deliveredAt), triggerStart)}`);
-    say(`messages fanned out per 250 ms: ${perQuarterSecond(messages.map((m) => m.dispatchedAt), triggerStart)}`);
+    say(
+      `delivered per 250 ms: ${perQuarterSecond(
+        delivered.map((r) => r.deliveredAt),
+        triggerStart,
+      )}`,
+    );
+    say(
+      `messages fanned out per 250 ms: ${perQuarterSecond(
+        messages.map((m) => m.dispatchedAt),
+        triggerStart,
+      )}`,
+    );
     const { rounds, first } = await ask<{ rounds: number[][]; first: number[] }>(receivers, 'rounds', 'rounds');
     const perRound = rounds[0].map((_v, r) => rounds.map((t) => t[r] - triggerStart).sort((a, b) => a - b));
-    say(`end of each round of the cap (ms after the trigger; min / median / max over receivers): ${perRound.map((ts) => `${ts[0].toFixed(0)}/${ts[ts.length >> 1].toFixed(0)}/${ts[ts.length - 1].toFixed(0)}`).join('  ')}`);
+    say(
+      `end of each round of the cap (ms after the trigger; min / median / max over receivers): ${perRound.map((ts) => `${ts[0].toFixed(0)}/${ts[ts.length >> 1].toFixed(0)}/${ts[ts.length - 1].toFixed(0)}`).join('  ')}`,
+    );
     const buckets: number[] = [];
-    for (const t of first) buckets[Math.floor((t - triggerStart) / 50)] = (buckets[Math.floor((t - triggerStart) / 50)] ?? 0) + 1;
+    for (const t of first)
+      buckets[Math.floor((t - triggerStart) / 50)] = (buckets[Math.floor((t - triggerStart) / 50)] ?? 0) + 1;
     say(`first round's requests per 50 ms: ${Array.from(buckets, (n, b) => `${b * 50}:${n ?? 0}`).join(' ')}`);
   }
   const rate = total / ((lastDelivered - triggerStart) / 1000);
@@ -139,19 +187,37 @@ async function measurePhase(label: string, app: Awaited<ReturnType<typeof startA
   const unique = stats.reduce((n, s) => n + s.unique, 0);
   const maxPerSecond = Math.max(...stats.map((s) => s.maxPerSlidingSecond));
   const failed = rows.length - delivered.length;
-  say(`${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${rate.toFixed(0)} deliveries/s aggregate`);
-  say(`trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`);
-  say(`per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`);
-  say(`lag at the cap: request k + ${CAP} reached its receiver p50 ${lags.p50} ms, p90 ${lags.p90} ms, p99 ${lags.p99} ms after request k's second was over (each round of the cap adds it)`);
-  say(`receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`);
-  say(`engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`);
-  say(`other processes' CPU per delivery: ${Object.entries(othersCpu).map(([k, ms]) => `${k} ${(ms / total).toFixed(3)} ms`).join(', ')} (from /proc; other work on the machine counts too)`);
+  say(
+    `${total} deliveries in ${((lastDelivered - triggerStart) / 1000).toFixed(2)} s = ${rate.toFixed(0)} deliveries/s aggregate`,
+  );
+  say(
+    `trigger→delivered latency: p50 ${percentile(latencies, 50)} ms, p99 ${percentile(latencies, 99)} ms, max ${latencies[latencies.length - 1]} ms`,
+  );
+  say(
+    `per-receiver cap: max ${maxPerSecond} requests in any sliding second (cap ${CAP}/s; the ideal for ${MESSAGES} per receiver at the cap is ${(MESSAGES / CAP).toFixed(1)} s)`,
+  );
+  say(
+    `lag at the cap: request k + ${CAP} reached its receiver p50 ${lags.p50} ms, p90 ${lags.p90} ms, p99 ${lags.p99} ms after request k's second was over (each round of the cap adds it)`,
+  );
+  say(
+    `receivers: ${requests} requests, ${unique} distinct webhook-ids; lost ${total - unique}, duplicated ${requests - unique}, not delivered ${failed}`,
+  );
+  say(
+    `engine process CPU: ${cpuMsPerDelivery.toFixed(3)} ms per delivery (user ${(cpu.user / 1000).toFixed(0)} ms, system ${(cpu.system / 1000).toFixed(0)} ms; Postgres and Redis not included) → ${(1000 / cpuMsPerDelivery).toFixed(0)} deliveries/s per core of engine CPU`,
+  );
+  say(
+    `other processes' CPU per delivery: ${Object.entries(othersCpu)
+      .map(([k, ms]) => `${k} ${(ms / total).toFixed(3)} ms`)
+      .join(', ')} (from /proc; other work on the machine counts too)`,
+  );
   return { rate, cpuMsPerDelivery, ok: unique === total && requests === unique && maxPerSecond <= CAP && failed === 0 };
 }
 
 async function main(): Promise<void> {
   const redisCounts = process.env.BENCH_COUNT_REDIS ? await countRedisCommands() : {};
-  const sqlCounts = process.env.BENCH_COUNT_SQL ? countSqlStatements(Number(process.env.BENCH_COUNT_SQL) > 1 ? Number(process.env.BENCH_COUNT_SQL) : 40) : {};
+  const sqlCounts = process.env.BENCH_COUNT_SQL
+    ? countSqlStatements(Number(process.env.BENCH_COUNT_SQL) > 1 ? Number(process.env.BENCH_COUNT_SQL) : 40)
+    : {};
   const runId = crypto.randomBytes(4).toString('hex');
   const dbName = `ops_bench_${runId}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -178,7 +244,9 @@ async function main(): Promise<void> {
       WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
     });
     const total = RECEIVERS * MESSAGES;
-    console.log(`bench:deliveries  receivers=${RECEIVERS} messages=${MESSAGES} deliveries=${total} cap=${CAP}/s per receiver  concurrency=${config.webhooks.concurrency}`);
+    console.log(
+      `bench:deliveries  receivers=${RECEIVERS} messages=${MESSAGES} deliveries=${total} cap=${CAP}/s per receiver  concurrency=${config.webhooks.concurrency}`,
+    );
 
     // 1. Baseline: plain POSTs, no engine.
     const baseCpuBefore = process.cpuUsage();
@@ -187,27 +255,57 @@ async function main(): Promise<void> {
     const baseCpu = process.cpuUsage(baseCpuBefore);
     const baseReceivers = cpuSince(baseReceiversBefore, [], { receivers: receivers.pid });
     const baseStats = await ask<ReceiverStats[]>(receivers, 'stats', 'stats');
-    console.log(`baseline (plain keep-alive POSTs, no engine, no cap): ${baseRate.toFixed(0)} req/s; max per receiver in a sliding second ${Math.max(...baseStats.map((s) => s.maxPerSlidingSecond))}`);
+    console.log(
+      `baseline (plain keep-alive POSTs, no engine, no cap): ${baseRate.toFixed(0)} req/s; max per receiver in a sliding second ${Math.max(...baseStats.map((s) => s.maxPerSlidingSecond))}`,
+    );
     // The floor of the engine's CPU per delivery: a bare client's signing and POST, and what the receivers take per request.
-    console.log(`  baseline CPU per request: client ${((baseCpu.user + baseCpu.system) / 1000 / total).toFixed(3)} ms (signing and the POST, no engine), receivers ${((baseReceivers.receivers ?? 0) / total).toFixed(3)} ms`);
+    console.log(
+      `  baseline CPU per request: client ${((baseCpu.user + baseCpu.system) / 1000 / total).toFixed(3)} ms (signing and the POST, no engine), receivers ${((baseReceivers.receivers ?? 0) / total).toFixed(3)} ms`,
+    );
 
     // 2. The engine: a cold start, then steady state once every receiver's window has cleared.
     app = await startApp(config, { http: false, workers: true });
-    const { tenant, admin: adminUser } = await createTenant(app.rt.prisma, { name: `bench-${runId}`, adminEmail: `admin@bench-${runId}.test`, adminPassword: crypto.randomBytes(12).toString('hex') });
-    const ctx = createCtx(app.rt, { tenantId: tenant.id, userId: adminUser.id, email: adminUser.email, role: 'admin', userKind: 'human', credential: { kind: 'pat', id: 'bench' } }, 'bench');
+    const { tenant, admin: adminUser } = await createTenant(app.rt.prisma, {
+      name: `bench-${runId}`,
+      adminEmail: `admin@bench-${runId}.test`,
+      adminPassword: crypto.randomBytes(12).toString('hex'),
+    });
+    const ctx = createCtx(
+      app.rt,
+      {
+        tenantId: tenant.id,
+        userId: adminUser.id,
+        email: adminUser.email,
+        role: 'admin',
+        userKind: 'human',
+        credential: { kind: 'pat', id: 'bench' },
+      },
+      'bench',
+    );
     for (const url of urls) await createOutboundWebhook(ctx, { name: url, url, triggers: [{ on: 'ALERT_OPENED' }] });
     const cold = await measurePhase('cold start', app, tenant.id, receivers, total, `${runId}-cold`);
     await new Promise((r) => setTimeout(r, 1200));
     const steady = await measurePhase('steady state', app, tenant.id, receivers, total, `${runId}-steady`);
 
-    if (process.env.BENCH_COUNT_REDIS) console.log(`Redis commands sent by the engine process (both phases): ${JSON.stringify(redisCounts)}`);
-    if (process.env.BENCH_COUNT_SQL) for (const [k, n] of Object.entries(sqlCounts).sort((a, b) => b[1] - a[1])) console.log(`  SQL ${String(n).padStart(6)}  ${k}`);
+    if (process.env.BENCH_COUNT_REDIS)
+      console.log(`Redis commands sent by the engine process (both phases): ${JSON.stringify(redisCounts)}`);
+    if (process.env.BENCH_COUNT_SQL)
+      for (const [k, n] of Object.entries(sqlCounts).sort((a, b) => b[1] - a[1]))
+        console.log(`  SQL ${String(n).padStart(6)}  ${k}`);
     console.log(`  ceiling at the cap: ${RECEIVERS * CAP} deliveries/s (receivers × cap)`);
-    console.log(`cold start: ${cold.rate.toFixed(0)} deliveries/s (${(cold.rate / (RECEIVERS * CAP)).toFixed(3)} of the ceiling), engine CPU ${cold.cpuMsPerDelivery.toFixed(3)} ms per delivery (the first ${total} after the process started)`);
-    console.log(`ratio engine / baseline: ${(steady.rate / baseRate).toFixed(3)}  (steady state; engine / cap ceiling: ${(steady.rate / (RECEIVERS * CAP)).toFixed(3)})`);
+    console.log(
+      `cold start: ${cold.rate.toFixed(0)} deliveries/s (${(cold.rate / (RECEIVERS * CAP)).toFixed(3)} of the ceiling), engine CPU ${cold.cpuMsPerDelivery.toFixed(3)} ms per delivery (the first ${total} after the process started)`,
+    );
+    console.log(
+      `ratio engine / baseline: ${(steady.rate / baseRate).toFixed(3)}  (steady state; engine / cap ceiling: ${(steady.rate / (RECEIVERS * CAP)).toFixed(3)})`,
+    );
     console.log(goalLine('deliveries/s (steady state)', steady.rate, { atLeast: 2900 }, '/s', 0));
-    console.log(goalLine('engine / cap ceiling (steady state)', steady.rate / (RECEIVERS * CAP), { atLeast: 0.97 }, '', 3));
-    console.log(goalLine('engine CPU per delivery (steady state)', steady.cpuMsPerDelivery, { atMost: 0.25 }, ' ms', 3));
+    console.log(
+      goalLine('engine / cap ceiling (steady state)', steady.rate / (RECEIVERS * CAP), { atLeast: 0.97 }, '', 3),
+    );
+    console.log(
+      goalLine('engine CPU per delivery (steady state)', steady.cpuMsPerDelivery, { atMost: 0.25 }, ' ms', 3),
+    );
     const ok = cold.ok && steady.ok;
     console.log(ok ? 'result: no lost or duplicated deliveries; cap held (both phases)' : 'result: CHECK FAILED');
     process.exitCode = ok ? 0 : 1;

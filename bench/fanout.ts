@@ -25,7 +25,9 @@ import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/load.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const SCENARIOS = (process.env.BENCH_SCENARIOS ?? '1x100,1x10000,2x20000').split(',').map((s) => s.split('x').map(Number) as [number, number]);
+const SCENARIOS = (process.env.BENCH_SCENARIOS ?? '1x100,1x10000,2x20000')
+  .split(',')
+  .map((s) => s.split('x').map(Number) as [number, number]);
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20);
 const CLIENT_PROCS = Number(process.env.BENCH_CLIENT_PROCS ?? 4);
 const TOKENS = Number(process.env.BENCH_TOKENS ?? 50);
@@ -33,27 +35,54 @@ const GOAL_P95_MS = 250;
 
 /** The soft open-file limit of this process (children inherit it). */
 function openFileLimit(): number {
-  const line = fs.readFileSync('/proc/self/limits', 'utf8').split('\n').find((l) => l.startsWith('Max open files'));
+  const line = fs
+    .readFileSync('/proc/self/limits', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('Max open files'));
   return Number(line?.split(/\s+/)[3] ?? Infinity);
 }
 const fdLimit = openFileLimit();
 for (const [nodes, subscribers] of SCENARIOS) {
   const perProcess = Math.max(Math.ceil(subscribers / nodes), Math.ceil(subscribers / CLIENT_PROCS));
-  if (perProcess + 1000 > fdLimit) throw new Error(`ulimit -n is ${fdLimit}: ${nodes}x${subscribers} needs about ${perProcess + 1000} open files per process (raise it: ulimit -n 65536)`);
+  if (perProcess + 1000 > fdLimit)
+    throw new Error(
+      `ulimit -n is ${fdLimit}: ${nodes}x${subscribers} needs about ${perProcess + 1000} open files per process (raise it: ulimit -n 65536)`,
+    );
 }
 
 const db = await createBenchDatabase('ops_bench_fanout');
 await applyMigrations(db.url);
 const env = serviceEnv(db.url, { INGEST_RATE_PER_SECOND: '100000' });
-const rt = createRuntime(loadConfig({ ...env, LOG_LEVEL: 'silent' }), db.url, { kind: 'single', url: REDIS_URL }, { poolSize: 2 });
-const { tenant, admin, ingestKey } = (await createTenant(rt.prisma, { name: 'fanout', adminEmail: 'fanout@bench.test', adminPassword: 'bench-password' })) as never as {
+const rt = createRuntime(
+  loadConfig({ ...env, LOG_LEVEL: 'silent' }),
+  db.url,
+  { kind: 'single', url: REDIS_URL },
+  { poolSize: 2 },
+);
+const { tenant, admin, ingestKey } = (await createTenant(rt.prisma, {
+  name: 'fanout',
+  adminEmail: 'fanout@bench.test',
+  adminPassword: 'bench-password',
+})) as never as {
   tenant: { id: string };
   admin: { id: string; email: string; role: 'admin'; kind: 'human' };
   ingestKey: string;
 };
-const ctx = createCtx(rt, { tenantId: tenant.id, userId: admin.id, email: admin.email, role: admin.role, userKind: admin.kind, credential: { kind: 'system', id: 'bench' } }, 'bench');
+const ctx = createCtx(
+  rt,
+  {
+    tenantId: tenant.id,
+    userId: admin.id,
+    email: admin.email,
+    role: admin.role,
+    userKind: admin.kind,
+    credential: { kind: 'system', id: 'bench' },
+  },
+  'bench',
+);
 const tokens: string[] = [];
-for (let i = 0; i < TOKENS; i++) tokens.push((await mintToken(ctx, { name: `fanout-${i}`, expiresInDays: null })).cleartext);
+for (let i = 0; i < TOKENS; i++)
+  tokens.push((await mintToken(ctx, { name: `fanout-${i}`, expiresInDays: null })).cleartext);
 
 type Receipts = Record<string, number[]>;
 function ask(child: ChildProcess): Promise<{ receipts: Receipts; closed: number }> {
@@ -69,15 +98,25 @@ function ask(child: ChildProcess): Promise<{ receipts: Receipts; closed: number 
 }
 
 async function post(url: string): Promise<{ id: string; at: number }> {
-  const r = await fetch(`${url}/api/v1/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-key': ingestKey }, body: JSON.stringify({ type: 'bench.fanout', source: 'bench' }) });
+  const r = await fetch(`${url}/api/v1/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-service-key': ingestKey },
+    body: JSON.stringify({ type: 'bench.fanout', source: 'bench' }),
+  });
   const at = Date.now();
   if (r.status !== 202) throw new Error(`ingest answered ${r.status}`);
   return { id: ((await r.json()) as { id: string }).id, at };
 }
 
-async function scenario(nodes: number, subscribers: number): Promise<{ p50: number; p95: number; p99: number; received: number }> {
+async function scenario(
+  nodes: number,
+  subscribers: number,
+): Promise<{ p50: number; p95: number; p99: number; received: number }> {
   const apis: Child<{ url: string }>[] = [];
-  for (let i = 0; i < nodes; i++) apis.push(await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' }, 120_000));
+  for (let i = 0; i < nodes; i++)
+    apis.push(
+      await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' }, 120_000),
+    );
   const urls = apis.map((a) => a.info.url);
   const procs = Math.min(CLIENT_PROCS, Math.max(1, Math.ceil(subscribers / 500)));
   const clients: ChildProcess[] = [];
@@ -87,7 +126,13 @@ async function scenario(nodes: number, subscribers: number): Promise<{ p50: numb
         const per = Math.floor(subscribers / procs) + (p < subscribers % procs ? 1 : 0);
         const child = fork(path.join(here, 'lib/fanout-clients.ts'), [], {
           execArgv: ['--import', 'tsx'],
-          env: { ...process.env, FANOUT_URLS: urls.join(','), FANOUT_TOKENS: tokens.join(','), FANOUT_CONNECTIONS: String(per), FANOUT_OFFSET: String(p) },
+          env: {
+            ...process.env,
+            FANOUT_URLS: urls.join(','),
+            FANOUT_TOKENS: tokens.join(','),
+            FANOUT_CONNECTIONS: String(per),
+            FANOUT_OFFSET: String(p),
+          },
         });
         clients.push(child);
         return new Promise<void>((resolve, reject) => {
@@ -107,7 +152,8 @@ async function scenario(nodes: number, subscribers: number): Promise<{ p50: numb
     // Receipts are gathered across every collect (a late one still counts, with its real latency).
     const all = new Map<string, number[]>();
     const gather = async () => {
-      for (const c of await Promise.all(clients.map(ask))) for (const [id, ts] of Object.entries(c.receipts)) all.set(id, [...(all.get(id) ?? []), ...ts]);
+      for (const c of await Promise.all(clients.map(ask)))
+        for (const [id, ts] of Object.entries(c.receipts)) all.set(id, [...(all.get(id) ?? []), ...ts]);
     };
     const posted: Array<{ id: string; at: number }> = [];
     for (let e = 0; e < EVENTS; e++) {
@@ -130,7 +176,12 @@ async function scenario(nodes: number, subscribers: number): Promise<{ p50: numb
       received += all.get(id)?.length ?? 0;
     }
     latencies.sort((a, b) => a - b);
-    return { p50: quantile(latencies, 0.5), p95: quantile(latencies, 0.95), p99: quantile(latencies, 0.99), received: received / (EVENTS * subscribers) };
+    return {
+      p50: quantile(latencies, 0.5),
+      p95: quantile(latencies, 0.95),
+      p99: quantile(latencies, 0.99),
+      received: received / (EVENTS * subscribers),
+    };
   } finally {
     for (const c of clients) c.kill('SIGTERM');
     await Promise.all(apis.map((a) => a.stop()));
@@ -139,7 +190,9 @@ async function scenario(nodes: number, subscribers: number): Promise<{ p50: numb
 
 try {
   let baseline: number | undefined;
-  console.log(`bench:fanout — ${EVENTS} events per scenario, ${CLIENT_PROCS} client processes, ${TOKENS} PATs, ulimit -n ${fdLimit}; goal p95 ≤ ${GOAL_P95_MS} ms, 100% received`);
+  console.log(
+    `bench:fanout — ${EVENTS} events per scenario, ${CLIENT_PROCS} client processes, ${TOKENS} PATs, ulimit -n ${fdLimit}; goal p95 ≤ ${GOAL_P95_MS} ms, 100% received`,
+  );
   for (const [nodes, subscribers] of SCENARIOS) {
     const r = await scenario(nodes, subscribers);
     baseline ??= r.p95;

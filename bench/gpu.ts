@@ -42,7 +42,25 @@ import { ADMIN_URL, REDIS_URL, createBenchDatabase, serviceEnv } from './lib/env
 import { startChild, type Child } from './lib/child.js';
 import { quantile } from './lib/load.js';
 import { goalLine } from './lib/goal.js';
-import { BASELINE_SQL, BATCH, CONNECTIONS, GPUS, GPUS_PER_NODE, HOURS, INTERVAL_S, MODEL, QUERIES, ROUNDS, SAMPLES, baselineParams, metrics, nodeOf, pushBody, shards, uuidOf } from './lib/gpu-fleet.js';
+import {
+  BASELINE_SQL,
+  BATCH,
+  CONNECTIONS,
+  GPUS,
+  GPUS_PER_NODE,
+  HOURS,
+  INTERVAL_S,
+  MODEL,
+  QUERIES,
+  ROUNDS,
+  SAMPLES,
+  baselineParams,
+  metrics,
+  nodeOf,
+  pushBody,
+  shards,
+  uuidOf,
+} from './lib/gpu-fleet.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
@@ -57,9 +75,11 @@ function memoryOf(pid: number): { peak: number; now: number } {
   return { peak: kb('VmHWM'), now: kb('VmRSS') };
 }
 
-
 /** One worker per queue, each running `work(item)` over its queue in order; returns wall time and per-item latencies (ms). */
-async function pool<T>(queues: T[][], work: (item: T, worker: number) => Promise<void>): Promise<{ ms: number; latencies: number[] }> {
+async function pool<T>(
+  queues: T[][],
+  work: (item: T, worker: number) => Promise<void>,
+): Promise<{ ms: number; latencies: number[] }> {
   const latencies: number[] = [];
   const t0 = performance.now();
   await Promise.all(
@@ -74,13 +94,30 @@ async function pool<T>(queues: T[][], work: (item: T, worker: number) => Promise
   return { ms: performance.now() - t0, latencies };
 }
 
-function request(agent: http.Agent, url: string, opts: { method: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: string }> {
+function request(
+  agent: http.Agent,
+  url: string,
+  opts: { method: string; headers: Record<string, string>; body?: string },
+): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const r = http.request(url, { agent, method: opts.method, headers: { ...opts.headers, ...(opts.body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) } : {}) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const r = http.request(
+      url,
+      {
+        agent,
+        method: opts.method,
+        headers: {
+          ...opts.headers,
+          ...(opts.body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(opts.body)) }
+            : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
     r.on('error', reject);
     r.end(opts.body);
   });
@@ -105,14 +142,24 @@ async function main(): Promise<void> {
     const prisma = createPrisma(db.url, 2);
     const adminPassword = crypto.randomBytes(12).toString('hex');
     const ours = await createTenant(prisma, { name: 'bench-gpu', adminEmail: 'admin@bench.local', adminPassword });
-    const base = await createTenant(prisma, { name: 'bench-gpu-baseline', adminEmail: 'admin@baseline.local', adminPassword });
+    const base = await createTenant(prisma, {
+      name: 'bench-gpu-baseline',
+      adminEmail: 'admin@baseline.local',
+      adminPassword,
+    });
     await prisma.$disconnect();
     await sql.connect();
     const gpuIds = (
       await sql.query(
         `INSERT INTO "Gpu" ("id", "tenantId", "uuid", "node", "index", "model", "source")
          SELECT gen_random_uuid()::text, $1, u, n, i, $5, 'nvidia-smi' FROM unnest($2::text[], $3::text[], $4::int[]) WITH ORDINALITY AS x(u, n, i, o) ORDER BY o RETURNING "id"`,
-        [base.tenant.id, Array.from({ length: GPUS }, (_, g) => uuidOf(g)), Array.from({ length: GPUS }, (_, g) => nodeOf(g)), Array.from({ length: GPUS }, (_, g) => g % GPUS_PER_NODE), MODEL],
+        [
+          base.tenant.id,
+          Array.from({ length: GPUS }, (_, g) => uuidOf(g)),
+          Array.from({ length: GPUS }, (_, g) => nodeOf(g)),
+          Array.from({ length: GPUS }, (_, g) => g % GPUS_PER_NODE),
+          MODEL,
+        ],
       )
     ).rows.map((r) => r.id as string);
 
@@ -153,43 +200,102 @@ async function main(): Promise<void> {
     const ourRate = ourStored / (ourRun.ms / 1000);
     const rssIngest = memoryOf(api.process.pid!);
     // The service rolls history up after answering: wait (on the rows) until both resolutions cover every sample.
-    const rollupsOf = async () => (await sql.query('SELECT "resolution", count(*)::int AS n, sum("samples")::bigint AS s FROM "GpuRollup" WHERE "tenantId" = $1 GROUP BY 1 ORDER BY 1', [ours.tenant.id])).rows as Array<{ resolution: number; n: number; s: string }>;
+    const rollupsOf = async () =>
+      (
+        await sql.query(
+          'SELECT "resolution", count(*)::int AS n, sum("samples")::bigint AS s FROM "GpuRollup" WHERE "tenantId" = $1 GROUP BY 1 ORDER BY 1',
+          [ours.tenant.id],
+        )
+      ).rows as Array<{ resolution: number; n: number; s: string }>;
     const rollupWait = performance.now();
     let rollups = await rollupsOf();
-    while (!(rollups.length === 2 && rollups.every((r) => Number(r.s) === ourStored)) && performance.now() - rollupWait < 120_000) {
+    while (
+      !(rollups.length === 2 && rollups.every((r) => Number(r.s) === ourStored)) &&
+      performance.now() - rollupWait < 120_000
+    ) {
       await new Promise((r) => setTimeout(r, 100));
       rollups = await rollupsOf();
     }
     const rollupLagMs = performance.now() - rollupWait;
 
-    console.log(`\ningest of ${int(SAMPLES)} samples (${MiB(Buffer.byteLength(sampleBody))} of JSON per 5,000-sample POST${bodyLimit > 1024 * 1024 ? `; BODY_LIMIT_BYTES raised to ${int(bodyLimit)} for it` : ''})`);
-    console.log(`  baseline: INSERT … SELECT unnest(…) via pg  ${fmt(baseRate, 0).padStart(8)} samples/s   ${fmt(baseRun.ms / 1000, 1)} s   per batch p50 ${fmt(quantile(baseRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(baseRun.latencies, 0.95), 0)} ms   (${int(baseStored)} rows)`);
-    console.log(`  POST /api/v1/ai-factory/gpu/samples         ${fmt(ourRate, 0).padStart(8)} samples/s   ${fmt(ourRun.ms / 1000, 1)} s   per POST  p50 ${fmt(quantile(ourRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(ourRun.latencies, 0.95), 0)} ms   (${int(ourStored)} rows, ${int(accepted)} reported stored)`);
+    console.log(
+      `\ningest of ${int(SAMPLES)} samples (${MiB(Buffer.byteLength(sampleBody))} of JSON per 5,000-sample POST${bodyLimit > 1024 * 1024 ? `; BODY_LIMIT_BYTES raised to ${int(bodyLimit)} for it` : ''})`,
+    );
+    console.log(
+      `  baseline: INSERT … SELECT unnest(…) via pg  ${fmt(baseRate, 0).padStart(8)} samples/s   ${fmt(baseRun.ms / 1000, 1)} s   per batch p50 ${fmt(quantile(baseRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(baseRun.latencies, 0.95), 0)} ms   (${int(baseStored)} rows)`,
+    );
+    console.log(
+      `  POST /api/v1/ai-factory/gpu/samples         ${fmt(ourRate, 0).padStart(8)} samples/s   ${fmt(ourRun.ms / 1000, 1)} s   per POST  p50 ${fmt(quantile(ourRun.latencies, 0.5), 0)} ms  p95 ${fmt(quantile(ourRun.latencies, 0.95), 0)} ms   (${int(ourStored)} rows, ${int(accepted)} reported stored)`,
+    );
     console.log(`  ${goalLine('ratio ours/baseline', ourRate / baseRate, { atLeast: 0.7 }, '×', 3)}`);
-    console.log(`  rollups (by the service's backfill roller, after each 202): ${rollups.map((r) => `${r.resolution === 60 ? '1-minute' : '1-hour'} ${int(r.n)} rows over ${int(Number(r.s))} samples`).join(', ') || 'none'}; complete ${fmt(rollupLagMs / 1000, 1)} s after the last POST (ratio counting that time too: ${fmt(ourStored / ((ourRun.ms + rollupLagMs) / 1000) / baseRate, 3)}×)`);
-    console.log(`  server RSS ${MiB(rssBefore.now)} idle, ${MiB(rssIngest.now)} after ingest, peak ${MiB(rssIngest.peak)}`);
+    console.log(
+      `  rollups (by the service's backfill roller, after each 202): ${rollups.map((r) => `${r.resolution === 60 ? '1-minute' : '1-hour'} ${int(r.n)} rows over ${int(Number(r.s))} samples`).join(', ') || 'none'}; complete ${fmt(rollupLagMs / 1000, 1)} s after the last POST (ratio counting that time too: ${fmt(ourStored / ((ourRun.ms + rollupLagMs) / 1000) / baseRate, 3)}×)`,
+    );
+    console.log(
+      `  server RSS ${MiB(rssBefore.now)} idle, ${MiB(rssIngest.now)} after ingest, peak ${MiB(rssIngest.peak)}`,
+    );
 
     // --- Reads ---
     // One live round so verdicts are current (not counted above).
     const live = Date.now();
-    const liveSamples = Array.from({ length: GPUS }, (_, g) => ({ node: nodeOf(g), uuid: uuidOf(g), index: g % GPUS_PER_NODE, model: MODEL, at: new Date(live).toISOString(), ...metrics(g, ROUNDS) }));
+    const liveSamples = Array.from({ length: GPUS }, (_, g) => ({
+      node: nodeOf(g),
+      uuid: uuidOf(g),
+      index: g % GPUS_PER_NODE,
+      model: MODEL,
+      at: new Date(live).toISOString(),
+      ...metrics(g, ROUNDS),
+    }));
     for (let i = 0; i < liveSamples.length; i += BATCH) {
-      const res = await request(agent, pushUrl, { method: 'POST', headers: ingestHeaders, body: JSON.stringify({ samples: liveSamples.slice(i, i + BATCH) }) });
+      const res = await request(agent, pushUrl, {
+        method: 'POST',
+        headers: ingestHeaders,
+        body: JSON.stringify({ samples: liveSamples.slice(i, i + BATCH) }),
+      });
       if (res.status !== 202) throw new Error(`live push answered ${res.status}: ${res.body.slice(0, 500)}`);
     }
-    const fresh = Number((await sql.query('SELECT count(*) FROM "Gpu" WHERE "tenantId" = $1 AND "lastSampleAt" = $2::timestamp', [ours.tenant.id, new Date(live).toISOString()])).rows[0].count);
+    const fresh = Number(
+      (
+        await sql.query('SELECT count(*) FROM "Gpu" WHERE "tenantId" = $1 AND "lastSampleAt" = $2::timestamp', [
+          ours.tenant.id,
+          new Date(live).toISOString(),
+        ])
+      ).rows[0].count,
+    );
     if (fresh !== GPUS) throw new Error(`after the live round ${fresh} of ${GPUS} GPUs have it as their last sample`);
     const apiBase = api.info.url + '/api/v1';
-    const login = await request(agent, apiBase + '/auth/login', { method: 'POST', headers: {}, body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }) });
+    const login = await request(agent, apiBase + '/auth/login', {
+      method: 'POST',
+      headers: {},
+      body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }),
+    });
     const jwt = (JSON.parse(login.body) as { access_token: string }).access_token;
-    const minted = await request(agent, apiBase + '/auth/tokens', { method: 'POST', headers: { authorization: `Bearer ${jwt}` }, body: JSON.stringify({ name: 'bench' }) });
+    const minted = await request(agent, apiBase + '/auth/tokens', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${jwt}` },
+      body: JSON.stringify({ name: 'bench' }),
+    });
     const auth = { authorization: `Bearer ${(JSON.parse(minted.body) as { token: string }).token}` };
     await sql.query('ANALYZE "GpuSample"; ANALYZE "GpuRollup"; ANALYZE "Gpu"');
 
     const reads: Array<{ name: string; path: string; describe: (body: any) => string }> = [
-      { name: 'GET gpu/summary', path: '/ai-factory/gpu/summary', describe: (b) => `${b.gpus.length} GPUs, ${JSON.stringify(b.fleet.by_health ?? b.fleet.byHealth ?? {})}` },
-      { name: 'GET gpu/timeseries 24 h, 1 node', path: `/ai-factory/gpu/timeseries?metric=utilization&since_hours=24&node=${nodeOf(0)}`, describe: (b) => `${b.series.length} series × ≤${Math.max(...b.series.map((s: any) => s.points.length))} points, step ${b.step_seconds ?? b.stepSeconds} s from ${b.resolution}` },
-      { name: 'GET gpu/timeseries 24 h, all GPUs', path: '/ai-factory/gpu/timeseries?metric=utilization&since_hours=24', describe: (b) => `${b.series.length} series × ≤${Math.max(...b.series.map((s: any) => s.points.length))} points, step ${b.step_seconds ?? b.stepSeconds} s from ${b.resolution}` },
+      {
+        name: 'GET gpu/summary',
+        path: '/ai-factory/gpu/summary',
+        describe: (b) => `${b.gpus.length} GPUs, ${JSON.stringify(b.fleet.by_health ?? b.fleet.byHealth ?? {})}`,
+      },
+      {
+        name: 'GET gpu/timeseries 24 h, 1 node',
+        path: `/ai-factory/gpu/timeseries?metric=utilization&since_hours=24&node=${nodeOf(0)}`,
+        describe: (b) =>
+          `${b.series.length} series × ≤${Math.max(...b.series.map((s: any) => s.points.length))} points, step ${b.step_seconds ?? b.stepSeconds} s from ${b.resolution}`,
+      },
+      {
+        name: 'GET gpu/timeseries 24 h, all GPUs',
+        path: '/ai-factory/gpu/timeseries?metric=utilization&since_hours=24',
+        describe: (b) =>
+          `${b.series.length} series × ≤${Math.max(...b.series.map((s: any) => s.points.length))} points, step ${b.step_seconds ?? b.stepSeconds} s from ${b.resolution}`,
+      },
     ];
     console.log(`\nreads, ${QUERIES} runs each after 3 warm-ups, one at a time`);
     for (const r of reads) {
@@ -205,7 +311,9 @@ async function main(): Promise<void> {
         last = res.body;
         bytes = Buffer.byteLength(res.body);
       }
-      console.log(`  ${r.name.padEnd(34)} p50 ${fmt(quantile(lat, 0.5), 1).padStart(7)} ms   p95 ${fmt(quantile(lat, 0.95), 1).padStart(7)} ms   ${r.describe(JSON.parse(last))}, ${fmt(bytes / 1024, 0)} KiB`);
+      console.log(
+        `  ${r.name.padEnd(34)} p50 ${fmt(quantile(lat, 0.5), 1).padStart(7)} ms   p95 ${fmt(quantile(lat, 0.95), 1).padStart(7)} ms   ${r.describe(JSON.parse(last))}, ${fmt(bytes / 1024, 0)} KiB`,
+      );
     }
     const rssEnd = memoryOf(api.process.pid!);
     console.log(`  server peak RSS over the whole run ${MiB(rssEnd.peak)}`);
@@ -215,7 +323,9 @@ async function main(): Promise<void> {
     await sql.end().catch(() => undefined);
     for (const c of children) await c.stop();
     await db.drop();
-    console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s, load average ${os.loadavg()[0].toFixed(1)} (figures are only comparable on an otherwise idle machine)`);
+    console.log(
+      `\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s, load average ${os.loadavg()[0].toFixed(1)} (figures are only comparable on an otherwise idle machine)`,
+    );
   }
 }
 

@@ -31,14 +31,21 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 300);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 30);
 const ALERTS = Number(process.env.BENCH_ALERTS ?? 50);
 
-
 /** Counts statements sent through any pg client of this process. */
 let statements = 0;
 const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
 const originalQuery = proto.query;
 proto.query = function (this: unknown, ...args: unknown[]) {
   statements++;
-  if (process.env.BENCH_SQL_LOG) console.log('SQL', String(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text).slice(0, Number(process.env.BENCH_SQL_LOG)), JSON.stringify((args[0] as { values?: unknown })?.values ?? args[1]));
+  if (process.env.BENCH_SQL_LOG)
+    console.log(
+      'SQL',
+      String(typeof args[0] === 'string' ? args[0] : (args[0] as { text?: string })?.text).slice(
+        0,
+        Number(process.env.BENCH_SQL_LOG),
+      ),
+      JSON.stringify((args[0] as { values?: unknown })?.values ?? args[1]),
+    );
   return originalQuery.apply(this, args);
 };
 
@@ -47,14 +54,22 @@ async function handWrittenDashboard(rt: Runtime, authorization: string | undefin
   const { principal } = await authenticate(rt, { authorization });
   if (!principal) throw new Error('unauthenticated');
   const tenantId = principal.tenantId;
-  const alerts = await rt.prisma.alert.findMany({ where: { tenantId }, orderBy: { id: 'desc' }, take: 100, select: { id: true, summary: true, severity: true, status: true, deviceId: true } });
+  const alerts = await rt.prisma.alert.findMany({
+    where: { tenantId },
+    orderBy: { id: 'desc' },
+    take: 100,
+    select: { id: true, summary: true, severity: true, status: true, deviceId: true },
+  });
   const links = await rt.prisma.alertEvent.findMany({
     where: { alertId: { in: alerts.map((a) => a.id) } },
     orderBy: [{ event: { receivedAt: 'desc' } }, { eventId: 'desc' }],
     select: { alertId: true, event: { select: { id: true, type: true, summary: true, receivedAt: true } } },
   });
   const deviceIds = [...new Set(alerts.map((a) => a.deviceId).filter((d): d is string => !!d))];
-  const devices = await rt.prisma.device.findMany({ where: { tenantId, id: { in: deviceIds } }, select: { id: true, name: true, site: true } });
+  const devices = await rt.prisma.device.findMany({
+    where: { tenantId, id: { in: deviceIds } },
+    select: { id: true, name: true, site: true },
+  });
   const proposals = await rt.prisma.proposal.findMany({
     where: { tenantId, deviceId: { in: deviceIds }, status: { in: ['proposed', 'approved'] } },
     orderBy: { id: 'desc' },
@@ -69,7 +84,8 @@ async function handWrittenDashboard(rt: Runtime, authorization: string | undefin
   const proposalsByDevice = new Map<string, unknown[]>();
   for (const p of proposals) {
     const list = proposalsByDevice.get(p.deviceId!) ?? [];
-    if (list.length < 10) list.push({ node: { id: p.id, title: p.title, status: p.status.toUpperCase(), proposer: p.proposer } }); // GraphQL enum names
+    if (list.length < 10)
+      list.push({ node: { id: p.id, title: p.title, status: p.status.toUpperCase(), proposer: p.proposer } }); // GraphQL enum names
     proposalsByDevice.set(p.deviceId!, list);
   }
   const deviceById = new Map(devices.map((d) => [d.id, d]));
@@ -78,7 +94,15 @@ async function handWrittenDashboard(rt: Runtime, authorization: string | undefin
       alerts: {
         edges: alerts.map(({ deviceId, ...a }) => {
           const d = deviceId ? deviceById.get(deviceId) : undefined;
-          return { node: { ...a, severity: a.severity.toUpperCase(), status: a.status.toUpperCase(), events: eventsByAlert.get(a.id) ?? [], device: d ? { ...d, proposals: { edges: proposalsByDevice.get(d.id) ?? [] } } : null } };
+          return {
+            node: {
+              ...a,
+              severity: a.severity.toUpperCase(),
+              status: a.status.toUpperCase(),
+              events: eventsByAlert.get(a.id) ?? [],
+              device: d ? { ...d, proposals: { edges: proposalsByDevice.get(d.id) ?? [] } } : null,
+            },
+          };
         }),
       },
     },
@@ -104,7 +128,8 @@ async function once(side: Side): Promise<void> {
   const body = (await res.json()) as { data?: { alerts?: { edges?: unknown[] } }; errors?: unknown };
   side.times.push(performance.now() - t0);
   side.statements += statements - before;
-  if (body.errors || body.data?.alerts?.edges?.length !== ALERTS) throw new Error(`${side.label}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
+  if (body.errors || body.data?.alerts?.edges?.length !== ALERTS)
+    throw new Error(`${side.label}: unexpected answer ${JSON.stringify(body).slice(0, 300)}`);
 }
 
 /**
@@ -114,7 +139,10 @@ async function once(side: Side): Promise<void> {
 async function measure(sides: Side[]): Promise<Array<{ p50: number; p95: number; statementsPerRequest: number }>> {
   for (let i = 0; i < WARMUP; i++) for (const side of sides) await (await side.send()).text();
   if (process.env.BENCH_CPU_PROF) {
-    for (const side of sides) await profiled(`graph-${side.label.split(' ')[0]}`, async () => { for (let i = 0; i < REQUESTS; i++) await once(side); });
+    for (const side of sides)
+      await profiled(`graph-${side.label.split(' ')[0]}`, async () => {
+        for (let i = 0; i < REQUESTS; i++) await once(side);
+      });
   } else {
     for (let i = 0; i < REQUESTS; i++) for (const side of sides) await once(side);
   }
@@ -123,7 +151,9 @@ async function measure(sides: Side[]): Promise<Array<{ p50: number; p95: number;
     const p50 = percentile(times, 50);
     const p95 = percentile(times, 95);
     const statementsPerRequest = side.statements / REQUESTS;
-    console.log(`${side.label.padEnd(34)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   ${statementsPerRequest.toFixed(1)} SQL statements per request`);
+    console.log(
+      `${side.label.padEnd(34)} p50 ${p50.toFixed(2).padStart(7)} ms   p95 ${p95.toFixed(2).padStart(7)} ms   ${statementsPerRequest.toFixed(1)} SQL statements per request`,
+    );
     return { p50, p95, statementsPerRequest };
   });
 }
@@ -165,17 +195,26 @@ try {
     await buildDashboardData(app.rt, t.tenantId, t.admin.id, { alerts: ALERTS, devices: 10, eventsPerAlert: 6 });
   }
   const headers = { authorization: `Bearer ${tenant.adminToken}`, 'content-type': 'application/json' };
-  console.log(`dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`);
+  console.log(
+    `dashboard: ${ALERTS} alerts × 5 latest events, device, open proposals + proposer; ${REQUESTS} sequential requests after ${WARMUP} warm-up`,
+  );
   const [base, ours] = await measure([
     { label: 'baseline (hand-written Prisma)', send: () => fetch(baselineUrl, { headers }), times: [], statements: 0 },
     {
       label: 'ours (GraphQL, Pothos planning)',
-      send: () => fetch(`${app.url}/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }) }),
+      send: () =>
+        fetch(`${app.url}/graphql`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({ query: DASHBOARD_QUERY, variables: { first: 100 } }),
+        }),
       times: [],
       statements: 0,
     },
   ]);
-  console.log(`ratio ours / baseline                p50 ${(ours!.p50 / base!.p50).toFixed(2)}x   p95 ${(ours!.p95 / base!.p95).toFixed(2)}x   statements ${(ours!.statementsPerRequest / base!.statementsPerRequest).toFixed(2)}x`);
+  console.log(
+    `ratio ours / baseline                p50 ${(ours!.p50 / base!.p50).toFixed(2)}x   p95 ${(ours!.p95 / base!.p95).toFixed(2)}x   statements ${(ours!.statementsPerRequest / base!.statementsPerRequest).toFixed(2)}x`,
+  );
   console.log(goalLine('ratio p95', ours!.p95 / base!.p95, { atMost: 1.2 }));
   console.log(goalLine('ratio p50', ours!.p50 / base!.p50, { atMost: 1.2 }));
   console.log(goalLine('SQL statements per request', ours!.statementsPerRequest, { atMost: 6 }, '', 1));

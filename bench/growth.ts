@@ -75,15 +75,28 @@ async function main(): Promise<void> {
     await applyMigrations(db.url);
     await client.connect();
     await client.query(`SET maintenance_work_mem = '256MB'`);
-    const { tenant } = await createTenant(prisma, { name: 'bench-growth', adminEmail: 'admin@bench.local', adminPassword: crypto.randomBytes(12).toString('hex') });
+    const { tenant } = await createTenant(prisma, {
+      name: 'bench-growth',
+      adminEmail: 'admin@bench.local',
+      adminPassword: crypto.randomBytes(12).toString('hex'),
+    });
     const tdb = scopedDb(prisma, tenant.id);
     const ctx = { db: tdb } as unknown as Ctx;
     const rt = { prisma, config, clock: { now: () => new Date() } } as unknown as Runtime;
     const anchor = Date.now();
-    console.log(`bench:growth — sizes ${SIZES.map(millions).join(', ')}; ${PER_DAY.toLocaleString('en')} events a day back from now; 1,000 GPUs`);
+    console.log(
+      `bench:growth — sizes ${SIZES.map(millions).join(', ')}; ${PER_DAY.toLocaleString('en')} events a day back from now; 1,000 GPUs`,
+    );
 
     const page = (filter: EventFilter) => () =>
-      tdb.event.findMany({ where: timelineWhere({ ...filter, sinceHours: filter.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours }, rt.clock.now()), orderBy: NEWEST_FIRST, take: TIMELINE_LIMITS.defaultLimit + 1 });
+      tdb.event.findMany({
+        where: timelineWhere(
+          { ...filter, sinceHours: filter.sinceHours ?? TIMELINE_LIMITS.defaultSinceHours },
+          rt.clock.now(),
+        ),
+        orderBy: NEWEST_FIRST,
+        take: TIMELINE_LIMITS.defaultLimit + 1,
+      });
     const report = parseReportQuery({ entity: 'events', since_hours: 168, bucket: '1d', group_by: ['severity'] });
     let cursorId = ''; // the last event of the newest page, as the connection's `after` cursor
     const reads: Record<string, () => Promise<unknown>> = {
@@ -91,7 +104,14 @@ async function main(): Promise<void> {
       // As the connection pages after a cursor (Pothos' cursor query, turned into a keyset by timelinePage).
       'next page (cursor)': async () => {
         const q = { cursor: { id: cursorId }, skip: 1, take: TIMELINE_LIMITS.defaultLimit + 1 };
-        return tdb.event.findMany({ ...(await timelinePage(ctx, q, timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }, rt.clock.now()))), orderBy: NEWEST_FIRST });
+        return tdb.event.findMany({
+          ...(await timelinePage(
+            ctx,
+            q,
+            timelineWhere({ sinceHours: TIMELINE_LIMITS.defaultSinceHours }, rt.clock.now()),
+          )),
+          orderBy: NEWEST_FIRST,
+        });
       },
       'rare source': page({ source: 'rare-source' }),
       'text search (rare word)': page({ search: 'zebrafish' }),
@@ -100,7 +120,8 @@ async function main(): Promise<void> {
         const c = compileReportQuery(report, tenant.id, { now: new Date(), extraRow: true });
         return client.query(c.sql, c.params);
       },
-      'alert by dedup key': () => prisma.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: tenant.id, liveDedupKey: 'key-77' } } }),
+      'alert by dedup key': () =>
+        prisma.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: tenant.id, liveDedupKey: 'key-77' } } }),
     };
     const results: Record<string, Record<number, number[]>> = {};
     const record = (op: string, size: number, xs: number[]) => ((results[op] ??= {})[size] = xs);
@@ -108,7 +129,15 @@ async function main(): Promise<void> {
     let have = 0;
     for (const size of SIZES) {
       const t0 = performance.now();
-      await fillEvents(client, tenant.id, anchor, PER_DAY, have, size, (msg) => process.stdout.isTTY && process.stdout.write(`\r  ${msg}`.padEnd(70)));
+      await fillEvents(
+        client,
+        tenant.id,
+        anchor,
+        PER_DAY,
+        have,
+        size,
+        (msg) => process.stdout.isTTY && process.stdout.write(`\r  ${msg}`.padEnd(70)),
+      );
       await growGpus(client, tenant.id, anchor, have, size);
       // Open alerts grow with the history (size / 100), looked up by their live dedup key.
       await client.query(
@@ -120,27 +149,44 @@ async function main(): Promise<void> {
       have = size;
       const stored = Number((await client.query(`SELECT count(*)::bigint AS n FROM "Event"`)).rows[0].n);
       const parts = await listPartitions(prisma, 'Event');
-      console.log(`\r  ${millions(size)}: ${stored.toLocaleString('en')} events in ${parts.length} day partitions, generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`.padEnd(70));
+      console.log(
+        `\r  ${millions(size)}: ${stored.toLocaleString('en')} events in ${parts.length} day partitions, generated in ${((performance.now() - t0) / 1000).toFixed(0)} s`.padEnd(
+          70,
+        ),
+      );
 
       cursorId = (await page({})()).at(-2)!.id;
       for (const [op, fn] of Object.entries(reads)) record(op, size, await timed(RUNS, fn));
       // The jobs run at the anchor's time, on data made relative to it: the same minute of the hour at every size.
-      record('GPU rollup, 1,000 GPUs (minutes + hours)', size, await timed(JOB_RUNS, () => rollUpRecent(rt, new Date(anchor)), 1));
+      record(
+        'GPU rollup, 1,000 GPUs (minutes + hours)',
+        size,
+        await timed(JOB_RUNS, () => rollUpRecent(rt, new Date(anchor)), 1),
+      );
       const window = new Date(Math.floor(anchor / HOUR_MS) * HOUR_MS - HOUR_MS);
-      record('metering one hour (all meters)', size, await timed(JOB_RUNS, () => computeWindow(rt, tenant.id, window), 1));
+      record(
+        'metering one hour (all meters)',
+        size,
+        await timed(JOB_RUNS, () => computeWindow(rt, tenant.id, window), 1),
+      );
 
       // Retention runs with EVENT_RETENTION_DAYS set so that the oldest day of events, and only it, expires.
       const runs: number[] = [];
       for (let i = 0; i < 3; i++) {
         const oldest = (await listPartitions(prisma, 'Event'))[0]!;
         const days = Math.floor((Date.now() - oldest.from.getTime()) / DAY_MS) - 1;
-        const retentionRt = { ...rt, config: { ...config, history: { ...config.history, eventRetentionDays: days } } } as Runtime;
+        const retentionRt = {
+          ...rt,
+          config: { ...config, history: { ...config.history, eventRetentionDays: days } },
+        } as Runtime;
         const before = Number((await client.query(`SELECT count(*)::int AS n FROM "${oldest.name}"`)).rows[0].n);
         const t = performance.now();
         const ran = await runRetention(retentionRt, new Date());
         runs.push(performance.now() - t);
         const dropped = ran.tables.find((x) => x.table === 'Event')!.partitionsDropped;
-        console.log(`  retention run dropped ${dropped.join(', ')} (${before.toLocaleString('en')} events) in ${fmt(runs.at(-1)!)} ms`);
+        console.log(
+          `  retention run dropped ${dropped.join(', ')} (${before.toLocaleString('en')} events) in ${fmt(runs.at(-1)!)} ms`,
+        );
       }
       record('retention run (drops one day)', size, runs);
     }
@@ -149,8 +195,12 @@ async function main(): Promise<void> {
     const head = `${'operation'.padEnd(42)}${SIZES.map((s) => `${millions(s)} p50 / p95 ms`.padStart(24)).join('')}   p50 ratio ${millions(large)} / ${millions(small)}`;
     console.log(`\n${head}`);
     for (const [op, bySize] of Object.entries(results)) {
-      const cells = SIZES.map((s) => `${fmt(quantile(bySize[s]!, 0.5))} / ${fmt(quantile(bySize[s]!, 0.95))}`.padStart(24)).join('');
-      console.log(`${op.padEnd(42)}${cells}   ${(quantile(bySize[large]!, 0.5) / quantile(bySize[small]!, 0.5)).toFixed(2)}`);
+      const cells = SIZES.map((s) =>
+        `${fmt(quantile(bySize[s]!, 0.5))} / ${fmt(quantile(bySize[s]!, 0.95))}`.padStart(24),
+      ).join('');
+      console.log(
+        `${op.padEnd(42)}${cells}   ${(quantile(bySize[large]!, 0.5) / quantile(bySize[small]!, 0.5)).toFixed(2)}`,
+      );
     }
   } finally {
     await client.end().catch(() => undefined);

@@ -77,7 +77,9 @@ async function waitFor(cond: () => Promise<boolean>, timeoutMs: number): Promise
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log(`ingest benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION_MS / 1000}s per run (+${WARMUP_MS / 1000}s warm-up), Postgres ${new URL(ADMIN_URL).host}, Redis ${new URL(REDIS_URL).host}, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `ingest benchmark: ${os.cpus().length} CPUs, ${CONNECTIONS} connections, ${DURATION_MS / 1000}s per run (+${WARMUP_MS / 1000}s warm-up), Postgres ${new URL(ADMIN_URL).host}, Redis ${new URL(REDIS_URL).host}, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
   const db = await createBenchDatabase();
   const children: Array<Child<{ url: string }>> = [];
   const prisma = createPrisma(db.url, 4);
@@ -93,7 +95,11 @@ async function main(): Promise<void> {
       );
     }
     const adminPassword = crypto.randomBytes(12).toString('hex');
-    const alerting = await createTenant(prisma, { name: 'bench-alerting', adminEmail: 'admin@bench.local', adminPassword });
+    const alerting = await createTenant(prisma, {
+      name: 'bench-alerting',
+      adminEmail: 'admin@bench.local',
+      adminPassword,
+    });
     const sql = new pg.Client({ connectionString: db.url });
     await sql.connect();
     await sql.query(BASELINE_TABLE_SQL);
@@ -102,10 +108,17 @@ async function main(): Promise<void> {
     const [api, worker, baseline] = await Promise.all([
       startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' }),
       startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'worker' }),
-      startChild<{ url: string }>(path.join(here, 'lib/serve-baseline.ts'), { BENCH_ROLE: 'baseline', DATABASE_URL: db.url, BASELINE_TENANT_ID: alerting.tenant.id, NODE_ENV: 'production' }),
+      startChild<{ url: string }>(path.join(here, 'lib/serve-baseline.ts'), {
+        BENCH_ROLE: 'baseline',
+        DATABASE_URL: db.url,
+        BASELINE_TENANT_ID: alerting.tenant.id,
+        NODE_ENV: 'production',
+      }),
     ]);
     children.push(api, worker, baseline);
-    console.log(`setup ${((Date.now() - started) / 1000).toFixed(1)}s: ${TENANTS} tenants/keys; per-key limit raised to ${env.INGEST_RATE_PER_SECOND}/s (still enforced in Redis per request)\n`);
+    console.log(
+      `setup ${((Date.now() - started) / 1000).toFixed(1)}s: ${TENANTS} tenants/keys; per-key limit raised to ${env.INGEST_RATE_PER_SECOND}/s (still enforced in Redis per request)\n`,
+    );
 
     const base = await closedLoop({
       baseUrl: baseline.info.url,
@@ -122,7 +135,11 @@ async function main(): Promise<void> {
       warmupMs: WARMUP_MS,
       durationMs: DURATION_MS,
       okStatus: 202,
-      next: (i) => ({ path: '/api/v1/events', headers: { 'x-service-key': keys[i % keys.length] }, body: eventBody(i) }),
+      next: (i) => ({
+        path: '/api/v1/events',
+        headers: { 'x-service-key': keys[i % keys.length] },
+        body: eventBody(i),
+      }),
     });
     const ourRate = report('POST /api/v1/events', ours);
     const ourLat = latencySummary(ours.latencies);
@@ -130,24 +147,40 @@ async function main(): Promise<void> {
     console.log(goalLine('p99', ourLat.p99, { atMost: 50 }, ' ms', 1));
 
     // Event → alert at ~ALERT_RATE events/s, after the evaluation backlog of the runs above.
-    const backlog = async () => Number((await sql.query('SELECT count(*) FROM "Event" WHERE "evaluatedAt" IS NULL')).rows[0].count);
+    const backlog = async () =>
+      Number((await sql.query('SELECT count(*) FROM "Event" WHERE "evaluatedAt" IS NULL')).rows[0].count);
     const drainStart = Date.now();
     const drained = await waitFor(async () => (await backlog()) === 0, 60_000);
-    console.log(`\nevaluation backlog ${drained ? `drained in ${((Date.now() - drainStart) / 1000).toFixed(1)}s` : `NOT drained after 60s (${await backlog()} left)`}`);
+    console.log(
+      `\nevaluation backlog ${drained ? `drained in ${((Date.now() - drainStart) / 1000).toFixed(1)}s` : `NOT drained after 60s (${await backlog()} left)`}`,
+    );
 
-    const login = await fetch(`${api.info.url}/api/v1/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }) });
+    const login = await fetch(`${api.info.url}/api/v1/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }),
+    });
     const jwt = ((await login.json()) as { access_token: string }).access_token;
     const rule = await fetch(`${api.info.url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${jwt}` },
       body: JSON.stringify({
         query: 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }',
-        variables: { input: { name: 'bench critical', kind: 'MATCH', typeGlob: 'bench.alert.*', severities: ['CRITICAL'], alertSeverity: 'CRITICAL' } },
+        variables: {
+          input: {
+            name: 'bench critical',
+            kind: 'MATCH',
+            typeGlob: 'bench.alert.*',
+            severities: ['CRITICAL'],
+            alertSeverity: 'CRITICAL',
+          },
+        },
       }),
     });
     const ruleResult = (await rule.json()) as { data?: { createAlertRule?: { id: string } }; errors?: unknown };
     const haveRule = !!ruleResult.data?.createAlertRule?.id;
-    if (!haveRule) console.log(`createAlertRule failed (${JSON.stringify(ruleResult.errors)}); reporting event→evaluated only`);
+    if (!haveRule)
+      console.log(`createAlertRule failed (${JSON.stringify(ruleResult.errors)}); reporting event→evaluated only`);
 
     const phaseStart = new Date(Date.now() - 5);
     const paced = await openLoop({
@@ -157,23 +190,52 @@ async function main(): Promise<void> {
       okStatus: 202,
       next: (i) =>
         i % 10 === 0
-          ? { path: '/api/v1/events', headers: { 'x-service-key': alerting.ingestKey }, body: eventBody(i, 'bench.alert.fired', 'critical') }
+          ? {
+              path: '/api/v1/events',
+              headers: { 'x-service-key': alerting.ingestKey },
+              body: eventBody(i, 'bench.alert.fired', 'critical'),
+            }
           : { path: '/api/v1/events', headers: { 'x-service-key': keys[i % keys.length] }, body: eventBody(i) },
     });
     report(`POST at ${ALERT_RATE}/s (open loop)`, paced);
-    await waitFor(async () => Number((await sql.query('SELECT count(*) FROM "Event" WHERE "evaluatedAt" IS NULL AND "receivedAt" >= $1', [phaseStart])).rows[0].count) === 0, 30_000);
-    const evaluated = (await sql.query('SELECT EXTRACT(EPOCH FROM ("evaluatedAt" - "receivedAt")) * 1000 AS ms FROM "Event" WHERE "receivedAt" >= $1 AND "evaluatedAt" IS NOT NULL', [phaseStart])).rows.map((r) => Number(r.ms));
-    const alerted = (
-      await sql.query('SELECT EXTRACT(EPOCH FROM (ae."createdAt" - e."receivedAt")) * 1000 AS ms FROM "AlertEvent" ae JOIN "Event" e ON e.id = ae."eventId" WHERE e."receivedAt" >= $1', [phaseStart])
+    await waitFor(
+      async () =>
+        Number(
+          (
+            await sql.query('SELECT count(*) FROM "Event" WHERE "evaluatedAt" IS NULL AND "receivedAt" >= $1', [
+              phaseStart,
+            ])
+          ).rows[0].count,
+        ) === 0,
+      30_000,
+    );
+    const evaluated = (
+      await sql.query(
+        'SELECT EXTRACT(EPOCH FROM ("evaluatedAt" - "receivedAt")) * 1000 AS ms FROM "Event" WHERE "receivedAt" >= $1 AND "evaluatedAt" IS NOT NULL',
+        [phaseStart],
+      )
     ).rows.map((r) => Number(r.ms));
-    console.log(`event→evaluated (${evaluated.length} events)        p50 ${fmt(quantile(evaluated, 0.5))} ms   p95 ${fmt(quantile(evaluated, 0.95))} ms`);
-    if (haveRule) console.log(`event→alert (${alerted.length} matching events)    p50 ${fmt(quantile(alerted, 0.5))} ms   p95 ${fmt(quantile(alerted, 0.95))} ms   (goal p95 ≤ 250 ms)`);
+    const alerted = (
+      await sql.query(
+        'SELECT EXTRACT(EPOCH FROM (ae."createdAt" - e."receivedAt")) * 1000 AS ms FROM "AlertEvent" ae JOIN "Event" e ON e.id = ae."eventId" WHERE e."receivedAt" >= $1',
+        [phaseStart],
+      )
+    ).rows.map((r) => Number(r.ms));
+    console.log(
+      `event→evaluated (${evaluated.length} events)        p50 ${fmt(quantile(evaluated, 0.5))} ms   p95 ${fmt(quantile(evaluated, 0.95))} ms`,
+    );
+    if (haveRule)
+      console.log(
+        `event→alert (${alerted.length} matching events)    p50 ${fmt(quantile(alerted, 0.5))} ms   p95 ${fmt(quantile(alerted, 0.95))} ms   (goal p95 ≤ 250 ms)`,
+      );
     await sql.end();
   } finally {
     await Promise.all(children.map((c) => c.stop()));
     await prisma.$disconnect();
     await db.drop();
-    console.log(`\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s, load average ${os.loadavg()[0].toFixed(1)} (figures are only comparable on an otherwise idle machine)`);
+    console.log(
+      `\ntotal ${((Date.now() - started) / 1000).toFixed(1)}s, load average ${os.loadavg()[0].toFixed(1)} (figures are only comparable on an otherwise idle machine)`,
+    );
   }
 }
 

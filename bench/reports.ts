@@ -67,7 +67,9 @@ function inline(sql: string, params: unknown[]): string {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  console.log(`reports benchmark: ${os.cpus().length} CPUs, ${EVENTS.toLocaleString('en')} events, ${ALERTS.toLocaleString('en')} alerts over 30 days, Postgres ${new URL(ADMIN_URL).host}, load average ${os.loadavg()[0].toFixed(1)}`);
+  console.log(
+    `reports benchmark: ${os.cpus().length} CPUs, ${EVENTS.toLocaleString('en')} events, ${ALERTS.toLocaleString('en')} alerts over 30 days, Postgres ${new URL(ADMIN_URL).host}, load average ${os.loadavg()[0].toFixed(1)}`,
+  );
   const db = await createBenchDatabase('ops_bench_reports');
   const children: Array<Child<unknown>> = [];
   const sql = new pg.Client({ connectionString: db.url });
@@ -75,7 +77,11 @@ async function main(): Promise<void> {
     await applyMigrations(db.url);
     const prisma = createPrisma(db.url, 2);
     const adminPassword = crypto.randomBytes(12).toString('hex');
-    const created = await createTenant(prisma, { name: 'bench-reports', adminEmail: 'admin@bench.local', adminPassword });
+    const created = await createTenant(prisma, {
+      name: 'bench-reports',
+      adminEmail: 'admin@bench.local',
+      adminPassword,
+    });
     await prisma.$disconnect();
     const tenantId = created.tenant.id;
     await sql.connect();
@@ -100,8 +106,20 @@ async function main(): Promise<void> {
     const api = await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), { ...env, BENCH_ROLE: 'api' });
     children.push(api);
     const base = api.info.url + '/api/v1';
-    const login = await (await fetch(base + '/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }) })).json();
-    const minted = await (await fetch(base + '/auth/tokens', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` }, body: JSON.stringify({ name: 'bench' }) })).json();
+    const login = await (
+      await fetch(base + '/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@bench.local', password: adminPassword }),
+      })
+    ).json();
+    const minted = await (
+      await fetch(base + '/auth/tokens', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${login.access_token}` },
+        body: JSON.stringify({ name: 'bench' }),
+      })
+    ).json();
     const pat = minted.token as string;
     const auth = { 'content-type': 'application/json', authorization: `Bearer ${pat}` };
 
@@ -114,13 +132,19 @@ async function main(): Promise<void> {
     const copyClient = new pg.Client({ connectionString: db.url });
     await copyClient.connect();
     let t0 = performance.now();
-    const copied = await drain(copyClient.query(copyTo(`COPY (${inline(compiled.sql, compiled.params)}) TO STDOUT WITH CSV HEADER`)));
+    const copied = await drain(
+      copyClient.query(copyTo(`COPY (${inline(compiled.sql, compiled.params)}) TO STDOUT WITH CSV HEADER`)),
+    );
     const copyMs = performance.now() - t0;
     await copyClient.end();
 
     const before = memoryOf(api.process.pid!);
     t0 = performance.now();
-    const res = await fetch(base + '/reports/query/export?format=csv', { method: 'POST', headers: auth, body: JSON.stringify(exportQuery) });
+    const res = await fetch(base + '/reports/query/export?format=csv', {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify(exportQuery),
+    });
     if (res.status !== 200) throw new Error(`export answered ${res.status}: ${await res.text()}`);
     const ours = await drain(res.body as unknown as AsyncIterable<Uint8Array>);
     const oursMs = performance.now() - t0;
@@ -131,10 +155,18 @@ async function main(): Promise<void> {
     const copyRate = copyRows / (copyMs / 1000);
     const ourRate = ourRows / (oursMs / 1000);
     console.log(`\nexport of ${ourRows.toLocaleString('en')} events as CSV`);
-    console.log(`  COPY … TO STDOUT WITH CSV (pg-copy-streams)  ${fmt(copyRate, 0).padStart(9)} rows/s   ${fmt(copyMs / 1000, 2)} s   ${MiB(copied.bytes)}   (${copyRows.toLocaleString('en')} rows)`);
-    console.log(`  POST /api/v1/reports/query/export?format=csv ${fmt(ourRate, 0).padStart(9)} rows/s   ${fmt(oursMs / 1000, 2)} s   ${MiB(ours.bytes)}`);
-    console.log(`  server RSS: ${MiB(before.now)} before, peak ${MiB(after.peak)} (peak before the export ${MiB(before.peak)})`);
-    console.log(`  ${goalLine('ratio ours/COPY', ourRate / copyRate, { atLeast: 0.5 })}; RSS should stay flat (peak above before: ${MiB(after.peak - before.now)})`);
+    console.log(
+      `  COPY … TO STDOUT WITH CSV (pg-copy-streams)  ${fmt(copyRate, 0).padStart(9)} rows/s   ${fmt(copyMs / 1000, 2)} s   ${MiB(copied.bytes)}   (${copyRows.toLocaleString('en')} rows)`,
+    );
+    console.log(
+      `  POST /api/v1/reports/query/export?format=csv ${fmt(ourRate, 0).padStart(9)} rows/s   ${fmt(oursMs / 1000, 2)} s   ${MiB(ours.bytes)}`,
+    );
+    console.log(
+      `  server RSS: ${MiB(before.now)} before, peak ${MiB(after.peak)} (peak before the export ${MiB(before.peak)})`,
+    );
+    console.log(
+      `  ${goalLine('ratio ours/COPY', ourRate / copyRate, { atLeast: 0.5 })}; RSS should stay flat (peak above before: ${MiB(after.peak - before.now)})`,
+    );
 
     // --- Aggregate ---
     const aggQuery = { entity: 'alerts', since_hours: 720, bucket: '1d', group_by: ['severity'] };
@@ -155,9 +187,15 @@ async function main(): Promise<void> {
       await sql.query(aggSql.sql, aggSql.params);
       if (i >= 3) pgLat.push(performance.now() - s0);
     }
-    console.log(`\nalerts per day by severity over 30 days (${ALERTS.toLocaleString('en')} alerts, ${rows} rows), ${QUERIES} runs`);
-    console.log(`  POST /api/v1/reports/query   p50 ${fmt(quantile(ourLat, 0.5), 1)} ms   p95 ${fmt(quantile(ourLat, 0.95), 1)} ms`);
-    console.log(`  same SQL directly with pg    p50 ${fmt(quantile(pgLat, 0.5), 1)} ms   p95 ${fmt(quantile(pgLat, 0.95), 1)} ms`);
+    console.log(
+      `\nalerts per day by severity over 30 days (${ALERTS.toLocaleString('en')} alerts, ${rows} rows), ${QUERIES} runs`,
+    );
+    console.log(
+      `  POST /api/v1/reports/query   p50 ${fmt(quantile(ourLat, 0.5), 1)} ms   p95 ${fmt(quantile(ourLat, 0.95), 1)} ms`,
+    );
+    console.log(
+      `  same SQL directly with pg    p50 ${fmt(quantile(pgLat, 0.5), 1)} ms   p95 ${fmt(quantile(pgLat, 0.95), 1)} ms`,
+    );
     console.log(`  ratio ours/pg (p50): ${fmt(quantile(ourLat, 0.5) / quantile(pgLat, 0.5), 2)}×`);
   } finally {
     await sql.end().catch(() => undefined);

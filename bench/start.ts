@@ -31,7 +31,13 @@ function freePort(): Promise<number> {
 
 /** Starts the service, resolves with the ms until it logs that it listens, then stops it and waits for its exit. */
 async function timeToReady(args: readonly string[], dataDir: string): Promise<number> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(await freePort()), BOOTSTRAP_DEMO: 'true', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    BOOTSTRAP_DEMO: 'true',
+    LOG_LEVEL: 'info',
+  };
   delete env.DATABASE_URL;
   delete env.REDIS_URL;
   const started = performance.now();
@@ -44,7 +50,9 @@ async function timeToReady(args: readonly string[], dataDir: string): Promise<nu
       if (out.includes('operations service listening')) resolve(performance.now() - started);
     });
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before it was ready:\n${out.slice(-2000)}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`the service exited (${code}) before it was ready:\n${out.slice(-2000)}`)),
+    );
   });
   child.kill('SIGTERM');
   await exited;
@@ -59,13 +67,19 @@ try {
   console.log(`first start (empty database, migrations): ${(first / 1000).toFixed(2)} s`);
   const times: Record<keyof typeof MODES, number[]> = { compiled: [], tsx: [] };
   for (let i = 0; i < RUNS; i++) {
-    for (const mode of Object.keys(MODES) as (keyof typeof MODES)[]) times[mode].push(await timeToReady(MODES[mode], dataDir));
+    for (const mode of Object.keys(MODES) as (keyof typeof MODES)[])
+      times[mode].push(await timeToReady(MODES[mode], dataDir));
   }
   const compiled = median(times.compiled);
   const tsx = median(times.tsx);
-  for (const mode of Object.keys(MODES) as (keyof typeof MODES)[]) console.log(`restart, ${mode.padEnd(8)}: median ${(median(times[mode]) / 1000).toFixed(2)} s  (${times[mode].map((t) => (t / 1000).toFixed(2)).join(', ')})`);
+  for (const mode of Object.keys(MODES) as (keyof typeof MODES)[])
+    console.log(
+      `restart, ${mode.padEnd(8)}: median ${(median(times[mode]) / 1000).toFixed(2)} s  (${times[mode].map((t) => (t / 1000).toFixed(2)).join(', ')})`,
+    );
   console.log(`compiled vs tsx (same run): ${(compiled / tsx).toFixed(2)}× the time`);
-  console.log(`goal: ready ≤ ${GOAL_MS / 1000} s on restart → ${(compiled / 1000).toFixed(2)} s, ${(GOAL_MS / compiled).toFixed(2)} of the goal's budget left ${compiled <= GOAL_MS ? '(met)' : '(NOT met)'}`);
+  console.log(
+    `goal: ready ≤ ${GOAL_MS / 1000} s on restart → ${(compiled / 1000).toFixed(2)} s, ${(GOAL_MS / compiled).toFixed(2)} of the goal's budget left ${compiled <= GOAL_MS ? '(met)' : '(NOT met)'}`,
+  );
 } finally {
   fs.rmSync(dataDir, { recursive: true, force: true });
 }

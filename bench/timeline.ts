@@ -39,7 +39,12 @@ const CONSOLE_EVENTS = `query ConsoleEvents($filter: EventFilter, $first: Int) {
 const CASES: Array<{ name: string; filter: Record<string, unknown>; goal: number; sql: string }> = [
   { name: 'newest page', filter: {}, goal: 60, sql: '' },
   { name: 'rare source', filter: { source: 'rare-source' }, goal: 150, sql: `AND source = 'rare-source'` },
-  { name: 'text search (rare word)', filter: { search: 'zebrafish' }, goal: 250, sql: `AND (summary ILIKE '%zebrafish%' OR type ILIKE '%zebrafish%' OR source ILIKE '%zebrafish%')` },
+  {
+    name: 'text search (rare word)',
+    filter: { search: 'zebrafish' },
+    goal: 250,
+    sql: `AND (summary ILIKE '%zebrafish%' OR type ILIKE '%zebrafish%' OR source ILIKE '%zebrafish%')`,
+  },
 ];
 
 const fmt = (n: number) => n.toFixed(1);
@@ -64,17 +69,33 @@ async function main(): Promise<void> {
     await applyMigrations(db.url);
     await client.connect();
     const password = crypto.randomBytes(12).toString('hex');
-    const { tenant } = await createTenant(prisma, { name: 'bench-timeline', adminEmail: 'admin@bench.local', adminPassword: password });
+    const { tenant } = await createTenant(prisma, {
+      name: 'bench-timeline',
+      adminEmail: 'admin@bench.local',
+      adminPassword: password,
+    });
     const t0 = performance.now();
     await fillEvents(client, tenant.id, Date.now(), LAST_HOUR * 24, 0, LAST_HOUR);
     await client.query('ANALYZE "Event"');
-    const n = Number((await client.query(`SELECT count(*)::int AS n FROM "Event" WHERE "receivedAt" >= (now() AT TIME ZONE 'UTC') - interval '1 hour'`)).rows[0].n);
-    console.log(`bench:timeline — ${n.toLocaleString('en')} events in the last hour (generated in ${((performance.now() - t0) / 1000).toFixed(0)} s); GraphQL over HTTP, ${RUNS} runs after 3 warm-ups`);
+    const n = Number(
+      (
+        await client.query(
+          `SELECT count(*)::int AS n FROM "Event" WHERE "receivedAt" >= (now() AT TIME ZONE 'UTC') - interval '1 hour'`,
+        )
+      ).rows[0].n,
+    );
+    console.log(
+      `bench:timeline — ${n.toLocaleString('en')} events in the last hour (generated in ${((performance.now() - t0) / 1000).toFixed(0)} s); GraphQL over HTTP, ${RUNS} runs after 3 warm-ups`,
+    );
 
     api = await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), serviceEnv(db.url));
     const base = api.info.url;
     const post = async (p: string, body: unknown, auth?: string) => {
-      const r = await fetch(base + p, { method: 'POST', headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) }, body: JSON.stringify(body) });
+      const r = await fetch(base + p, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${auth}` } : {}) },
+        body: JSON.stringify(body),
+      });
       const json = (await r.json()) as Record<string, any>;
       if (r.status !== 200 && r.status !== 201) throw new Error(`${p}: ${r.status} ${JSON.stringify(json)}`);
       return json;
@@ -82,7 +103,9 @@ async function main(): Promise<void> {
     const login = await post('/api/v1/auth/login', { email: 'admin@bench.local', password });
     const { token } = await post('/api/v1/auth/tokens', { name: 'bench' }, login.access_token);
 
-    console.log(`\n${'timeline read (console document)'.padEnd(34)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'goal p95'.padStart(10)}   rows   SQL only p50 / p95 ms`);
+    console.log(
+      `\n${'timeline read (console document)'.padEnd(34)}${'p50 ms'.padStart(9)}${'p95 ms'.padStart(9)}${'goal p95'.padStart(10)}   rows   SQL only p50 / p95 ms`,
+    );
     for (const c of CASES) {
       let rows = 0;
       const ms = await timed(async () => {

@@ -12,7 +12,14 @@ import * as OpenApiValidator from 'express-openapi-validator';
 import { parse, validate, type DocumentNode, type GraphQLError } from 'graphql';
 import type { Runtime } from '../src/runtime.js';
 import { createCtx, type Ctx } from '../src/context.js';
-import { DomainError, InternalError, MethodNotAllowed, Unauthenticated, UnsupportedMediaType, ValidationFailed } from '../src/errors.js';
+import {
+  DomainError,
+  InternalError,
+  MethodNotAllowed,
+  Unauthenticated,
+  UnsupportedMediaType,
+  ValidationFailed,
+} from '../src/errors.js';
 import { restError, restErrorFromGraphQL, type RestError } from '../src/http/error-mapping.js';
 import type { YogaServerInstance } from 'graphql-yoga';
 import { contextFromCredential } from '../src/auth/request-context.js';
@@ -38,7 +45,10 @@ function send(res: Response, e: RestError): void {
 
 function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
   for (const c of ctx.responseCookies) {
-    res.append('Set-Cookie', serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure }));
+    res.append(
+      'Set-Cookie',
+      serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure }),
+    );
   }
   for (const [k, v] of Object.entries(ctx.responseHeaders)) res.setHeader(k, v);
 }
@@ -51,10 +61,19 @@ function applyCtxToResponse(ctx: Ctx, res: Response, secure: boolean): void {
 function inRequest(err: unknown, route: HandlerRoute, req: RestRequest): unknown {
   if (!(err instanceof ValidationFailed) || !err.extra.fields) return err;
   const loc = handlerLocTranslator(route, req);
-  return new ValidationFailed(err.extra.fields.map((f) => ({ ...f, loc: loc(f.loc) })), err.reason);
+  return new ValidationFailed(
+    err.extra.fields.map((f) => ({ ...f, loc: loc(f.loc) })),
+    err.reason,
+  );
 }
 
-const restRequestOf = (r: RestReq, now: Date): RestRequest => ({ params: r.params as Record<string, string>, query: r.query as Record<string, unknown>, body: r.body ?? {}, headers: r.headers, now });
+const restRequestOf = (r: RestReq, now: Date): RestRequest => ({
+  params: r.params as Record<string, string>,
+  query: r.query as Record<string, unknown>,
+  body: r.body ?? {},
+  headers: r.headers,
+  now,
+});
 
 function isOperation(entry: RouteEntry): entry is OperationRoute {
   return 'operation' in entry;
@@ -74,7 +93,8 @@ function compile(yoga: Yoga, entries: RouteEntry[], eager: boolean): (e: RouteEn
     const doc = docs.get(e)!;
     if (!checked.has(e)) {
       const errors = validate(schema, doc);
-      if (errors.length) throw new Error(`REST ${e.method.toUpperCase()} ${e.path}: ${errors.map((x) => x.message).join('; ')}`);
+      if (errors.length)
+        throw new Error(`REST ${e.method.toUpperCase()} ${e.path}: ${errors.map((x) => x.message).join('; ')}`);
       checked.add(e);
     }
     return doc;
@@ -89,7 +109,12 @@ function compile(yoga: Yoga, entries: RouteEntry[], eager: boolean): (e: RouteEn
   return documentOf;
 }
 
-type ValidatorError = { status?: number; errors?: Array<{ path?: string; message?: string }>; message?: string; headers?: Record<string, string> };
+type ValidatorError = {
+  status?: number;
+  errors?: Array<{ path?: string; message?: string }>;
+  message?: string;
+  headers?: Record<string, string>;
+};
 
 /** A location as express-openapi-validator writes it (`.body.device_id`, `.params.alertId`) in REST terms. */
 function validatorLoc(path: string | undefined): string[] {
@@ -102,11 +127,14 @@ function validatorLoc(path: string | undefined): string[] {
 function fromValidator(err: ValidatorError): DomainError {
   const status = err.status ?? 500;
   if (status === 400) {
-    const fields = (err.errors ?? []).slice(0, 100).map((e) => ({ loc: validatorLoc(e.path), msg: e.message ?? 'is invalid' }));
+    const fields = (err.errors ?? [])
+      .slice(0, 100)
+      .map((e) => ({ loc: validatorLoc(e.path), msg: e.message ?? 'is invalid' }));
     return new ValidationFailed(fields.length ? fields : [{ loc: ['body'], msg: err.message ?? 'is invalid' }]);
   }
   if (status === 415) return new UnsupportedMediaType();
-  if (status === 404) return new DomainError('NOT_FOUND', 'No such endpoint. See /openapi.json for the routes.', {}, 'ROUTE_NOT_FOUND');
+  if (status === 404)
+    return new DomainError('NOT_FOUND', 'No such endpoint. See /openapi.json for the routes.', {}, 'ROUTE_NOT_FOUND');
   if (status === 405) return new MethodNotAllowed(err.message ?? undefined, err.headers?.Allow ?? err.headers?.allow);
   if (status === 401) return new Unauthenticated();
   return new InternalError();
@@ -156,8 +184,14 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
           r.ctx = createCtx(rt, await auth(rt, r), requestIdOf(req), req.ip ?? null);
           return next();
         }
-        r.ctx = await contextFromCredential(rt, { authorization: req.headers.authorization, cookie: req.headers.cookie }, requestIdOf(req), req.ip ?? null);
-        if (auth === 'user' && !r.ctx.principal?.userId) throw new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.');
+        r.ctx = await contextFromCredential(
+          rt,
+          { authorization: req.headers.authorization, cookie: req.headers.cookie },
+          requestIdOf(req),
+          req.ip ?? null,
+        );
+        if (auth === 'user' && !r.ctx.principal?.userId)
+          throw new Unauthenticated('Send Authorization: Bearer <personal access token or session JWT>.');
         next();
       } catch (err) {
         next(err);
@@ -178,14 +212,20 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
       // The request's URL, so responses that show URLs of this service (inbound webhooks, push
       // integrations) use its origin when PUBLIC_BASE_URL is unset, as over GraphQL.
       const request = { url: `${req.protocol}://${req.get('host')}${req.originalUrl}` };
-      const { execute, contextFactory, schema } = yoga.getEnveloped({ restCtx: r.ctx, request } as Record<string, unknown>);
+      const { execute, contextFactory, schema } = yoga.getEnveloped({ restCtx: r.ctx, request } as Record<
+        string,
+        unknown
+      >);
       const contextValue = await contextFactory();
       const document = documentOf(e);
       const variableValues = variablesToGraphQL(schema, document, e.variables?.(restReq) ?? {});
       const result = await execute({ schema, document, variableValues, contextValue });
       applyCtxToResponse(r.ctx, res, req.secure);
       if ('errors' in result && result.errors?.length) {
-        const restErr = restErrorFromGraphQL(result.errors[0] as GraphQLError, restLocTranslator(schema, document, e, restReq));
+        const restErr = restErrorFromGraphQL(
+          result.errors[0] as GraphQLError,
+          restLocTranslator(schema, document, e, restReq),
+        );
         send(res, restErr);
         return;
       }
@@ -225,7 +265,8 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   // One error handler for the whole /api/v1 tree: every failure becomes a typed error, answered by restError().
   router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
     // A client that left while sending its body gets no answer; its access log line says it closed.
-    if (isClientAbort(err)) return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
+    if (isClientAbort(err))
+      return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
     send(res, restError(asDomainError(err, req)));
   });
   const asDomainError = (err: unknown, req: Request): DomainError => {
@@ -233,7 +274,8 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
     const e = err as ValidatorError & { type?: string };
     const unreadable = bodyReadError(err, rt.config.bodyLimitBytes);
     if (unreadable) return unreadable;
-    if (e.status && e.status < 500 && (e.errors || e.status === 404 || e.status === 405 || e.status === 415)) return fromValidator(e);
+    if (e.status && e.status < 500 && (e.errors || e.status === 404 || e.status === 405 || e.status === 415))
+      return fromValidator(e);
     if (e.status === 500 && e.errors && opts.validateResponses) {
       rt.logger.error({ err, path: req.path }, 'response does not match the OpenAPI contract');
       return new InternalError(`Response does not match the contract: ${JSON.stringify(e.errors)}`);

@@ -116,7 +116,12 @@ function operationVariables(schema: GraphQLSchema, document: DocumentNode) {
 }
 
 /** Translates field locations of `route`'s GraphQL operation into locations in `req`. */
-export function restLocTranslator(schema: GraphQLSchema, document: DocumentNode, route: OperationRoute, req: RestRequest): (loc: string[]) => string[] {
+export function restLocTranslator(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  route: OperationRoute,
+  req: RestRequest,
+): (loc: string[]) => string[] {
   return translator(route, req, { document, ...operationVariables(schema, document) });
 }
 
@@ -137,20 +142,25 @@ interface Operation {
   byArgument: Map<string, string>;
 }
 
-function translator(route: OperationRoute | HandlerRoute, req: RestRequest, op?: Operation): (loc: string[]) => string[] {
+function translator(
+  route: OperationRoute | HandlerRoute,
+  req: RestRequest,
+  op?: Operation,
+): (loc: string[]) => string[] {
   let traced: { reads: Read[]; vars: ReturnType<typeof paths> } | undefined;
   const trace = () => {
     if (traced) return traced;
     const reads: Read[] = [];
     let vars: Record<string, unknown> = {};
     try {
-      vars = route.variables?.({
-        params: recording(req.params, 'path', [], reads) as Record<string, string>,
-        query: recording(req.query, 'query', [], reads) as Record<string, unknown>,
-        body: recording(req.body, 'body', [], reads),
-        headers: req.headers,
-        now: req.now,
-      }) ?? {};
+      vars =
+        route.variables?.({
+          params: recording(req.params, 'path', [], reads) as Record<string, string>,
+          query: recording(req.query, 'query', [], reads) as Record<string, unknown>,
+          body: recording(req.body, 'body', [], reads),
+          headers: req.headers,
+          now: req.now,
+        }) ?? {};
     } catch {
       /* the mapping ran fine on the real request; a partial trace is still useful */
     }
@@ -166,7 +176,8 @@ function translator(route: OperationRoute | HandlerRoute, req: RestRequest, op?:
     const loc = byArgument.has(given[0]!) ? [byArgument.get(given[0]!)!, ...given.slice(1)] : given;
     const { reads, vars } = trace();
     // The whole body/query, unless that is the name of a variable (a report's `query` document).
-    if (['path', 'query', 'body'].includes(loc[0]!) && loc.length === 1 && !vars.some((x) => same(x.path, loc))) return loc;
+    if (['path', 'query', 'body'].includes(loc[0]!) && loc.length === 1 && !vars.some((x) => same(x.path, loc)))
+      return loc;
     const stripped = ['input', 'body', 'query', 'filter'].includes(loc[0]!) && loc.length > 1 ? loc.slice(1) : loc;
     // The variable the location starts with: the longest prefix of the location that is a variable path.
     for (const base of loc === stripped ? [loc] : [loc, stripped]) {
@@ -181,8 +192,13 @@ function translator(route: OperationRoute | HandlerRoute, req: RestRequest, op?:
         const below = passedOn && !op ? base.slice(n) : restSegments(typeAt(types, v.path), base.slice(n));
         if (passedOn) return [passedOn.where, ...passedOn.path, ...below];
         const origin =
-          reads.find((r) => r.path.length && (r.path[r.path.length - 1] === snakeKey(name) || r.path[r.path.length - 1] === name)) ??
-          (v.value != null && !isObject(v.value) ? reads.find((r) => r.value != null && !isObject(r.value) && String(r.value) === String(v.value)) : undefined);
+          reads.find(
+            (r) =>
+              r.path.length && (r.path[r.path.length - 1] === snakeKey(name) || r.path[r.path.length - 1] === name),
+          ) ??
+          (v.value != null && !isObject(v.value)
+            ? reads.find((r) => r.value != null && !isObject(r.value) && String(r.value) === String(v.value))
+            : undefined);
         if (origin) return [origin.where, ...origin.path, ...below];
       }
     }

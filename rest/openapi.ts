@@ -25,7 +25,8 @@ function mergeInto(target: Doc, fragment: Doc, file: string): void {
   for (const [section, entries] of Object.entries(fragment.components ?? {})) {
     target.components[section] ??= {};
     for (const [name, value] of Object.entries(entries as object)) {
-      if (target.components[section][name]) throw new Error(`${file}: components.${section}.${name} is already defined`);
+      if (target.components[section][name])
+        throw new Error(`${file}: components.${section}.${name} is already defined`);
       target.components[section][name] = value;
     }
   }
@@ -52,8 +53,16 @@ function mergeYaml(files: Array<{ name: string; text: string }>): Doc {
 /** The merged document, from the cache when the YAML is unchanged (a missing or unwritable cache only costs time). */
 function readContract(): Doc {
   const dir = path.join(here, 'openapi');
-  const names = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort() : [];
-  const files = [{ name: 'openapi.yaml', text: fs.readFileSync(path.join(here, 'openapi.yaml'), 'utf8') }, ...names.map((name) => ({ name, text: fs.readFileSync(path.join(dir, name), 'utf8') }))];
+  const names = fs.existsSync(dir)
+    ? fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.yaml'))
+        .sort()
+    : [];
+  const files = [
+    { name: 'openapi.yaml', text: fs.readFileSync(path.join(here, 'openapi.yaml'), 'utf8') },
+    ...names.map((name) => ({ name, text: fs.readFileSync(path.join(dir, name), 'utf8') })),
+  ];
   const hash = createHash('sha256');
   for (const f of files) hash.update(`${f.name}\0${f.text}\0`);
   const cacheFile = path.join(CACHE_DIR, `openapi-${hash.digest('hex').slice(0, 32)}.json`);

@@ -56,7 +56,11 @@ export interface HandlerRoute {
    * (rest/field-paths.ts). Without it the service is given the request body and names fields within it.
    */
   variables?: (req: RestRequest) => Record<string, unknown>;
-  handler: (req: Request & { ctx: Ctx; rawBody?: Buffer }, res: Response, variables: Record<string, unknown>) => Promise<void>;
+  handler: (
+    req: Request & { ctx: Ctx; rawBody?: Buffer },
+    res: Response,
+    variables: Record<string, unknown>,
+  ) => Promise<void>;
 }
 
 export type RouteEntry = OperationRoute | HandlerRoute;

@@ -16,5 +16,7 @@ export function snake<T = unknown>(value: unknown): T {
 
 /** snake_case keys at the top level, values (labels, payloads) left exactly as they are. */
 export function snakeTop<T = unknown>(value: Record<string, unknown>, keepAsIs: string[] = []): T {
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [snakeKey(k), keepAsIs.includes(k) ? v : snake(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [snakeKey(k), keepAsIs.includes(k) ? v : snake(v)]),
+  ) as T;
 }

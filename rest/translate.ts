@@ -43,13 +43,18 @@ function operationOf(doc: DocumentNode): OperationDefinitionNode {
 export function operationVariableNames(doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
   const declared = new Set((operationOf(doc).variableDefinitions ?? []).map((d) => d.variable.name.value));
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(variables)) if (!declared.has(k)) out[declared.has(camelKey(k)) ? camelKey(k) : k] = v;
+  for (const [k, v] of Object.entries(variables))
+    if (!declared.has(k)) out[declared.has(camelKey(k)) ? camelKey(k) : k] = v;
   for (const [k, v] of Object.entries(variables)) if (declared.has(k)) out[k] = v;
   return out;
 }
 
 /** REST-side variables (snake_case keys, lowercase enum values) → GraphQL variables (variable and input field names, enum names). */
-export function variablesToGraphQL(schema: GraphQLSchema, doc: DocumentNode, variables: Record<string, unknown>): Record<string, unknown> {
+export function variablesToGraphQL(
+  schema: GraphQLSchema,
+  doc: DocumentNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const out = operationVariableNames(doc, variables);
   for (const def of operationOf(doc).variableDefinitions ?? []) {
     const name = def.variable.name.value;
@@ -59,10 +64,16 @@ export function variablesToGraphQL(schema: GraphQLSchema, doc: DocumentNode, var
   return out;
 }
 
-function outputFromGraphQL(schema: GraphQLSchema, type: GraphQLOutputType, selection: SelectionSetNode | undefined, value: unknown): unknown {
+function outputFromGraphQL(
+  schema: GraphQLSchema,
+  type: GraphQLOutputType,
+  selection: SelectionSetNode | undefined,
+  value: unknown,
+): unknown {
   if (value === null || value === undefined) return value;
   if (isNonNullType(type)) return outputFromGraphQL(schema, type.ofType, selection, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((v) => outputFromGraphQL(schema, type.ofType, selection, v)) : value;
+  if (isListType(type))
+    return Array.isArray(value) ? value.map((v) => outputFromGraphQL(schema, type.ofType, selection, v)) : value;
   if (isEnumType(type)) return enumValue(type, value);
   const named = getNamedType(type);
   if (selection && (isObjectType(named) || isInterfaceType(named)) && typeof value === 'object') {
@@ -71,7 +82,12 @@ function outputFromGraphQL(schema: GraphQLSchema, type: GraphQLOutputType, selec
   return value;
 }
 
-function objectFromGraphQL(schema: GraphQLSchema, parent: GraphQLCompositeType, selection: SelectionSetNode, value: Record<string, unknown>): Record<string, unknown> {
+function objectFromGraphQL(
+  schema: GraphQLSchema,
+  parent: GraphQLCompositeType,
+  selection: SelectionSetNode,
+  value: Record<string, unknown>,
+): Record<string, unknown> {
   const out = { ...value };
   for (const sel of selection.selections) {
     if (sel.kind === 'InlineFragment') {
@@ -92,8 +108,17 @@ function objectFromGraphQL(schema: GraphQLSchema, parent: GraphQLCompositeType, 
 }
 
 /** A GraphQL result's `data` with every enum name turned back into its lowercase value. */
-export function dataFromGraphQL(schema: GraphQLSchema, doc: DocumentNode, data: Record<string, unknown>): Record<string, unknown> {
+export function dataFromGraphQL(
+  schema: GraphQLSchema,
+  doc: DocumentNode,
+  data: Record<string, unknown>,
+): Record<string, unknown> {
   const op = operationOf(doc);
-  const root = op.operation === 'mutation' ? schema.getMutationType() : op.operation === 'subscription' ? schema.getSubscriptionType() : schema.getQueryType();
+  const root =
+    op.operation === 'mutation'
+      ? schema.getMutationType()
+      : op.operation === 'subscription'
+        ? schema.getSubscriptionType()
+        : schema.getQueryType();
   return root ? objectFromGraphQL(schema, root, op.selectionSet, data) : data;
 }

@@ -24,7 +24,9 @@ export const AlertStatusEnum = builder.enumType('AlertStatus', {
     resolved: { description: 'Done. A later match opens a new alert.' },
   } as const),
 });
-const AlertActionEnum = builder.enumType('AlertAction', { values: upperCaseValues(['acknowledge', 'snooze', 'resolve'] as const) });
+const AlertActionEnum = builder.enumType('AlertAction', {
+  values: upperCaseValues(['acknowledge', 'snooze', 'resolve'] as const),
+});
 
 /** Most events `Alert.events` returns. */
 const MAX_ALERT_EVENTS = 100;
@@ -38,7 +40,11 @@ builder.prismaObject('AlertTimelineEntry', {
     toStatus: t.expose('toStatus', { type: AlertStatusEnum, nullable: true }),
     note: t.exposeString('note', { nullable: true }),
     actor: t.relation('actor', { nullable: true }),
-    actorEventId: t.exposeID('actorEventId', { nullable: true, description: 'The event that made this change (a resolve/acknowledge event, a returning heartbeat, an upstream resolve).' }),
+    actorEventId: t.exposeID('actorEventId', {
+      nullable: true,
+      description:
+        'The event that made this change (a resolve/acknowledge event, a returning heartbeat, an upstream resolve).',
+    }),
     actorEvent: t.field({
       type: EventRef,
       nullable: true,
@@ -80,20 +86,35 @@ const AlertRef = builder.prismaObject('Alert', {
     severity: t.expose('severity', { type: SeverityEnum }),
     summary: t.exposeString('summary'),
     source: t.exposeString('source', { nullable: true }),
-    labels: t.expose('labels', { type: 'JSON', description: 'String → string labels of the opening event or upstream alert (e.g. service, namespace, pod, alertname).' }),
-    annotations: t.expose('annotations', { type: 'JSON', description: 'String → string notes of the source: description, runbook_url, generator_url, … when it had them.' }),
-    dedupKey: t.exposeString('dedupKey', { description: 'The key repeated matches and resolve events name: an event `{event_action: "resolve", dedup_key: <this>}` resolves the alert.' }),
+    labels: t.expose('labels', {
+      type: 'JSON',
+      description:
+        'String → string labels of the opening event or upstream alert (e.g. service, namespace, pod, alertname).',
+    }),
+    annotations: t.expose('annotations', {
+      type: 'JSON',
+      description: 'String → string notes of the source: description, runbook_url, generator_url, … when it had them.',
+    }),
+    dedupKey: t.exposeString('dedupKey', {
+      description:
+        'The key repeated matches and resolve events name: an event `{event_action: "resolve", dedup_key: <this>}` resolves the alert.',
+    }),
     count: t.exposeInt('count', { description: 'Events attached (absence alerts: 1).' }),
     firstSeenAt: t.expose('firstSeenAt', { type: 'DateTime' }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
     acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true }),
     snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
-    suppressed: t.exposeBoolean('suppressed', { description: 'Opened inside a maintenance window: no outbound trigger.' }),
+    suppressed: t.exposeBoolean('suppressed', {
+      description: 'Opened inside a maintenance window: no outbound trigger.',
+    }),
     ruleId: t.exposeString('ruleId', { nullable: true }),
     assigneeId: t.exposeString('assigneeId', { nullable: true }),
     maintenanceWindowId: t.exposeString('maintenanceWindowId', { nullable: true }),
-    allowedActions: t.field({ type: [AlertActionEnum], resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'> }),
+    allowedActions: t.field({
+      type: [AlertActionEnum],
+      resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'>,
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     rule: t.relation('rule', { nullable: true }),
@@ -105,7 +126,10 @@ const AlertRef = builder.prismaObject('Alert', {
       description: `The attached events, latest first (limit default 20, at most ${MAX_ALERT_EVENTS}).`,
       args: { limit: t.arg.int({ defaultValue: 20 }) },
       // Batched over the alerts of the request, link and events in one statement (src/alerts/latest-events.ts).
-      resolve: (alert, args, ctx, info) => latestEventsLoader(ctx, Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)), askedFields(info)).load(alert.id),
+      resolve: (alert, args, ctx, info) =>
+        latestEventsLoader(ctx, Math.max(1, Math.min(args.limit ?? 20, MAX_ALERT_EVENTS)), askedFields(info)).load(
+          alert.id,
+        ),
     }),
   }),
 });
@@ -135,7 +159,10 @@ const AlertFilter = builder.inputType('AlertFilter', {
     assigneeId: t.id(),
     suppressed: t.boolean(),
     search: t.string({ description: 'Case-insensitive text in the summary, source or dedup key.' }),
-    labels: t.field({ type: 'JSON', description: 'Exact match on each key: `{"service": "checkout"}` keeps alerts whose label service is checkout.' }),
+    labels: t.field({
+      type: 'JSON',
+      description: 'Exact match on each key: `{"service": "checkout"}` keeps alerts whose label service is checkout.',
+    }),
   }),
 });
 
@@ -158,33 +185,46 @@ function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereIn
     ...(f.ruleId ? { ruleId: String(f.ruleId) } : {}),
     ...(f.assigneeId ? { assigneeId: String(f.assigneeId) } : {}),
     ...(f.suppressed != null ? { suppressed: f.suppressed } : {}),
-    ...(f.search?.trim() ? { OR: (['summary', 'source', 'dedupKey'] as const).map((field) => ({ [field]: { contains: f.search!.trim(), mode: 'insensitive' as const } })) } : {}),
+    ...(f.search?.trim()
+      ? {
+          OR: (['summary', 'source', 'dedupKey'] as const).map((field) => ({
+            [field]: { contains: f.search!.trim(), mode: 'insensitive' as const },
+          })),
+        }
+      : {}),
   };
 }
 
 builder.queryFields((t) => ({
-  alerts: t.prismaConnection({
-    type: 'Alert',
-    cursor: 'id',
-    authScopes: { user: true },
-    description: 'Alerts of the tenant, newest first.',
-    args: { filter: t.arg({ type: AlertFilter }) },
-    ...PAGE,
-    totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
-    resolve: (query, _root, args, ctx) => ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
-  }, AlertConnection),
+  alerts: t.prismaConnection(
+    {
+      type: 'Alert',
+      cursor: 'id',
+      authScopes: { user: true },
+      description: 'Alerts of the tenant, newest first.',
+      args: { filter: t.arg({ type: AlertFilter }) },
+      ...PAGE,
+      totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
+      resolve: (query, _root, args, ctx) =>
+        ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
+    },
+    AlertConnection,
+  ),
   alert: t.prismaField({
     type: 'Alert',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Alert', await ctx.db.alert.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Alert', await ctx.db.alert.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
 const SnoozeAlertInput = builder.inputType('SnoozeAlertInput', {
   description: 'Exactly one of duration or until.',
   fields: (t) => ({
-    duration: t.string({ description: 'Seconds ("900") or a duration: "30s", "15m", "2h", "1d", "1h30m", ISO-8601 "PT1H". Any length.' }),
+    duration: t.string({
+      description: 'Seconds ("900") or a duration: "30s", "15m", "2h", "1d", "1h30m", ISO-8601 "PT1H". Any length.',
+    }),
     until: t.field({ type: 'DateTime', description: 'A time in the future.' }),
   }),
 });
@@ -206,7 +246,11 @@ builder.mutationFields((t) => ({
     description: 'open, acknowledged or snoozed → snoozed until a time; it reopens by itself then.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: SnoozeAlertInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const alert = await snoozeAlert(ctx, { id: String(args.id), duration: args.input.duration, until: args.input.until });
+      const alert = await snoozeAlert(ctx, {
+        id: String(args.id),
+        duration: args.input.duration,
+        until: args.input.until,
+      });
       return ctx.db.alert.findUniqueOrThrow({ ...query, where: { id: alert.id } });
     },
   }),
@@ -222,7 +266,9 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const AlertChangeKindEnum = builder.enumType('AlertChangeKind', { values: upperCaseValues(['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const) });
+const AlertChangeKindEnum = builder.enumType('AlertChangeKind', {
+  values: upperCaseValues(['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const),
+});
 
 interface AlertChangeMessage {
   change: 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
@@ -274,6 +320,9 @@ builder.subscriptionFields((t) => ({
         }),
       );
     },
-    resolve: (p) => ({ change: (p as Record<string, unknown>).change as AlertChangeMessage['change'], id: String((p as Record<string, unknown>).id) }),
+    resolve: (p) => ({
+      change: (p as Record<string, unknown>).change as AlertChangeMessage['change'],
+      id: String((p as Record<string, unknown>).id),
+    }),
   }),
 }));

@@ -63,14 +63,22 @@ builder.subscriptionFields((t) => ({
   assistantChat: t.field({
     type: ChatChunkRef,
     authScopes: { user: true },
-    description: 'One assistant turn with the reply streamed as it is produced (REST and the mutations return it whole).',
+    description:
+      'One assistant turn with the reply streamed as it is produced (REST and the mutations return it whole).',
     args: { input: t.arg({ type: AssistantChatInput, required: true }) },
     subscribe: (_root, { input }, ctx) => {
       requireUser(ctx);
       return streamTurn((onDelta) =>
         input.alertId
           ? sendAlertChat(ctx, { alertId: String(input.alertId), message: input.message }, onDelta)
-          : copilotChat(ctx, { message: input.message, conversationId: input.conversationId == null ? null : String(input.conversationId) }, onDelta),
+          : copilotChat(
+              ctx,
+              {
+                message: input.message,
+                conversationId: input.conversationId == null ? null : String(input.conversationId),
+              },
+              onDelta,
+            ),
       );
     },
     resolve: (c) => c,

@@ -7,25 +7,69 @@ import { builder, found, NodeRef, upperCaseValues } from './builder.js';
 import { requireUser } from '../src/context.js';
 import { triageAlert } from '../src/assistant/triage.js';
 import { approveAction, rejectAction } from '../src/assistant/actions.js';
-import { alertConversation, copilotChat, copilotHistory, MAX_HISTORY_CONVERSATIONS, sendAlertChat, type ChatResult } from '../src/assistant/chat.js';
-import { EVIDENCE_KINDS, RELATION_KINDS, type EvidenceItem, type LikelyCause, type TriageCheck } from '../src/assistant/types.js';
+import {
+  alertConversation,
+  copilotChat,
+  copilotHistory,
+  MAX_HISTORY_CONVERSATIONS,
+  sendAlertChat,
+  type ChatResult,
+} from '../src/assistant/chat.js';
+import {
+  EVIDENCE_KINDS,
+  RELATION_KINDS,
+  type EvidenceItem,
+  type LikelyCause,
+  type TriageCheck,
+} from '../src/assistant/types.js';
 import { assertMayReadConversation } from '../src/assistant/policy.js';
-import { setChangeTypes, loadVocabulary, DEFAULT_CHANGE_TERMS, type ChangeVocabulary } from '../src/assistant/vocabulary.js';
+import {
+  setChangeTypes,
+  loadVocabulary,
+  DEFAULT_CHANGE_TERMS,
+  type ChangeVocabulary,
+} from '../src/assistant/vocabulary.js';
 import { ENTITY_KEYS } from '../src/assistant/entities.js';
 import { CONFIDENCE_THRESHOLDS } from '../src/assistant/relatedness.js';
 import { CANDIDATE_WINDOW_MINUTES } from '../src/assistant/candidates.js';
 
-
-const ActionStatusEnum = builder.enumType('AssistantActionStatus', { description: 'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).', values: upperCaseValues(['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const) });
-const ActionToolEnum = builder.enumType('AssistantActionTool', { values: upperCaseValues(['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const) });
+const ActionStatusEnum = builder.enumType('AssistantActionStatus', {
+  description:
+    'proposed → executed | failed (approved, then run) | rejected | expired (past its time, or the alert changed).',
+  values: upperCaseValues(['proposed', 'approved', 'rejected', 'expired', 'executed', 'failed'] as const),
+});
+const ActionToolEnum = builder.enumType('AssistantActionTool', {
+  values: upperCaseValues([
+    'acknowledge_alert',
+    'snooze_alert',
+    'resolve_alert',
+    'reconcile_device',
+    'open_proposal',
+    'create_maintenance_window',
+  ] as const),
+});
 const RiskEnum = builder.enumType('AssistantRisk', { values: upperCaseValues(['low', 'medium', 'high'] as const) });
-const CheckStatusEnum = builder.enumType('TriageCheckStatus', { values: upperCaseValues(['success', 'skipped', 'error'] as const) });
-const ConfidenceEnum = builder.enumType('CauseConfidence', { values: upperCaseValues(['high', 'medium', 'low'] as const) });
-const ConversationKindEnum = builder.enumType('AssistantConversationKind', { values: upperCaseValues(['alert', 'copilot'] as const) });
-const MessageRoleEnum = builder.enumType('AssistantMessageRole', { values: upperCaseValues(['user', 'assistant'] as const) });
+const CheckStatusEnum = builder.enumType('TriageCheckStatus', {
+  values: upperCaseValues(['success', 'skipped', 'error'] as const),
+});
+const ConfidenceEnum = builder.enumType('CauseConfidence', {
+  values: upperCaseValues(['high', 'medium', 'low'] as const),
+});
+const ConversationKindEnum = builder.enumType('AssistantConversationKind', {
+  values: upperCaseValues(['alert', 'copilot'] as const),
+});
+const MessageRoleEnum = builder.enumType('AssistantMessageRole', {
+  values: upperCaseValues(['user', 'assistant'] as const),
+});
 
-const EvidenceKindEnum = builder.enumType('EvidenceKind', { description: 'What an evidence item names (RECORD: a triage stored before items had kinds).', values: upperCaseValues(EVIDENCE_KINDS) });
-const RelationKindEnum = builder.enumType('CauseRelationKind', { description: 'How a cause is tied to the alert (README "Triage").', values: upperCaseValues(RELATION_KINDS) });
+const EvidenceKindEnum = builder.enumType('EvidenceKind', {
+  description: 'What an evidence item names (RECORD: a triage stored before items had kinds).',
+  values: upperCaseValues(EVIDENCE_KINDS),
+});
+const RelationKindEnum = builder.enumType('CauseRelationKind', {
+  description: 'How a cause is tied to the alert (README "Triage").',
+  values: upperCaseValues(RELATION_KINDS),
+});
 
 const EvidenceItemRef = builder.objectRef<EvidenceItem>('EvidenceItem').implement({
   description: 'A record a check or cause rests on: open it by kind and id (full id, never shortened).',
@@ -38,7 +82,9 @@ const EvidenceItemRef = builder.objectRef<EvidenceItem>('EvidenceItem').implemen
 
 /** Stored evidence: items, or bare ids in triages stored before items had kinds. */
 const evidenceItems = (list: unknown): EvidenceItem[] =>
-  (Array.isArray(list) ? list : []).map((e) => (typeof e === 'string' ? { kind: 'record' as const, id: e, label: e } : (e as EvidenceItem)));
+  (Array.isArray(list) ? list : []).map((e) =>
+    typeof e === 'string' ? { kind: 'record' as const, id: e, label: e } : (e as EvidenceItem),
+  );
 
 const TriageCheckRef = builder.objectRef<TriageCheck>('TriageCheck').implement({
   description: 'One deterministic check: did it run, did it find something worth a look, and the records it found.',
@@ -47,7 +93,11 @@ const TriageCheckRef = builder.objectRef<TriageCheck>('TriageCheck').implement({
     status: t.field({ type: CheckStatusEnum, resolve: (c) => c.status }),
     interesting: t.exposeBoolean('interesting'),
     message: t.exposeString('message'),
-    evidence: t.field({ type: [EvidenceItemRef], description: 'Events, alerts, devices, drift reports or proposals.', resolve: (c) => evidenceItems(c.evidence) }),
+    evidence: t.field({
+      type: [EvidenceItemRef],
+      description: 'Events, alerts, devices, drift reports or proposals.',
+      resolve: (c) => evidenceItems(c.evidence),
+    }),
   }),
 });
 
@@ -60,20 +110,42 @@ const CauseRelationRef = builder.objectRef<LikelyCause['relations'][number]>('Ca
 
 const LikelyCauseRef = builder.objectRef<LikelyCause>('LikelyCause').implement({
   fields: (t) => ({
-    cause: t.exposeString('cause', { description: 'What happened and the relation that earned it ("deploy.finished from ci (same service=checkout label, 2 min before)").' }),
-    confidence: t.field({ type: ConfidenceEnum, description: `From the score: HIGH ≥ ${CONFIDENCE_THRESHOLDS.high}, MEDIUM ≥ ${CONFIDENCE_THRESHOLDS.medium}, LOW below. Unrelated changes are never causes.`, resolve: (c) => c.confidence }),
-    score: t.int({ nullable: true, description: 'Relatedness 0–100 (null when no ranked candidate backs the cause).', resolve: (c) => c.score ?? null }),
+    cause: t.exposeString('cause', {
+      description:
+        'What happened and the relation that earned it ("deploy.finished from ci (same service=checkout label, 2 min before)").',
+    }),
+    confidence: t.field({
+      type: ConfidenceEnum,
+      description: `From the score: HIGH ≥ ${CONFIDENCE_THRESHOLDS.high}, MEDIUM ≥ ${CONFIDENCE_THRESHOLDS.medium}, LOW below. Unrelated changes are never causes.`,
+      resolve: (c) => c.confidence,
+    }),
+    score: t.int({
+      nullable: true,
+      description: 'Relatedness 0–100 (null when no ranked candidate backs the cause).',
+      resolve: (c) => c.score ?? null,
+    }),
     relations: t.field({ type: [CauseRelationRef], resolve: (c) => c.relations ?? [] }),
-    evidence: t.field({ type: [EvidenceItemRef], description: 'The records this rests on (all exist).', resolve: (c) => evidenceItems(c.evidence) }),
+    evidence: t.field({
+      type: [EvidenceItemRef],
+      description: 'The records this rests on (all exist).',
+      resolve: (c) => evidenceItems(c.evidence),
+    }),
   }),
 });
 
 const TriageSettingsRef = builder.objectRef<ChangeVocabulary>('TriageSettings').implement({
-  description: "What triage counts as a change (the documented defaults plus the tenant's own terms) and the documented constants it ranks with.",
+  description:
+    "What triage counts as a change (the documented defaults plus the tenant's own terms) and the documented constants it ranks with.",
   fields: (t) => ({
-    changeTypes: t.stringList({ description: "The tenant's own change terms: words (canary) or globs over the whole event type (*.toggled).", resolve: (v) => [...v.custom] }),
+    changeTypes: t.stringList({
+      description: "The tenant's own change terms: words (canary) or globs over the whole event type (*.toggled).",
+      resolve: (v) => [...v.custom],
+    }),
     defaultChangeTypes: t.stringList({ resolve: () => [...DEFAULT_CHANGE_TERMS] }),
-    entityKeys: t.stringList({ description: "Label and payload keys compared between an alert and a candidate (plus the rule's dedup labels).", resolve: () => [...ENTITY_KEYS] }),
+    entityKeys: t.stringList({
+      description: "Label and payload keys compared between an alert and a candidate (plus the rule's dedup labels).",
+      resolve: () => [...ENTITY_KEYS],
+    }),
     windowMinutes: t.int({ resolve: () => CANDIDATE_WINDOW_MINUTES }),
     highThreshold: t.int({ resolve: () => CONFIDENCE_THRESHOLDS.high }),
     mediumThreshold: t.int({ resolve: () => CONFIDENCE_THRESHOLDS.medium }),
@@ -90,7 +162,9 @@ const AssistantActionRef = builder.prismaObject('AssistantAction', {
     conversationId: t.exposeString('conversationId', { nullable: true }),
     tool: t.field({ type: ActionToolEnum, resolve: (a) => a.tool as never }),
     args: t.expose('args', { type: 'JSON' }),
-    argsHash: t.exposeString('argsHash', { description: 'sha256 of the canonical args; approval may pass it back to prove what was reviewed.' }),
+    argsHash: t.exposeString('argsHash', {
+      description: 'sha256 of the canonical args; approval may pass it back to prove what was reviewed.',
+    }),
     rationale: t.exposeString('rationale'),
     risk: t.field({ type: RiskEnum, resolve: (a) => a.risk as never }),
     status: t.expose('status', { type: ActionStatusEnum }),
@@ -99,7 +173,11 @@ const AssistantActionRef = builder.prismaObject('AssistantAction', {
     decidedBy: t.relation('decidedBy', { nullable: true }),
     decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true }),
     reason: t.exposeString('reason', { nullable: true, description: 'Why it was rejected.' }),
-    result: t.expose('result', { type: 'JSON', nullable: true, description: 'What running it did, its error, or why it expired.' }),
+    result: t.expose('result', {
+      type: 'JSON',
+      nullable: true,
+      description: 'What running it did, its error, or why it expired.',
+    }),
   }),
 });
 
@@ -167,12 +245,20 @@ builder.prismaObjectFields('Alert', (t) => ({
   latestTriage: t.field({
     type: AssistantTriageRef,
     nullable: true,
-    resolve: (alert, _args, ctx) => ctx.db.assistantTriage.findFirst({ where: { alertId: alert.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }),
+    resolve: (alert, _args, ctx) =>
+      ctx.db.assistantTriage.findFirst({
+        where: { alertId: alert.id },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      }),
   }),
   assistantActions: t.relation('assistantActions', {
     description: 'Actions the assistant proposed for this alert, newest first (at most 100).',
     args: { status: t.arg({ type: ActionStatusEnum }) },
-    query: (args) => ({ where: args.status ? { status: args.status } : {}, orderBy: [{ proposedAt: 'desc' }, { id: 'desc' }], take: 100 }),
+    query: (args) => ({
+      where: args.status ? { status: args.status } : {},
+      orderBy: [{ proposedAt: 'desc' }, { id: 'desc' }],
+      take: 100,
+    }),
   }),
 }));
 
@@ -202,7 +288,10 @@ builder.queryFields((t) => ({
     args: { alertId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const c = await alertConversation(ctx, String(args.alertId));
-      return ctx.db.assistantConversation.findFirst({ ...query, where: { kind: 'alert', alertId: c?.alertId ?? String(args.alertId) } });
+      return ctx.db.assistantConversation.findFirst({
+        ...query,
+        where: { kind: 'alert', alertId: c?.alertId ?? String(args.alertId) },
+      });
     },
   }),
   copilotConversations: t.prismaField({
@@ -212,7 +301,10 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int({ defaultValue: 20 }) },
     resolve: async (query, _root, args, ctx) => {
       const rows = await copilotHistory(ctx, args.limit ?? 20);
-      const full = await ctx.db.assistantConversation.findMany({ ...query, where: { id: { in: rows.map((r) => r.id) } } });
+      const full = await ctx.db.assistantConversation.findMany({
+        ...query,
+        where: { id: { in: rows.map((r) => r.id) } },
+      });
       const byId = new Map(full.map((c) => [c.id, c]));
       return rows.map((r) => byId.get(r.id)!);
     },
@@ -222,7 +314,10 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
-      const c = found('Conversation', await ctx.db.assistantConversation.findUnique({ ...query, where: { id: String(args.id) } }));
+      const c = found(
+        'Conversation',
+        await ctx.db.assistantConversation.findUnique({ ...query, where: { id: String(args.id) } }),
+      );
       assertMayReadConversation(requireUser(ctx), c);
       return c;
     },
@@ -240,7 +335,8 @@ builder.mutationFields((t) => ({
   triageAlert: t.prismaField({
     type: 'AssistantTriage',
     authScopes: { user: true },
-    description: 'Runs a new triage of the alert (checks, summary, likely causes) and stores the actions it proposes as PROPOSED.',
+    description:
+      'Runs a new triage of the alert (checks, summary, likely causes) and stores the actions it proposes as PROPOSED.',
     args: { alertId: t.arg.id({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const r = await triageAlert(ctx, { alertId: String(args.alertId) });
@@ -259,15 +355,28 @@ builder.mutationFields((t) => ({
     authScopes: { user: true },
     description: "One copilot turn; without conversationId a new conversation of the caller's starts.",
     args: { message: t.arg.string({ required: true }), conversationId: t.arg.id() },
-    resolve: (_root, args, ctx) => copilotChat(ctx, { message: args.message, conversationId: args.conversationId == null ? null : String(args.conversationId) }),
+    resolve: (_root, args, ctx) =>
+      copilotChat(ctx, {
+        message: args.message,
+        conversationId: args.conversationId == null ? null : String(args.conversationId),
+      }),
   }),
   approveAssistantAction: t.prismaField({
     type: 'AssistantAction',
     authScopes: { user: true },
-    description: "Runs the proposed action with the approver's permissions (people only: FORBIDDEN for service users). CONFLICT when already decided, expired or stale.",
-    args: { alertId: t.arg.id({ required: true }), actionId: t.arg.id({ required: true }), argsHash: t.arg.string({ description: 'The argsHash you reviewed; CONFLICT if it differs.' }) },
+    description:
+      "Runs the proposed action with the approver's permissions (people only: FORBIDDEN for service users). CONFLICT when already decided, expired or stale.",
+    args: {
+      alertId: t.arg.id({ required: true }),
+      actionId: t.arg.id({ required: true }),
+      argsHash: t.arg.string({ description: 'The argsHash you reviewed; CONFLICT if it differs.' }),
+    },
     resolve: async (query, _root, args, ctx) => {
-      const a = await approveAction(ctx, { alertId: String(args.alertId), actionId: String(args.actionId), argsHash: args.argsHash });
+      const a = await approveAction(ctx, {
+        alertId: String(args.alertId),
+        actionId: String(args.actionId),
+        argsHash: args.argsHash,
+      });
       return ctx.db.assistantAction.findUniqueOrThrow({ ...query, where: { id: a.id } });
     },
   }),
@@ -277,7 +386,11 @@ builder.mutationFields((t) => ({
     description: 'Rejects the proposed action, recording the reason.',
     args: { alertId: t.arg.id({ required: true }), actionId: t.arg.id({ required: true }), reason: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      const a = await rejectAction(ctx, { alertId: String(args.alertId), actionId: String(args.actionId), reason: args.reason });
+      const a = await rejectAction(ctx, {
+        alertId: String(args.alertId),
+        actionId: String(args.actionId),
+        reason: args.reason,
+      });
       return ctx.db.assistantAction.findUniqueOrThrow({ ...query, where: { id: a.id } });
     },
   }),

@@ -10,7 +10,9 @@ import { SESSION_COOKIE } from '../src/principal.js';
 import { setAuditTarget } from '../src/audit/audit.js';
 import { seesTokenChange } from '../src/auth/policy.js';
 
-const TokenStatusEnum = builder.enumType('TokenStatus', { values: upperCaseValues(['active', 'revoked', 'expired'] as const) });
+const TokenStatusEnum = builder.enumType('TokenStatus', {
+  values: upperCaseValues(['active', 'revoked', 'expired'] as const),
+});
 
 builder.prismaObject('AccessToken', {
   interfaces: [NodeRef],
@@ -25,7 +27,11 @@ builder.prismaObject('AccessToken', {
     expiresAt: t.expose('expiresAt', { type: 'DateTime', nullable: true }),
     lastUsedAt: t.expose('lastUsedAt', { type: 'DateTime', nullable: true }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
-    graceUntil: t.expose('graceUntil', { type: 'DateTime', nullable: true, description: 'After rotation: the time this token stops working.' }),
+    graceUntil: t.expose('graceUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'After rotation: the time this token stops working.',
+    }),
     user: t.relation('user'),
   }),
 });
@@ -34,7 +40,9 @@ const LoginPayload = builder.simpleObject('LoginPayload', {
   fields: (t) => ({
     accessToken: t.string(),
     tokenType: t.string(),
-    expiresIn: t.int({ description: 'Seconds until the JWT expires; it is refreshed silently while the session lasts.' }),
+    expiresIn: t.int({
+      description: 'Seconds until the JWT expires; it is refreshed silently while the session lasts.',
+    }),
   }),
 });
 
@@ -53,7 +61,9 @@ const CreateTokenInput = builder.inputType('CreateTokenInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     description: t.string(),
-    expiresInDays: t.int({ description: 'Days until expiry (30, 90, 365 or any value up to 3650); null or omitted: never.' }),
+    expiresInDays: t.int({
+      description: 'Days until expiry (30, 90, 365 or any value up to 3650); null or omitted: never.',
+    }),
     userId: t.id({ description: 'Admins only: mint on behalf of a service user.' }),
   }),
 });
@@ -66,7 +76,11 @@ builder.queryFields((t) => ({
     args: { userId: t.arg.id() },
     resolve: async (query, _root, args, ctx) => {
       const rows = await listTokens(ctx, args.userId ? String(args.userId) : null);
-      return ctx.db.accessToken.findMany({ ...query, where: { id: { in: rows.map((r) => r.id) } }, orderBy: { createdAt: 'desc' } });
+      return ctx.db.accessToken.findMany({
+        ...query,
+        where: { id: { in: rows.map((r) => r.id) } },
+        orderBy: { createdAt: 'desc' },
+      });
     },
   }),
 }));
@@ -84,7 +98,8 @@ builder.mutationFields((t) => ({
   logout: t.boolean({
     authScopes: { user: true },
     resolve: async (_root, _args, ctx, info) => {
-      if (ctx.principal?.credential.kind === 'session') setAuditTarget(ctx, info.path.key as string, 'Session', ctx.principal.credential.id);
+      if (ctx.principal?.credential.kind === 'session')
+        setAuditTarget(ctx, info.path.key as string, 'Session', ctx.principal.credential.id);
       await logout(ctx);
       ctx.responseCookies.push({ name: SESSION_COOKIE, value: '', maxAgeSeconds: 0 });
       return true;

@@ -28,7 +28,8 @@ const SCOPE_FAILURES: Record<Scope, { message: string; reason: ErrorReason }> = 
 
 /** The first scope the caller lacks, from the scope-auth plugin's failure tree. */
 function missingScope(failure: AuthFailure): Scope | undefined {
-  if (failure.kind === AuthScopeFailureType.AuthScope) return failure.scope in SCOPE_FAILURES ? (failure.scope as Scope) : undefined;
+  if (failure.kind === AuthScopeFailureType.AuthScope)
+    return failure.scope in SCOPE_FAILURES ? (failure.scope as Scope) : undefined;
   if (failure.kind === AuthScopeFailureType.AnyAuthScopes || failure.kind === AuthScopeFailureType.AllAuthScopes) {
     for (const f of failure.failures) {
       const s = missingScope(f);
@@ -44,7 +45,11 @@ function scopeError(ctx: Ctx, failure: AuthFailure): Error {
   const scope = missingScope(failure);
   if (scope) return new Forbidden(SCOPE_FAILURES[scope].message, SCOPE_FAILURES[scope].reason);
   // A scope function's own error (none today) says what is wrong better than we could.
-  if ((failure.kind === AuthScopeFailureType.AuthScope || failure.kind === AuthScopeFailureType.AuthScopeFunction) && failure.error) return failure.error;
+  if (
+    (failure.kind === AuthScopeFailureType.AuthScope || failure.kind === AuthScopeFailureType.AuthScopeFunction) &&
+    failure.error
+  )
+    return failure.error;
   return new Forbidden();
 }
 
@@ -65,7 +70,14 @@ export const builder = new SchemaBuilder<{
   };
 }>({
   defaultFieldNullability: false,
-  plugins: [ScopeAuthPlugin, LOADED_SCALARS_PLUGIN, STABLE_PATHS_PLUGIN, PrismaPlugin, RelayPlugin, SimpleObjectsPlugin],
+  plugins: [
+    ScopeAuthPlugin,
+    LOADED_SCALARS_PLUGIN,
+    STABLE_PATHS_PLUGIN,
+    PrismaPlugin,
+    RelayPlugin,
+    SimpleObjectsPlugin,
+  ],
   scopeAuth: {
     authorizeOnSubscribe: true,
     authScopes: (ctx) => ({
@@ -97,10 +109,14 @@ builder.addScalarType(
     ...dateTimeISO,
     name: 'DateTime',
     description: 'An ISO-8601 timestamp.',
-    serialize: (value) => (value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : dateTimeISO.serialize(value)),
+    serialize: (value) =>
+      value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : dateTimeISO.serialize(value),
   }),
 );
-builder.addScalarType('JSON', new GraphQLScalarType({ ...GraphQLJSON.toConfig(), description: 'Any JSON value.', specifiedByURL: undefined }));
+builder.addScalarType(
+  'JSON',
+  new GraphQLScalarType({ ...GraphQLJSON.toConfig(), description: 'Any JSON value.', specifiedByURL: undefined }),
+);
 
 /**
  * The one rule for single-object lookups (`device(id)`, `proposal(id)`, ...): an id that names nothing
@@ -131,7 +147,9 @@ export function upperCaseValues<const V extends string>(
   const entries: Array<[V, string | undefined]> = Array.isArray(values)
     ? (values as readonly V[]).map((v) => [v, undefined])
     : (Object.entries(values) as Array<[V, { description?: string }]>).map(([v, o]) => [v, o.description]);
-  return Object.fromEntries(entries.map(([v, description]) => [v.toUpperCase(), description ? { value: v, description } : { value: v }])) as never;
+  return Object.fromEntries(
+    entries.map(([v, description]) => [v.toUpperCase(), description ? { value: v, description } : { value: v }]),
+  ) as never;
 }
 
 /**
@@ -147,7 +165,9 @@ export function requestOrigin(ctx: Ctx): string | null {
   }
 }
 
-export const SeverityEnum = builder.enumType('Severity', { values: upperCaseValues(['info', 'warning', 'critical'] as const) });
+export const SeverityEnum = builder.enumType('Severity', {
+  values: upperCaseValues(['info', 'warning', 'critical'] as const),
+});
 
 /**
  * Relay's `Node`: every object with its own page (an alert, a device, a proposal, ...) implements it, and
@@ -159,7 +179,7 @@ export const SeverityEnum = builder.enumType('Severity', { values: upperCaseValu
 export const NODE_TYPE_TAG = Symbol('nodeType');
 
 export const NodeRef = builder.interfaceRef<{ id: string }>('Node').implement({
-  description: 'An object with a globally unique id. `node(id:)` finds it within the caller\'s tenant.',
+  description: "An object with a globally unique id. `node(id:)` finds it within the caller's tenant.",
   fields: (t) => ({ id: t.exposeID('id', { description: 'UUIDv7, unique across every type.' }) }),
   // Only node(id:)/nodes(ids:) return the interface; their rows carry their type (schema/node.ts).
   resolveType: (value) => (value as Record<symbol, string>)[NODE_TYPE_TAG] ?? null,

@@ -4,10 +4,18 @@
  * credentials (REST: POST /clusters/join, /clusters/heartbeat, /clusters/events).
  */
 import { builder, requestOrigin, NodeRef } from './builder.js';
-import { clusterStatus, createClusterInvite, getCluster, listClusters, revokeCluster, type MintedInvite } from '../src/clusters/hub.js';
+import {
+  clusterStatus,
+  createClusterInvite,
+  getCluster,
+  listClusters,
+  revokeCluster,
+  type MintedInvite,
+} from '../src/clusters/hub.js';
 
 const ClusterStatusEnum = builder.enumType('ClusterStatus', {
-  description: 'CONNECTED: heartbeats arrive; STALE: none within CLUSTER_STALE_AFTER_MS; REVOKED: its credential no longer works.',
+  description:
+    'CONNECTED: heartbeats arrive; STALE: none within CLUSTER_STALE_AFTER_MS; REVOKED: its credential no longer works.',
   values: { CONNECTED: { value: 'connected' }, STALE: { value: 'stale' }, REVOKED: { value: 'revoked' } } as const,
 });
 
@@ -21,7 +29,10 @@ const ClusterRef = builder.prismaObject('Cluster', {
     status: t.field({ type: ClusterStatusEnum, resolve: (c, _a, ctx) => clusterStatus(ctx.rt, c) }),
     version: t.exposeString('version', { nullable: true }),
     lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime', nullable: true }),
-    summary: t.expose('summary', { type: 'JSON', description: 'The latest heartbeat: {open_alerts: {info, warning, critical}, device_count}.' }),
+    summary: t.expose('summary', {
+      type: 'JSON',
+      description: 'The latest heartbeat: {open_alerts: {info, warning, critical}, device_count}.',
+    }),
     revokedAt: t.expose('revokedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
@@ -38,8 +49,18 @@ const InviteRef = builder.objectRef<MintedInvite>('ClusterInvite').implement({
 });
 
 builder.queryFields((t) => ({
-  clusters: t.field({ type: [ClusterRef], authScopes: { user: true }, description: 'Member clusters, oldest first.', resolve: (_r, _a, ctx) => listClusters(ctx) }),
-  cluster: t.field({ type: ClusterRef, authScopes: { user: true }, args: { id: t.arg.id({ required: true }) }, resolve: (_r, a, ctx) => getCluster(ctx, String(a.id)) }),
+  clusters: t.field({
+    type: [ClusterRef],
+    authScopes: { user: true },
+    description: 'Member clusters, oldest first.',
+    resolve: (_r, _a, ctx) => listClusters(ctx),
+  }),
+  cluster: t.field({
+    type: ClusterRef,
+    authScopes: { user: true },
+    args: { id: t.arg.id({ required: true }) },
+    resolve: (_r, a, ctx) => getCluster(ctx, String(a.id)),
+  }),
 }));
 
 builder.mutationFields((t) => ({
@@ -49,14 +70,18 @@ builder.mutationFields((t) => ({
     description: 'Mints a single-use invite (hashed at rest) that expires after expiresInHours (default 24).',
     args: {
       expiresInHours: t.arg.int(),
-      hubUrl: t.arg.string({ description: "The URL members reach this hub at, shown in the command (default PUBLIC_BASE_URL, else the request's origin)." }),
+      hubUrl: t.arg.string({
+        description:
+          "The URL members reach this hub at, shown in the command (default PUBLIC_BASE_URL, else the request's origin).",
+      }),
     },
-    resolve: (_r, a, ctx) => createClusterInvite(ctx, { expiresInHours: a.expiresInHours, hubUrl: a.hubUrl }, requestOrigin(ctx)),
+    resolve: (_r, a, ctx) =>
+      createClusterInvite(ctx, { expiresInHours: a.expiresInHours, hubUrl: a.hubUrl }, requestOrigin(ctx)),
   }),
   revokeCluster: t.field({
     type: ClusterRef,
     authScopes: { admin: true },
-    description: "Revokes a cluster: its next call gets 401. Idempotent.",
+    description: 'Revokes a cluster: its next call gets 401. Idempotent.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_r, a, ctx) => revokeCluster(ctx, String(a.id)),
   }),

@@ -24,39 +24,52 @@ const ReportObservedConfigInput = builder.inputType('ReportObservedConfigInput',
   }),
 });
 
-const ReconcileRequestRef = builder.objectRef<{ deviceId: string; jobId: string; queuedAt: Date }>('ReconcileRequest').implement({
-  fields: (t) => ({
-    deviceId: t.exposeID('deviceId'),
-    jobId: t.exposeString('jobId'),
-    queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
-  }),
-});
+const ReconcileRequestRef = builder
+  .objectRef<{ deviceId: string; jobId: string; queuedAt: Date }>('ReconcileRequest')
+  .implement({
+    fields: (t) => ({
+      deviceId: t.exposeID('deviceId'),
+      jobId: t.exposeString('jobId'),
+      queuedAt: t.expose('queuedAt', { type: 'DateTime' }),
+    }),
+  });
 
 builder.mutationFields((t) => ({
   setDeviceIntent: t.prismaField({
     type: 'IntentVersion',
     authScopes: { admin: true },
-    description: 'A direct intent edit (admins): a new version authored by the caller, recorded on the timeline, then a reconcile. It bypasses the four-eyes rule; use openProposal for reviewed changes.',
+    description:
+      'A direct intent edit (admins): a new version authored by the caller, recorded on the timeline, then a reconcile. It bypasses the four-eyes rule; use openProposal for reviewed changes.',
     args: { input: t.arg({ type: SetIntentInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const v = await setDeviceIntent(ctx, { deviceId: String(input.deviceId), config: input.config, comment: input.comment });
+      const v = await setDeviceIntent(ctx, {
+        deviceId: String(input.deviceId),
+        config: input.config,
+        comment: input.comment,
+      });
       return ctx.db.intentVersion.findUniqueOrThrow({ ...query, where: { id: v.id } });
     },
   }),
   reportObservedConfig: t.prismaField({
     type: 'Device',
     authScopes: { user: true },
-    description: 'The agent path: a collector (typically a service user) reports what the device runs; a reconcile follows.',
+    description:
+      'The agent path: a collector (typically a service user) reports what the device runs; a reconcile follows.',
     args: { input: t.arg({ type: ReportObservedConfigInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const d = await reportObservedConfig(ctx, { deviceId: String(input.deviceId), config: input.config, observedAt: input.observedAt });
+      const d = await reportObservedConfig(ctx, {
+        deviceId: String(input.deviceId),
+        config: input.config,
+        observedAt: input.observedAt,
+      });
       return ctx.db.device.findUniqueOrThrow({ ...query, where: { id: d.id } });
     },
   }),
   reconcileDevice: t.field({
     type: ReconcileRequestRef,
     authScopes: { user: true },
-    description: 'Queues a reconcile: intent vs observed configuration, recorded as a DriftReport and a timeline event.',
+    description:
+      'Queues a reconcile: intent vs observed configuration, recorded as a DriftReport and a timeline event.',
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => requestReconcile(ctx, String(args.id)),
   }),

@@ -9,7 +9,15 @@
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import type { Prisma } from '../src/generated/prisma/client.js';
 import { builder, found, upperCaseValues, NodeRef } from './builder.js';
-import { AlertConnection, DeviceConnection, DriftReportConnection, EventConnection, IntentVersionConnection, PAGE, ProposalConnection } from './connections.js';
+import {
+  AlertConnection,
+  DeviceConnection,
+  DriftReportConnection,
+  EventConnection,
+  IntentVersionConnection,
+  PAGE,
+  ProposalConnection,
+} from './connections.js';
 import { ProposalStatusEnum } from './proposals.js';
 import { requireUser } from '../src/context.js';
 import { createDevice, deleteDevice, updateDevice } from '../src/devices/devices.js';
@@ -25,29 +33,42 @@ const ObservedConfigRef = builder.objectRef<{ config: string; observedAt: Date |
 });
 
 const IntentVersionRef = builder.prismaObject('IntentVersion', {
-  description: 'One version of a device\'s intended configuration. Versions are never changed, only added.',
+  description: "One version of a device's intended configuration. Versions are never changed, only added.",
   fields: (t) => ({
     id: t.exposeID('id'),
     version: t.exposeInt('version'),
     config: t.exposeString('config'),
     comment: t.exposeString('comment', { nullable: true }),
     author: t.relation('author', { nullable: true }),
-    proposal: t.relation('proposal', { nullable: true, description: 'The approved proposal this version came from; null for a direct edit.' }),
+    proposal: t.relation('proposal', {
+      nullable: true,
+      description: 'The approved proposal this version came from; null for a direct edit.',
+    }),
     device: t.relation('device'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });
 
-const DriftStatusEnum = builder.enumType('DriftStatus', { values: upperCaseValues(['in_sync', 'drifted', 'unknown'] as const) });
+const DriftStatusEnum = builder.enumType('DriftStatus', {
+  values: upperCaseValues(['in_sync', 'drifted', 'unknown'] as const),
+});
 
 const DriftReportRef = builder.prismaObject('DriftReport', {
   description: 'The result of one reconcile: the intent compared with the observed configuration.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    status: t.field({ type: DriftStatusEnum, resolve: (r) => (r.detail ? 'unknown' : r.inSync ? 'in_sync' : 'drifted') }),
+    status: t.field({
+      type: DriftStatusEnum,
+      resolve: (r) => (r.detail ? 'unknown' : r.inSync ? 'in_sync' : 'drifted'),
+    }),
     inSync: t.exposeBoolean('inSync'),
-    diff: t.exposeString('diff', { description: 'Unified diff from intended (---) to observed (+++); empty when in sync.' }),
-    detail: t.exposeString('detail', { nullable: true, description: 'Why nothing could be compared (no intent, nothing observed).' }),
+    diff: t.exposeString('diff', {
+      description: 'Unified diff from intended (---) to observed (+++); empty when in sync.',
+    }),
+    detail: t.exposeString('detail', {
+      nullable: true,
+      description: 'Why nothing could be compared (no intent, nothing observed).',
+    }),
     intentVersion: t.exposeInt('intentVersion', { nullable: true }),
     observedAt: t.expose('observedAt', { type: 'DateTime', nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -68,7 +89,10 @@ builder.prismaObject('Device', {
     platform: t.exposeString('platform', { nullable: true }),
     managementAddress: t.exposeString('managementAddress', { nullable: true }),
     labels: t.expose('labels', { type: 'JSON' }),
-    externalId: t.exposeString('externalId', { nullable: true, description: 'Id in the upstream source of truth (NetBox), set by its webhook.' }),
+    externalId: t.exposeString('externalId', {
+      nullable: true,
+      description: 'Id in the upstream source of truth (NetBox), set by its webhook.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     observedConfig: t.field({
@@ -81,35 +105,79 @@ builder.prismaObject('Device', {
       type: IntentVersionRef,
       nullable: true,
       description: 'The current intended configuration (the highest version).',
-      select: (_args, _ctx, nestedSelection) => ({ intents: nestedSelection({ orderBy: { version: 'desc' }, take: 1 }) }),
+      select: (_args, _ctx, nestedSelection) => ({
+        intents: nestedSelection({ orderBy: { version: 'desc' }, take: 1 }),
+      }),
       resolve: (d) => d.intents[0] ?? null,
     }),
-    intentHistory: t.relatedConnection('intents', { cursor: 'id', totalCount: true, description: 'Every intent version, newest first.', query: () => ({ orderBy: { version: 'desc' } }) }, IntentVersionConnection),
+    intentHistory: t.relatedConnection(
+      'intents',
+      {
+        cursor: 'id',
+        totalCount: true,
+        description: 'Every intent version, newest first.',
+        query: () => ({ orderBy: { version: 'desc' } }),
+      },
+      IntentVersionConnection,
+    ),
     drift: t.field({
       type: DriftReportRef,
       nullable: true,
       description: 'The latest reconcile result.',
-      select: (_args, _ctx, nestedSelection) => ({ drifts: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1 }) }),
+      select: (_args, _ctx, nestedSelection) => ({
+        drifts: nestedSelection({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: 1 }),
+      }),
       resolve: (d) => d.drifts[0] ?? null,
     }),
-    driftReports: t.relatedConnection('drifts', { cursor: 'id', totalCount: true, query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) }, DriftReportConnection),
-    events: t.relatedConnection('events', { cursor: 'id', totalCount: true, description: "The device's timeline, newest first.", query: () => ({ orderBy: NEWEST_FIRST }) }, EventConnection),
-    alerts: t.relatedConnection('alerts', {
-      cursor: 'id',
-      description: "The device's alerts, newest first.",
-      args: { open: t.arg.boolean({ description: 'Only alerts not resolved yet.' }) },
-      totalCount: true,
-      query: (args) => ({ where: args.open ? { status: { not: 'resolved' as const } } : {}, orderBy: { id: 'desc' } }),
-    }, AlertConnection),
-    proposals: t.relatedConnection('proposals', {
-      cursor: 'id',
-      args: { status: t.arg({ type: ProposalStatusEnum }), open: t.arg.boolean({ description: 'Only proposed or approved ones.' }) },
-      query: (args) => ({
-        where: args.status ? { status: args.status } : args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {},
-        orderBy: { id: 'desc' },
-      }),
-      totalCount: true,
-    }, ProposalConnection),
+    driftReports: t.relatedConnection(
+      'drifts',
+      { cursor: 'id', totalCount: true, query: () => ({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] }) },
+      DriftReportConnection,
+    ),
+    events: t.relatedConnection(
+      'events',
+      {
+        cursor: 'id',
+        totalCount: true,
+        description: "The device's timeline, newest first.",
+        query: () => ({ orderBy: NEWEST_FIRST }),
+      },
+      EventConnection,
+    ),
+    alerts: t.relatedConnection(
+      'alerts',
+      {
+        cursor: 'id',
+        description: "The device's alerts, newest first.",
+        args: { open: t.arg.boolean({ description: 'Only alerts not resolved yet.' }) },
+        totalCount: true,
+        query: (args) => ({
+          where: args.open ? { status: { not: 'resolved' as const } } : {},
+          orderBy: { id: 'desc' },
+        }),
+      },
+      AlertConnection,
+    ),
+    proposals: t.relatedConnection(
+      'proposals',
+      {
+        cursor: 'id',
+        args: {
+          status: t.arg({ type: ProposalStatusEnum }),
+          open: t.arg.boolean({ description: 'Only proposed or approved ones.' }),
+        },
+        query: (args) => ({
+          where: args.status
+            ? { status: args.status }
+            : args.open
+              ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } }
+              : {},
+          orderBy: { id: 'desc' },
+        }),
+        totalCount: true,
+      },
+      ProposalConnection,
+    ),
   }),
 });
 
@@ -133,7 +201,13 @@ const DeviceFilterInput = builder.inputType('DeviceFilter', {
   }),
 });
 
-type DeviceFilter = { site?: string | null; role?: string | null; platform?: string | null; search?: string | null; labels?: unknown };
+type DeviceFilter = {
+  site?: string | null;
+  role?: string | null;
+  platform?: string | null;
+  search?: string | null;
+  labels?: unknown;
+};
 
 function deviceWhere(f: DeviceFilter | null | undefined): Prisma.DeviceWhereInput {
   if (!f) return {};
@@ -141,27 +215,41 @@ function deviceWhere(f: DeviceFilter | null | undefined): Prisma.DeviceWhereInpu
   if (f.site) where.site = f.site;
   if (f.role) where.role = f.role;
   if (f.platform) where.platform = f.platform;
-  if (f.search) where.OR = [{ name: { contains: f.search, mode: 'insensitive' } }, { managementAddress: { contains: f.search, mode: 'insensitive' } }];
-  if (f.labels && typeof f.labels === 'object' && !Array.isArray(f.labels)) where.AND = Object.entries(f.labels).map(([k, v]) => ({ labels: { path: [k], equals: String(v) } }));
+  if (f.search)
+    where.OR = [
+      { name: { contains: f.search, mode: 'insensitive' } },
+      { managementAddress: { contains: f.search, mode: 'insensitive' } },
+    ];
+  if (f.labels && typeof f.labels === 'object' && !Array.isArray(f.labels))
+    where.AND = Object.entries(f.labels).map(([k, v]) => ({ labels: { path: [k], equals: String(v) } }));
   return where;
 }
 
 builder.queryFields((t) => ({
-  devices: t.prismaConnection({
-    type: 'Device',
-    cursor: 'id',
-    authScopes: { user: true },
-    ...PAGE,
-    description: 'Devices of the tenant, by name.',
-    args: { filter: t.arg({ type: DeviceFilterInput }) },
-    totalCount: (_conn, args, ctx) => ctx.db.device.count({ where: deviceWhere(args.filter) }),
-    resolve: (query, _root, args, ctx) => ctx.db.device.findMany({ ...query, where: deviceWhere(args.filter), orderBy: [{ name: 'asc' }, { id: 'asc' }] }),
-  }, DeviceConnection),
+  devices: t.prismaConnection(
+    {
+      type: 'Device',
+      cursor: 'id',
+      authScopes: { user: true },
+      ...PAGE,
+      description: 'Devices of the tenant, by name.',
+      args: { filter: t.arg({ type: DeviceFilterInput }) },
+      totalCount: (_conn, args, ctx) => ctx.db.device.count({ where: deviceWhere(args.filter) }),
+      resolve: (query, _root, args, ctx) =>
+        ctx.db.device.findMany({
+          ...query,
+          where: deviceWhere(args.filter),
+          orderBy: [{ name: 'asc' }, { id: 'asc' }],
+        }),
+    },
+    DeviceConnection,
+  ),
   device: t.prismaField({
     type: 'Device',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Device', await ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Device', await ctx.db.device.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -214,7 +302,8 @@ builder.mutationFields((t) => ({
   }),
   deleteDevice: t.id({
     authScopes: { admin: true },
-    description: 'Removes the device with its intent history and drift reports; alerts, events and proposals stay, detached.',
+    description:
+      'Removes the device with its intent history and drift reports; alerts, events and proposals stay, detached.',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await deleteDevice(ctx, String(args.id))).id,
   }),
@@ -225,7 +314,9 @@ const DeviceChangeRef = builder.objectRef<{ id: string; name: string; change: st
   fields: (t) => ({
     id: t.exposeID('id'),
     name: t.exposeString('name'),
-    change: t.exposeString('change', { description: 'created | updated | deleted | intent_changed | config_observed | reconciled' }),
+    change: t.exposeString('change', {
+      description: 'created | updated | deleted | intent_changed | config_observed | reconciled',
+    }),
     device: t.prismaField({
       type: 'Device',
       nullable: true,

@@ -18,7 +18,9 @@ import {
 } from '../src/events/inbound-webhooks.js';
 import { listIngestKeys, rotateTenantIngestKey } from '../src/tenants/ingest-keys.js';
 
-export const ReceivedViaEnum = builder.enumType('ReceivedVia', { values: upperCaseValues(['ingest', 'webhook', 'sot', 'system'] as const) });
+export const ReceivedViaEnum = builder.enumType('ReceivedVia', {
+  values: upperCaseValues(['ingest', 'webhook', 'sot', 'system'] as const),
+});
 
 export const EventRef = builder.prismaObject('Event', {
   interfaces: [NodeRef],
@@ -36,9 +38,19 @@ export const EventRef = builder.prismaObject('Event', {
     payload: t.expose('payload', { type: 'JSON' }),
     receivedVia: t.expose('receivedVia', { type: ReceivedViaEnum }),
     receivedAt: t.expose('receivedAt', { type: 'DateTime' }),
-    evaluatedAt: t.expose('evaluatedAt', { type: 'DateTime', nullable: true, description: 'When alert rules finished with this event; null until then.' }),
-    evaluationAttempts: t.exposeInt('evaluationAttempts', { description: 'Failed rule-evaluation attempts. At 3 the event is set aside (never evaluated, kept with its error).' }),
-    evaluationError: t.exposeString('evaluationError', { nullable: true, description: 'The last rule-evaluation error of this event, if any.' }),
+    evaluatedAt: t.expose('evaluatedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When alert rules finished with this event; null until then.',
+    }),
+    evaluationAttempts: t.exposeInt('evaluationAttempts', {
+      description:
+        'Failed rule-evaluation attempts. At 3 the event is set aside (never evaluated, kept with its error).',
+    }),
+    evaluationError: t.exposeString('evaluationError', {
+      nullable: true,
+      description: 'The last rule-evaluation error of this event, if any.',
+    }),
   }),
 });
 
@@ -49,15 +61,37 @@ const EventFilterInput = builder.inputType('EventFilter', {
     severities: t.field({ type: [SeverityEnum] }),
     type: t.string({ description: 'Exact type, or a glob where `*` matches any run of characters (`deploy.*`).' }),
     source: t.string(),
-    labels: t.field({ type: 'JSON', description: 'Object of label → value; events must carry all of them (subset match).' }),
+    labels: t.field({
+      type: 'JSON',
+      description: 'Object of label → value; events must carry all of them (subset match).',
+    }),
     search: t.string({ description: 'Case-insensitive text in summary, type or source.' }),
-    sinceHours: t.int({ description: `Only events received in the last N hours (1 to ${TIMELINE_LIMITS.maxSinceHours}; the \`events\` query uses ${TIMELINE_LIMITS.defaultSinceHours} when it is not given).` }),
+    sinceHours: t.int({
+      description: `Only events received in the last N hours (1 to ${TIMELINE_LIMITS.maxSinceHours}; the \`events\` query uses ${TIMELINE_LIMITS.defaultSinceHours} when it is not given).`,
+    }),
   }),
 });
 
-function toFilter(input: { module?: string | null; severities?: readonly string[] | null; type?: string | null; source?: string | null; labels?: unknown; search?: string | null; sinceHours?: number | null } | null | undefined): EventFilter {
+function toFilter(
+  input:
+    | {
+        module?: string | null;
+        severities?: readonly string[] | null;
+        type?: string | null;
+        source?: string | null;
+        labels?: unknown;
+        search?: string | null;
+        sinceHours?: number | null;
+      }
+    | null
+    | undefined,
+): EventFilter {
   if (!input) return {};
-  return { ...input, severities: input.severities as EventFilter['severities'], labels: input.labels as EventFilter['labels'] };
+  return {
+    ...input,
+    severities: input.severities as EventFilter['severities'],
+    labels: input.labels as EventFilter['labels'],
+  };
 }
 
 /** The filter with the default time window when it names none. */
@@ -66,22 +100,31 @@ function windowed(f: EventFilter): EventFilter {
 }
 
 builder.queryFields((t) => ({
-  events: t.prismaConnection({
-    type: 'Event',
-    cursor: 'id',
-    authScopes: { user: true },
-    defaultSize: TIMELINE_LIMITS.defaultLimit,
-    maxSize: TIMELINE_LIMITS.maxLimit,
-    description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}), over the last \`filter.sinceHours\` hours: ${TIMELINE_LIMITS.defaultSinceHours} unless given, as GET /events (every read is bounded in time).`,
-    args: { filter: t.arg({ type: EventFilterInput }) },
-    totalCount: (_conn, args, ctx) => ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()) }),
-    resolve: async (query, _root, args, ctx) => ctx.db.event.findMany({ ...(await timelinePage(ctx, query, timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()))), orderBy: NEWEST_FIRST }),
-  }, EventConnection),
+  events: t.prismaConnection(
+    {
+      type: 'Event',
+      cursor: 'id',
+      authScopes: { user: true },
+      defaultSize: TIMELINE_LIMITS.defaultLimit,
+      maxSize: TIMELINE_LIMITS.maxLimit,
+      description: `The tenant's timeline, newest first (pages of at most ${TIMELINE_LIMITS.maxLimit}), over the last \`filter.sinceHours\` hours: ${TIMELINE_LIMITS.defaultSinceHours} unless given, as GET /events (every read is bounded in time).`,
+      args: { filter: t.arg({ type: EventFilterInput }) },
+      totalCount: (_conn, args, ctx) =>
+        ctx.db.event.count({ where: timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()) }),
+      resolve: async (query, _root, args, ctx) =>
+        ctx.db.event.findMany({
+          ...(await timelinePage(ctx, query, timelineWhere(windowed(toFilter(args.filter)), ctx.rt.clock.now()))),
+          orderBy: NEWEST_FIRST,
+        }),
+    },
+    EventConnection,
+  ),
   event: t.prismaField({
     type: 'Event',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Event', await ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Event', await ctx.db.event.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -105,7 +148,8 @@ builder.subscriptionFields((t) => ({
 }));
 
 const InboundWebhookKindEnum = builder.enumType('InboundWebhookKind', {
-  description: 'EVENTS: envelope shape B at /api/v1/webhooks/<slug>; SOT: NetBox-style device changes at /api/v1/sot/webhooks/<slug>.',
+  description:
+    'EVENTS: envelope shape B at /api/v1/webhooks/<slug>; SOT: NetBox-style device changes at /api/v1/sot/webhooks/<slug>.',
   values: upperCaseValues(['events', 'sot'] as const),
 });
 
@@ -119,23 +163,37 @@ builder.prismaObject('InboundWebhook', {
     kind: t.expose('kind', { type: InboundWebhookKindEnum }),
     url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook, requestOrigin(ctx)) }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true, description: 'After a rotation: when the previous secret stops verifying.' }),
+    previousSecretValidUntil: t.expose('previousValidUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'After a rotation: when the previous secret stops verifying.',
+    }),
   }),
 });
 
-const InboundWebhookWithSecret = builder.objectRef<{ id: string; name: string; slug: string; kind: 'events' | 'sot'; secret: string; createdAt: Date; previousValidUntil: Date | null }>('InboundWebhookWithSecret').implement({
-  description: 'An inbound webhook with its signing secret in cleartext (creation and rotation only).',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    name: t.exposeString('name'),
-    slug: t.exposeString('slug'),
-    kind: t.expose('kind', { type: InboundWebhookKindEnum }),
-    url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook, requestOrigin(ctx)) }),
-    secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
-    createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true }),
-  }),
-});
+const InboundWebhookWithSecret = builder
+  .objectRef<{
+    id: string;
+    name: string;
+    slug: string;
+    kind: 'events' | 'sot';
+    secret: string;
+    createdAt: Date;
+    previousValidUntil: Date | null;
+  }>('InboundWebhookWithSecret')
+  .implement({
+    description: 'An inbound webhook with its signing secret in cleartext (creation and rotation only).',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      name: t.exposeString('name'),
+      slug: t.exposeString('slug'),
+      kind: t.expose('kind', { type: InboundWebhookKindEnum }),
+      url: t.string({ resolve: (hook, _args, ctx) => inboundWebhookUrl(ctx.rt, hook, requestOrigin(ctx)) }),
+      secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
+      createdAt: t.expose('createdAt', { type: 'DateTime' }),
+      previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true }),
+    }),
+  });
 
 const CreateInboundWebhookInput = builder.inputType('CreateInboundWebhookInput', {
   fields: (t) => ({
@@ -149,7 +207,12 @@ builder.queryFields((t) => ({
     type: ['InboundWebhook'],
     authScopes: { user: true },
     args: { kind: t.arg({ type: InboundWebhookKindEnum }) },
-    resolve: (query, _root, args, ctx) => ctx.db.inboundWebhook.findMany({ ...query, where: args.kind ? { kind: args.kind } : {}, orderBy: { createdAt: 'asc' } }),
+    resolve: (query, _root, args, ctx) =>
+      ctx.db.inboundWebhook.findMany({
+        ...query,
+        where: args.kind ? { kind: args.kind } : {},
+        orderBy: { createdAt: 'asc' },
+      }),
   }),
 }));
 
@@ -192,17 +255,29 @@ builder.prismaObject('IngestKey', {
     id: t.exposeID('id'),
     keyPrefix: t.exposeString('keyPrefix'),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
-    validUntil: t.expose('validUntil', { type: 'DateTime', nullable: true, description: 'Set when rotated away: the key works until then.' }),
+    validUntil: t.expose('validUntil', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'Set when rotated away: the key works until then.',
+    }),
   }),
 });
 
-const RotatedIngestKey = builder.objectRef<{ id: string; key: string; previousValidUntil: Date }>('RotatedIngestKey').implement({
-  fields: (t) => ({
-    key: t.exposeString('key', { description: 'The new key (sik_…), shown this once.' }),
-    ingestKey: t.prismaField({ type: 'IngestKey', resolve: (query, r, _args, ctx) => ctx.db.ingestKey.findUniqueOrThrow({ ...query, where: { id: r.id } }) }),
-    previousValidUntil: t.expose('previousValidUntil', { type: 'DateTime', description: 'Older keys keep working until then (24 hours).' }),
-  }),
-});
+const RotatedIngestKey = builder
+  .objectRef<{ id: string; key: string; previousValidUntil: Date }>('RotatedIngestKey')
+  .implement({
+    fields: (t) => ({
+      key: t.exposeString('key', { description: 'The new key (sik_…), shown this once.' }),
+      ingestKey: t.prismaField({
+        type: 'IngestKey',
+        resolve: (query, r, _args, ctx) => ctx.db.ingestKey.findUniqueOrThrow({ ...query, where: { id: r.id } }),
+      }),
+      previousValidUntil: t.expose('previousValidUntil', {
+        type: 'DateTime',
+        description: 'Older keys keep working until then (24 hours).',
+      }),
+    }),
+  });
 
 builder.queryFields((t) => ({
   ingestKeys: t.prismaField({

@@ -8,17 +8,38 @@ import { cancelAiperfRun, listAiperfRuns, startAiperfRun, type AiperfStatus } fr
 import type { AiperfResults, GpuWindowLoad } from '../src/gpu/aiperf-results.js';
 import type { Stat } from '../src/gpu/percentiles.js';
 
-
-export const GpuDiagnosticStatusEnum = builder.enumType('GpuDiagnosticStatus', { description: 'QUEUED → RUNNING → COMPLETED (checks recorded) or FAILED (the job itself failed).', values: upperCaseValues(['queued', 'running', 'completed', 'failed'] as const) });
-export const GpuDiagnosticResultEnum = builder.enumType('GpuDiagnosticResult', { description: 'The worst check that ran (skipped checks do not count).', values: upperCaseValues(['pass', 'warn', 'fail'] as const) });
-export const GpuCheckStatusEnum = builder.enumType('GpuCheckStatus', { values: upperCaseValues(['pass', 'warn', 'fail', 'skip'] as const) });
-export const AiperfRunStatusEnum = builder.enumType('AiperfRunStatus', { description: 'QUEUED → RUNNING → SUCCEEDED, FAILED (every request failed, or the URL was refused) or CANCELLED.', values: upperCaseValues(['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const) });
-export const AiperfModeEnum = builder.enumType('AiperfMode', { description: 'CONCURRENCY: a fixed number of clients, each sending its next request when the last ends. REQUEST_RATE: an open-loop arrival schedule at requestRate per second.', values: upperCaseValues(['concurrency', 'request_rate'] as const) });
+export const GpuDiagnosticStatusEnum = builder.enumType('GpuDiagnosticStatus', {
+  description: 'QUEUED → RUNNING → COMPLETED (checks recorded) or FAILED (the job itself failed).',
+  values: upperCaseValues(['queued', 'running', 'completed', 'failed'] as const),
+});
+export const GpuDiagnosticResultEnum = builder.enumType('GpuDiagnosticResult', {
+  description: 'The worst check that ran (skipped checks do not count).',
+  values: upperCaseValues(['pass', 'warn', 'fail'] as const),
+});
+export const GpuCheckStatusEnum = builder.enumType('GpuCheckStatus', {
+  values: upperCaseValues(['pass', 'warn', 'fail', 'skip'] as const),
+});
+export const AiperfRunStatusEnum = builder.enumType('AiperfRunStatus', {
+  description: 'QUEUED → RUNNING → SUCCEEDED, FAILED (every request failed, or the URL was refused) or CANCELLED.',
+  values: upperCaseValues(['queued', 'running', 'succeeded', 'failed', 'cancelled'] as const),
+});
+export const AiperfModeEnum = builder.enumType('AiperfMode', {
+  description:
+    'CONCURRENCY: a fixed number of clients, each sending its next request when the last ends. REQUEST_RATE: an open-loop arrival schedule at requestRate per second.',
+  values: upperCaseValues(['concurrency', 'request_rate'] as const),
+});
 
 const GpuDiagnosticCheckRef = builder.objectRef<DiagnosticCheck>('GpuDiagnosticCheck').implement({
   fields: (t) => ({
-    name: t.exposeString('name', { description: '`telemetry_recent`, `xid_last_hour`, `ecc_double_bit`, `temperature`, `power`, `memory`, `utilization`, `thermal_history_24h`, `nvidia_smi_query`, `dcgmi_diag`.' }),
-    gpuUuid: t.string({ nullable: true, description: 'The GPU checked; null for host checks.', resolve: (c) => c.gpu_uuid }),
+    name: t.exposeString('name', {
+      description:
+        '`telemetry_recent`, `xid_last_hour`, `ecc_double_bit`, `temperature`, `power`, `memory`, `utilization`, `thermal_history_24h`, `nvidia_smi_query`, `dcgmi_diag`.',
+    }),
+    gpuUuid: t.string({
+      nullable: true,
+      description: 'The GPU checked; null for host checks.',
+      resolve: (c) => c.gpu_uuid,
+    }),
     status: t.field({ type: GpuCheckStatusEnum, resolve: (c) => c.status }),
     detail: t.exposeString('detail'),
   }),
@@ -35,7 +56,10 @@ builder.prismaObject('GpuDiagnostic', {
     level: t.exposeInt('level'),
     status: t.field({ type: GpuDiagnosticStatusEnum, resolve: (d) => d.status }),
     result: t.field({ type: GpuDiagnosticResultEnum, nullable: true, resolve: (d) => d.result }),
-    checks: t.field({ type: [GpuDiagnosticCheckRef], resolve: (d) => (d.checks ?? []) as unknown as DiagnosticCheck[] }),
+    checks: t.field({
+      type: [GpuDiagnosticCheckRef],
+      resolve: (d) => (d.checks ?? []) as unknown as DiagnosticCheck[],
+    }),
     error: t.exposeString('error', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
@@ -56,7 +80,11 @@ const LatencyStatRef = builder.objectRef<Stat>('LatencyStat').implement({
 const AiperfResultsRef = builder.objectRef<AiperfResults>('AiperfResults').implement({
   fields: (t) => ({
     ttftMs: t.field({ type: LatencyStatRef, description: 'Time to first token.', resolve: (r) => r.ttft_ms }),
-    itlMs: t.field({ type: LatencyStatRef, description: 'Inter-token latency: gaps between content chunks.', resolve: (r) => r.itl_ms }),
+    itlMs: t.field({
+      type: LatencyStatRef,
+      description: 'Inter-token latency: gaps between content chunks.',
+      resolve: (r) => r.itl_ms,
+    }),
     requestLatencyMs: t.field({ type: LatencyStatRef, resolve: (r) => r.request_latency_ms }),
     outputTokensPerS: t.float({ nullable: true, resolve: (r) => r.output_tokens_per_s }),
     requestsPerS: t.float({ nullable: true, resolve: (r) => r.requests_per_s }),
@@ -86,7 +114,8 @@ const AiperfGpuLoadRef = builder.objectRef<GpuWindowLoad>('AiperfGpuLoad').imple
 
 builder.prismaObject('AiperfRun', {
   interfaces: [NodeRef],
-  description: 'A load-test run against an OpenAI-compatible endpoint, its results and the GPUs\' load in the same window.',
+  description:
+    "A load-test run against an OpenAI-compatible endpoint, its results and the GPUs' load in the same window.",
   fields: (t) => ({
     id: t.exposeID('id'),
     endpointUrl: t.exposeString('endpointUrl'),
@@ -101,8 +130,15 @@ builder.prismaObject('AiperfRun', {
     streaming: t.exposeBoolean('streaming'),
     status: t.field({ type: AiperfRunStatusEnum, resolve: (r) => r.status as AiperfStatus }),
     cancelRequestedAt: t.expose('cancelRequestedAt', { type: 'DateTime', nullable: true }),
-    results: t.field({ type: AiperfResultsRef, nullable: true, resolve: (r) => (r.results ?? null) as unknown as AiperfResults | null }),
-    gpuTelemetry: t.field({ type: [AiperfGpuLoadRef], resolve: (r) => (r.gpuTelemetry ?? []) as unknown as GpuWindowLoad[] }),
+    results: t.field({
+      type: AiperfResultsRef,
+      nullable: true,
+      resolve: (r) => (r.results ?? null) as unknown as AiperfResults | null,
+    }),
+    gpuTelemetry: t.field({
+      type: [AiperfGpuLoadRef],
+      resolve: (r) => (r.gpuTelemetry ?? []) as unknown as GpuWindowLoad[],
+    }),
     error: t.exposeString('error', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     startedAt: t.expose('startedAt', { type: 'DateTime', nullable: true }),
@@ -120,10 +156,15 @@ const StartGpuDiagnosticInput = builder.inputType('StartGpuDiagnosticInput', {
 
 const StartAiperfRunInput = builder.inputType('StartAiperfRunInput', {
   fields: (t) => ({
-    endpointUrl: t.string({ required: true, description: 'Base URL of the OpenAI-compatible server; `/v1/chat/completions` is appended.' }),
+    endpointUrl: t.string({
+      required: true,
+      description: 'Base URL of the OpenAI-compatible server; `/v1/chat/completions` is appended.',
+    }),
     model: t.string({ required: true }),
     mode: t.field({ type: AiperfModeEnum, required: true }),
-    concurrency: t.int({ description: 'Clients (CONCURRENCY mode, default 1), or the in-flight cap in REQUEST_RATE mode.' }),
+    concurrency: t.int({
+      description: 'Clients (CONCURRENCY mode, default 1), or the in-flight cap in REQUEST_RATE mode.',
+    }),
     requestRate: t.float({ description: 'Requests per second (REQUEST_RATE mode).' }),
     requestCount: t.int({ description: 'Requests to send; or give durationS.' }),
     durationS: t.int({ description: 'Seconds to keep sending; or give requestCount.' }),
@@ -138,7 +179,8 @@ builder.queryFields((t) => ({
     type: 'GpuDiagnostic',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('GPU diagnostic', await ctx.db.gpuDiagnostic.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('GPU diagnostic', await ctx.db.gpuDiagnostic.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   gpuDiagnostics: t.prismaField({
     type: ['GpuDiagnostic'],
@@ -147,14 +189,19 @@ builder.queryFields((t) => ({
     args: { limit: t.arg.int() },
     resolve: async (query, _root, args, ctx) => {
       const ids = (await listGpuDiagnostics(ctx, { limit: args.limit })).map((d) => d.id);
-      return ctx.db.gpuDiagnostic.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return ctx.db.gpuDiagnostic.findMany({
+        ...query,
+        where: { id: { in: ids } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      });
     },
   }),
   aiperfRun: t.prismaField({
     type: 'AiperfRun',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('AIPerf run', await ctx.db.aiperfRun.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('AIPerf run', await ctx.db.aiperfRun.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   aiperfRuns: t.prismaField({
     type: ['AiperfRun'],
@@ -163,7 +210,11 @@ builder.queryFields((t) => ({
     args: { status: t.arg({ type: AiperfRunStatusEnum }), limit: t.arg.int() },
     resolve: async (query, _root, args, ctx) => {
       const ids = (await listAiperfRuns(ctx, { status: args.status, limit: args.limit })).map((r) => r.id);
-      return ctx.db.aiperfRun.findMany({ ...query, where: { id: { in: ids } }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+      return ctx.db.aiperfRun.findMany({
+        ...query,
+        where: { id: { in: ids } },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      });
     },
   }),
 }));
@@ -175,14 +226,19 @@ builder.mutationFields((t) => ({
     description: 'Queues diagnostics for one GPU or a node; poll `gpuDiagnostic` for the checks.',
     args: { input: t.arg({ type: StartGpuDiagnosticInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
-      const d = await startGpuDiagnostic(ctx, { gpu: input.gpu == null ? null : String(input.gpu), node: input.node, level: input.level });
+      const d = await startGpuDiagnostic(ctx, {
+        gpu: input.gpu == null ? null : String(input.gpu),
+        node: input.node,
+        level: input.level,
+      });
       return ctx.db.gpuDiagnostic.findUniqueOrThrow({ ...query, where: { id: d.id } });
     },
   }),
   startAiperfRun: t.prismaField({
     type: 'AiperfRun',
     authScopes: { admin: true },
-    description: 'Queues a load-test run; the endpoint URL must pass the outbound URL policy (no private addresses unless allowlisted).',
+    description:
+      'Queues a load-test run; the endpoint URL must pass the outbound URL policy (no private addresses unless allowlisted).',
     args: { input: t.arg({ type: StartAiperfRunInput, required: true }) },
     resolve: async (query, _root, { input }, ctx) => {
       const r = await startAiperfRun(ctx, input);

@@ -7,24 +7,51 @@ import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, upperCaseValues, NodeRef } from './builder.js';
 import { EventRef } from './events.js';
 import { requireUser } from '../src/context.js';
-import { fleetTotals, gpuByIdOrUuid, gpuEvents, gpuOverview, gpuTimeseries, listGpus, type FleetTotals, type GpuView, type Overview, type Timeseries } from '../src/gpu/queries.js';
+import {
+  fleetTotals,
+  gpuByIdOrUuid,
+  gpuEvents,
+  gpuOverview,
+  gpuTimeseries,
+  listGpus,
+  type FleetTotals,
+  type GpuView,
+  type Overview,
+  type Timeseries,
+} from '../src/gpu/queries.js';
 import { GPU_METRICS, GPU_METRIC_INFO, type GpuMetric } from '../src/gpu/samples.js';
 import type { GpuHealth } from '../src/gpu/health.js';
 import { gpuHealth } from '../src/gpu/health.js';
 import { healthLimits } from '../src/gpu/telemetry.js';
 
 export const GpuHealthEnum = builder.enumType('GpuHealth', {
-  description: 'healthy; WARNING or CRITICAL with reasons; MISSING when samples stopped; UNKNOWN before the first sample.',
+  description:
+    'healthy; WARNING or CRITICAL with reasons; MISSING when samples stopped; UNKNOWN before the first sample.',
   values: upperCaseValues(['healthy', 'warning', 'critical', 'missing', 'unknown'] as const),
 });
 
 export const GpuMetricEnum = builder.enumType('GpuMetric', {
-  values: Object.fromEntries(GPU_METRICS.map((m) => [GPU_METRIC_INFO[m].rest.toUpperCase(), { value: m, description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}` }])) as Record<string, { value: GpuMetric }>,
+  values: Object.fromEntries(
+    GPU_METRICS.map((m) => [
+      GPU_METRIC_INFO[m].rest.toUpperCase(),
+      { value: m, description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}` },
+    ]),
+  ) as Record<string, { value: GpuMetric }>,
 });
 
 const GpuValuesRef = builder.objectRef<Partial<Record<GpuMetric, number | null>>>('GpuValues').implement({
   description: 'The latest sample of a GPU; null where the GPU did not report the metric or does not support it.',
-  fields: (t) => Object.fromEntries(GPU_METRICS.map((m) => [m, t.float({ nullable: true, description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}`, resolve: (v) => v[m] ?? null })])) as never,
+  fields: (t) =>
+    Object.fromEntries(
+      GPU_METRICS.map((m) => [
+        m,
+        t.float({
+          nullable: true,
+          description: `${GPU_METRIC_INFO[m].description}, ${GPU_METRIC_INFO[m].unit}`,
+          resolve: (v) => v[m] ?? null,
+        }),
+      ]),
+    ) as never,
 });
 
 const GpuVerdictRef = builder.objectRef<{ status: GpuHealth; reasons: string[] }>('GpuVerdict').implement({
@@ -47,7 +74,14 @@ export const GpuRef = builder.prismaObject('Gpu', {
     health: t.field({
       type: GpuVerdictRef,
       description: 'The verdict now, with its reasons.',
-      resolve: (g, _args, ctx) => ('verdict' in g ? (g as GpuView).verdict : gpuHealth({ latest: g.latest as never, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt }, ctx.rt.clock.now(), healthLimits(ctx))),
+      resolve: (g, _args, ctx) =>
+        'verdict' in g
+          ? (g as GpuView).verdict
+          : gpuHealth(
+              { latest: g.latest as never, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt },
+              ctx.rt.clock.now(),
+              healthLimits(ctx),
+            ),
     }),
     latest: t.field({ type: GpuValuesRef, resolve: (g) => (g.latest ?? {}) as never }),
     lastXid: t.exposeInt('lastXid', { nullable: true }),
@@ -91,11 +125,19 @@ const PointRef = builder.objectRef<{ t: Date; v: number | null }>('GpuPoint').im
 });
 
 const SeriesGpuRef = builder.objectRef<Timeseries['series'][number]['gpu']>('GpuSeriesGpu').implement({
-  fields: (t) => ({ id: t.exposeID('id'), uuid: t.exposeString('uuid'), node: t.exposeString('node'), index: t.exposeInt('index') }),
+  fields: (t) => ({
+    id: t.exposeID('id'),
+    uuid: t.exposeString('uuid'),
+    node: t.exposeString('node'),
+    index: t.exposeInt('index'),
+  }),
 });
 
 const SeriesRef = builder.objectRef<Timeseries['series'][number]>('GpuSeries').implement({
-  fields: (t) => ({ gpu: t.field({ type: SeriesGpuRef, resolve: (s) => s.gpu }), points: t.field({ type: [PointRef], resolve: (s) => s.points }) }),
+  fields: (t) => ({
+    gpu: t.field({ type: SeriesGpuRef, resolve: (s) => s.gpu }),
+    points: t.field({ type: [PointRef], resolve: (s) => s.points }),
+  }),
 });
 
 const TimeseriesRef = builder.objectRef<Timeseries>('GpuTimeseries').implement({
@@ -111,7 +153,9 @@ const OverviewRef = builder.objectRef<Overview>('AiFactoryOverview').implement({
   fields: (t) => ({
     fleet: t.field({ type: FleetRef, resolve: (o) => o.fleet }),
     idleGpus: t.exposeInt('idleGpus', { description: 'GPUs reporting under 5 % utilization.' }),
-    energyTodayKwh: t.exposeFloat('energyTodayKwh', { description: 'Energy used since midnight UTC, from the GPUs\' energy counters.' }),
+    energyTodayKwh: t.exposeFloat('energyTodayKwh', {
+      description: "Energy used since midnight UTC, from the GPUs' energy counters.",
+    }),
     openGpuAlerts: t.exposeInt('openGpuAlerts'),
     recentEvents: t.field({ type: [EventRef], resolve: (o) => o.recentEvents }),
   }),
@@ -141,14 +185,29 @@ builder.queryFields((t) => ({
   gpuTimeseries: t.field({
     type: TimeseriesRef,
     authScopes: { user: true },
-    description: 'One metric over time per GPU (one GPU by id or UUID, a node, or all), at most ~1,000 points per series.',
-    args: { metric: t.arg({ type: GpuMetricEnum, required: true }), gpu: t.arg.id(), node: t.arg.string(), sinceHours: t.arg.float(), stepSeconds: t.arg.int() },
-    resolve: (_root, args, ctx) => gpuTimeseries(ctx, { metric: args.metric, gpu: args.gpu == null ? null : String(args.gpu), node: args.node, sinceHours: args.sinceHours, stepSeconds: args.stepSeconds }),
+    description:
+      'One metric over time per GPU (one GPU by id or UUID, a node, or all), at most ~1,000 points per series.',
+    args: {
+      metric: t.arg({ type: GpuMetricEnum, required: true }),
+      gpu: t.arg.id(),
+      node: t.arg.string(),
+      sinceHours: t.arg.float(),
+      stepSeconds: t.arg.int(),
+    },
+    resolve: (_root, args, ctx) =>
+      gpuTimeseries(ctx, {
+        metric: args.metric,
+        gpu: args.gpu == null ? null : String(args.gpu),
+        node: args.node,
+        sinceHours: args.sinceHours,
+        stepSeconds: args.stepSeconds,
+      }),
   }),
   gpuEvents: t.field({
     type: [EventRef],
     authScopes: { user: true },
-    description: 'Hardware events (`gpu.xid`, `gpu.thermal`, `gpu.ecc`, `gpu.missing`, …), newest first; they are timeline events.',
+    description:
+      'Hardware events (`gpu.xid`, `gpu.thermal`, `gpu.ecc`, `gpu.missing`, …), newest first; they are timeline events.',
     args: { sinceHours: t.arg.float(), type: t.arg.string(), node: t.arg.string(), limit: t.arg.int() },
     resolve: (_root, args, ctx) => gpuEvents(ctx, args),
   }),
@@ -159,17 +218,27 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const GpuHealthChangeRef = builder.objectRef<{ id: string; uuid: string; node: string; index: number; health: GpuHealth; healthReasons: string[]; lastSeenAt: string }>('GpuHealthChange').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    uuid: t.exposeString('uuid'),
-    node: t.exposeString('node'),
-    index: t.exposeInt('index'),
-    health: t.field({ type: GpuHealthEnum, resolve: (m) => m.health }),
-    reasons: t.exposeStringList('healthReasons'),
-    lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
-  }),
-});
+const GpuHealthChangeRef = builder
+  .objectRef<{
+    id: string;
+    uuid: string;
+    node: string;
+    index: number;
+    health: GpuHealth;
+    healthReasons: string[];
+    lastSeenAt: string;
+  }>('GpuHealthChange')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      uuid: t.exposeString('uuid'),
+      node: t.exposeString('node'),
+      index: t.exposeInt('index'),
+      health: t.field({ type: GpuHealthEnum, resolve: (m) => m.health }),
+      reasons: t.exposeStringList('healthReasons'),
+      lastSeenAt: t.expose('lastSeenAt', { type: 'DateTime' }),
+    }),
+  });
 
 builder.subscriptionFields((t) => ({
   gpuHealthChanged: t.field({

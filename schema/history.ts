@@ -5,10 +5,12 @@ import { builder } from './builder.js';
 import { eventRetentionOf, setEventRetention, type EventRetention } from '../src/history/tenant-retention.js';
 
 const EventRetentionRef = builder.objectRef<EventRetention>('EventRetention').implement({
-  description: 'How long the tenant\'s timeline events are kept (older ones are removed by the hourly retention run).',
+  description: "How long the tenant's timeline events are kept (older ones are removed by the hourly retention run).",
   fields: (t) => ({
     days: t.exposeInt('days'),
-    defaultDays: t.exposeInt('defaultDays', { description: 'The installation\'s EVENT_RETENTION_DAYS: the longest a tenant may keep events.' }),
+    defaultDays: t.exposeInt('defaultDays', {
+      description: "The installation's EVENT_RETENTION_DAYS: the longest a tenant may keep events.",
+    }),
     shortened: t.exposeBoolean('shortened'),
   }),
 });
@@ -25,7 +27,8 @@ builder.mutationFields((t) => ({
   setEventRetention: t.field({
     type: EventRetentionRef,
     authScopes: { admin: true },
-    description: 'Shortens how long this tenant\'s events are kept (1 to EVENT_RETENTION_DAYS days; null: the installation\'s setting).',
+    description:
+      "Shortens how long this tenant's events are kept (1 to EVENT_RETENTION_DAYS days; null: the installation's setting).",
     args: { days: t.arg.int({ required: false }) },
     resolve: (_root, args, ctx) => setEventRetention(ctx, args.days ?? null),
   }),

@@ -11,7 +11,8 @@ import { healthHistory, type HealthChecks } from '../src/integrations/health.js'
 import type { Integration, IntegrationHealthStatus } from '../src/generated/prisma/client.js';
 
 export const IntegrationHealthStatusEnum = builder.enumType('IntegrationHealthStatus', {
-  description: 'HEALTHY: every check that applies passes. DEGRADED: reachable, freshness or errors fails (see reason). FAILING: the config is invalid. UNKNOWN: nothing observed yet.',
+  description:
+    'HEALTHY: every check that applies passes. DEGRADED: reachable, freshness or errors fails (see reason). FAILING: the config is invalid. UNKNOWN: nothing observed yet.',
   values: {
     HEALTHY: { value: 'healthy' },
     DEGRADED: { value: 'degraded' },
@@ -24,11 +25,18 @@ const ConfigProblemRef = builder.objectRef<{ field: string; message: string }>('
   fields: (t) => ({ field: t.exposeString('field'), message: t.exposeString('message') }),
 });
 const ConfigCheckRef = builder.objectRef<HealthChecks['config']>('IntegrationConfigCheck').implement({
-  fields: (t) => ({ ok: t.exposeBoolean('ok'), problems: t.field({ type: [ConfigProblemRef], resolve: (c) => c.problems }) }),
+  fields: (t) => ({
+    ok: t.exposeBoolean('ok'),
+    problems: t.field({ type: [ConfigProblemRef], resolve: (c) => c.problems }),
+  }),
 });
 export const ReachableCheckRef = builder.objectRef<HealthChecks['reachable']>('IntegrationReachableCheck').implement({
   fields: (t) => ({
-    ok: t.boolean({ nullable: true, description: 'Null when the provider has no probe or no URL is configured.', resolve: (c) => c.ok }),
+    ok: t.boolean({
+      nullable: true,
+      description: 'Null when the provider has no probe or no URL is configured.',
+      resolve: (c) => c.ok,
+    }),
     latencyMs: t.int({ nullable: true, resolve: (c) => c.latency_ms }),
     message: t.exposeString('message'),
   }),
@@ -44,7 +52,9 @@ const FreshnessCheckRef = builder.objectRef<HealthChecks['freshness']>('Integrat
 });
 const ErrorsCheckRef = builder.objectRef<HealthChecks['errors']>('IntegrationErrorsCheck').implement({
   fields: (t) => ({
-    ok: t.exposeBoolean('ok', { description: 'False while pull or push errors of the last hour are unanswered by a success.' }),
+    ok: t.exposeBoolean('ok', {
+      description: 'False while pull or push errors of the last hour are unanswered by a success.',
+    }),
     count: t.exposeInt('count'),
     lastError: t.string({ nullable: true, resolve: (c) => c.last_error }),
     lastErrorAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.last_error_at }),
@@ -81,7 +91,12 @@ export const HealthRef = builder.objectRef<HealthView>('IntegrationHealth').impl
   description: 'The latest health check: a status and the checks that explain it.',
   fields: (t) => ({
     status: t.field({ type: IntegrationHealthStatusEnum, resolve: (h) => h.status }),
-    checks: t.field({ type: ChecksRef, nullable: true, description: 'Null until the first check.', resolve: (h) => h.checks }),
+    checks: t.field({
+      type: ChecksRef,
+      nullable: true,
+      description: 'Null until the first check.',
+      resolve: (h) => h.checks,
+    }),
     reason: t.exposeString('reason', { nullable: true, description: 'Why it is not healthy, one line.' }),
     checkedAt: t.field({ type: 'DateTime', nullable: true, resolve: (h) => h.checkedAt }),
     history: t.field({
@@ -93,13 +108,30 @@ export const HealthRef = builder.objectRef<HealthView>('IntegrationHealth').impl
   }),
 });
 
-export async function historyOf(ctx: Ctx, integrationId: string, tenantId: string, limit: number): Promise<HealthView[]> {
-  return (await healthHistory(ctx.rt, integrationId, tenantId, limit)).map((h) => ({ status: h.status, checks: h.checks as unknown as HealthChecks, reason: h.reason, checkedAt: h.checkedAt }));
+export async function historyOf(
+  ctx: Ctx,
+  integrationId: string,
+  tenantId: string,
+  limit: number,
+): Promise<HealthView[]> {
+  return (await healthHistory(ctx.rt, integrationId, tenantId, limit)).map((h) => ({
+    status: h.status,
+    checks: h.checks as unknown as HealthChecks,
+    reason: h.reason,
+    checkedAt: h.checkedAt,
+  }));
 }
 
 export function healthOf(i: Integration): HealthView {
   const checks = i.healthCheckedAt ? (i.healthChecks as unknown as HealthChecks) : null;
-  return { integrationId: i.id, tenantId: i.tenantId, status: i.healthStatus, checks, reason: i.healthReason, checkedAt: i.healthCheckedAt };
+  return {
+    integrationId: i.id,
+    tenantId: i.tenantId,
+    status: i.healthStatus,
+    checks,
+    reason: i.healthReason,
+    checkedAt: i.healthCheckedAt,
+  };
 }
 
 interface HealthChangePayload {
@@ -129,7 +161,8 @@ builder.subscriptionFields((t) => ({
   integrationHealthChanged: t.field({
     type: HealthChangeRef,
     authScopes: { user: true },
-    description: "Fires when the health status of an integration of the caller's tenant changes (optionally one integration).",
+    description:
+      "Fires when the health status of an integration of the caller's tenant changes (optionally one integration).",
     args: { integrationId: t.arg.id() },
     subscribe: (_r, args, ctx) => {
       const me = requireUser(ctx);
@@ -142,4 +175,3 @@ builder.subscriptionFields((t) => ({
     resolve: (p) => p as unknown as HealthChangePayload,
   }),
 }));
-

@@ -44,7 +44,11 @@ const ProviderRef = builder.objectRef<Provider>('IntegrationProvider').implement
     name: t.exposeString('name'),
     description: t.exposeString('description'),
     capabilities: t.field({ type: CapabilitiesRef, resolve: (p) => p.capabilities }),
-    configSchema: t.field({ type: 'JSON', description: 'JSON Schema of the config; secret fields carry `x-secret: true`.', resolve: (p) => p.configSchema }),
+    configSchema: t.field({
+      type: 'JSON',
+      description: 'JSON Schema of the config; secret fields carry `x-secret: true`.',
+      resolve: (p) => p.configSchema,
+    }),
     secretFields: t.stringList({ resolve: (p) => secretFields(p) }),
   }),
 });
@@ -57,17 +61,35 @@ const IntegrationRef = builder.prismaObject('Integration', {
     provider: t.exposeString('provider'),
     name: t.exposeString('name'),
     enabled: t.exposeBoolean('enabled'),
-    config: t.field({ type: 'JSON', description: 'The integration\'s own config; secret fields show `********`.', resolve: (i, _a, ctx) => shownConfig(ctx.rt, i) }),
-    freshnessSeconds: t.exposeInt('freshnessSeconds', { nullable: true, description: 'Expected interval between events; null: freshness not checked.' }),
-    pushUrl: t.string({ nullable: true, description: 'Where the system pushes (push providers), with `Authorization: Bearer <push token>`.', resolve: (i, _a, ctx) => pushUrlOf(ctx.rt, i, requestOrigin(ctx)) }),
+    config: t.field({
+      type: 'JSON',
+      description: "The integration's own config; secret fields show `********`.",
+      resolve: (i, _a, ctx) => shownConfig(ctx.rt, i),
+    }),
+    freshnessSeconds: t.exposeInt('freshnessSeconds', {
+      nullable: true,
+      description: 'Expected interval between events; null: freshness not checked.',
+    }),
+    pushUrl: t.string({
+      nullable: true,
+      description: 'Where the system pushes (push providers), with `Authorization: Bearer <push token>`.',
+      resolve: (i, _a, ctx) => pushUrlOf(ctx.rt, i, requestOrigin(ctx)),
+    }),
     pushTokenPrefix: t.exposeString('pushTokenPrefix', { nullable: true }),
     previousPushTokenValidUntil: t.field({
       type: 'DateTime',
       nullable: true,
       description: 'After a rotation: until then the previous push token still works.',
-      resolve: (i, _a, ctx) => (i.previousTokenValidUntil && i.previousTokenValidUntil.getTime() > ctx.rt.clock.now().getTime() ? i.previousTokenValidUntil : null),
+      resolve: (i, _a, ctx) =>
+        i.previousTokenValidUntil && i.previousTokenValidUntil.getTime() > ctx.rt.clock.now().getTime()
+          ? i.previousTokenValidUntil
+          : null,
     }),
-    lastEventAt: t.expose('lastEventAt', { type: 'DateTime', nullable: true, description: 'When the last event from this integration was recorded.' }),
+    lastEventAt: t.expose('lastEventAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When the last event from this integration was recorded.',
+    }),
     lastPullAt: t.expose('lastPullAt', { type: 'DateTime', nullable: true }),
     lastError: t.exposeString('lastError', { nullable: true }),
     lastErrorAt: t.expose('lastErrorAt', { type: 'DateTime', nullable: true }),
@@ -87,16 +109,27 @@ const ProviderConfigRef = builder.objectRef<ProviderConfigView>('IntegrationProv
   description: "The tenant's defaults for a provider; integrations of the provider inherit them.",
   fields: (t) => ({
     provider: t.exposeString('provider'),
-    config: t.field({ type: 'JSON', description: 'Secret fields show `********`; send that back to keep a stored secret.', resolve: (c) => c.config }),
+    config: t.field({
+      type: 'JSON',
+      description: 'Secret fields show `********`; send that back to keep a stored secret.',
+      resolve: (c) => c.config,
+    }),
     secretFields: t.exposeStringList('secretFields'),
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt }),
-    integrationCount: t.exposeInt('integrationCount', { description: 'Integrations of the provider (enabled or not): the ones that inherit this config.' }),
-    hint: t.exposeString('hint', { nullable: true, description: 'What to do next when no enabled integration inherits the config (a provider config alone is never pulled); else null.' }),
+    integrationCount: t.exposeInt('integrationCount', {
+      description: 'Integrations of the provider (enabled or not): the ones that inherit this config.',
+    }),
+    hint: t.exposeString('hint', {
+      nullable: true,
+      description:
+        'What to do next when no enabled integration inherits the config (a provider config alone is never pulled); else null.',
+    }),
   }),
 });
 
 const DryRunRef = builder.objectRef<DryRunResult>('IntegrationDryRun').implement({
-  description: 'What a dry run found: the config is valid (otherwise the mutation fails naming the fields) and whether the remote answers.',
+  description:
+    'What a dry run found: the config is valid (otherwise the mutation fails naming the fields) and whether the remote answers.',
   fields: (t) => ({
     provider: t.exposeString('provider'),
     name: t.exposeString('name'),
@@ -104,7 +137,8 @@ const DryRunRef = builder.objectRef<DryRunResult>('IntegrationDryRun').implement
     reachable: t.field({
       type: ReachableCheckRef,
       nullable: true,
-      resolve: (d) => (d.reachable ? { ok: d.reachable.ok, latency_ms: d.reachable.latencyMs, message: d.reachable.message } : null),
+      resolve: (d) =>
+        d.reachable ? { ok: d.reachable.ok, latency_ms: d.reachable.latencyMs, message: d.reachable.message } : null,
     }),
   }),
 });
@@ -117,18 +151,36 @@ interface CreatedPayload {
 
 const CreatedRef = builder.objectRef<CreatedPayload>('CreateIntegrationPayload').implement({
   fields: (t) => ({
-    integration: t.field({ type: IntegrationRef, nullable: true, description: 'Null for a dry run.', resolve: (p) => p.integration }),
-    pushToken: t.string({ nullable: true, description: 'The push token (push providers), shown this once.', resolve: (p) => p.pushToken }),
-    dryRun: t.field({ type: DryRunRef, nullable: true, description: 'Set for a dry run, which saves nothing.', resolve: (p) => p.dryRun }),
+    integration: t.field({
+      type: IntegrationRef,
+      nullable: true,
+      description: 'Null for a dry run.',
+      resolve: (p) => p.integration,
+    }),
+    pushToken: t.string({
+      nullable: true,
+      description: 'The push token (push providers), shown this once.',
+      resolve: (p) => p.pushToken,
+    }),
+    dryRun: t.field({
+      type: DryRunRef,
+      nullable: true,
+      description: 'Set for a dry run, which saves nothing.',
+      resolve: (p) => p.dryRun,
+    }),
   }),
 });
 
-const RotatedRef = builder.objectRef<{ integration: Integration; pushToken: string }>('RotatedIntegrationPushToken').implement({
-  fields: (t) => ({
-    integration: t.field({ type: IntegrationRef, resolve: (p) => p.integration }),
-    pushToken: t.exposeString('pushToken', { description: 'Shown this once; the previous token keeps working for 24 hours.' }),
-  }),
-});
+const RotatedRef = builder
+  .objectRef<{ integration: Integration; pushToken: string }>('RotatedIntegrationPushToken')
+  .implement({
+    fields: (t) => ({
+      integration: t.field({ type: IntegrationRef, resolve: (p) => p.integration }),
+      pushToken: t.exposeString('pushToken', {
+        description: 'Shown this once; the previous token keeps working for 24 hours.',
+      }),
+    }),
+  });
 
 const PullRef = builder.objectRef<PullOutcome>('IntegrationPull').implement({
   fields: (t) => ({
@@ -139,20 +191,30 @@ const PullRef = builder.objectRef<PullOutcome>('IntegrationPull').implement({
     alertsOpened: t.exposeInt('alertsOpened'),
     alertsResolved: t.exposeInt('alertsResolved'),
     error: t.exposeString('error', { nullable: true }),
-    summary: t.field({ type: 'JSON', description: 'Provider figures, e.g. {firing, targets_up, targets_down}.', resolve: (p) => p.summary }),
+    summary: t.field({
+      type: 'JSON',
+      description: 'Provider figures, e.g. {firing, targets_up, targets_down}.',
+      resolve: (p) => p.summary,
+    }),
   }),
 });
 
-const IngestRef = builder.objectRef<{ provider: string; integrations: PullOutcome[]; hint: string | null }>('IntegrationIngestResult').implement({
-  fields: (t) => ({
-    provider: t.exposeString('provider'),
-    hint: t.exposeString('hint', { nullable: true, description: 'Set when no enabled integration of the provider was there to pull: what to do (create one, or enable one).' }),
-    integrations: t.field({ type: [PullRef], resolve: (r) => r.integrations }),
-    events: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.events, 0) }),
-    alertsOpened: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.alertsOpened, 0) }),
-    alertsResolved: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.alertsResolved, 0) }),
-  }),
-});
+const IngestRef = builder
+  .objectRef<{ provider: string; integrations: PullOutcome[]; hint: string | null }>('IntegrationIngestResult')
+  .implement({
+    fields: (t) => ({
+      provider: t.exposeString('provider'),
+      hint: t.exposeString('hint', {
+        nullable: true,
+        description:
+          'Set when no enabled integration of the provider was there to pull: what to do (create one, or enable one).',
+      }),
+      integrations: t.field({ type: [PullRef], resolve: (r) => r.integrations }),
+      events: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.events, 0) }),
+      alertsOpened: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.alertsOpened, 0) }),
+      alertsResolved: t.int({ resolve: (r) => r.integrations.reduce((n, x) => n + x.alertsResolved, 0) }),
+    }),
+  });
 
 const CreateInput = builder.inputType('CreateIntegrationInput', {
   fields: (t) => ({
@@ -160,7 +222,9 @@ const CreateInput = builder.inputType('CreateIntegrationInput', {
     name: t.string({ required: true }),
     config: t.field({ type: 'JSON', description: "An object valid against the provider's configSchema." }),
     enabled: t.boolean({ defaultValue: true }),
-    freshnessSeconds: t.int({ description: 'Expected interval between events; omit or null to turn the freshness check off.' }),
+    freshnessSeconds: t.int({
+      description: 'Expected interval between events; omit or null to turn the freshness check off.',
+    }),
   }),
 });
 
@@ -168,7 +232,10 @@ const UpdateInput = builder.inputType('UpdateIntegrationInput', {
   fields: (t) => ({
     name: t.string(),
     enabled: t.boolean(),
-    config: t.field({ type: 'JSON', description: 'Replaces the own config; secret fields sent as `********` keep their value.' }),
+    config: t.field({
+      type: 'JSON',
+      description: 'Replaces the own config; secret fields sent as `********` keep their value.',
+    }),
     freshnessSeconds: t.int({ description: 'Null turns the freshness check off; omit to keep.' }),
   }),
 });
@@ -191,7 +258,8 @@ builder.queryFields((t) => ({
   integrationHealth: t.field({
     type: HealthRef,
     authScopes: { user: true },
-    description: 'The latest health of an integration; with refresh: true it is checked now (the remote is probed and the result stored).',
+    description:
+      'The latest health of an integration; with refresh: true it is checked now (the remote is probed and the result stored).',
     args: { id: t.arg.id({ required: true }), refresh: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_r, args, ctx) => {
       const row = await getIntegration(ctx, String(args.id));
@@ -210,7 +278,8 @@ builder.mutationFields((t) => ({
   createIntegration: t.field({
     type: CreatedRef,
     authScopes: { admin: true },
-    description: 'Creates an integration (config validated against the provider schema); with dryRun: true only tests the config and probes the remote, saving nothing.',
+    description:
+      'Creates an integration (config validated against the provider schema); with dryRun: true only tests the config and probes the remote, saving nothing.',
     args: { input: t.arg({ type: CreateInput, required: true }), dryRun: t.arg.boolean({ defaultValue: false }) },
     resolve: async (_r, { input, dryRun }, ctx) => {
       const i = { ...input, config: (input.config ?? null) as Record<string, unknown> | null };
@@ -223,7 +292,11 @@ builder.mutationFields((t) => ({
     type: IntegrationRef,
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
-    resolve: (_r, { id, input }, ctx) => updateIntegration(ctx, String(id), { ...input, config: (input.config ?? null) as Record<string, unknown> | null }),
+    resolve: (_r, { id, input }, ctx) =>
+      updateIntegration(ctx, String(id), {
+        ...input,
+        config: (input.config ?? null) as Record<string, unknown> | null,
+      }),
   }),
   deleteIntegration: t.id({
     authScopes: { admin: true },

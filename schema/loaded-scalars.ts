@@ -32,7 +32,9 @@ type Selection = Record<string, unknown>;
 function coveredBy(select: unknown, typeSelect: unknown): boolean {
   if (!select || typeof select !== 'object' || !typeSelect || typeof typeSelect !== 'object') return false;
   const entries = Object.entries(select as Selection);
-  return entries.length > 0 && entries.every(([key, value]) => value === true && (typeSelect as Selection)[key] === true);
+  return (
+    entries.length > 0 && entries.every(([key, value]) => value === true && (typeSelect as Selection)[key] === true)
+  );
 }
 
 /** The column an exposed field reads when its selection is exactly that column (`{ source: true }`), else undefined. */
@@ -51,17 +53,24 @@ export class LoadedScalarsPlugin<Types extends SchemaTypes> extends BasePlugin<T
     const typeSelect = this.buildCache.getTypeConfig(fieldConfig.parentType).extensions?.pothosPrismaSelect;
     if (!coveredBy(select, typeSelect)) {
       const column = exposedColumn(fieldConfig as PothosOutputFieldConfig<SchemaTypes>, select);
-      return column ? { ...fieldConfig, extensions: { ...fieldConfig.extensions, loadedScalarColumn: column } } : fieldConfig;
+      return column
+        ? { ...fieldConfig, extensions: { ...fieldConfig.extensions, loadedScalarColumn: column } }
+        : fieldConfig;
     }
     const { pothosPrismaSelect: _dropped, ...extensions } = fieldConfig.extensions!;
     return { ...fieldConfig, extensions };
   }
 
-  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  override wrapResolve(
+    resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
+    fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     const column = fieldConfig.extensions?.loadedScalarColumn;
     if (typeof column !== 'string') return resolver;
     return (parent, args, context, info) =>
-      parent !== null && typeof parent === 'object' && column in parent ? (parent as Selection)[column] : resolver(parent, args, context, info);
+      parent !== null && typeof parent === 'object' && column in parent
+        ? (parent as Selection)[column]
+        : resolver(parent, args, context, info);
   }
 }
 

@@ -19,7 +19,10 @@ builder.prismaObject('MaintenanceWindow', {
     name: t.exposeString('name'),
     startsAt: t.expose('startsAt', { type: 'DateTime' }),
     endsAt: t.expose('endsAt', { type: 'DateTime' }),
-    repeatEverySeconds: t.exposeInt('repeatEverySeconds', { nullable: true, description: 'Recurring: the span startsAt..endsAt repeats with this period.' }),
+    repeatEverySeconds: t.exposeInt('repeatEverySeconds', {
+      nullable: true,
+      description: 'Recurring: the span startsAt..endsAt repeats with this period.',
+    }),
     matchLabels: t.expose('matchLabels', { type: 'JSON' }),
     source: t.exposeString('source', { nullable: true }),
     deviceId: t.exposeString('deviceId', { nullable: true }),
@@ -32,13 +35,18 @@ builder.queryFields((t) => ({
   maintenanceWindows: t.prismaField({
     type: ['MaintenanceWindow'],
     authScopes: { user: true },
-    resolve: (query, _root, _args, ctx) => ctx.db.maintenanceWindow.findMany({ ...query, orderBy: { startsAt: 'asc' } }),
+    resolve: (query, _root, _args, ctx) =>
+      ctx.db.maintenanceWindow.findMany({ ...query, orderBy: { startsAt: 'asc' } }),
   }),
   maintenanceWindow: t.prismaField({
     type: 'MaintenanceWindow',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Maintenance window', await ctx.db.maintenanceWindow.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found(
+        'Maintenance window',
+        await ctx.db.maintenanceWindow.findUnique({ ...query, where: { id: String(args.id) } }),
+      ),
   }),
 }));
 
@@ -51,11 +59,18 @@ const windowFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>
   source: t.string({ description: 'Scope: alerts from this source.' }),
   deviceId: t.id({ description: 'Scope: alerts of this device.' }),
 });
-const CreateMaintenanceWindowInput = builder.inputType('CreateMaintenanceWindowInput', { fields: (t) => windowFields(t, true) });
-const UpdateMaintenanceWindowInput = builder.inputType('UpdateMaintenanceWindowInput', { fields: (t) => windowFields(t, false) });
+const CreateMaintenanceWindowInput = builder.inputType('CreateMaintenanceWindowInput', {
+  fields: (t) => windowFields(t, true),
+});
+const UpdateMaintenanceWindowInput = builder.inputType('UpdateMaintenanceWindowInput', {
+  fields: (t) => windowFields(t, false),
+});
 
 function windowInput(input: Record<string, unknown>): MaintenanceWindowInput {
-  return { ...input, deviceId: input.deviceId == null ? (input.deviceId as null | undefined) : String(input.deviceId) } as MaintenanceWindowInput;
+  return {
+    ...input,
+    deviceId: input.deviceId == null ? (input.deviceId as null | undefined) : String(input.deviceId),
+  } as MaintenanceWindowInput;
 }
 
 builder.mutationFields((t) => ({

@@ -49,7 +49,10 @@ async function loadNodes(ctx: Ctx, ids: readonly string[]): Promise<Map<string, 
   if (wanted.length === 0) return out;
   // Table names come from the constant above, never from the caller.
   const union = Prisma.join(
-    Object.keys(NODE_TYPES).map((type) => Prisma.sql`SELECT ${type} AS type, "id" FROM ${Prisma.raw(`"${type}"`)} WHERE "tenantId" = ${tenantId} AND "id" = ANY(${wanted}::text[])`),
+    Object.keys(NODE_TYPES).map(
+      (type) =>
+        Prisma.sql`SELECT ${type} AS type, "id" FROM ${Prisma.raw(`"${type}"`)} WHERE "tenantId" = ${tenantId} AND "id" = ANY(${wanted}::text[])`,
+    ),
     ' UNION ALL ',
   );
   const located = await ctx.rt.prisma.$queryRaw<Array<{ type: NodeType; id: string }>>`${union}`;
@@ -57,8 +60,11 @@ async function loadNodes(ctx: Ctx, ids: readonly string[]): Promise<Map<string, 
   for (const { type, id } of located) byType.set(type, [...(byType.get(type) ?? []), id]);
   await Promise.all(
     [...byType].map(async ([type, typeIds]) => {
-      const delegate = (ctx.db as unknown as Record<string, { findMany(args: unknown): Promise<Array<{ id: string }>> }>)[NODE_TYPES[type]];
-      for (const row of await delegate.findMany({ where: { id: { in: typeIds } } })) out.set(row.id, Object.assign(row, { [NODE_TYPE]: type }));
+      const delegate = (
+        ctx.db as unknown as Record<string, { findMany(args: unknown): Promise<Array<{ id: string }>> }>
+      )[NODE_TYPES[type]];
+      for (const row of await delegate.findMany({ where: { id: { in: typeIds } } }))
+        out.set(row.id, Object.assign(row, { [NODE_TYPE]: type }));
     }),
   );
   return out;
@@ -69,15 +75,18 @@ builder.queryFields((t) => ({
     type: NodeRef,
     nullable: true,
     authScopes: { user: true },
-    description: "Any object with an id (an alert, a device, a proposal, ...). Null when the id names nothing in the caller's tenant.",
+    description:
+      "Any object with an id (an alert, a device, a proposal, ...). Null when the id names nothing in the caller's tenant.",
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => ((await loadNodes(ctx, [String(args.id)])).get(String(args.id).toLowerCase()) ?? null),
+    resolve: async (_root, args, ctx) =>
+      (await loadNodes(ctx, [String(args.id)])).get(String(args.id).toLowerCase()) ?? null,
   }),
   nodes: t.field({
     type: [NodeRef],
     nullable: { list: false, items: true },
     authScopes: { user: true },
-    description: 'The objects of these ids, in the same order; null for an id that names nothing in the caller\'s tenant. At most 100 ids.',
+    description:
+      "The objects of these ids, in the same order; null for an id that names nothing in the caller's tenant. At most 100 ids.",
     args: { ids: t.arg.idList({ required: true }) },
     resolve: async (_root, args, ctx) => {
       if (args.ids.length > 100) throw invalid(['ids'], `At most 100 ids (got ${args.ids.length}).`);

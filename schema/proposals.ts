@@ -6,11 +6,18 @@ import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, found, upperCaseValues, NodeRef } from './builder.js';
 import { PAGE, ProposalConnection } from './connections.js';
 import { requireUser } from '../src/context.js';
-import { approveProposal, denyProposal, openProposal, proposalWhere, updateProposal } from '../src/proposals/proposals.js';
+import {
+  approveProposal,
+  denyProposal,
+  openProposal,
+  proposalWhere,
+  updateProposal,
+} from '../src/proposals/proposals.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
 
 export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
-  description: 'proposed → approved → applied | failed; proposed → denied. Editing an approved proposal voids the approval (back to proposed).',
+  description:
+    'proposed → approved → applied | failed; proposed → denied. Editing an approved proposal voids the approval (back to proposed).',
   values: upperCaseValues(['proposed', 'approved', 'denied', 'applied', 'failed'] as const),
 });
 
@@ -22,13 +29,24 @@ builder.prismaObject('Proposal', {
   fields: (t) => ({
     id: t.exposeID('id'),
     title: t.exposeString('title'),
-    kind: t.exposeString('kind', { description: 'Freeform identifier such as `config_change`; outbound triggers select on it.' }),
+    kind: t.exposeString('kind', {
+      description: 'Freeform identifier such as `config_change`; outbound triggers select on it.',
+    }),
     status: t.expose('status', { type: ProposalStatusEnum }),
     device: t.relation('device', { nullable: true, description: 'The target device (null once it has been deleted).' }),
-    proposedIntent: t.exposeString('proposedIntent', { nullable: true, description: 'The intended configuration it would make current.' }),
-    action: t.exposeString('action', { nullable: true, description: '`reconcile` runs here; any other action is released to automation via the proposal.applied trigger.' }),
+    proposedIntent: t.exposeString('proposedIntent', {
+      nullable: true,
+      description: 'The intended configuration it would make current.',
+    }),
+    action: t.exposeString('action', {
+      nullable: true,
+      description:
+        '`reconcile` runs here; any other action is released to automation via the proposal.applied trigger.',
+    }),
     reason: t.exposeString('reason', { nullable: true }),
-    revision: t.exposeInt('revision', { description: 'Bumped by every edit; an approval holds only for the revision it was given to.' }),
+    revision: t.exposeInt('revision', {
+      description: 'Bumped by every edit; an approval holds only for the revision it was given to.',
+    }),
     proposer: t.relation('proposer'),
     approver: t.relation('approver', { nullable: true }),
     approvedAt: t.expose('approvedAt', { type: 'DateTime', nullable: true }),
@@ -71,30 +89,44 @@ const ProposalFilterArgs = (t: Parameters<Parameters<typeof builder.queryFields>
   open: t.arg.boolean({ description: 'Only proposals still waiting (proposed or approved).' }),
   kind: t.arg.string(),
   deviceId: t.arg.id(),
-  olderThan: t.arg.string({ description: 'Only proposals created longer ago than this duration: `30m`, `24h`, `7d`, `1h30m`.' }),
+  olderThan: t.arg.string({
+    description: 'Only proposals created longer ago than this duration: `30m`, `24h`, `7d`, `1h30m`.',
+  }),
 });
 
 builder.queryFields((t) => ({
-  proposals: t.prismaConnection({
-    type: 'Proposal',
-    cursor: 'id',
-    authScopes: { user: true },
-    ...PAGE,
-    description: 'Proposals of the tenant, newest first.',
-    args: ProposalFilterArgs(t),
-    totalCount: (_conn, args, ctx) =>
-      ctx.db.proposal.count({ where: { ...proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }, ctx.rt.clock.now()), ...(args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {}) } }),
-    resolve: (query, _root, args, ctx) => {
-      const where = proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }, ctx.rt.clock.now());
-      if (args.open && !args.status) where.status = { in: [...OPEN_PROPOSAL_STATUSES] };
-      return ctx.db.proposal.findMany({ ...query, where, orderBy: { id: 'desc' } });
+  proposals: t.prismaConnection(
+    {
+      type: 'Proposal',
+      cursor: 'id',
+      authScopes: { user: true },
+      ...PAGE,
+      description: 'Proposals of the tenant, newest first.',
+      args: ProposalFilterArgs(t),
+      totalCount: (_conn, args, ctx) =>
+        ctx.db.proposal.count({
+          where: {
+            ...proposalWhere({ ...args, deviceId: args.deviceId ? String(args.deviceId) : null }, ctx.rt.clock.now()),
+            ...(args.open ? { status: { in: [...OPEN_PROPOSAL_STATUSES] } } : {}),
+          },
+        }),
+      resolve: (query, _root, args, ctx) => {
+        const where = proposalWhere(
+          { ...args, deviceId: args.deviceId ? String(args.deviceId) : null },
+          ctx.rt.clock.now(),
+        );
+        if (args.open && !args.status) where.status = { in: [...OPEN_PROPOSAL_STATUSES] };
+        return ctx.db.proposal.findMany({ ...query, where, orderBy: { id: 'desc' } });
+      },
     },
-  }, ProposalConnection),
+    ProposalConnection,
+  ),
   proposal: t.prismaField({
     type: 'Proposal',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Proposal', await ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Proposal', await ctx.db.proposal.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -116,7 +148,10 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateProposalInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const { deviceId, ...rest } = args.input;
-      const p = await updateProposal(ctx, String(args.id), { ...rest, ...(deviceId != null ? { deviceId: String(deviceId) } : {}) });
+      const p = await updateProposal(ctx, String(args.id), {
+        ...rest,
+        ...(deviceId != null ? { deviceId: String(deviceId) } : {}),
+      });
       return ctx.db.proposal.findUniqueOrThrow({ ...query, where: { id: p.id } });
     },
   }),
@@ -142,25 +177,28 @@ builder.mutationFields((t) => ({
   }),
 }));
 
-const ProposalChangeRef = builder.objectRef<{ id: string; change: string; status: string; kind: string; deviceId: string | null }>('ProposalChange').implement({
-  description: 'A proposal was opened, revised, approved, denied, applied or failed.',
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    change: t.exposeString('change', { description: 'opened | updated | approved | denied | applied | failed' }),
-    status: t.field({ type: ProposalStatusEnum, resolve: (c) => c.status as never }),
-    proposal: t.prismaField({
-      type: 'Proposal',
-      nullable: true,
-      resolve: (query, c, _args, ctx) => ctx.db.proposal.findUnique({ ...query, where: { id: c.id } }),
+const ProposalChangeRef = builder
+  .objectRef<{ id: string; change: string; status: string; kind: string; deviceId: string | null }>('ProposalChange')
+  .implement({
+    description: 'A proposal was opened, revised, approved, denied, applied or failed.',
+    fields: (t) => ({
+      id: t.exposeID('id'),
+      change: t.exposeString('change', { description: 'opened | updated | approved | denied | applied | failed' }),
+      status: t.field({ type: ProposalStatusEnum, resolve: (c) => c.status as never }),
+      proposal: t.prismaField({
+        type: 'Proposal',
+        nullable: true,
+        resolve: (query, c, _args, ctx) => ctx.db.proposal.findUnique({ ...query, where: { id: c.id } }),
+      }),
     }),
-  }),
-});
+  });
 
 builder.subscriptionFields((t) => ({
   proposalChanged: t.field({
     type: ProposalChangeRef,
     authScopes: { user: true },
-    description: "Changes to the tenant's proposals, optionally only one proposal, one device's, one kind or one status.",
+    description:
+      "Changes to the tenant's proposals, optionally only one proposal, one device's, one kind or one status.",
     args: { id: t.arg.id(), deviceId: t.arg.id(), kind: t.arg.string(), status: t.arg({ type: ProposalStatusEnum }) },
     subscribe: (_root, args, ctx) => {
       const me = requireUser(ctx);

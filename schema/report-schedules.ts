@@ -4,9 +4,18 @@
  */
 import { builder, found, NodeRef, upperCaseValues } from './builder.js';
 import { limitArg, ReportFormatEnum, take } from './reports.js';
-import { createSchedule, deleteSchedule, runScheduleNow, updateSchedule, type ScheduleInput as ScheduleFields, type ScheduleRun } from '../src/reports/schedules.js';
+import {
+  createSchedule,
+  deleteSchedule,
+  runScheduleNow,
+  updateSchedule,
+  type ScheduleInput as ScheduleFields,
+  type ScheduleRun,
+} from '../src/reports/schedules.js';
 
-const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', { values: upperCaseValues(['delivered', 'disabled', 'skipped'] as const) });
+const ScheduleRunStatusEnum = builder.enumType('ReportScheduleRunStatus', {
+  values: upperCaseValues(['delivered', 'disabled', 'skipped'] as const),
+});
 
 builder.prismaObject('ReportSchedule', {
   interfaces: [NodeRef],
@@ -43,10 +52,16 @@ const ScheduleRunRef = builder.objectRef<ScheduleRun>('ReportScheduleRun').imple
 const scheduleFields = (t: any, creating: boolean) => ({
   savedReportId: t.id({ required: creating }),
   webhookId: t.id({ required: creating, description: 'The outbound webhook that receives `report.delivered`.' }),
-  cron: t.string({ required: creating, description: 'Cron pattern of 5 or 6 fields, e.g. `0 8 * * 1` (Mondays 08:00).' }),
+  cron: t.string({
+    required: creating,
+    description: 'Cron pattern of 5 or 6 fields, e.g. `0 8 * * 1` (Mondays 08:00).',
+  }),
   timezone: t.string({ description: 'IANA time zone of the pattern (default UTC).' }),
   format: t.field({ type: ReportFormatEnum }),
-  parameters: t.field({ type: 'JSON', description: 'Values that override the report filters, `since_hours` or `limit` at each run.' }),
+  parameters: t.field({
+    type: 'JSON',
+    description: 'Values that override the report filters, `since_hours` or `limit` at each run.',
+  }),
   enabled: t.boolean(),
 });
 const ScheduleInput = builder.inputType('ReportScheduleInput', { fields: (t) => scheduleFields(t, true) });
@@ -59,13 +74,15 @@ builder.queryFields((t) => ({
     type: ['ReportSchedule'],
     authScopes: { admin: true },
     args: { limit: limitArg(t) },
-    resolve: (query, _r, args, ctx) => ctx.db.reportSchedule.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+    resolve: (query, _r, args, ctx) =>
+      ctx.db.reportSchedule.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
   }),
   reportSchedule: t.prismaField({
     type: 'ReportSchedule',
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _r, args, ctx) => found('Report schedule', await ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _r, args, ctx) =>
+      found('Report schedule', await ctx.db.reportSchedule.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -75,7 +92,12 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: ScheduleInput, required: true }) },
     resolve: async (query, _r, { input }, ctx) => {
-      const s = await createSchedule(ctx, { ...(input as ScheduleFields), savedReportId: idOrNull(input.savedReportId), webhookId: idOrNull(input.webhookId), parameters: input.parameters as Record<string, unknown> | null });
+      const s = await createSchedule(ctx, {
+        ...(input as ScheduleFields),
+        savedReportId: idOrNull(input.savedReportId),
+        webhookId: idOrNull(input.webhookId),
+        parameters: input.parameters as Record<string, unknown> | null,
+      });
       return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
     },
   }),
@@ -85,7 +107,12 @@ builder.mutationFields((t) => ({
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateScheduleInput, required: true }) },
     resolve: async (query, _r, args, ctx) => {
       const i = args.input;
-      const s = await updateSchedule(ctx, String(args.id), { ...(i as ScheduleFields), savedReportId: idOrNull(i.savedReportId), webhookId: idOrNull(i.webhookId), parameters: i.parameters as Record<string, unknown> | null });
+      const s = await updateSchedule(ctx, String(args.id), {
+        ...(i as ScheduleFields),
+        savedReportId: idOrNull(i.savedReportId),
+        webhookId: idOrNull(i.webhookId),
+        parameters: i.parameters as Record<string, unknown> | null,
+      });
       return ctx.db.reportSchedule.findUniqueOrThrow({ ...query, where: { id: s.id } });
     },
   }),

@@ -10,18 +10,34 @@ import { runReport, type ReportResult } from '../src/reports/query.js';
 import { reportSchemaDocument } from '../src/reports/json-schema.js';
 import { reportTranslator, translateReport, type TranslateResult } from '../src/reports/translate.js';
 import { createSavedReport, deleteSavedReport, runSavedReport, updateSavedReport } from '../src/reports/saved.js';
-import { createDashboard, deleteDashboard, storedPanels, updateDashboard, type Panel, type Viz } from '../src/reports/dashboards.js';
+import {
+  createDashboard,
+  deleteDashboard,
+  storedPanels,
+  updateDashboard,
+  type Panel,
+  type Viz,
+} from '../src/reports/dashboards.js';
 import { panelResultLoader } from '../src/reports/loaders.js';
 import { canEdit } from '../src/reports/policy.js';
 import type { OutputType } from '../src/reports/validate.js';
 
-export const ReportEntityEnum = builder.enumType('ReportEntity', { values: upperCaseValues(['events', 'alerts', 'devices', 'proposals'] as const) });
-const ReportColumnTypeEnum = builder.enumType('ReportColumnType', { values: upperCaseValues(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const) });
+export const ReportEntityEnum = builder.enumType('ReportEntity', {
+  values: upperCaseValues(['events', 'alerts', 'devices', 'proposals'] as const),
+});
+const ReportColumnTypeEnum = builder.enumType('ReportColumnType', {
+  values: upperCaseValues(['string', 'integer', 'number', 'timestamp', 'boolean', 'json'] as const),
+});
 export const ReportFormatEnum = builder.enumType('ReportFormat', { values: upperCaseValues(['csv', 'json'] as const) });
-const DashboardVizEnum = builder.enumType('DashboardViz', { values: upperCaseValues(['table', 'line', 'bar', 'stat'] as const) });
+const DashboardVizEnum = builder.enumType('DashboardViz', {
+  values: upperCaseValues(['table', 'line', 'bar', 'stat'] as const),
+});
 
 const ReportColumnRef = builder.objectRef<{ name: string; type: OutputType }>('ReportColumn').implement({
-  fields: (t) => ({ name: t.exposeString('name'), type: t.field({ type: ReportColumnTypeEnum, resolve: (c) => c.type }) }),
+  fields: (t) => ({
+    name: t.exposeString('name'),
+    type: t.field({ type: ReportColumnTypeEnum, resolve: (c) => c.type }),
+  }),
 });
 
 export const ReportResultRef = builder.objectRef<ReportResult>('ReportResult').implement({
@@ -34,7 +50,8 @@ export const ReportResultRef = builder.objectRef<ReportResult>('ReportResult').i
     truncated: t.boolean({ description: 'More rows matched than `limit`.', resolve: (r) => r.truncated }),
     replicaLagSeconds: t.float({
       nullable: true,
-      description: 'Set when the report ran on a read replica (REPORTS_DATABASE_URL) that was behind the primary by more than REPORTS_LAG_NOTICE_SECONDS: rows written in that time are missing.',
+      description:
+        'Set when the report ran on a read replica (REPORTS_DATABASE_URL) that was behind the primary by more than REPORTS_LAG_NOTICE_SECONDS: rows written in that time are missing.',
       resolve: (r) => r.replica_lag_seconds ?? null,
     }),
   }),
@@ -64,7 +81,10 @@ builder.prismaObject('SavedReport', {
     query: t.expose('query', { type: 'JSON', description: 'The query document (see reportSchema).' }),
     entity: t.field({ type: ReportEntityEnum, resolve: (r) => (r.query as { entity: string }).entity as never }),
     ownerId: t.exposeID('ownerId'),
-    canEdit: t.boolean({ description: 'Whether the caller may change or delete it (owner or admin).', resolve: (r, _a, ctx) => canEdit(ctx, r) }),
+    canEdit: t.boolean({
+      description: 'Whether the caller may change or delete it (owner or admin).',
+      resolve: (r, _a, ctx) => canEdit(ctx, r),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -84,15 +104,22 @@ const PanelRef = builder.objectRef<Panel & { index: number }>('DashboardPanel').
     data: t.field({
       type: ReportResultRef,
       nullable: true,
-      description: "The panel's report result (null when its report was deleted or failed; see `error`). Batched: one request runs each distinct report once.",
-      resolve: async (p, _a, ctx) => panelResultLoader(ctx).load(p.savedReportId).catch(() => null),
+      description:
+        "The panel's report result (null when its report was deleted or failed; see `error`). Batched: one request runs each distinct report once.",
+      resolve: async (p, _a, ctx) =>
+        panelResultLoader(ctx)
+          .load(p.savedReportId)
+          .catch(() => null),
     }),
     error: t.string({
       nullable: true,
       resolve: async (p, _a, ctx) =>
         panelResultLoader(ctx)
           .load(p.savedReportId)
-          .then(() => null, (err: Error) => err.message),
+          .then(
+            () => null,
+            (err: Error) => err.message,
+          ),
     }),
   }),
 });
@@ -111,13 +138,22 @@ builder.prismaObject('Dashboard', {
 });
 
 const SavedReportInput = builder.inputType('SavedReportInput', {
-  fields: (t) => ({ name: t.string({ required: true }), description: t.string(), query: t.field({ type: 'JSON', required: true }) }),
+  fields: (t) => ({
+    name: t.string({ required: true }),
+    description: t.string(),
+    query: t.field({ type: 'JSON', required: true }),
+  }),
 });
 const UpdateSavedReportInput = builder.inputType('UpdateSavedReportInput', {
   fields: (t) => ({ name: t.string(), description: t.string(), query: t.field({ type: 'JSON' }) }),
 });
 const PositionInput = builder.inputType('DashboardPanelPositionInput', {
-  fields: (t) => ({ x: t.int({ required: true }), y: t.int({ required: true }), w: t.int({ required: true }), h: t.int({ required: true }) }),
+  fields: (t) => ({
+    x: t.int({ required: true }),
+    y: t.int({ required: true }),
+    w: t.int({ required: true }),
+    h: t.int({ required: true }),
+  }),
 });
 const PanelInput = builder.inputType('DashboardPanelInput', {
   fields: (t) => ({
@@ -131,13 +167,20 @@ const DashboardInput = builder.inputType('DashboardInput', {
   fields: (t) => ({ name: t.string({ required: true }), panels: t.field({ type: [PanelInput] }) }),
 });
 const UpdateDashboardInput = builder.inputType('UpdateDashboardInput', {
-  fields: (t) => ({ name: t.string(), panels: t.field({ type: [PanelInput], description: 'Replaces the whole list.' }) }),
+  fields: (t) => ({
+    name: t.string(),
+    panels: t.field({ type: [PanelInput], description: 'Replaces the whole list.' }),
+  }),
 });
 
-const panelsIn = (panels: Array<{ title: string; savedReportId: string | number; viz: Viz; position: Panel['position'] }> | null | undefined) =>
-  panels?.map((p) => ({ ...p, savedReportId: String(p.savedReportId) })) ?? null;
-export const limitArg = (t: any) => t.arg.int({ defaultValue: PAGE.defaultSize, description: `At most ${PAGE.maxSize}.` });
-export const take = (limit: unknown) => Math.min(Math.max(typeof limit === 'number' ? limit : PAGE.defaultSize, 1), PAGE.maxSize);
+const panelsIn = (
+  panels:
+    Array<{ title: string; savedReportId: string | number; viz: Viz; position: Panel['position'] }> | null | undefined,
+) => panels?.map((p) => ({ ...p, savedReportId: String(p.savedReportId) })) ?? null;
+export const limitArg = (t: any) =>
+  t.arg.int({ defaultValue: PAGE.defaultSize, description: `At most ${PAGE.maxSize}.` });
+export const take = (limit: unknown) =>
+  Math.min(Math.max(typeof limit === 'number' ? limit : PAGE.defaultSize, 1), PAGE.maxSize);
 
 builder.queryFields((t) => ({
   reportQuery: t.field({
@@ -156,7 +199,8 @@ builder.queryFields((t) => ({
   translateReport: t.field({
     type: TranslationRef,
     authScopes: { user: true },
-    description: 'Plain English to a query document, validated like any query: the built-in deterministic translator (offline) by default, the configured language model when ASSISTANT_PROVIDER=openai.',
+    description:
+      'Plain English to a query document, validated like any query: the built-in deterministic translator (offline) by default, the configured language model when ASSISTANT_PROVIDER=openai.',
     args: { text: t.arg.string({ required: true }) },
     resolve: (_r, args, ctx) => translateReport(args.text.slice(0, 500), reportTranslator(ctx)),
   }),
@@ -170,25 +214,29 @@ builder.queryFields((t) => ({
     type: ['SavedReport'],
     authScopes: { user: true },
     args: { limit: limitArg(t) },
-    resolve: (query, _r, args, ctx) => ctx.db.savedReport.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+    resolve: (query, _r, args, ctx) =>
+      ctx.db.savedReport.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
   }),
   savedReport: t.prismaField({
     type: 'SavedReport',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _r, args, ctx) => found('Saved report', await ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _r, args, ctx) =>
+      found('Saved report', await ctx.db.savedReport.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   dashboards: t.prismaField({
     type: ['Dashboard'],
     authScopes: { user: true },
     args: { limit: limitArg(t) },
-    resolve: (query, _r, args, ctx) => ctx.db.dashboard.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
+    resolve: (query, _r, args, ctx) =>
+      ctx.db.dashboard.findMany({ ...query, orderBy: { id: 'desc' }, take: take(args.limit) }),
   }),
   dashboard: t.prismaField({
     type: 'Dashboard',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _r, args, ctx) => found('Dashboard', await ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _r, args, ctx) =>
+      found('Dashboard', await ctx.db.dashboard.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -197,14 +245,19 @@ builder.mutationFields((t) => ({
     type: 'SavedReport',
     authScopes: { user: true },
     args: { input: t.arg({ type: SavedReportInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await createSavedReport(ctx, input)).id } }),
+    resolve: async (query, _r, { input }, ctx) =>
+      ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await createSavedReport(ctx, input)).id } }),
   }),
   updateSavedReport: t.prismaField({
     type: 'SavedReport',
     authScopes: { user: true },
     description: 'Owner or admin.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateSavedReportInput, required: true }) },
-    resolve: async (query, _r, args, ctx) => ctx.db.savedReport.findUniqueOrThrow({ ...query, where: { id: (await updateSavedReport(ctx, String(args.id), args.input)).id } }),
+    resolve: async (query, _r, args, ctx) =>
+      ctx.db.savedReport.findUniqueOrThrow({
+        ...query,
+        where: { id: (await updateSavedReport(ctx, String(args.id), args.input)).id },
+      }),
   }),
   deleteSavedReport: t.id({
     authScopes: { user: true },
@@ -215,14 +268,25 @@ builder.mutationFields((t) => ({
   runSavedReport: t.field({
     type: ReportResultRef,
     authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }), parameters: t.arg({ type: 'JSON', description: 'Field name → value overriding its filters; also `since_hours`, `limit`.' }) },
-    resolve: (_r, args, ctx) => runSavedReport(ctx, String(args.id), args.parameters as Record<string, unknown> | null, ['parameters']),
+    args: {
+      id: t.arg.id({ required: true }),
+      parameters: t.arg({
+        type: 'JSON',
+        description: 'Field name → value overriding its filters; also `since_hours`, `limit`.',
+      }),
+    },
+    resolve: (_r, args, ctx) =>
+      runSavedReport(ctx, String(args.id), args.parameters as Record<string, unknown> | null, ['parameters']),
   }),
   createDashboard: t.prismaField({
     type: 'Dashboard',
     authScopes: { user: true },
     args: { input: t.arg({ type: DashboardInput, required: true }) },
-    resolve: async (query, _r, { input }, ctx) => ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await createDashboard(ctx, { name: input.name, panels: panelsIn(input.panels) })).id } }),
+    resolve: async (query, _r, { input }, ctx) =>
+      ctx.db.dashboard.findUniqueOrThrow({
+        ...query,
+        where: { id: (await createDashboard(ctx, { name: input.name, panels: panelsIn(input.panels) })).id },
+      }),
   }),
   updateDashboard: t.prismaField({
     type: 'Dashboard',
@@ -230,7 +294,14 @@ builder.mutationFields((t) => ({
     description: 'Owner or admin.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateDashboardInput, required: true }) },
     resolve: async (query, _r, args, ctx) =>
-      ctx.db.dashboard.findUniqueOrThrow({ ...query, where: { id: (await updateDashboard(ctx, String(args.id), { name: args.input.name, panels: panelsIn(args.input.panels) })).id } }),
+      ctx.db.dashboard.findUniqueOrThrow({
+        ...query,
+        where: {
+          id: (
+            await updateDashboard(ctx, String(args.id), { name: args.input.name, panels: panelsIn(args.input.panels) })
+          ).id,
+        },
+      }),
   }),
   deleteDashboard: t.id({
     authScopes: { user: true },

@@ -7,12 +7,19 @@ import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builde
 import { createAlertRule, deleteAlertRule, updateAlertRule, type AlertRuleInput } from '../src/rules/rules.js';
 import { PAYLOAD_OPS, type PayloadCondition } from '../src/events/match.js';
 import { enableSuggestedRule, listSuggestedRules, type SuggestionState } from '../src/rules/suggestions.js';
-import { addStarterRules, dismissStarterRules, starterRulesOffer, type StarterRulesOffer } from '../src/rules/starter.js';
+import {
+  addStarterRules,
+  dismissStarterRules,
+  starterRulesOffer,
+  type StarterRulesOffer,
+} from '../src/rules/starter.js';
 
 export const AlertRuleKindEnum = builder.enumType('AlertRuleKind', {
   values: upperCaseValues({
     match: { description: 'Each matching event opens an alert, or bumps the live one with the same dedup key.' },
-    absence: { description: 'A source that sent a matching event and then none for windowSeconds opens an alert (heartbeats).' },
+    absence: {
+      description: 'A source that sent a matching event and then none for windowSeconds opens an alert (heartbeats).',
+    },
   } as const),
 });
 
@@ -35,20 +42,46 @@ builder.prismaObject('AlertRule', {
     name: t.exposeString('name'),
     kind: t.expose('kind', { type: AlertRuleKindEnum }),
     enabled: t.exposeBoolean('enabled'),
-    typeGlob: t.exposeString('typeGlob', { nullable: true, description: '`*` matches within one dot-separated segment, `**` across segments, `?` one character.' }),
+    typeGlob: t.exposeString('typeGlob', {
+      nullable: true,
+      description: '`*` matches within one dot-separated segment, `**` across segments, `?` one character.',
+    }),
     severities: t.expose('severities', { type: [SeverityEnum], description: 'Empty: any severity.' }),
     module: t.exposeString('module', { nullable: true }),
     source: t.exposeString('source', { nullable: true }),
-    labels: t.expose('labels', { type: 'JSON', description: 'Every label here must be on the event with the same value.' }),
-    payloadConditions: t.field({ type: [PayloadConditionRef], resolve: (r) => (r.payloadConditions ?? []) as unknown as PayloadCondition[] }),
+    labels: t.expose('labels', {
+      type: 'JSON',
+      description: 'Every label here must be on the event with the same value.',
+    }),
+    payloadConditions: t.field({
+      type: [PayloadConditionRef],
+      resolve: (r) => (r.payloadConditions ?? []) as unknown as PayloadCondition[],
+    }),
     windowSeconds: t.exposeInt('windowSeconds', { nullable: true }),
     alertSeverity: t.expose('alertSeverity', { type: SeverityEnum }),
     summaryTemplate: t.exposeString('summaryTemplate', { nullable: true }),
-    dedupKeyTemplate: t.exposeString('dedupKeyTemplate', { nullable: true, description: "Default: the event's dedup_key (for integration events the upstream alert's key), else the rule id and the event source." }),
-    resolveTypeGlob: t.exposeString('resolveTypeGlob', { nullable: true, description: "Match rules: an event of this type (meeting resolveConditions and the rule's module, source and labels) resolves the rule's live alert with the same dedup key." }),
-    resolveConditions: t.field({ type: [PayloadConditionRef], resolve: (r) => (r.resolveConditions ?? []) as unknown as PayloadCondition[] }),
-    autoResolveAfterSeconds: t.exposeInt('autoResolveAfterSeconds', { nullable: true, description: 'Match rules: a live alert with no matching event for this long resolves by itself.' }),
-    suggestionKey: t.exposeString('suggestionKey', { nullable: true, description: 'The suggested (starter) rule it was enabled from, e.g. gpu.xid.' }),
+    dedupKeyTemplate: t.exposeString('dedupKeyTemplate', {
+      nullable: true,
+      description:
+        "Default: the event's dedup_key (for integration events the upstream alert's key), else the rule id and the event source.",
+    }),
+    resolveTypeGlob: t.exposeString('resolveTypeGlob', {
+      nullable: true,
+      description:
+        "Match rules: an event of this type (meeting resolveConditions and the rule's module, source and labels) resolves the rule's live alert with the same dedup key.",
+    }),
+    resolveConditions: t.field({
+      type: [PayloadConditionRef],
+      resolve: (r) => (r.resolveConditions ?? []) as unknown as PayloadCondition[],
+    }),
+    autoResolveAfterSeconds: t.exposeInt('autoResolveAfterSeconds', {
+      nullable: true,
+      description: 'Match rules: a live alert with no matching event for this long resolves by itself.',
+    }),
+    suggestionKey: t.exposeString('suggestionKey', {
+      nullable: true,
+      description: 'The suggested (starter) rule it was enabled from, e.g. gpu.xid.',
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -58,7 +91,11 @@ export const PayloadConditionInput = builder.inputType('PayloadConditionInput', 
   fields: (t) => ({
     path: t.string({ required: true }),
     op: t.field({ type: PayloadOpEnum, required: true }),
-    value: t.field({ type: 'JSON', description: 'Required for eq, neq, contains; a number for gt, gte, lt, lte; true/false (default true) for exists; a list for in.' }),
+    value: t.field({
+      type: 'JSON',
+      description:
+        'Required for eq, neq, contains; a number for gt, gte, lt, lte; true/false (default true) for exists; a list for in.',
+    }),
   }),
 });
 
@@ -73,11 +110,23 @@ const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, 
   payloadConditions: t.field({ type: [PayloadConditionInput] }),
   windowSeconds: t.int({ description: 'Absence rules: seconds of silence that open an alert.' }),
   alertSeverity: t.field({ type: SeverityEnum }),
-  summaryTemplate: t.string({ description: 'e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`.' }),
-  dedupKeyTemplate: t.string({ description: "Same placeholders as summaryTemplate; default the event's dedup_key, else `<rule id>:<source>`." }),
-  resolveTypeGlob: t.string({ description: 'Match rules: events of this type resolve the alert with the same dedup key, e.g. `gpu.thermal_recovered`.' }),
-  resolveConditions: t.field({ type: [PayloadConditionInput], description: 'Conditions on the resolving event (needs resolveTypeGlob).' }),
-  autoResolveAfterSeconds: t.int({ description: 'Match rules: resolve a live alert after this many seconds without a matching event.' }),
+  summaryTemplate: t.string({
+    description: 'e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`.',
+  }),
+  dedupKeyTemplate: t.string({
+    description: "Same placeholders as summaryTemplate; default the event's dedup_key, else `<rule id>:<source>`.",
+  }),
+  resolveTypeGlob: t.string({
+    description:
+      'Match rules: events of this type resolve the alert with the same dedup key, e.g. `gpu.thermal_recovered`.',
+  }),
+  resolveConditions: t.field({
+    type: [PayloadConditionInput],
+    description: 'Conditions on the resolving event (needs resolveTypeGlob).',
+  }),
+  autoResolveAfterSeconds: t.int({
+    description: 'Match rules: resolve a live alert after this many seconds without a matching event.',
+  }),
 });
 
 const CreateAlertRuleInput = builder.inputType('CreateAlertRuleInput', {
@@ -96,7 +145,10 @@ builder.queryFields((t) => ({
     resolve: (query, _root, args, ctx) =>
       ctx.db.alertRule.findMany({
         ...query,
-        where: { ...(args.kind ? { kind: args.kind } : {}), ...(args.enabled != null ? { enabled: args.enabled } : {}) },
+        where: {
+          ...(args.kind ? { kind: args.kind } : {}),
+          ...(args.enabled != null ? { enabled: args.enabled } : {}),
+        },
         orderBy: { createdAt: 'asc' },
       }),
   }),
@@ -104,7 +156,8 @@ builder.queryFields((t) => ({
     type: 'AlertRule',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Alert rule', await ctx.db.alertRule.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Alert rule', await ctx.db.alertRule.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -130,7 +183,7 @@ builder.mutationFields((t) => ({
   deleteAlertRule: t.field({
     type: 'ID',
     authScopes: { admin: true },
-    description: "Deletes the rule and returns its id; its alerts stay (with rule null).",
+    description: 'Deletes the rule and returns its id; its alerts stay (with rule null).',
     args: { id: t.arg.id({ required: true }) },
     resolve: async (_root, args, ctx) => (await deleteAlertRule(ctx, String(args.id))).id,
   }),
@@ -147,10 +200,18 @@ const SuggestedAlertRuleRef = builder.objectRef<SuggestionState>('SuggestedAlert
       type: 'JSON',
       description: 'The CreateAlertRuleInput it creates.',
       extensions: { graphqlInput: 'CreateAlertRuleInput' },
-      resolve: (s, _args, _ctx, info) => toGraphQLInput(info.schema.getType('CreateAlertRuleInput') as GraphQLInputObjectType, s.input),
+      resolve: (s, _args, _ctx, info) =>
+        toGraphQLInput(info.schema.getType('CreateAlertRuleInput') as GraphQLInputObjectType, s.input),
     }),
-    enabled: t.boolean({ description: 'A rule from this suggestion exists and is enabled.', resolve: (s) => !!s.rule?.enabled }),
-    ruleId: t.id({ nullable: true, description: 'The rule enabled from it, if any.', resolve: (s) => s.rule?.id ?? null }),
+    enabled: t.boolean({
+      description: 'A rule from this suggestion exists and is enabled.',
+      resolve: (s) => !!s.rule?.enabled,
+    }),
+    ruleId: t.id({
+      nullable: true,
+      description: 'The rule enabled from it, if any.',
+      resolve: (s) => s.rule?.id ?? null,
+    }),
   }),
 });
 
@@ -158,7 +219,8 @@ builder.queryFields((t) => ({
   suggestedAlertRules: t.field({
     type: [SuggestedAlertRuleRef],
     authScopes: { user: true },
-    description: 'Starter rules for what the service records (GPU XID, thermal, missing GPU, failing integration, budget) and a heartbeat rule per source that sent heartbeats.',
+    description:
+      'Starter rules for what the service records (GPU XID, thermal, missing GPU, failing integration, budget) and a heartbeat rule per source that sent heartbeats.',
     resolve: (_root, _args, ctx) => listSuggestedRules(ctx),
   }),
 }));
@@ -167,7 +229,8 @@ builder.mutationFields((t) => ({
   enableSuggestedAlertRule: t.prismaField({
     type: 'AlertRule',
     authScopes: { admin: true },
-    description: 'Creates the suggested rule, enabled (idempotent: an existing rule from it is turned on and returned).',
+    description:
+      'Creates the suggested rule, enabled (idempotent: an existing rule from it is turned on and returned).',
     args: { key: t.arg.string({ required: true }) },
     resolve: async (query, _root, args, ctx) => {
       const rule = await enableSuggestedRule(ctx, args.key);
@@ -177,11 +240,22 @@ builder.mutationFields((t) => ({
 }));
 
 const StarterRulesRef = builder.objectRef<StarterRulesOffer>('StarterRules').implement({
-  description: 'The starter rules (critical GPU events, a failing integration, a spent budget) offered once to a tenant without rules: the console asks on first sign-in.',
+  description:
+    'The starter rules (critical GPU events, a failing integration, a spent budget) offered once to a tenant without rules: the console asks on first sign-in.',
   fields: (t) => ({
-    offered: t.exposeBoolean('offered', { description: 'True while the tenant has no alert rule and no admin has added or dismissed the starter rules.' }),
-    decidedAt: t.expose('decidedAt', { type: 'DateTime', nullable: true, description: 'When an admin added the starter rules or dismissed the offer.' }),
-    rules: t.field({ type: [SuggestedAlertRuleRef], description: 'Each starter rule, enabled or not.', resolve: (o) => o.rules }),
+    offered: t.exposeBoolean('offered', {
+      description: 'True while the tenant has no alert rule and no admin has added or dismissed the starter rules.',
+    }),
+    decidedAt: t.expose('decidedAt', {
+      type: 'DateTime',
+      nullable: true,
+      description: 'When an admin added the starter rules or dismissed the offer.',
+    }),
+    rules: t.field({
+      type: [SuggestedAlertRuleRef],
+      description: 'Each starter rule, enabled or not.',
+      resolve: (o) => o.rules,
+    }),
   }),
 });
 

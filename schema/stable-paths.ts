@@ -44,7 +44,11 @@ export function canonicalizePaths(context: object): () => void {
   return () => rootsByContext.delete(context);
 }
 
-function child(children: Map<string | number, CanonicalPath>, prev: CanonicalPath | undefined, path: Path): CanonicalPath {
+function child(
+  children: Map<string | number, CanonicalPath>,
+  prev: CanonicalPath | undefined,
+  path: Path,
+): CanonicalPath {
   let link = children.get(path.key);
   if (!link) {
     link = { prev, key: path.key, typename: path.typename };
@@ -61,7 +65,10 @@ function canonicalPath(roots: Map<string | number, CanonicalPath>, path: Path): 
 }
 
 export class StablePathsPlugin<Types extends SchemaTypes> extends BasePlugin<Types> {
-  override wrapResolve(resolver: GraphQLFieldResolver<unknown, Types['Context'], object>, _fieldConfig: PothosOutputFieldConfig<Types>): GraphQLFieldResolver<unknown, Types['Context'], object> {
+  override wrapResolve(
+    resolver: GraphQLFieldResolver<unknown, Types['Context'], object>,
+    _fieldConfig: PothosOutputFieldConfig<Types>,
+  ): GraphQLFieldResolver<unknown, Types['Context'], object> {
     if (resolver === defaultFieldResolver) return resolver;
     return (parent, args, context, info) => {
       const roots = rootsByContext.get(context as object);

@@ -5,7 +5,14 @@
  * (rest/translate.ts) maps every route's variables with it; a JSON field that carries an input (a
  * suggested rule's `CreateAlertRuleInput`) is built with it.
  */
-import { isEnumType, isInputObjectType, isListType, isNonNullType, type GraphQLEnumType, type GraphQLInputType } from 'graphql';
+import {
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  type GraphQLEnumType,
+  type GraphQLInputType,
+} from 'graphql';
 
 /** `device_id` → `deviceId`: the GraphQL input field a REST body key names. */
 export const camelKey = (k: string) => k.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
@@ -24,7 +31,8 @@ export function enumValue(type: GraphQLEnumType, name: unknown): unknown {
 export function toGraphQLInput(type: GraphQLInputType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   if (isNonNullType(type)) return toGraphQLInput(type.ofType, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((v) => toGraphQLInput(type.ofType, v)) : toGraphQLInput(type.ofType, value);
+  if (isListType(type))
+    return Array.isArray(value) ? value.map((v) => toGraphQLInput(type.ofType, v)) : toGraphQLInput(type.ofType, value);
   if (isEnumType(type)) return enumName(type, value);
   if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = type.getFields();
@@ -42,11 +50,16 @@ export function toGraphQLInput(type: GraphQLInputType, value: unknown): unknown 
 export function fromGraphQLInput(type: GraphQLInputType, value: unknown): unknown {
   if (value === null || value === undefined) return value;
   if (isNonNullType(type)) return fromGraphQLInput(type.ofType, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((v) => fromGraphQLInput(type.ofType, v)) : fromGraphQLInput(type.ofType, value);
+  if (isListType(type))
+    return Array.isArray(value)
+      ? value.map((v) => fromGraphQLInput(type.ofType, v))
+      : fromGraphQLInput(type.ofType, value);
   if (isEnumType(type)) return enumValue(type, value);
   if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = type.getFields();
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fields[k] ? fromGraphQLInput(fields[k].type, v) : v]));
+    return Object.fromEntries(
+      Object.entries(value).map(([k, v]) => [k, fields[k] ? fromGraphQLInput(fields[k].type, v) : v]),
+    );
   }
   return value;
 }

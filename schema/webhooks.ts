@@ -20,11 +20,17 @@ import { deliveryChanges } from '../src/deliveries/announce.js';
 
 const TriggerOnEnum = builder.enumType('WebhookTriggerOn', {
   description: 'What fires a webhook: an alert or proposal state change, or an event matching filters (EVENT).',
-  values: Object.fromEntries(Object.entries(TRIGGER_TOPICS).map(([k, topic]) => [k, { value: k, description: `The \`${topic}\` announcement.` }])) as unknown as Record<keyof typeof TRIGGER_TOPICS, { value: keyof typeof TRIGGER_TOPICS }>,
+  values: Object.fromEntries(
+    Object.entries(TRIGGER_TOPICS).map(([k, topic]) => [
+      k,
+      { value: k, description: `The \`${topic}\` announcement.` },
+    ]),
+  ) as unknown as Record<keyof typeof TRIGGER_TOPICS, { value: keyof typeof TRIGGER_TOPICS }>,
 });
 
 export const DeliveryStatusEnum = builder.enumType('DeliveryStatus', {
-  description: 'PENDING: not sent yet; RETRYING: failed, another attempt is scheduled; DELIVERED: a 2xx arrived; FAILED: retries stopped.',
+  description:
+    'PENDING: not sent yet; RETRYING: failed, another attempt is scheduled; DELIVERED: a 2xx arrived; FAILED: retries stopped.',
   values: upperCaseValues(['pending', 'retrying', 'delivered', 'failed'] as const),
 });
 
@@ -33,14 +39,29 @@ const TriggerRef = builder.objectRef<WebhookTrigger>('WebhookTrigger').implement
     on: t.field({ type: TriggerOnEnum, resolve: (tr) => tr.on }),
     severities: t.field({ type: [SeverityEnum], nullable: true, resolve: (tr) => tr.severities ?? null }),
     kinds: t.stringList({ nullable: true, description: 'Proposal kinds.', resolve: (tr) => tr.kinds ?? null }),
-    typeGlob: t.string({ nullable: true, description: 'Event type glob, as in alert rules: `*` matches within one dot-separated segment, `**` across segments, `?` one character.', resolve: (tr) => tr.typeGlob ?? null }),
-    labels: t.field({ type: 'JSON', nullable: true, description: 'Labels that must all be present with these values.', resolve: (tr) => tr.labels ?? null }),
-    payloadConditions: t.field({ type: [PayloadConditionRef], nullable: true, resolve: (tr) => tr.payloadConditions ?? null }),
+    typeGlob: t.string({
+      nullable: true,
+      description:
+        'Event type glob, as in alert rules: `*` matches within one dot-separated segment, `**` across segments, `?` one character.',
+      resolve: (tr) => tr.typeGlob ?? null,
+    }),
+    labels: t.field({
+      type: 'JSON',
+      nullable: true,
+      description: 'Labels that must all be present with these values.',
+      resolve: (tr) => tr.labels ?? null,
+    }),
+    payloadConditions: t.field({
+      type: [PayloadConditionRef],
+      nullable: true,
+      resolve: (tr) => tr.payloadConditions ?? null,
+    }),
   }),
 });
 
 const TriggerInput = builder.inputType('WebhookTriggerInput', {
-  description: 'ALERT_* accept severities, labels, payloadConditions; PROPOSAL_* accept kinds; EVENT accepts severities, typeGlob, labels, payloadConditions.',
+  description:
+    'ALERT_* accept severities, labels, payloadConditions; PROPOSAL_* accept kinds; EVENT accepts severities, typeGlob, labels, payloadConditions.',
   fields: (t) => ({
     on: t.field({ type: TriggerOnEnum, required: true }),
     severities: t.field({ type: [SeverityEnum] }),
@@ -69,9 +90,15 @@ builder.prismaObject('DeliveryAttempt', {
   fields: (t) => ({
     id: t.exposeID('id'),
     number: t.exposeInt('number'),
-    requestHeaders: t.expose('requestHeaders', { type: 'JSON', description: 'Headers as sent (signatures included; no secret is ever sent).' }),
+    requestHeaders: t.expose('requestHeaders', {
+      type: 'JSON',
+      description: 'Headers as sent (signatures included; no secret is ever sent).',
+    }),
     responseStatus: t.exposeInt('responseStatus', { nullable: true }),
-    responseBody: t.exposeString('responseBody', { nullable: true, description: 'The first 4 KiB of the response body.' }),
+    responseBody: t.exposeString('responseBody', {
+      nullable: true,
+      description: 'The first 4 KiB of the response body.',
+    }),
     durationMs: t.exposeInt('durationMs'),
     error: t.exposeString('error', { nullable: true }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
@@ -114,7 +141,10 @@ builder.prismaObject('OutboundWebhook', {
       type: 'DateTime',
       nullable: true,
       description: 'After a rotation: until then deliveries are also signed with the previous secret.',
-      resolve: (w, _a, ctx) => (w.previousValidUntil && w.previousValidUntil.getTime() > ctx.rt.clock.now().getTime() ? w.previousValidUntil : null),
+      resolve: (w, _a, ctx) =>
+        w.previousValidUntil && w.previousValidUntil.getTime() > ctx.rt.clock.now().getTime()
+          ? w.previousValidUntil
+          : null,
     }),
     deliveries: t.relation('deliveries', {
       description: `The latest deliveries, newest first (at most ${MAX_SHOWN_DELIVERIES}).`,
@@ -125,7 +155,10 @@ builder.prismaObject('OutboundWebhook', {
         take: Math.min(Math.max(args.first ?? MAX_SHOWN_DELIVERIES, 1), MAX_SHOWN_DELIVERIES),
       }),
     }),
-    lastFailure: t.relation('lastFailedDelivery', { nullable: true, description: 'The most recent delivery that ended failed (with its lastError).' }),
+    lastFailure: t.relation('lastFailedDelivery', {
+      nullable: true,
+      description: 'The most recent delivery that ended failed (with its lastError).',
+    }),
     lastFailureAt: t.expose('lastFailureAt', { type: 'DateTime', nullable: true }),
     lastFailureError: t.exposeString('lastFailureError', { nullable: true }),
   }),
@@ -181,13 +214,15 @@ builder.queryFields((t) => ({
     authScopes: { user: true },
     description: 'One outbound webhook with its latest deliveries and last failure.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Webhook', await ctx.db.outboundWebhook.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Webhook', await ctx.db.outboundWebhook.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
   delivery: t.prismaField({
     type: 'Delivery',
     authScopes: { user: true },
     args: { id: t.arg.id({ required: true }) },
-    resolve: async (query, _root, args, ctx) => found('Delivery', await ctx.db.delivery.findUnique({ ...query, where: { id: String(args.id) } })),
+    resolve: async (query, _root, args, ctx) =>
+      found('Delivery', await ctx.db.delivery.findUnique({ ...query, where: { id: String(args.id) } })),
   }),
 }));
 
@@ -197,7 +232,12 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const { webhook, secret } = await createOutboundWebhook(ctx, { name: input.name, url: input.url, triggers: toTriggers(input.triggers), enabled: input.enabled });
+      const { webhook, secret } = await createOutboundWebhook(ctx, {
+        name: input.name,
+        url: input.url,
+        triggers: toTriggers(input.triggers),
+        enabled: input.enabled,
+      });
       return { id: webhook.id, secret };
     },
   }),
@@ -206,7 +246,10 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
     resolve: async (query, _root, { id, input }, ctx) => {
-      const hook = await updateOutboundWebhook(ctx, String(id), { ...input, triggers: input.triggers ? toTriggers(input.triggers) : null });
+      const hook = await updateOutboundWebhook(ctx, String(id), {
+        ...input,
+        triggers: input.triggers ? toTriggers(input.triggers) : null,
+      });
       return ctx.db.outboundWebhook.findUniqueOrThrow({ ...query, where: { id: hook.id } });
     },
   }),
@@ -227,7 +270,7 @@ builder.mutationFields((t) => ({
     type: WebhookSecretRef,
     authScopes: { admin: true },
     description:
-      'Issues a new signing secret. For 24 hours deliveries also carry the previous secret\'s signatures: hex in `X-Service-Signature-Previous`, and a second space-separated `v1,` entry in `webhook-signature`.',
+      "Issues a new signing secret. For 24 hours deliveries also carry the previous secret's signatures: hex in `X-Service-Signature-Previous`, and a second space-separated `v1,` entry in `webhook-signature`.",
     args: { id: t.arg.id({ required: true }) },
     resolve: (_root, { id }, ctx) => rotateWebhookSecret(ctx, String(id)),
   }),
@@ -278,7 +321,8 @@ builder.subscriptionFields((t) => ({
   deliveryChanged: t.field({
     type: DeliveryChangeRef,
     authScopes: { user: true },
-    description: "Fires when a delivery of the caller's tenant is created or changes state (optionally for one webhook).",
+    description:
+      "Fires when a delivery of the caller's tenant is created or changes state (optionally for one webhook).",
     args: { webhookId: t.arg.id() },
     subscribe: (_root, args, ctx) => {
       const me = requireUser(ctx);
@@ -287,4 +331,3 @@ builder.subscriptionFields((t) => ({
     resolve: (p) => p as unknown as DeliveryChangePayload,
   }),
 }));
-

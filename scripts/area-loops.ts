@@ -62,13 +62,17 @@ export function areaLoops(modules: CruisedModule[]): string[][] {
         onStack.delete(w);
         component.push(w);
       } while (w !== v);
-      if (component.length > 1) loops.push(component.flatMap((a) => [...(edges.get(a) ?? [])].filter(([b]) => component.includes(b)).map(([b, via]) => `${a} → ${b} (${via})`)));
+      if (component.length > 1)
+        loops.push(
+          component.flatMap((a) =>
+            [...(edges.get(a) ?? [])].filter(([b]) => component.includes(b)).map(([b, via]) => `${a} → ${b} (${via})`),
+          ),
+        );
     }
   };
   for (const v of edges.keys()) if (!index.has(v)) visit(v);
   return loops;
 }
-
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const cruise = JSON.parse(readFileSync(0, 'utf8')) as { modules: CruisedModule[] };

@@ -74,7 +74,9 @@ function loadEngineWasm() {
     const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const glue = await import('@prisma/schema-engine-wasm/schema_engine_bg');
     const module = new WebAssembly.Module(readFileSync(path.join(path.dirname(gluePath), 'schema_engine_bg.wasm')));
-    const instance = new WebAssembly.Instance(module, { './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports });
+    const instance = new WebAssembly.Instance(module, {
+      './schema_engine_bg.js': glue as unknown as WebAssembly.ModuleImports,
+    });
     glue.__wbg_set_wasm(instance.exports);
     (instance.exports.__wbindgen_start as () => void)();
     return glue;
@@ -166,7 +168,11 @@ export interface CreateMigrationOptions {
  */
 export async function createMigration(rawName: string, opts: CreateMigrationOptions = {}): Promise<string | null> {
   const migrationsDir = opts.migrationsDir ?? MIGRATIONS_DIR;
-  const name = rawName.trim().replace(/[^A-Za-z0-9_]+/g, '_').replace(/^_+|_+$/g, '').slice(0, 200);
+  const name = rawName
+    .trim()
+    .replace(/[^A-Za-z0-9_]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .slice(0, 200);
   if (!name) throw new Error('A migration name is required: npm run db:diff -- <name>');
 
   const current = readSchemaFiles(opts.schemaDir);
@@ -194,7 +200,9 @@ export async function createMigration(rawName: string, opts: CreateMigrationOpti
 
   const dirName = `${migrationTimestamp(opts.now)}_${name}`;
   if (latest && dirName <= latest.name) {
-    throw new Error(`${dirName} would not sort after the latest migration ${latest.name}; check the clock or wait a second`);
+    throw new Error(
+      `${dirName} would not sort after the latest migration ${latest.name}; check the clock or wait a second`,
+    );
   }
   const dir = path.join(migrationsDir, dirName);
   mkdirSync(dir, { recursive: true });

@@ -93,7 +93,10 @@ export interface GpuConfig {
 export function loadGpuConfig(env: NodeJS.ProcessEnv): GpuConfig {
   const temperatureWarnC = int(env, 'GPU_TEMPERATURE_WARN_C', 83, 1);
   const temperatureCriticalC = int(env, 'GPU_TEMPERATURE_CRITICAL_C', 90, 1);
-  if (temperatureCriticalC < temperatureWarnC) throw new ConfigError(`GPU_TEMPERATURE_CRITICAL_C (${temperatureCriticalC}) must be at least GPU_TEMPERATURE_WARN_C (${temperatureWarnC}).`);
+  if (temperatureCriticalC < temperatureWarnC)
+    throw new ConfigError(
+      `GPU_TEMPERATURE_CRITICAL_C (${temperatureCriticalC}) must be at least GPU_TEMPERATURE_WARN_C (${temperatureWarnC}).`,
+    );
   return {
     temperatureWarnC,
     temperatureCriticalC,
@@ -140,7 +143,10 @@ export function loadWebhookDeliveryConfig(env: NodeJS.ProcessEnv): WebhookDelive
     ratePerSecond: int(env, 'WEBHOOK_RATE_PER_SECOND', 50, 1),
     concurrency: int(env, 'WEBHOOK_DELIVERY_CONCURRENCY', 64, 1),
     maxInFlightPerReceiver: int(env, 'WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER', 16, 1),
-    urlAllowlist: (env.WEBHOOK_URL_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    urlAllowlist: (env.WEBHOOK_URL_ALLOWLIST ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     sweepAfterMs: int(env, 'WEBHOOK_SWEEP_AFTER_MS', 10_000, 0),
     jobLockMs: int(env, 'WEBHOOK_JOB_LOCK_MS', 30_000, 500),
     historyRetentionDays: int(env, 'WEBHOOK_HISTORY_RETENTION_DAYS', 30, 1),
@@ -183,8 +189,12 @@ export function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
   const model = env.ASSISTANT_MODEL?.trim() || undefined;
   if (model && model.length > 200) throw new ConfigError('ASSISTANT_MODEL must be at most 200 characters.');
   if (provider === 'openai') {
-    if (!baseUrl) throw new ConfigError('ASSISTANT_PROVIDER=openai needs ASSISTANT_BASE_URL (the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1).');
-    if (!model) throw new ConfigError('ASSISTANT_PROVIDER=openai needs ASSISTANT_MODEL (the model name the server serves).');
+    if (!baseUrl)
+      throw new ConfigError(
+        'ASSISTANT_PROVIDER=openai needs ASSISTANT_BASE_URL (the OpenAI-compatible API root, e.g. http://127.0.0.1:11434/v1).',
+      );
+    if (!model)
+      throw new ConfigError('ASSISTANT_PROVIDER=openai needs ASSISTANT_MODEL (the model name the server serves).');
   }
   const cfg: AssistantConfig = {
     provider,
@@ -193,7 +203,10 @@ export function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
     timeoutMs: int(env, 'ASSISTANT_TIMEOUT_MS', 60_000, 100),
     maxToolRounds: int(env, 'ASSISTANT_MAX_TOOL_ROUNDS', 6, 1),
     actionTtlSeconds: int(env, 'ASSISTANT_ACTION_TTL_SECONDS', 3600, 1),
-    urlAllowlist: (env.ASSISTANT_URL_ALLOWLIST ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    urlAllowlist: (env.ASSISTANT_URL_ALLOWLIST ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
   };
   const apiKey = env.ASSISTANT_API_KEY?.trim() || undefined;
   Object.defineProperty(cfg, 'apiKey', { value: apiKey, enumerable: false, writable: false });

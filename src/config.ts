@@ -21,7 +21,14 @@ import {
 } from './config-areas.js';
 
 export { ConfigError } from './config-env.js';
-export type { AlertingConfig, AssistantConfig, GpuConfig, HistoryConfig, IntegrationsConfig, WebhookDeliveryConfig } from './config-areas.js';
+export type {
+  AlertingConfig,
+  AssistantConfig,
+  GpuConfig,
+  HistoryConfig,
+  IntegrationsConfig,
+  WebhookDeliveryConfig,
+} from './config-areas.js';
 
 export interface Config {
   port: number;
@@ -89,7 +96,8 @@ function redisCluster(env: NodeJS.ProcessEnv): RedisClusterConfig | undefined {
   const nodes = raw.split(',').map((part) => {
     const m = /^\[?([^\]\s]+?)\]?:(\d{1,5})$/.exec(part.trim());
     const port = m ? Number(m[2]) : 0;
-    if (!m || port < 1 || port > 65535) throw new ConfigError(`REDIS_CLUSTER_NODES must be a comma list of host:port, got "${part.trim()}".`);
+    if (!m || port < 1 || port > 65535)
+      throw new ConfigError(`REDIS_CLUSTER_NODES must be a comma list of host:port, got "${part.trim()}".`);
     return { host: m[1], port };
   });
   return {
@@ -109,7 +117,6 @@ function introspectionPolicy(env: NodeJS.ProcessEnv): IntrospectionPolicy {
   throw new ConfigError(`INTROSPECTION must be one of public, authenticated, off; got "${raw}".`);
 }
 
-
 /**
  * TRUST_PROXY: false (default: the socket's address is the client), true (believe X-Forwarded-For
  * entirely, only behind a proxy that overwrites it), a hop count, or a comma list of proxy addresses or
@@ -121,7 +128,9 @@ function trustProxy(env: NodeJS.ProcessEnv): boolean | number | string {
   if (['true', 'yes', 'on'].includes(raw.toLowerCase())) return true;
   if (/^\d+$/.test(raw)) return Number(raw);
   if (/^[\w.:/,\s-]+$/.test(raw)) return raw;
-  throw new ConfigError(`TRUST_PROXY must be true, false, a hop count or a comma list of addresses/subnets, got "${raw}".`);
+  throw new ConfigError(
+    `TRUST_PROXY must be true, false, a hop count or a comma list of addresses/subnets, got "${raw}".`,
+  );
 }
 
 /** Reads and validates the configuration; throws ConfigError with a clear message. */
@@ -132,7 +141,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const logLevel = env.LOG_LEVEL ?? 'info';
   if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new ConfigError(`LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}".`);
+    throw new ConfigError(
+      `LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent; got "${logLevel}".`,
+    );
   }
   return {
     port: int(env, 'PORT', 8080),

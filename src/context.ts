@@ -31,7 +31,12 @@ export interface Ctx {
   responseHeaders: Record<string, string>;
 }
 
-export function createCtx(rt: Runtime, principal: Principal | null, requestId: string, clientIp: string | null = null): Ctx {
+export function createCtx(
+  rt: Runtime,
+  principal: Principal | null,
+  requestId: string,
+  clientIp: string | null = null,
+): Ctx {
   let db: PrismaClient | undefined;
   return {
     rt,
@@ -50,6 +55,7 @@ export function createCtx(rt: Runtime, principal: Principal | null, requestId: s
 /** The caller, or a 401. Services use this when they need a person. */
 export function requireUser(ctx: Ctx): Principal & { userId: string } {
   if (!ctx.principal) throw new Unauthenticated();
-  if (!ctx.principal.userId) throw new Forbidden('This operation needs a user credential (PAT or session).', 'SCOPE_USER_REQUIRED');
+  if (!ctx.principal.userId)
+    throw new Forbidden('This operation needs a user credential (PAT or session).', 'SCOPE_USER_REQUIRED');
   return ctx.principal as Principal & { userId: string };
 }

@@ -11,15 +11,33 @@ export function parseDurationSeconds(input: string | number): number | null {
   if (typeof input === 'number') return Number.isFinite(input) ? input : null;
   const s = input.trim();
   if (/^\d+(\.\d+)?$/.test(s)) return Number(s);
-  const short = /^(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$/i.exec(s);
+  const short =
+    /^(?:(\d+(?:\.\d+)?)w)?(?:(\d+(?:\.\d+)?)d)?(?:(\d+(?:\.\d+)?)h)?(?:(\d+(?:\.\d+)?)m)?(?:(\d+(?:\.\d+)?)s)?$/i.exec(
+      s,
+    );
   if (short && s !== '') {
     const [, w, d, h, m, sec] = short;
-    return [w && +w * UNIT_SECONDS.w!, d && +d * UNIT_SECONDS.d!, h && +h * UNIT_SECONDS.h!, m && +m * UNIT_SECONDS.m!, sec && +sec].reduce<number>((a, b) => a + (Number(b) || 0), 0);
+    return [
+      w && +w * UNIT_SECONDS.w!,
+      d && +d * UNIT_SECONDS.d!,
+      h && +h * UNIT_SECONDS.h!,
+      m && +m * UNIT_SECONDS.m!,
+      sec && +sec,
+    ].reduce<number>((a, b) => a + (Number(b) || 0), 0);
   }
-  const iso = /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(s);
+  const iso =
+    /^P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(
+      s,
+    );
   if (iso && s.length > 1 && !/T$/i.test(s)) {
     const [, w, d, h, m, sec] = iso;
-    return (Number(w) || 0) * 604800 + (Number(d) || 0) * 86400 + (Number(h) || 0) * 3600 + (Number(m) || 0) * 60 + (Number(sec) || 0);
+    return (
+      (Number(w) || 0) * 604800 +
+      (Number(d) || 0) * 86400 +
+      (Number(h) || 0) * 3600 +
+      (Number(m) || 0) * 60 +
+      (Number(sec) || 0)
+    );
   }
   return null;
 }

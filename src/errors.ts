@@ -130,7 +130,13 @@ export class DomainError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { fields?: FieldProblem[]; retryAfterSeconds?: number; allow?: string; cost?: number; costLimit?: number } = {},
+    readonly extra: {
+      fields?: FieldProblem[];
+      retryAfterSeconds?: number;
+      allow?: string;
+      cost?: number;
+      costLimit?: number;
+    } = {},
     reason?: ErrorReason,
   ) {
     super(message);
@@ -175,7 +181,11 @@ export function invalid(field: string | string[], msg: string): ValidationFailed
 }
 
 export class RateLimited extends DomainError {
-  constructor(retryAfterSeconds: number, message = 'Rate limit exceeded; back off and retry.', reason: ErrorReason = 'RATE_LIMITED') {
+  constructor(
+    retryAfterSeconds: number,
+    message = 'Rate limit exceeded; back off and retry.',
+    reason: ErrorReason = 'RATE_LIMITED',
+  ) {
     super('RATE_LIMITED', message, { retryAfterSeconds }, reason);
   }
 }
@@ -204,7 +214,12 @@ export class MethodNotAllowed extends DomainError {
 /** A GraphQL operation asking for more nodes than one request may (src/http/query-cost.ts): 422. */
 export class QueryTooComplex extends DomainError {
   constructor(cost: number, limit: number) {
-    super('QUERY_TOO_COMPLEX', `This query may return ${cost} nodes; the limit is ${limit}. Ask for smaller pages (first/last/limit), or fewer nested lists.`, { cost, costLimit: limit }, 'QUERY_TOO_COMPLEX');
+    super(
+      'QUERY_TOO_COMPLEX',
+      `This query may return ${cost} nodes; the limit is ${limit}. Ask for smaller pages (first/last/limit), or fewer nested lists.`,
+      { cost, costLimit: limit },
+      'QUERY_TOO_COMPLEX',
+    );
   }
 }
 
@@ -231,7 +246,9 @@ export class UpstreamTimeout extends DomainError {
 
 /** A database statement ran past DB_STATEMENT_TIMEOUT_MS and was cancelled: 503, narrow the query or retry. */
 export class StatementTimeout extends DomainError {
-  constructor(message = 'The query took too long and was cancelled (statement timeout). Narrow it (a shorter time window, more filters) or retry later.') {
+  constructor(
+    message = 'The query took too long and was cancelled (statement timeout). Narrow it (a shorter time window, more filters) or retry later.',
+  ) {
     super('SERVICE_UNAVAILABLE', message, {}, 'STATEMENT_TIMEOUT');
   }
 }

@@ -32,7 +32,17 @@ export function createLogger(level: string, destination?: DestinationStream, opt
   if (opts.pretty && !destination) {
     // reqId only ties a request's lines together in a log store; at a terminal they are read in order.
     // Colours unless NO_COLOR is set (https://no-color.org): stdout is a terminal here, whatever TERM says.
-    return pino(options, pretty({ colorize: !process.env.NO_COLOR, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,reqId', singleLine: true, sync: true, destination: 1 }));
+    return pino(
+      options,
+      pretty({
+        colorize: !process.env.NO_COLOR,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,reqId',
+        singleLine: true,
+        sync: true,
+        destination: 1,
+      }),
+    );
   }
   return destination ? pino(options, destination) : pino(options);
 }

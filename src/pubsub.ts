@@ -27,7 +27,12 @@ export type PubSubChannels = {
 };
 
 /** The Redis channel of one topic (`routingKey:id`, as graphql-yoga names it) for an installation. */
-export function pubsubChannel(redisPrefix: string, routingKey: keyof PubSubChannels, id: string, sharded = false): string {
+export function pubsubChannel(
+  redisPrefix: string,
+  routingKey: keyof PubSubChannels,
+  id: string,
+  sharded = false,
+): string {
   return sharded ? `${redisPrefix}:pubsub:${routingKey}:{${id}}` : `${redisPrefix}:pubsub:${routingKey}:${id}`;
 }
 
@@ -52,7 +57,12 @@ function publishTracker() {
 type Tracker = ReturnType<typeof publishTracker>;
 
 /** Sharded pub/sub on a Cluster: one SSUBSCRIBE per channel with listeners on this node, SPUBLISH to publish. */
-function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, channelOf: (topic: string) => string, tracker: Tracker): EventTarget {
+function shardedEventTarget(
+  publishClient: Cluster,
+  subscribeClient: Cluster,
+  channelOf: (topic: string) => string,
+  tracker: Tracker,
+): EventTarget {
   type Listener = ((event: CustomEvent) => void) | { handleEvent(event: CustomEvent): void };
   const listeners = new Map<string, Set<Listener>>();
   subscribeClient.on('smessage', (channel: string, message: string) => {
@@ -60,7 +70,7 @@ function shardedEventTarget(publishClient: Cluster, subscribeClient: Cluster, ch
     if (!callbacks) return;
     // One event for every listener of the channel: subscriptions of one tenant share the parsed payload.
     const event = new CustomEvent(channel, { detail: message === '' ? null : JSON.parse(message) });
-    for (const l of callbacks) (typeof l === 'function' ? l(event) : l.handleEvent(event));
+    for (const l of callbacks) typeof l === 'function' ? l(event) : l.handleEvent(event);
   });
   return {
     addEventListener(topic, listener) {
@@ -101,12 +111,22 @@ function channelNamer(redisPrefix: string, sharded: boolean): (topic: string) =>
 }
 
 /** The pubsub of this installation; `sharded` (a Redis Cluster) uses SSUBSCRIBE/SPUBLISH. */
-export function createRedisPubSub(publishClient: RedisClient, subscribeClient: RedisClient, redisPrefix: string, sharded = false) {
+export function createRedisPubSub(
+  publishClient: RedisClient,
+  subscribeClient: RedisClient,
+  redisPrefix: string,
+  sharded = false,
+) {
   const channel = channelNamer(redisPrefix, sharded);
   const tracker = publishTracker();
-  const withSettled = (eventTarget: EventTarget) => Object.assign(createPubSub<PubSubChannels>({ eventTarget }), { settled: tracker.settled });
-  if (sharded) return withSettled(shardedEventTarget(publishClient as Cluster, subscribeClient as Cluster, channel, tracker));
-  const redis = createRedisEventTarget({ publishClient: publishClient as Redis, subscribeClient: subscribeClient as Redis });
+  const withSettled = (eventTarget: EventTarget) =>
+    Object.assign(createPubSub<PubSubChannels>({ eventTarget }), { settled: tracker.settled });
+  if (sharded)
+    return withSettled(shardedEventTarget(publishClient as Cluster, subscribeClient as Cluster, channel, tracker));
+  const redis = createRedisEventTarget({
+    publishClient: publishClient as Redis,
+    subscribeClient: subscribeClient as Redis,
+  });
   // graphql-yoga's pubsub reads only `detail` from the events it receives, so renaming the topic on
   // the way to Redis and listening under the renamed topic is all the prefix needs.
   const eventTarget: typeof redis = {
@@ -115,7 +135,9 @@ export function createRedisPubSub(publishClient: RedisClient, subscribeClient: R
     // What redis.dispatchEvent sends (JSON, '' for no detail), tracked until Redis answers.
     dispatchEvent: (event) => {
       const detail = (event as CustomEvent).detail;
-      tracker.track((publishClient as Redis).publish(channel(event.type), detail === undefined ? '' : JSON.stringify(detail)));
+      tracker.track(
+        (publishClient as Redis).publish(channel(event.type), detail === undefined ? '' : JSON.stringify(detail)),
+      );
       return true;
     },
   };

@@ -31,7 +31,13 @@ export interface JobPayloads {
   maintenance: { task: string };
   outbox: { outboxId: string };
   /** One delivery's due attempt, or the first attempts of the deliveries of one outbox message. */
-  deliveries: { deliveryId: string } | { outboxId: string; deliveryIds: string[]; /** Each delivery's webhook, same order (jobs enqueued before it was added lack it). */ webhookIds?: string[] };
+  deliveries:
+    | { deliveryId: string }
+    | {
+        outboxId: string;
+        deliveryIds: string[];
+        /** Each delivery's webhook, same order (jobs enqueued before it was added lack it). */ webhookIds?: string[];
+      };
   sot: { task: 'reconcile'; deviceId: string } | { task: 'applyProposal'; proposalId: string };
   reports: { scheduleId: string };
   gpuDiagnostics: { diagnosticId: string };
@@ -81,7 +87,12 @@ export class Queues {
    * is removed and added again, unless a worker holds its lock. Returns true when it (re)queued
    * something. The re-drive of sweepers, whose database rows are the source of truth.
    */
-  async ensure<N extends QueueName>(name: N, data: JobPayloads[N], jobId: string, opts: JobsOptions = {}): Promise<boolean> {
+  async ensure<N extends QueueName>(
+    name: N,
+    data: JobPayloads[N],
+    jobId: string,
+    opts: JobsOptions = {},
+  ): Promise<boolean> {
     const queue = this.get(name) as Queue;
     const job = await queue.getJob(jobId);
     if (!job) {
@@ -130,7 +141,10 @@ export async function closeBull(q: Queue | Worker): Promise<void> {
   const blocking = (q as unknown as { blockingConnection?: { client: Promise<unknown> } }).blockingConnection;
   if (blocking) connecting.push(blocking.client);
   let timer: NodeJS.Timeout | undefined;
-  await Promise.race([Promise.allSettled(connecting), new Promise((resolve) => (timer = setTimeout(resolve, READY_BEFORE_CLOSE_MS)))]);
+  await Promise.race([
+    Promise.allSettled(connecting),
+    new Promise((resolve) => (timer = setTimeout(resolve, READY_BEFORE_CLOSE_MS))),
+  ]);
   clearTimeout(timer);
   await q.close();
 }

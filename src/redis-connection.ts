@@ -13,7 +13,13 @@ import type { Config } from './config.js';
 
 export type RedisTarget =
   | { kind: 'single'; url: string }
-  | { kind: 'cluster'; nodes: Array<{ host: string; port: number }>; username?: string; password?: string; tls: boolean };
+  | {
+      kind: 'cluster';
+      nodes: Array<{ host: string; port: number }>;
+      username?: string;
+      password?: string;
+      tls: boolean;
+    };
 
 export type RedisClient = Redis | Cluster;
 

@@ -13,7 +13,11 @@ import { UpstreamFailed } from './errors.js';
 
 /** True for a query the standby cancelled because of a recovery conflict (also through Prisma's wrapping). */
 export function isRecoveryConflict(err: unknown): boolean {
-  for (let e = err as Record<string, unknown> | undefined, depth = 0; e && depth < 5; e = e.cause as Record<string, unknown> | undefined, depth++) {
+  for (
+    let e = err as Record<string, unknown> | undefined, depth = 0;
+    e && depth < 5;
+    e = e.cause as Record<string, unknown> | undefined, depth++
+  ) {
     const text = `${String(e.message ?? '')} ${JSON.stringify(e.meta ?? '')}`;
     if (/conflict with recovery/i.test(text)) return true;
     const code = String(e.code ?? (e.meta as Record<string, unknown> | undefined)?.code ?? '');
@@ -28,7 +32,10 @@ export async function readWithRecoveryRetry<T>(rt: Runtime, read: () => Promise<
     return await read();
   } catch (err) {
     if (!isRecoveryConflict(err)) throw err;
-    rt.logger.warn({ err: (err as Error).message }, 'report query cancelled by a recovery conflict on the replica; retrying once');
+    rt.logger.warn(
+      { err: (err as Error).message },
+      'report query cancelled by a recovery conflict on the replica; retrying once',
+    );
   }
   try {
     return await read();

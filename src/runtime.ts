@@ -40,28 +40,51 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
-export function createRuntime(config: Config, databaseUrl: string, redisTarget: RedisTarget, opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean } = {}): Runtime {
+export function createRuntime(
+  config: Config,
+  databaseUrl: string,
+  redisTarget: RedisTarget,
+  opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean } = {},
+): Runtime {
   const prettyLogs = opts.prettyLogs === true;
   const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs });
   const appSecret = resolveAppSecret(config);
   // The statement timeout needs a real server (DATABASE_URL); the embedded PGlite cannot cancel a statement.
   const statementTimeoutMs = config.databaseUrl ? config.history.statementTimeoutMs : 0;
-  const prisma = createPrisma(databaseUrl, opts.poolSize ?? 10, (err) => logger.warn({ err: err.message }, 'postgres connection error'), statementTimeoutMs);
+  const prisma = createPrisma(
+    databaseUrl,
+    opts.poolSize ?? 10,
+    (err) => logger.warn({ err: err.message }, 'postgres connection error'),
+    statementTimeoutMs,
+  );
   const reportsDatabaseUrl = config.reportsDatabaseUrl ?? databaseUrl;
   // Writes never go to the replica: only report, export and billing reads are handed this client.
   const reportsPrisma = config.reportsDatabaseUrl
-    ? createPrisma(reportsDatabaseUrl, 4, (err) => logger.warn({ err: err.message }, 'reports database connection error'), statementTimeoutMs)
+    ? createPrisma(
+        reportsDatabaseUrl,
+        4,
+        (err) => logger.warn({ err: err.message }, 'reports database connection error'),
+        statementTimeoutMs,
+      )
     : prisma;
   // Auto-pipelining batches the commands issued in one event-loop turn (rate checks, publishes) into
   // one write: under load that is far fewer syscalls and round trips.
-  const redisOpts = { maxRetriesPerRequest: null, enableReadyCheck: true, lazyConnect: false, enableAutoPipelining: true } as const;
+  const redisOpts = {
+    maxRetriesPerRequest: null,
+    enableReadyCheck: true,
+    lazyConnect: false,
+    enableAutoPipelining: true,
+  } as const;
   const redis = connectRedis(redisTarget, redisOpts);
   const pubClient = connectRedis(redisTarget, redisOpts);
   const subClient = connectRedis(redisTarget, { ...redisOpts, enableAutoPipelining: false }, true);
-  for (const c of [redis, pubClient, subClient]) c.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
+  for (const c of [redis, pubClient, subClient])
+    c.on('error', (err: Error) => logger.warn({ err: err.message }, 'redis connection error'));
   const bull = bullConnection(redisTarget);
-  const queues = new Queues(bull as never, (name) => queuePrefix(redisTarget, config.redisPrefix, name), (err, queue) =>
-    logger.warn({ err: err.message, queue }, 'queue connection error'),
+  const queues = new Queues(
+    bull as never,
+    (name) => queuePrefix(redisTarget, config.redisPrefix, name),
+    (err, queue) => logger.warn({ err: err.message, queue }, 'queue connection error'),
   );
   const closers: Array<() => Promise<void> | void> = [];
   const pubsub = createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster');
@@ -76,7 +99,10 @@ export function createRuntime(config: Config, databaseUrl: string, redisTarget: 
     queues,
     pubsub,
     secretBox: new SecretBox(appSecret),
-    jwtKey: crypto.createHash('sha256').update('ops-jwt:' + appSecret).digest(),
+    jwtKey: crypto
+      .createHash('sha256')
+      .update('ops-jwt:' + appSecret)
+      .digest(),
     databaseUrl,
     reportsDatabaseUrl,
     redisTarget,

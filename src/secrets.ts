@@ -9,7 +9,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Config } from './config.js';
 
-const scrypt = promisify(crypto.scrypt) as (pw: string, salt: Buffer, len: number, opts: crypto.ScryptOptions) => Promise<Buffer>;
+const scrypt = promisify(crypto.scrypt) as (
+  pw: string,
+  salt: Buffer,
+  len: number,
+  opts: crypto.ScryptOptions,
+) => Promise<Buffer>;
 const SCRYPT = { N: 16384, r: 8, p: 1 };
 
 /** A URL-safe random string with `bytes` bytes of entropy, prefixed. */
@@ -65,13 +70,18 @@ export async function verifyPassword(password: string, stored: string | null | u
 export class SecretBox {
   private readonly key: Buffer;
   constructor(masterSecret: string) {
-    this.key = crypto.createHash('sha256').update('ops-secretbox:' + masterSecret).digest();
+    this.key = crypto
+      .createHash('sha256')
+      .update('ops-secretbox:' + masterSecret)
+      .digest();
   }
   seal(plaintext: string): string {
     const iv = crypto.randomBytes(12);
     const cipher = crypto.createCipheriv('aes-256-gcm', this.key, iv);
     const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(
+      '.',
+    );
   }
   open(sealed: string): string {
     const [v, iv, tag, ct] = sealed.split('.');

@@ -17,7 +17,10 @@ export function hmacBase64(key: Buffer, data: Buffer | string): string {
 /** True when `signatureHex` is the HMAC of `body` under any of `secrets` (constant-time per secret). */
 export function verifyHmacHex(secrets: string[], body: Buffer | string, signatureHex: string | undefined): boolean {
   if (!signatureHex) return false;
-  const given = signatureHex.trim().toLowerCase().replace(/^sha256=/, '');
+  const given = signatureHex
+    .trim()
+    .toLowerCase()
+    .replace(/^sha256=/, '');
   let ok = false;
   for (const secret of secrets) ok = constantTimeEqual(hmacHex(secret, body), given) || ok;
   return ok;

@@ -12,7 +12,10 @@ useAlertsSuite();
 describe('alertChanged', () => {
   it("delivers only the caller's tenant's changes that pass the filter", async () => {
     const client = wsClient(s.url, memberToken);
-    const sub = subscribe(client, 'subscription { alertChanged(filter: { severity: CRITICAL, changes: [OPENED] }) { change alert { id severity source } } }');
+    const sub = subscribe(
+      client,
+      'subscription { alertChanged(filter: { severity: CRITICAL, changes: [OPENED] }) { change alert { id severity source } } }',
+    );
     const otherClient = wsClient(s.url, other.adminToken);
     const otherSub = subscribe(otherClient, 'subscription { alertChanged { change alert { id } } }');
     await untilSubscribed(s, 'alertChanged', t.tenantId);
@@ -20,7 +23,10 @@ describe('alertChanged', () => {
     await raise(t, { source: 'sub-warning' }); // warning: filtered out
     const crit = await raise(t, { type: 'crit.down', source: 'sub-crit' });
     const got = await sub.next();
-    expect(got.data.alertChanged).toEqual({ change: 'OPENED', alert: { id: crit.id, severity: 'CRITICAL', source: 'sub-crit' } });
+    expect(got.data.alertChanged).toEqual({
+      change: 'OPENED',
+      alert: { id: crit.id, severity: 'CRITICAL', source: 'sub-crit' },
+    });
     const theirs = await raise(other, { source: 'sub-other' });
     expect((await otherSub.next()).data.alertChanged.alert.id).toBe(theirs.id);
     sub.dispose();
@@ -46,7 +52,13 @@ describe('maintenance windows', () => {
   it('suppresses alerts that open inside a covering window: no outbound trigger, window visible on the alert', async () => {
     const now = serverNow();
     const created = await gql(s.url, t.adminToken, CREATE, {
-      input: { name: 'DB upgrade', startsAt: new Date(now - 60_000).toISOString(), endsAt: new Date(now + 3600_000).toISOString(), source: 'db-1', matchLabels: { env: 'prod' } },
+      input: {
+        name: 'DB upgrade',
+        startsAt: new Date(now - 60_000).toISOString(),
+        endsAt: new Date(now + 3600_000).toISOString(),
+        source: 'db-1',
+        matchLabels: { env: 'prod' },
+      },
     });
     expect(created.errors).toBeUndefined();
     const win = created.data.createMaintenanceWindow;
@@ -57,43 +69,86 @@ describe('maintenance windows', () => {
     expect(inside.suppressed).toBe(true);
     expect(outsideScope.suppressed).toBe(false);
     const detail = (await rest(s.url, memberToken).get(`/alerts/${inside.id}`)).body;
-    expect(detail).toMatchObject({ suppressed: true, maintenance_window_id: win.id, maintenance_window: { id: win.id, name: 'DB upgrade' } });
+    expect(detail).toMatchObject({
+      suppressed: true,
+      maintenance_window_id: win.id,
+      maintenance_window: { id: win.id, name: 'DB upgrade' },
+    });
     expect(detail.timeline[0].note).toMatch(/Suppressed by maintenance window "DB upgrade"/);
 
     expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: inside.id } })).toBe(0);
-    expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: outsideScope.id, topic: 'alert.opened' } })).toBe(1);
+    expect(
+      await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: outsideScope.id, topic: 'alert.opened' } }),
+    ).toBe(1);
     // Actions on a suppressed alert stay quiet outbound too.
     expect((await rest(s.url, memberToken).post(`/alerts/${inside.id}/acknowledge`)).status).toBe(200);
     expect(await s.app.rt.prisma.outboxMessage.count({ where: { subjectId: inside.id } })).toBe(0);
-    expect((await rest(s.url, memberToken).get('/alerts?source=db-1')).body.items.map((a: { suppressed: boolean }) => a.suppressed)).toEqual([true]);
-    expect((await rest(s.url, memberToken).get('/alerts?source=db-2')).body.items.map((a: { suppressed: boolean }) => a.suppressed)).toEqual([false]);
+    expect(
+      (await rest(s.url, memberToken).get('/alerts?source=db-1')).body.items.map(
+        (a: { suppressed: boolean }) => a.suppressed,
+      ),
+    ).toEqual([true]);
+    expect(
+      (await rest(s.url, memberToken).get('/alerts?source=db-2')).body.items.map(
+        (a: { suppressed: boolean }) => a.suppressed,
+      ),
+    ).toEqual([false]);
   });
 
   it('supports recurring windows, updates and deletes (admins), reads (members)', async () => {
     const start = new Date(serverNow() - 7 * 86400_000 - 60_000);
     const created = await gql(s.url, t.adminToken, CREATE, {
-      input: { name: 'Weekly', startsAt: start.toISOString(), endsAt: new Date(start.getTime() + 3600_000).toISOString(), repeatEverySeconds: 7 * 86400 },
+      input: {
+        name: 'Weekly',
+        startsAt: start.toISOString(),
+        endsAt: new Date(start.getTime() + 3600_000).toISOString(),
+        repeatEverySeconds: 7 * 86400,
+      },
     });
     const win = created.data.createMaintenanceWindow;
     expect(win.activeNow).toBe(true);
-    const upd = await gql(s.url, t.adminToken, `mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "Weekly (renamed)" }) { ${W} } }`, { id: win.id });
+    const upd = await gql(
+      s.url,
+      t.adminToken,
+      `mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "Weekly (renamed)" }) { ${W} } }`,
+      { id: win.id },
+    );
     expect(upd.data.updateMaintenanceWindow.name).toBe('Weekly (renamed)');
     const list = await gql(s.url, memberToken, '{ maintenanceWindows { id } }');
     expect(list.data.maintenanceWindows.map((w: { id: string }) => w.id)).toContain(win.id);
-    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', { id: win.id });
+    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', {
+      id: win.id,
+    });
     expect(del.data.deleteMaintenanceWindow).toBe(win.id);
   });
 
   it('refuses members (FORBIDDEN), invalid windows (BAD_USER_INPUT) and other tenants (NOT_FOUND)', async () => {
-    const input = { name: 'x', startsAt: new Date(serverNow()).toISOString(), endsAt: new Date(serverNow() + 60_000).toISOString() };
+    const input = {
+      name: 'x',
+      startsAt: new Date(serverNow()).toISOString(),
+      endsAt: new Date(serverNow() + 60_000).toISOString(),
+    };
     expect((await gql(s.url, memberToken, CREATE, { input })).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
-    const bad = await gql(s.url, t.adminToken, CREATE, { input: { ...input, endsAt: input.startsAt, repeatEverySeconds: 5, matchLabels: { a: 1 } } });
+    const bad = await gql(s.url, t.adminToken, CREATE, {
+      input: { ...input, endsAt: input.startsAt, repeatEverySeconds: 5, matchLabels: { a: 1 } },
+    });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-    expect((bad.errors![0]!.extensions!.fields as Array<{ loc: string[] }>).map((f) => f.loc[1])).toEqual(['endsAt', 'repeatEverySeconds', 'matchLabels']);
+    expect((bad.errors![0]!.extensions!.fields as Array<{ loc: string[] }>).map((f) => f.loc[1])).toEqual([
+      'endsAt',
+      'repeatEverySeconds',
+      'matchLabels',
+    ]);
     const theirs = (await gql(s.url, other.adminToken, CREATE, { input })).data.createMaintenanceWindow;
-    const upd = await gql(s.url, t.adminToken, 'mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "mine" }) { id } }', { id: theirs.id });
+    const upd = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($id: ID!) { updateMaintenanceWindow(id: $id, input: { name: "mine" }) { id } }',
+      { id: theirs.id },
+    );
     expect(upd.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', { id: theirs.id });
+    const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteMaintenanceWindow(id: $id) }', {
+      id: theirs.id,
+    });
     expect(del.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 });

@@ -53,16 +53,29 @@ describe('labels and annotations on alerts', () => {
       type: 'checkout.error',
       source: 'shop',
       labels: { service: 'checkout', env: 'prod' },
-      payload: { description: 'Payments failing', runbook_url: 'https://runbooks.example/checkout', annotations: { team: 'payments' } },
+      payload: {
+        description: 'Payments failing',
+        runbook_url: 'https://runbooks.example/checkout',
+        annotations: { team: 'payments' },
+      },
     });
     const [alert] = await eventually(async () => ((await alertsOf(ruleId)).length ? alertsOf(ruleId) : null));
     expect(alert!.labels).toEqual({ service: 'checkout', env: 'prod' });
-    expect(alert!.annotations).toEqual({ team: 'payments', description: 'Payments failing', runbook_url: 'https://runbooks.example/checkout' });
+    expect(alert!.annotations).toEqual({
+      team: 'payments',
+      description: 'Payments failing',
+      runbook_url: 'https://runbooks.example/checkout',
+    });
     alertId = alert!.id;
     dedupKey = alert!.dedup_key;
     const detail = await rest(s.url, memberToken).get(`/alerts/${alertId}`);
-    expect(detail.body).toMatchObject({ labels: { service: 'checkout' }, annotations: { runbook_url: 'https://runbooks.example/checkout' } });
-    const g = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { labels annotations } }', { id: alertId });
+    expect(detail.body).toMatchObject({
+      labels: { service: 'checkout' },
+      annotations: { runbook_url: 'https://runbooks.example/checkout' },
+    });
+    const g = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { labels annotations } }', {
+      id: alertId,
+    });
     expect(g.data.alert).toEqual({ labels: { service: 'checkout', env: 'prod' }, annotations: alert!.annotations });
   });
 
@@ -70,12 +83,21 @@ describe('labels and annotations on alerts', () => {
     const found = await rest(s.url, memberToken).get('/alerts?label=service:checkout');
     expect(found.status, JSON.stringify(found.body)).toBe(200);
     expect(found.body.items.map((a: { id: string }) => a.id)).toEqual([alertId]);
-    expect((await rest(s.url, memberToken).get('/alerts?label=service:checkout&label=env:prod')).body.items).toHaveLength(1);
-    expect((await rest(s.url, memberToken).get('/alerts?label=service:checkout&label=env:staging')).body.items).toEqual([]);
+    expect(
+      (await rest(s.url, memberToken).get('/alerts?label=service:checkout&label=env:prod')).body.items,
+    ).toHaveLength(1);
+    expect((await rest(s.url, memberToken).get('/alerts?label=service:checkout&label=env:staging')).body.items).toEqual(
+      [],
+    );
     expect((await rest(s.url, memberToken).get('/alerts?label=service:cart')).body.items).toEqual([]);
     // Another tenant's label filter never sees this tenant's alert.
     expect((await rest(s.url, other.adminToken).get('/alerts?label=service:checkout')).body.items).toEqual([]);
-    const g = await gql(s.url, memberToken, 'query($f: AlertFilter) { alerts(first: 10, filter: $f) { edges { node { id } } } }', { f: { labels: { service: 'checkout' } } });
+    const g = await gql(
+      s.url,
+      memberToken,
+      'query($f: AlertFilter) { alerts(first: 10, filter: $f) { edges { node { id } } } }',
+      { f: { labels: { service: 'checkout' } } },
+    );
     expect(g.data.alerts.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([alertId]);
   });
 
@@ -83,38 +105,77 @@ describe('labels and annotations on alerts', () => {
     const bad = await rest(s.url, memberToken).get('/alerts?label=checkout');
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body)).toContain('label');
-    const g = await gql(s.url, memberToken, 'query($f: AlertFilter) { alerts(first: 10, filter: $f) { edges { node { id } } } }', { f: { labels: { service: 5 } } });
+    const g = await gql(
+      s.url,
+      memberToken,
+      'query($f: AlertFilter) { alerts(first: 10, filter: $f) { edges { node { id } } } }',
+      { f: { labels: { service: 5 } } },
+    );
     expect(g.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
   it('an event {event_action: "resolve", dedup_key: <its key>} resolves it, and the timeline names the event as actor', async () => {
-    const eventId = await ingest({ type: 'checkout.recovered', source: 'shop', event_action: 'resolve', dedup_key: dedupKey });
+    const eventId = await ingest({
+      type: 'checkout.recovered',
+      source: 'shop',
+      event_action: 'resolve',
+      dedup_key: dedupKey,
+    });
     const resolved = await eventually(async () => {
       const r = await rest(s.url, memberToken).get(`/alerts/${alertId}`);
       return r.body.status === 'resolved' ? r.body : null;
     });
     const entry = resolved.timeline.at(-1);
-    expect(entry).toMatchObject({ action: 'resolved', from_status: 'open', to_status: 'resolved', actor: null, actor_event_id: eventId });
+    expect(entry).toMatchObject({
+      action: 'resolved',
+      from_status: 'open',
+      to_status: 'resolved',
+      actor: null,
+      actor_event_id: eventId,
+    });
     expect(entry.note).toMatch(/checkout\.recovered from shop/);
     expect(resolved.events.map((e: { id: string }) => e.id)).toContain(eventId);
-    const g = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { timeline { action actorEvent { id type } } } }', { id: alertId });
-    expect(g.data.alert.timeline.at(-1)).toEqual({ action: 'resolved', actorEvent: { id: eventId, type: 'checkout.recovered' } });
+    const g = await gql(
+      s.url,
+      memberToken,
+      'query($id: ID!) { alert(id: $id) { timeline { action actorEvent { id type } } } }',
+      { id: alertId },
+    );
+    expect(g.data.alert.timeline.at(-1)).toEqual({
+      action: 'resolved',
+      actorEvent: { id: eventId, type: 'checkout.recovered' },
+    });
     // Stored with its directives as the reserved labels.
     const events = await rest(s.url, memberToken).get('/events');
-    expect(events.body.find((e: { id: string }) => e.id === eventId).labels).toEqual({ event_action: 'resolve', dedup_key: dedupKey });
+    expect(events.body.find((e: { id: string }) => e.id === eventId).labels).toEqual({
+      event_action: 'resolve',
+      dedup_key: dedupKey,
+    });
   });
 
   it('a resolve event that matches no open alert is stored on the timeline and changes nothing', async () => {
     const before = (await rest(s.url, memberToken).get('/alerts')).body.items;
-    const eventId = await ingest({ type: 'checkout.recovered', source: 'shop', event_action: 'resolve', dedup_key: 'no-such-alert' });
-    await eventually(async () => (await s.app.rt.prisma.event.findFirst({ where: { id: eventId, evaluatedAt: { not: null } } })) ?? null);
+    const eventId = await ingest({
+      type: 'checkout.recovered',
+      source: 'shop',
+      event_action: 'resolve',
+      dedup_key: 'no-such-alert',
+    });
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.event.findFirst({ where: { id: eventId, evaluatedAt: { not: null } } })) ?? null,
+    );
     const events = await rest(s.url, memberToken).get('/events');
     expect(events.body.map((e: { id: string }) => e.id)).toContain(eventId);
     expect((await rest(s.url, memberToken).get('/alerts')).body.items).toEqual(before);
   });
 
   it('rejects an unknown event_action, an over-long dedup_key and the reserved label keys with 422s naming the field', async () => {
-    const r = await rest(s.url).post('/events', { type: 'x.y', source: 'a', event_action: 'close', dedup_key: 'k'.repeat(256), labels: { dedup_key: 'x' } }, { headers: { 'x-service-key': t.ingestKey } });
+    const r = await rest(s.url).post(
+      '/events',
+      { type: 'x.y', source: 'a', event_action: 'close', dedup_key: 'k'.repeat(256), labels: { dedup_key: 'x' } },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(r.status).toBe(422);
     const text = JSON.stringify(r.body);
     expect(text).toContain('event_action');
@@ -129,7 +190,11 @@ describe('events and rules own their alerts', () => {
     const [alert] = await eventually(async () => ((await alertsOf(ruleId)).length ? alertsOf(ruleId) : null));
     expect(alert).toMatchObject({ dedup_key: 'job-42', status: 'open' });
     const ack = await ingest({ type: 'job.seen', source: 'cron', event_action: 'acknowledge', dedup_key: 'job-42' });
-    const acked = await eventually(async () => ((await alertsOf(ruleId))[0]!.status === 'acknowledged' ? (await rest(s.url, memberToken).get(`/alerts/${alert!.id}`)).body : null));
+    const acked = await eventually(async () =>
+      (await alertsOf(ruleId))[0]!.status === 'acknowledged'
+        ? (await rest(s.url, memberToken).get(`/alerts/${alert!.id}`)).body
+        : null,
+    );
     expect(acked.timeline.at(-1)).toMatchObject({ action: 'acknowledged', actor_event_id: ack });
     expect(acked.assignee).toBeNull();
     await ingest({ type: 'job.ok', source: 'cron', event_action: 'resolve', dedup_key: 'job-42' });
@@ -145,12 +210,24 @@ describe('events and rules own their alerts', () => {
       resolve_conditions: [{ path: 'stable', op: 'eq', value: true }],
     });
     const got = await rest(s.url, memberToken).get(`/alert-rules/${ruleId}`);
-    expect(got.body).toMatchObject({ resolve_type_glob: 'link.up', resolve_conditions: [{ path: 'stable', op: 'eq', value: true }], auto_resolve_after_seconds: null });
+    expect(got.body).toMatchObject({
+      resolve_type_glob: 'link.up',
+      resolve_conditions: [{ path: 'stable', op: 'eq', value: true }],
+      auto_resolve_after_seconds: null,
+    });
     await ingest({ type: 'link.down', source: 'sw1', labels: { port: '1' } });
     await ingest({ type: 'link.down', source: 'sw1', labels: { port: '2' } });
     await eventually(async () => (await alertsOf(ruleId)).length === 2);
-    const flapping = await ingest({ type: 'link.up', source: 'sw1', labels: { port: '1' }, payload: { stable: false } });
-    await eventually(async () => (await s.app.rt.prisma.event.findFirst({ where: { id: flapping, evaluatedAt: { not: null } } })) ?? null);
+    const flapping = await ingest({
+      type: 'link.up',
+      source: 'sw1',
+      labels: { port: '1' },
+      payload: { stable: false },
+    });
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.event.findFirst({ where: { id: flapping, evaluatedAt: { not: null } } })) ?? null,
+    );
     expect((await alertsOf(ruleId)).every((a) => a.status === 'open')).toBe(true);
     const up = await ingest({ type: 'link.up', source: 'sw1', labels: { port: '1' }, payload: { stable: true } });
     const alerts = await eventually(async () => {
@@ -173,28 +250,48 @@ describe('events and rules own their alerts', () => {
     const ruleId = g.data.createAlertRule.id;
     expect(g.data.createAlertRule.autoResolveAfterSeconds).toBe(1);
     await ingest({ type: 'probe.failed', source: 'blackbox' });
-    const resolved = await eventually(async () => {
-      const [a] = await alertsOf(ruleId);
-      return a?.status === 'resolved' ? a : null;
-    }, 30_000, 200);
+    const resolved = await eventually(
+      async () => {
+        const [a] = await alertsOf(ruleId);
+        return a?.status === 'resolved' ? a : null;
+      },
+      30_000,
+      200,
+    );
     const detail = await rest(s.url, memberToken).get(`/alerts/${resolved.id}`);
     expect(detail.body.timeline.at(-1)).toMatchObject({ action: 'resolved', actor: null, actor_event_id: null });
     expect(detail.body.timeline.at(-1).note).toMatch(/auto-resolve/);
   });
 
   it('rejects resolve settings on an absence rule, resolve conditions without a glob and a bad delay (422 per field); members may not create rules', async () => {
-    const r = await rest(s.url, t.adminToken).post('/alert-rules', { name: 'hb', kind: 'absence', window_seconds: 60, resolve_type_glob: 'x.up', auto_resolve_after_seconds: 60 });
+    const r = await rest(s.url, t.adminToken).post('/alert-rules', {
+      name: 'hb',
+      kind: 'absence',
+      window_seconds: 60,
+      resolve_type_glob: 'x.up',
+      auto_resolve_after_seconds: 60,
+    });
     expect(r.status).toBe(422);
     const text = JSON.stringify(r.body);
     expect(text).toContain('["body","resolve_type_glob"]');
     expect(text).toContain('["body","auto_resolve_after_seconds"]');
-    const r2 = await rest(s.url, t.adminToken).post('/alert-rules', { name: 'x', type_glob: 'a.b', resolve_conditions: [{ path: 'a', op: 'eq', value: 1 }] });
+    const r2 = await rest(s.url, t.adminToken).post('/alert-rules', {
+      name: 'x',
+      type_glob: 'a.b',
+      resolve_conditions: [{ path: 'a', op: 'eq', value: 1 }],
+    });
     expect(r2.status).toBe(422);
     expect(JSON.stringify(r2.body)).toContain('["body","resolve_conditions"]');
-    const r3 = await rest(s.url, t.adminToken).post('/alert-rules', { name: 'x', type_glob: 'a.b', auto_resolve_after_seconds: 0 });
+    const r3 = await rest(s.url, t.adminToken).post('/alert-rules', {
+      name: 'x',
+      type_glob: 'a.b',
+      auto_resolve_after_seconds: 0,
+    });
     expect(r3.status).toBe(422);
     expect(JSON.stringify(r3.body)).toContain('auto_resolve_after_seconds');
-    expect((await rest(s.url, memberToken).post('/alert-rules', { name: 'x', resolve_type_glob: 'a.b' })).status).toBe(403);
+    expect((await rest(s.url, memberToken).post('/alert-rules', { name: 'x', resolve_type_glob: 'a.b' })).status).toBe(
+      403,
+    );
   });
 });
 
@@ -206,10 +303,21 @@ describe('suggested starter rules', () => {
       return res.body.items.some((x: { key: string }) => x.key === 'heartbeat.backup-job') ? res : null;
     });
     const xid = r.body.items.find((x: { key: string }) => x.key === 'gpu.xid');
-    expect(xid).toMatchObject({ name: 'Critical GPU XID', kind: 'match', enabled: false, rule_id: null, input: { type_glob: 'gpu.xid', severities: ['critical'], alert_severity: 'critical' } });
-    expect(r.body.items.map((x: { key: string }) => x.key)).toEqual(expect.arrayContaining(['gpu.thermal', 'gpu.missing', 'integration.failing', 'budget.exceeded']));
+    expect(xid).toMatchObject({
+      name: 'Critical GPU XID',
+      kind: 'match',
+      enabled: false,
+      rule_id: null,
+      input: { type_glob: 'gpu.xid', severities: ['critical'], alert_severity: 'critical' },
+    });
+    expect(r.body.items.map((x: { key: string }) => x.key)).toEqual(
+      expect.arrayContaining(['gpu.thermal', 'gpu.missing', 'integration.failing', 'budget.exceeded']),
+    );
     const hb = r.body.items.find((x: { key: string }) => x.key === 'heartbeat.backup-job');
-    expect(hb).toMatchObject({ kind: 'absence', input: { kind: 'absence', type_glob: 'heartbeat', source: 'backup-job', window_seconds: 300 } });
+    expect(hb).toMatchObject({
+      kind: 'absence',
+      input: { kind: 'absence', type_glob: 'heartbeat', source: 'backup-job', window_seconds: 300 },
+    });
     // Suggestions are per tenant: the other tenant never sent a heartbeat.
     const theirs = await rest(s.url, other.adminToken).get('/alert-rules/suggestions');
     expect(theirs.body.items.some((x: { key: string }) => x.key.startsWith('heartbeat.'))).toBe(false);
@@ -220,27 +328,68 @@ describe('suggested starter rules', () => {
     expect((await rest(s.url, t.adminToken).post('/alert-rules/suggestions/gpu.nope/enable')).status).toBe(404);
     const first = await rest(s.url, t.adminToken).post('/alert-rules/suggestions/gpu.xid/enable');
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ name: 'Critical GPU XID', enabled: true, type_glob: 'gpu.xid', suggestion_key: 'gpu.xid' });
+    expect(first.body).toMatchObject({
+      name: 'Critical GPU XID',
+      enabled: true,
+      type_glob: 'gpu.xid',
+      suggestion_key: 'gpu.xid',
+    });
     const again = await rest(s.url, t.adminToken).post('/alert-rules/suggestions/gpu.xid/enable');
     expect(again.body.id).toBe(first.body.id);
     const g = await gql(s.url, memberToken, '{ suggestedAlertRules { key enabled ruleId input } }');
-    expect(g.data.suggestedAlertRules.find((x: { key: string }) => x.key === 'gpu.xid')).toMatchObject({ enabled: true, ruleId: first.body.id, input: { typeGlob: 'gpu.xid', severities: ['CRITICAL'] } });
-    const hb = await gql(s.url, t.adminToken, 'mutation { enableSuggestedAlertRule(key: "heartbeat.backup-job") { kind source windowSeconds suggestionKey } }');
-    expect(hb.data.enableSuggestedAlertRule).toEqual({ kind: 'ABSENCE', source: 'backup-job', windowSeconds: 300, suggestionKey: 'heartbeat.backup-job' });
+    expect(g.data.suggestedAlertRules.find((x: { key: string }) => x.key === 'gpu.xid')).toMatchObject({
+      enabled: true,
+      ruleId: first.body.id,
+      input: { typeGlob: 'gpu.xid', severities: ['CRITICAL'] },
+    });
+    const hb = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { enableSuggestedAlertRule(key: "heartbeat.backup-job") { kind source windowSeconds suggestionKey } }',
+    );
+    expect(hb.data.enableSuggestedAlertRule).toEqual({
+      kind: 'ABSENCE',
+      source: 'backup-job',
+      windowSeconds: 300,
+      suggestionKey: 'heartbeat.backup-job',
+    });
   });
 
   it('the enabled gpu.xid rule pages on a critical XID, one alert per GPU', async () => {
-    const xidRule = (await rest(s.url, t.adminToken).get('/alert-rules')).body.items.find((r: { suggestion_key: string }) => r.suggestion_key === 'gpu.xid');
-    await ingest({ type: 'gpu.xid', source: 'gpu/node-1', severity: 'critical', labels: { node: 'node-1', gpu: '0', uuid: 'GPU-aaa' }, summary: 'XID 79 on GPU 0 on node-1' });
-    await ingest({ type: 'gpu.xid', source: 'gpu/node-1', severity: 'critical', labels: { node: 'node-1', gpu: '1', uuid: 'GPU-bbb' }, summary: 'XID 79 on GPU 1 on node-1' });
-    const alerts = await eventually(async () => ((await alertsOf(xidRule.id)).length === 2 ? alertsOf(xidRule.id) : null));
+    const xidRule = (await rest(s.url, t.adminToken).get('/alert-rules')).body.items.find(
+      (r: { suggestion_key: string }) => r.suggestion_key === 'gpu.xid',
+    );
+    await ingest({
+      type: 'gpu.xid',
+      source: 'gpu/node-1',
+      severity: 'critical',
+      labels: { node: 'node-1', gpu: '0', uuid: 'GPU-aaa' },
+      summary: 'XID 79 on GPU 0 on node-1',
+    });
+    await ingest({
+      type: 'gpu.xid',
+      source: 'gpu/node-1',
+      severity: 'critical',
+      labels: { node: 'node-1', gpu: '1', uuid: 'GPU-bbb' },
+      summary: 'XID 79 on GPU 1 on node-1',
+    });
+    const alerts = await eventually(async () =>
+      (await alertsOf(xidRule.id)).length === 2 ? alertsOf(xidRule.id) : null,
+    );
     expect(alerts.map((a) => a.summary).sort()).toEqual(['XID 79 on GPU 0 on node-1', 'XID 79 on GPU 1 on node-1']);
     expect(alerts.every((a) => a.severity === 'critical')).toBe(true);
   });
 
   it('a tenant created with a chosen set of starter rules has them enabled; an unknown key is refused', async () => {
-    const created = await createTenant(s.app.rt.prisma, { name: `starter-${Date.now()}`, adminEmail: 'a@starter.test', adminPassword: 'pw-starter-123456' }, starterRulesSeed(['gpu.xid', 'integration.failing'], ['starterRules']));
-    const rules = await s.app.rt.prisma.alertRule.findMany({ where: { tenantId: created.tenant.id }, orderBy: { suggestionKey: 'asc' } });
+    const created = await createTenant(
+      s.app.rt.prisma,
+      { name: `starter-${Date.now()}`, adminEmail: 'a@starter.test', adminPassword: 'pw-starter-123456' },
+      starterRulesSeed(['gpu.xid', 'integration.failing'], ['starterRules']),
+    );
+    const rules = await s.app.rt.prisma.alertRule.findMany({
+      where: { tenantId: created.tenant.id },
+      orderBy: { suggestionKey: 'asc' },
+    });
     expect(rules.map((r) => [r.suggestionKey, r.enabled, r.typeGlob, r.resolveTypeGlob])).toEqual([
       ['gpu.xid', true, 'gpu.xid', null],
       ['integration.failing', true, 'integration.degraded', 'integration.recovered'],

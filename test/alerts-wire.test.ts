@@ -26,7 +26,17 @@ describe('the alert wire shape', () => {
     const key = crypto.randomBytes(6).toString('hex');
     const now = new Date();
     const row = await s.app.rt.prisma.alert.create({
-      data: { tenantId: t.tenantId, severity: 'critical', summary: 'disk full', source: 'db-1', dedupKey: key, liveDedupKey: key, status: 'acknowledged', acknowledgedAt: now, count: 3 },
+      data: {
+        tenantId: t.tenantId,
+        severity: 'critical',
+        summary: 'disk full',
+        source: 'db-1',
+        dedupKey: key,
+        liveDedupKey: key,
+        status: 'acknowledged',
+        acknowledgedAt: now,
+        count: 3,
+      },
     });
     const wire = alertWire(row) as unknown as Record<string, unknown>;
     const list = await rest(s.url, t.adminToken).get('/alerts');
@@ -38,7 +48,12 @@ describe('the alert wire shape', () => {
       expect(shared.length).toBeGreaterThanOrEqual(15);
       for (const k of shared) expect(shown[k], k).toEqual(wire[k]);
       const onlyRest = Object.keys(shown).filter((k) => !(k in wire));
-      expect(onlyRest.every((k) => ['allowed_actions', 'rule', 'assignee', 'maintenance_window', 'events', 'timeline'].includes(k)), onlyRest.join(',')).toBe(true);
+      expect(
+        onlyRest.every((k) =>
+          ['allowed_actions', 'rule', 'assignee', 'maintenance_window', 'events', 'timeline'].includes(k),
+        ),
+        onlyRest.join(','),
+      ).toBe(true);
     }
   });
 });

@@ -19,7 +19,9 @@ describe('reading alerts', () => {
     expect(all.status).toBe(200);
     expect(Object.keys(all.body)).toEqual(['items']);
     expect(all.body.items.map((x: { id: string }) => x.id)).toEqual(expect.arrayContaining([a.id, c.id]));
-    expect(all.body.items.findIndex((x: { id: string }) => x.id === c.id)).toBeLessThan(all.body.items.findIndex((x: { id: string }) => x.id === a.id));
+    expect(all.body.items.findIndex((x: { id: string }) => x.id === c.id)).toBeLessThan(
+      all.body.items.findIndex((x: { id: string }) => x.id === a.id),
+    );
 
     const crit = (await api.get('/alerts?severity=critical')).body.items;
     expect(crit.every((x: { severity: string }) => x.severity === 'critical')).toBe(true);
@@ -49,25 +51,37 @@ describe('reading alerts', () => {
     await raise(t, { source: 'detail', payload: { n: 3 } });
     const r = await rest(s.url, memberToken).get(`/alerts/${first.id}`);
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ id: first.id, count: 3, status: 'open', rule: { id: ruleId, name: 'App', kind: 'match' }, assignee: null, allowed_actions: ['acknowledge', 'snooze', 'resolve'] });
+    expect(r.body).toMatchObject({
+      id: first.id,
+      count: 3,
+      status: 'open',
+      rule: { id: ruleId, name: 'App', kind: 'match' },
+      assignee: null,
+      allowed_actions: ['acknowledge', 'snooze', 'resolve'],
+    });
     expect(r.body.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([3, 2, 1]);
     expect(r.body.timeline.map((e: { action: string }) => e.action)).toEqual(['opened']);
 
-    const g = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { events(limit: 2) { payload } } }', { id: first.id });
+    const g = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { events(limit: 2) { payload } } }', {
+      id: first.id,
+    });
     expect(g.data.alert.events.map((e: { payload: { n: number } }) => e.payload.n)).toEqual([3, 2]);
 
     const theirs = await raise(other, { source: 'theirs' });
     expect((await rest(s.url, memberToken).get(`/alerts/${theirs.id}`)).status).toBe(404);
     const gq = await gql(s.url, memberToken, 'query($id: ID!) { alert(id: $id) { id } }', { id: theirs.id });
     expect(gq.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
-    expect((await rest(s.url, memberToken).get('/alerts')).body.items.map((x: { id: string }) => x.id)).not.toContain(theirs.id);
+    expect((await rest(s.url, memberToken).get('/alerts')).body.items.map((x: { id: string }) => x.id)).not.toContain(
+      theirs.id,
+    );
     expect((await rest(s.url).get(`/alerts/${first.id}`)).status).toBe(401);
   });
 
   it('pages the GraphQL alerts connection with filters', async () => {
     await raise(t, { source: 'page', type: 'crit.x' });
     await raise(t, { source: 'page-2', type: 'crit.y' });
-    const q = 'query($after: String) { alerts(first: 1, after: $after, filter: { severity: CRITICAL, status: [OPEN] }) { edges { node { id severity } } pageInfo { hasNextPage endCursor } } }';
+    const q =
+      'query($after: String) { alerts(first: 1, after: $after, filter: { severity: CRITICAL, status: [OPEN] }) { edges { node { id severity } } pageInfo { hasNextPage endCursor } } }';
     const p1 = await gql(s.url, memberToken, q);
     expect(p1.data.alerts.edges).toHaveLength(1);
     expect(p1.data.alerts.pageInfo.hasNextPage).toBe(true);
@@ -81,18 +95,29 @@ describe('alert actions', () => {
   it('over REST with PATs: acknowledge, snooze 2 s and reopen by itself, resolve; invalid transitions get 409', async () => {
     const alert = await raise(t, { source: 'flow' });
     const client = wsClient(s.url, memberToken);
-    const sub = subscribe(client, 'subscription($f: AlertChangedFilter) { alertChanged(filter: $f) { change alert { id status assignee { id } } } }', { f: { alertId: alert.id } });
+    const sub = subscribe(
+      client,
+      'subscription($f: AlertChangedFilter) { alertChanged(filter: $f) { change alert { id status assignee { id } } } }',
+      { f: { alertId: alert.id } },
+    );
     await untilSubscribed(s, 'alertChanged', t.tenantId);
     const api = rest(s.url, memberToken);
 
     const ack = await api.post(`/alerts/${alert.id}/acknowledge`);
     expect(ack.status).toBe(200);
-    expect(ack.body).toMatchObject({ status: 'acknowledged', assignee_id: member.id, assignee: { id: member.id, email: member.email }, allowed_actions: ['snooze', 'resolve'] });
+    expect(ack.body).toMatchObject({
+      status: 'acknowledged',
+      assignee_id: member.id,
+      assignee: { id: member.id, email: member.email },
+      allowed_actions: ['snooze', 'resolve'],
+    });
     expect(ack.body.acknowledged_at).toBeTruthy();
 
     const again = await api.post(`/alerts/${alert.id}/acknowledge`);
     expect(again.status).toBe(409);
-    expect(again.body.detail).toBe('Cannot acknowledge an alert that is acknowledged; allowed actions: snooze, resolve.');
+    expect(again.body.detail).toBe(
+      'Cannot acknowledge an alert that is acknowledged; allowed actions: snooze, resolve.',
+    );
 
     const snoozed = await api.post(`/alerts/${alert.id}/snooze`, { duration: '2s' });
     expect(snoozed.status).toBe(200);
@@ -114,7 +139,13 @@ describe('alert actions', () => {
     expect((await api.post(`/alerts/${alert.id}/snooze`, { duration: 60 })).status).toBe(409);
 
     const detail = (await api.get(`/alerts/${alert.id}`)).body;
-    expect(detail.timeline.map((e: { action: string; from_status: string | null; to_status: string }) => [e.action, e.from_status, e.to_status])).toEqual([
+    expect(
+      detail.timeline.map((e: { action: string; from_status: string | null; to_status: string }) => [
+        e.action,
+        e.from_status,
+        e.to_status,
+      ]),
+    ).toEqual([
       ['opened', null, 'open'],
       ['acknowledged', 'open', 'acknowledged'],
       ['snoozed', 'acknowledged', 'snoozed'],
@@ -128,9 +159,23 @@ describe('alert actions', () => {
     while (seen.length < 4) seen.push((await sub.next()).data.alertChanged.change);
     expect(seen).toEqual(['ACKNOWLEDGED', 'SNOOZED', 'REOPENED', 'RESOLVED']);
 
-    const outbox = await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: alert.id }, orderBy: { id: 'asc' } });
-    expect(outbox.map((m) => m.topic)).toEqual(['alert.opened', 'alert.acknowledged', 'alert.snoozed', 'alert.reopened', 'alert.resolved']);
-    expect(outbox[0]!.body).toMatchObject({ source: 'flow', kind: 'alert.opened', severity: 'warning', payload: { id: alert.id, status: 'open' } });
+    const outbox = await s.app.rt.prisma.outboxMessage.findMany({
+      where: { subjectId: alert.id },
+      orderBy: { id: 'asc' },
+    });
+    expect(outbox.map((m) => m.topic)).toEqual([
+      'alert.opened',
+      'alert.acknowledged',
+      'alert.snoozed',
+      'alert.reopened',
+      'alert.resolved',
+    ]);
+    expect(outbox[0]!.body).toMatchObject({
+      source: 'flow',
+      kind: 'alert.opened',
+      severity: 'warning',
+      payload: { id: alert.id, status: 'open' },
+    });
     sub.dispose();
     await client.dispose();
     await untilUnsubscribed(s, 'alertChanged', t.tenantId);
@@ -175,9 +220,13 @@ describe('alert actions', () => {
 
   it('gives the same rules over GraphQL: CONFLICT on an invalid transition', async () => {
     const alert = await raise(t, { source: 'gql-actions' });
-    const res = await gql(s.url, memberToken, 'mutation($id: ID!) { resolveAlert(id: $id) { status resolvedAt } }', { id: alert.id });
+    const res = await gql(s.url, memberToken, 'mutation($id: ID!) { resolveAlert(id: $id) { status resolvedAt } }', {
+      id: alert.id,
+    });
     expect(res.data.resolveAlert.status).toBe('RESOLVED');
-    const ack = await gql(s.url, memberToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { status } }', { id: alert.id });
+    const ack = await gql(s.url, memberToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { status } }', {
+      id: alert.id,
+    });
     expect(ack.errors?.[0]?.extensions?.code).toBe('CONFLICT');
     expect(ack.errors?.[0]?.message).toMatch(/resolved/);
   });

@@ -15,17 +15,33 @@ interface CruiseResult {
   modules: Array<{ source: string; dependencies: Array<{ resolved: string }> }>;
 }
 
-
 describe('architecture', () => {
   it('every import follows the layer rules and nothing imports in a circle', async () => {
-    const { stdout } = await run(process.execPath, ['node_modules/dependency-cruiser/bin/dependency-cruise.mjs', '--config', '.dependency-cruiser.cjs', '--output-type', 'json', 'src', 'schema', 'rest', 'workers'], {
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
+    const { stdout } = await run(
+      process.execPath,
+      [
+        'node_modules/dependency-cruiser/bin/dependency-cruise.mjs',
+        '--config',
+        '.dependency-cruiser.cjs',
+        '--output-type',
+        'json',
+        'src',
+        'schema',
+        'rest',
+        'workers',
+      ],
+      {
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((err: { stdout?: string }) => ({ stdout: err.stdout ?? '' }));
     const result = JSON.parse(stdout) as CruiseResult;
     const sources = result.modules.map((m) => m.source);
     // The cruise really saw the tree (every layer), so an empty violation list means something.
     for (const layer of ['src/server/', 'src/events/', 'schema/', 'rest/', 'workers/']) {
-      expect(sources.some((s) => s.startsWith(layer)), layer).toBe(true);
+      expect(
+        sources.some((s) => s.startsWith(layer)),
+        layer,
+      ).toBe(true);
     }
     const violations = result.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
     expect(violations).toEqual([]);
@@ -35,10 +51,22 @@ describe('architecture', () => {
   });
 
   it('finds a loop between areas when there is one', () => {
-    const mod = (source: string, ...deps: string[]) => ({ source, dependencies: deps.map((resolved) => ({ resolved })) });
-    const loops = areaLoops([mod('src/rules/evaluate.ts', 'src/webhooks/event-triggers.ts', 'src/db/client.ts'), mod('src/webhooks/triggers.ts', 'src/rules/match.ts'), mod('src/db/client.ts')]);
+    const mod = (source: string, ...deps: string[]) => ({
+      source,
+      dependencies: deps.map((resolved) => ({ resolved })),
+    });
+    const loops = areaLoops([
+      mod('src/rules/evaluate.ts', 'src/webhooks/event-triggers.ts', 'src/db/client.ts'),
+      mod('src/webhooks/triggers.ts', 'src/rules/match.ts'),
+      mod('src/db/client.ts'),
+    ]);
     expect(loops).toHaveLength(1);
-    expect(loops[0]!.sort()).toEqual(['rules → webhooks (src/rules/evaluate.ts → src/webhooks/event-triggers.ts)', 'webhooks → rules (src/webhooks/triggers.ts → src/rules/match.ts)']);
-    expect(areaLoops([mod('src/runtime.ts', 'src/db/client.ts'), mod('src/db/client.ts', 'src/config.ts')])).toEqual([]);
+    expect(loops[0]!.sort()).toEqual([
+      'rules → webhooks (src/rules/evaluate.ts → src/webhooks/event-triggers.ts)',
+      'webhooks → rules (src/webhooks/triggers.ts → src/rules/match.ts)',
+    ]);
+    expect(areaLoops([mod('src/runtime.ts', 'src/db/client.ts'), mod('src/db/client.ts', 'src/config.ts')])).toEqual(
+      [],
+    );
   });
 });

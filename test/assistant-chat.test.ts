@@ -8,7 +8,18 @@ import { eventually, gql, rest, subscribe, wsClient } from './helpers/http.js';
 import { assistantComplete } from '../src/assistant/complete.js';
 import { createCtx } from '../src/context.js';
 import { principalOf } from './factories.js';
-import { ingest, memberId, memberToken, modelHostRequests, other, raise, s, secondToken, t, useAssistantSuite } from './helpers/assistant-suite.js';
+import {
+  ingest,
+  memberId,
+  memberToken,
+  modelHostRequests,
+  other,
+  raise,
+  s,
+  secondToken,
+  t,
+  useAssistantSuite,
+} from './helpers/assistant-suite.js';
 
 useAssistantSuite();
 
@@ -54,7 +65,9 @@ describe('chat with the builtin provider', () => {
   });
 
   it("answers 'what changed?' in the alert's conversation from live data, citing the deploy", async () => {
-    const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, { message: 'What changed before this alert?' });
+    const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, {
+      message: 'What changed before this alert?',
+    });
     expect(r.status).toBe(200);
     expect(r.body.reply).toContain(deployId);
     expect(r.body.citations).toContain(deployId);
@@ -70,14 +83,22 @@ describe('chat with the builtin provider', () => {
     expect(r.body.messages[0]).toMatchObject({ content: 'What changed before this alert?', author: { id: memberId } });
     expect(r.body.messages[1].author).toBeNull();
     const fresh = await raise(t, { source: 'quiet-one' });
-    expect((await rest(s.url, memberToken).get(`/alerts/${fresh.id}/chat`)).body).toEqual({ alert_id: fresh.id, conversation_id: null, messages: [] });
+    expect((await rest(s.url, memberToken).get(`/alerts/${fresh.id}/chat`)).body).toEqual({
+      alert_id: fresh.id,
+      conversation_id: null,
+      messages: [],
+    });
   });
 
   it('proposes what is asked ("snooze it for 30m") without doing it', async () => {
     const r = await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, { message: 'please snooze it for 30m' });
     expect(r.status).toBe(200);
     expect(r.body.actions).toHaveLength(1);
-    expect(r.body.actions[0]).toMatchObject({ tool: 'snooze_alert', status: 'proposed', args: { alert_id: alertId, duration: '30m' } });
+    expect(r.body.actions[0]).toMatchObject({
+      tool: 'snooze_alert',
+      status: 'proposed',
+      args: { alert_id: alertId, duration: '30m' },
+    });
     expect((await rest(s.url, memberToken).get(`/alerts/${alertId}`)).body.status).toBe('open');
     const msgs = (await rest(s.url, memberToken).get(`/alerts/${alertId}/chat`)).body.messages;
     expect(msgs.at(-1).action_ids).toEqual([r.body.actions[0].id]);
@@ -85,7 +106,9 @@ describe('chat with the builtin provider', () => {
 
   it('answers 422 for an empty or oversized message', async () => {
     expect((await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, {})).status).toBe(422);
-    expect((await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, { message: 'x'.repeat(4001) })).status).toBe(422);
+    expect((await rest(s.url, memberToken).post(`/alerts/${alertId}/chat`, { message: 'x'.repeat(4001) })).status).toBe(
+      422,
+    );
     const blank = await rest(s.url, memberToken).post('/copilot/chat', { message: '   ' });
     expect(blank.status).toBe(422);
     expect(JSON.stringify(blank.body.detail)).toContain('message');
@@ -103,22 +126,45 @@ describe('copilot', () => {
     const theirAlert = await raise(other, { source: 'db-9' });
     expect(r.body.reply).not.toContain(theirAlert.id);
 
-    const next = await api.post('/copilot/chat', { message: 'and open proposals?', conversation_id: r.body.conversation_id });
+    const next = await api.post('/copilot/chat', {
+      message: 'and open proposals?',
+      conversation_id: r.body.conversation_id,
+    });
     expect(next.body.conversation_id).toBe(r.body.conversation_id);
 
     const h = await api.get('/copilot/history');
     expect(h.status).toBe(200);
     expect(h.body.items[0].id).toBe(r.body.conversation_id);
-    expect(h.body.items[0].messages.map((m: any) => m.content)).toEqual(['Which alerts are critical right now?', r.body.reply, 'and open proposals?', next.body.reply]);
+    expect(h.body.items[0].messages.map((m: any) => m.content)).toEqual([
+      'Which alerts are critical right now?',
+      r.body.reply,
+      'and open proposals?',
+      next.body.reply,
+    ]);
 
     // Another user's history does not show it, and they cannot continue it.
     const theirs = await rest(s.url, secondToken).get('/copilot/history');
     expect(theirs.body.items.map((c: any) => c.id)).not.toContain(r.body.conversation_id);
-    expect((await rest(s.url, secondToken).post('/copilot/chat', { message: 'hi', conversation_id: r.body.conversation_id })).status).toBe(404);
-    expect((await rest(s.url, other.adminToken).post('/copilot/chat', { message: 'hi', conversation_id: r.body.conversation_id })).status).toBe(404);
+    expect(
+      (await rest(s.url, secondToken).post('/copilot/chat', { message: 'hi', conversation_id: r.body.conversation_id }))
+        .status,
+    ).toBe(404);
+    expect(
+      (
+        await rest(s.url, other.adminToken).post('/copilot/chat', {
+          message: 'hi',
+          conversation_id: r.body.conversation_id,
+        })
+      ).status,
+    ).toBe(404);
     expect((await api.get('/copilot/history?limit=51')).status).toBe(422);
 
-    const g = await gql(s.url, memberToken, 'query($id: ID!) { copilotConversation(id: $id) { id kind messages { role content author { id } } } }', { id: r.body.conversation_id });
+    const g = await gql(
+      s.url,
+      memberToken,
+      'query($id: ID!) { copilotConversation(id: $id) { id kind messages { role content author { id } } } }',
+      { id: r.body.conversation_id },
+    );
     expect(g.data.copilotConversation).toMatchObject({ id: r.body.conversation_id, kind: 'COPILOT' });
     expect(g.data.copilotConversation.messages[0]).toMatchObject({ role: 'USER', author: { id: memberId } });
   });
@@ -126,7 +172,11 @@ describe('copilot', () => {
   it('streams a reply over the assistantChat subscription', async () => {
     const client = wsClient(s.url, memberToken);
     try {
-      const sub = subscribe(client, 'subscription($input: AssistantChatInput!) { assistantChat(input: $input) { delta done result { conversation { id } reply { content } } } }', { input: { message: 'which alerts are critical right now?' } });
+      const sub = subscribe(
+        client,
+        'subscription($input: AssistantChatInput!) { assistantChat(input: $input) { delta done result { conversation { id } reply { content } } } }',
+        { input: { message: 'which alerts are critical right now?' } },
+      );
       let text = '';
       for (;;) {
         const m = await sub.next(10_000);
@@ -147,7 +197,11 @@ describe('copilot', () => {
     const theirs = await raise(other, { source: 'sub-404' });
     const client = wsClient(s.url, memberToken);
     try {
-      const sub = subscribe(client, 'subscription($input: AssistantChatInput!) { assistantChat(input: $input) { delta done } }', { input: { message: 'hi', alertId: theirs.id } });
+      const sub = subscribe(
+        client,
+        'subscription($input: AssistantChatInput!) { assistantChat(input: $input) { delta done } }',
+        { input: { message: 'hi', alertId: theirs.id } },
+      );
       const errors = await eventually(async () => sub.error as Array<{ extensions?: { code?: string } }> | undefined);
       expect(errors[0]?.extensions?.code).toBe('NOT_FOUND');
       expect(await s.app.rt.prisma.assistantConversation.count({ where: { alertId: theirs.id } })).toBe(0);
@@ -158,7 +212,12 @@ describe('copilot', () => {
 
   it('offers other areas no completion (null) with the builtin provider', async () => {
     const member = await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: memberId } });
-    expect(await assistantComplete(createCtx(s.app.rt, principalOf(member), 'test'), { system: 'Translate.', user: 'critical alerts' })).toBeNull();
+    expect(
+      await assistantComplete(createCtx(s.app.rt, principalOf(member), 'test'), {
+        system: 'Translate.',
+        user: 'critical alerts',
+      }),
+    ).toBeNull();
   });
 
   it('records usage per tenant and never called the network', async () => {
@@ -174,10 +233,16 @@ describe('triage settings (change vocabulary)', () => {
   it('shows the defaults to members and lets admins add terms over REST and GraphQL', async () => {
     const r = await rest(s.url, memberToken).get('/assistant/triage-settings');
     expect(r.status).toBe(200);
-    expect(r.body.default_change_types).toEqual(expect.arrayContaining(['deploy', 'feature-flag', '*.updated', '*.changed']));
-    expect(r.body.entity_keys).toEqual(expect.arrayContaining(['host', 'node', 'service', 'namespace', 'pod', 'job', 'device', 'gpu']));
+    expect(r.body.default_change_types).toEqual(
+      expect.arrayContaining(['deploy', 'feature-flag', '*.updated', '*.changed']),
+    );
+    expect(r.body.entity_keys).toEqual(
+      expect.arrayContaining(['host', 'node', 'service', 'namespace', 'pod', 'job', 'device', 'gpu']),
+    );
     expect(r.body.confidence_thresholds).toEqual({ high: 50, medium: 25 });
-    const put = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['Canary', '*.toggled', 'deploy'] });
+    const put = await rest(s.url, t.adminToken).put('/assistant/triage-settings', {
+      change_types: ['Canary', '*.toggled', 'deploy'],
+    });
     expect(put.status).toBe(200);
     expect(put.body.change_types).toEqual(['canary', '*.toggled']);
     const g = await gql(s.url, memberToken, '{ triageSettings { changeTypes } }');
@@ -187,12 +252,20 @@ describe('triage settings (change vocabulary)', () => {
   });
 
   it('answers 403 to members, 401 without a credential and 422 for a bad term with its field', async () => {
-    expect((await rest(s.url, memberToken).put('/assistant/triage-settings', { change_types: ['x1'] })).status).toBe(403);
+    expect((await rest(s.url, memberToken).put('/assistant/triage-settings', { change_types: ['x1'] })).status).toBe(
+      403,
+    );
     expect((await rest(s.url).get('/assistant/triage-settings')).status).toBe(401);
-    const bad = await rest(s.url, t.adminToken).put('/assistant/triage-settings', { change_types: ['ok', 'no spaces'] });
+    const bad = await rest(s.url, t.adminToken).put('/assistant/triage-settings', {
+      change_types: ['ok', 'no spaces'],
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body.detail)).toContain('change_types');
-    const star = await gql(s.url, t.adminToken, 'mutation { setTriageChangeTypes(changeTypes: ["**"]) { changeTypes } }');
+    const star = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { setTriageChangeTypes(changeTypes: ["**"]) { changeTypes } }',
+    );
     expect(star.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(star.errors?.[0]?.message).toMatch(/not only \*/);
   });

@@ -50,7 +50,12 @@ describe('login', () => {
     const jwt = res.body.access_token;
     const me = await rest(s.url, jwt).get('/auth/me');
     expect(me.status).toBe(200);
-    expect(me.body).toMatchObject({ email: t.admin.email, role: 'admin', credential_kind: 'session', tenant: { id: t.tenantId } });
+    expect(me.body).toMatchObject({
+      email: t.admin.email,
+      role: 'admin',
+      credential_kind: 'session',
+      tenant: { id: t.tenantId },
+    });
     const g = await gql(s.url, jwt, '{ me { email } }');
     expect(g.data).toEqual({ me: { email: t.admin.email } });
   });
@@ -71,7 +76,11 @@ describe('login', () => {
 
   it('works through the GraphQL login mutation too, setting the cookie', async () => {
     const res = await call(s.url, 'POST', '/graphql', {
-      body: { query: 'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken tokenType expiresIn } }', variables: { e: t.admin.email, p: t.adminPassword } },
+      body: {
+        query:
+          'mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken tokenType expiresIn } }',
+        variables: { e: t.admin.email, p: t.adminPassword },
+      },
     });
     expect(res.body.data.login).toMatchObject({ tokenType: 'bearer', expiresIn: TTL });
     const { pair } = sessionCookie(res.headers);
@@ -133,7 +142,8 @@ describe('login', () => {
 
   it('locks out only the client address that failed: the owner still logs in from elsewhere', async () => {
     const victim = await buildUser(s.app.rt, t.tenantId);
-    const from = (ip: string, password: string) => rest(s.url).post('/auth/login', { email: victim.email, password }, { headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string, password: string) =>
+      rest(s.url).post('/auth/login', { email: victim.email, password }, { headers: { 'x-forwarded-for': ip } });
     for (let i = 0; i < 10; i++) expect((await from('203.0.113.7', 'wrong-' + i)).status).toBe(401);
     expect((await from('203.0.113.7', victim.password!)).status).toBe(429);
     expect((await from('198.51.100.20', victim.password!)).status).toBe(200);
@@ -141,9 +151,11 @@ describe('login', () => {
 
   it('answers 429 to one address trying many accounts (credential stuffing), and only to that address', async () => {
     const owner = await buildUser(s.app.rt, t.tenantId);
-    const from = (ip: string, email: string, password: string) => rest(s.url).post('/auth/login', { email, password }, { headers: { 'x-forwarded-for': ip } });
+    const from = (ip: string, email: string, password: string) =>
+      rest(s.url).post('/auth/login', { email, password }, { headers: { 'x-forwarded-for': ip } });
     const statuses: number[] = [];
-    for (let i = 0; i < 25; i++) statuses.push((await from('203.0.113.99', `stuffed-${i}@nowhere.test`, 'hunter2')).status);
+    for (let i = 0; i < 25; i++)
+      statuses.push((await from('203.0.113.99', `stuffed-${i}@nowhere.test`, 'hunter2')).status);
     expect(statuses.slice(0, LOGIN_ACCOUNTS_PER_ADDRESS)).toEqual(Array(LOGIN_ACCOUNTS_PER_ADDRESS).fill(401));
     expect(statuses.slice(LOGIN_ACCOUNTS_PER_ADDRESS)).toEqual(Array(25 - LOGIN_ACCOUNTS_PER_ADDRESS).fill(429));
     const blocked = await from('203.0.113.99', owner.email, owner.password!);
@@ -155,7 +167,12 @@ describe('login', () => {
 
   it('does not count repeated failures on one account as many accounts', async () => {
     const user = await buildUser(s.app.rt, t.tenantId);
-    const from = (password: string) => rest(s.url).post('/auth/login', { email: user.email, password }, { headers: { 'x-forwarded-for': '203.0.113.150' } });
+    const from = (password: string) =>
+      rest(s.url).post(
+        '/auth/login',
+        { email: user.email, password },
+        { headers: { 'x-forwarded-for': '203.0.113.150' } },
+      );
     for (let i = 0; i < 9; i++) expect((await from('wrong-' + i)).status).toBe(401);
     expect((await from(user.password!)).status).toBe(200);
     for (let i = 0; i < 9; i++) expect((await from('wrong-' + i)).status).toBe(401);
@@ -212,7 +229,12 @@ describe('silent refresh', () => {
   async function agedJwt(ageSeconds: number) {
     const fresh = (await login(t.admin.email, t.adminPassword)).body.access_token;
     const c = claimsOf(fresh);
-    return signSessionJwt(s.app.rt.jwtKey, { userId: c.sub, sessionId: c.sid, tenantId: c.tid }, TTL, s.app.rt.clock.now().getTime() - ageSeconds * 1000);
+    return signSessionJwt(
+      s.app.rt.jwtKey,
+      { userId: c.sub, sessionId: c.sid, tenantId: c.tid },
+      TTL,
+      s.app.rt.clock.now().getTime() - ageSeconds * 1000,
+    );
   }
 
   it('sends X-Refreshed-Token for a bearer JWT past half its life, and the new token works', async () => {

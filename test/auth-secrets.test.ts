@@ -45,7 +45,11 @@ async function whereStored(needle: string): Promise<string[]> {
 
 describe('secrets at rest', () => {
   it('stores no cleartext PAT, ingest key, password or session JWT in any column', async () => {
-    const secrets: Record<string, string> = { adminPassword: t.adminPassword, adminPat: t.adminToken, ingestKey: t.ingestKey };
+    const secrets: Record<string, string> = {
+      adminPassword: t.adminPassword,
+      adminPat: t.adminToken,
+      ingestKey: t.ingestKey,
+    };
     const member = await buildUser(s.app.rt, t.tenantId, { password: 'member-secret-pass-1' });
     secrets.memberPassword = member.password!;
 
@@ -54,7 +58,9 @@ describe('secrets at rest', () => {
     const rotated = await rest(s.url, t.adminToken).post(`/auth/tokens/${minted.body.id}/rotate`);
     secrets.rotatedPat = rotated.body.token;
     const svc = await buildUser(s.app.rt, t.tenantId, { kind: 'service' });
-    secrets.servicePat = (await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'svc', user_id: svc.id })).body.token;
+    secrets.servicePat = (
+      await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'svc', user_id: svc.id })
+    ).body.token;
     const login = await rest(s.url).post('/auth/login', { email: member.email, password: member.password });
     secrets.sessionJwt = login.body.access_token;
     const created = await gql(s.url, t.adminToken, 'mutation($i: CreateUserInput!) { createUser(input: $i) { id } }', {

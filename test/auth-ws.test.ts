@@ -17,7 +17,7 @@ beforeAll(async () => {
   t = await buildTenant(s.app.rt);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  for (const c of clients) await c.dispose();
   await s?.stop();
 });
 
@@ -28,7 +28,12 @@ function client(token?: string, server = s): Client {
 
 /** A client with raw connectionParams. */
 function withParams(connectionParams: Record<string, unknown>, server = s): Client {
-  const c = createClient({ url: server.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: WebSocket, retryAttempts: 0, connectionParams });
+  const c = createClient({
+    url: server.url.replace(/^http/, 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    connectionParams,
+  });
   clients.push(c);
   return c;
 }
@@ -61,11 +66,15 @@ async function mint(name: string) {
 describe('graphql-ws authentication', () => {
   it('accepts a PAT in connectionParams and runs queries with it', async () => {
     const o = await firstOutcome(client(t.adminToken), '{ me { email } viewer { credentialKind } }');
-    expect(o).toEqual({ kind: 'next', value: { data: { me: { email: t.admin.email }, viewer: { credentialKind: 'PAT' } } } });
+    expect(o).toEqual({
+      kind: 'next',
+      value: { data: { me: { email: t.admin.email }, viewer: { credentialKind: 'PAT' } } },
+    });
   });
 
   it('accepts a session JWT in connectionParams and delivers subscription events', async () => {
-    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body
+      .access_token;
     const c = client(jwt);
     const viewer = await firstOutcome(c, '{ viewer { credentialKind } }');
     expect(viewer).toEqual({ kind: 'next', value: { data: { viewer: { credentialKind: 'SESSION' } } } });
@@ -105,7 +114,10 @@ describe('graphql-ws authentication', () => {
     const quick = await startTestServer({ env: { CREDENTIAL_RECHECK_MS: '300' } });
     try {
       const tq = await buildTenant(quick.app.rt);
-      const tok = (await rest(quick.url, tq.adminToken).post('/auth/tokens', { name: 'idle-listener' })).body as { id: string; token: string };
+      const tok = (await rest(quick.url, tq.adminToken).post('/auth/tokens', { name: 'idle-listener' })).body as {
+        id: string;
+        token: string;
+      };
       const c = client(tok.token, quick);
       let closedWith: number | undefined;
       c.on('closed', (event) => {
@@ -126,7 +138,8 @@ describe('graphql-ws authentication', () => {
   });
 
   it('refuses new operations on an open connection once its session is logged out', async () => {
-    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body
+      .access_token;
     const c = client(jwt);
     expect((await firstOutcome(c, '{ viewer { credentialKind } }')).kind).toBe('next');
     const live = subscribe(c, TOKEN_CHANGED);
@@ -145,7 +158,9 @@ describe('graphql-ws authentication', () => {
     const firstReply = (padBytes: number) =>
       new Promise<{ message?: string; closeCode?: number }>((resolve) => {
         const ws = new WebSocket(s.url.replace(/^http/, 'ws') + '/graphql', 'graphql-transport-ws');
-        ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(padBytes) } })));
+        ws.on('open', () =>
+          ws.send(JSON.stringify({ type: 'connection_init', payload: { pad: 'x'.repeat(padBytes) } })),
+        );
         ws.on('message', (m) => {
           resolve({ message: String(m) });
           ws.close();
@@ -165,7 +180,8 @@ describe('graphql-ws authentication', () => {
   });
 
   it('refuses the connection for a logged-out session', async () => {
-    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body
+      .access_token;
     await rest(s.url, jwt).post('/auth/logout');
     const o = await firstOutcome(client(jwt), '{ me { email } }');
     expect((o as { error: { code: number } }).error.code).toBe(4403);

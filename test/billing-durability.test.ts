@@ -23,7 +23,11 @@ const hourOf = (s: TestServer) => new Date(Math.floor(s.app.rt.clock.now().getTi
 
 async function ingest(s: TestServer, t: BuiltTenant, n: number): Promise<void> {
   for (let i = 0; i < n; i++) {
-    const r = await rest(s.url).post('/events', { type: 'job.finished', source: 'batch', module: 'etl', payload: { i } }, { headers: { 'x-service-key': t.ingestKey } });
+    const r = await rest(s.url).post(
+      '/events',
+      { type: 'job.finished', source: 'batch', module: 'etl', payload: { i } },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(r.status).toBe(202);
   }
 }
@@ -44,20 +48,26 @@ describe('metering durability', () => {
 
     // Queue the windows while no worker runs, then hold their BillingWindow rows: the job's last
     // statement (stamping the window computed) waits on them, after it has deleted and inserted usage.
-    const queued = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', { from: FROM });
+    const queued = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', {
+      from: FROM,
+    });
     expect(queued.data.recomputeUsage).toBeGreaterThan(0);
     const holder = new pg.Client({ connectionString: s.db.url });
     await holder.connect();
     cleanups.push(() => holder.end());
     await holder.query('BEGIN');
-    const held = await holder.query('SELECT "windowStart" FROM "BillingWindow" WHERE "tenantId" = $1 FOR UPDATE', [t.tenantId]);
+    const held = await holder.query('SELECT "windowStart" FROM "BillingWindow" WHERE "tenantId" = $1 FOR UPDATE', [
+      t.tenantId,
+    ]);
     expect(held.rowCount).toBe(queued.data.recomputeUsage);
 
     const child = await spawnWorker(s, (kill) => cleanups.push(kill));
     const db = s.app.rt.prisma;
     await waitForLockWait(db, ['BillingWindow', 'computedAt']);
     // The job has written its usage rows (uncommitted) and waits: kill it there.
-    const uncommitted = await db.$queryRawUnsafe<Array<{ n: number }>>(`SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'BillingUsage' AND l.mode = 'RowExclusiveLock'`);
+    const uncommitted = await db.$queryRawUnsafe<Array<{ n: number }>>(
+      `SELECT count(*)::int AS n FROM pg_locks l JOIN pg_class c ON c.oid = l.relation WHERE c.relname = 'BillingUsage' AND l.mode = 'RowExclusiveLock'`,
+    );
     expect(uncommitted[0]!.n).toBeGreaterThan(0);
     child.kill('SIGKILL');
     await new Promise((r) => child.once('exit', r));
@@ -71,13 +81,22 @@ describe('metering durability', () => {
     const worker = await startApp(s.config, { http: false, workers: true, clock: s.app.rt.clock });
     cleanups.push(() => worker.stop());
     for (let round = 0; round < 2; round++) {
-      const again = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', { from: FROM });
+      const again = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', {
+        from: FROM,
+      });
       expect(again.errors).toBeUndefined();
-      await eventually(async () => (await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }')).data.billing.current.metering.pendingWindows === 0, 30_000);
+      await eventually(
+        async () =>
+          (await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }')).data.billing
+            .current.metering.pendingWindows === 0,
+        30_000,
+      );
       // 4 events × 0.00001
       expect(await total(s, t)).toBe('0.00004');
       const rows = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId } });
-      expect(rows.map((r) => [r.meter, r.source, r.module, r.quantity.toString()])).toEqual([['events_ingested', 'batch', 'etl', '4']]);
+      expect(rows.map((r) => [r.meter, r.source, r.module, r.quantity.toString()])).toEqual([
+        ['events_ingested', 'batch', 'etl', '4'],
+      ]);
     }
   }, 90_000);
 });

@@ -45,7 +45,11 @@ describe('ops ingest-key rotate', () => {
   it('prints the new key and keeps the old key valid for 24 hours', async () => {
     const t = await createTenant();
     const out = json(await ops(['ingest-key', 'rotate', '--tenant', t.name, '--json'], env));
-    expect(out).toMatchObject({ tenant: { id: t.tenant.id, name: t.name }, id: expect.any(String), ingest_key: expect.stringMatching(/^sik_/) });
+    expect(out).toMatchObject({
+      tenant: { id: t.tenant.id, name: t.name },
+      id: expect.any(String),
+      ingest_key: expect.stringMatching(/^sik_/),
+    });
     expect(out.ingest_key).not.toBe(t.ingest_key);
     const until = new Date(out.previous_key_valid_until).getTime();
     expect(Math.abs(until - (s.app.rt.clock.now().getTime() + 24 * 3600_000))).toBeLessThan(120_000);
@@ -53,8 +57,13 @@ describe('ops ingest-key rotate', () => {
     expect((await authenticateIngestKey(prisma, out.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
     expect((await authenticateIngestKey(prisma, t.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
     // Once the grace period is over, the old key no longer authenticates.
-    await prisma.ingestKey.updateMany({ where: { tenantId: t.tenant.id, validUntil: { not: null } }, data: { validUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
-    await expect(authenticateIngestKey(prisma, t.ingest_key, s.app.rt.clock.now())).rejects.toThrow('Invalid X-Service-Key');
+    await prisma.ingestKey.updateMany({
+      where: { tenantId: t.tenant.id, validUntil: { not: null } },
+      data: { validUntil: new Date(s.app.rt.clock.now().getTime() - 1000) },
+    });
+    await expect(authenticateIngestKey(prisma, t.ingest_key, s.app.rt.clock.now())).rejects.toThrow(
+      'Invalid X-Service-Key',
+    );
     expect((await authenticateIngestKey(prisma, out.ingest_key, s.app.rt.clock.now())).tenantId).toBe(t.tenant.id);
   });
 
@@ -62,7 +71,9 @@ describe('ops ingest-key rotate', () => {
     const t = shared;
     const r = await ops(['ingest-key', 'rotate', '--tenant', t.name], env);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^New ingest key for tenant "cli-\w+" \(shown only this once\): sik_\S+\nThe previous key keeps working until \d{4}-/);
+    expect(r.stdout).toMatch(
+      /^New ingest key for tenant "cli-\w+" \(shown only this once\): sik_\S+\nThe previous key keeps working until \d{4}-/,
+    );
   });
 });
 
@@ -71,7 +82,11 @@ describe('operator audit trail', () => {
     const t = await createTenant();
     const tok = json(await ops(['token', 'create', '--email', t.email, '--name', 'audited', '--json'], env));
     json(await ops(['ingest-key', 'rotate', '--tenant', t.name, '--json'], env));
-    const r = await gql(s.url, tok.token, '{ auditLog { edges { node { action credentialKind actor { id } targetId } } } }');
+    const r = await gql(
+      s.url,
+      tok.token,
+      '{ auditLog { edges { node { action credentialKind actor { id } targetId } } } }',
+    );
     const rows = r.data.auditLog.edges.map((e: { node: unknown }) => e.node);
     expect(rows).toEqual(
       expect.arrayContaining([
@@ -93,7 +108,22 @@ describe('ops cluster join', () => {
       const member = shared;
       // The member calls the hub on 127.0.0.1 (allowlisted like a webhook receiver); same APP_SECRET as the server.
       const joinEnv = { ...env, WEBHOOK_URL_ALLOWLIST: '127.0.0.1', APP_SECRET: s.config.appSecret ?? undefined };
-      const r = await ops(['cluster', 'join', '--hub', hub.url, '--invite', invite.body.token, '--name', 'edge-cli', '--tenant', member.name, '--json'], joinEnv);
+      const r = await ops(
+        [
+          'cluster',
+          'join',
+          '--hub',
+          hub.url,
+          '--invite',
+          invite.body.token,
+          '--name',
+          'edge-cli',
+          '--tenant',
+          member.name,
+          '--json',
+        ],
+        joinEnv,
+      );
       const out = json(r);
       expect(out).toMatchObject({ hub: hub.url, name: 'edge-cli' });
       expect(r.stdout + r.stderr).not.toMatch(/scc_/);
@@ -107,7 +137,22 @@ describe('ops cluster join', () => {
       expect(after.lastError).toBeNull();
       expect(after.lastHeartbeatAt!.getTime()).toBeGreaterThan(link.lastHeartbeatAt!.getTime());
       // The invite was single-use: a second join with it exits 1 and stores nothing new.
-      const again = await ops(['cluster', 'join', '--hub', hub.url, '--invite', invite.body.token, '--name', 'edge-cli-2', '--tenant', member.name, '--json'], joinEnv);
+      const again = await ops(
+        [
+          'cluster',
+          'join',
+          '--hub',
+          hub.url,
+          '--invite',
+          invite.body.token,
+          '--name',
+          'edge-cli-2',
+          '--tenant',
+          member.name,
+          '--json',
+        ],
+        joinEnv,
+      );
       expect(again.code).toBe(1);
       expect(again.stdout).toBe('');
     } finally {
@@ -140,7 +185,22 @@ describe('ops on the embedded database', () => {
   it('works under DATA_DIR without DATABASE_URL, and explains when another process holds it', async () => {
     const dataDir = tmpDir();
     const embEnv = { DATABASE_URL: undefined, REDIS_URL: undefined, DATA_DIR: dataDir };
-    const out = json(await ops(['tenant', 'create', '--name', 'emb', '--admin-email', 'e@emb.test', '--admin-password', 'password-123', '--json'], embEnv));
+    const out = json(
+      await ops(
+        [
+          'tenant',
+          'create',
+          '--name',
+          'emb',
+          '--admin-email',
+          'e@emb.test',
+          '--admin-password',
+          'password-123',
+          '--json',
+        ],
+        embEnv,
+      ),
+    );
     expect(out.tenant.name).toBe('emb');
 
     const held = await startEmbeddedPostgres(path.join(dataDir, 'pglite'));

@@ -32,86 +32,222 @@ beforeAll(async () => {
   dataDir = svc.dataDir;
   // What the CLI sees: the same DATA_DIR, no DATABASE_URL (so the embedded database the server holds).
   cliEnv = { DATA_DIR: dataDir, DATABASE_URL: undefined, REDIS_URL: undefined };
-  adminToken = json(await ops(['token', 'create', '--email', 'admin@demo.local', '--name', 'cli-test', '--json'], cliEnv)).token;
+  adminToken = json(
+    await ops(['token', 'create', '--email', 'admin@demo.local', '--name', 'cli-test', '--json'], cliEnv),
+  ).token;
 }, 180_000);
 afterAll(() => stopEmbeddedService(svc, redisPrefix));
 
 describe('ops while the server runs on the embedded database', () => {
-  it('creates a user through npm run --silent ops, and the user logs in to the running server', { timeout: 60_000 }, async () => {
-    // The admin socket exists only for its owner.
-    const sock = path.join(dataDir, 'run', 'ops.sock');
-    expect(fs.statSync(path.dirname(sock)).mode & 0o777).toBe(0o700);
-    expect(fs.statSync(sock).isSocket()).toBe(true);
+  it(
+    'creates a user through npm run --silent ops, and the user logs in to the running server',
+    { timeout: 60_000 },
+    async () => {
+      // The admin socket exists only for its owner.
+      const sock = path.join(dataDir, 'run', 'ops.sock');
+      expect(fs.statSync(path.dirname(sock)).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(sock).isSocket()).toBe(true);
 
-    const out = json(await npmOps(['user', 'create', '--tenant', 'demo', '--email', 'carol@demo.local', '--password', 'carol-password-1', '--role', 'member', '--json'], cliEnv));
-    expect(out).toMatchObject({ email: 'carol@demo.local', role: 'member', kind: 'human', tenant: { name: 'demo' } });
-    const login = await rest(svc.url).post('/auth/login', { email: 'carol@demo.local', password: 'carol-password-1' });
-    expect(login.status).toBe(200);
-    expect((await rest(svc.url, login.body.access_token).get('/auth/me')).body.role).toBe('member');
+      const out = json(
+        await npmOps(
+          [
+            'user',
+            'create',
+            '--tenant',
+            'demo',
+            '--email',
+            'carol@demo.local',
+            '--password',
+            'carol-password-1',
+            '--role',
+            'member',
+            '--json',
+          ],
+          cliEnv,
+        ),
+      );
+      expect(out).toMatchObject({ email: 'carol@demo.local', role: 'member', kind: 'human', tenant: { name: 'demo' } });
+      const login = await rest(svc.url).post('/auth/login', {
+        email: 'carol@demo.local',
+        password: 'carol-password-1',
+      });
+      expect(login.status).toBe(200);
+      expect((await rest(svc.url, login.body.access_token).get('/auth/me')).body.role).toBe('member');
 
-    // A service user, listed with the rest.
-    json(await ops(['user', 'create', '--tenant', 'demo', '--email', 'ci@demo.local', '--role', 'member', '--service', '--json'], cliEnv));
-    const users = json(await ops(['user', 'list', '--tenant', 'demo', '--json'], cliEnv)).items;
-    expect(users.map((u: { email: string; kind: string }) => `${u.email}:${u.kind}`)).toEqual(['admin@demo.local:human', 'carol@demo.local:human', 'ci@demo.local:service']);
-  });
+      // A service user, listed with the rest.
+      json(
+        await ops(
+          ['user', 'create', '--tenant', 'demo', '--email', 'ci@demo.local', '--role', 'member', '--service', '--json'],
+          cliEnv,
+        ),
+      );
+      const users = json(await ops(['user', 'list', '--tenant', 'demo', '--json'], cliEnv)).items;
+      expect(users.map((u: { email: string; kind: string }) => `${u.email}:${u.kind}`)).toEqual([
+        'admin@demo.local:human',
+        'carol@demo.local:human',
+        'ci@demo.local:service',
+      ]);
+    },
+  );
 
-  it('sets a role and resets a password: the old password and session stop working, the new one works', { timeout: 60_000 }, async () => {
-    json(await ops(['user', 'create', '--tenant', 'demo', '--email', 'dave@demo.local', '--password', 'dave-password-1', '--role', 'member', '--json'], cliEnv));
-    const before = await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: 'dave-password-1' });
-    expect(before.status).toBe(200);
+  it(
+    'sets a role and resets a password: the old password and session stop working, the new one works',
+    { timeout: 60_000 },
+    async () => {
+      json(
+        await ops(
+          [
+            'user',
+            'create',
+            '--tenant',
+            'demo',
+            '--email',
+            'dave@demo.local',
+            '--password',
+            'dave-password-1',
+            '--role',
+            'member',
+            '--json',
+          ],
+          cliEnv,
+        ),
+      );
+      const before = await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: 'dave-password-1' });
+      expect(before.status).toBe(200);
 
-    const role = json(await ops(['user', 'set-role', '--email', 'dave@demo.local', '--role', 'admin', '--json'], cliEnv));
-    expect(role).toMatchObject({ role: 'admin', previous_role: 'member' });
-    expect((await rest(svc.url, before.body.access_token).get('/auth/me')).body.role).toBe('admin');
+      const role = json(
+        await ops(['user', 'set-role', '--email', 'dave@demo.local', '--role', 'admin', '--json'], cliEnv),
+      );
+      expect(role).toMatchObject({ role: 'admin', previous_role: 'member' });
+      expect((await rest(svc.url, before.body.access_token).get('/auth/me')).body.role).toBe('admin');
 
-    const reset = json(await ops(['password', 'reset', '--email', 'dave@demo.local', '--json'], cliEnv));
-    expect(reset.sessions_ended).toBe(1);
-    expect(reset.password).toMatch(/^[\w-]{16}$/);
-    expect((await rest(svc.url, before.body.access_token).get('/auth/me')).status).toBe(401);
-    expect((await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: 'dave-password-1' })).status).toBe(401);
-    expect((await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: reset.password })).status).toBe(200);
+      const reset = json(await ops(['password', 'reset', '--email', 'dave@demo.local', '--json'], cliEnv));
+      expect(reset.sessions_ended).toBe(1);
+      expect(reset.password).toMatch(/^[\w-]{16}$/);
+      expect((await rest(svc.url, before.body.access_token).get('/auth/me')).status).toBe(401);
+      expect(
+        (await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: 'dave-password-1' })).status,
+      ).toBe(401);
+      expect(
+        (await rest(svc.url).post('/auth/login', { email: 'dave@demo.local', password: reset.password })).status,
+      ).toBe(200);
 
-    const bad = await ops(['password', 'reset', '--email', 'ci@demo.local', '--password', 'whatever-123'], cliEnv);
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--email: is a service user');
-    const missing = await ops(['user', 'set-role', '--email', 'nobody@demo.local', '--role', 'admin'], cliEnv);
-    expect(missing.code).toBe(1);
-    expect(missing.stdout).toBe('');
-    expect(missing.stderr).toMatch(/not found/i);
-  });
+      const bad = await ops(['password', 'reset', '--email', 'ci@demo.local', '--password', 'whatever-123'], cliEnv);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--email: is a service user');
+      const missing = await ops(['user', 'set-role', '--email', 'nobody@demo.local', '--role', 'admin'], cliEnv);
+      expect(missing.code).toBe(1);
+      expect(missing.stdout).toBe('');
+      expect(missing.stderr).toMatch(/not found/i);
+    },
+  );
 
-  it('rules, devices and webhooks made with ops are what the API shows; usage errors name the option', { timeout: 90_000 }, async () => {
-    const api = rest(svc.url, adminToken);
-    const rule = json(await ops(['rule', 'create', '--tenant', 'demo', '--name', 'Deploy failed', '--type-glob', 'deploy.*', '--severity', 'critical', '--alert-severity', 'critical', '--json'], cliEnv));
-    expect((await api.get(`/alert-rules/${rule.id}`)).body).toEqual(rule);
-    const hb = json(await ops(['rule', 'create', '--tenant', 'demo', '--name', 'Heartbeat', '--kind', 'absence', '--type-glob', 'heartbeat', '--window-seconds', '300', '--json'], cliEnv));
-    expect(hb).toMatchObject({ kind: 'absence', window_seconds: 300 });
-    const noWindow = await ops(['rule', 'create', '--tenant', 'demo', '--name', 'x', '--kind', 'absence'], cliEnv);
-    expect(noWindow.code).toBe(2);
-    expect(noWindow.stderr).toContain('--window-seconds: is required for an absence rule');
-    expect(json(await ops(['rule', 'list', '--tenant', 'demo', '--json'], cliEnv)).items.map((r: { id: string }) => r.id)).toEqual([rule.id, hb.id]);
-    expect(json(await ops(['rule', 'delete', '--tenant', 'demo', '--id', hb.id, '--json'], cliEnv))).toEqual({ id: hb.id, deleted: true });
-    expect((await api.get(`/alert-rules/${hb.id}`)).status).toBe(404);
+  it(
+    'rules, devices and webhooks made with ops are what the API shows; usage errors name the option',
+    { timeout: 90_000 },
+    async () => {
+      const api = rest(svc.url, adminToken);
+      const rule = json(
+        await ops(
+          [
+            'rule',
+            'create',
+            '--tenant',
+            'demo',
+            '--name',
+            'Deploy failed',
+            '--type-glob',
+            'deploy.*',
+            '--severity',
+            'critical',
+            '--alert-severity',
+            'critical',
+            '--json',
+          ],
+          cliEnv,
+        ),
+      );
+      expect((await api.get(`/alert-rules/${rule.id}`)).body).toEqual(rule);
+      const hb = json(
+        await ops(
+          [
+            'rule',
+            'create',
+            '--tenant',
+            'demo',
+            '--name',
+            'Heartbeat',
+            '--kind',
+            'absence',
+            '--type-glob',
+            'heartbeat',
+            '--window-seconds',
+            '300',
+            '--json',
+          ],
+          cliEnv,
+        ),
+      );
+      expect(hb).toMatchObject({ kind: 'absence', window_seconds: 300 });
+      const noWindow = await ops(['rule', 'create', '--tenant', 'demo', '--name', 'x', '--kind', 'absence'], cliEnv);
+      expect(noWindow.code).toBe(2);
+      expect(noWindow.stderr).toContain('--window-seconds: is required for an absence rule');
+      expect(
+        json(await ops(['rule', 'list', '--tenant', 'demo', '--json'], cliEnv)).items.map((r: { id: string }) => r.id),
+      ).toEqual([rule.id, hb.id]);
+      expect(json(await ops(['rule', 'delete', '--tenant', 'demo', '--id', hb.id, '--json'], cliEnv))).toEqual({
+        id: hb.id,
+        deleted: true,
+      });
+      expect((await api.get(`/alert-rules/${hb.id}`)).status).toBe(404);
 
-    const device = json(await ops(['device', 'create', '--tenant', 'demo', '--name', 'edge-1', '--site', 'ams1', '--role', 'edge', '--json'], cliEnv));
-    expect((await api.get(`/sot/devices/${device.id}`)).body).toMatchObject({ name: 'edge-1', site: 'ams1', role: 'edge' });
-    expect(json(await ops(['device', 'list', '--tenant', 'demo', '--json'], cliEnv)).items.map((d: { name: string }) => d.name)).toEqual(['edge-1']);
-    const taken = await ops(['device', 'create', '--tenant', 'demo', '--name', 'edge-1'], cliEnv);
-    expect(taken.code).toBe(1);
-    expect(taken.stderr).toContain('already exists');
+      const device = json(
+        await ops(
+          ['device', 'create', '--tenant', 'demo', '--name', 'edge-1', '--site', 'ams1', '--role', 'edge', '--json'],
+          cliEnv,
+        ),
+      );
+      expect((await api.get(`/sot/devices/${device.id}`)).body).toMatchObject({
+        name: 'edge-1',
+        site: 'ams1',
+        role: 'edge',
+      });
+      expect(
+        json(await ops(['device', 'list', '--tenant', 'demo', '--json'], cliEnv)).items.map(
+          (d: { name: string }) => d.name,
+        ),
+      ).toEqual(['edge-1']);
+      const taken = await ops(['device', 'create', '--tenant', 'demo', '--name', 'edge-1'], cliEnv);
+      expect(taken.code).toBe(1);
+      expect(taken.stderr).toContain('already exists');
 
-    const inbound = json(await ops(['webhook', 'create', '--tenant', 'demo', '--name', 'GitHub', '--json'], cliEnv));
-    expect(inbound.url).toBe(`${svc.url}/api/v1/webhooks/${inbound.slug}`);
-    expect(inbound.secret).toMatch(/^whsec_/);
-    const listed = await api.get('/inbound-webhooks');
-    expect(listed.body.items.map((w: { id: string }) => w.id)).toEqual([inbound.id]);
-    const badTopic = await ops(['webhook', 'create', '--tenant', 'demo', '--name', 'pager', '--url', 'https://hooks.example.net/x', '--on', 'alert.exploded'], cliEnv);
-    expect(badTopic.code).toBe(2);
-    expect(badTopic.stderr).toContain('--on: unknown topic alert.exploded');
-    const all = json(await ops(['webhook', 'list', '--tenant', 'demo', '--json'], cliEnv));
-    expect(all.inbound.map((w: { id: string }) => w.id)).toEqual([inbound.id]);
-    expect(all.outbound).toEqual([]);
-  });
+      const inbound = json(await ops(['webhook', 'create', '--tenant', 'demo', '--name', 'GitHub', '--json'], cliEnv));
+      expect(inbound.url).toBe(`${svc.url}/api/v1/webhooks/${inbound.slug}`);
+      expect(inbound.secret).toMatch(/^whsec_/);
+      const listed = await api.get('/inbound-webhooks');
+      expect(listed.body.items.map((w: { id: string }) => w.id)).toEqual([inbound.id]);
+      const badTopic = await ops(
+        [
+          'webhook',
+          'create',
+          '--tenant',
+          'demo',
+          '--name',
+          'pager',
+          '--url',
+          'https://hooks.example.net/x',
+          '--on',
+          'alert.exploded',
+        ],
+        cliEnv,
+      );
+      expect(badTopic.code).toBe(2);
+      expect(badTopic.stderr).toContain('--on: unknown topic alert.exploded');
+      const all = json(await ops(['webhook', 'list', '--tenant', 'demo', '--json'], cliEnv));
+      expect(all.inbound.map((w: { id: string }) => w.id)).toEqual([inbound.id]);
+      expect(all.outbound).toEqual([]);
+    },
+  );
 });
 
 describe('ops after the server stopped', () => {

@@ -21,7 +21,20 @@ beforeAll(async () => {
 describe('ops tenant create', () => {
   it('prints only the tenant, admin and ingest key as JSON through npm run --silent, and the admin can log in (process)', async () => {
     const name = `cli-${uniq()}`;
-    const r = await npmOps(['tenant', 'create', '--name', name, '--admin-email', `boss@${name}.test`, '--admin-password', 'correct-horse-1', '--json'], env);
+    const r = await npmOps(
+      [
+        'tenant',
+        'create',
+        '--name',
+        name,
+        '--admin-email',
+        `boss@${name}.test`,
+        '--admin-password',
+        'correct-horse-1',
+        '--json',
+      ],
+      env,
+    );
     const out = json(r);
     expect(Object.keys(out).sort()).toEqual(['admin', 'ingest_key', 'tenant']);
     expect(out.tenant).toEqual({ id: expect.any(String), name });
@@ -35,7 +48,20 @@ describe('ops tenant create', () => {
 
   it('exits 1 with nothing on stdout when the tenant name is taken (process)', async () => {
     const t = shared;
-    const r = await opsProcess(['tenant', 'create', '--name', t.name, '--admin-email', `other-${uniq()}@x.test`, '--admin-password', 'password-123', '--json'], env);
+    const r = await opsProcess(
+      [
+        'tenant',
+        'create',
+        '--name',
+        t.name,
+        '--admin-email',
+        `other-${uniq()}@x.test`,
+        '--admin-password',
+        'password-123',
+        '--json',
+      ],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`A tenant named "${t.name}" already exists`);
@@ -50,7 +76,20 @@ describe('ops tenant create', () => {
   });
 
   it('exits 2 naming the options whose values are invalid', async () => {
-    const r = await ops(['tenant', 'create', '--name', `cli-${uniq()}`, '--admin-email', 'not-an-email', '--admin-password', 'short', '--json'], env);
+    const r = await ops(
+      [
+        'tenant',
+        'create',
+        '--name',
+        `cli-${uniq()}`,
+        '--admin-email',
+        'not-an-email',
+        '--admin-password',
+        'short',
+        '--json',
+      ],
+      env,
+    );
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('--admin-email: must be an email address');
@@ -63,7 +102,8 @@ describe('ops usage errors', () => {
     const r = await ops(['tenant', 'delete', '--name', 'x'], env);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('Unknown command "tenant delete"');
-    for (const c of ['tenant create', 'user create', 'token create', 'ingest-key rotate', 'db migrate']) expect(r.stderr).toContain(c);
+    for (const c of ['tenant create', 'user create', 'token create', 'ingest-key rotate', 'db migrate'])
+      expect(r.stderr).toContain(c);
   });
 
   it('exits 2 for an unknown option (process)', async () => {
@@ -83,8 +123,31 @@ describe('ops user create', () => {
   it('creates a member who can log in with the password', async () => {
     const t = shared;
     const email = `m-${uniq()}@x.test`;
-    const out = json(await ops(['user', 'create', '--tenant', t.name, '--email', email, '--password', 'member-pass-1', '--role', 'member', '--json'], env));
-    expect(out).toEqual({ id: expect.any(String), email, role: 'member', kind: 'human', tenant: { id: t.tenant.id, name: t.name } });
+    const out = json(
+      await ops(
+        [
+          'user',
+          'create',
+          '--tenant',
+          t.name,
+          '--email',
+          email,
+          '--password',
+          'member-pass-1',
+          '--role',
+          'member',
+          '--json',
+        ],
+        env,
+      ),
+    );
+    expect(out).toEqual({
+      id: expect.any(String),
+      email,
+      role: 'member',
+      kind: 'human',
+      tenant: { id: t.tenant.id, name: t.name },
+    });
     const li = await login(email, 'member-pass-1');
     expect(li.status).toBe(200);
     const me = await rest(s.url, li.body.access_token).get('/auth/me');
@@ -94,7 +157,12 @@ describe('ops user create', () => {
   it('creates a service user, which cannot log in with a password', async () => {
     const t = shared;
     const email = `svc-${uniq()}@x.test`;
-    const out = json(await ops(['user', 'create', '--tenant', t.tenant.id, '--email', email, '--role', 'member', '--service', '--json'], env));
+    const out = json(
+      await ops(
+        ['user', 'create', '--tenant', t.tenant.id, '--email', email, '--role', 'member', '--service', '--json'],
+        env,
+      ),
+    );
     expect(out).toMatchObject({ email, kind: 'service', role: 'member' });
     expect((await login(email, 'anything-at-all')).status).toBe(401);
   });
@@ -102,7 +170,23 @@ describe('ops user create', () => {
   it('exits 2 for a service user with a password and for an unknown role', async () => {
     const t = shared;
     const [withPassword, badRole] = await Promise.all([
-      ops(['user', 'create', '--tenant', t.name, '--email', `s-${uniq()}@x.test`, '--role', 'member', '--service', '--password', 'password-123', '--json'], env),
+      ops(
+        [
+          'user',
+          'create',
+          '--tenant',
+          t.name,
+          '--email',
+          `s-${uniq()}@x.test`,
+          '--role',
+          'member',
+          '--service',
+          '--password',
+          'password-123',
+          '--json',
+        ],
+        env,
+      ),
       ops(['user', 'create', '--tenant', t.name, '--email', `r-${uniq()}@x.test`, '--role', 'owner', '--json'], env),
     ]);
     expect(withPassword.code).toBe(2);
@@ -112,7 +196,10 @@ describe('ops user create', () => {
   });
 
   it('exits 1 for an unknown tenant', async () => {
-    const r = await ops(['user', 'create', '--tenant', `nope-${uniq()}`, '--email', `x-${uniq()}@x.test`, '--role', 'member', '--json'], env);
+    const r = await ops(
+      ['user', 'create', '--tenant', `nope-${uniq()}`, '--email', `x-${uniq()}@x.test`, '--role', 'member', '--json'],
+      env,
+    );
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/Tenant "nope-\w+" not found/);
@@ -137,8 +224,15 @@ describe('ops token create', () => {
   it('mints for a service user with an expiry in days', async () => {
     const t = shared;
     const email = `svc-${uniq()}@x.test`;
-    json(await ops(['user', 'create', '--tenant', t.name, '--email', email, '--role', 'member', '--service', '--json'], env));
-    const out = json(await ops(['token', 'create', '--email', email, '--name', 'ci', '--expires-in-days', '30', '--json'], env));
+    json(
+      await ops(
+        ['user', 'create', '--tenant', t.name, '--email', email, '--role', 'member', '--service', '--json'],
+        env,
+      ),
+    );
+    const out = json(
+      await ops(['token', 'create', '--email', email, '--name', 'ci', '--expires-in-days', '30', '--json'], env),
+    );
     const list = await rest(s.url, out.token).get('/auth/tokens');
     const expiresAt = new Date(list.body.find((x: { id: string }) => x.id === out.id).expires_at).getTime();
     expect(Math.abs(expiresAt - (s.app.rt.clock.now().getTime() + 30 * 86400_000))).toBeLessThan(120_000);
@@ -146,7 +240,11 @@ describe('ops token create', () => {
 
   it('exits 2 naming --expires-in-days for 0, 4000 and a non-number', async () => {
     const t = shared;
-    const results = await Promise.all(['0', '4000', 'x'].map((d) => ops(['token', 'create', '--email', t.email, '--name', 'n', '--expires-in-days', d, '--json'], env)));
+    const results = await Promise.all(
+      ['0', '4000', 'x'].map((d) =>
+        ops(['token', 'create', '--email', t.email, '--name', 'n', '--expires-in-days', d, '--json'], env),
+      ),
+    );
     for (const r of results) {
       expect(r.code).toBe(2);
       expect(r.stdout).toBe('');

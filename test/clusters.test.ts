@@ -48,7 +48,9 @@ describe('clusters', () => {
     const minted = await mintInvite();
     invite = minted.token;
     expect(invite).toMatch(/^sci_/);
-    expect(minted.command).toBe(`npm run --silent ops -- cluster join --hub ${hub.url} --invite ${invite} --name <name>`);
+    expect(minted.command).toBe(
+      `npm run --silent ops -- cluster join --hub ${hub.url} --invite ${invite} --name <name>`,
+    );
     const hours = (Date.parse(minted.expires_at) - hub.app.rt.clock.now().getTime()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
@@ -62,31 +64,47 @@ describe('clusters', () => {
     clusterId = joined.clusterId;
     const link = await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } });
     expect(link.credentialCiphertext).toMatch(/^v1\./);
-    const cluster = await eventually(async () => {
-      const r = await rest(hub.url, hubMemberToken).get('/clusters');
-      expect(r.status).toBe(200);
-      const c = r.body.items.find((x: { id: string }) => x.id === clusterId);
-      return c?.status === 'connected' && c.version ? c : null;
-    }, 15_000, 100);
-    expect(cluster).toMatchObject({ name: 'edge-1', status: 'connected', version: '0.1.0', summary: { open_alerts: { info: 0, warning: 0, critical: 0 }, device_count: 0 } });
+    const cluster = await eventually(
+      async () => {
+        const r = await rest(hub.url, hubMemberToken).get('/clusters');
+        expect(r.status).toBe(200);
+        const c = r.body.items.find((x: { id: string }) => x.id === clusterId);
+        return c?.status === 'connected' && c.version ? c : null;
+      },
+      15_000,
+      100,
+    );
+    expect(cluster).toMatchObject({
+      name: 'edge-1',
+      status: 'connected',
+      version: '0.1.0',
+      summary: { open_alerts: { info: 0, warning: 0, critical: 0 }, device_count: 0 },
+    });
     expect(cluster.last_seen_at).not.toBeNull();
     const viaGraphql = await gql(hub.url, ht.adminToken, '{ clusters { id name status } }');
     expect(viaGraphql.data.clusters).toContainEqual({ id: clusterId, name: 'edge-1', status: 'CONNECTED' });
   });
 
   it('a reused invite gets 401, through the join logic and on the REST route', async () => {
-    await expect(joinCluster(member.app.rt, { hub: hub.url, invite, name: 'edge-again', tenant: mt.name })).rejects.toBeInstanceOf(Unauthenticated);
+    await expect(
+      joinCluster(member.app.rt, { hub: hub.url, invite, name: 'edge-again', tenant: mt.name }),
+    ).rejects.toBeInstanceOf(Unauthenticated);
     const raw = await rest(hub.url).post('/clusters/join', { invite, name: 'edge-again' });
     expect(raw.status).toBe(401);
     expect(raw.body.detail).toMatch(/already used/);
-    expect((await rest(hub.url).post('/clusters/join', { invite: 'sci_not-a-real-invite', name: 'x' })).status).toBe(401);
+    expect((await rest(hub.url).post('/clusters/join', { invite: 'sci_not-a-real-invite', name: 'x' })).status).toBe(
+      401,
+    );
     expect((await rest(hub.url).post('/clusters/join', { name: 'x' })).status).toBe(422);
   });
 
   it('an expired invite gets 401', async () => {
     const minted = await mintInvite();
     // Moves the expiry into the past rather than waiting 24 hours.
-    await hub.app.rt.prisma.clusterInvite.update({ where: { id: minted.id }, data: { expiresAt: new Date(hub.app.rt.clock.now().getTime() - 1000) } });
+    await hub.app.rt.prisma.clusterInvite.update({
+      where: { id: minted.id },
+      data: { expiresAt: new Date(hub.app.rt.clock.now().getTime() - 1000) },
+    });
     const r = await rest(hub.url).post('/clusters/join', { invite: minted.token, name: 'late' });
     expect(r.status).toBe(401);
     expect(r.body.detail).toMatch(/expired/);
@@ -99,25 +117,50 @@ describe('clusters', () => {
       config: { paths: { summary: 'title', severity: 'level', alert_key: 'id' } },
     });
     expect(created.status).toBe(201);
-    const push = await rest(member.url).post(`/integrations/${created.body.id}/push`, { id: 'gpu-7', title: 'GPU 7 fell off the bus', level: 'critical' }, { token: created.body.push_token });
+    const push = await rest(member.url).post(
+      `/integrations/${created.body.id}/push`,
+      { id: 'gpu-7', title: 'GPU 7 fell off the bus', level: 'critical' },
+      { token: created.body.push_token },
+    );
     expect(push.status).toBe(200);
     expect(push.body).toEqual({ events: 1, alerts_opened: 1, alerts_resolved: 0 });
 
-    const forwarded = await eventually(async () => {
-      const r = await rest(hub.url, ht.adminToken).get('/events?module=clusters');
-      return r.body.find((e: { type: string }) => e.type === 'cluster.alert');
-    }, 15_000, 100);
-    expect(forwarded).toMatchObject({ severity: 'critical', source: 'cluster/edge-1', summary: '[edge-1] GPU 7 fell off the bus', labels: { cluster_id: clusterId, cluster: 'edge-1' } });
+    const forwarded = await eventually(
+      async () => {
+        const r = await rest(hub.url, ht.adminToken).get('/events?module=clusters');
+        return r.body.find((e: { type: string }) => e.type === 'cluster.alert');
+      },
+      15_000,
+      100,
+    );
+    expect(forwarded).toMatchObject({
+      severity: 'critical',
+      source: 'cluster/edge-1',
+      summary: '[edge-1] GPU 7 fell off the bus',
+      labels: { cluster_id: clusterId, cluster: 'edge-1' },
+    });
     const memberAlert = (await rest(member.url, mt.adminToken).get('/alerts?severity=critical')).body.items[0];
     expect(forwarded.labels.remote_alert_id).toBe(memberAlert.id);
 
-    const summary = await eventually(async () => {
-      const r = await rest(hub.url, ht.adminToken).get(`/clusters/${clusterId}`);
-      return r.body.summary.open_alerts?.critical === 1 ? r.body.summary : null;
-    }, 15_000, 100);
+    const summary = await eventually(
+      async () => {
+        const r = await rest(hub.url, ht.adminToken).get(`/clusters/${clusterId}`);
+        return r.body.summary.open_alerts?.critical === 1 ? r.body.summary : null;
+      },
+      15_000,
+      100,
+    );
     expect(summary).toEqual({ open_alerts: { info: 0, warning: 0, critical: 1 }, device_count: 0 });
     // Forwarded once: later heartbeats do not repeat it.
-    await eventually(async () => ((await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } })).lastHeartbeatAt?.getTime() ?? 0) > member.app.rt.clock.now().getTime() - 200, 10_000, 100);
+    await eventually(
+      async () =>
+        ((
+          await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } })
+        ).lastHeartbeatAt?.getTime() ?? 0) >
+        member.app.rt.clock.now().getTime() - 200,
+      10_000,
+      100,
+    );
     const again = await rest(hub.url, ht.adminToken).get('/events?module=clusters');
     expect(again.body.filter((e: { type: string }) => e.type === 'cluster.alert')).toHaveLength(1);
   });
@@ -132,13 +175,21 @@ describe('clusters', () => {
 
   it('a cluster that stops sending heartbeats turns stale', async () => {
     const minted = await mintInvite();
-    const joined = await rest(hub.url).post('/clusters/join', { invite: minted.token, name: 'silent', version: '9.9.9' });
+    const joined = await rest(hub.url).post('/clusters/join', {
+      invite: minted.token,
+      name: 'silent',
+      version: '9.9.9',
+    });
     expect(joined.status).toBe(201);
     expect(joined.body.credential).toMatch(/^scc_/);
-    const stale = await eventually(async () => {
-      const r = await rest(hub.url, ht.adminToken).get(`/clusters/${joined.body.cluster_id}`);
-      return r.body.status === 'stale' ? r.body : null;
-    }, 20_000, 250);
+    const stale = await eventually(
+      async () => {
+        const r = await rest(hub.url, ht.adminToken).get(`/clusters/${joined.body.cluster_id}`);
+        return r.body.status === 'stale' ? r.body : null;
+      },
+      20_000,
+      250,
+    );
     expect(stale).toMatchObject({ name: 'silent', version: '9.9.9' });
   });
 
@@ -150,10 +201,14 @@ describe('clusters', () => {
     const credential = member.app.rt.secretBox.open(link.credentialCiphertext);
     const hb = await rest(hub.url).post('/clusters/heartbeat', { version: '0.1.0' }, { token: credential });
     expect(hb.status).toBe(401);
-    const noted = await eventually(async () => {
-      const l = await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } });
-      return l.lastError?.includes('401') ? l : null;
-    }, 15_000, 100);
+    const noted = await eventually(
+      async () => {
+        const l = await member.app.rt.prisma.clusterLink.findFirstOrThrow({ where: { tenantId: mt.tenantId } });
+        return l.lastError?.includes('401') ? l : null;
+      },
+      15_000,
+      100,
+    );
     expect(noted.lastError).toMatch(/revoked/);
     const listed = await rest(hub.url, ht.adminToken).get('/clusters');
     expect(listed.body.items.find((c: { id: string }) => c.id === clusterId).status).toBe('revoked');

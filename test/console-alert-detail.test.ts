@@ -25,24 +25,67 @@ const ingest = async (tenant: BuiltTenant, body: Record<string, unknown>): Promi
   expect(r.status).toBe(202);
   return r.body.id;
 };
-const alertOf = (eventId: string) => eventually(async () => (await s.app.rt.prisma.alertEvent.findFirst({ where: { eventId }, include: { alert: true } }))?.alert, 30_000);
+const alertOf = (eventId: string) =>
+  eventually(
+    async () => (await s.app.rt.prisma.alertEvent.findFirst({ where: { eventId }, include: { alert: true } }))?.alert,
+    30_000,
+  );
 
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000' },
   setUp: async () => {
     other = await buildTenant(s.app.rt);
     // A device whose running configuration drifted from its intent: triage cites the device and the drift report.
-    deviceId = (await api('mutation { createDevice(input: { name: "leaf-3", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
-    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 9216\n' } });
-    await api('mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname leaf-3\nmtu 1500\n' } });
+    deviceId = (await api('mutation { createDevice(input: { name: "leaf-3", site: "fra1", role: "leaf" }) { id } }'))
+      .createDevice.id;
+    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', {
+      input: { deviceId, config: 'hostname leaf-3\nmtu 9216\n' },
+    });
+    await api('mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', {
+      input: { deviceId, config: 'hostname leaf-3\nmtu 1500\n' },
+    });
     await api('mutation($id: ID!) { reconcileDevice(id: $id) { queuedAt } }', { id: deviceId });
-    await eventually(async () => (await api('query($id: ID!) { device(id: $id) { drift { status } } }', { id: deviceId })).device.drift?.status === 'DRIFTED', 30_000);
-    for (const tenant of [t, other]) await api('mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, summaryTemplate: "{{summary}}", resolveTypeGlob: "link.up" }) { id } }', undefined, tenant.adminToken);
+    await eventually(
+      async () =>
+        (await api('query($id: ID!) { device(id: $id) { drift { status } } }', { id: deviceId })).device.drift
+          ?.status === 'DRIFTED',
+      30_000,
+    );
+    for (const tenant of [t, other])
+      await api(
+        'mutation { createAlertRule(input: { name: "Link faults", typeGlob: "link.*", alertSeverity: CRITICAL, summaryTemplate: "{{summary}}", resolveTypeGlob: "link.up" }) { id } }',
+        undefined,
+        tenant.adminToken,
+      );
     // The runbook as an annotation (Alertmanager style), and one where the source put it in a label.
-    prodAlert = await alertOf(await ingest(t, { type: 'link.down', source: 'leaf-3', severity: 'critical', summary: 'uplink 1 down on leaf-3', labels: { service: 'fabric', env: 'prod' }, payload: { annotations: { runbook_url: RUNBOOK, description: 'Uplink 1 lost carrier' } } }));
-    stagingAlert = await alertOf(await ingest(t, { type: 'link.flap', source: 'leaf-9', severity: 'warning', summary: 'port 7 flapping on leaf-9', labels: { env: 'staging', runbook_url: WIKI } }));
+    prodAlert = await alertOf(
+      await ingest(t, {
+        type: 'link.down',
+        source: 'leaf-3',
+        severity: 'critical',
+        summary: 'uplink 1 down on leaf-3',
+        labels: { service: 'fabric', env: 'prod' },
+        payload: { annotations: { runbook_url: RUNBOOK, description: 'Uplink 1 lost carrier' } },
+      }),
+    );
+    stagingAlert = await alertOf(
+      await ingest(t, {
+        type: 'link.flap',
+        source: 'leaf-9',
+        severity: 'warning',
+        summary: 'port 7 flapping on leaf-9',
+        labels: { env: 'staging', runbook_url: WIKI },
+      }),
+    );
     // Another tenant's alert with the same labels: never listed here.
-    await alertOf(await ingest(other, { type: 'link.down', source: 'leaf-3', summary: 'their uplink down', labels: { service: 'fabric', env: 'prod' } }));
+    await alertOf(
+      await ingest(other, {
+        type: 'link.down',
+        source: 'leaf-3',
+        summary: 'their uplink down',
+        labels: { service: 'fabric', env: 'prod' },
+      }),
+    );
   },
 });
 
@@ -78,7 +121,10 @@ describe('alert labels and annotations', () => {
     expect(await admin.getByLabel('Labels', { exact: true }).inputValue()).toBe('env=prod');
     const table = admin.getByRole('table', { name: 'Alerts' });
     await table.getByRole('link', { name: 'uplink 1 down on leaf-3' }).waitFor();
-    await eventually(async () => (await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).count()) === 0, 15_000);
+    await eventually(
+      async () => (await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).count()) === 0,
+      15_000,
+    );
     await admin.getByRole('status', { name: 'Alerts found' }).getByText('1 alert', { exact: true }).waitFor();
   });
 
@@ -86,7 +132,12 @@ describe('alert labels and annotations', () => {
     await admin.goto(`${s.url}/alerts/${stagingAlert.id}`);
     await admin.getByRole('heading', { level: 1, name: 'port 7 flapping on leaf-9' }).waitFor();
     await admin.getByRole('list', { name: 'Alert labels' }).getByText(`runbook_url=${WIKI}`).waitFor();
-    expect(await admin.getByRole('group', { name: 'Annotations' }).getByRole('link', { name: 'Runbook' }).getAttribute('href')).toBe(WIKI);
+    expect(
+      await admin
+        .getByRole('group', { name: 'Annotations' })
+        .getByRole('link', { name: 'Runbook' })
+        .getAttribute('href'),
+    ).toBe(WIKI);
   });
 });
 
@@ -100,14 +151,23 @@ describe('ids as links', () => {
     // The device and its drift report both open the device's page; the full ids are shown beside them.
     const deviceLink = drift.getByRole('link', { name: 'device leaf-3' });
     expect(await deviceLink.getAttribute('href')).toBe(`/devices/${deviceId}`);
-    const driftId = (await s.app.rt.prisma.driftReport.findFirstOrThrow({ where: { deviceId }, orderBy: { createdAt: 'desc' } })).id;
+    const driftId = (
+      await s.app.rt.prisma.driftReport.findFirstOrThrow({ where: { deviceId }, orderBy: { createdAt: 'desc' } })
+    ).id;
     await drift.getByText(driftId, { exact: true }).waitFor();
-    expect(await drift.getByRole('link', { name: /^drift report of / }).getAttribute('href')).toBe(`/devices/${deviceId}`);
+    expect(await drift.getByRole('link', { name: /^drift report of / }).getAttribute('href')).toBe(
+      `/devices/${deviceId}`,
+    );
 
     await screenshot(admin, 'alert-triage-links');
     // A proposed action's device_id argument links to the device.
-    const reconcile = admin.getByRole('table', { name: 'Proposed actions' }).getByRole('row').filter({ hasText: 'reconcile device' });
-    const arg = reconcile.getByRole('list', { name: 'Arguments of reconcile device' }).getByRole('link', { name: deviceId });
+    const reconcile = admin
+      .getByRole('table', { name: 'Proposed actions' })
+      .getByRole('row')
+      .filter({ hasText: 'reconcile device' });
+    const arg = reconcile
+      .getByRole('list', { name: 'Arguments of reconcile device' })
+      .getByRole('link', { name: deviceId });
     expect(await arg.getAttribute('href')).toBe(`/devices/${deviceId}`);
     // Approved, its result names the device it reconciled: a link too.
     await reconcile.getByRole('button', { name: 'Approve' }).click();
@@ -119,8 +179,17 @@ describe('ids as links', () => {
   });
 
   it('links the event that resolved the alert in its timeline of actions', async () => {
-    const resolver = await ingest(t, { type: 'link.up', source: 'leaf-3', summary: 'uplink 1 back on leaf-3', labels: { service: 'fabric', env: 'prod' } });
-    await eventually(async () => (await api('query($id: ID!) { alert(id: $id) { status } }', { id: prodAlert.id })).alert.status === 'RESOLVED', 30_000);
+    const resolver = await ingest(t, {
+      type: 'link.up',
+      source: 'leaf-3',
+      summary: 'uplink 1 back on leaf-3',
+      labels: { service: 'fabric', env: 'prod' },
+    });
+    await eventually(
+      async () =>
+        (await api('query($id: ID!) { alert(id: $id) { status } }', { id: prodAlert.id })).alert.status === 'RESOLVED',
+      30_000,
+    );
     await admin.goto(`${s.url}/alerts/${prodAlert.id}`);
     const row = admin.getByRole('table', { name: 'Alert timeline' }).getByRole('row').filter({ hasText: 'resolved' });
     const link = row.getByRole('link', { name: 'event uplink 1 back on leaf-3' });
@@ -136,7 +205,10 @@ describe('alerts list filtered by label', () => {
     const table = admin.getByRole('table', { name: 'Alerts' });
     await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).waitFor();
     await admin.getByLabel('Labels', { exact: true }).fill('env=prod, service=fabric');
-    await eventually(async () => (await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).count()) === 0, 15_000);
+    await eventually(
+      async () => (await table.getByRole('link', { name: 'port 7 flapping on leaf-9' }).count()) === 0,
+      15_000,
+    );
     await table.getByRole('link', { name: 'uplink 1 down on leaf-3' }).waitFor();
     await admin.getByRole('status', { name: 'Alerts found' }).getByText('1 alert', { exact: true }).waitFor();
     expect(new URL(admin.url()).searchParams.get('label')).toBe('env=prod, service=fabric');
@@ -155,7 +227,9 @@ describe('alerts list filtered by label', () => {
     await link.waitFor();
     expect(await phone.getByLabel('Labels', { exact: true }).inputValue()).toBe('env=staging');
     expect(await phone.getByLabel('Severity').inputValue()).toBe('CRITICAL');
-    expect(await phone.getByRole('table', { name: 'Alerts' }).getByRole('link', { name: 'uplink 1 down on leaf-3' }).count()).toBe(0);
+    expect(
+      await phone.getByRole('table', { name: 'Alerts' }).getByRole('link', { name: 'uplink 1 down on leaf-3' }).count(),
+    ).toBe(0);
     const box = (await link.boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -166,7 +240,11 @@ describe('alerts list filtered by label', () => {
   it('filters by label on the server, within the tenant only', async () => {
     const mine = await api('{ alerts(filter: { labels: { env: "prod" } }) { totalCount edges { node { id } } } }');
     expect(mine.alerts).toEqual({ totalCount: 1, edges: [{ node: { id: prodAlert.id } }] });
-    const theirs = await api('{ alerts(filter: { labels: { env: "prod" } }) { totalCount } }', undefined, other.adminToken);
+    const theirs = await api(
+      '{ alerts(filter: { labels: { env: "prod" } }) { totalCount } }',
+      undefined,
+      other.adminToken,
+    );
     expect(theirs.alerts.totalCount).toBe(1);
     const bad = await gql(s.url, t.adminToken, '{ alerts(filter: { labels: ["env"] }) { totalCount } }');
     expect(bad.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');

@@ -41,7 +41,8 @@ function staticClosure(key: string, seen = new Set<string>()): Set<string> {
   return seen;
 }
 
-const bytes = (keys: Iterable<string>) => [...keys].reduce((n, k) => n + fs.statSync(path.join(CONSOLE_DIST_DIR, manifest[k].file)).size, 0);
+const bytes = (keys: Iterable<string>) =>
+  [...keys].reduce((n, k) => n + fs.statSync(path.join(CONSOLE_DIST_DIR, manifest[k].file)).size, 0);
 const entryKey = () => {
   const entries = Object.entries(manifest).filter(([, c]) => c.isEntry);
   expect(entries).toHaveLength(1);
@@ -66,7 +67,9 @@ describe('the console bundle', () => {
     const entry = entryKey();
     const signIn = bytes(staticClosure(entry));
     const timeline = bytes(staticClosure('src/pages/Timeline.tsx', staticClosure(entry)));
-    console.log(`first load: ${signIn} bytes (sign-in), ${timeline} bytes (timeline after sign-in); all JS ${bytes(Object.keys(manifest).filter((k) => manifest[k].file.endsWith('.js')))} bytes`);
+    console.log(
+      `first load: ${signIn} bytes (sign-in), ${timeline} bytes (timeline after sign-in); all JS ${bytes(Object.keys(manifest).filter((k) => manifest[k].file.endsWith('.js')))} bytes`,
+    );
     expect(signIn).toBeLessThan(FIRST_LOAD_LIMIT);
     expect(timeline).toBeLessThan(FIRST_LOAD_LIMIT);
   });
@@ -82,28 +85,46 @@ function sourceFiles(dir: string): string[] {
 
 describe('the console pages are typed from their documents', () => {
   it('finds no hand-written result types in console/src/pages', () => {
-    const problems = sourceFiles(PAGES_DIR).flatMap((f) => handTyped(fs.readFileSync(f, 'utf8')).map((p) => `${path.relative(process.cwd(), f)}: ${p}`));
+    const problems = sourceFiles(PAGES_DIR).flatMap((f) =>
+      handTyped(fs.readFileSync(f, 'utf8')).map((p) => `${path.relative(process.cwd(), f)}: ${p}`),
+    );
     expect(problems).toEqual([]);
   });
 
   it('declares fragments next to the components that read them', () => {
-    const withFragments = sourceFiles(PAGES_DIR).filter((f) => /\bfragment\s+Console\w+\s+on\s+\w+/.test(fs.readFileSync(f, 'utf8')));
+    const withFragments = sourceFiles(PAGES_DIR).filter((f) =>
+      /\bfragment\s+Console\w+\s+on\s+\w+/.test(fs.readFileSync(f, 'utf8')),
+    );
     expect(withFragments.length).toBeGreaterThanOrEqual(10);
   });
 
   it('fails on the hand-typed shapes the pages had (the check can fail)', () => {
-    expect(handTyped("import { gql, useQuery } from 'urql';\nconst Q = gql<{ clusters: Cluster[] }>`query ConsoleClusters { clusters { id } }`;")).toEqual(
-      expect.arrayContaining(['gql tag (untyped document)']),
-    );
-    expect(handTyped('const D = gql<unknown, { id: string }>`mutation X($id: ID!) { deleteMeter(id: $id) { id } }`;')).toContain('gql tag (untyped document)');
+    expect(
+      handTyped(
+        "import { gql, useQuery } from 'urql';\nconst Q = gql<{ clusters: Cluster[] }>`query ConsoleClusters { clusters { id } }`;",
+      ),
+    ).toEqual(expect.arrayContaining(['gql tag (untyped document)']));
+    expect(
+      handTyped('const D = gql<unknown, { id: string }>`mutation X($id: ID!) { deleteMeter(id: $id) { id } }`;'),
+    ).toContain('gql tag (untyped document)');
     expect(handTyped('interface Sku {\n  id: string;\n}')).toEqual(['Sku (copies a schema type)']);
     expect(handTyped('interface Cluster { id: string }')).toEqual(['Cluster (copies a schema type)']);
-    expect(handTyped('export interface ReportResultData { rows: unknown[] }')).toEqual(['ReportResultData (a result type by hand)']);
+    expect(handTyped('export interface ReportResultData { rows: unknown[] }')).toEqual([
+      'ReportResultData (a result type by hand)',
+    ]);
     expect(handTyped('type Fleet = { gpus: number };')).toEqual(['Fleet (copies a schema type)']);
     expect(handTyped('const r = x as unknown as { a: string };')).toEqual(['as unknown']);
-    expect(handTyped('const [r] = useQuery<{ a: string }>({ query });')).toEqual(['useQuery<…> (result typed by hand)']);
-    expect(handTyped("const F = graphql(`fragment ConsoleX on Gpu { id }`);")).toEqual(['a fragment declared and never read']);
+    expect(handTyped('const [r] = useQuery<{ a: string }>({ query });')).toEqual([
+      'useQuery<…> (result typed by hand)',
+    ]);
+    expect(handTyped('const F = graphql(`fragment ConsoleX on Gpu { id }`);')).toEqual([
+      'a fragment declared and never read',
+    ]);
     // What stays allowed: types derived from a document, UI state, and the fragment read where declared.
-    expect(handTyped("type Panel = ResultOf<typeof Q>['dashboards'][number];\ninterface FilterRow { field: string }\nconst F = graphql(`fragment ConsoleX on Gpu { id }`);\nreadFragment(F, x);")).toEqual([]);
+    expect(
+      handTyped(
+        "type Panel = ResultOf<typeof Q>['dashboards'][number];\ninterface FilterRow { field: string }\nconst F = graphql(`fragment ConsoleX on Gpu { id }`);\nreadFragment(F, x);",
+      ),
+    ).toEqual([]);
   });
 });

@@ -8,7 +8,17 @@ import fs from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { buildSchema, parse, specifiedRules, validate, visit, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode } from 'graphql';
+import {
+  buildSchema,
+  parse,
+  specifiedRules,
+  validate,
+  visit,
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+} from 'graphql';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { formatDocument } from 'urql';
 import { MAX_QUERY_NODES, queryCostError } from '../src/http/query-cost.js';
@@ -35,10 +45,14 @@ function documentsIn(file: string): { file: string; doc: DocumentNode }[] {
   return found;
 }
 
-const rules = [...specifiedRules, maxDepthRule({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true })];
+const rules = [
+  ...specifiedRules,
+  maxDepthRule({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
+];
 const docs = sourceFiles(path.join(root, 'console/src')).flatMap(documentsIn);
 const fragments = new Map<string, FragmentDefinitionNode>();
-for (const { doc } of docs) for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
+for (const { doc } of docs)
+  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments.set(d.name.value, d);
 
 /**
  * Validation messages, then the server's node limit counted with the page sizes as written (variables
@@ -76,7 +90,11 @@ describe('console GraphQL documents', () => {
     expect(docs.length).toBeGreaterThan(10);
   });
 
-  const operations = docs.flatMap(({ file, doc }) => doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION).map((op) => ({ file, op })));
+  const operations = docs.flatMap(({ file, doc }) =>
+    doc.definitions
+      .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+      .map((op) => ({ file, op })),
+  );
 
   it('names every operation once', () => {
     const names = operations.map(({ op }) => op.name?.value);
@@ -99,7 +117,9 @@ describe('console GraphQL documents', () => {
 
   it(`fails on a document asking for more than ${MAX_QUERY_NODES} nodes (the check can fail)`, () => {
     // 100 devices (the assumed default page) × 100 alerts each.
-    const costly = parse('query Costly { devices { edges { node { alerts(first: 100) { edges { node { id } } } } } } }');
+    const costly = parse(
+      'query Costly { devices { edges { node { alerts(first: 100) { edges { node { id } } } } } } }',
+    );
     expect(problems(costly).join()).toMatch(/may return 10100 nodes; the limit is 5000/);
   });
 
@@ -107,9 +127,16 @@ describe('console GraphQL documents', () => {
     // Regenerate the schema's types (src/graphql-env.d.ts, not committed) and run tsc on the console:
     // a document's result used as a field the schema no longer has fails here.
     const bin = (pkg: string, file: string) => path.join(root, 'node_modules', pkg, file);
-    const gen = spawnSync(process.execPath, [bin('gql.tada', 'bin/cli.js'), 'generate', 'output', '--tsconfig', 'console/tsconfig.json'], { cwd: root, encoding: 'utf8' });
+    const gen = spawnSync(
+      process.execPath,
+      [bin('gql.tada', 'bin/cli.js'), 'generate', 'output', '--tsconfig', 'console/tsconfig.json'],
+      { cwd: root, encoding: 'utf8' },
+    );
     expect(gen.status, gen.stderr + gen.stdout).toBe(0);
-    const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'console'], { cwd: root, encoding: 'utf8' });
+    const tsc = spawnSync(process.execPath, [bin('typescript', 'bin/tsc'), '--noEmit', '-p', 'console'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
     expect(tsc.stdout + tsc.stderr).toBe('');
     expect(tsc.status).toBe(0);
   }, 180_000);

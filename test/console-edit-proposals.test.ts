@@ -36,17 +36,25 @@ async function receiver(): Promise<{ server: http.Server; url: string; bodies: s
 let first: Awaited<ReturnType<typeof receiver>>;
 let second: Awaited<ReturnType<typeof receiver>>;
 
-
 useConsoleSuite({
   env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
     [first, second] = await Promise.all([receiver(), receiver()]);
     member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
     memberToken = await buildToken(s.app.rt, member as never);
-    deviceId = (await api('mutation { createDevice(input: { name: "core-switch-2", site: "ams2", role: "spine" }) { id } }')).createDevice.id;
+    deviceId = (
+      await api('mutation { createDevice(input: { name: "core-switch-2", site: "ams2", role: "spine" }) { id } }')
+    ).createDevice.id;
     await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
-    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname core-switch-1\nmtu 1500\n', comment: 'first' } });
-    webhookId = (await api('mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', { input: { name: 'pager', url: first.url, triggers: [{ on: 'EVENT', typeGlob: 'backup.*' }] } })).createOutboundWebhook.webhook.id;
+    await api('mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', {
+      input: { deviceId, config: 'hostname core-switch-1\nmtu 1500\n', comment: 'first' },
+    });
+    webhookId = (
+      await api(
+        'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }',
+        { input: { name: 'pager', url: first.url, triggers: [{ on: 'EVENT', typeGlob: 'backup.*' }] } },
+      )
+    ).createOutboundWebhook.webhook.id;
   },
 });
 
@@ -68,8 +76,18 @@ describe('proposals', () => {
     await form.getByLabel('Proposal title').fill('Raise MTU');
     await form.getByRole('button', { name: 'Open proposal' }).click();
     await admin.getByRole('row').filter({ hasText: 'Raise MTU' }).waitFor();
-    const p = (await api('{ proposals(status: PROPOSED) { edges { node { id title kind proposedIntent revision device { id } } } } }')).proposals.edges[0].node;
-    expect(p).toMatchObject({ title: 'Raise MTU', kind: 'config_change', proposedIntent: 'hostname core-switch-1\nmtu 9000\n', revision: 1, device: { id: deviceId } });
+    const p = (
+      await api(
+        '{ proposals(status: PROPOSED) { edges { node { id title kind proposedIntent revision device { id } } } } }',
+      )
+    ).proposals.edges[0].node;
+    expect(p).toMatchObject({
+      title: 'Raise MTU',
+      kind: 'config_change',
+      proposedIntent: 'hostname core-switch-1\nmtu 9000\n',
+      revision: 1,
+      device: { id: deviceId },
+    });
     proposalId = p.id;
   });
 
@@ -79,7 +97,10 @@ describe('proposals', () => {
     const form = admin.getByRole('form', { name: 'Revise Raise MTU (revision 1)' });
     await form.getByLabel('Revised title').fill('');
     await form.getByRole('button', { name: 'Save revision' }).click();
-    await form.getByRole('alert').getByText(/422 Invalid input/).waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/422 Invalid input/)
+      .waitFor();
 
     await form.getByLabel('Revised title').fill('Raise MTU to 9216');
     await form.getByLabel('Revised intent').fill('hostname core-switch-1\nmtu 9216\n');
@@ -88,8 +109,21 @@ describe('proposals', () => {
     await form.getByRole('button', { name: 'Save revision' }).click();
     const revised = admin.getByRole('row').filter({ hasText: 'Raise MTU to 9216' });
     await revised.getByRole('cell', { name: 'r2', exact: true }).waitFor();
-    const p = (await api('query($id: ID!) { proposal(id: $id) { title kind revision proposedIntent reason status device { id } } }', { id: proposalId })).proposal;
-    expect(p).toEqual({ title: 'Raise MTU to 9216', kind: 'mtu_change', revision: 2, proposedIntent: 'hostname core-switch-1\nmtu 9216\n', reason: 'jumbo frames for storage', status: 'PROPOSED', device: { id: deviceId } });
+    const p = (
+      await api(
+        'query($id: ID!) { proposal(id: $id) { title kind revision proposedIntent reason status device { id } } }',
+        { id: proposalId },
+      )
+    ).proposal;
+    expect(p).toEqual({
+      title: 'Raise MTU to 9216',
+      kind: 'mtu_change',
+      revision: 2,
+      proposedIntent: 'hostname core-switch-1\nmtu 9216\n',
+      reason: 'jumbo frames for storage',
+      status: 'PROPOSED',
+      device: { id: deviceId },
+    });
     await screenshot(admin, '73-proposal-revised');
   });
 
@@ -102,7 +136,12 @@ describe('proposals', () => {
     expect(await row.getByRole('button', { name: 'Revise Raise MTU to 9216' }).isDisabled()).toBe(true);
     await row.getByText('Only the proposer can revise a proposal; open a new one instead.').waitFor();
     await screenshot(page, '74-proposal-revise-denied');
-    const refused = await gql(s.url, memberToken, 'mutation($id: ID!) { updateProposal(id: $id, input: { title: "Mine now" }) { id } }', { id: proposalId });
+    const refused = await gql(
+      s.url,
+      memberToken,
+      'mutation($id: ID!) { updateProposal(id: $id, input: { title: "Mine now" }) { id } }',
+      { id: proposalId },
+    );
     expect(refused.errors?.[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'PROPOSAL_NOT_PROPOSER' });
     await page.close();
   });
@@ -121,9 +160,17 @@ describe('outbound webhooks', () => {
     // A private address outside the allowlist: the server's refusal is shown.
     await form.getByLabel('Receiver URL').fill('http://10.0.0.1/hook');
     await form.getByRole('button', { name: 'Save webhook' }).click();
-    await form.getByRole('alert').getByText(/422 Invalid input/).waitFor();
-    await form.getByRole('alert').getByText(/non-public address/).waitFor();
-    expect((await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { url } }', { id: webhookId })).webhook.url).toBe(first.url);
+    await form
+      .getByRole('alert')
+      .getByText(/422 Invalid input/)
+      .waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/non-public address/)
+      .waitFor();
+    expect(
+      (await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { url } }', { id: webhookId })).webhook.url,
+    ).toBe(first.url);
 
     await form.getByLabel('Webhook name').fill('pager-2');
     await form.getByLabel('Receiver URL').fill(second.url);
@@ -131,16 +178,30 @@ describe('outbound webhooks', () => {
     await form.getByRole('checkbox', { name: 'alert opened' }).check();
     await form.getByRole('button', { name: 'Save webhook' }).click();
     await admin.getByRole('heading', { level: 1, name: 'pager-2' }).waitFor();
-    const w = (await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { name url triggers { on typeGlob } } }', { id: webhookId })).webhook;
+    const w = (
+      await api('query($id: ID!) { webhook: outboundWebhook(id: $id) { name url triggers { on typeGlob } } }', {
+        id: webhookId,
+      })
+    ).webhook;
     expect(w.name).toBe('pager-2');
     expect(w.url).toBe(second.url);
-    expect(w.triggers).toEqual(expect.arrayContaining([{ on: 'EVENT', typeGlob: 'deploy.*' }, { on: 'ALERT_OPENED', typeGlob: null }]));
+    expect(w.triggers).toEqual(
+      expect.arrayContaining([
+        { on: 'EVENT', typeGlob: 'deploy.*' },
+        { on: 'ALERT_OPENED', typeGlob: null },
+      ]),
+    );
     expect(w.triggers).toHaveLength(2);
 
     expect((await ingest({ type: 'deploy.done', source: 'ci-1', summary: 'deployed' })).status).toBe(202);
     await eventually(async () => second.bodies.some((x) => x.includes('deploy.done')), 20_000);
     expect(first.bodies).toHaveLength(1);
-    await admin.getByRole('table', { name: 'Deliveries' }).getByRole('row').filter({ hasText: 'delivered' }).first().waitFor();
+    await admin
+      .getByRole('table', { name: 'Deliveries' })
+      .getByRole('row')
+      .filter({ hasText: 'delivered' })
+      .first()
+      .waitFor();
     await screenshot(admin, '75-outbound-edited');
   });
 
@@ -153,7 +214,11 @@ describe('outbound webhooks', () => {
     expect(secret).toMatch(/^whsec_/);
     await admin.getByRole('button', { name: 'Copy' }).click();
     await admin.getByRole('button', { name: 'Copy' }).getByText('Copied').waitFor();
-    const revealed = (await api('mutation($id: ID!) { revealOutboundWebhookSecret(id: $id) { secret previousSecretValidUntil } }', { id: webhookId })).revealOutboundWebhookSecret;
+    const revealed = (
+      await api('mutation($id: ID!) { revealOutboundWebhookSecret(id: $id) { secret previousSecretValidUntil } }', {
+        id: webhookId,
+      })
+    ).revealOutboundWebhookSecret;
     expect(revealed.secret).toBe(secret);
     expect(revealed.previousSecretValidUntil).not.toBeNull();
   });

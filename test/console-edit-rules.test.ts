@@ -15,15 +15,22 @@ import { useConsoleSuite, s, t, b, admin, ingest, api } from './helpers/console-
 let member: { email: string; password?: string; id: string };
 let deviceId: string;
 
-
 useConsoleSuite({
   setUp: async () => {
     member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-    deviceId = (await api('mutation { createDevice(input: { name: "core-switch-1", site: "fra1", role: "leaf" }) { id } }')).createDevice.id;
+    deviceId = (
+      await api('mutation { createDevice(input: { name: "core-switch-1", site: "fra1", role: "leaf" }) { id } }')
+    ).createDevice.id;
     await api('mutation { createDevice(input: { name: "other-1" }) { id } }');
-    await api('mutation { createAlertRule(input: { name: "Disk rule", typeGlob: "disk.*", alertSeverity: WARNING }) { id } }');
-    await api('mutation { createAlertRule(input: { name: "Backup heartbeat", kind: ABSENCE, typeGlob: "backup.*", windowSeconds: 3600 }) { id } }');
-    await api('mutation { createMaintenanceWindow(input: { name: "Nightly", startsAt: "2030-01-01T02:00:00Z", endsAt: "2030-01-01T04:00:00Z", source: "db-9" }) { id } }');
+    await api(
+      'mutation { createAlertRule(input: { name: "Disk rule", typeGlob: "disk.*", alertSeverity: WARNING }) { id } }',
+    );
+    await api(
+      'mutation { createAlertRule(input: { name: "Backup heartbeat", kind: ABSENCE, typeGlob: "backup.*", windowSeconds: 3600 }) { id } }',
+    );
+    await api(
+      'mutation { createMaintenanceWindow(input: { name: "Nightly", startsAt: "2030-01-01T02:00:00Z", endsAt: "2030-01-01T04:00:00Z", source: "db-9" }) { id } }',
+    );
   },
 });
 
@@ -35,7 +42,10 @@ describe('alert rules and maintenance windows', () => {
     // A type glob the server refuses: its 422 is shown under the form.
     await form.getByLabel('Event type').fill('bad glob!');
     await form.getByRole('button', { name: 'Save rule' }).click();
-    await form.getByRole('alert').getByText(/422 Invalid input/).waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/422 Invalid input/)
+      .waitFor();
 
     await form.getByLabel('Rule name').fill('Filesystem rule');
     await form.getByLabel('Event type').fill('fs.*');
@@ -52,14 +62,20 @@ describe('alert rules and maintenance windows', () => {
     await form.getByLabel('Condition 1 operator').selectOption('GTE');
     await form.getByLabel('Condition 1 value').fill('90');
     await form.getByRole('button', { name: 'Edit payload conditions as JSON' }).click();
-    expect(JSON.parse(await form.getByLabel('Payload conditions (JSON)').inputValue())).toEqual([{ path: 'used_pct', op: 'GTE', value: 90 }]);
+    expect(JSON.parse(await form.getByLabel('Payload conditions (JSON)').inputValue())).toEqual([
+      { path: 'used_pct', op: 'GTE', value: 90 },
+    ]);
     await form.getByRole('button', { name: 'Edit payload conditions as rows' }).click();
     expect(await form.getByLabel('Condition 1 value').inputValue()).toBe('90');
     await screenshot(admin, '70-rule-edit');
     await form.getByRole('button', { name: 'Save rule' }).click();
     await admin.getByRole('cell', { name: 'Filesystem rule', exact: true }).waitFor();
     expect(await form.count()).toBe(0);
-    const rule = (await api('{ alertRules { name typeGlob severities alertSeverity summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } } }')).alertRules.find((r: { name: string }) => r.name === 'Filesystem rule');
+    const rule = (
+      await api(
+        '{ alertRules { name typeGlob severities alertSeverity summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } } }',
+      )
+    ).alertRules.find((r: { name: string }) => r.name === 'Filesystem rule');
     expect(rule).toEqual({
       name: 'Filesystem rule',
       typeGlob: 'fs.*',
@@ -71,9 +87,31 @@ describe('alert rules and maintenance windows', () => {
       payloadConditions: [{ path: 'used_pct', op: 'GTE', value: 90 }],
     });
 
-    expect((await ingest({ type: 'fs.full', source: 'db-2', severity: 'critical', summary: '/srv at 99%', labels: { env: 'prod' }, payload: { used_pct: 99 } })).status).toBe(202);
-    const alert = await eventually(async () => (await api('{ alerts(first: 10) { edges { node { summary severity dedupKey rule { name } } } } }')).alerts.edges.map((e: { node: unknown }) => e.node)[0], 20_000);
-    expect(alert).toEqual({ summary: 'fs.full from db-2', severity: 'CRITICAL', dedupKey: 'db-2:prod', rule: { name: 'Filesystem rule' } });
+    expect(
+      (
+        await ingest({
+          type: 'fs.full',
+          source: 'db-2',
+          severity: 'critical',
+          summary: '/srv at 99%',
+          labels: { env: 'prod' },
+          payload: { used_pct: 99 },
+        })
+      ).status,
+    ).toBe(202);
+    const alert = await eventually(
+      async () =>
+        (
+          await api('{ alerts(first: 10) { edges { node { summary severity dedupKey rule { name } } } } }')
+        ).alerts.edges.map((e: { node: unknown }) => e.node)[0],
+      20_000,
+    );
+    expect(alert).toEqual({
+      summary: 'fs.full from db-2',
+      severity: 'CRITICAL',
+      dedupKey: 'db-2:prod',
+      rule: { name: 'Filesystem rule' },
+    });
   });
 
   it("edits a heartbeat rule's window and a maintenance window", async () => {
@@ -82,7 +120,9 @@ describe('alert rules and maintenance windows', () => {
     await form.getByLabel('Silence window (seconds)').fill('7200');
     await form.getByRole('button', { name: 'Save rule' }).click();
     await admin.getByRole('cell', { name: 'heartbeat (7200 s)' }).waitFor();
-    const hb = (await api('{ alertRules { name windowSeconds } }')).alertRules.find((r: { name: string }) => r.name === 'Backup heartbeat');
+    const hb = (await api('{ alertRules { name windowSeconds } }')).alertRules.find(
+      (r: { name: string }) => r.name === 'Backup heartbeat',
+    );
     expect(hb.windowSeconds).toBe(7200);
 
     await admin.getByRole('button', { name: 'Edit Nightly' }).click();
@@ -95,8 +135,19 @@ describe('alert rules and maintenance windows', () => {
     await win.getByRole('button', { name: 'Save window' }).click();
     await admin.getByRole('cell', { name: 'Weekly patching', exact: true }).waitFor();
     await admin.getByRole('cell', { name: 'source db-7 · device core-switch-1 · {"team":"storage"}' }).waitFor();
-    const windows = (await api('{ maintenanceWindows { name source repeatEverySeconds startsAt deviceId matchLabels } }')).maintenanceWindows;
-    expect(windows).toEqual([{ name: 'Weekly patching', source: 'db-7', repeatEverySeconds: 604800, startsAt: '2030-01-01T02:00:00.000Z', deviceId, matchLabels: { team: 'storage' } }]);
+    const windows = (
+      await api('{ maintenanceWindows { name source repeatEverySeconds startsAt deviceId matchLabels } }')
+    ).maintenanceWindows;
+    expect(windows).toEqual([
+      {
+        name: 'Weekly patching',
+        source: 'db-7',
+        repeatEverySeconds: 604800,
+        startsAt: '2030-01-01T02:00:00.000Z',
+        deviceId,
+        matchLabels: { team: 'storage' },
+      },
+    ]);
     await screenshot(admin, '71-rules-edited');
   });
 });
@@ -110,7 +161,10 @@ describe('devices', () => {
     const form = admin.getByRole('form', { name: 'Edit device fields' });
     await form.getByLabel('Device name').fill('other-1');
     await form.getByRole('button', { name: 'Save device' }).click();
-    await form.getByRole('alert').getByText(/409 Conflict/).waitFor();
+    await form
+      .getByRole('alert')
+      .getByText(/409 Conflict/)
+      .waitFor();
 
     await form.getByLabel('Device name').fill('core-switch-2');
     await form.getByLabel('Device site').fill('ams2');
@@ -119,15 +173,24 @@ describe('devices', () => {
     await form.getByLabel('Labels (JSON)').fill('{"env": "prod"}');
     await form.getByRole('button', { name: 'Save device' }).click();
     await admin.getByRole('heading', { level: 1, name: 'core-switch-2' }).waitFor();
-    const d = (await api('query($id: ID!) { device(id: $id) { name site role managementAddress labels } }', { id: deviceId })).device;
-    expect(d).toEqual({ name: 'core-switch-2', site: 'ams2', role: 'spine', managementAddress: '10.1.2.3', labels: { env: 'prod' } });
+    const d = (
+      await api('query($id: ID!) { device(id: $id) { name site role managementAddress labels } }', { id: deviceId })
+    ).device;
+    expect(d).toEqual({
+      name: 'core-switch-2',
+      site: 'ams2',
+      role: 'spine',
+      managementAddress: '10.1.2.3',
+      labels: { env: 'prod' },
+    });
   });
 
   it('reports the configuration the device runs', async () => {
     await admin.getByLabel('Running config (read off the device)').fill('hostname core-switch-2\nmtu 9000\n');
     await admin.getByRole('button', { name: 'Report config' }).click();
     await admin.getByLabel('Observed configuration').getByText('mtu 9000').waitFor();
-    const observed = (await api('query($id: ID!) { device(id: $id) { observedConfig { config } } }', { id: deviceId })).device.observedConfig.config;
+    const observed = (await api('query($id: ID!) { device(id: $id) { observedConfig { config } } }', { id: deviceId }))
+      .device.observedConfig.config;
     expect(observed).toBe('hostname core-switch-2\nmtu 9000\n');
     await screenshot(admin, '72-device-edited');
   });
@@ -139,7 +202,10 @@ describe('devices', () => {
     admin.once('dialog', (dlg) => void dlg.accept());
     await admin.getByRole('button', { name: 'Delete device' }).click();
     await admin.getByRole('heading', { level: 1, name: 'Devices', exact: true }).waitFor();
-    const names = async () => (await api('{ devices(first: 50) { edges { node { name } } } }')).devices.edges.map((e: { node: { name: string } }) => e.node.name).sort();
+    const names = async () =>
+      (await api('{ devices(first: 50) { edges { node { name } } } }')).devices.edges
+        .map((e: { node: { name: string } }) => e.node.name)
+        .sort();
     expect(await names()).toEqual(['core-switch-2', 'other-1']);
     // And from the list.
     admin.once('dialog', (dlg) => void dlg.accept());

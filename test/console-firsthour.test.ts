@@ -15,17 +15,47 @@ let deviceId: string;
 let eventId: string;
 let alertId: string;
 
-const api = async (query: string, variables?: Record<string, unknown>) => (await gql(s.url, t.adminToken, query, variables)).data;
+const api = async (query: string, variables?: Record<string, unknown>) =>
+  (await gql(s.url, t.adminToken, query, variables)).data;
 
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
-    deviceId = (await api('mutation { createDevice(input: { name: "gpu-node-7", site: "fra1", role: "gpu", platform: "linux" }) { id } }')).createDevice.id;
-    await api('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'GPU XID', kind: 'MATCH', typeGlob: 'gpu.xid', alertSeverity: 'CRITICAL', summaryTemplate: 'XID on {{source}}' } });
+    deviceId = (
+      await api(
+        'mutation { createDevice(input: { name: "gpu-node-7", site: "fra1", role: "gpu", platform: "linux" }) { id } }',
+      )
+    ).createDevice.id;
+    await api('mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', {
+      input: {
+        name: 'GPU XID',
+        kind: 'MATCH',
+        typeGlob: 'gpu.xid',
+        alertSeverity: 'CRITICAL',
+        summaryTemplate: 'XID on {{source}}',
+      },
+    });
     // Two events: one on gpu-node-7 (device label), labelled and with a nested payload; one other.
-    expect((await ingest({ type: 'gpu.xid', source: 'gpu-node-7', severity: 'critical', summary: 'XID 79 on GPU 3', labels: { env: 'prod', device: 'gpu-node-7' }, payload: { xid: 79, gpu: { index: 3, uuid: 'GPU-abc' } } })).status).toBe(202);
-    expect((await ingest({ type: 'deploy.finished', source: 'ci', summary: 'deploy 42 done', labels: { env: 'staging' } })).status).toBe(202);
-    const alert = await eventually(async () => (await api('{ alerts(first: 5) { edges { node { id events { id } } } } }')).alerts.edges[0]?.node, 30_000);
+    expect(
+      (
+        await ingest({
+          type: 'gpu.xid',
+          source: 'gpu-node-7',
+          severity: 'critical',
+          summary: 'XID 79 on GPU 3',
+          labels: { env: 'prod', device: 'gpu-node-7' },
+          payload: { xid: 79, gpu: { index: 3, uuid: 'GPU-abc' } },
+        })
+      ).status,
+    ).toBe(202);
+    expect(
+      (await ingest({ type: 'deploy.finished', source: 'ci', summary: 'deploy 42 done', labels: { env: 'staging' } }))
+        .status,
+    ).toBe(202);
+    const alert = await eventually(
+      async () => (await api('{ alerts(first: 5) { edges { node { id events { id } } } } }')).alerts.edges[0]?.node,
+      30_000,
+    );
     alertId = alert.id;
     eventId = alert.events[0].id;
     // The device link: the event is tied to the device the way the source of truth would tie it.
@@ -51,7 +81,10 @@ describe('event detail', () => {
     // Its own URL: a reload lands on the same event; the alert link leads to the alert, whose events link back.
     await admin.reload();
     await admin.getByRole('heading', { level: 1, name: 'XID 79 on GPU 3' }).waitFor();
-    await admin.getByRole('table', { name: 'Alerts of this event' }).getByRole('link', { name: 'XID on gpu-node-7' }).click();
+    await admin
+      .getByRole('table', { name: 'Alerts of this event' })
+      .getByRole('link', { name: 'XID on gpu-node-7' })
+      .click();
     await admin.getByRole('heading', { level: 1, name: 'XID on gpu-node-7' }).waitFor();
     expect(new URL(admin.url()).pathname).toBe(`/alerts/${alertId}`);
     await admin.getByRole('table', { name: 'Alert events' }).getByRole('link', { name: 'XID 79 on GPU 3' }).click();
@@ -79,7 +112,9 @@ describe('search and filters', () => {
     await signIn(shared, s.url, t.admin.email, t.adminPassword);
     await shared.goto(`${s.url}/?label=${encodeURIComponent('env=staging')}`);
     await shared.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'deploy 42 done' }).waitFor();
-    expect(await shared.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'XID 79 on GPU 3' }).count()).toBe(0);
+    expect(
+      await shared.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'XID 79 on GPU 3' }).count(),
+    ).toBe(0);
     expect(await shared.getByLabel('Labels').inputValue()).toBe('env=staging');
     await shared.context().close();
   });
@@ -139,14 +174,34 @@ describe('search and filters', () => {
 
 describe('dashboards', () => {
   it('a stat panel shows the total over every row, not the first row', async () => {
-    for (const summary of ['w1', 'w2']) expect((await ingest({ type: 'stat.t', source: 'stat-src', severity: 'warning', summary })).status).toBe(202);
+    for (const summary of ['w1', 'w2'])
+      expect((await ingest({ type: 'stat.t', source: 'stat-src', severity: 'warning', summary })).status).toBe(202);
     expect((await ingest({ type: 'stat.t', source: 'stat-src', severity: 'info', summary: 'i1' })).status).toBe(202);
     expect((await ingest({ type: 'stat.t', source: 'stat-src', severity: 'info', summary: 'i2' })).status).toBe(202);
-    const report = (await api('mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', { input: { name: 'stat events', query: { entity: 'events', filters: [{ field: 'source', op: 'eq', value: 'stat-src' }], group_by: ['severity'], aggregate: [{ fn: 'count' }] } } })).createSavedReport;
-    await api('mutation($input: DashboardInput!) { createDashboard(input: $input) { id } }', { input: { name: 'Stats', panels: [{ title: 'Stat events', viz: 'STAT', savedReportId: report.id, position: { x: 0, y: 0, w: 4, h: 2 } }] } });
+    const report = (
+      await api('mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', {
+        input: {
+          name: 'stat events',
+          query: {
+            entity: 'events',
+            filters: [{ field: 'source', op: 'eq', value: 'stat-src' }],
+            group_by: ['severity'],
+            aggregate: [{ fn: 'count' }],
+          },
+        },
+      })
+    ).createSavedReport;
+    await api('mutation($input: DashboardInput!) { createDashboard(input: $input) { id } }', {
+      input: {
+        name: 'Stats',
+        panels: [{ title: 'Stat events', viz: 'STAT', savedReportId: report.id, position: { x: 0, y: 0, w: 4, h: 2 } }],
+      },
+    });
     // Two groups of two: the first row alone says 2.
     const rows = await eventually(async () => {
-      const d = (await api('{ dashboards { panels { data { rows } } } }')).dashboards[0].panels[0].data.rows as { count: number }[];
+      const d = (await api('{ dashboards { panels { data { rows } } } }')).dashboards[0].panels[0].data.rows as {
+        count: number;
+      }[];
       return d.reduce((a, r) => a + Number(r.count), 0) === 4 ? d : null;
     }, 15_000);
     expect(rows).toHaveLength(2);
@@ -165,7 +220,13 @@ describe('forms', () => {
     await admin.getByLabel('targets (required) 2').fill('http://127.0.0.1:9402/metrics');
     await screenshot(admin, 'firsthour-dcgm-targets');
     await admin.getByRole('button', { name: 'Create integration' }).click();
-    const config = await eventually(async () => (await api('{ integrations { name config } }')).integrations.find((i: { name: string }) => i.name === 'dcgm fleet')?.config, 15_000);
+    const config = await eventually(
+      async () =>
+        (await api('{ integrations { name config } }')).integrations.find(
+          (i: { name: string }) => i.name === 'dcgm fleet',
+        )?.config,
+      15_000,
+    );
     expect(config.targets).toEqual(['http://127.0.0.1:9401/metrics', 'http://127.0.0.1:9402/metrics']);
   });
 
@@ -195,7 +256,11 @@ describe('keyboard', () => {
     await admin.keyboard.press('a');
     await admin.getByRole('heading', { level: 1, name: 'Alerts' }).waitFor();
     await admin.keyboard.press('/');
-    await expect.poll(() => admin.evaluate(() => (document.activeElement as HTMLInputElement | null)?.closest('label')?.textContent ?? '')).toContain('Search');
+    await expect
+      .poll(() =>
+        admin.evaluate(() => (document.activeElement as HTMLInputElement | null)?.closest('label')?.textContent ?? ''),
+      )
+      .toContain('Search');
     // Typed into a field, "g t" is text, not navigation.
     await admin.keyboard.type('g t');
     expect(await admin.getByLabel('Search').inputValue()).toBe('g t');
@@ -223,11 +288,18 @@ describe('audit log', () => {
     const row = table.getByRole('row').filter({ hasText: 'createIntegration' });
     await row.getByRole('link', { name: /^integration / }).waitFor();
     expect(await table.getByText('CreateIntegrationPayload').count()).toBe(0);
-    const created = (await api('{ integrations { id name } }')).integrations.find((i: { name: string }) => i.name === 'dcgm fleet');
-    const audit = (await api('{ auditLog(first: 50, action: "createIntegration") { edges { node { targetType targetId } } } }')).auditLog.edges[0].node;
+    const created = (await api('{ integrations { id name } }')).integrations.find(
+      (i: { name: string }) => i.name === 'dcgm fleet',
+    );
+    const audit = (
+      await api('{ auditLog(first: 50, action: "createIntegration") { edges { node { targetType targetId } } } }')
+    ).auditLog.edges[0].node;
     expect(audit).toEqual({ targetType: 'Integration', targetId: created.id });
     // An object with a page of its own links there.
-    const device = table.getByRole('row').filter({ hasText: 'createDevice' }).getByRole('link', { name: /^device / });
+    const device = table
+      .getByRole('row')
+      .filter({ hasText: 'createDevice' })
+      .getByRole('link', { name: /^device / });
     expect(await device.getAttribute('href')).toBe(`/devices/${deviceId}`);
     await device.click();
     await admin.getByRole('heading', { level: 1, name: 'gpu-node-7' }).waitFor();

@@ -17,15 +17,27 @@ import { useConsoleSuite, s, t, b, admin as page } from './helpers/console-suite
 
 let llm: StreamServer | undefined;
 
-
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
     await ingestBuilds(s.url, t.ingestKey);
     // The saved report a member runs on a narrow screen.
-    const saved = await gql(s.url, t.adminToken, 'mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }', {
-      input: { name: 'CI builds by severity', query: { entity: 'events', filters: [{ field: 'source', op: 'eq', value: SOURCE }], group_by: ['severity'], aggregate: [{ fn: 'count' }] } },
-    });
+    const saved = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: SavedReportInput!) { createSavedReport(input: $input) { id } }',
+      {
+        input: {
+          name: 'CI builds by severity',
+          query: {
+            entity: 'events',
+            filters: [{ field: 'source', op: 'eq', value: SOURCE }],
+            group_by: ['severity'],
+            aggregate: [{ fn: 'count' }],
+          },
+        },
+      },
+    );
     expect(saved.errors).toBeUndefined();
   },
 });
@@ -50,7 +62,11 @@ describe('integrations', () => {
     await page.getByLabel('event type').fill('ci.hook');
     // A dry run checks the config against the provider's schema and saves nothing.
     await page.getByRole('button', { name: 'Test config (dry run)' }).click();
-    await page.getByRole('status').filter({ hasText: 'Dry run: config valid' }).filter({ hasText: 'Nothing was saved.' }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Dry run: config valid' })
+      .filter({ hasText: 'Nothing was saved.' })
+      .waitFor();
     expect((await gql(s.url, t.adminToken, '{ integrations { id } }')).data.integrations).toEqual([]);
     await page.getByRole('button', { name: 'Create integration' }).click();
     const token = (await page.getByLabel('Push token value').textContent())!.trim();
@@ -59,9 +75,16 @@ describe('integrations', () => {
     await row.waitFor();
     const list = await gql(s.url, t.adminToken, '{ integrations { id name provider config } }');
     const integ = list.data.integrations[0];
-    expect(integ).toMatchObject({ name: 'ci-hook', provider: 'webhook', config: expect.objectContaining({ event_type: 'ci.hook' }) });
+    expect(integ).toMatchObject({
+      name: 'ci-hook',
+      provider: 'webhook',
+      config: expect.objectContaining({ event_type: 'ci.hook' }),
+    });
 
-    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${integ.id}/push`, { body: { title: 'hello' }, headers: { authorization: `Bearer ${token}` } });
+    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${integ.id}/push`, {
+      body: { title: 'hello' },
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(pushed.status).toBeLessThan(300);
     await row.getByRole('button', { name: 'Check health' }).click();
     await row.getByText('healthy', { exact: true }).first().waitFor();
@@ -78,7 +101,10 @@ describe('integrations', () => {
     await page.getByLabel('Push token value').waitFor();
     const token = (await page.getByLabel('Push token value').textContent())!.trim();
     const id = (await gql(s.url, t.adminToken, '{ integrations { id } }')).data.integrations[0].id;
-    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${id}/push`, { body: { title: 'again' }, headers: { authorization: `Bearer ${token}` } });
+    const pushed = await call(s.url + '/api/v1', 'POST', `/integrations/${id}/push`, {
+      body: { title: 'again' },
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(pushed.status).toBeLessThan(300);
     await page.getByRole('button', { name: 'Done' }).click();
   });
@@ -96,10 +122,28 @@ describe('integrations', () => {
 describe('GPU overview', () => {
   it('shows GPUs, their health, a time series and hardware events from telemetry pushed through the API', async () => {
     const now = s.app.rt.clock.now().getTime(); // the server's clock (TEST_TIME_OF_DAY)
-    const gpu = (uuid: string, index: number, minute: number, over: Record<string, unknown> = {}) => ({ uuid, index, model: 'NVIDIA A100-SXM4-80GB', at: new Date(now - (30 - minute) * 60_000).toISOString(), utilization: 40 + minute, memory_used_mib: 20000, memory_total_mib: 81920, temperature_c: 55 + minute / 3, power_w: 250, power_limit_w: 400, ecc_dbe: 0, xid: 0, ...over });
+    const gpu = (uuid: string, index: number, minute: number, over: Record<string, unknown> = {}) => ({
+      uuid,
+      index,
+      model: 'NVIDIA A100-SXM4-80GB',
+      at: new Date(now - (30 - minute) * 60_000).toISOString(),
+      utilization: 40 + minute,
+      memory_used_mib: 20000,
+      memory_total_mib: 81920,
+      temperature_c: 55 + minute / 3,
+      power_w: 250,
+      power_limit_w: 400,
+      ecc_dbe: 0,
+      xid: 0,
+      ...over,
+    });
     const samples = [];
-    for (let m = 0; m < 30; m += 2) samples.push(gpu('GPU-aaaa-0001', 0, m), gpu('GPU-aaaa-0002', 1, m, m === 28 ? { xid: 79 } : {}));
-    const r = await call(s.url + '/api/v1', 'POST', '/ai-factory/gpu/samples', { body: { node: 'gpu-node-7', samples }, headers: { 'x-service-key': t.ingestKey } });
+    for (let m = 0; m < 30; m += 2)
+      samples.push(gpu('GPU-aaaa-0001', 0, m), gpu('GPU-aaaa-0002', 1, m, m === 28 ? { xid: 79 } : {}));
+    const r = await call(s.url + '/api/v1', 'POST', '/ai-factory/gpu/samples', {
+      body: { node: 'gpu-node-7', samples },
+      headers: { 'x-service-key': t.ingestKey },
+    });
     expect(r.status).toBe(202);
     expect(r.body.events).toBeGreaterThan(0);
 
@@ -119,7 +163,11 @@ describe('GPU overview', () => {
     await page.getByRole('button', { name: 'Start diagnostics' }).click();
     const diag = page.getByRole('table', { name: 'Diagnostics' }).getByRole('row').filter({ hasText: 'gpu-node-7' });
     await diag.getByText('completed').waitFor({ timeout: 30_000 });
-    await diag.getByRole('listitem').filter({ hasText: 'gpu-node-7 #1' }).filter({ hasText: 'xid_last_hour: fail' }).waitFor();
+    await diag
+      .getByRole('listitem')
+      .filter({ hasText: 'gpu-node-7 #1' })
+      .filter({ hasText: 'xid_last_hour: fail' })
+      .waitFor();
     await screenshot(page, 'insight-gpu');
   }, 180_000);
 });
@@ -137,12 +185,17 @@ describe('load tests', () => {
     const row = page.getByRole('table', { name: 'Load-test runs' }).getByRole('row').filter({ hasText: 'ci-model' });
     // The page polls while the run is queued or running.
     await row.getByText('succeeded').waitFor({ timeout: 60_000 });
-    const run = (await gql(s.url, t.adminToken, '{ aiperfRuns { status results { requests errors ttftMs { p50 p90 p99 } } } }')).data.aiperfRuns[0];
+    const run = (
+      await gql(s.url, t.adminToken, '{ aiperfRuns { status results { requests errors ttftMs { p50 p90 p99 } } } }')
+    ).data.aiperfRuns[0];
     expect(run.status).toBe('SUCCEEDED');
     expect(run.results.requests).toBe(6);
     expect(run.results.ttftMs.p50).toBeGreaterThanOrEqual(90);
     const ttft = run.results.ttftMs;
-    await row.getByText(`p50 ${ttft.p50.toFixed(1)} · p90 ${ttft.p90.toFixed(1)} · p99 ${ttft.p99.toFixed(1)} ms`).first().waitFor();
+    await row
+      .getByText(`p50 ${ttft.p50.toFixed(1)} · p90 ${ttft.p90.toFixed(1)} · p99 ${ttft.p99.toFixed(1)} ms`)
+      .first()
+      .waitFor();
     await row.getByText(`0/6 errors`).waitFor();
     await screenshot(page, 'insight-gpu-load-test');
   }, 180_000);
@@ -155,31 +208,53 @@ describe('billing', () => {
     await page.getByRole('status').filter({ hasText: 'hourly windows queued' }).waitFor();
     // Metering runs as BullMQ jobs: wait until no window is pending, then compare with the API's figures.
     const current = await eventually(async () => {
-      const r = await gql(s.url, t.adminToken, '{ billing { current { total { amount currency } metering { pendingWindows } skus { skuId quantity amount { amount } } } } }');
+      const r = await gql(
+        s.url,
+        t.adminToken,
+        '{ billing { current { total { amount currency } metering { pendingWindows } skus { skuId quantity amount { amount } } } } }',
+      );
       const c = r.data.billing.current;
       return c.metering.pendingWindows === 0 && Number(c.total.amount) > 0 ? c : undefined;
     }, 60_000);
     const events = current.skus.find((x: { skuId: string }) => x.skuId === 'ops.events.ingested');
     expect(Number(events.quantity)).toBeGreaterThanOrEqual(SUMMARIES.length + 1);
     await page.getByRole('status').getByRole('button', { name: 'Refresh' }).click();
-    await expect.poll(() => page.getByLabel('Month to date amount').textContent()).toBe(`${current.total.amount} ${current.total.currency}`);
+    await expect
+      .poll(() => page.getByLabel('Month to date amount').textContent())
+      .toBe(`${current.total.amount} ${current.total.currency}`);
     const bySku = page.getByRole('table', { name: 'Current month by SKU' });
-    await bySku.getByRole('row').filter({ hasText: 'Events ingested' }).getByText(`${events.amount.amount} USD`).waitFor();
+    await bySku
+      .getByRole('row')
+      .filter({ hasText: 'Events ingested' })
+      .getByText(`${events.amount.amount} USD`)
+      .waitFor();
     // Breakdown by source: the report's source has its own row.
     await page.getByRole('table', { name: 'Breakdown' }).getByRole('cell', { name: SOURCE, exact: true }).waitFor();
     await page.getByRole('img', { name: 'Spend per day' }).waitFor();
     await page.getByRole('img', { name: 'Spend by source' }).waitFor();
     // Local GPU versus cloud: the telemetry is there; the prices it needs are named as missing.
-    await page.getByRole('table', { name: 'Local GPU cost by model' }).getByRole('cell', { name: 'NVIDIA A100-SXM4-80GB' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Local GPU cost by model' })
+      .getByRole('cell', { name: 'NVIDIA A100-SXM4-80GB' })
+      .waitFor();
     await page.getByRole('list', { name: 'Missing inputs' }).getByText('price_per_kwh').waitFor();
     await screenshot(page, 'insight-billing');
 
     await page.getByRole('button', { name: 'Override Events ingested' }).click();
     await page.getByLabel('Unit price').fill('0.001');
     await page.getByRole('button', { name: 'Set price' }).click();
-    await page.getByRole('table', { name: 'SKUs' }).getByRole('row').filter({ hasText: 'Events ingested' }).getByText('0.001 USD (override)').waitFor();
+    await page
+      .getByRole('table', { name: 'SKUs' })
+      .getByRole('row')
+      .filter({ hasText: 'Events ingested' })
+      .getByText('0.001 USD (override)')
+      .waitFor();
     const sku = await gql(s.url, t.adminToken, '{ billing { skus { id unitPrice { amount } overridden } } }');
-    expect(sku.data.billing.skus.find((x: { id: string }) => x.id === 'ops.events.ingested')).toEqual({ id: 'ops.events.ingested', unitPrice: { amount: '0.001' }, overridden: true });
+    expect(sku.data.billing.skus.find((x: { id: string }) => x.id === 'ops.events.ingested')).toEqual({
+      id: 'ops.events.ingested',
+      unitPrice: { amount: '0.001' },
+      overridden: true,
+    });
 
     // A custom meter over the tenant's own cost events.
     const meterForm = page.getByRole('form', { name: 'New meter' });
@@ -190,7 +265,12 @@ describe('billing', () => {
     await meterForm.getByRole('button', { name: 'Create meter' }).click();
     await page.getByRole('table', { name: 'Meters' }).getByRole('cell', { name: 'sum of $.cost' }).waitFor();
     const meters = await gql(s.url, t.adminToken, '{ billing { meters { slug typeGlob aggregation valuePath } } }');
-    expect(meters.data.billing.meters).toContainEqual({ slug: 'cloud_cost', typeGlob: 'cloud.cost', aggregation: 'SUM', valuePath: '$.cost' });
+    expect(meters.data.billing.meters).toContainEqual({
+      slug: 'cloud_cost',
+      typeGlob: 'cloud.cost',
+      aggregation: 'SUM',
+      valuePath: '$.cost',
+    });
   }, 120_000);
 });
 
@@ -231,7 +311,7 @@ describe('a member on a narrow screen', () => {
     expect(await narrow.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1)).toBe(true);
   });
 
-  it('shows the server\'s 403 when the role changed after the page was drawn', async () => {
+  it("shows the server's 403 when the role changed after the page was drawn", async () => {
     // An admin opens Clusters, then is made a member elsewhere: the button is still enabled on this
     // screen, the server refuses, and the console shows the refusal instead of swallowing it.
     const admin2 = await buildUser(s.app.rt, t.tenantId, { role: 'admin' });

@@ -14,7 +14,6 @@ import { screenshot } from './helpers/browser.js';
 import { SOURCE, SUMMARIES, ingestBuilds } from './helpers/insight-builds.js';
 import { useConsoleSuite, s, t, admin as page } from './helpers/console-suite.js';
 
-
 useConsoleSuite({
   env: { INGEST_RATE_PER_SECOND: '1000', WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
@@ -32,12 +31,16 @@ describe('reports', () => {
   it('builds a query from the schema, shows it as a table and a chart, and exports the rows as CSV', async () => {
     await openPage(page, 'Reports');
     // The entity list comes from reportSchema's catalogue (polled: the form is drawn before that query answers).
-    await expect.poll(() => page.getByLabel('Entity').locator('option').allTextContents()).toEqual(expect.arrayContaining(['events', 'alerts', 'devices', 'proposals']));
+    await expect
+      .poll(() => page.getByLabel('Entity').locator('option').allTextContents())
+      .toEqual(expect.arrayContaining(['events', 'alerts', 'devices', 'proposals']));
     await page.getByLabel('Entity').selectOption('events');
     await page.getByRole('button', { name: 'Add filter' }).click();
     await page.getByLabel('Filter 1 field').selectOption('source');
     // The ops offered are the field's ops from the schema.
-    expect(await page.getByLabel('Filter 1 op').locator('option').allTextContents()).toEqual(expect.arrayContaining(['eq', 'prefix', 'contains']));
+    expect(await page.getByLabel('Filter 1 op').locator('option').allTextContents()).toEqual(
+      expect.arrayContaining(['eq', 'prefix', 'contains']),
+    );
     await page.getByLabel('Filter 1 op').selectOption('eq');
     await page.getByLabel('Filter 1 value').fill(SOURCE);
     await page.getByRole('button', { name: 'Run report' }).click();
@@ -47,7 +50,10 @@ describe('reports', () => {
     await screenshot(page, 'insight-reports-table');
 
     // Exported: the file the browser downloads has a header and exactly the matching rows.
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     expect(download.suggestedFilename()).toMatch(/^events.*\.csv$/);
     const csv = fs.readFileSync((await download.path())!, 'utf8');
     const rows = parseCsv(csv, { columns: true }) as Record<string, string>[];
@@ -68,12 +74,24 @@ describe('reports', () => {
 
     await page.getByLabel('Report name').fill('CI builds by severity');
     await page.getByRole('button', { name: 'Save report' }).click();
-    await page.getByRole('table', { name: 'Saved reports' }).getByRole('cell', { name: 'CI builds by severity', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Saved reports' })
+      .getByRole('cell', { name: 'CI builds by severity', exact: true })
+      .waitFor();
     const saved = await gql(s.url, t.adminToken, '{ savedReports { name query } }');
-    expect(saved.data.savedReports).toEqual([{ name: 'CI builds by severity', query: expect.objectContaining({ entity: 'events', group_by: ['severity'], filters: [{ field: 'source', op: 'eq', value: SOURCE }] }) }]);
+    expect(saved.data.savedReports).toEqual([
+      {
+        name: 'CI builds by severity',
+        query: expect.objectContaining({
+          entity: 'events',
+          group_by: ['severity'],
+          filters: [{ field: 'source', op: 'eq', value: SOURCE }],
+        }),
+      },
+    ]);
   });
 
-  it('shows a refused export with the server\'s reason', async () => {
+  it("shows a refused export with the server's reason", async () => {
     // More rows than an export may have: the server's 422 names the field.
     await page.getByLabel('Limit').fill('99999999');
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -99,9 +117,18 @@ describe('reports', () => {
 
 describe('report schedules', () => {
   it('schedules the saved report to an outbound webhook, runs it now and disables it', async () => {
-    const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }', {
-      input: { name: 'reports-sink', url: 'http://127.0.0.1:9/reports', triggers: [{ on: 'EVENT', typeGlob: 'report.*' }] },
-    });
+    const hook = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { webhook { id } } }',
+      {
+        input: {
+          name: 'reports-sink',
+          url: 'http://127.0.0.1:9/reports',
+          triggers: [{ on: 'EVENT', typeGlob: 'report.*' }],
+        },
+      },
+    );
     expect(hook.errors).toBeUndefined();
     await openPage(page, 'Reports');
     const form = page.getByRole('form', { name: 'New schedule' });
@@ -109,12 +136,20 @@ describe('report schedules', () => {
     await form.getByLabel('Deliver to webhook').selectOption({ label: 'reports-sink' });
     await form.getByLabel('Cron').fill('0 8 * * 1');
     await form.getByRole('button', { name: 'Create schedule' }).click();
-    const row = page.getByRole('table', { name: 'Report schedules' }).getByRole('row').filter({ hasText: 'CI builds by severity' });
+    const row = page
+      .getByRole('table', { name: 'Report schedules' })
+      .getByRole('row')
+      .filter({ hasText: 'CI builds by severity' });
     await row.getByText('0 8 * * 1 (UTC)').waitFor();
     await row.getByRole('button', { name: 'Run now' }).click();
-    await page.getByRole('status').filter({ hasText: /Run: delivered, 2 rows/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /Run: delivered, 2 rows/ })
+      .waitFor();
     await row.getByRole('button', { name: 'Disable' }).click();
-    await expect.poll(async () => (await gql(s.url, t.adminToken, '{ reportSchedules { enabled } }')).data.reportSchedules).toEqual([{ enabled: false }]);
+    await expect
+      .poll(async () => (await gql(s.url, t.adminToken, '{ reportSchedules { enabled } }')).data.reportSchedules)
+      .toEqual([{ enabled: false }]);
     await screenshot(page, 'insight-reports-schedules');
   });
 });
@@ -130,7 +165,10 @@ describe('copilot', () => {
     expect(reply.length).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'What happened with the CI builds?' }).waitFor();
     const history = await gql(s.url, t.adminToken, '{ copilotConversations { messages { role content } } }');
-    expect(history.data.copilotConversations[0].messages.map((m: { role: string }) => m.role)).toEqual(['USER', 'ASSISTANT']);
+    expect(history.data.copilotConversations[0].messages.map((m: { role: string }) => m.role)).toEqual([
+      'USER',
+      'ASSISTANT',
+    ]);
     expect(history.data.copilotConversations[0].messages[1].content).toBe(reply);
 
     // A second turn continues the same conversation (conversationId is sent with it).

@@ -15,7 +15,8 @@ let member: { email: string; password?: string; id: string };
 let alertId: string;
 
 let changeId = '';
-const alertStatus = async (id: string) => (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { status } }', { id })).data.alert.status as string;
+const alertStatus = async (id: string) =>
+  (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { status } }', { id })).data.alert.status as string;
 
 useConsoleSuite({
   setUp: async () => {
@@ -51,7 +52,8 @@ describe('alerts', () => {
     await admin.getByLabel('Repeats').selectOption('86400');
     await admin.getByRole('button', { name: 'Create window' }).click();
     await admin.getByRole('cell', { name: 'Nightly patching', exact: true }).waitFor();
-    const windows = (await gql(s.url, t.adminToken, '{ maintenanceWindows { name source repeatEverySeconds } }')).data.maintenanceWindows;
+    const windows = (await gql(s.url, t.adminToken, '{ maintenanceWindows { name source repeatEverySeconds } }')).data
+      .maintenanceWindows;
     expect(windows).toEqual([{ name: 'Nightly patching', source: 'db-9', repeatEverySeconds: 86400 }]);
     await screenshot(admin, '10-rules');
   });
@@ -60,10 +62,25 @@ describe('alerts', () => {
     await openPage(admin, 'Alerts');
     await untilSubscribed(s.app.rt, 'alertChanged', t.tenantId);
     // A change on the same host before the alert, which triage then names with a link to it.
-    const change = await ingest({ type: 'config.changed', source: 'puppet', labels: { host: 'db-1' }, payload: { file: '/etc/fstab' } });
+    const change = await ingest({
+      type: 'config.changed',
+      source: 'puppet',
+      labels: { host: 'db-1' },
+      payload: { file: '/etc/fstab' },
+    });
     expect(change.status).toBe(202);
     changeId = change.body.id;
-    expect((await ingest({ type: 'disk.full', source: 'db-1', severity: 'critical', summary: '/var at 99%', labels: { host: 'db-1' } })).status).toBe(202);
+    expect(
+      (
+        await ingest({
+          type: 'disk.full',
+          source: 'db-1',
+          severity: 'critical',
+          summary: '/var at 99%',
+          labels: { host: 'db-1' },
+        })
+      ).status,
+    ).toBe(202);
     const link = admin.getByRole('link', { name: 'disk.full on db-1' });
     await link.waitFor();
     await screenshot(admin, '11-alerts');
@@ -77,17 +94,25 @@ describe('alerts', () => {
     await expect.poll(() => alertStatus(alertId)).toBe('ACKNOWLEDGED');
     await expect.poll(() => admin.getByRole('button', { name: 'Acknowledge' }).isDisabled()).toBe(true);
     await admin.getByText('Not possible while the alert is acknowledged.').waitFor();
-    await admin.getByRole('row').filter({ hasText: 'acknowledged' }).filter({ hasText: t.admin.email }).first().waitFor();
+    await admin
+      .getByRole('row')
+      .filter({ hasText: 'acknowledged' })
+      .filter({ hasText: t.admin.email })
+      .first()
+      .waitFor();
 
     await admin.getByLabel('Snooze for').selectOption('4h');
     await admin.getByRole('button', { name: 'Snooze' }).click();
     await expect.poll(() => alertStatus(alertId)).toBe('SNOOZED');
-    const until = (await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { snoozedUntil } }', { id: alertId })).data.alert.snoozedUntil;
+    const until = (
+      await gql(s.url, t.adminToken, 'query($id: ID!) { alert(id: $id) { snoozedUntil } }', { id: alertId })
+    ).data.alert.snoozedUntil;
     expect(new Date(until).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(3.5 * 3600_000);
 
     await admin.getByRole('button', { name: 'Resolve' }).click();
     await expect.poll(() => alertStatus(alertId)).toBe('RESOLVED');
-    for (const name of ['Acknowledge', 'Snooze', 'Resolve']) await expect.poll(() => admin.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
+    for (const name of ['Acknowledge', 'Snooze', 'Resolve'])
+      await expect.poll(() => admin.getByRole('button', { name, exact: true }).isDisabled()).toBe(true);
     await screenshot(admin, '12-alert-resolved');
   });
 
@@ -121,7 +146,10 @@ describe("a member's view", () => {
     expect(await page.getByRole('button', { name: 'Create rule' }).isDisabled()).toBe(true);
     await page.getByRole('form', { name: 'New alert rule' }).getByText('Only admins can do this.').waitFor();
     await page.goto(s.url + '/admin/users');
-    await page.getByRole('alert').getByText(/403 Forbidden/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/403 Forbidden/)
+      .waitFor();
     await screenshot(page, '50-member-forbidden');
   });
 });

@@ -20,7 +20,6 @@ let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
 
-
 useConsoleSuite({
   env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
   setUp: async () => {
@@ -36,8 +35,19 @@ useConsoleSuite({
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
     member = await buildUser(s.app.rt, t.tenantId, { role: 'member', kind: 'human' });
-    deviceId = (await gql(s.url, t.adminToken, 'mutation { createDevice(input: { name: "edge-router-1", site: "fra1", role: "router", platform: "eos" }) { id } }')).data.createDevice.id;
-    await gql(s.url, t.adminToken, 'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } });
+    deviceId = (
+      await gql(
+        s.url,
+        t.adminToken,
+        'mutation { createDevice(input: { name: "edge-router-1", site: "fra1", role: "router", platform: "eos" }) { id } }',
+      )
+    ).data.createDevice.id;
+    await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { version } }',
+      { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.0.0.1\n', comment: 'first' } },
+    );
   },
 });
 
@@ -53,7 +63,10 @@ describe('proposals and devices', () => {
     await admin.getByLabel('New intended configuration').fill('hostname edge-router-1\nntp server 10.0.0.2\n');
     await admin.getByLabel('Proposal title').fill('Move NTP to 10.0.0.2');
     await admin.getByRole('button', { name: 'Propose change' }).click();
-    await admin.getByRole('table', { name: 'Device proposals' }).getByRole('cell', { name: 'Move NTP to 10.0.0.2' }).waitFor();
+    await admin
+      .getByRole('table', { name: 'Device proposals' })
+      .getByRole('cell', { name: 'Move NTP to 10.0.0.2' })
+      .waitFor();
   });
 
   it('refuses the proposer with the four-eyes reason, then a second person approves', async () => {
@@ -64,8 +77,11 @@ describe('proposals and devices', () => {
     await row.getByText(/Four-eyes rule/).waitFor();
     await screenshot(admin, '20-proposals-four-eyes');
     // The server holds the same line: the proposer's own approval is refused.
-    const proposalId = (await gql(s.url, t.adminToken, '{ proposals(status: PROPOSED) { edges { node { id } } } }')).data.proposals.edges[0].node.id;
-    const refused = await gql(s.url, t.adminToken, 'mutation($id: ID!) { approveProposal(id: $id) { id } }', { id: proposalId });
+    const proposalId = (await gql(s.url, t.adminToken, '{ proposals(status: PROPOSED) { edges { node { id } } } }'))
+      .data.proposals.edges[0].node.id;
+    const refused = await gql(s.url, t.adminToken, 'mutation($id: ID!) { approveProposal(id: $id) { id } }', {
+      id: proposalId,
+    });
     expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
 
     const second = await b.newPage();
@@ -74,13 +90,21 @@ describe('proposals and devices', () => {
     const theirRow = second.getByRole('row').filter({ hasText: 'Move NTP to 10.0.0.2' });
     await theirRow.getByRole('button', { name: 'Approve' }).click();
     await eventually(async () => {
-      const st = (await gql(s.url, t.adminToken, 'query($id: ID!) { proposal(id: $id) { status approver { email } } }', { id: proposalId })).data.proposal;
+      const st = (
+        await gql(s.url, t.adminToken, 'query($id: ID!) { proposal(id: $id) { status approver { email } } }', {
+          id: proposalId,
+        })
+      ).data.proposal;
       return st.status === 'APPLIED' && st.approver.email === member.email;
     }, 20_000);
     // Live: the admin's list (status "proposed") drops the row once it is approved.
     await expect.poll(() => row.count(), { timeout: 15_000 }).toBe(0);
     await admin.getByLabel('Status').selectOption('APPLIED');
-    await admin.getByRole('row').filter({ hasText: 'Move NTP to 10.0.0.2' }).filter({ hasText: member.email }).waitFor();
+    await admin
+      .getByRole('row')
+      .filter({ hasText: 'Move NTP to 10.0.0.2' })
+      .filter({ hasText: member.email })
+      .waitFor();
     await screenshot(admin, '21-proposals-applied');
     await second.close();
   });
@@ -93,7 +117,12 @@ describe('proposals and devices', () => {
     const diff = await admin.getByLabel('Version diff').textContent();
     expect(diff).toContain('-ntp server 10.0.0.1');
     expect(diff).toContain('+ntp server 10.0.0.2');
-    await gql(s.url, t.adminToken, 'mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }', { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.9.9.9\n' } });
+    await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }',
+      { input: { deviceId, config: 'hostname edge-router-1\nntp server 10.9.9.9\n' } },
+    );
     await admin.getByLabel('Observed configuration').getByText('10.9.9.9').waitFor();
     await admin.getByRole('button', { name: 'Reconcile' }).click();
     await admin.getByText(/Reconcile queued/).waitFor();
@@ -132,7 +161,14 @@ describe('configuration pages', () => {
     await row.getByRole('button', { name: 'Redeliver' }).click();
     await eventually(async () => received.length === 2, 15_000);
     await admin.getByRole('region', { name: 'Attempt 2' }).getByText('thanks from the receiver').waitFor();
-    const attempts = (await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { deliveries { attemptCount } } }', { id: webhookId })).data.webhook.deliveries;
+    const attempts = (
+      await gql(
+        s.url,
+        t.adminToken,
+        'query($id: ID!) { webhook: outboundWebhook(id: $id) { deliveries { attemptCount } } }',
+        { id: webhookId },
+      )
+    ).data.webhook.deliveries;
     expect(attempts).toEqual([{ attemptCount: 2 }]);
     await screenshot(admin, '30-outbound-webhook');
   });
@@ -170,12 +206,16 @@ describe('configuration pages', () => {
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Make dana@example.test admin' }).click();
     await dana.getByRole('button', { name: 'Make dana@example.test member' }).waitFor();
-    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: 'dana@example.test' } })).role).toBe('admin');
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: 'dana@example.test' } })).role).toBe(
+      'admin',
+    );
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Reset password of dana@example.test' }).click();
     const password = (await admin.getByLabel('New password value').textContent())!.trim();
     expect((await rest(s.url).post('/auth/login', { email: 'dana@example.test', password })).status).toBe(200);
-    expect((await rest(s.url).post('/auth/login', { email: 'dana@example.test', password: 'dana-first-pass' })).status).toBe(401);
+    expect(
+      (await rest(s.url).post('/auth/login', { email: 'dana@example.test', password: 'dana-first-pass' })).status,
+    ).toBe(401);
     // Demoting the only other admin works; the server keeps the tenant's last human admin (shown, not swallowed).
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Make dana@example.test member' }).click();
@@ -183,7 +223,10 @@ describe('configuration pages', () => {
     const self = admin.getByRole('row').filter({ hasText: t.admin.email });
     admin.once('dialog', (d) => void d.accept());
     await self.getByRole('button', { name: `Make ${t.admin.email} member` }).click();
-    await self.getByRole('alert').getByText(/last admin/).waitFor();
+    await self
+      .getByRole('alert')
+      .getByText(/last admin/)
+      .waitFor();
     await screenshot(admin, '40-users-last-admin');
 
     await openPage(admin, 'Audit log');

@@ -11,7 +11,14 @@ import { useConsoleSuite, s, t, b, admin } from './helpers/console-suite.js';
 
 let member: { email: string; password?: string };
 
-const rules = async () => (await gql(s.url, t.adminToken, '{ alertRules { name typeGlob suggestionKey resolveTypeGlob autoResolveAfterSeconds } }')).data.alertRules as Array<Record<string, unknown>>;
+const rules = async () =>
+  (
+    await gql(
+      s.url,
+      t.adminToken,
+      '{ alertRules { name typeGlob suggestionKey resolveTypeGlob autoResolveAfterSeconds } }',
+    )
+  ).data.alertRules as Array<Record<string, unknown>>;
 
 useConsoleSuite({
   setUp: async () => {
@@ -28,8 +35,14 @@ describe('suggested rules on the Rules page', () => {
     await screenshot(admin, '78-rule-suggestions');
     await table.getByRole('button', { name: 'Enable Critical GPU XID' }).click();
     await eventually(async () => (await rules()).some((r) => r.suggestionKey === 'gpu.xid'));
-    expect((await rules()).find((r) => r.suggestionKey === 'gpu.xid')).toMatchObject({ name: 'Critical GPU XID', typeGlob: 'gpu.xid' });
-    await admin.getByRole('table', { name: 'Alert rules' }).getByRole('cell', { name: 'Critical GPU XID', exact: true }).waitFor();
+    expect((await rules()).find((r) => r.suggestionKey === 'gpu.xid')).toMatchObject({
+      name: 'Critical GPU XID',
+      typeGlob: 'gpu.xid',
+    });
+    await admin
+      .getByRole('table', { name: 'Alert rules' })
+      .getByRole('cell', { name: 'Critical GPU XID', exact: true })
+      .waitFor();
     await table.getByRole('button', { name: 'Enable Critical GPU XID' }).waitFor({ state: 'detached' });
   });
 
@@ -41,14 +54,20 @@ describe('suggested rules on the Rules page', () => {
     await form.getByLabel('Auto-resolve after (seconds)').fill('3600');
     await form.getByRole('button', { name: 'Create rule' }).click();
     await eventually(async () => (await rules()).some((r) => r.name === 'Link down'));
-    expect((await rules()).find((r) => r.name === 'Link down')).toMatchObject({ typeGlob: 'link.down', resolveTypeGlob: 'link.up', autoResolveAfterSeconds: 3600 });
+    expect((await rules()).find((r) => r.name === 'Link down')).toMatchObject({
+      typeGlob: 'link.down',
+      resolveTypeGlob: 'link.up',
+      autoResolveAfterSeconds: 3600,
+    });
   });
 
   it('a member sees the enable buttons disabled', async () => {
     const page = await b.newPage();
     await signIn(page, s.url, member.email, member.password!);
     await openPage(page, 'Alert rules');
-    const button = page.getByRole('table', { name: 'Suggested rules' }).getByRole('button', { name: 'Enable GPU overheating' });
+    const button = page
+      .getByRole('table', { name: 'Suggested rules' })
+      .getByRole('button', { name: 'Enable GPU overheating' });
     await button.waitFor();
     expect(await button.isDisabled()).toBe(true);
     await page.close();

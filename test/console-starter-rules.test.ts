@@ -14,13 +14,24 @@ import { launchConsoleBrowser, openPage, screenshot, signIn, type ConsoleBrowser
 let s: TestServer;
 let b: ConsoleBrowser;
 
-const STARTER = ['Critical GPU XID', 'GPU overheating', 'GPU stopped reporting', 'Integration failing', 'Monthly budget reached'];
+const STARTER = [
+  'Critical GPU XID',
+  'GPU overheating',
+  'GPU stopped reporting',
+  'Integration failing',
+  'Monthly budget reached',
+];
 const offerOf = async (token: string) => {
   const r = await gql(s.url, token, '{ starterRules { offered decidedAt rules { key name enabled ruleId } } }');
   expect(r.errors).toBeUndefined();
   return r.data.starterRules;
 };
-const rulesOf = async (token: string) => (await gql(s.url, token, '{ alertRules { name suggestionKey enabled } }')).data.alertRules as Array<{ name: string; suggestionKey: string | null; enabled: boolean }>;
+const rulesOf = async (token: string) =>
+  (await gql(s.url, token, '{ alertRules { name suggestionKey enabled } }')).data.alertRules as Array<{
+    name: string;
+    suggestionKey: string | null;
+    enabled: boolean;
+  }>;
 
 beforeAll(async () => {
   [s, b] = await Promise.all([startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } }), launchConsoleBrowser()]);
@@ -62,7 +73,10 @@ describe('a fresh tenant', () => {
     expect(await rulesOf(t.adminToken)).toHaveLength(STARTER.length);
     // The link goes to the rules, which lists them (its cached list was refreshed).
     await done.getByRole('link', { name: 'See them under Alert rules' }).click();
-    await page.getByRole('table', { name: 'Alert rules' }).getByRole('cell', { name: 'Critical GPU XID', exact: true }).waitFor();
+    await page
+      .getByRole('table', { name: 'Alert rules' })
+      .getByRole('cell', { name: 'Critical GPU XID', exact: true })
+      .waitFor();
     // Not offered again, after a reload either.
     await page.reload();
     await page.getByRole('heading', { level: 1, name: 'Alert rules' }).waitFor();
@@ -74,9 +88,24 @@ describe('a fresh tenant', () => {
   });
 
   it('so a critical GPU event now opens an alert', async () => {
-    const r = await rest(s.url).post('/events', { type: 'gpu.xid', source: 'gpu-node-1', severity: 'critical', summary: 'XID 79 on GPU 0', labels: { uuid: 'GPU-1234' } }, { headers: { 'x-service-key': t.ingestKey } });
+    const r = await rest(s.url).post(
+      '/events',
+      {
+        type: 'gpu.xid',
+        source: 'gpu-node-1',
+        severity: 'critical',
+        summary: 'XID 79 on GPU 0',
+        labels: { uuid: 'GPU-1234' },
+      },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(r.status).toBe(202);
-    const alert = await eventually(async () => (await gql(s.url, t.adminToken, '{ alerts(first: 5) { edges { node { summary severity rule { name } } } } }')).data.alerts.edges[0]?.node, 30_000);
+    const alert = await eventually(
+      async () =>
+        (await gql(s.url, t.adminToken, '{ alerts(first: 5) { edges { node { summary severity rule { name } } } } }'))
+          .data.alerts.edges[0]?.node,
+      30_000,
+    );
     expect(alert).toEqual({ summary: 'XID 79 on GPU 0', severity: 'CRITICAL', rule: { name: 'Critical GPU XID' } });
   });
 });
@@ -101,7 +130,10 @@ describe('dismissed', () => {
     expect(await p2.getByRole('region', { name: 'Starter rules' }).count()).toBe(0);
     // They stay one click away on the Rules page.
     await openPage(p2, 'Alert rules');
-    await p2.getByRole('table', { name: 'Suggested rules' }).getByRole('button', { name: 'Enable Critical GPU XID' }).waitFor();
+    await p2
+      .getByRole('table', { name: 'Suggested rules' })
+      .getByRole('button', { name: 'Enable Critical GPU XID' })
+      .waitFor();
     await p2.context().close();
   });
 });
@@ -109,7 +141,15 @@ describe('dismissed', () => {
 describe('never offered', () => {
   it('to a tenant that already has rules', async () => {
     const t = await buildTenant(s.app.rt);
-    expect((await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Mine", typeGlob: "app.*" }) { id } }')).errors).toBeUndefined();
+    expect(
+      (
+        await gql(
+          s.url,
+          t.adminToken,
+          'mutation { createAlertRule(input: { name: "Mine", typeGlob: "app.*" }) { id } }',
+        )
+      ).errors,
+    ).toBeUndefined();
     expect(await offerOf(t.adminToken)).toMatchObject({ offered: false, decidedAt: null });
     const page = await b.newPage();
     await signIn(page, s.url, t.admin.email, t.adminPassword);
@@ -135,7 +175,9 @@ describe('never offered', () => {
     expect(await page.getByRole('region', { name: 'Starter rules' }).count()).toBe(0);
     await page.context().close();
     // Unauthenticated: refused too.
-    expect((await gql(s.url, undefined, '{ starterRules { offered } }')).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await gql(s.url, undefined, '{ starterRules { offered } }')).errors?.[0].extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
     expect(b.pageErrors.map(String)).toEqual([]);
   });
 });

@@ -22,10 +22,18 @@ async function cookieSocketViewer(cookie: string, origin: string): Promise<unkno
       super(address, protocols, { headers: { cookie: `${SESSION_COOKIE}=${cookie}`, origin } });
     }
   }
-  const client = createClient({ url: s.url.replace(/^http/, 'ws') + '/graphql', webSocketImpl: BrowserLikeSocket, retryAttempts: 0, lazy: true });
+  const client = createClient({
+    url: s.url.replace(/^http/, 'ws') + '/graphql',
+    webSocketImpl: BrowserLikeSocket,
+    retryAttempts: 0,
+    lazy: true,
+  });
   try {
     return await new Promise((resolve, reject) => {
-      client.subscribe({ query: '{ viewer { user { email } } }' }, { next: (r) => resolve(r), error: reject, complete: () => {} });
+      client.subscribe(
+        { query: '{ viewer { user { email } } }' },
+        { next: (r) => resolve(r), error: reject, complete: () => {} },
+      );
     });
   } finally {
     await client.dispose();
@@ -55,7 +63,9 @@ describe('serving the console', () => {
     expect(root.status).toBe(200);
     expect(root.headers.get('content-type')).toContain('text/html');
     expect(String(root.body)).toContain('<div id="root">');
-    const deep = await call(s.url, 'GET', '/alerts/some-id', { headers: { accept: 'text/html,application/xhtml+xml' } });
+    const deep = await call(s.url, 'GET', '/alerts/some-id', {
+      headers: { accept: 'text/html,application/xhtml+xml' },
+    });
     expect(deep.status).toBe(200);
     expect(String(deep.body)).toContain('<div id="root">');
     for (const p of ['/api/v1/no/such/thing', '/api/v2/x', '/nothing-here']) {
@@ -88,7 +98,11 @@ describe('serving the console', () => {
     const entry = /src="\/assets\/([^"]+\.js)"/.exec(html)?.[1];
     expect(js.length).toBeGreaterThan(1);
     expect(js).toContain(entry);
-    for (const page of ['Reports', 'Billing', 'Gpu', 'Timeline']) expect(js.some((f) => f.startsWith(page + '-')), page).toBe(true);
+    for (const page of ['Reports', 'Billing', 'Gpu', 'Timeline'])
+      expect(
+        js.some((f) => f.startsWith(page + '-')),
+        page,
+      ).toBe(true);
     const size = (f: string) => statSync(join(assets, f)).size;
     const total = js.reduce((n, f) => n + size(f), 0);
     // react-dom alone is ~180 KB of the entry; the pages (~150 KB, growing) are out of it.
@@ -117,14 +131,22 @@ describe('the live timeline', () => {
     await page.goto(s.url + '/');
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await untilSubscribed(s.app.rt, 'eventAdded', t.tenantId);
-    const r = await rest(s.url).post('/events', { type: 'deploy.finished', source: 'console-test', severity: 'warning', summary: 'payments v42 rolled out' }, { headers: { 'x-service-key': t.ingestKey } });
+    const r = await rest(s.url).post(
+      '/events',
+      { type: 'deploy.finished', source: 'console-test', severity: 'warning', summary: 'payments v42 rolled out' },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(r.status).toBe(202);
     await page.getByRole('cell', { name: 'payments v42 rolled out' }).waitFor();
     await screenshot(page, '01-timeline');
   });
 
   it('filters by type (older events that do not match go away)', async () => {
-    await rest(s.url).post('/events', { type: 'backup.done', source: 'console-test', summary: 'nightly backup' }, { headers: { 'x-service-key': t.ingestKey } });
+    await rest(s.url).post(
+      '/events',
+      { type: 'backup.done', source: 'console-test', summary: 'nightly backup' },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     await page.getByRole('cell', { name: 'nightly backup' }).waitFor();
     await page.getByLabel('Type').fill('deploy.*');
     await expect.poll(() => page.getByRole('cell', { name: 'nightly backup' }).count()).toBe(0);
@@ -195,7 +217,10 @@ describe('signing out', () => {
     await signIn(page, s.url, t.admin.email, t.adminPassword);
     const cookie = (await page.context().cookies()).find((c) => c.name === SESSION_COOKIE)!;
     // Signed out from another tab (the same session), then the console asks for data.
-    const out = await call(s.url, 'POST', '/graphql', { headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` }, body: { query: 'mutation { logout }' } });
+    const out = await call(s.url, 'POST', '/graphql', {
+      headers: { cookie: `${SESSION_COOKIE}=${cookie.value}` },
+      body: { query: 'mutation { logout }' },
+    });
     expect(out.status).toBe(200);
     // Whichever comes first: the console notices by itself (a request of the page on screen is refused), or
     // the next page's is. Either way it is back at the sign-in form, and the menu link may be gone already.

@@ -21,7 +21,10 @@ beforeAll(async () => {
   t = await buildTenant(s.app.rt);
   const login = await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword });
   expect(login.status).toBe(200);
-  cookie = login.headers.getSetCookie().find((c) => c.startsWith('ops_session='))!.split(';')[0]!;
+  cookie = login.headers
+    .getSetCookie()
+    .find((c) => c.startsWith('ops_session='))!
+    .split(';')[0]!;
   own = new URL(s.url).origin;
 });
 
@@ -54,7 +57,12 @@ describe('REST with the session cookie', () => {
   });
 
   it('refuses Origin: null and Sec-Fetch-Site cross-site or same-site (a sibling origin)', async () => {
-    const variants: Array<Record<string, string>> = [{ origin: 'null' }, { 'sec-fetch-site': 'same-site' }, { 'sec-fetch-site': 'cross-site', origin: own }, { origin: 'not a url' }];
+    const variants: Array<Record<string, string>> = [
+      { origin: 'null' },
+      { 'sec-fetch-site': 'same-site' },
+      { 'sec-fetch-site': 'cross-site', origin: own },
+      { origin: 'not a url' },
+    ];
     for (const headers of variants) {
       const res = await call(s.url, 'POST', '/api/v1/auth/logout', { headers: { cookie, ...headers } });
       expect(res.status, JSON.stringify(headers)).toBe(403);
@@ -66,48 +74,76 @@ describe('REST with the session cookie', () => {
 
   it('accepts the service’s own origin (Origin and Sec-Fetch-Site: same-origin) with JSON or no body', async () => {
     const before = await ingestKeyRotations();
-    const res = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie, origin: own, 'sec-fetch-site': 'same-origin' } });
+    const res = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
+      headers: { cookie, origin: own, 'sec-fetch-site': 'same-origin' },
+    });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(await ingestKeyRotations()).toBe(before + 1);
-    const token = await call(s.url, 'POST', '/api/v1/auth/tokens', { headers: { cookie, origin: own }, body: { name: 'from the console' } });
+    const token = await call(s.url, 'POST', '/api/v1/auth/tokens', {
+      headers: { cookie, origin: own },
+      body: { name: 'from the console' },
+    });
     expect(token.status, JSON.stringify(token.body)).toBe(201);
   });
 
   it('needs JSON from its own origin too: a form body is 415 where the route takes a body, and wherever one is sent', async () => {
-    const form = await call(s.url, 'POST', '/api/v1/auth/tokens', { headers: { cookie, origin: own, 'content-type': 'application/x-www-form-urlencoded' }, raw: 'name=x' });
+    const form = await call(s.url, 'POST', '/api/v1/auth/tokens', {
+      headers: { cookie, origin: own, 'content-type': 'application/x-www-form-urlencoded' },
+      raw: 'name=x',
+    });
     expect(form.status).toBe(415);
     expect(form.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const empty = await call(s.url, 'POST', '/api/v1/auth/tokens', { headers: { cookie, origin: own } });
     expect(empty.status).toBe(415);
-    const noBodyRoute = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie, origin: own, 'content-type': 'text/plain' }, raw: 'x' });
+    const noBodyRoute = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
+      headers: { cookie, origin: own, 'content-type': 'text/plain' },
+      raw: 'x',
+    });
     expect(noBodyRoute.status).toBe(415);
   });
 
   it('leaves reads alone, and Bearer credentials from any origin with any body', async () => {
     expect((await call(s.url, 'GET', '/api/v1/auth/me', { headers: { cookie, origin: FOREIGN } })).status).toBe(200);
-    const bearer = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { token: t.adminToken, headers: { origin: FOREIGN, 'content-type': 'text/plain' }, raw: 'x' });
+    const bearer = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
+      token: t.adminToken,
+      headers: { origin: FOREIGN, 'content-type': 'text/plain' },
+      raw: 'x',
+    });
     expect(bearer.status, JSON.stringify(bearer.body)).toBe(201);
     // A script keeping the cookie (no Origin, no fetch metadata) is not a browser page.
     expect((await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie } })).status).toBe(201);
   });
 
   it('honours X-Forwarded-Host only behind a trusted proxy, and PUBLIC_BASE_URL', async () => {
-    const proxied = await startTestServer({ env: { TRUST_PROXY: 'loopback', PUBLIC_BASE_URL: 'https://ops.example.test' } });
+    const proxied = await startTestServer({
+      env: { TRUST_PROXY: 'loopback', PUBLIC_BASE_URL: 'https://ops.example.test' },
+    });
     try {
       const tt = await buildTenant(proxied.app.rt);
       const login = await rest(proxied.url).post('/auth/login', { email: tt.admin.email, password: tt.adminPassword });
-      const c = login.headers.getSetCookie().find((x) => x.startsWith('ops_session='))!.split(';')[0]!;
-      const viaProxy = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie: c, origin: 'https://ops.internal', 'x-forwarded-host': 'ops.internal' } });
+      const c = login.headers
+        .getSetCookie()
+        .find((x) => x.startsWith('ops_session='))!
+        .split(';')[0]!;
+      const viaProxy = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
+        headers: { cookie: c, origin: 'https://ops.internal', 'x-forwarded-host': 'ops.internal' },
+      });
       expect(viaProxy.status, JSON.stringify(viaProxy.body)).toBe(201);
-      const published = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie: c, origin: 'https://ops.example.test' } });
+      const published = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
+        headers: { cookie: c, origin: 'https://ops.example.test' },
+      });
       expect(published.status).toBe(201);
-      const sibling = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie: c, origin: 'https://other.example.test', 'x-forwarded-host': 'ops.internal' } });
+      const sibling = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
+        headers: { cookie: c, origin: 'https://other.example.test', 'x-forwarded-host': 'ops.internal' },
+      });
       expect(sibling.status).toBe(403);
     } finally {
       await proxied.stop();
     }
     // Without TRUST_PROXY a client-sent X-Forwarded-Host counts for nothing.
-    const spoofed = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie, origin: FOREIGN, 'x-forwarded-host': '127.0.0.1:9999' } });
+    const spoofed = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
+      headers: { cookie, origin: FOREIGN, 'x-forwarded-host': '127.0.0.1:9999' },
+    });
     expect(spoofed.status).toBe(403);
   });
 });
@@ -117,20 +153,32 @@ describe('GraphQL with the session cookie', () => {
 
   it('refuses a mutation from a foreign origin even as JSON (403 in GraphQL shape), and runs it from its own', async () => {
     const before = await ingestKeyRotations();
-    const foreign = await call(s.url, 'POST', '/graphql', { headers: { cookie, origin: FOREIGN, 'content-type': 'application/json' }, raw: rotate });
+    const foreign = await call(s.url, 'POST', '/graphql', {
+      headers: { cookie, origin: FOREIGN, 'content-type': 'application/json' },
+      raw: rotate,
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'CROSS_ORIGIN_REQUEST' });
-    const nul = await call(s.url, 'POST', '/graphql', { headers: { cookie, origin: 'null', 'content-type': 'application/json' }, raw: rotate });
+    const nul = await call(s.url, 'POST', '/graphql', {
+      headers: { cookie, origin: 'null', 'content-type': 'application/json' },
+      raw: rotate,
+    });
     expect(nul.status).toBe(403);
     expect(await ingestKeyRotations()).toBe(before);
-    const mine = await call(s.url, 'POST', '/graphql', { headers: { cookie, origin: own, 'content-type': 'application/json' }, raw: rotate });
+    const mine = await call(s.url, 'POST', '/graphql', {
+      headers: { cookie, origin: own, 'content-type': 'application/json' },
+      raw: rotate,
+    });
     expect(mine.status).toBe(200);
     expect(mine.body.data.rotateIngestKey.key).toBeTruthy();
     await eventually(async () => (await ingestKeyRotations()) === before + 1);
   });
 
   it('still answers a form body with 415 before anything else', async () => {
-    const res = await call(s.url, 'POST', '/graphql', { headers: { cookie, origin: FOREIGN, 'content-type': 'application/x-www-form-urlencoded' }, raw: 'query=mutation%7BrotateIngestKey%7Bkey%7D%7D' });
+    const res = await call(s.url, 'POST', '/graphql', {
+      headers: { cookie, origin: FOREIGN, 'content-type': 'application/x-www-form-urlencoded' },
+      raw: 'query=mutation%7BrotateIngestKey%7Bkey%7D%7D',
+    });
     expect(res.status).toBe(415);
   });
 });

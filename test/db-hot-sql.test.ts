@@ -14,8 +14,16 @@ const fixture = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixture
 
 describe('hot-path SQL without Prisma', () => {
   it('reads timestamp(3) as UTC, as Prisma does, in a process on another time zone', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture], { env: { ...process.env, TZ: 'America/New_York', DATABASE_URL: ADMIN_URL } });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', fixture], {
+      env: { ...process.env, TZ: 'America/New_York', DATABASE_URL: ADMIN_URL },
+    });
     const out = JSON.parse(stdout);
-    expect(out).toEqual({ zone: 'America/New_York', hot: '2026-11-27T16:20:01.500Z', none: null, j: { a: [1] }, prisma: '2026-11-27T16:20:01.500Z' });
+    expect(out).toEqual({
+      zone: 'America/New_York',
+      hot: '2026-11-27T16:20:01.500Z',
+      none: null,
+      j: { a: [1] },
+      prisma: '2026-11-27T16:20:01.500Z',
+    });
   });
 });

@@ -21,7 +21,10 @@ let receiver: Receiver;
 const others: Receiver[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer({ start: { http: false, workers: false }, env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_RATE_PER_SECOND: '1' } });
+  s = await startTestServer({
+    start: { http: false, workers: false },
+    env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_RATE_PER_SECOND: '1' },
+  });
   t = await buildTenant(s.app.rt);
   receiver = await startReceiver();
 });
@@ -33,20 +36,40 @@ afterAll(async () => {
 
 async function hookTo(tenantId: string, url: string): Promise<string> {
   const rt = s.app.rt;
-  const hook = await rt.prisma.outboundWebhook.create({ data: { tenantId, name: 'pacing', url, secretCiphertext: rt.secretBox.seal('whsec_pacing'), triggers: [{ on: 'ALERT_OPENED' }] } });
+  const hook = await rt.prisma.outboundWebhook.create({
+    data: {
+      tenantId,
+      name: 'pacing',
+      url,
+      secretCiphertext: rt.secretBox.seal('whsec_pacing'),
+      triggers: [{ on: 'ALERT_OPENED' }],
+    },
+  });
   return hook.id;
 }
 
 function announce(tenantId: string): Promise<string> {
-  return writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId, topic: 'alert.opened', subjectId: newDeliveryId(), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+  return writeOutbox(s.app.rt.prisma, {
+    createdAt: s.app.rt.clock.now(),
+    tenantId,
+    topic: 'alert.opened',
+    subjectId: newDeliveryId(),
+    body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+  });
 }
 
-describe("a fan-out to receivers known to be full", () => {
+describe('a fan-out to receivers known to be full', () => {
   it('waits for their room to come near and sends from the fan-out: the delivery is written delivered, no first-attempts job', async () => {
     const rt = s.app.rt;
     const engine = deliveryEngine(rt);
     const hook = await rt.prisma.outboundWebhook.create({
-      data: { tenantId: t.tenantId, name: 'pacing', url: receiver.url, secretCiphertext: rt.secretBox.seal('whsec_pacing'), triggers: [{ on: 'ALERT_OPENED' }] },
+      data: {
+        tenantId: t.tenantId,
+        name: 'pacing',
+        url: receiver.url,
+        secretCiphertext: rt.secretBox.seal('whsec_pacing'),
+        triggers: [{ on: 'ALERT_OPENED' }],
+      },
     });
     // The receiver's second is taken (1/s), and this process has been told so: it is full for about a second.
     const first = await engine.limits.admit(receiver.url, hook.id);
@@ -55,11 +78,20 @@ describe("a fan-out to receivers known to be full", () => {
     expect((await engine.limits.admit(receiver.url, hook.id)).ok).toBe(false);
     expect(engine.limits.heldFor(hook.id)).toBeGreaterThan(250);
 
-    const id = await writeOutbox(rt.prisma, { createdAt: rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: newDeliveryId(), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+    const id = await writeOutbox(rt.prisma, {
+      createdAt: rt.clock.now(),
+      tenantId: t.tenantId,
+      topic: 'alert.opened',
+      subjectId: newDeliveryId(),
+      body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+    });
     expect(await fanOutOutboxMessage(rt, id, engine)).toBe(1);
 
     // Sent by the fan-out itself once the room came: written delivered, with nothing left to a job.
-    const [delivery] = await rt.prisma.delivery.findMany({ where: { outboxId: id }, select: { status: true, attemptCount: true } });
+    const [delivery] = await rt.prisma.delivery.findMany({
+      where: { outboxId: id },
+      select: { status: true, attemptCount: true },
+    });
     expect(delivery).toEqual({ status: 'delivered', attemptCount: 1 });
     expect(receiver.requests).toHaveLength(1);
     const jobs = await rt.queues.get('deliveries').getJobs(['delayed', 'waiting']);

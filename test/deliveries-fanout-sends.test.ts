@@ -22,19 +22,30 @@ let s: TestServer;
 const receivers: Receiver[] = [];
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_RATE_PER_SECOND: '2', WEBHOOK_TIMEOUT_MS: '60000' } });
+  s = await startTestServer({
+    env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_RATE_PER_SECOND: '2', WEBHOOK_TIMEOUT_MS: '60000' },
+  });
 });
 afterAll(async () => {
   await Promise.all(receivers.map((r) => r.close()));
   await s?.stop();
 });
 
-async function receiverWithWebhook(t: BuiltTenant, hold = false, server = s): Promise<{ rcv: Receiver; hookId: string }> {
+async function receiverWithWebhook(
+  t: BuiltTenant,
+  hold = false,
+  server = s,
+): Promise<{ rcv: Receiver; hookId: string }> {
   const rcv = await startReceiver(() => ({ status: 200, hold }));
   receivers.push(rcv);
-  const r = await gql<{ createOutboundWebhook: { id: string } }>(server.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-    input: { name: 'r', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
-  });
+  const r = await gql<{ createOutboundWebhook: { id: string } }>(
+    server.url,
+    t.adminToken,
+    'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+    {
+      input: { name: 'r', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
+    },
+  );
   expect(r.errors).toBeUndefined();
   return { rcv, hookId: r.data!.createOutboundWebhook.id };
 }
@@ -42,7 +53,15 @@ async function receiverWithWebhook(t: BuiltTenant, hold = false, server = s): Pr
 async function announce(t: BuiltTenant, n: number, rt: Runtime = s.app.rt): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    ids.push(await writeOutbox(rt.prisma, { createdAt: rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { i } } }));
+    ids.push(
+      await writeOutbox(rt.prisma, {
+        createdAt: rt.clock.now(),
+        tenantId: t.tenantId,
+        topic: 'alert.opened',
+        subjectId: String(i),
+        body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { i } },
+      }),
+    );
   }
   await dispatchOutbox(rt, ids);
   return ids;
@@ -53,7 +72,10 @@ describe('first attempts from the fan-out', () => {
     const t = await buildTenant(s.app.rt);
     const { rcv, hookId } = await receiverWithWebhook(t);
     const ids = await announce(t, 3);
-    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 3, 20_000);
+    await eventually(
+      async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 3,
+      20_000,
+    );
     expect(rcv.requests).toHaveLength(3);
     expect(rcv.uniqueIds().size).toBe(3);
     // Two went out from their fan-out (no job of their own); the cap of 2 a second held the third.
@@ -71,7 +93,10 @@ describe('first attempts from the fan-out', () => {
     const [id] = await announce(t, 1);
     await eventually(async () => rcv.requests.length === 1, 20_000);
     // The request hangs; the fan-out writes its delivery `pending` once it has waited a second for it.
-    const d = await eventually(() => s.app.rt.prisma.delivery.findFirst({ where: { webhookId: hookId, status: 'pending' } }), 20_000);
+    const d = await eventually(
+      () => s.app.rt.prisma.delivery.findFirst({ where: { webhookId: hookId, status: 'pending' } }),
+      20_000,
+    );
     // The fan-out's job is still active. Even long overdue, the delivery is not re-driven.
     const outboxJob = await s.app.rt.queues.get('outbox').getJob(outboxJobId(id));
     expect(await outboxJob?.getState()).toBe('active');
@@ -82,7 +107,9 @@ describe('first attempts from the fan-out', () => {
 
   it('a fan-out whose sends cannot start gives its place in the gate up, so later messages are still fanned out', async () => {
     // One send slot, held by a request the receiver never answers (within the test): every later send waits.
-    const one = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '600000' } });
+    const one = await startTestServer({
+      env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_CONCURRENCY: '1', WEBHOOK_TIMEOUT_MS: '600000' },
+    });
     let rcv: Receiver | undefined;
     try {
       const t = await buildTenant(one.app.rt);
@@ -92,7 +119,12 @@ describe('first attempts from the fan-out', () => {
       const ids = await announce(t, 12, one.app.rt);
       await eventually(async () => held.requests.length === 1, 20_000);
       // Messages 2–9 fill the gate's 8 places with sends that cannot start; 10–12 are fanned out anyway.
-      await eventually(async () => (await one.app.rt.prisma.outboxMessage.count({ where: { id: { in: ids }, dispatchedAt: { not: null } } })) === 12, 20_000);
+      await eventually(
+        async () =>
+          (await one.app.rt.prisma.outboxMessage.count({ where: { id: { in: ids }, dispatchedAt: { not: null } } })) ===
+          12,
+        20_000,
+      );
       expect(await one.app.rt.prisma.delivery.count({ where: { outboxId: { in: ids } } })).toBe(12);
       expect(held.requests).toHaveLength(1);
     } finally {
@@ -107,13 +139,37 @@ describe('first attempts from the fan-out', () => {
     // The cap of 2 a second: both go, and a third request is refused (so this process knows the receiver
     // is full, and until when).
     await announce(t, 2);
-    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2, 20_000);
+    await eventually(
+      async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2,
+      20_000,
+    );
     expect(await deliveryEngine(s.app.rt).limits.admit(rcv.url, hookId)).toMatchObject({ ok: false, reason: 'rate' });
     // A third delivery, written pending as a fan-out writes it, with no job: this test makes its attempt.
     const createdAt = s.app.rt.clock.now();
-    const third = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId: t.tenantId, topic: 'alert.opened', subjectId: 'third', body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+    const third = await writeOutbox(s.app.rt.prisma, {
+      createdAt,
+      tenantId: t.tenantId,
+      topic: 'alert.opened',
+      subjectId: 'third',
+      body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+    });
     const id = deliveryIdOf(third, hookId, createdAt);
-    await writeFanOutRows(s.app.rt, { id: third, createdAt }, [{ id, tenantId: t.tenantId, webhookId: hookId, outboxId: third, topic: 'alert.opened', body: JSON.stringify({ id }) }], new Map(), createdAt);
+    await writeFanOutRows(
+      s.app.rt,
+      { id: third, createdAt },
+      [
+        {
+          id,
+          tenantId: t.tenantId,
+          webhookId: hookId,
+          outboxId: third,
+          topic: 'alert.opened',
+          body: JSON.stringify({ id }),
+        },
+      ],
+      new Map(),
+      createdAt,
+    );
     const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { outboxId: third } });
     const deps = deliveryEngine(s.app.rt);
     expect(deps.limits.heldFor(hookId)).toBeGreaterThan(0);
@@ -122,7 +178,10 @@ describe('first attempts from the fan-out', () => {
     expect(handedBack.held).toEqual([{ deliveryId: d.id, webhookId: hookId, retryInMs: expect.any(Number) }]);
     // …with leave, it waits for the receiver's room and goes out within the same call.
     const now = s.app.rt.clock.now().getTime();
-    const waited = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId], { eachMs: 2_000, untilMs: now + 5_000 });
+    const waited = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId], {
+      eachMs: 2_000,
+      untilMs: now + 5_000,
+    });
     expect(waited).toEqual({ settled: 1, skipped: 0, held: [] });
     expect(rcv.uniqueIds().size).toBe(3);
     expect(rcv.requests).toHaveLength(3);
@@ -134,15 +193,28 @@ describe('first attempts from the fan-out', () => {
     // The cap of 2 a second: both go, and a third request is refused (so this process knows the receiver
     // is full, and until when).
     await announce(t, 2);
-    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2, 20_000);
+    await eventually(
+      async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hookId, status: 'delivered' } })) === 2,
+      20_000,
+    );
     const engine = deliveryEngine(s.app.rt);
     expect(await engine.limits.admit(rcv.url, hookId)).toMatchObject({ ok: false, reason: 'rate' });
-    await eventually(async () => {
-      const held = engine.limits.heldFor(hookId);
-      return held > 0 && held <= 200;
-    }, 20_000, 5);
+    await eventually(
+      async () => {
+        const held = engine.limits.heldFor(hookId);
+        return held > 0 && held <= 200;
+      },
+      20_000,
+      5,
+    );
     // Fanned out here, not through the queue, while the receiver is still full for at most 200 ms.
-    const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: 'soon', body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+    const id = await writeOutbox(s.app.rt.prisma, {
+      createdAt: s.app.rt.clock.now(),
+      tenantId: t.tenantId,
+      topic: 'alert.opened',
+      subjectId: 'soon',
+      body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+    });
     expect(engine.limits.heldFor(hookId)).toBeGreaterThan(0);
     expect(await fanOutOutboxMessage(s.app.rt, id, engine)).toBe(1);
     const d = await s.app.rt.prisma.delivery.findFirstOrThrow({ where: { outboxId: id } });

@@ -34,13 +34,29 @@ afterAll(async () => {
 
 async function webhook(url = 'http://127.0.0.1:9/hook', tenantId = t.tenantId, createdAt?: Date): Promise<string> {
   const hook = await s.app.rt.prisma.outboundWebhook.create({
-    data: { tenantId, createdAt, name: 'first-write', url, secretCiphertext: s.app.rt.secretBox.seal('whsec_first_write'), triggers: [{ on: 'ALERT_OPENED' }] },
+    data: {
+      tenantId,
+      createdAt,
+      name: 'first-write',
+      url,
+      secretCiphertext: s.app.rt.secretBox.seal('whsec_first_write'),
+      triggers: [{ on: 'ALERT_OPENED' }],
+    },
   });
   return hook.id;
 }
 
-async function message(tenantId = t.tenantId, createdAt = s.app.rt.clock.now()): Promise<{ id: string; createdAt: Date }> {
-  const id = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId, topic: 'alert.opened', subjectId: newDeliveryId(), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } });
+async function message(
+  tenantId = t.tenantId,
+  createdAt = s.app.rt.clock.now(),
+): Promise<{ id: string; createdAt: Date }> {
+  const id = await writeOutbox(s.app.rt.prisma, {
+    createdAt,
+    tenantId,
+    topic: 'alert.opened',
+    subjectId: newDeliveryId(),
+    body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+  });
   return { id, createdAt };
 }
 
@@ -50,7 +66,14 @@ async function planned(n: number): Promise<{ msg: { id: string; createdAt: Date 
   for (let i = 0; i < n; i++) {
     const webhookId = await webhook();
     const id = deliveryIdOf(msg.id, webhookId, msg.createdAt);
-    rows.push({ id, tenantId: t.tenantId, webhookId, outboxId: msg.id, topic: 'alert.opened', body: JSON.stringify({ id }) });
+    rows.push({
+      id,
+      tenantId: t.tenantId,
+      webhookId,
+      outboxId: msg.id,
+      topic: 'alert.opened',
+      body: JSON.stringify({ id }),
+    });
   }
   return { msg, rows };
 }
@@ -75,15 +98,26 @@ function outcome(d: { id: string }, createdAt: Date, status: AttemptRecord['stat
 }
 
 const rowsOf = (outboxId: string) =>
-  s.app.rt.prisma.delivery.findMany({ where: { outboxId }, select: { id: true, status: true, attemptCount: true, deliveredAt: true }, orderBy: { id: 'asc' } });
-const attemptsOf = (ids: string[]) => s.app.rt.prisma.deliveryAttempt.findMany({ where: { deliveryId: { in: ids } }, select: { deliveryId: true, number: true, responseStatus: true } });
+  s.app.rt.prisma.delivery.findMany({
+    where: { outboxId },
+    select: { id: true, status: true, attemptCount: true, deliveredAt: true },
+    orderBy: { id: 'asc' },
+  });
+const attemptsOf = (ids: string[]) =>
+  s.app.rt.prisma.deliveryAttempt.findMany({
+    where: { deliveryId: { in: ids } },
+    select: { deliveryId: true, number: true, responseStatus: true },
+  });
 
 describe("a fan-out's write", () => {
   it('inserts each delivery once, with its first outcome and attempt, and marks the message dispatched in the same statement', async () => {
     const { msg, rows } = await planned(3);
     const { result, statements } = await countStatements(async () => {
       const write = new FanOutWrite(s.app.rt, store, msg, rows, s.app.rt.clock.now(), 60_000);
-      const recorded = Promise.all([write.record(outcome(rows[0], msg.createdAt)), write.record(outcome(rows[1], msg.createdAt, 'retrying'))]);
+      const recorded = Promise.all([
+        write.record(outcome(rows[0], msg.createdAt)),
+        write.record(outcome(rows[1], msg.createdAt, 'retrying')),
+      ]);
       write.done(rows[2].id); // held back by its receiver's limits
       return { recorded: await recorded, inserted: await write.inserted };
     });
@@ -103,7 +137,9 @@ describe("a fan-out's write", () => {
     // One statement did it all: no UPDATE of a delivery row, no separate record.
     expect(statements.filter((q) => /"Delivery"/.test(q))).toHaveLength(1);
     expect(statements.some((q) => /UPDATE "Delivery/.test(q))).toBe(false);
-    expect((await s.app.rt.prisma.outboxMessage.findFirstOrThrow({ where: { id: msg.id } })).dispatchedAt).not.toBeNull();
+    expect(
+      (await s.app.rt.prisma.outboxMessage.findFirstOrThrow({ where: { id: msg.id } })).dispatchedAt,
+    ).not.toBeNull();
   });
 
   it('writes an attempt still in flight as pending once the wait is over; its outcome is then recorded as usual', async () => {
@@ -113,9 +149,15 @@ describe("a fan-out's write", () => {
     // rows[1]'s receiver has not answered: the write does not wait for it past 50 ms.
     expect([...(await write.inserted)].sort()).toEqual(rows.map((r) => r.id).sort());
     expect(await first).toBe(true);
-    expect((await rowsOf(msg.id)).find((r) => r.id === rows[1].id)).toMatchObject({ status: 'pending', attemptCount: 0 });
+    expect((await rowsOf(msg.id)).find((r) => r.id === rows[1].id)).toMatchObject({
+      status: 'pending',
+      attemptCount: 0,
+    });
     expect(await write.record(outcome(rows[1], msg.createdAt))).toBe(true);
-    expect((await rowsOf(msg.id)).find((r) => r.id === rows[1].id)).toMatchObject({ status: 'delivered', attemptCount: 1 });
+    expect((await rowsOf(msg.id)).find((r) => r.id === rows[1].id)).toMatchObject({
+      status: 'delivered',
+      attemptCount: 1,
+    });
     expect(await attemptsOf([rows[1].id])).toHaveLength(1);
   });
 
@@ -127,7 +169,14 @@ describe("a fan-out's write", () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM "OutboxMessage" WHERE "id" = $1 FOR UPDATE', [msg.id]);
-      const write = new FanOutWrite(s.app.rt, new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 }), msg, rows, s.app.rt.clock.now(), 10);
+      const write = new FanOutWrite(
+        s.app.rt,
+        new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 }),
+        msg,
+        rows,
+        s.app.rt.clock.now(),
+        10,
+      );
       await waitForLockWait(s.app.rt.prisma, ['INSERT INTO "Delivery"']);
       // The attempt was in flight when the wait ran out; its outcome comes now, while the row is not yet visible.
       const recorded = write.record(outcome(rows[0], msg.createdAt));
@@ -142,27 +191,44 @@ describe("a fan-out's write", () => {
   });
 
   it("writes each body byte for byte and each time to the millisecond, whether the rows' bodies share their rest (sent once) or not", async () => {
-    const rest = '"timestamp":"2026-11-28T09:00:00.123Z","topic":"alert.opened","payload":{"note":"quote \\" backslash \\\\ é ✓"}}';
+    const rest =
+      '"timestamp":"2026-11-28T09:00:00.123Z","topic":"alert.opened","payload":{"note":"quote \\" backslash \\\\ é ✓"}}';
     for (const shared of [true, false]) {
       const { msg, rows } = await planned(3);
       // A fan-out's bodies: the id first, then the same rest; otherwise (a test's, an old run's) any body.
-      for (const [k, r] of rows.entries()) r.body = shared ? `{"id":"${r.id}",${rest}` : k === 1 ? `{"id":"${r.id}","other":true}` : `{"id":"${r.id}",${rest}`;
+      for (const [k, r] of rows.entries())
+        r.body = shared
+          ? `{"id":"${r.id}",${rest}`
+          : k === 1
+            ? `{"id":"${r.id}","other":true}`
+            : `{"id":"${r.id}",${rest}`;
       const now = new Date(Date.UTC(2026, 10, 28, 9, 0, 0, 7));
       const write = new FanOutWrite(s.app.rt, store, msg, rows, now, 60_000);
       const o = { ...outcome(rows[0], msg.createdAt), at: new Date(Date.UTC(2026, 10, 28, 9, 0, 1, 999)) };
-      const r2 = { ...outcome(rows[1], msg.createdAt, 'retrying'), nextAttemptAt: new Date(Date.UTC(2026, 10, 28, 9, 0, 31, 1)) };
+      const r2 = {
+        ...outcome(rows[1], msg.createdAt, 'retrying'),
+        nextAttemptAt: new Date(Date.UTC(2026, 10, 28, 9, 0, 31, 1)),
+      };
       const recorded = Promise.all([write.record(o), write.record(r2)]);
       write.done(rows[2].id);
       await recorded;
       const got = new Map(
-        (await s.app.rt.prisma.delivery.findMany({ where: { outboxId: msg.id }, select: { id: true, body: true, deliveredAt: true, nextAttemptAt: true, windowStartedAt: true } })).map((d) => [d.id, d]),
+        (
+          await s.app.rt.prisma.delivery.findMany({
+            where: { outboxId: msg.id },
+            select: { id: true, body: true, deliveredAt: true, nextAttemptAt: true, windowStartedAt: true },
+          })
+        ).map((d) => [d.id, d]),
       );
       for (const r of rows) expect(got.get(r.id)?.body).toBe(r.body);
       expect(got.get(rows[0].id)?.deliveredAt?.toISOString()).toBe('2026-11-28T09:00:01.999Z');
       expect(got.get(rows[1].id)?.nextAttemptAt?.toISOString()).toBe('2026-11-28T09:00:31.001Z');
       expect(got.get(rows[2].id)?.nextAttemptAt?.toISOString()).toBe('2026-11-28T09:00:00.007Z');
       expect(got.get(rows[2].id)?.windowStartedAt.toISOString()).toBe('2026-11-28T09:00:00.007Z');
-      const [att] = await s.app.rt.prisma.deliveryAttempt.findMany({ where: { deliveryId: rows[0].id }, select: { createdAt: true } });
+      const [att] = await s.app.rt.prisma.deliveryAttempt.findMany({
+        where: { deliveryId: rows[0].id },
+        select: { createdAt: true },
+      });
       expect(att.createdAt.toISOString()).toBe('2026-11-28T09:00:01.999Z');
     }
   });
@@ -172,7 +238,10 @@ describe("a fan-out's write", () => {
     const earlier = new FanOutWrite(s.app.rt, store, msg, rows, s.app.rt.clock.now(), 60_000);
     expect(await Promise.all(rows.map((r) => earlier.record(outcome(r, msg.createdAt))))).toEqual([true, true]);
     const again = new FanOutWrite(s.app.rt, store, msg, rows, s.app.rt.clock.now(), 60_000);
-    expect(await Promise.all(rows.map((r) => again.record(outcome(r, msg.createdAt, 'retrying'))))).toEqual([false, false]);
+    expect(await Promise.all(rows.map((r) => again.record(outcome(r, msg.createdAt, 'retrying'))))).toEqual([
+      false,
+      false,
+    ]);
     expect((await again.inserted).size).toBe(0);
     expect((await rowsOf(msg.id)).map((r) => r.status)).toEqual(['delivered', 'delivered']);
     expect(await attemptsOf(rows.map((r) => r.id))).toHaveLength(2);
@@ -206,7 +275,12 @@ describe('delivery ids', () => {
     await fanOutOutboxMessage(s.app.rt, msg.id, engine);
     const ids = rcv.requests.map((r) => r.headers['webhook-id']);
     expect(ids).toEqual([first.id, first.id]);
-    expect(await s.app.rt.prisma.delivery.findMany({ where: { outboxId: msg.id, webhookId: hookId }, select: { id: true, status: true } })).toEqual([{ id: first.id, status: 'delivered' }]);
+    expect(
+      await s.app.rt.prisma.delivery.findMany({
+        where: { outboxId: msg.id, webhookId: hookId },
+        select: { id: true, status: true },
+      }),
+    ).toEqual([{ id: first.id, status: 'delivered' }]);
   });
 });
 

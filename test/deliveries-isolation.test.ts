@@ -17,7 +17,12 @@ const receivers: Receiver[] = [];
 
 beforeAll(async () => {
   s = await startTestServer({
-    env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', WEBHOOK_DELIVERY_CONCURRENCY: '4', WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER: '2', WEBHOOK_TIMEOUT_MS: '20000' },
+    env: {
+      WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
+      WEBHOOK_DELIVERY_CONCURRENCY: '4',
+      WEBHOOK_MAX_IN_FLIGHT_PER_RECEIVER: '2',
+      WEBHOOK_TIMEOUT_MS: '20000',
+    },
   });
   t = await buildTenant(s.app.rt);
 });
@@ -81,10 +86,14 @@ describe('receiver limits', () => {
     const [, admittedScore] = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
     if (admitted.ok) admitted.release();
     offsetMs = 500;
-    const score = await eventually(async () => {
-      const [, now] = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
-      return now !== admittedScore ? Number(now) : null;
-    }, 5_000, 5);
+    const score = await eventually(
+      async () => {
+        const [, now] = await s.app.rt.redis.zrange(key, 0, -1, 'WITHSCORES');
+        return now !== admittedScore ? Number(now) : null;
+      },
+      5_000,
+      5,
+    );
     const after = await redisMs();
     // Stamped: 500 ms before Redis's time when the stamp came, which was after `before`.
     expect(score).toBeGreaterThanOrEqual(before - 500);
@@ -110,15 +119,31 @@ describe('receiver limits', () => {
     const slow = await startReceiver(() => ({ status: 200, hold: true }));
     const fast = await startReceiver();
     receivers.push(slow, fast);
-    for (const [name, url] of [['slow', slow.url], ['fast', fast.url]]) {
-      const r = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-        input: { name, url, triggers: [{ on: 'ALERT_OPENED' }] },
-      });
+    for (const [name, url] of [
+      ['slow', slow.url],
+      ['fast', fast.url],
+    ]) {
+      const r = await gql(
+        s.url,
+        t.adminToken,
+        'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+        {
+          input: { name, url, triggers: [{ on: 'ALERT_OPENED' }] },
+        },
+      );
       expect(r.errors).toBeUndefined();
     }
     const ids = [];
     for (let i = 0; i < 10; i++) {
-      ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: t.tenantId, topic: 'alert.opened', subjectId: String(i), body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} } }));
+      ids.push(
+        await writeOutbox(s.app.rt.prisma, {
+          createdAt: s.app.rt.clock.now(),
+          tenantId: t.tenantId,
+          topic: 'alert.opened',
+          subjectId: String(i),
+          body: { source: 'x', kind: 'alert.opened', severity: 'critical', labels: {}, payload: {} },
+        }),
+      );
     }
     await dispatchOutbox(s.app.rt, ids);
     // With 4 worker slots and 10 deliveries queued for each, the fast receiver gets all of its own

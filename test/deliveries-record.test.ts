@@ -23,7 +23,12 @@ beforeAll(async () => {
   s = await startTestServer({ start: { http: false, workers: false } });
   t = await buildTenant(s.app.rt);
   const hook = await s.app.rt.prisma.outboundWebhook.create({
-    data: { tenantId: t.tenantId, name: 'record', url: 'http://127.0.0.1:9/hook', secretCiphertext: s.app.rt.secretBox.seal('whsec_record') },
+    data: {
+      tenantId: t.tenantId,
+      name: 'record',
+      url: 'http://127.0.0.1:9/hook',
+      secretCiphertext: s.app.rt.secretBox.seal('whsec_record'),
+    },
   });
   webhookId = hook.id;
 });
@@ -33,11 +38,26 @@ afterAll(async () => {
 
 async function delivery(createdAt: Date): Promise<{ id: string; createdAt: Date }> {
   const id = newDeliveryId();
-  await s.app.rt.prisma.delivery.create({ data: { id, tenantId: t.tenantId, webhookId, topic: 'alert.opened', body: '{}', nextAttemptAt: createdAt, windowStartedAt: createdAt, createdAt } });
+  await s.app.rt.prisma.delivery.create({
+    data: {
+      id,
+      tenantId: t.tenantId,
+      webhookId,
+      topic: 'alert.opened',
+      body: '{}',
+      nextAttemptAt: createdAt,
+      windowStartedAt: createdAt,
+      createdAt,
+    },
+  });
   return { id, createdAt };
 }
 
-function outcome(d: { id: string; createdAt: Date }, attempt = 1, status: AttemptRecord['status'] = 'delivered'): AttemptRecord {
+function outcome(
+  d: { id: string; createdAt: Date },
+  attempt = 1,
+  status: AttemptRecord['status'] = 'delivered',
+): AttemptRecord {
   const at = s.app.rt.clock.now();
   return {
     deliveryId: d.id,
@@ -56,8 +76,16 @@ function outcome(d: { id: string; createdAt: Date }, attempt = 1, status: Attemp
   };
 }
 
-const state = (id: string) => s.app.rt.prisma.delivery.findFirstOrThrow({ where: { id }, select: { status: true, attemptCount: true, deliveredAt: true } });
-const attempts = (id: string) => s.app.rt.prisma.deliveryAttempt.findMany({ where: { deliveryId: id }, select: { number: true, responseStatus: true } });
+const state = (id: string) =>
+  s.app.rt.prisma.delivery.findFirstOrThrow({
+    where: { id },
+    select: { status: true, attemptCount: true, deliveredAt: true },
+  });
+const attempts = (id: string) =>
+  s.app.rt.prisma.deliveryAttempt.findMany({
+    where: { deliveryId: id },
+    select: { number: true, responseStatus: true },
+  });
 
 describe('the attempt record', () => {
   it("updates today's deliveries in their partition and an old day's through the parent, in one batch", async () => {
@@ -68,7 +96,9 @@ describe('the attempt record', () => {
     const [a, b, c] = [await delivery(now), await delivery(now), await delivery(old)];
     const today = partitionName(partitionedTable('Delivery'), now);
     const store = new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 });
-    const { result, statements } = await countStatements(() => Promise.all([a, b, c].map((d) => store.record(outcome(d)))));
+    const { result, statements } = await countStatements(() =>
+      Promise.all([a, b, c].map((d) => store.record(outcome(d)))),
+    );
     expect(result).toEqual([true, true, true]);
     // Today's partition named directly; the old day's statement failed on its missing partition and ran on the parent.
     expect(statements.filter((q) => q.includes(`UPDATE "${today}" d`))).toHaveLength(1);
@@ -78,7 +108,10 @@ describe('the attempt record', () => {
       expect(await state(d.id)).toMatchObject({ status: 'delivered', attemptCount: 1 });
       expect(await attempts(d.id)).toEqual([{ number: 1, responseStatus: 200 }]);
     }
-    const inDefault = await s.app.rt.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT "id" FROM "Delivery_default" WHERE "id" = $1`, c.id);
+    const inDefault = await s.app.rt.prisma.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT "id" FROM "Delivery_default" WHERE "id" = $1`,
+      c.id,
+    );
     expect(inDefault).toHaveLength(1);
 
     // The missing partition is remembered: the next batch of that day goes to the parent at once.
@@ -110,7 +143,10 @@ describe('the attempt record', () => {
     }
     expect(await state(d.id)).toMatchObject({ status: 'delivered', attemptCount: 1 });
     expect(await attempts(d.id)).toEqual([{ number: 1, responseStatus: 200 }]);
-    const inPartition = await s.app.rt.prisma.$queryRawUnsafe<Array<{ id: string }>>(`SELECT "id" FROM "Delivery_p20010701" WHERE "id" = $1`, d.id);
+    const inPartition = await s.app.rt.prisma.$queryRawUnsafe<Array<{ id: string }>>(
+      `SELECT "id" FROM "Delivery_p20010701" WHERE "id" = $1`,
+      d.id,
+    );
     expect(inPartition).toHaveLength(1);
   });
 

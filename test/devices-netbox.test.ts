@@ -32,8 +32,14 @@ describe('NetBox webhook bodies', () => {
   });
 
   it('turns deleted into a delete by external id, and ignores other models', () => {
-    expect(parseNetboxWebhook({ event: 'deleted', model: 'device', data: { id: 'x9' } })).toEqual({ action: 'delete', externalId: 'x9', name: null });
-    expect(parseNetboxWebhook({ event: 'created', model: 'ipam.ipaddress', data: { id: 1 } })).toMatchObject({ action: 'ignore' });
+    expect(parseNetboxWebhook({ event: 'deleted', model: 'device', data: { id: 'x9' } })).toEqual({
+      action: 'delete',
+      externalId: 'x9',
+      name: null,
+    });
+    expect(parseNetboxWebhook({ event: 'created', model: 'ipam.ipaddress', data: { id: 1 } })).toMatchObject({
+      action: 'ignore',
+    });
   });
 
   it('lists every missing or wrong field', () => {
@@ -45,6 +51,8 @@ describe('NetBox webhook bodies', () => {
       expect((err as ValidationFailed).extra.fields?.map((f) => f.loc.join('.'))).toEqual(['event', 'model', 'data']);
     }
     expect(() => parseNetboxWebhook({ event: 'created', model: 'dcim.device', data: { id: 3 } })).toThrow(/data.name/);
-    expect(() => parseNetboxWebhook({ event: 'created', model: 'dcim.device', data: { name: 'x' } })).toThrow(/data.id/);
+    expect(() => parseNetboxWebhook({ event: 'created', model: 'dcim.device', data: { name: 'x' } })).toThrow(
+      /data.id/,
+    );
   });
 });

@@ -41,14 +41,22 @@ async function workerApp(s: TestServer): Promise<App> {
 }
 
 async function deployRule(s: TestServer, t: BuiltTenant): Promise<string> {
-  const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Deploys", typeGlob: "deploy.*", alertSeverity: CRITICAL }) { id } }');
+  const r = await gql(
+    s.url,
+    t.adminToken,
+    'mutation { createAlertRule(input: { name: "Deploys", typeGlob: "deploy.*", alertSeverity: CRITICAL }) { id } }',
+  );
   return r.data.createAlertRule.id;
 }
 
 async function ingest(s: TestServer, t: BuiltTenant, n: number): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await rest(s.url).post('/events', { type: 'deploy.started', source: 'ci', severity: 'critical', payload: { i } }, { headers: { 'x-service-key': t.ingestKey } });
+    const r = await rest(s.url).post(
+      '/events',
+      { type: 'deploy.started', source: 'ci', severity: 'critical', payload: { i } },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(r.status).toBe(202);
     ids.push(r.body.id);
   }
@@ -58,7 +66,10 @@ async function ingest(s: TestServer, t: BuiltTenant, n: number): Promise<string[
 /** Waits until every event is evaluated, then returns the tenant's alerts with their attached events. */
 async function settled(s: TestServer, t: BuiltTenant, eventIds: string[], timeoutMs = 30_000) {
   const db = s.app.rt.prisma;
-  await eventually(async () => (await db.event.count({ where: { id: { in: eventIds }, evaluatedAt: null } })) === 0, timeoutMs);
+  await eventually(
+    async () => (await db.event.count({ where: { id: { in: eventIds }, evaluatedAt: null } })) === 0,
+    timeoutMs,
+  );
   return db.alert.findMany({ where: { tenantId: t.tenantId }, include: { events: true } });
 }
 
@@ -136,10 +147,14 @@ describe('durability of rule evaluation', () => {
     const t = await buildTenant(s.app.rt);
     await deployRule(s, t);
     const ids: string[] = [];
-    for (let i = 0; i < 10; i++) ids.push((await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.started', source: 'ci', enqueue: false })).id);
+    for (let i = 0; i < 10; i++)
+      ids.push((await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.started', source: 'ci', enqueue: false })).id);
     // Fifteen evaluators race over the same fresh events, each in its own transaction: ten with one
     // event each (their alert upserts collide on the live dedup key) and five with the whole batch.
-    const results = await Promise.all([...ids.map((id) => evaluateEvents(s.app.rt, [id])), ...Array.from({ length: 5 }, () => evaluateEvents(s.app.rt, ids))]);
+    const results = await Promise.all([
+      ...ids.map((id) => evaluateEvents(s.app.rt, [id])),
+      ...Array.from({ length: 5 }, () => evaluateEvents(s.app.rt, ids)),
+    ]);
     expect(results.reduce((sum, r) => sum + r.evaluated, 0)).toBe(10);
     expect(results.reduce((sum, r) => sum + r.opened, 0)).toBe(1);
     // Then the same ids are enqueued again, repeatedly, and a worker drains them.

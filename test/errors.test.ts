@@ -65,13 +65,23 @@ describe('REST error bodies', () => {
   });
 
   it('403 names the missing scope', async () => {
-    const b = errorBody(await rest(s.url, memberToken).post('/sot/devices', { name: `d-${crypto.randomUUID()}` }), 403, 'SCOPE_ADMIN_REQUIRED');
+    const b = errorBody(
+      await rest(s.url, memberToken).post('/sot/devices', { name: `d-${crypto.randomUUID()}` }),
+      403,
+      'SCOPE_ADMIN_REQUIRED',
+    );
     expect(b.detail).toBe('This needs the admin role.');
   });
 
   it('404 for an unknown id (one path for every lookup) and for an unknown route', async () => {
     const id = crypto.randomUUID();
-    for (const p of [`/proposals/${id}`, `/sot/devices/${id}`, `/sot/devices/${id}/intent`, `/sot/devices/${id}/config`, `/alerts/${id}`]) {
+    for (const p of [
+      `/proposals/${id}`,
+      `/sot/devices/${id}`,
+      `/sot/devices/${id}/intent`,
+      `/sot/devices/${id}/config`,
+      `/alerts/${id}`,
+    ]) {
       const b = errorBody(await rest(s.url, t.adminToken).get(p), 404, 'NOT_FOUND');
       expect(b.detail, p).toMatch(/not found\.$/);
     }
@@ -87,15 +97,31 @@ describe('REST error bodies', () => {
 
   it('409 carries the reason of the conflict', async () => {
     const list = await rest(s.url, t.adminToken).get('/auth/tokens');
-    const b = errorBody(await rest(s.url, t.adminToken).post(`/auth/tokens/${list.body[0].id}/reactivate`), 409, 'TOKEN_NOT_REVOKED');
+    const b = errorBody(
+      await rest(s.url, t.adminToken).post(`/auth/tokens/${list.body[0].id}/reactivate`),
+      409,
+      'TOKEN_NOT_REVOKED',
+    );
     expect(b.detail).toBe('Token is not revoked.');
   });
 
   it('413 for a body over the limit, 415 for a body that is not JSON', async () => {
     const big = { name: 'x'.repeat(s.config.bodyLimitBytes + 10) };
     errorBody(await rest(s.url, t.adminToken).post('/auth/tokens', big), 413, 'BODY_TOO_LARGE');
-    errorBody(await call(s.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, raw: 'name=x', headers: { 'content-type': 'text/plain' } }), 415, 'UNSUPPORTED_MEDIA_TYPE');
-    errorBody(await call(s.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, raw: '{"name":' }), 422, 'INVALID_JSON');
+    errorBody(
+      await call(s.url + '/api/v1', 'POST', '/auth/tokens', {
+        token: t.adminToken,
+        raw: 'name=x',
+        headers: { 'content-type': 'text/plain' },
+      }),
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
+    errorBody(
+      await call(s.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, raw: '{"name":' }),
+      422,
+      'INVALID_JSON',
+    );
   });
 
   it('422 names fields of the REST request, from the validator and from the services', async () => {
@@ -104,13 +130,26 @@ describe('REST error bodies', () => {
     const q = errorBody(await api.get('/sot/devices?limit=abc'), 422, 'VALIDATION_FAILED');
     expect(q.detail.map((d: { loc: string[] }) => d.loc.join('.'))).toContain('query.limit');
     // A service check on a GraphQL input (`input.deviceId`) → the body field it came from.
-    const open = errorBody(await api.post('/sot/proposals', { title: 't', kind: 'config_change', device_id: crypto.randomUUID(), proposed_intent: 'hostname a' }), 422, 'VALIDATION_FAILED');
+    const open = errorBody(
+      await api.post('/sot/proposals', {
+        title: 't',
+        kind: 'config_change',
+        device_id: crypto.randomUUID(),
+        proposed_intent: 'hostname a',
+      }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(open.detail).toEqual([{ loc: ['body', 'device_id'], msg: 'names no device of your tenant' }]);
     // camelCase GraphQL input → snake_case body field, on a route whose device id is in the path.
     const device = await api.post('/sot/devices', { name: `d-${crypto.randomUUID().slice(0, 8)}` });
     expect(device.status).toBe(201);
     const future = new Date(Date.now() + 3600_000).toISOString();
-    const cfg = errorBody(await api.put(`/sot/devices/${device.body.id}/config`, { config: 'hostname a', observed_at: future }), 422, 'VALIDATION_FAILED');
+    const cfg = errorBody(
+      await api.put(`/sot/devices/${device.body.id}/config`, { config: 'hostname a', observed_at: future }),
+      422,
+      'VALIDATION_FAILED',
+    );
     expect(cfg.detail).toEqual([{ loc: ['body', 'observed_at'], msg: 'cannot be in the future' }]);
     // A query parameter checked by the service, not the validator.
     const older = errorBody(await api.get('/proposals?older_than=soon'), 422, 'VALIDATION_FAILED');
@@ -126,37 +165,70 @@ describe('GraphQL errors', () => {
     const anon = await gql(s.url, undefined, 'query { me { id } }');
     expect(anon.errors?.[0]?.extensions).toMatchObject({ code: 'UNAUTHENTICATED', reason: 'UNAUTHENTICATED' });
     const list = await rest(s.url, t.adminToken).get('/auth/tokens');
-    const conflict = await gql(s.url, t.adminToken, 'mutation($id: ID!) { reactivateToken(id: $id) { id } }', { id: list.body[0].id });
+    const conflict = await gql(s.url, t.adminToken, 'mutation($id: ID!) { reactivateToken(id: $id) { id } }', {
+      id: list.body[0].id,
+    });
     expect(conflict.errors?.[0]?.extensions).toMatchObject({ code: 'CONFLICT', reason: 'TOKEN_NOT_REVOKED' });
-    const missing = await gql(s.url, t.adminToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { id } }', { id: crypto.randomUUID() });
+    const missing = await gql(s.url, t.adminToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { id } }', {
+      id: crypto.randomUUID(),
+    });
     expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'NOT_FOUND', reason: 'NOT_FOUND' });
   });
 
   it('answer an unknown field inside an input variable with BAD_USER_INPUT naming the field', async () => {
-    const created = await gql(s.url, t.adminToken, 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', {
-      input: { name: `r-${crypto.randomUUID()}`, kind: 'MATCH', typeGlob: 'x.*', alertSeverity: 'WARNING' },
-    });
+    const created = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }',
+      {
+        input: { name: `r-${crypto.randomUUID()}`, kind: 'MATCH', typeGlob: 'x.*', alertSeverity: 'WARNING' },
+      },
+    );
     expect(created.errors).toBeUndefined();
     const id = created.data.createAlertRule.id;
-    const update = 'mutation($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { id name } }';
+    const update =
+      'mutation($id: ID!, $input: UpdateAlertRuleInput!) { updateAlertRule(id: $id, input: $input) { id name } }';
     const top = await gql(s.url, t.adminToken, update, { id, input: { kind: 'ABSENCE' } });
-    expect(top.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'VALIDATION_FAILED', fields: [{ loc: ['input', 'kind'], msg: 'is not a field of this request' }] });
+    expect(top.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'VALIDATION_FAILED',
+      fields: [{ loc: ['input', 'kind'], msg: 'is not a field of this request' }],
+    });
     expect(top.errors?.[0]?.message).toContain('"kind"');
     expect(top.data ?? null).toBeNull();
-    const nested = await gql(s.url, t.adminToken, update, { id, input: { payloadConditions: [{ path: 'a', op: 'EQ', value: 1, sweep: true }] } });
-    expect(nested.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', reason: 'VALIDATION_FAILED', fields: [{ loc: ['input', 'payloadConditions', '0', 'sweep'] }] });
+    const nested = await gql(s.url, t.adminToken, update, {
+      id,
+      input: { payloadConditions: [{ path: 'a', op: 'EQ', value: 1, sweep: true }] },
+    });
+    expect(nested.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      reason: 'VALIDATION_FAILED',
+      fields: [{ loc: ['input', 'payloadConditions', '0', 'sweep'] }],
+    });
     const wrongType = await gql(s.url, t.adminToken, update, { id, input: { name: 5 } });
-    expect(wrongType.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ loc: ['input', 'name'] }] });
+    expect(wrongType.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [{ loc: ['input', 'name'] }],
+    });
     const missing = await gql(s.url, t.adminToken, update, { id, input: { payloadConditions: [{ path: 'a' }] } });
-    expect(missing.errors?.[0]?.extensions).toMatchObject({ code: 'BAD_USER_INPUT', fields: [{ loc: ['input', 'payloadConditions', '0', 'op'], msg: 'is required' }] });
+    expect(missing.errors?.[0]?.extensions).toMatchObject({
+      code: 'BAD_USER_INPUT',
+      fields: [{ loc: ['input', 'payloadConditions', '0', 'op'], msg: 'is required' }],
+    });
     // Nothing was changed by the refused calls.
     const after = await gql(s.url, t.adminToken, 'query($id: ID!) { alertRule(id: $id) { id kind } }', { id });
     expect(after.data.alertRule.kind).toBe('MATCH');
   });
 
   it('answer a body that is not JSON with 415 and the reason', async () => {
-    const res = await call(s.url, 'POST', '/graphql', { raw: 'query=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const res = await call(s.url, 'POST', '/graphql', {
+      raw: 'query=x',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(res.status).toBe(415);
-    expect(res.body.errors[0].extensions).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', reason: 'UNSUPPORTED_MEDIA_TYPE' });
+    expect(res.body.errors[0].extensions).toMatchObject({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      reason: 'UNSUPPORTED_MEDIA_TYPE',
+    });
   });
 });

@@ -41,15 +41,27 @@ function deepJson(depth: number): string {
 
 async function setAsideCount(): Promise<number> {
   const m = await call(s.url, 'GET', '/metrics');
-  const line = String(m.body).split('\n').find((l) => l.startsWith('events_evaluation_set_aside_total'));
+  const line = String(m.body)
+    .split('\n')
+    .find((l) => l.startsWith('events_evaluation_set_aside_total'));
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
 describe('a poison event in a batch', () => {
   it(`is set aside with its error after ${MAX_EVALUATION_ATTEMPTS} attempts while the rest of its batch is evaluated`, async () => {
-    const rule = await gql(s.url, t.adminToken, 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', {
-      input: { name: 'batch', typeGlob: 'batch.*', dedupKeyTemplate: '{{type}}:{{payload.a.a}}', summaryTemplate: '{{payload}}' },
-    });
+    const rule = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }',
+      {
+        input: {
+          name: 'batch',
+          typeGlob: 'batch.*',
+          dedupKeyTemplate: '{{type}}:{{payload.a.a}}',
+          summaryTemplate: '{{payload}}',
+        },
+      },
+    );
     expect(rule.errors).toBeUndefined();
     const before = await setAsideCount();
     const good = [await storeRaw('batch.one', '{"a":{"a":1}}'), await storeRaw('batch.two', '{"a":{"a":2}}')];
@@ -58,7 +70,11 @@ describe('a poison event in a batch', () => {
     await s.app.rt.queues.add('evaluate', { eventIds: ids });
 
     // The good events of the batch are evaluated and raise their alerts.
-    await eventually(async () => (await s.app.rt.prisma.event.count({ where: { id: { in: good }, evaluatedAt: { not: null } } })) === 2, 20_000);
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.event.count({ where: { id: { in: good }, evaluatedAt: { not: null } } })) === 2,
+      20_000,
+    );
     expect(await s.app.rt.prisma.alert.count({ where: { tenantId: t.tenantId } })).toBe(2);
 
     // The poison event is tried, re-driven by the sweeper, and set aside after the last attempt.
@@ -75,13 +91,26 @@ describe('a poison event in a batch', () => {
     await s.app.rt.queues.add('evaluate', { eventIds: [poison] }, { jobId: `again-${poison}` });
     const late = await storeRaw('batch.late', '{"a":{"a":3}}');
     await s.app.rt.queues.add('evaluate', { eventIds: [late] });
-    await eventually(async () => (await s.app.rt.prisma.event.findUniqueOrThrow({ where: { id: late } })).evaluatedAt !== null, 20_000);
-    expect((await s.app.rt.prisma.event.findUniqueOrThrow({ where: { id: poison } })).evaluationAttempts).toBe(MAX_EVALUATION_ATTEMPTS);
+    await eventually(
+      async () => (await s.app.rt.prisma.event.findUniqueOrThrow({ where: { id: late } })).evaluatedAt !== null,
+      20_000,
+    );
+    expect((await s.app.rt.prisma.event.findUniqueOrThrow({ where: { id: poison } })).evaluationAttempts).toBe(
+      MAX_EVALUATION_ATTEMPTS,
+    );
 
     // Visible over GraphQL.
-    const seen = await gql(s.url, t.adminToken, '{ events(first: 10, filter: { type: "batch.poison" }) { edges { node { id evaluationAttempts evaluationError evaluatedAt } } } }');
+    const seen = await gql(
+      s.url,
+      t.adminToken,
+      '{ events(first: 10, filter: { type: "batch.poison" }) { edges { node { id evaluationAttempts evaluationError evaluatedAt } } } }',
+    );
     expect(seen.errors).toBeUndefined();
-    expect(seen.data.events.edges[0].node).toMatchObject({ id: poison, evaluationAttempts: MAX_EVALUATION_ATTEMPTS, evaluatedAt: null });
+    expect(seen.data.events.edges[0].node).toMatchObject({
+      id: poison,
+      evaluationAttempts: MAX_EVALUATION_ATTEMPTS,
+      evaluatedAt: null,
+    });
     expect(seen.data.events.edges[0].node.evaluationError).toBe(stored.evaluationError);
   });
 });

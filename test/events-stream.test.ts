@@ -14,7 +14,10 @@ let other: BuiltTenant;
 
 beforeAll(async () => {
   a = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '1000' } });
-  b = await startTestServer({ db: a.db, env: { REDIS_PREFIX: a.config.redisPrefix, SSE_HEARTBEAT_MS: '200', INGEST_RATE_PER_SECOND: '1000' } });
+  b = await startTestServer({
+    db: a.db,
+    env: { REDIS_PREFIX: a.config.redisPrefix, SSE_HEARTBEAT_MS: '200', INGEST_RATE_PER_SECOND: '1000' },
+  });
   t = await buildTenant(a.app.rt);
   other = await buildTenant(a.app.rt);
 });
@@ -42,7 +45,11 @@ function openStream(baseUrl: string, token: string, query = '', headers: Record<
   let opened!: () => void;
   const open = new Promise<void>((resolve) => (opened = resolve));
   const es = new EventSource(`${baseUrl}/api/v1/events/stream${query}`, {
-    fetch: (input, init) => fetch(input, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers, authorization: `Bearer ${token}` } }),
+    fetch: (input, init) =>
+      fetch(input, {
+        ...init,
+        headers: { ...(init?.headers as Record<string, string>), ...headers, authorization: `Bearer ${token}` },
+      }),
   });
   es.onopen = () => opened();
   es.addEventListener('event', (m) => {
@@ -72,11 +79,25 @@ describe('GET /events/stream (SSE)', () => {
   it('delivers an event accepted on another node, with id, event name and the REST shape', async () => {
     const stream = openStream(b.url, t.adminToken);
     await stream.open;
-    const id = await ingest(t.ingestKey, { type: 'deploy.started', source: 'gha', severity: 'warning', labels: { env: 'prod' }, payload: { v: 1 } });
+    const id = await ingest(t.ingestKey, {
+      type: 'deploy.started',
+      source: 'gha',
+      severity: 'warning',
+      labels: { env: 'prod' },
+      payload: { v: 1 },
+    });
     const got = await stream.next();
     expect(got.id).toBe(id);
     expect(got.type).toBe('event');
-    expect(got.data).toMatchObject({ id, type: 'deploy.started', source: 'gha', severity: 'warning', labels: { env: 'prod' }, payload: { v: 1 }, received_via: 'ingest' });
+    expect(got.data).toMatchObject({
+      id,
+      type: 'deploy.started',
+      source: 'gha',
+      severity: 'warning',
+      labels: { env: 'prod' },
+      payload: { v: 1 },
+      received_via: 'ingest',
+    });
     stream.es.close();
   });
 
@@ -106,7 +127,10 @@ describe('GET /events/stream (SSE)', () => {
 
   it('sends heartbeat comments', async () => {
     const ac = new AbortController();
-    const res = await fetch(`${b.url}/api/v1/events/stream`, { headers: { authorization: `Bearer ${t.adminToken}` }, signal: ac.signal });
+    const res = await fetch(`${b.url}/api/v1/events/stream`, {
+      headers: { authorization: `Bearer ${t.adminToken}` },
+      signal: ac.signal,
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     const reader = res.body!.getReader();
@@ -122,20 +146,27 @@ describe('GET /events/stream (SSE)', () => {
   });
 
   it('ends the stream once its PAT is revoked, and the reconnect gets 401', async () => {
-    const minted = await call(b.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, body: { name: 'sse-revoked' } });
+    const minted = await call(b.url + '/api/v1', 'POST', '/auth/tokens', {
+      token: t.adminToken,
+      body: { name: 'sse-revoked' },
+    });
     expect(minted.status).toBe(201);
     const stream = openStream(b.url, minted.body.token);
     let refused: number | undefined;
     stream.es.onerror = (e) => (refused = (e as { code?: number }).code ?? refused);
     await stream.open;
-    expect((await call(b.url + '/api/v1', 'DELETE', `/auth/tokens/${minted.body.id}`, { token: t.adminToken })).status).toBe(204);
+    expect(
+      (await call(b.url + '/api/v1', 'DELETE', `/auth/tokens/${minted.body.id}`, { token: t.adminToken })).status,
+    ).toBe(204);
     await expect.poll(() => stream.es.readyState, { timeout: 10_000 }).toBe(EventSource.CLOSED);
     expect(refused).toBe(401);
   });
 
   it('returns 401 without a user credential and 422 for a bad filter', async () => {
     expect((await fetch(`${b.url}/api/v1/events/stream`)).status).toBe(401);
-    const bad = await fetch(`${b.url}/api/v1/events/stream?severity=loud`, { headers: { authorization: `Bearer ${t.adminToken}` } });
+    const bad = await fetch(`${b.url}/api/v1/events/stream?severity=loud`, {
+      headers: { authorization: `Bearer ${t.adminToken}` },
+    });
     expect(bad.status).toBe(422);
   });
 
@@ -155,7 +186,12 @@ describe('GET /events/stream (SSE)', () => {
     // Far more than the socket buffers and the 1 MiB stream budget can hold.
     for (let i = 0; i < 25; i++) {
       const batch = await Promise.all(
-        Array.from({ length: 8 }, () => call(a.url + '/api/v1', 'POST', '/events', { body: { type: 'big.one', source: 's', payload: { blob } }, headers: { 'x-service-key': tenant.ingestKey } })),
+        Array.from({ length: 8 }, () =>
+          call(a.url + '/api/v1', 'POST', '/events', {
+            body: { type: 'big.one', source: 's', payload: { blob } },
+            headers: { 'x-service-key': tenant.ingestKey },
+          }),
+        ),
       );
       statuses.push(...batch.map((r) => r.status));
       sent += batch.length * blob.length;
@@ -180,9 +216,22 @@ describe('eventAdded subscription (graphql-ws)', () => {
     await untilSubscribed(b, 'eventAdded', t.tenantId);
     await ingest(t.ingestKey, { type: 'deploy.started', source: 'gha', labels: { env: 'staging' } });
     await ingest(t.ingestKey, { type: 'build.started', source: 'gha', labels: { env: 'prod' } });
-    const id = await ingest(t.ingestKey, { kind: 'deploy.finished', source: 'gha', labels: { env: 'prod', x: 'y' }, payload: { ok: true } });
+    const id = await ingest(t.ingestKey, {
+      kind: 'deploy.finished',
+      source: 'gha',
+      labels: { env: 'prod', x: 'y' },
+      payload: { ok: true },
+    });
     const got = await sub.next();
-    expect(got.data.eventAdded).toMatchObject({ id, type: 'deploy.finished', source: 'gha', severity: 'INFO', labels: { env: 'prod', x: 'y' }, payload: { ok: true }, receivedVia: 'INGEST' });
+    expect(got.data.eventAdded).toMatchObject({
+      id,
+      type: 'deploy.finished',
+      source: 'gha',
+      severity: 'INFO',
+      labels: { env: 'prod', x: 'y' },
+      payload: { ok: true },
+      receivedVia: 'INGEST',
+    });
     sub.dispose();
     await client.dispose();
   });

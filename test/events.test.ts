@@ -51,11 +51,21 @@ describe('POST /events', () => {
   });
 
   it('accepts shape B: kind becomes type, labels kept, severity defaults and summary derived', async () => {
-    const r = await ingest(t.ingestKey, { source: 'ci-runner-7', kind: 'build.finished', labels: { env: 'prod', team: 'core' }, payload: { summary: 'Build 7 finished' } });
+    const r = await ingest(t.ingestKey, {
+      source: 'ci-runner-7',
+      kind: 'build.finished',
+      labels: { env: 'prod', team: 'core' },
+      payload: { summary: 'Build 7 finished' },
+    });
     expect(r.status).toBe(202);
     // Rule evaluation sets evaluatedAt asynchronously: wait until it has, then check it like the rest.
     const ev = await eventually(async () => {
-      const got = await gql(s.url, t.adminToken, 'query($id: ID!) { event(id: $id) { type source severity labels summary module receivedVia evaluatedAt } }', { id: r.body.id });
+      const got = await gql(
+        s.url,
+        t.adminToken,
+        'query($id: ID!) { event(id: $id) { type source severity labels summary module receivedVia evaluatedAt } }',
+        { id: r.body.id },
+      );
       return got.data?.event?.evaluatedAt ? got : null;
     }, 20_000);
     const row = await s.app.rt.prisma.event.findUniqueOrThrow({ where: { id: r.body.id } });
@@ -81,15 +91,21 @@ describe('POST /events', () => {
     // Evaluation is enqueued right after commit, coalesced with other events for up to 50 ms, so the
     // event may ride in a job named after an earlier event of the same batch.
     const queue = s.app.rt.queues.get('evaluate');
-    const job = await eventually(async () => {
-      const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'prioritized']);
-      return jobs.find((j) => j?.data.eventIds.includes(r.body.id));
-    }, 2000, 10);
+    const job = await eventually(
+      async () => {
+        const jobs = await queue.getJobs(['waiting', 'active', 'completed', 'delayed', 'prioritized']);
+        return jobs.find((j) => j?.data.eventIds.includes(r.body.id));
+      },
+      2000,
+      10,
+    );
     expect(job.data.eventIds).toContain(r.body.id);
   });
 
   it('stores each of many concurrent events exactly once with its own id', async () => {
-    const results = await Promise.all(Array.from({ length: 8 }, (_, i) => ingest(other.ingestKey, { type: 'batch.check', source: `s${i}` })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => ingest(other.ingestKey, { type: 'batch.check', source: `s${i}` })),
+    );
     expect(results.map((r) => r.status)).toEqual(Array(8).fill(202));
     const ids = results.map((r) => r.body.id as string);
     expect(new Set(ids).size).toBe(8);
@@ -132,24 +148,36 @@ describe('POST /events', () => {
   it('returns 429 with Retry-After past 10 POSTs per second per key, without affecting other keys', async () => {
     const tenant = await buildTenant(s.app.rt);
     const perSecond = s.config.ingestRatePerSecond;
-    const burst = await burstUntilLimited(() => ingest(tenant.ingestKey, { type: 'rate.test', source: 's' }), { perSecond, acceptedStatus: 202 });
+    const burst = await burstUntilLimited(() => ingest(tenant.ingestKey, { type: 'rate.test', source: 's' }), {
+      perSecond,
+      acceptedStatus: 202,
+    });
     expect(burst.limited.length).toBeGreaterThan(0);
     for (const r of burst.limited) expect(Number(r.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(burst.accepted.length).toBeGreaterThanOrEqual(perSecond); // the first window's budget is honoured
     expect(burst.accepted.length).toBeLessThanOrEqual(burst.maxAccepted);
     // The server's own records: exactly the accepted requests were stored, none of the refused ones.
-    const stored = await s.app.rt.prisma.event.findMany({ where: { tenantId: tenant.tenantId, type: 'rate.test' }, select: { id: true } });
+    const stored = await s.app.rt.prisma.event.findMany({
+      where: { tenantId: tenant.tenantId, type: 'rate.test' },
+      select: { id: true },
+    });
     expect(stored.map((e) => e.id).sort()).toEqual(burst.accepted.map((r) => r.body.id).sort());
     expect((await ingest(other.ingestKey, { type: 'rate.test', source: 's' })).status).toBe(202);
   });
 
   it('keeps the old ingest key working after a rotation, next to the new one', async () => {
     const tenant = await buildTenant(s.app.rt);
-    const r = await gql(s.url, tenant.adminToken, 'mutation { rotateIngestKey { key previousValidUntil ingestKey { keyPrefix validUntil } } }');
+    const r = await gql(
+      s.url,
+      tenant.adminToken,
+      'mutation { rotateIngestKey { key previousValidUntil ingestKey { keyPrefix validUntil } } }',
+    );
     const rotated = r.data.rotateIngestKey;
     expect(rotated.key).toMatch(/^sik_/);
     expect(rotated.ingestKey.validUntil).toBeNull();
-    expect(new Date(rotated.previousValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23 * 3600_000);
+    expect(new Date(rotated.previousValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(
+      23 * 3600_000,
+    );
     expect((await ingest(tenant.ingestKey, { type: 'k.old', source: 's' })).status).toBe(202);
     expect((await ingest(rotated.key, { type: 'k.new', source: 's' })).status).toBe(202);
     const keys = await gql(s.url, tenant.adminToken, '{ ingestKeys { keyPrefix validUntil } }');
@@ -170,27 +198,66 @@ describe('GET /events', () => {
     tenant = await buildTenant(s.app.rt);
     const bodies = [
       { type: 'deploy.started', module: 'ci', source: 'gha', severity: 'info', labels: { env: 'prod' } },
-      { type: 'deploy.failed', module: 'ci', source: 'gha', severity: 'critical', labels: { env: 'prod' }, summary: 'Deploy FAILED on api' },
+      {
+        type: 'deploy.failed',
+        module: 'ci',
+        source: 'gha',
+        severity: 'critical',
+        labels: { env: 'prod' },
+        summary: 'Deploy FAILED on api',
+      },
       { kind: 'heartbeat', source: 'host-1', severity: 'info', labels: { env: 'staging' } },
-      { type: 'disk.full', module: 'infra', source: 'host-1', severity: 'warning', labels: { env: 'prod', disk: 'sda' } },
+      {
+        type: 'disk.full',
+        module: 'infra',
+        source: 'host-1',
+        severity: 'warning',
+        labels: { env: 'prod', disk: 'sda' },
+      },
     ];
     for (const b of bodies) expect((await ingest(tenant.ingestKey, b)).status).toBe(202);
     // One event from three days ago, outside the default window.
-    await s.app.rt.prisma.event.create({ data: { tenantId: tenant.tenantId, type: 'old.event', source: 'past', module: 'ci', receivedVia: 'ingest', receivedAt: new Date(s.app.rt.clock.now().getTime() - 72 * 3600_000) } });
+    await s.app.rt.prisma.event.create({
+      data: {
+        tenantId: tenant.tenantId,
+        type: 'old.event',
+        source: 'past',
+        module: 'ci',
+        receivedVia: 'ingest',
+        receivedAt: new Date(s.app.rt.clock.now().getTime() - 72 * 3600_000),
+      },
+    });
   });
 
   it('lists the last 24 hours newest first as a bare array', async () => {
     const r = await rest(s.url, tenant.adminToken).get('/events');
     expect(r.status).toBe(200);
-    expect(r.body.map((e: { type: string }) => e.type)).toEqual(['disk.full', 'heartbeat', 'deploy.failed', 'deploy.started']);
+    expect(r.body.map((e: { type: string }) => e.type)).toEqual([
+      'disk.full',
+      'heartbeat',
+      'deploy.failed',
+      'deploy.started',
+    ]);
   });
 
   it('filters by module, severity, since_hours and limit', async () => {
     const api = rest(s.url, tenant.adminToken);
-    expect((await api.get('/events?module=ci')).body.map((e: { type: string }) => e.type)).toEqual(['deploy.failed', 'deploy.started']);
-    expect((await api.get('/events?severity=critical')).body.map((e: { type: string }) => e.type)).toEqual(['deploy.failed']);
-    expect((await api.get('/events?module=ci&since_hours=96')).body.map((e: { type: string }) => e.type)).toEqual(['deploy.failed', 'deploy.started', 'old.event']);
-    expect((await api.get('/events?limit=2')).body.map((e: { type: string }) => e.type)).toEqual(['disk.full', 'heartbeat']);
+    expect((await api.get('/events?module=ci')).body.map((e: { type: string }) => e.type)).toEqual([
+      'deploy.failed',
+      'deploy.started',
+    ]);
+    expect((await api.get('/events?severity=critical')).body.map((e: { type: string }) => e.type)).toEqual([
+      'deploy.failed',
+    ]);
+    expect((await api.get('/events?module=ci&since_hours=96')).body.map((e: { type: string }) => e.type)).toEqual([
+      'deploy.failed',
+      'deploy.started',
+      'old.event',
+    ]);
+    expect((await api.get('/events?limit=2')).body.map((e: { type: string }) => e.type)).toEqual([
+      'disk.full',
+      'heartbeat',
+    ]);
   });
 
   it('rejects out-of-range since_hours and limit with 422 instead of clamping', async () => {
@@ -223,20 +290,36 @@ describe('GET /events', () => {
     expect(await types({ labels: { env: 'prod' } })).toEqual(['disk.full', 'deploy.failed', 'deploy.started']);
     expect(await types({ labels: { env: 'prod', disk: 'sda' } })).toEqual(['disk.full']);
     expect(await types({ search: 'failed on' })).toEqual(['deploy.failed']);
-    expect(await types({ severities: ['WARNING', 'CRITICAL'], sinceHours: 24 })).toEqual(['disk.full', 'deploy.failed']);
+    expect(await types({ severities: ['WARNING', 'CRITICAL'], sinceHours: 24 })).toEqual([
+      'disk.full',
+      'deploy.failed',
+    ]);
 
     const page1 = await gql(s.url, tenant.adminToken, q, { first: 2 });
     expect(page1.data.events.pageInfo.hasNextPage).toBe(true);
     const page2 = await gql(s.url, tenant.adminToken, q, { first: 10, after: page1.data.events.pageInfo.endCursor });
     // No window given: the last 24 hours, like REST (issue 19); the 72-hour-old event needs sinceHours.
-    expect(page2.data.events.edges.map((e: { node: { type: string } }) => e.node.type)).toEqual(['deploy.failed', 'deploy.started']);
+    expect(page2.data.events.edges.map((e: { node: { type: string } }) => e.node.type)).toEqual([
+      'deploy.failed',
+      'deploy.started',
+    ]);
     expect(await types({ module: 'ci', sinceHours: 96 })).toEqual(['deploy.failed', 'deploy.started', 'old.event']);
   });
 
   it('rejects a sinceHours outside 1..336 and a non-object labels filter in GraphQL', async () => {
-    const r = await gql(s.url, tenant.adminToken, 'query($f: EventFilter) { events(filter: $f) { edges { node { id } } } }', { f: { sinceHours: 400 } });
+    const r = await gql(
+      s.url,
+      tenant.adminToken,
+      'query($f: EventFilter) { events(filter: $f) { edges { node { id } } } }',
+      { f: { sinceHours: 400 } },
+    );
     expect(r.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    const l = await gql(s.url, tenant.adminToken, 'query($f: EventFilter) { events(filter: $f) { edges { node { id } } } }', { f: { labels: ['x'] } });
+    const l = await gql(
+      s.url,
+      tenant.adminToken,
+      'query($f: EventFilter) { events(filter: $f) { edges { node { id } } } }',
+      { f: { labels: ['x'] } },
+    );
     expect(l.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
   });
 

@@ -29,26 +29,57 @@ export async function buildTenant(rt: Runtime, overrides: { name?: string } = {}
   const name = overrides.name ?? `tenant-${uniq()}`;
   const created = await createTenant(rt.prisma, { name, adminEmail: `admin-${uniq()}@${name}.test`, adminPassword });
   const adminToken = await buildToken(rt, created.admin);
-  return { tenantId: created.tenant.id, name, admin: created.admin, adminPassword, adminToken, ingestKey: created.ingestKey };
+  return {
+    tenantId: created.tenant.id,
+    name,
+    admin: created.admin,
+    adminPassword,
+    adminToken,
+    ingestKey: created.ingestKey,
+  };
 }
 
 /** A user in the tenant (member human by default) with a password. */
-export async function buildUser(rt: Runtime, tenantId: string, overrides: Partial<CreateUserInput> = {}): Promise<User & { password?: string }> {
+export async function buildUser(
+  rt: Runtime,
+  tenantId: string,
+  overrides: Partial<CreateUserInput> = {},
+): Promise<User & { password?: string }> {
   const kind = overrides.kind ?? 'human';
   const password = kind === 'human' ? (overrides.password ?? 'pw-' + crypto.randomBytes(8).toString('hex')) : undefined;
-  const user = await insertUser(rt.prisma, tenantId, { email: `user-${uniq()}@example.test`, role: 'member', kind, ...overrides, password });
+  const user = await insertUser(rt.prisma, tenantId, {
+    email: `user-${uniq()}@example.test`,
+    role: 'member',
+    kind,
+    ...overrides,
+    password,
+  });
   return { ...user, password };
 }
 
 /** The principal a PAT of `user` resolves to. */
 export function principalOf(user: User, tokenId = 'factory'): Principal {
-  return { tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, userKind: user.kind, credential: { kind: 'pat', id: tokenId } };
+  return {
+    tenantId: user.tenantId,
+    userId: user.id,
+    email: user.email,
+    role: user.role,
+    userKind: user.kind,
+    credential: { kind: 'pat', id: tokenId },
+  };
 }
 
 /** A PAT for the user, minted through the token service; returns the cleartext. */
-export async function buildToken(rt: Runtime, user: User, opts: { name?: string; expiresInDays?: number | null } = {}): Promise<string> {
+export async function buildToken(
+  rt: Runtime,
+  user: User,
+  opts: { name?: string; expiresInDays?: number | null } = {},
+): Promise<string> {
   const ctx = createCtx(rt, principalOf(user), 'factory');
-  const minted = await mintToken(ctx, { name: opts.name ?? `tok-${uniq()}`, expiresInDays: opts.expiresInDays ?? null });
+  const minted = await mintToken(ctx, {
+    name: opts.name ?? `tok-${uniq()}`,
+    expiresInDays: opts.expiresInDays ?? null,
+  });
   return minted.cleartext;
 }
 
@@ -59,12 +90,30 @@ export async function buildToken(rt: Runtime, user: User, opts: { name?: string;
 export async function buildEvent(
   rt: Runtime,
   tenantId: string,
-  overrides: Partial<{ type: string; module: string | null; source: string; summary: string | null; severity: 'info' | 'warning' | 'critical'; labels: Record<string, string>; payload: Record<string, unknown>; deviceId: string | null; enqueue: boolean }> = {},
+  overrides: Partial<{
+    type: string;
+    module: string | null;
+    source: string;
+    summary: string | null;
+    severity: 'info' | 'warning' | 'critical';
+    labels: Record<string, string>;
+    payload: Record<string, unknown>;
+    deviceId: string | null;
+    enqueue: boolean;
+  }> = {},
 ): Promise<{ id: string }> {
   const { enqueue = true, ...fields } = overrides;
   const ev = await rt.prisma.event.create({
     // Stamped from the service's clock, as ingest does: its sweeps compare receivedAt with that clock.
-    data: { tenantId, type: 'test.happened', source: 'factory', receivedVia: 'ingest', receivedAt: rt.clock.now(), ...fields, payload: (fields.payload ?? {}) as object },
+    data: {
+      tenantId,
+      type: 'test.happened',
+      source: 'factory',
+      receivedVia: 'ingest',
+      receivedAt: rt.clock.now(),
+      ...fields,
+      payload: (fields.payload ?? {}) as object,
+    },
     select: { id: true },
   });
   if (enqueue) await rt.queues.add('evaluate', { eventIds: [ev.id] });
@@ -106,29 +155,60 @@ export async function buildDashboardData(
   const { devices = 10, alerts = 50, eventsPerAlert = 6 } = opts;
   const tag = uniq();
   const deviceRows = await rt.prisma.device.createManyAndReturn({
-    data: Array.from({ length: devices }, (_, i) => ({ tenantId, name: `dash-${tag}-${i}`, role: 'edge', site: `site-${i % 3}` })),
+    data: Array.from({ length: devices }, (_, i) => ({
+      tenantId,
+      name: `dash-${tag}-${i}`,
+      role: 'edge',
+      site: `site-${i % 3}`,
+    })),
     select: { id: true },
   });
   const deviceIds = deviceRows.map((d) => d.id);
   const proposals = await rt.prisma.proposal.createManyAndReturn({
     data: deviceIds.flatMap((deviceId) =>
-      (['proposed', 'approved', 'denied'] as const).map((status) => ({ tenantId, deviceId, status, title: `${status} change`, kind: 'config_change', proposedIntent: 'x\n', proposerId })),
+      (['proposed', 'approved', 'denied'] as const).map((status) => ({
+        tenantId,
+        deviceId,
+        status,
+        title: `${status} change`,
+        kind: 'config_change',
+        proposedIntent: 'x\n',
+        proposerId,
+      })),
     ),
     select: { id: true, deviceId: true, status: true },
   });
   const openProposalsByDevice = new Map<string, string[]>();
-  for (const p of proposals) if (p.status !== 'denied') openProposalsByDevice.set(p.deviceId!, [...(openProposalsByDevice.get(p.deviceId!) ?? []), p.id]);
+  for (const p of proposals)
+    if (p.status !== 'denied')
+      openProposalsByDevice.set(p.deviceId!, [...(openProposalsByDevice.get(p.deviceId!) ?? []), p.id]);
   const alertRows = await rt.prisma.alert.createManyAndReturn({
     data: Array.from({ length: alerts }, (_, i) => {
       const dedupKey = `dash-${tag}-${i}`;
-      return { tenantId, severity: 'critical' as const, summary: `Alert ${i}`, dedupKey, liveDedupKey: dedupKey, deviceId: deviceIds[i % deviceIds.length] };
+      return {
+        tenantId,
+        severity: 'critical' as const,
+        summary: `Alert ${i}`,
+        dedupKey,
+        liveDedupKey: dedupKey,
+        deviceId: deviceIds[i % deviceIds.length],
+      };
     }),
     select: { id: true, deviceId: true },
   });
   const now = rt.clock.now().getTime();
   const events = await rt.prisma.event.createManyAndReturn({
     data: alertRows.flatMap((a, i) =>
-      Array.from({ length: eventsPerAlert }, (_, j) => ({ tenantId, type: 'link.down', source: 'factory', summary: `alert ${i} event ${j}`, receivedVia: 'ingest' as const, deviceId: a.deviceId, receivedAt: new Date(now - j * 1000), evaluatedAt: new Date(now) })),
+      Array.from({ length: eventsPerAlert }, (_, j) => ({
+        tenantId,
+        type: 'link.down',
+        source: 'factory',
+        summary: `alert ${i} event ${j}`,
+        receivedVia: 'ingest' as const,
+        deviceId: a.deviceId,
+        receivedAt: new Date(now - j * 1000),
+        evaluatedAt: new Date(now),
+      })),
     ),
     select: { id: true },
   });

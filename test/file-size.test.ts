@@ -1,5 +1,5 @@
 /**
- * No source file over 300 lines (CONTRIBUTING: small modules named after what they do). Generated
+ * No source file over 400 lines (CONTRIBUTING: small modules named after what they do). Generated
  * files are exempt: the Prisma client (src/generated/) and gql.tada's schema types
  * (console/src/graphql-env.d.ts).
  */
@@ -7,16 +7,24 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 
-const MAX_LINES = 300;
+// 300 hand-wrapped lines (up to 200+ characters each) became about 400 once Prettier wrapped them at 120.
+const MAX_LINES = 400;
 const ROOT = process.cwd();
 const DIRS = ['src', 'schema', 'rest', 'workers', 'scripts', 'bench', 'test', 'console/src'];
 const GENERATED = ['src/generated/', 'console/src/graphql-env.d.ts'];
 const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 /**
- * Files still over the limit when the rule came in (issue 25), at their size then. They may shrink, never
+ * Files over the limit when Prettier first wrapped the tree, at their size then. They may shrink, never
  * grow; once one is split its line goes. Every other file is held to MAX_LINES.
  */
 const NOT_YET_SPLIT: Record<string, number> = {
+  'console/src/pages/DeviceDetail.tsx': 462,
+  'console/src/pages/Proposals.tsx': 419,
+  'console/src/pages/Rules.tsx': 519,
+  'schema/billing.ts': 410,
+  'test/assistant-openai.test.ts': 419,
+  'test/integrations-api.test.ts': 404,
+  'test/webhooks-outbound-deliveries.test.ts': 410,
 };
 
 function* files(dir: string): Generator<string> {

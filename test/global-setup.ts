@@ -92,7 +92,10 @@ async function teardown(runId: string): Promise<void> {
   try {
     // Any run's database whose files are over a day old is a straggler (no run lasts that long).
     // pg_stat_file needs superuser, which the test admin connection is; without it only this run is swept.
-    const mine = await admin.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [testDatabasePrefix(runId)]);
+    const mine = await admin.query<{ datname: string }>(
+      `SELECT datname FROM pg_database WHERE starts_with(datname, $1)`,
+      [testDatabasePrefix(runId)],
+    );
     let old: { datname: string }[] = [];
     try {
       old = (
@@ -105,7 +108,8 @@ async function teardown(runId: string): Promise<void> {
     } catch {
       // not superuser: leave older runs alone
     }
-    for (const { datname } of [...mine.rows, ...old]) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+    for (const { datname } of [...mine.rows, ...old])
+      await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
   } finally {
     await admin.end();
   }

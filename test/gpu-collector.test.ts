@@ -76,7 +76,8 @@ afterAll(async () => {
 });
 
 /** The collector stamps samples on the test server's clock (TEST_TIME_OF_DAY), as a host in sync with the hub. */
-const opsInProcess = (args: string[], env: Record<string, string | undefined>) => opsAnyClock(args, env, { clock: s.app.rt.clock });
+const opsInProcess = (args: string[], env: Record<string, string | undefined>) =>
+  opsAnyClock(args, env, { clock: s.app.rt.clock });
 
 const withSmi = (host = '') => ({ PATH: `${binDir}:${process.env.PATH}`, FAKE_GPU_HOST: host });
 
@@ -87,19 +88,50 @@ async function gpusOf(node: string): Promise<any[]> {
 
 describe('ops gpu collect', () => {
   it('--once runs nvidia-smi, pushes the samples with the ingest key, and they show in the summary', async () => {
-    const out = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', 'gpu-host-1', '--json'], withSmi());
+    const out = await opsInProcess(
+      ['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', 'gpu-host-1', '--json'],
+      withSmi(),
+    );
     expect(out.code, out.stderr).toBe(0);
-    expect(JSON.parse(out.stdout)).toMatchObject({ node: 'gpu-host-1', rounds: 1, samples: 3, posts: 1, gzipped: 0, stored: 3, pending: 0 });
+    expect(JSON.parse(out.stdout)).toMatchObject({
+      node: 'gpu-host-1',
+      rounds: 1,
+      samples: 3,
+      posts: 1,
+      gzipped: 0,
+      stored: 3,
+      pending: 0,
+    });
     expect(out.stdout + out.stderr).not.toContain(t.ingestKey);
     const gpus = await gpusOf('gpu-host-1');
     expect(gpus).toHaveLength(3);
     const a100 = gpus.find((g) => g.uuid === 'GPU-5d3e6c1a-8f2b-4c7d-9e0a-1b2c3d4e5f60');
-    expect(a100).toMatchObject({ node: 'gpu-host-1', index: 0, model: 'NVIDIA A100-SXM4-80GB', source: 'nvidia-smi', health: 'healthy', latest: { utilization: 87, memory_used_mib: 40321, memory_total_mib: 81920, temperature_c: 62, power_w: 312.44, power_limit_w: 400, sm_clock_mhz: 1410, ecc_dbe: 0 } });
+    expect(a100).toMatchObject({
+      node: 'gpu-host-1',
+      index: 0,
+      model: 'NVIDIA A100-SXM4-80GB',
+      source: 'nvidia-smi',
+      health: 'healthy',
+      latest: {
+        utilization: 87,
+        memory_used_mib: 40321,
+        memory_total_mib: 81920,
+        temperature_c: 62,
+        power_w: 312.44,
+        power_limit_w: 400,
+        sm_clock_mhz: 1410,
+        ecc_dbe: 0,
+      },
+    });
     expect(gpus.find((g) => g.model === 'NVIDIA GeForce RTX 3090').latest.ecc_dbe).toBeNull();
   });
 
   it('waits out a 429 (Retry-After) and delivers everything', async () => {
-    const run = (node: string) => opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', node, '--json'], withSmi(`${node}-`));
+    const run = (node: string) =>
+      opsInProcess(
+        ['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', node, '--json'],
+        withSmi(`${node}-`),
+      );
     const [a, b] = await Promise.all([run('gpu-host-3'), run('gpu-host-4')]);
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
     const ra = JSON.parse(a.stdout);
@@ -111,35 +143,76 @@ describe('ops gpu collect', () => {
   });
 
   it('gzips a body over a few KiB, which the hub accepts', async () => {
-    const out = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', 'gpu-host-big', '--json'], { ...withSmi('big-'), FAKE_GPU_REPEAT: '20' });
+    const out = await opsInProcess(
+      ['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', 'gpu-host-big', '--json'],
+      { ...withSmi('big-'), FAKE_GPU_REPEAT: '20' },
+    );
     expect(out.code, out.stderr).toBe(0);
     expect(JSON.parse(out.stdout)).toMatchObject({ samples: 60, posts: 1, gzipped: 1, stored: 60 });
     expect(await gpusOf('gpu-host-big')).toHaveLength(60);
   });
 
   it('takes --nvidia-smi when it is not on PATH', async () => {
-    const out = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--node', 'gpu-host-5', '--nvidia-smi', smiPath], { PATH: emptyDir, FAKE_GPU_HOST: 'h5-' });
+    const out = await opsInProcess(
+      [
+        'gpu',
+        'collect',
+        '--hub',
+        s.url,
+        '--key',
+        t.ingestKey,
+        '--once',
+        '--node',
+        'gpu-host-5',
+        '--nvidia-smi',
+        smiPath,
+      ],
+      { PATH: emptyDir, FAKE_GPU_HOST: 'h5-' },
+    );
     expect(out.code, out.stderr).toBe(0);
-    expect(out.stdout).toMatch(/^Collected 3 sample\(s\) in 1 round\(s\) on gpu-host-5; 3 stored by the hub in 1 POST\(s\)\./);
+    expect(out.stdout).toMatch(
+      /^Collected 3 sample\(s\) in 1 round\(s\) on gpu-host-5; 3 stored by the hub in 1 POST\(s\)\./,
+    );
   });
 
   it('says clearly, with exit code 2, that nvidia-smi is not installed', async () => {
-    const out = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once'], { PATH: emptyDir });
+    const out = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once'], {
+      PATH: emptyDir,
+    });
     expect(out.code).toBe(2);
     expect(out.stderr).toMatch(/nvidia-smi was not found/);
     expect(out.stderr).toMatch(/install the driver/);
     expect(out.stderr).toMatch(/--nvidia-smi <path>/);
-    const wrong = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--once', '--nvidia-smi', path.join(emptyDir, 'nvidia-smi')], { PATH: emptyDir });
+    const wrong = await opsInProcess(
+      [
+        'gpu',
+        'collect',
+        '--hub',
+        s.url,
+        '--key',
+        t.ingestKey,
+        '--once',
+        '--nvidia-smi',
+        path.join(emptyDir, 'nvidia-smi'),
+      ],
+      { PATH: emptyDir },
+    );
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain(`nvidia-smi was not found (${path.join(emptyDir, 'nvidia-smi')})`);
   });
 
   it('stops at a refused key (exit 1) and on bad options (exit 2)', async () => {
-    const bad = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', 'not-a-key', '--once', '--node', 'gpu-host-6'], withSmi('h6-'));
+    const bad = await opsInProcess(
+      ['gpu', 'collect', '--hub', s.url, '--key', 'not-a-key', '--once', '--node', 'gpu-host-6'],
+      withSmi('h6-'),
+    );
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/refused the ingest key \(HTTP 401\)/);
     expect(await gpusOf('gpu-host-6')).toEqual([]);
-    const interval = await opsInProcess(['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', 'often'], withSmi());
+    const interval = await opsInProcess(
+      ['gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', 'often'],
+      withSmi(),
+    );
     expect(interval.code).toBe(2);
     expect(interval.stderr).toMatch(/--interval must be a duration/);
     const missing = await opsInProcess(['gpu', 'collect', '--hub', s.url], withSmi());
@@ -148,11 +221,28 @@ describe('ops gpu collect', () => {
   });
 
   it('as a process: collects every interval until SIGTERM, delivers the round in flight, then exits 0', async () => {
-    const child = spawn(process.execPath, [...CLI_ON_CLOCK, 'gpu', 'collect', '--hub', s.url, '--key', t.ingestKey, '--interval', '1s', '--node', 'gpu-host-2', '--json'], {
-      cwd: REPO_ROOT,
-      env: childEnv({ ...withSmi('h2-'), TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)) }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        ...CLI_ON_CLOCK,
+        'gpu',
+        'collect',
+        '--hub',
+        s.url,
+        '--key',
+        t.ingestKey,
+        '--interval',
+        '1s',
+        '--node',
+        'gpu-host-2',
+        '--json',
+      ],
+      {
+        cwd: REPO_ROOT,
+        env: childEnv({ ...withSmi('h2-'), TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)) }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -160,12 +250,18 @@ describe('ops gpu collect', () => {
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       // Two rounds arrive at the hub (each GPU has two stored samples), then the operator stops it.
-      await eventually(async () => {
-        const gpus = await gpusOf('gpu-host-2');
-        if (gpus.length !== 3) return false;
-        const rows = await s.app.rt.prisma.gpuSample.count({ where: { gpu: { node: 'gpu-host-2', tenantId: t.tenantId } } });
-        return rows >= 6;
-      }, 60_000, 200);
+      await eventually(
+        async () => {
+          const gpus = await gpusOf('gpu-host-2');
+          if (gpus.length !== 3) return false;
+          const rows = await s.app.rt.prisma.gpuSample.count({
+            where: { gpu: { node: 'gpu-host-2', tenantId: t.tenantId } },
+          });
+          return rows >= 6;
+        },
+        60_000,
+        200,
+      );
     } finally {
       child.kill('SIGTERM');
     }

@@ -30,21 +30,37 @@ const FP64_BLANK = '140737488355328.000000'; // DCGM_FP64_BLANK (2^47)
 
 /** Prometheus text in dcgm-exporter's layout for the given GPUs of one host. */
 function exporterText(host: string, gpus: FakeGpu[]): string {
-  const labels = (g: FakeGpu) => `gpu="${g.index}",UUID="${g.uuid}",pci_bus_id="00000000:${(0x18 + g.index).toString(16).toUpperCase()}:00.0",device="nvidia${g.index}",modelName="NVIDIA H100 80GB HBM3",Hostname="${host}"`;
+  const labels = (g: FakeGpu) =>
+    `gpu="${g.index}",UUID="${g.uuid}",pci_bus_id="00000000:${(0x18 + g.index).toString(16).toUpperCase()}:00.0",device="nvidia${g.index}",modelName="NVIDIA H100 80GB HBM3",Hostname="${host}"`;
   const families: Array<[string, string, string, (g: FakeGpu) => string]> = [
     ['DCGM_FI_DEV_SM_CLOCK', 'gauge', 'SM clock frequency (in MHz).', () => '1980'],
     ['DCGM_FI_DEV_MEMORY_TEMP', 'gauge', 'Memory temperature (in C).', () => INT64_NOT_SUPPORTED],
     ['DCGM_FI_DEV_GPU_TEMP', 'gauge', 'GPU temperature (in C).', (g) => String(g.temp)],
     ['DCGM_FI_DEV_POWER_USAGE', 'gauge', 'Power draw (in W).', () => '250.125000'],
     ['DCGM_FI_DEV_POWER_MGMT_LIMIT', 'gauge', 'Power management limit (in W).', (g) => g.powerLimit],
-    ['DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION', 'counter', 'Total energy consumption since boot (in mJ).', () => '912345678'],
+    [
+      'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
+      'counter',
+      'Total energy consumption since boot (in mJ).',
+      () => '912345678',
+    ],
     ['DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', (g) => String(g.util)],
     ['DCGM_FI_DEV_XID_ERRORS', 'gauge', 'Value of the last XID error encountered.', (g) => String(g.xid)],
     ['DCGM_FI_DEV_FB_FREE', 'gauge', 'Framebuffer memory free (in MiB).', () => '61000'],
     ['DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', () => '20000'],
     ['DCGM_FI_DEV_ECC_DBE_VOL_TOTAL', 'counter', 'Total number of double-bit volatile ECC errors.', (g) => g.eccDbe],
   ];
-  return families.map(([name, type, help, value]) => [`# HELP ${name} ${help}`, `# TYPE ${name} ${type}`, ...gpus.map((g) => `${name}{${labels(g)}} ${value(g)}`)].join('\n')).join('\n') + '\n';
+  return (
+    families
+      .map(([name, type, help, value]) =>
+        [
+          `# HELP ${name} ${help}`,
+          `# TYPE ${name} ${type}`,
+          ...gpus.map((g) => `${name}{${labels(g)}} ${value(g)}`),
+        ].join('\n'),
+      )
+      .join('\n') + '\n'
+  );
 }
 
 const GPU0 = 'GPU-11111111-2222-3333-4444-555555555550';
@@ -64,7 +80,9 @@ beforeAll(async () => {
   exporter = http.createServer((req, res) => {
     requests.push({ accept: req.headers.accept });
     if (req.url !== '/metrics') return void res.writeHead(404).end('not found');
-    res.writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' }).end(exporterText('h100-node-1', state));
+    res
+      .writeHead(200, { 'content-type': 'text/plain; version=0.0.4; charset=utf-8' })
+      .end(exporterText('h100-node-1', state));
   });
   await new Promise<void>((r) => exporter.listen(0, '127.0.0.1', r));
   exporterUrl = `http://127.0.0.1:${(exporter.address() as AddressInfo).port}/metrics`;
@@ -92,12 +110,24 @@ async function ingest(token = t.adminToken) {
 
 describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
   it('is admin-only to create, and every target passes the SSRF guard', async () => {
-    const member = await rest(s.url, memberToken).post('/integrations', { provider: 'dcgm', name: 'nope', config: { targets: [exporterUrl] } });
+    const member = await rest(s.url, memberToken).post('/integrations', {
+      provider: 'dcgm',
+      name: 'nope',
+      config: { targets: [exporterUrl] },
+    });
     expect(member.status).toBe(403);
-    const metadata = await rest(s.url, t.adminToken).post('/integrations', { provider: 'dcgm', name: 'meta', config: { targets: [exporterUrl, 'http://169.254.169.254/metrics'] } });
+    const metadata = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'dcgm',
+      name: 'meta',
+      config: { targets: [exporterUrl, 'http://169.254.169.254/metrics'] },
+    });
     expect(metadata.status).toBe(422);
     expect(JSON.stringify(metadata.body.detail)).toMatch(/targets.*1/);
-    const bad = await rest(s.url, t.adminToken).post('/integrations', { provider: 'dcgm', name: 'bad', config: { targets: [], interval_seconds: 1 } });
+    const bad = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'dcgm',
+      name: 'bad',
+      config: { targets: [], interval_seconds: 1 },
+    });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body.detail)).toMatch(/targets/);
     expect(JSON.stringify(bad.body.detail)).toMatch(/interval_seconds/);
@@ -105,20 +135,52 @@ describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
 
   it('scrapes on ingest: the GPUs show in the summary with a verdict, sentinels stored as null', async () => {
     state = healthy();
-    const created = await rest(s.url, t.adminToken).post('/integrations', { provider: 'dcgm', name: 'h100-node-1', config: { targets: [exporterUrl], interval_seconds: 3600 } });
+    const created = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'dcgm',
+      name: 'h100-node-1',
+      config: { targets: [exporterUrl], interval_seconds: 3600 },
+    });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
-    expect(created.body).toMatchObject({ provider: 'dcgm', push_url: null, push_token: null, config: { targets: [exporterUrl], interval_seconds: 3600 } });
+    expect(created.body).toMatchObject({
+      provider: 'dcgm',
+      push_url: null,
+      push_token: null,
+      config: { targets: [exporterUrl], interval_seconds: 3600 },
+    });
     integrationId = created.body.id;
 
     const r = await ingest(memberToken); // on-demand ingest is open to every user, like other pull providers
-    expect(r.integrations).toEqual([expect.objectContaining({ integration_id: integrationId, ok: true, error: null, summary: expect.objectContaining({ targets_up: 1, targets_down: 0, gpus: 2 }) })]);
+    expect(r.integrations).toEqual([
+      expect.objectContaining({
+        integration_id: integrationId,
+        ok: true,
+        error: null,
+        summary: expect.objectContaining({ targets_up: 1, targets_down: 0, gpus: 2 }),
+      }),
+    ]);
     expect(requests.every((q) => q.accept === 'text/plain')).toBe(true);
 
     const summary = (await rest(s.url, memberToken).get('/ai-factory/gpu/summary')).body;
     expect(summary.fleet).toMatchObject({ gpus: 2, nodes: 1 });
     const g0 = summary.gpus.find((g: any) => g.uuid === GPU0);
     const g1 = summary.gpus.find((g: any) => g.uuid === GPU1);
-    expect(g0).toMatchObject({ node: 'h100-node-1', index: 0, model: 'NVIDIA H100 80GB HBM3', source: 'dcgm', health: 'healthy', latest: { utilization: 71, temperature_c: 58, power_w: 250.125, power_limit_w: 700, memory_used_mib: 20000, memory_total_mib: 81000, ecc_dbe: 0, xid: 0 } });
+    expect(g0).toMatchObject({
+      node: 'h100-node-1',
+      index: 0,
+      model: 'NVIDIA H100 80GB HBM3',
+      source: 'dcgm',
+      health: 'healthy',
+      latest: {
+        utilization: 71,
+        temperature_c: 58,
+        power_w: 250.125,
+        power_limit_w: 700,
+        memory_used_mib: 20000,
+        memory_total_mib: 81000,
+        ecc_dbe: 0,
+        xid: 0,
+      },
+    });
     expect(g1).toMatchObject({ health: 'healthy', latest: { power_limit_w: null, ecc_dbe: null, temperature_c: 61 } });
 
     // In the stored rows too: missing, not 2^47 or 9.2e18.
@@ -140,7 +202,11 @@ describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
   });
 
   it('turns an XID change into a critical gpu.xid event on the timeline that fires an alert rule, and a hot GPU into gpu.thermal', async () => {
-    const rule = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "GPU XID", typeGlob: "gpu.xid", alertSeverity: CRITICAL }) { id } }');
+    const rule = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { createAlertRule(input: { name: "GPU XID", typeGlob: "gpu.xid", alertSeverity: CRITICAL }) { id } }',
+    );
     expect(rule.errors).toBeUndefined();
     const ruleId = rule.data.createAlertRule.id;
 
@@ -152,14 +218,32 @@ describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
 
     const events = (await rest(s.url, memberToken).get('/ai-factory/gpu/events')).body.items;
     const xid = events.find((e: any) => e.type === 'gpu.xid');
-    expect(xid).toMatchObject({ severity: 'critical', node: 'h100-node-1', gpu_uuid: GPU0, gpu_index: 0, payload: { xid: 79, meaning: 'GPU has fallen off the bus', source: 'dcgm' } });
+    expect(xid).toMatchObject({
+      severity: 'critical',
+      node: 'h100-node-1',
+      gpu_uuid: GPU0,
+      gpu_index: 0,
+      payload: { xid: 79, meaning: 'GPU has fallen off the bus', source: 'dcgm' },
+    });
     expect(xid.payload.action).toMatch(/Drain the node/);
-    expect(events.find((e: any) => e.type === 'gpu.thermal')).toMatchObject({ gpu_uuid: GPU1, severity: 'critical', payload: { temperature_c: 95 } });
+    expect(events.find((e: any) => e.type === 'gpu.thermal')).toMatchObject({
+      gpu_uuid: GPU1,
+      severity: 'critical',
+      payload: { temperature_c: 95 },
+    });
 
     const timeline = (await rest(s.url, memberToken).get('/events?module=gpu')).body;
-    expect(timeline.find((e: any) => e.type === 'gpu.xid')).toMatchObject({ severity: 'critical', module: 'gpu', labels: { uuid: GPU0, node: 'h100-node-1', gpu: '0' } });
+    expect(timeline.find((e: any) => e.type === 'gpu.xid')).toMatchObject({
+      severity: 'critical',
+      module: 'gpu',
+      labels: { uuid: GPU0, node: 'h100-node-1', gpu: '0' },
+    });
 
-    const alert = await eventually(async () => (await rest(s.url, t.adminToken).get(`/alerts?rule=${ruleId}`)).body.items[0], 30_000, 100);
+    const alert = await eventually(
+      async () => (await rest(s.url, t.adminToken).get(`/alerts?rule=${ruleId}`)).body.items[0],
+      30_000,
+      100,
+    );
     expect(alert).toMatchObject({ status: 'open', severity: 'critical' });
 
     const summary = (await rest(s.url, memberToken).get('/ai-factory/gpu/summary')).body;
@@ -181,12 +265,16 @@ describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
     await new Promise<void>((res) => closed.listen(0, '127.0.0.1', res));
     const deadUrl = `http://127.0.0.1:${(closed.address() as AddressInfo).port}/metrics`;
     await new Promise((res) => closed.close(res));
-    const patched = await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, { config: { targets: [exporterUrl, deadUrl], interval_seconds: 3600 } });
+    const patched = await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, {
+      config: { targets: [exporterUrl, deadUrl], interval_seconds: 3600 },
+    });
     expect(patched.status, JSON.stringify(patched.body)).toBe(200);
     state = healthy();
     const r = await ingest();
     expect(r.integrations[0]).toMatchObject({ ok: false, summary: { targets_up: 1, targets_down: 1, gpus: 2 } });
-    expect(r.integrations[0].error).toMatch(new RegExp(`^pull partly failed: ${deadUrl.replace(/[.]/g, '\\.')}: .*ECONNREFUSED`));
+    expect(r.integrations[0].error).toMatch(
+      new RegExp(`^pull partly failed: ${deadUrl.replace(/[.]/g, '\\.')}: .*ECONNREFUSED`),
+    );
     const health = await rest(s.url, memberToken).get(`/integrations/${integrationId}/health?refresh=true`);
     expect(health.body.status).toBe('degraded');
     expect(health.body.checks.reachable.message).toMatch(/1 of 2 target\(s\) failed/);
@@ -194,16 +282,33 @@ describe('dcgm integration (a stand-in dcgm-exporter on 127.0.0.1)', () => {
 
   it('scrapes on its own every interval_seconds (the integration-pull task)', async () => {
     const before = requests.length;
-    const created = await rest(s.url, other.adminToken).post('/integrations', { provider: 'dcgm', name: 'scheduled', config: { targets: [exporterUrl], interval_seconds: 5 } });
+    const created = await rest(s.url, other.adminToken).post('/integrations', {
+      provider: 'dcgm',
+      name: 'scheduled',
+      config: { targets: [exporterUrl], interval_seconds: 5 },
+    });
     expect(created.status).toBe(201);
     // Two scheduled pulls, with no ingest call: the GPUs appear and last_pull_at moves.
-    const first = await eventually(async () => (await rest(s.url, other.adminToken).get(`/integrations/${created.body.id}`)).body.last_pull_at, 30_000, 200);
-    const summary = await eventually(async () => {
-      const b = (await rest(s.url, other.adminToken).get('/ai-factory/gpu/summary')).body;
-      return b.gpus.length === 2 ? b : null;
-    }, 30_000, 200);
+    const first = await eventually(
+      async () => (await rest(s.url, other.adminToken).get(`/integrations/${created.body.id}`)).body.last_pull_at,
+      30_000,
+      200,
+    );
+    const summary = await eventually(
+      async () => {
+        const b = (await rest(s.url, other.adminToken).get('/ai-factory/gpu/summary')).body;
+        return b.gpus.length === 2 ? b : null;
+      },
+      30_000,
+      200,
+    );
     expect(summary.gpus.every((g: any) => g.source === 'dcgm')).toBe(true);
-    await eventually(async () => (await rest(s.url, other.adminToken).get(`/integrations/${created.body.id}`)).body.last_pull_at > first, 30_000, 250);
+    await eventually(
+      async () =>
+        (await rest(s.url, other.adminToken).get(`/integrations/${created.body.id}`)).body.last_pull_at > first,
+      30_000,
+      250,
+    );
     expect(requests.length).toBeGreaterThan(before + 1);
   });
 });

@@ -23,15 +23,40 @@ const XID = 'GPU-diag-0000-0000-0000-00000000000b';
 const HOT = 'GPU-diag-0000-0000-0000-00000000000c';
 const STALE = 'GPU-diag-0000-0000-0000-00000000000d';
 
-function sample(uuid: string, index: number, node: string, agoMs: number, over: Partial<GpuSampleInput> = {}): GpuSampleInput {
-  return { uuid, node, index, model: 'NVIDIA H100 80GB HBM3', at: new Date(s.app.rt.clock.now().getTime() - agoMs), utilization: 55, memUsedMib: 20000, memTotalMib: 81559, temperatureC: 61, powerW: 250, powerLimitW: 700, xid: 0, eccDbe: 0, ...over };
+function sample(
+  uuid: string,
+  index: number,
+  node: string,
+  agoMs: number,
+  over: Partial<GpuSampleInput> = {},
+): GpuSampleInput {
+  return {
+    uuid,
+    node,
+    index,
+    model: 'NVIDIA H100 80GB HBM3',
+    at: new Date(s.app.rt.clock.now().getTime() - agoMs),
+    utilization: 55,
+    memUsedMib: 20000,
+    memTotalMib: 81559,
+    temperatureC: 61,
+    powerW: 250,
+    powerLimitW: 700,
+    xid: 0,
+    eccDbe: 0,
+    ...over,
+  };
 }
 
 async function completed(token: string, id: string): Promise<any> {
-  return eventually(async () => {
-    const r = await rest(s.url, token).get(`/ai-factory/gpu/diagnostics/${id}`);
-    return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : null;
-  }, 30_000, 100);
+  return eventually(
+    async () => {
+      const r = await rest(s.url, token).get(`/ai-factory/gpu/diagnostics/${id}`);
+      return r.body.status === 'completed' || r.body.status === 'failed' ? r.body : null;
+    },
+    30_000,
+    100,
+  );
 }
 
 function check(d: any, name: string, uuid: string | null): any {
@@ -49,12 +74,19 @@ beforeAll(async () => {
   const ctx = createCtx(rt, principalOf(a.admin), 'diag-seed');
   // Node n1: a healthy GPU and one whose latest sample carries XID 79 (fallen off the bus).
   // Node n2: a GPU that ran at 88 °C ten minutes ago (rolled up) and is 85 °C now; a GPU silent for an hour.
-  await recordGpuSamples(ctx, [
-    sample(HEALTHY, 0, 'n1', 20_000), sample(HEALTHY, 0, 'n1', 10_000),
-    sample(XID, 1, 'n1', 20_000), sample(XID, 1, 'n1', 10_000, { xid: 79 }),
-    sample(HOT, 0, 'n2', 10 * 60_000, { temperatureC: 88 }), sample(HOT, 0, 'n2', 10_000, { temperatureC: 85, powerW: 699, eccDbe: 2 }),
-    sample(STALE, 1, 'n2', 3600_000),
-  ], 'nvidia-smi');
+  await recordGpuSamples(
+    ctx,
+    [
+      sample(HEALTHY, 0, 'n1', 20_000),
+      sample(HEALTHY, 0, 'n1', 10_000),
+      sample(XID, 1, 'n1', 20_000),
+      sample(XID, 1, 'n1', 10_000, { xid: 79 }),
+      sample(HOT, 0, 'n2', 10 * 60_000, { temperatureC: 88 }),
+      sample(HOT, 0, 'n2', 10_000, { temperatureC: 85, powerW: 699, eccDbe: 2 }),
+      sample(STALE, 1, 'n2', 3600_000),
+    ],
+    'nvidia-smi',
+  );
   // Back-filled history is rolled up after the samples commit, off the push path: wait for the roller.
   await backfillRollupsIdle(rt);
 }, 180_000);
@@ -70,7 +102,16 @@ describe('GPU diagnostics', () => {
     expect(start.body).toMatchObject({ id: expect.any(String), status: 'queued', level: 3, gpu: HEALTHY, node: null });
     const d = await completed(a.adminToken, start.body.id);
     expect(d.status).toBe('completed');
-    for (const name of ['telemetry_recent', 'xid_last_hour', 'ecc_double_bit', 'temperature', 'power', 'memory', 'utilization', 'thermal_history_24h']) {
+    for (const name of [
+      'telemetry_recent',
+      'xid_last_hour',
+      'ecc_double_bit',
+      'temperature',
+      'power',
+      'memory',
+      'utilization',
+      'thermal_history_24h',
+    ]) {
       expect(check(d, name, HEALTHY).status, name).toBe('pass');
     }
     // The seed back-filled the 1-minute rollups (its oldest sample is an hour old): the 24 h peak is 61 °C.
@@ -119,13 +160,15 @@ describe('GPU diagnostics', () => {
     expect(list.body.items.length).toBeGreaterThanOrEqual(3);
     const id = list.body.items[0].id;
     expect((await rest(s.url, memberToken).get(`/ai-factory/gpu/diagnostics/${id}`)).status).toBe(200);
-    expect((await rest(s.url, memberToken).post('/ai-factory/gpu/diagnostics', { gpu: HEALTHY, level: 1 })).status).toBe(403);
+    expect(
+      (await rest(s.url, memberToken).post('/ai-factory/gpu/diagnostics', { gpu: HEALTHY, level: 1 })).status,
+    ).toBe(403);
     expect((await rest(s.url, b.adminToken).get(`/ai-factory/gpu/diagnostics/${id}`)).status).toBe(404);
     expect((await rest(s.url, b.adminToken).get('/ai-factory/gpu/diagnostics')).body.items).toEqual([]);
     expect((await rest(s.url).get(`/ai-factory/gpu/diagnostics/${id}`)).status).toBe(401);
   });
 
-  it('an unknown GPU, another tenant\'s GPU, both or neither target, or a bad level are 422 naming the field', async () => {
+  it("an unknown GPU, another tenant's GPU, both or neither target, or a bad level are 422 naming the field", async () => {
     const api = rest(s.url, a.adminToken);
     const unknown = await api.post('/ai-factory/gpu/diagnostics', { gpu: 'GPU-nope', level: 1 });
     expect(unknown.status).toBe(422);
@@ -146,18 +189,36 @@ describe('GPU diagnostics', () => {
   });
 
   it('GraphQL parity: startGpuDiagnostic (admin) and gpuDiagnostic with UPPER_CASE enums; member FORBIDDEN', async () => {
-    const started = await gql(s.url, a.adminToken, `mutation($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { id status } }`, { input: { gpu: XID, level: 2 } });
+    const started = await gql(
+      s.url,
+      a.adminToken,
+      `mutation($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { id status } }`,
+      { input: { gpu: XID, level: 2 } },
+    );
     expect(started.errors).toBeUndefined();
     expect(started.data.startGpuDiagnostic.status).toBe('QUEUED');
     const id = started.data.startGpuDiagnostic.id;
-    const d = await eventually(async () => {
-      const r = await gql(s.url, memberToken, `query($id: ID!) { gpuDiagnostic(id: $id) { status result checks { name gpuUuid status detail } } }`, { id });
-      return r.data?.gpuDiagnostic.status === 'COMPLETED' ? r.data.gpuDiagnostic : null;
-    }, 30_000, 100);
+    const d = await eventually(
+      async () => {
+        const r = await gql(
+          s.url,
+          memberToken,
+          `query($id: ID!) { gpuDiagnostic(id: $id) { status result checks { name gpuUuid status detail } } }`,
+          { id },
+        );
+        return r.data?.gpuDiagnostic.status === 'COMPLETED' ? r.data.gpuDiagnostic : null;
+      },
+      30_000,
+      100,
+    );
     expect(d.result).toBe('FAIL');
     expect(d.checks.find((c: any) => c.name === 'xid_last_hour')).toMatchObject({ status: 'FAIL', gpuUuid: XID });
     expect(d.checks.find((c: any) => c.name === 'dcgmi_diag')).toMatchObject({ status: 'SKIP', gpuUuid: null });
-    const member = await gql(s.url, memberToken, `mutation { startGpuDiagnostic(input: { gpu: "${XID}", level: 1 }) { id } }`);
+    const member = await gql(
+      s.url,
+      memberToken,
+      `mutation { startGpuDiagnostic(input: { gpu: "${XID}", level: 1 }) { id } }`,
+    );
     expect(member.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     const other = await gql(s.url, b.adminToken, `query($id: ID!) { gpuDiagnostic(id: $id) { id } }`, { id });
     expect(other.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
@@ -168,7 +229,15 @@ describe('GPU diagnostics', () => {
 
   it('a request whose job was lost after commit is queued again by the sweeper and completes', async () => {
     const gpu = await s.app.rt.prisma.gpu.findFirstOrThrow({ where: { tenantId: a.tenantId, uuid: HEALTHY } });
-    const row = await s.app.rt.prisma.gpuDiagnostic.create({ data: { tenantId: a.tenantId, gpuIds: [gpu.id], targetGpu: HEALTHY, level: 1, createdAt: new Date(s.app.rt.clock.now().getTime() - 120_000) } });
+    const row = await s.app.rt.prisma.gpuDiagnostic.create({
+      data: {
+        tenantId: a.tenantId,
+        gpuIds: [gpu.id],
+        targetGpu: HEALTHY,
+        level: 1,
+        createdAt: new Date(s.app.rt.clock.now().getTime() - 120_000),
+      },
+    });
     expect(await redriveQueuedGpuDiagnostics(s.app.rt)).toBeGreaterThanOrEqual(1);
     const d = await completed(a.adminToken, row.id);
     expect(d).toMatchObject({ status: 'completed', result: 'pass' });

@@ -26,7 +26,20 @@ function push(key: string, body: unknown) {
 }
 
 function sample(id: string, overrides: Record<string, unknown> = {}) {
-  return { uuid: id, index: 0, model: 'NVIDIA A100-SXM4-80GB', utilization: 50, memory_used_mib: 1000, memory_total_mib: 81920, temperature_c: 60, power_w: 200, power_limit_w: 400, ecc_dbe: 0, xid: 0, ...overrides };
+  return {
+    uuid: id,
+    index: 0,
+    model: 'NVIDIA A100-SXM4-80GB',
+    utilization: 50,
+    memory_used_mib: 1000,
+    memory_total_mib: 81920,
+    temperature_c: 60,
+    power_w: 200,
+    power_limit_w: 400,
+    ecc_dbe: 0,
+    xid: 0,
+    ...overrides,
+  };
 }
 
 const clock = testClock();
@@ -34,7 +47,10 @@ const clock = testClock();
 beforeAll(async () => {
   // "Missing" comes from the service's clock, which the missing-GPU test moves forward: no test depends
   // on how long the machine takes between a push and a read.
-  s = await startTestServer({ env: { GPU_SAMPLE_INTERVAL_MS: '10000', GPU_MISSING_AFTER_INTERVALS: '6', INGEST_RATE_PER_SECOND: '1000' }, start: { clock } });
+  s = await startTestServer({
+    env: { GPU_SAMPLE_INTERVAL_MS: '10000', GPU_MISSING_AFTER_INTERVALS: '6', INGEST_RATE_PER_SECOND: '1000' },
+    start: { clock },
+  });
   t = await buildTenant(s.app.rt);
   other = await buildTenant(s.app.rt);
   memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
@@ -46,7 +62,10 @@ afterAll(async () => {
 describe('pushed samples', () => {
   it('shows each GPU in the summary with its latest values and a health verdict, readable by a member', async () => {
     const [a, b] = [uuid(), uuid()];
-    const r = await push(t.ingestKey, { node: 'node-a', samples: [sample(a), sample(b, { index: 1, temperature_c: 85, memory_used_mib: null, sm_clock_mhz: null })] });
+    const r = await push(t.ingestKey, {
+      node: 'node-a',
+      samples: [sample(a), sample(b, { index: 1, temperature_c: 85, memory_used_mib: null, sm_clock_mhz: null })],
+    });
     expect(r.status).toBe(202);
     expect(r.body).toMatchObject({ status: 'accepted', gpus: 2, samples: 2, events: 1 }); // the 85 °C GPU starts a thermal excursion
     const summary = await rest(s.url, memberToken).get('/ai-factory/gpu/summary?node=node-a');
@@ -54,7 +73,14 @@ describe('pushed samples', () => {
     const gpus = summary.body.gpus as Array<Record<string, any>>;
     const ga = gpus.find((g) => g.uuid === a)!;
     const gb = gpus.find((g) => g.uuid === b)!;
-    expect(ga).toMatchObject({ node: 'node-a', index: 0, model: 'NVIDIA A100-SXM4-80GB', source: 'nvidia-smi', health: 'healthy', health_reasons: [] });
+    expect(ga).toMatchObject({
+      node: 'node-a',
+      index: 0,
+      model: 'NVIDIA A100-SXM4-80GB',
+      source: 'nvidia-smi',
+      health: 'healthy',
+      health_reasons: [],
+    });
     expect(ga.latest).toMatchObject({ utilization: 50, memory_used_mib: 1000, temperature_c: 60, power_w: 200 });
     expect(gb.health).toBe('warning');
     expect(gb.health_reasons.join(' ')).toMatch(/temperature 85 °C ≥ 83 °C/);
@@ -82,7 +108,10 @@ describe('pushed samples', () => {
     const bad = await push(t.ingestKey, { node: 'node-bad', samples: [sample(id), { uuid: uuid(), index: -1 }] });
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body.detail)).toContain('index');
-    const future = await push(t.ingestKey, { node: 'node-bad', samples: [sample(id, { at: new Date(Date.now() + 3600_000).toISOString() })] });
+    const future = await push(t.ingestKey, {
+      node: 'node-bad',
+      samples: [sample(id, { at: new Date(Date.now() + 3600_000).toISOString() })],
+    });
     expect(future.status).toBe(422);
     expect(JSON.stringify(future.body.detail)).toMatch(/future/);
     expect(await s.app.rt.prisma.gpu.count({ where: { uuid: id } })).toBe(0);
@@ -91,12 +120,19 @@ describe('pushed samples', () => {
 
 describe('hardware events', () => {
   it('turns an XID change into a critical gpu.xid event on the timeline that fires a matching alert rule', async () => {
-    const rule = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "GPU XIDs", typeGlob: "gpu.xid", alertSeverity: CRITICAL }) { id } }');
+    const rule = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { createAlertRule(input: { name: "GPU XIDs", typeGlob: "gpu.xid", alertSeverity: CRITICAL }) { id } }',
+    );
     expect(rule.errors).toBeUndefined();
     const id = uuid();
     const now = Date.now();
     await push(t.ingestKey, { node: 'node-x', samples: [sample(id, { at: new Date(now - 2000).toISOString() })] });
-    const r = await push(t.ingestKey, { node: 'node-x', samples: [sample(id, { xid: 79, at: new Date(now - 1000).toISOString() })] });
+    const r = await push(t.ingestKey, {
+      node: 'node-x',
+      samples: [sample(id, { xid: 79, at: new Date(now - 1000).toISOString() })],
+    });
     expect(r.body.events).toBe(1);
     // The same XID value again is not a new event (the gauge keeps its last value).
     expect((await push(t.ingestKey, { node: 'node-x', samples: [sample(id, { xid: 79 })] })).body.events).toBe(0);
@@ -104,7 +140,14 @@ describe('hardware events', () => {
     const events = await rest(s.url, memberToken).get('/ai-factory/gpu/events?node=node-x&type=gpu.xid');
     expect(events.status).toBe(200);
     expect(events.body.items).toHaveLength(1);
-    expect(events.body.items[0]).toMatchObject({ type: 'gpu.xid', severity: 'critical', node: 'node-x', gpu_uuid: id, gpu_index: 0, payload: { xid: 79, meaning: 'GPU has fallen off the bus' } });
+    expect(events.body.items[0]).toMatchObject({
+      type: 'gpu.xid',
+      severity: 'critical',
+      node: 'node-x',
+      gpu_uuid: id,
+      gpu_index: 0,
+      payload: { xid: 79, meaning: 'GPU has fallen off the bus' },
+    });
     expect(events.body.items[0].payload.action).toMatch(/Drain the node/);
 
     const timeline = await rest(s.url, memberToken).get('/events?module=gpu');
@@ -146,11 +189,15 @@ describe('hardware events', () => {
   it('marks a GPU that stops reporting as missing, once, with a gpu.missing event', async () => {
     const id = uuid();
     await push(t.ingestKey, { node: 'node-m', samples: [sample(id)] });
-    expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe('healthy');
+    expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe(
+      'healthy',
+    );
     // Six expected 10 s samples missed: the service's clock moves on by 61 s.
     clock.advance(61_000);
     try {
-      expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe('missing'); // at read time too
+      expect((await rest(s.url, t.adminToken).get('/ai-factory/gpu/summary?node=node-m')).body.gpus[0].health).toBe(
+        'missing',
+      ); // at read time too
       await markMissingGpus(s.app.rt);
       await markMissingGpus(s.app.rt);
     } finally {
@@ -174,19 +221,29 @@ describe('time series', () => {
       const at = new Date(Math.floor(now / 60_000) * 60_000 - (24 * 60 - i) * 60_000);
       return sample(id, { at: at.toISOString(), utilization: at.getUTCHours() });
     });
-    for (let i = 0; i < samples.length; i += 500) expect((await push(t.ingestKey, { node: 'node-ts', samples: samples.slice(i, i + 500) })).status).toBe(202);
+    for (let i = 0; i < samples.length; i += 500)
+      expect((await push(t.ingestKey, { node: 'node-ts', samples: samples.slice(i, i + 500) })).status).toBe(202);
     // History is rolled up after the 202, off the push path: wait for this process's roller.
     await backfillRollupsIdle(s.app.rt);
     await rollUpRecent(s.app.rt, new Date());
-    const r = await rest(s.url, memberToken).get(`/ai-factory/gpu/timeseries?metric=utilization&gpu=${id}&since_hours=24`);
+    const r = await rest(s.url, memberToken).get(
+      `/ai-factory/gpu/timeseries?metric=utilization&gpu=${id}&since_hours=24`,
+    );
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({ metric: 'utilization', unit: '%', resolution: '1m', step_seconds: 120 });
     const points = r.body.series[0].points as Array<[string, number | null]>;
     expect(points.length).toBeGreaterThan(600);
     expect(points.length).toBeLessThanOrEqual(1000);
     // Averages of what was sent: a 2-minute step never spans two hours, so each point is its hour.
-    for (const [t, v] of points) if (v !== null) expect(v, `point ${t} of ${points.length}: ${JSON.stringify(points.slice(0, 3))} … ${JSON.stringify(points.slice(-3))}`).toBe(new Date(t).getUTCHours());
-    const hourly = await rest(s.url, memberToken).get(`/ai-factory/gpu/timeseries?metric=utilization&node=node-ts&since_hours=24&step=3600`);
+    for (const [t, v] of points)
+      if (v !== null)
+        expect(
+          v,
+          `point ${t} of ${points.length}: ${JSON.stringify(points.slice(0, 3))} … ${JSON.stringify(points.slice(-3))}`,
+        ).toBe(new Date(t).getUTCHours());
+    const hourly = await rest(s.url, memberToken).get(
+      `/ai-factory/gpu/timeseries?metric=utilization&node=node-ts&since_hours=24&step=3600`,
+    );
     expect(hourly.body).toMatchObject({ resolution: '1h', step_seconds: 3600 });
     const hp = hourly.body.series[0].points as Array<[string, number]>;
     // 24 hours of samples cover 24 or 25 hour buckets; the first may start before the window (23 when the
@@ -199,24 +256,40 @@ describe('time series', () => {
   it('rolls up a backfill whose process never did (a stale marker) in the periodic task, and only once it is stale', async () => {
     const id = uuid();
     const base = Math.floor(Date.now() / 3600_000) * 3600_000 - 30 * 3600_000;
-    const samples = [0, 1, 2].map((m) => sample(id, { at: new Date(base + m * 60_000).toISOString(), utilization: 10 * (m + 1) }));
+    const samples = [0, 1, 2].map((m) =>
+      sample(id, { at: new Date(base + m * 60_000).toISOString(), utilization: 10 * (m + 1) }),
+    );
     // The samples land as a push would store them, but their rollup is left to the marker (a process
     // that died between commit and its rollup): push, wait for the roller, then drop the rollups it made.
     expect((await push(t.ingestKey, { node: 'node-stale', samples })).status).toBe(202);
     await backfillRollupsIdle(s.app.rt);
     const gpu = await s.app.rt.prisma.gpu.findFirstOrThrow({ where: { uuid: id } });
-    const rollups = () => s.app.rt.prisma.gpuRollup.findMany({ where: { gpuId: gpu.id }, orderBy: [{ resolution: 'asc' }, { bucket: 'asc' }] });
-    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([[60, 1, 10], [60, 1, 20], [60, 1, 30], [3600, 3, 20]]);
+    const rollups = () =>
+      s.app.rt.prisma.gpuRollup.findMany({
+        where: { gpuId: gpu.id },
+        orderBy: [{ resolution: 'asc' }, { bucket: 'asc' }],
+      });
+    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([
+      [60, 1, 10],
+      [60, 1, 20],
+      [60, 1, 30],
+      [3600, 3, 20],
+    ]);
     await s.app.rt.prisma.gpuRollup.deleteMany({ where: { gpuId: gpu.id } });
     await noteBackfill(s.app.rt, new Date(base), new Date(base + 3 * 60_000));
     expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS - 60_000))).toBe(0);
     expect(await rollups()).toEqual([]);
     expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBeGreaterThanOrEqual(1);
-    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([[60, 1, 10], [60, 1, 20], [60, 1, 30], [3600, 3, 20]]);
+    expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([
+      [60, 1, 10],
+      [60, 1, 20],
+      [60, 1, 30],
+      [3600, 3, 20],
+    ]);
     expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBe(0);
   });
 
-  it('names the bad parameter, and 404s another tenant\'s GPU', async () => {
+  it("names the bad parameter, and 404s another tenant's GPU", async () => {
     const bad = await rest(s.url, memberToken).get('/ai-factory/gpu/timeseries?metric=nope');
     expect(bad.status).toBe(422);
     expect(JSON.stringify(bad.body.detail)).toContain('metric');
@@ -232,7 +305,7 @@ describe('time series', () => {
 });
 
 describe('overview', () => {
-  it('sums the fleet, idle GPUs and today\'s energy from the energy counters', async () => {
+  it("sums the fleet, idle GPUs and today's energy from the energy counters", async () => {
     const o = await rest(s.url, t.adminToken).get('/ai-factory/overview');
     expect(o.status).toBe(200);
     expect(o.body.fleet.gpus).toBeGreaterThan(0);
@@ -243,7 +316,10 @@ describe('overview', () => {
     const a1 = new Date(Math.max(startOfDay.getTime() + 1000, Date.now() - 60_000)).toISOString();
     const a2 = new Date(Date.now() - 1000).toISOString();
     const before = (await rest(s.url, t.adminToken).get('/ai-factory/overview')).body.energy_today_kwh as number;
-    await push(t.ingestKey, { node: 'node-energy', samples: [sample(id, { at: a1, energy_j: 1_000_000 }), sample(id, { at: a2, energy_j: 1_000_000 + 3.6e6 })] });
+    await push(t.ingestKey, {
+      node: 'node-energy',
+      samples: [sample(id, { at: a1, energy_j: 1_000_000 }), sample(id, { at: a2, energy_j: 1_000_000 + 3.6e6 })],
+    });
     const after = (await rest(s.url, t.adminToken).get('/ai-factory/overview')).body.energy_today_kwh as number;
     expect(after - before).toBeCloseTo(1, 6); // 3.6 MJ = 1 kWh
   });

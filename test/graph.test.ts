@@ -6,20 +6,34 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
-import { DASHBOARD_QUERY, buildDashboardData, buildTenant, buildToken, buildUser, type BuiltTenant, type DashboardData } from './factories.js';
+import {
+  DASHBOARD_QUERY,
+  buildDashboardData,
+  buildTenant,
+  buildToken,
+  buildUser,
+  type BuiltTenant,
+  type DashboardData,
+} from './factories.js';
 import { gql } from './helpers/http.js';
 import { countStatements } from './helpers/sql-statements.js';
-
 
 let s: TestServer;
 const scenarios: Record<'small' | 'large', { tenant: BuiltTenant; token: string; data: DashboardData }> = {} as never;
 
 beforeAll(async () => {
   s = await startTestServer({ start: { workers: false } });
-  for (const [key, alerts] of [['small', 5], ['large', 50]] as const) {
+  for (const [key, alerts] of [
+    ['small', 5],
+    ['large', 50],
+  ] as const) {
     const tenant = await buildTenant(s.app.rt);
     const proposer = await buildUser(s.app.rt, tenant.tenantId);
-    const data = await buildDashboardData(s.app.rt, tenant.tenantId, proposer.id, { alerts, devices: 10, eventsPerAlert: 6 });
+    const data = await buildDashboardData(s.app.rt, tenant.tenantId, proposer.id, {
+      alerts,
+      devices: 10,
+      eventsPerAlert: 6,
+    });
     scenarios[key] = { tenant, token: await buildToken(s.app.rt, tenant.admin), data };
   }
   // Warm up: pool connections, prepared plans, the token's last-used write.
@@ -40,10 +54,22 @@ describe('dashboard graph', () => {
       expect(a.events).toHaveLength(5);
       const times = a.events.map((e: { receivedAt: string }) => Date.parse(e.receivedAt));
       expect([...times].sort((x, y) => y - x)).toEqual(times);
-      expect(a.events.map((e: { summary: string }) => e.summary.replace(/^alert \d+ /, ''))).toEqual(['event 0', 'event 1', 'event 2', 'event 3', 'event 4']);
+      expect(a.events.map((e: { summary: string }) => e.summary.replace(/^alert \d+ /, ''))).toEqual([
+        'event 0',
+        'event 1',
+        'event 2',
+        'event 3',
+        'event 4',
+      ]);
       const proposals = a.device.proposals.edges.map((e: { node: { id: string; status: string } }) => e.node);
-      expect(proposals.map((p: { id: string }) => p.id).sort()).toEqual([...data.openProposalsByDevice.get(a.device.id)!].sort());
-      expect(proposals.every((p: { status: string; proposer: { email: string } }) => p.status !== 'DENIED' && p.proposer.email)).toBe(true);
+      expect(proposals.map((p: { id: string }) => p.id).sort()).toEqual(
+        [...data.openProposalsByDevice.get(a.device.id)!].sort(),
+      );
+      expect(
+        proposals.every(
+          (p: { status: string; proposer: { email: string } }) => p.status !== 'DENIED' && p.proposer.email,
+        ),
+      ).toBe(true);
     }
   });
 
@@ -78,11 +104,21 @@ describe('columns', () => {
     for (const column of ['"module"', '"payload"']) expect(eventSql(asked)).toContain(column);
     // Each asked column in one statement per level, as the dashboard: no row is loaded again for a column.
     expect(asked.statements.length).toBeLessThanOrEqual(dashboard.statements.length);
-    const stored = await s.app.rt.prisma.alert.findMany({ where: { tenantId: tenant.tenantId }, include: { device: true } });
+    const stored = await s.app.rt.prisma.alert.findMany({
+      where: { tenantId: tenant.tenantId },
+      include: { device: true },
+    });
     const byId = new Map(stored.map((a) => [a.id, a]));
     for (const { node } of asked.result.data.alerts.edges as Array<{ node: any }>) {
       const a = byId.get(node.id)!;
-      expect(node).toMatchObject({ dedupKey: a.dedupKey, count: a.count, source: a.source, firstSeenAt: a.firstSeenAt.toISOString(), labels: a.labels, device: { id: a.device!.id, role: a.device!.role } });
+      expect(node).toMatchObject({
+        dedupKey: a.dedupKey,
+        count: a.count,
+        source: a.source,
+        firstSeenAt: a.firstSeenAt.toISOString(),
+        labels: a.labels,
+        device: { id: a.device!.id, role: a.device!.role },
+      });
       expect(node.events[0]).toMatchObject({ module: null, payload: {} }); // the factory's events: no module, the default payload
     }
   });
@@ -91,13 +127,24 @@ describe('columns', () => {
 describe('lists built by services (not by Prisma selections)', () => {
   // Objects a service returned whole must not make Pothos load each one again for a field (a field-level
   // `select` on a scalar did exactly that for every GPU of the summary: 1,000 GPUs were 1,000 lookups).
-  const SUMMARY = '{ gpuSummary { fleet { gpus } gpus { id uuid health { status reasons } latest { utilization powerW } lastSeenAt } } }';
+  const SUMMARY =
+    '{ gpuSummary { fleet { gpus } gpus { id uuid health { status reasons } latest { utilization powerW } lastSeenAt } } }';
 
   async function tenantWithGpus(n: number): Promise<string> {
     const tenant = await buildTenant(s.app.rt);
     const now = new Date();
     await s.app.rt.prisma.gpu.createMany({
-      data: Array.from({ length: n }, (_, i) => ({ tenantId: tenant.tenantId, uuid: `GPU-${tenant.tenantId}-${i}`, node: `n${Math.floor(i / 8)}`, index: i % 8, model: 'NVIDIA A100', source: 'dcgm', latest: { utilization: 50, powerW: 200 }, lastSeenAt: now, lastSampleAt: now })),
+      data: Array.from({ length: n }, (_, i) => ({
+        tenantId: tenant.tenantId,
+        uuid: `GPU-${tenant.tenantId}-${i}`,
+        node: `n${Math.floor(i / 8)}`,
+        index: i % 8,
+        model: 'NVIDIA A100',
+        source: 'dcgm',
+        latest: { utilization: 50, powerW: 200 },
+        lastSeenAt: now,
+        lastSampleAt: now,
+      })),
     });
     return buildToken(s.app.rt, tenant.admin);
   }
@@ -111,7 +158,10 @@ describe('lists built by services (not by Prisma selections)', () => {
     const large = await countStatements(() => gql(s.url, many, SUMMARY));
     expect(small.result.errors).toBeUndefined();
     expect(large.result.data.gpuSummary.gpus).toHaveLength(60);
-    expect(large.result.data.gpuSummary.gpus[0]).toMatchObject({ health: { status: expect.any(String) }, latest: { utilization: 50, powerW: 200 } });
+    expect(large.result.data.gpuSummary.gpus[0]).toMatchObject({
+      health: { status: expect.any(String) },
+      latest: { utilization: 50, powerW: 200 },
+    });
     expect(large.statements.length, large.statements.join('\n')).toBe(small.statements.length);
     // The GPUs are read once (by the service), not once more by the GraphQL layer.
     const gpuReads = large.statements.filter((q) => /FROM "[^"]*"\."Gpu"|FROM "Gpu"/.test(q));

@@ -19,7 +19,9 @@ async function executions(): Promise<{ compiled: number; interpreted: number }> 
 }
 
 /** Runs `fn` and returns its result, the SQL statements sent meanwhile, and which executor ran. */
-async function observed<T>(fn: () => Promise<T>): Promise<{ result: T; statements: number; executor: 'compiled' | 'interpreted' }> {
+async function observed<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; statements: number; executor: 'compiled' | 'interpreted' }> {
   const before = await executions();
   const { result, statements } = await countStatements(fn);
   const after = await executions();
@@ -84,13 +86,20 @@ describe('compiled execution', () => {
   it('runs a mutation compiled, with its audit row', async () => {
     const mutation = fresh('mutation Add($input: DeviceInput!) { createDevice(input: $input) { id name site } }');
     const made = [];
-    for (const name of ['compiled-a', 'compiled-b']) made.push(await observed(() => gql(s.url, t.adminToken, mutation, { input: { name, site: 'lab' } })));
+    for (const name of ['compiled-a', 'compiled-b'])
+      made.push(await observed(() => gql(s.url, t.adminToken, mutation, { input: { name, site: 'lab' } })));
     expect(made.map((m) => m.executor)).toEqual(['interpreted', 'compiled']);
     const second = made[1]!.result.data.createDevice;
     expect(second).toMatchObject({ name: 'compiled-b', site: 'lab' });
     const stored = await s.app.rt.prisma.device.findFirst({ where: { tenantId: t.tenantId, id: second.id } });
     expect(stored).toMatchObject({ name: 'compiled-b', site: 'lab' });
-    await expect.poll(() => s.app.rt.prisma.auditLog.count({ where: { tenantId: t.tenantId, action: 'createDevice', targetId: second.id } })).toBe(1);
+    await expect
+      .poll(() =>
+        s.app.rt.prisma.auditLog.count({
+          where: { tenantId: t.tenantId, action: 'createDevice', targetId: second.id },
+        }),
+      )
+      .toBe(1);
   });
 
   it('never compiles a document whose string literal spells graphql-jit’s internal markers (that would run as code)', async () => {
@@ -98,7 +107,9 @@ describe('compiled execution', () => {
     const marker = '__MAGIC_DATE__33a9e76d_02e0_4128_8e92_3530ad3da74d';
     const escaped = marker.replace(/_/g, '\\u005f'); // the same string, spelled with GraphQL escapes
     for (const spelled of [marker, escaped]) {
-      const query = fresh(`{ auditLog(action: "${spelled}0)};globalThis.__compiledInjection=1;const x={a:(0") { totalCount } }`);
+      const query = fresh(
+        `{ auditLog(action: "${spelled}0)};globalThis.__compiledInjection=1;const x={a:(0") { totalCount } }`,
+      );
       const runs = [];
       for (let i = 0; i < 3; i++) runs.push(await observed(() => gql(s.url, t.adminToken, query)));
       expect(runs.map((r) => r.executor)).toEqual(['interpreted', 'interpreted', 'interpreted']);

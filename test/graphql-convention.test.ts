@@ -30,16 +30,19 @@ function conventionViolations(schema: GraphQLSchema): string[] {
   const out: string[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (type.name.startsWith('__')) continue;
-    if (isInputObjectType(type) && type.name.endsWith('Patch')) out.push(`input ${type.name}: updates take Update…Input, not …Patch`);
+    if (isInputObjectType(type) && type.name.endsWith('Patch'))
+      out.push(`input ${type.name}: updates take Update…Input, not …Patch`);
     if (isEnumType(type)) {
-      for (const v of type.getValues()) if (v.name !== v.name.toUpperCase()) out.push(`enum ${type.name}.${v.name}: values are UPPER_CASE`);
+      for (const v of type.getValues())
+        if (v.name !== v.name.toUpperCase()) out.push(`enum ${type.name}.${v.name}: values are UPPER_CASE`);
     }
     if (!isObjectType(type)) continue;
     if (isConnection(type)) {
       const edge = getNamedType(type.getFields().edges!.type) as GraphQLObjectType;
       const node = isObjectType(edge) ? edge.getFields().node : undefined;
       const nodeName = node ? getNamedType(node.type).name : '?';
-      if (type.name !== `${nodeName}Connection`) out.push(`connection ${type.name}: name it ${nodeName}Connection (after its node type)`);
+      if (type.name !== `${nodeName}Connection`)
+        out.push(`connection ${type.name}: name it ${nodeName}Connection (after its node type)`);
       if (!('totalCount' in type.getFields())) out.push(`connection ${type.name}: has no totalCount`);
     } else if (type.name.endsWith('Connection')) {
       out.push(`type ${type.name}: named …Connection but has no edges and pageInfo`);
@@ -48,7 +51,8 @@ function conventionViolations(schema: GraphQLSchema): string[] {
 
   const mutations = schema.getMutationType()?.getFields() ?? {};
   for (const [name, field] of Object.entries(mutations)) {
-    if (name.startsWith('delete') && String(field.type) !== 'ID!') out.push(`Mutation.${name}: returns ${String(field.type)}, not the deleted ID!`);
+    if (name.startsWith('delete') && String(field.type) !== 'ID!')
+      out.push(`Mutation.${name}: returns ${String(field.type)}, not the deleted ID!`);
     const thing = /^update([A-Z]\w*)$/.exec(name)?.[1];
     const input = field.args.find((a) => a.name === 'input');
     if (thing && field.args.some((a) => a.name === 'id') && String(input?.type) !== `Update${thing}Input!`) {
@@ -61,7 +65,8 @@ function conventionViolations(schema: GraphQLSchema): string[] {
     const byId = field.args.some((a) => a.name === 'id' && String(a.type) === 'ID!');
     if (!byId || NULLABLE_BY_SPEC.has(name)) continue;
     const listed = isListType(isNonNullType(field.type) ? field.type.ofType : field.type);
-    if (!listed && !isNonNullType(field.type)) out.push(`Query.${name}: a lookup by id is non-null (NOT_FOUND for an id the caller may not see)`);
+    if (!listed && !isNonNullType(field.type))
+      out.push(`Query.${name}: a lookup by id is non-null (NOT_FOUND for an id the caller may not see)`);
   }
   return out.sort();
 }

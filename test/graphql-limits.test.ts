@@ -42,7 +42,11 @@ describe('GraphQL document limits', () => {
   it('runs the dashboard query and introspection', async () => {
     const dash = await gql(s.url, t.adminToken, DASHBOARD_QUERY, { first: 10 });
     expect(dash.errors).toBeUndefined();
-    const intro = await gql(s.url, t.adminToken, '{ __schema { queryType { name } types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }');
+    const intro = await gql(
+      s.url,
+      t.adminToken,
+      '{ __schema { queryType { name } types { name fields { name type { name ofType { name ofType { name ofType { name } } } } } } } }',
+    );
     expect(intro.errors).toBeUndefined();
   });
 
@@ -95,7 +99,7 @@ describe('documents limited by tokens before anything walks them', () => {
     await client.dispose();
   });
 
-  it('runs the README\'s Dashboard query verbatim', async () => {
+  it("runs the README's Dashboard query verbatim", async () => {
     const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
     const dashboard = /```graphql\n(query Dashboard \{[\s\S]*?\n\})\n```/.exec(readme)?.[1];
     expect(dashboard).toBeDefined();
@@ -107,15 +111,24 @@ describe('documents limited by tokens before anything walks them', () => {
 
 describe(`operations asking for more than ${MAX_QUERY_NODES} nodes (page sizes multiplied)`, () => {
   /** 100 devices × 100 alerts each: 10,100 nodes, well within the depth, alias and token limits. */
-  const abusive = '{ devices(first: 100) { edges { node { id alerts(first: 100) { edges { node { id summary } } } } } } }';
-  const byVariables = 'query Nested($outer: Int!, $inner: Int!) { devices(first: $outer) { edges { node { id alerts(first: $inner) { edges { node { id } } } } } } }';
+  const abusive =
+    '{ devices(first: 100) { edges { node { id alerts(first: 100) { edges { node { id summary } } } } } } }';
+  const byVariables =
+    'query Nested($outer: Int!, $inner: Int!) { devices(first: $outer) { edges { node { id alerts(first: $inner) { edges { node { id } } } } } } }';
 
   it('refuses one with QUERY_TOO_COMPLEX, the cost and the limit, before running it', async () => {
     const r = await gqlRaw(s.url, t.adminToken, abusive);
     expect(r.status).toBe(422);
     expect(r.body.data ?? null).toBeNull();
-    expect(r.body.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', reason: 'QUERY_TOO_COMPLEX', cost: 10_100, limit: MAX_QUERY_NODES });
-    expect(r.body.errors?.[0]?.message).toBe(`This query may return 10100 nodes; the limit is ${MAX_QUERY_NODES}. Ask for smaller pages (first/last/limit), or fewer nested lists.`);
+    expect(r.body.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      reason: 'QUERY_TOO_COMPLEX',
+      cost: 10_100,
+      limit: MAX_QUERY_NODES,
+    });
+    expect(r.body.errors?.[0]?.message).toBe(
+      `This query may return 10100 nodes; the limit is ${MAX_QUERY_NODES}. Ask for smaller pages (first/last/limit), or fewer nested lists.`,
+    );
   });
 
   it('counts page sizes given as variables, and the default page size where none is given', async () => {
@@ -123,8 +136,15 @@ describe(`operations asking for more than ${MAX_QUERY_NODES} nodes (page sizes m
     expect(big.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: 80 + 80 * 80 });
     const small = await gql(s.url, t.adminToken, byVariables, { outer: 10, inner: 10 });
     expect(small.errors).toBeUndefined();
-    const defaults = await gql(s.url, t.adminToken, '{ devices { edges { node { alerts { edges { node { id } } } } } } }');
-    expect(defaults.errors?.[0]?.extensions).toMatchObject({ code: 'QUERY_TOO_COMPLEX', cost: ASSUMED_PAGE_SIZE + ASSUMED_PAGE_SIZE ** 2 });
+    const defaults = await gql(
+      s.url,
+      t.adminToken,
+      '{ devices { edges { node { alerts { edges { node { id } } } } } } }',
+    );
+    expect(defaults.errors?.[0]?.extensions).toMatchObject({
+      code: 'QUERY_TOO_COMPLEX',
+      cost: ASSUMED_PAGE_SIZE + ASSUMED_PAGE_SIZE ** 2,
+    });
   });
 
   it(`runs one of exactly ${MAX_QUERY_NODES} nodes`, async () => {
@@ -135,7 +155,14 @@ describe(`operations asking for more than ${MAX_QUERY_NODES} nodes (page sizes m
   it('refuses it over graphql-ws too, and the connection keeps working', async () => {
     const client = wsClient(s.url, t.adminToken);
     const sub = subscribe(client, abusive);
-    expect(await sub.next(5000)).toMatchObject({ errors: [{ message: expect.stringMatching(/may return 10100 nodes/), extensions: { code: 'QUERY_TOO_COMPLEX', cost: 10_100 } }] });
+    expect(await sub.next(5000)).toMatchObject({
+      errors: [
+        {
+          message: expect.stringMatching(/may return 10100 nodes/),
+          extensions: { code: 'QUERY_TOO_COMPLEX', cost: 10_100 },
+        },
+      ],
+    });
     sub.dispose();
     const ok = subscribe(client, '{ me { email } }');
     expect(await ok.next(5000)).toMatchObject({ data: { me: { email: t.admin.email } } });
@@ -147,12 +174,22 @@ describe('bad arguments are BAD_USER_INPUT, not INTERNAL_SERVER_ERROR', () => {
   const codeOf = (r: { errors?: Array<{ extensions?: { code?: string } }> }) => r.errors?.[0]?.extensions?.code;
 
   it('alerts(first: -1)', async () => {
-    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: -1) { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: -1) { edges { node { id } } } }'))).toBe(
+      'BAD_USER_INPUT',
+    );
   });
 
   it('an invalid `after` cursor', async () => {
-    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: 5, after: "not-a-cursor") { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
-    expect(codeOf(await gql(s.url, t.adminToken, 'query($c: String) { alerts(first: 5, after: $c) { edges { node { id } } } }', { c: '\u0000' }))).toBe('BAD_USER_INPUT');
+    expect(
+      codeOf(await gql(s.url, t.adminToken, '{ alerts(first: 5, after: "not-a-cursor") { edges { node { id } } } }')),
+    ).toBe('BAD_USER_INPUT');
+    expect(
+      codeOf(
+        await gql(s.url, t.adminToken, 'query($c: String) { alerts(first: 5, after: $c) { edges { node { id } } } }', {
+          c: '\u0000',
+        }),
+      ),
+    ).toBe('BAD_USER_INPUT');
   });
 
   it('a NUL or an unpaired surrogate in a variable, over HTTP and graphql-ws', async () => {
@@ -170,11 +207,23 @@ describe('bad arguments are BAD_USER_INPUT, not INTERNAL_SERVER_ERROR', () => {
   });
 
   it('a NUL written as a literal in the document', async () => {
-    expect(codeOf(await gql(s.url, t.adminToken, '{ alerts(first: 5, filter: { source: "a\\u0000b" }) { edges { node { id } } } }'))).toBe('BAD_USER_INPUT');
+    expect(
+      codeOf(
+        await gql(
+          s.url,
+          t.adminToken,
+          '{ alerts(first: 5, filter: { source: "a\\u0000b" }) { edges { node { id } } } }',
+        ),
+      ),
+    ).toBe('BAD_USER_INPUT');
   });
 
   it('an Int variable past 32 bits', async () => {
-    expect(codeOf(await gql(s.url, t.adminToken, 'query($n: Int!) { alerts(first: $n) { edges { node { id } } } }', { n: 1e308 }))).toBe('BAD_USER_INPUT');
+    expect(
+      codeOf(
+        await gql(s.url, t.adminToken, 'query($n: Int!) { alerts(first: $n) { edges { node { id } } } }', { n: 1e308 }),
+      ),
+    ).toBe('BAD_USER_INPUT');
   });
 
   it('a variable nested deeper than the JSON limit', async () => {
@@ -199,7 +248,11 @@ describe('introspection needs a credential in production', () => {
 
   it('refuses anonymous __schema and __type, answers them with a PAT, and leaves __typename alone', async () => {
     const tp = await buildTenant(prod.app.rt);
-    for (const q of ['{ __schema { queryType { name } } }', '{ __type(name: "Alert") { name } }', '{ me { id } a: __schema { types { name } } }']) {
+    for (const q of [
+      '{ __schema { queryType { name } } }',
+      '{ __type(name: "Alert") { name } }',
+      '{ me { id } a: __schema { types { name } } }',
+    ]) {
       const anon = await gql(prod.url, undefined, q);
       expect(anon.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
       expect(anon.data ?? null).toBeNull();
@@ -210,14 +263,20 @@ describe('introspection needs a credential in production', () => {
   });
 
   it('refuses an unknown INTROSPECTION value at start-up', () => {
-    expect(() => loadConfig({ INTROSPECTION: 'sometimes' })).toThrow(/INTROSPECTION must be one of public, authenticated, off/);
+    expect(() => loadConfig({ INTROSPECTION: 'sometimes' })).toThrow(
+      /INTROSPECTION must be one of public, authenticated, off/,
+    );
     expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe('authenticated');
     expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'public' }).introspection).toBe('public');
   });
 
   it('answers anonymous introspection outside production (INTROSPECTION unset) and refuses everyone when off', async () => {
-    expect((await gql(s.url, undefined, '{ __schema { queryType { name } } }')).data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    expect((await gql(s.url, undefined, '{ __schema { queryType { name } } }')).data).toEqual({
+      __schema: { queryType: { name: 'Query' } },
+    });
     const to = await buildTenant(off.app.rt);
-    expect((await gql(off.url, to.adminToken, '{ __schema { queryType { name } } }')).errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
+    expect(
+      (await gql(off.url, to.adminToken, '{ __schema { queryType { name } } }')).errors?.[0]?.extensions?.code,
+    ).toBe('FORBIDDEN');
   });
 });

@@ -20,16 +20,45 @@ beforeAll(async () => {
   s = await startTestServer();
   t = await buildTenant(s.app.rt);
   other = await buildTenant(s.app.rt);
-  const device = await gql(s.url, t.adminToken, 'mutation { createDevice(input: {name: "edge-1", site: "ams1"}) { id } }');
+  const device = await gql(
+    s.url,
+    t.adminToken,
+    'mutation { createDevice(input: {name: "edge-1", site: "ams1"}) { id } }',
+  );
   ids.device = device.data.createDevice.id;
-  const proposal = await gql(s.url, t.adminToken, 'mutation($d: ID!) { openProposal(input: {deviceId: $d, title: "MTU", kind: "intent_change", proposedIntent: "mtu 9000"}) { id } }', { d: ids.device });
+  const proposal = await gql(
+    s.url,
+    t.adminToken,
+    'mutation($d: ID!) { openProposal(input: {deviceId: $d, title: "MTU", kind: "intent_change", proposedIntent: "mtu 9000"}) { id } }',
+    { d: ids.device },
+  );
   expect(proposal.errors, JSON.stringify(proposal.errors)).toBeUndefined();
   ids.proposal = proposal.data.openProposal.id;
   const key = crypto.randomBytes(6).toString('hex');
-  const alert = await s.app.rt.prisma.alert.create({ data: { tenantId: t.tenantId, severity: 'critical', summary: 'disk full', source: 'db-1', dedupKey: key, liveDedupKey: key } });
+  const alert = await s.app.rt.prisma.alert.create({
+    data: {
+      tenantId: t.tenantId,
+      severity: 'critical',
+      summary: 'disk full',
+      source: 'db-1',
+      dedupKey: key,
+      liveDedupKey: key,
+    },
+  });
   ids.alert = alert.id;
   const foreignKey = crypto.randomBytes(6).toString('hex');
-  ids.foreign = (await s.app.rt.prisma.alert.create({ data: { tenantId: other.tenantId, severity: 'info', summary: 'theirs', source: 'x', dedupKey: foreignKey, liveDedupKey: foreignKey } })).id;
+  ids.foreign = (
+    await s.app.rt.prisma.alert.create({
+      data: {
+        tenantId: other.tenantId,
+        severity: 'info',
+        summary: 'theirs',
+        source: 'x',
+        dedupKey: foreignKey,
+        liveDedupKey: foreignKey,
+      },
+    })
+  ).id;
 });
 afterAll(async () => {
   await s?.stop();
@@ -40,9 +69,20 @@ const NODE = `query($id: ID!) { node(id: $id) { __typename id ... on Alert { sum
 describe('node(id:)', () => {
   it('returns an alert, a device and a proposal by id, with their own fields', async () => {
     expect(ids.proposal, 'the proposal was created').toBeTruthy();
-    expect((await gql(s.url, t.adminToken, NODE, { id: ids.alert })).data.node).toEqual({ __typename: 'Alert', id: ids.alert, summary: 'disk full' });
-    expect((await gql(s.url, t.adminToken, NODE, { id: ids.device })).data.node).toEqual({ __typename: 'Device', id: ids.device, name: 'edge-1' });
-    expect((await gql(s.url, t.adminToken, NODE, { id: ids.proposal })).data.node).toMatchObject({ __typename: 'Proposal', id: ids.proposal });
+    expect((await gql(s.url, t.adminToken, NODE, { id: ids.alert })).data.node).toEqual({
+      __typename: 'Alert',
+      id: ids.alert,
+      summary: 'disk full',
+    });
+    expect((await gql(s.url, t.adminToken, NODE, { id: ids.device })).data.node).toEqual({
+      __typename: 'Device',
+      id: ids.device,
+      name: 'edge-1',
+    });
+    expect((await gql(s.url, t.adminToken, NODE, { id: ids.proposal })).data.node).toMatchObject({
+      __typename: 'Proposal',
+      id: ids.proposal,
+    });
   });
 
   it("gives null for another tenant's id, an unknown id and a malformed one", async () => {
@@ -52,13 +92,23 @@ describe('node(id:)', () => {
       expect(r.data.node, id).toBeNull();
     }
     // The owner still sees it: the null above is the tenant rule, not a broken lookup.
-    expect((await gql(s.url, other.adminToken, NODE, { id: ids.foreign })).data.node).toMatchObject({ __typename: 'Alert' });
+    expect((await gql(s.url, other.adminToken, NODE, { id: ids.foreign })).data.node).toMatchObject({
+      __typename: 'Alert',
+    });
   });
 
   it('nodes(ids:) keeps the order and puts null where the caller may not see', async () => {
-    const r = await gql(s.url, t.adminToken, 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', { ids: [ids.device, ids.foreign, ids.alert] });
-    expect(r.data.nodes).toEqual([{ __typename: 'Device', id: ids.device }, null, { __typename: 'Alert', id: ids.alert }]);
-    const tooMany = await gql(s.url, t.adminToken, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => crypto.randomUUID()) });
+    const r = await gql(s.url, t.adminToken, 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id } }', {
+      ids: [ids.device, ids.foreign, ids.alert],
+    });
+    expect(r.data.nodes).toEqual([
+      { __typename: 'Device', id: ids.device },
+      null,
+      { __typename: 'Alert', id: ids.alert },
+    ]);
+    const tooMany = await gql(s.url, t.adminToken, 'query($ids: [ID!]!) { nodes(ids: $ids) { id } }', {
+      ids: Array.from({ length: 101 }, () => crypto.randomUUID()),
+    });
     expect(tooMany.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
   });
 
@@ -70,7 +120,9 @@ describe('node(id:)', () => {
 
 describe('connections', () => {
   it('are named after their node type and all have totalCount', async () => {
-    const connections = Object.values(schema.getTypeMap()).filter((type): type is GraphQLObjectType => type instanceof GraphQLObjectType && type.name.endsWith('Connection'));
+    const connections = Object.values(schema.getTypeMap()).filter(
+      (type): type is GraphQLObjectType => type instanceof GraphQLObjectType && type.name.endsWith('Connection'),
+    );
     expect(connections.length).toBeGreaterThan(5);
     for (const c of connections) {
       const fields = c.getFields();
@@ -82,7 +134,12 @@ describe('connections', () => {
   });
 
   it('count every match, not the page', async () => {
-    const r = await gql(s.url, t.adminToken, `query($d: ID!) { alerts(first: 1) { totalCount edges { node { id } } } devices(first: 1) { totalCount } device(id: $d) { proposals(first: 1) { totalCount } events(first: 1) { totalCount } } }`, { d: ids.device });
+    const r = await gql(
+      s.url,
+      t.adminToken,
+      `query($d: ID!) { alerts(first: 1) { totalCount edges { node { id } } } devices(first: 1) { totalCount } device(id: $d) { proposals(first: 1) { totalCount } events(first: 1) { totalCount } } }`,
+      { d: ids.device },
+    );
     expect(r.errors).toBeUndefined();
     expect(r.data.alerts.totalCount).toBe(1);
     expect(r.data.devices.totalCount).toBe(1);

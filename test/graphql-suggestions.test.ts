@@ -31,7 +31,11 @@ describe.each([
   });
 
   it('gives anonymous callers no field, type or enum names in errors', async () => {
-    for (const [query, variables] of [[MISSPELLED, undefined], [BAD_FIELD, undefined], [BAD_ENUM, { f: { severity: 'CRITICL' } }]] as const) {
+    for (const [query, variables] of [
+      [MISSPELLED, undefined],
+      [BAD_FIELD, undefined],
+      [BAD_ENUM, { f: { severity: 'CRITICL' } }],
+    ] as const) {
       const res = await gql(s.url, undefined, query, variables as Record<string, unknown> | undefined);
       expect(res.errors?.length, query).toBeGreaterThan(0);
       expect(messages(res)).not.toMatch(/Did you mean/);

@@ -32,7 +32,8 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
   }, 120_000);
   afterAll(async () => b?.stop());
 
-  const sql = <T = Record<string, unknown>>(text: string, ...params: unknown[]) => b.app.rt.prisma.$queryRawUnsafe<T[]>(text, ...params);
+  const sql = <T = Record<string, unknown>>(text: string, ...params: unknown[]) =>
+    b.app.rt.prisma.$queryRawUnsafe<T[]>(text, ...params);
   const insertEvent = (tenantId: string, at: Date, source = 'history-test') =>
     sql<{ id: string }>(
       `INSERT INTO "Event" ("id", "tenantId", "type", "source", "receivedVia", "receivedAt") VALUES ($4, $1, 'test.kept', $2, 'ingest', $3::timestamp) RETURNING "id"`,
@@ -50,8 +51,13 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
     expect(kinds.map((k) => k.relkind)).toEqual(Array(7).fill('p'));
     for (const spec of PARTITIONED_TABLES) {
       const parts = await listPartitions(b.app.rt.prisma, spec.parent);
-      expect(parts.at(-1)!.to.getTime(), `${spec.parent} partitions ahead`).toBeGreaterThanOrEqual(Date.now() + 7 * DAY_MS);
-      expect(parts.some((p) => p.from.getTime() <= Date.now() && Date.now() < p.to.getTime()), `${spec.parent} holds now`).toBe(true);
+      expect(parts.at(-1)!.to.getTime(), `${spec.parent} partitions ahead`).toBeGreaterThanOrEqual(
+        Date.now() + 7 * DAY_MS,
+      );
+      expect(
+        parts.some((p) => p.from.getTime() <= Date.now() && Date.now() < p.to.getTime()),
+        `${spec.parent} holds now`,
+      ).toBe(true);
       expect((await sql(`SELECT to_regclass($1::text)::text AS r`, `"${spec.parent}_default"`))[0]!.r).toBeTruthy();
       // The name a hot statement computes for a key is the name the SQL function gave its partition.
       for (const p of parts) {
@@ -65,12 +71,30 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
     const rt = b.app.rt;
     const oldDay = ago(402);
     const keptDay = ago(398);
-    await sql(`SELECT ops_ensure_partitions('Event', 'day', $1::timestamp, $2::timestamp, NULL)`, sqlTimestamp(oldDay), sqlTimestamp(keptDay));
+    await sql(
+      `SELECT ops_ensure_partitions('Event', 'day', $1::timestamp, $2::timestamp, NULL)`,
+      sqlTimestamp(oldDay),
+      sqlTimestamp(keptDay),
+    );
     const old = await insertEvent(t.tenantId, oldDay);
     const kept = await insertEvent(t.tenantId, keptDay);
     const stray = await insertEvent(t.tenantId, ago(900)); // before every partition: the default partition
-    const alert = await rt.prisma.alert.create({ data: { tenantId: t.tenantId, severity: 'warning', summary: 'old', dedupKey: `old-${old}`, status: 'resolved', resolvedAt: ago(1) } });
-    await rt.prisma.alertEvent.createMany({ data: [{ alertId: alert.id, eventId: old }, { alertId: alert.id, eventId: kept }] });
+    const alert = await rt.prisma.alert.create({
+      data: {
+        tenantId: t.tenantId,
+        severity: 'warning',
+        summary: 'old',
+        dedupKey: `old-${old}`,
+        status: 'resolved',
+        resolvedAt: ago(1),
+      },
+    });
+    await rt.prisma.alertEvent.createMany({
+      data: [
+        { alertId: alert.id, eventId: old },
+        { alertId: alert.id, eventId: kept },
+      ],
+    });
 
     const report = await runRetention(rt);
     const events = report.tables.find((x) => x.table === 'Event')!;
@@ -79,15 +103,35 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
     expect(await eventExists(old)).toBe(false);
     expect(await eventExists(stray)).toBe(false);
     expect(await eventExists(kept)).toBe(true);
-    expect((await rt.prisma.alertEvent.findMany({ where: { alertId: alert.id } })).map((l) => l.eventId)).toEqual([kept]);
+    expect((await rt.prisma.alertEvent.findMany({ where: { alertId: alert.id } })).map((l) => l.eventId)).toEqual([
+      kept,
+    ]);
     // The alert (resolved yesterday) is inside its own retention and keeps its timeline.
     expect(await rt.prisma.alert.count({ where: { id: alert.id } })).toBe(1);
   });
 
   it('removes resolved alerts past their retention and keeps open ones', async () => {
     const rt = b.app.rt;
-    const gone = await rt.prisma.alert.create({ data: { tenantId: t.tenantId, severity: 'info', summary: 'ancient', dedupKey: 'ancient', status: 'resolved', resolvedAt: ago(731) } });
-    const open = await rt.prisma.alert.create({ data: { tenantId: t.tenantId, severity: 'info', summary: 'still open', dedupKey: 'open-old', liveDedupKey: 'open-old', createdAt: ago(800) } });
+    const gone = await rt.prisma.alert.create({
+      data: {
+        tenantId: t.tenantId,
+        severity: 'info',
+        summary: 'ancient',
+        dedupKey: 'ancient',
+        status: 'resolved',
+        resolvedAt: ago(731),
+      },
+    });
+    const open = await rt.prisma.alert.create({
+      data: {
+        tenantId: t.tenantId,
+        severity: 'info',
+        summary: 'still open',
+        dedupKey: 'open-old',
+        liveDedupKey: 'open-old',
+        createdAt: ago(800),
+      },
+    });
     const report = await runRetention(rt);
     expect(report.tables.find((x) => x.table === 'Alert')!.rowsDeleted).toBeGreaterThanOrEqual(1);
     expect(await rt.prisma.alert.count({ where: { id: gone.id } })).toBe(0);
@@ -95,7 +139,11 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
   });
 
   it('applies a shorter tenant retention to that tenant only', async () => {
-    const set = await gql(b.app.url, t.adminToken, 'mutation { setEventRetention(days: 30) { days defaultDays shortened } }');
+    const set = await gql(
+      b.app.url,
+      t.adminToken,
+      'mutation { setEventRetention(days: 30) { days defaultDays shortened } }',
+    );
     expect(set.data.setEventRetention).toEqual({ days: 30, defaultDays: 400, shortened: true });
     const tooLong = await gqlRaw(b.app.url, t.adminToken, 'mutation { setEventRetention(days: 401) { days } }');
     expect((tooLong.body as any).errors[0].extensions.code).toBe('BAD_USER_INPUT');
@@ -125,7 +173,11 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
   it('answers the GraphQL timeline without a window from the last 24 hours', async () => {
     const recent = await insertEvent(t.tenantId, ago(0.5), 'windowed');
     await insertEvent(t.tenantId, ago(3), 'windowed');
-    const r = await gql(b.app.url, t.adminToken, '{ events(filter: { source: "windowed" }) { edges { node { id } } } }');
+    const r = await gql(
+      b.app.url,
+      t.adminToken,
+      '{ events(filter: { source: "windowed" }) { edges { node { id } } } }',
+    );
     expect(r.data.events.edges.map((e: any) => e.node.id)).toEqual([recent]);
   });
 
@@ -135,8 +187,20 @@ describe.each(BACKENDS)('partitioned history on %s', (_name, start) => {
     const out = await opsInProcess(['retention', 'run', '--json'], b.cliEnv);
     expect(out.code, out.stderr).toBe(0);
     const report = JSON.parse(out.stdout);
-    expect(report.tables.map((x: { table: string }) => x.table)).toEqual(expect.arrayContaining(['Event', 'Delivery', 'DeliveryAttempt', 'OutboxMessage', 'GpuSample', 'GpuRollup', 'AuditLog']));
-    expect(report.tables.find((x: { table: string }) => x.table === 'Event').partitionsDropped).toEqual([`Event_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`]);
+    expect(report.tables.map((x: { table: string }) => x.table)).toEqual(
+      expect.arrayContaining([
+        'Event',
+        'Delivery',
+        'DeliveryAttempt',
+        'OutboxMessage',
+        'GpuSample',
+        'GpuRollup',
+        'AuditLog',
+      ]),
+    );
+    expect(report.tables.find((x: { table: string }) => x.table === 'Event').partitionsDropped).toEqual([
+      `Event_p${day.toISOString().slice(0, 10).replace(/-/g, '')}`,
+    ]);
   });
 
   it('schedules partition upkeep and retention as periodic tasks', async () => {
@@ -163,7 +227,10 @@ describe('statement timeout and concurrent partition upkeep (Postgres)', () => {
       await locker.query('LOCK TABLE "Event" IN ACCESS EXCLUSIVE MODE');
       const r = await gqlRaw(s.url, t.adminToken, '{ events { edges { node { id } } } }');
       expect(r.status).toBe(503);
-      expect((r.body as any).errors[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', reason: 'STATEMENT_TIMEOUT' });
+      expect((r.body as any).errors[0].extensions).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        reason: 'STATEMENT_TIMEOUT',
+      });
       const rest = await call(s.url, 'GET', '/api/v1/events', { token: t.adminToken });
       expect(rest.status).toBe(503);
       expect(rest.body).toMatchObject({ code: 'STATEMENT_TIMEOUT' });
@@ -188,7 +255,12 @@ describe('statement timeout and concurrent partition upkeep (Postgres)', () => {
     );
     try {
       const runs = await Promise.allSettled(
-        sessions.map((c) => c.query<{ n: number }>(`SELECT ops_ensure_partitions('Event', 'day', $1::timestamp, $2::timestamp, NULL) AS n`, [sqlTimestamp(from), sqlTimestamp(to)])),
+        sessions.map((c) =>
+          c.query<{ n: number }>(
+            `SELECT ops_ensure_partitions('Event', 'day', $1::timestamp, $2::timestamp, NULL) AS n`,
+            [sqlTimestamp(from), sqlTimestamp(to)],
+          ),
+        ),
       );
       expect(runs.map((r) => (r.status === 'rejected' ? String(r.reason) : 'ok'))).toEqual(['ok', 'ok', 'ok']);
       const made = runs.map((r) => (r.status === 'fulfilled' ? Number(r.value.rows[0].n) : 0));

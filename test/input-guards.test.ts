@@ -19,9 +19,17 @@ let sotHook: { slug: string; secret: string };
 beforeAll(async () => {
   s = await startTestServer();
   t = await buildTenant(s.app.rt);
-  const a = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "guards" }) { slug secret } }');
+  const a = await gql(
+    s.url,
+    t.adminToken,
+    'mutation { createInboundWebhook(input: { name: "guards" }) { slug secret } }',
+  );
   hook = a.data.createInboundWebhook;
-  const b = await gql(s.url, t.adminToken, 'mutation { createInboundWebhook(input: { name: "guards sot", kind: SOT }) { slug secret } }');
+  const b = await gql(
+    s.url,
+    t.adminToken,
+    'mutation { createInboundWebhook(input: { name: "guards sot", kind: SOT }) { slug secret } }',
+  );
   sotHook = b.data.createInboundWebhook;
 });
 afterAll(async () => {
@@ -34,11 +42,17 @@ function deepJson(depth: number): string {
 }
 
 function ingestRaw(raw: string) {
-  return call(s.url + '/api/v1', 'POST', '/events', { raw, headers: { 'x-service-key': t.ingestKey, 'content-type': 'application/json' } });
+  return call(s.url + '/api/v1', 'POST', '/events', {
+    raw,
+    headers: { 'x-service-key': t.ingestKey, 'content-type': 'application/json' },
+  });
 }
 
 function signed(path: string, secret: string, raw: string) {
-  return call(s.url + '/api/v1', 'POST', path, { raw, headers: { 'x-service-signature': hmacHex(secret, raw), 'content-type': 'application/json' } });
+  return call(s.url + '/api/v1', 'POST', path, {
+    raw,
+    headers: { 'x-service-signature': hmacHex(secret, raw), 'content-type': 'application/json' },
+  });
 }
 
 function locs(body: { detail: Array<{ loc: string[] }> | string }): string[] {
@@ -47,11 +61,14 @@ function locs(body: { detail: Array<{ loc: string[] }> | string }): string[] {
 }
 
 describe('JSON depth and width', () => {
-  it.each([3_000, 50_000])('refuses a payload nested %i levels at ingest with 422 naming body.payload', async (depth) => {
-    const r = await ingestRaw(`{"type":"deep","source":"probe","payload":${deepJson(depth)}}`);
-    expect(r.status).toBe(422);
-    expect(locs(r.body)).toContain('body.payload');
-  });
+  it.each([3_000, 50_000])(
+    'refuses a payload nested %i levels at ingest with 422 naming body.payload',
+    async (depth) => {
+      const r = await ingestRaw(`{"type":"deep","source":"probe","payload":${deepJson(depth)}}`);
+      expect(r.status).toBe(422);
+      expect(locs(r.body)).toContain('body.payload');
+    },
+  );
 
   it(`accepts a payload nested ${JSON_LIMITS.maxDepth - 1} levels (the body is the first level)`, async () => {
     const r = await ingestRaw(`{"type":"deep","source":"probe","payload":${deepJson(JSON_LIMITS.maxDepth - 1)}}`);
@@ -59,16 +76,28 @@ describe('JSON depth and width', () => {
   });
 
   it('refuses deep bodies on both signed webhook routes', async () => {
-    const ev = await signed(`/webhooks/${hook.slug}`, hook.secret, `{"kind":"deep","source":"probe","payload":${deepJson(50_000)}}`);
+    const ev = await signed(
+      `/webhooks/${hook.slug}`,
+      hook.secret,
+      `{"kind":"deep","source":"probe","payload":${deepJson(50_000)}}`,
+    );
     expect(ev.status).toBe(422);
     expect(locs(ev.body)).toContain('body.payload');
-    const sot = await signed(`/sot/webhooks/${sotHook.slug}`, sotHook.secret, `{"event":"created","model":"dcim.device","data":{"id":1,"name":"x"},"snapshots":${deepJson(50_000)}}`);
+    const sot = await signed(
+      `/sot/webhooks/${sotHook.slug}`,
+      sotHook.secret,
+      `{"event":"created","model":"dcim.device","data":{"id":1,"name":"x"},"snapshots":${deepJson(50_000)}}`,
+    );
     expect(sot.status).toBe(422);
     expect(locs(sot.body)).toContain('body.snapshots');
   });
 
   it('refuses deep bodies on OpenAPI-validated routes', async () => {
-    const r = await call(s.url + '/api/v1', 'POST', '/sot/devices', { token: t.adminToken, raw: `{"name":"d","labels":${deepJson(5_000)}}`, headers: { 'content-type': 'application/json' } });
+    const r = await call(s.url + '/api/v1', 'POST', '/sot/devices', {
+      token: t.adminToken,
+      raw: `{"name":"d","labels":${deepJson(5_000)}}`,
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(422);
     expect(locs(r.body)).toContain('body.labels');
   });
@@ -100,14 +129,23 @@ describe('NUL bytes and unpaired surrogates', () => {
   });
 
   it('a signed SoT webhook timestamp of "\\ud800x" is a 422', async () => {
-    const raw = JSON.stringify({ event: 'created', model: 'dcim.device', timestamp: '\ud800x', data: { id: 7, name: 'sur-1' } });
+    const raw = JSON.stringify({
+      event: 'created',
+      model: 'dcim.device',
+      timestamp: '\ud800x',
+      data: { id: 7, name: 'sur-1' },
+    });
     const r = await signed(`/sot/webhooks/${sotHook.slug}`, sotHook.secret, raw);
     expect(r.status).toBe(422);
     expect(locs(r.body)).toContain('body.timestamp');
   });
 
   it('a signed inbound webhook with a NUL in its summary is a 422', async () => {
-    const r = await signed(`/webhooks/${hook.slug}`, hook.secret, JSON.stringify({ kind: 'x', source: 'probe', summary: '\u0000' }));
+    const r = await signed(
+      `/webhooks/${hook.slug}`,
+      hook.secret,
+      JSON.stringify({ kind: 'x', source: 'probe', summary: '\u0000' }),
+    );
     expect(r.status).toBe(422);
     expect(locs(r.body)).toContain('body.summary');
   });
@@ -124,27 +162,36 @@ describe('NUL bytes and unpaired surrogates', () => {
     expect(locs(r.body)).toContain('body.name');
   });
 
-  it.each(['/alerts/%00', '/alerts/%ED%A0%80', '/proposals/%00/approve', '/sot/devices/a%00b'])('a path id %s is a 404 with a JSON body', async (path) => {
-    const r = await rest(s.url, t.adminToken).get(path);
-    expect(r.status).toBe(404);
-    expect(typeof r.body.detail).toBe('string');
-  });
+  it.each(['/alerts/%00', '/alerts/%ED%A0%80', '/proposals/%00/approve', '/sot/devices/a%00b'])(
+    'a path id %s is a 404 with a JSON body',
+    async (path) => {
+      const r = await rest(s.url, t.adminToken).get(path);
+      expect(r.status).toBe(404);
+      expect(typeof r.body.detail).toBe('string');
+    },
+  );
 });
 
 describe('malformed percent-encoding in a path', () => {
-  it.each(['/alerts/%E0%A4%A', '/alerts/%zz', '/sot/devices/%E0%A4%A/intent'])('%s is a 404 with a JSON body, not a URIError 500', async (path) => {
-    const r = await rest(s.url, t.adminToken).get(path);
-    expect(r.status).toBe(404);
-    expect(r.headers.get('content-type')).toMatch(/json/);
-  });
+  it.each(['/alerts/%E0%A4%A', '/alerts/%zz', '/sot/devices/%E0%A4%A/intent'])(
+    '%s is a 404 with a JSON body, not a URIError 500',
+    async (path) => {
+      const r = await rest(s.url, t.adminToken).get(path);
+      expect(r.status).toBe(404);
+      expect(r.headers.get('content-type')).toMatch(/json/);
+    },
+  );
 });
 
 describe('number overflow', () => {
-  it.each(['limit=1e309', 'since_hours=1e309', 'limit=99999999999999999999', 'since_hours=-1e309'])('GET /events?%s is a 422', async (q) => {
-    const r = await rest(s.url, t.adminToken).get(`/events?${q}`);
-    expect(r.status).toBe(422);
-    expect(locs(r.body)[0]).toMatch(/^query\./);
-  });
+  it.each(['limit=1e309', 'since_hours=1e309', 'limit=99999999999999999999', 'since_hours=-1e309'])(
+    'GET /events?%s is a 422',
+    async (q) => {
+      const r = await rest(s.url, t.adminToken).get(`/events?${q}`);
+      expect(r.status).toBe(422);
+      expect(locs(r.body)[0]).toMatch(/^query\./);
+    },
+  );
 
   it('GET /alerts?limit=1e309 is a 422', async () => {
     expect((await rest(s.url, t.adminToken).get('/alerts?limit=1e309')).status).toBe(422);
@@ -157,7 +204,11 @@ describe('number overflow', () => {
   });
 
   it('{"revision": 1e+308} on approve is a 422', async () => {
-    const r = await call(s.url + '/api/v1', 'POST', '/proposals/p_nonexistent/approve', { token: t.adminToken, raw: '{"revision": 1e+308}', headers: { 'content-type': 'application/json' } });
+    const r = await call(s.url + '/api/v1', 'POST', '/proposals/p_nonexistent/approve', {
+      token: t.adminToken,
+      raw: '{"revision": 1e+308}',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(r.status).toBe(422);
     expect(locs(r.body)).toContain('body.revision');
   });
@@ -167,7 +218,13 @@ describe('unbounded strings (contract maxLength, enforced)', () => {
   it('a 600 KB SoT webhook timestamp or model is a 422', async () => {
     const big = 'x'.repeat(600_000);
     for (const field of ['timestamp', 'model']) {
-      const raw = JSON.stringify({ event: 'created', model: 'dcim.device', timestamp: '2026-11-21T05:00:00Z', data: { id: 8, name: 'big-1' }, [field]: big });
+      const raw = JSON.stringify({
+        event: 'created',
+        model: 'dcim.device',
+        timestamp: '2026-11-21T05:00:00Z',
+        data: { id: 8, name: 'big-1' },
+        [field]: big,
+      });
       const r = await signed(`/sot/webhooks/${sotHook.slug}`, sotHook.secret, raw);
       expect(r.status).toBe(422);
       expect(locs(r.body)).toContain(`body.${field}`);

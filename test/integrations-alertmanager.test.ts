@@ -55,7 +55,11 @@ function amConfig(receivers: Array<{ url: string; token: string }>): string {
 
 /** Posts alerts to Alertmanager's own API, as Prometheus would. */
 async function postToAlertmanager(peer: Peer, alerts: unknown[]): Promise<void> {
-  const r = await fetch(peer.url + '/api/v2/alerts', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(alerts) });
+  const r = await fetch(peer.url + '/api/v2/alerts', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(alerts),
+  });
   expect(r.status).toBe(200);
 }
 
@@ -67,9 +71,19 @@ async function ourAlerts(source: string) {
 
 describe('alertmanager integration with a real Alertmanager', () => {
   it('an admin creates it and gets a push URL and a push token shown once', async () => {
-    const created = await rest(s.url, t.adminToken).post('/integrations', { provider: 'alertmanager', name: 'prod-am', freshness_seconds: 3600 });
+    const created = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'alertmanager',
+      name: 'prod-am',
+      freshness_seconds: 3600,
+    });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ provider: 'alertmanager', name: 'prod-am', enabled: true, freshness_seconds: 3600, health: { status: 'unknown' } });
+    expect(created.body).toMatchObject({
+      provider: 'alertmanager',
+      name: 'prod-am',
+      enabled: true,
+      freshness_seconds: 3600,
+      health: { status: 'unknown' },
+    });
     expect(created.body.push_token).toMatch(/^sip_/);
     // Absolute, as over GraphQL: REST operations see the request URL (PUBLIC_BASE_URL unset here).
     expect(created.body.push_url).toBe(`${s.url}/api/v1/integrations/${created.body.id}/push`);
@@ -81,58 +95,104 @@ describe('alertmanager integration with a real Alertmanager', () => {
   });
 
   it('delivers a firing alert and then its resolution: our alert opens, then resolves', async () => {
-    am = await startAlertmanager(amConfig([{ url: `${s.url}/api/v1/integrations/${integrationId}/push`, token: pushToken }]));
+    am = await startAlertmanager(
+      amConfig([{ url: `${s.url}/api/v1/integrations/${integrationId}/push`, token: pushToken }]),
+    );
     peers.push(am);
-    const patched = await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, { config: { url: am.url } });
+    const patched = await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, {
+      config: { url: am.url },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.config).toEqual({ url: am.url });
 
     const labels = { alertname: 'DiskFull', severity: 'critical', instance: 'db-1:9100' };
     const startsAt = new Date().toISOString();
     await postToAlertmanager(am, [{ labels, annotations: { summary: 'Disk almost full' }, startsAt }]);
-    const opened = await eventually(async () => (await ourAlerts('alertmanager/prod-am')).find((a) => a.status === 'open'), 30_000, 200);
+    const opened = await eventually(
+      async () => (await ourAlerts('alertmanager/prod-am')).find((a) => a.status === 'open'),
+      30_000,
+      200,
+    );
     expect(opened).toMatchObject({ severity: 'critical', summary: 'Disk almost full (db-1:9100)' });
 
     const events = await rest(s.url, t.adminToken).get('/events?module=integrations');
     const firing = events.body.find((e: { type: string }) => e.type === 'alertmanager.firing');
-    expect(firing).toMatchObject({ source: 'alertmanager/prod-am', severity: 'critical', labels: { ...labels, integration_id: integrationId } });
-    expect(firing.payload).toMatchObject({ status: 'firing', annotations: { summary: 'Disk almost full' }, receiver: 'ops' });
+    expect(firing).toMatchObject({
+      source: 'alertmanager/prod-am',
+      severity: 'critical',
+      labels: { ...labels, integration_id: integrationId },
+    });
+    expect(firing.payload).toMatchObject({
+      status: 'firing',
+      annotations: { summary: 'Disk almost full' },
+      receiver: 'ops',
+    });
     expect(firing.payload.fingerprint).toMatch(/^[0-9a-f]+$/);
 
-    await postToAlertmanager(am, [{ labels, annotations: { summary: 'Disk almost full' }, startsAt, endsAt: new Date().toISOString() }]);
-    const resolved = await eventually(async () => (await ourAlerts('alertmanager/prod-am')).find((a) => a.id === opened.id && a.status === 'resolved'), 30_000, 200);
+    await postToAlertmanager(am, [
+      { labels, annotations: { summary: 'Disk almost full' }, startsAt, endsAt: new Date().toISOString() },
+    ]);
+    const resolved = await eventually(
+      async () => (await ourAlerts('alertmanager/prod-am')).find((a) => a.id === opened.id && a.status === 'resolved'),
+      30_000,
+      200,
+    );
     expect(resolved.id).toBe(opened.id);
     const after = await rest(s.url, t.adminToken).get('/events?module=integrations');
-    expect(after.body.some((e: { type: string; payload: { fingerprint: string } }) => e.type === 'alertmanager.resolved' && e.payload.fingerprint === firing.payload.fingerprint)).toBe(true);
+    expect(
+      after.body.some(
+        (e: { type: string; payload: { fingerprint: string } }) =>
+          e.type === 'alertmanager.resolved' && e.payload.fingerprint === firing.payload.fingerprint,
+      ),
+    ).toBe(true);
     const integ = await rest(s.url, memberToken).get(`/integrations/${integrationId}`);
     expect(integ.body.last_event_at).not.toBeNull();
   });
 
   it('pulls the active alerts of /api/v2/alerts on demand (a member may trigger it), and resolves what is no longer active', async () => {
-    const pullOnly = await rest(s.url, t.adminToken).post('/integrations', { provider: 'alertmanager', name: 'pull-only', config: { url: am!.url } });
+    const pullOnly = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'alertmanager',
+      name: 'pull-only',
+      config: { url: am!.url },
+    });
     expect(pullOnly.status).toBe(201);
     const labels = { alertname: 'QueueStuck', severity: 'warning', queue: 'billing' };
     const startsAt = new Date().toISOString();
     await postToAlertmanager(am!, [{ labels, annotations: { summary: 'Queue stuck' }, startsAt }]);
-    const outcome = await eventually(async () => {
-      const r = await rest(s.url, memberToken).post('/integrations/alertmanager/ingest');
-      expect(r.status).toBe(200);
-      const mine = r.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id);
-      return mine.alerts_opened === 1 ? mine : null;
-    }, 20_000, 300);
+    const outcome = await eventually(
+      async () => {
+        const r = await rest(s.url, memberToken).post('/integrations/alertmanager/ingest');
+        expect(r.status).toBe(200);
+        const mine = r.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id);
+        return mine.alerts_opened === 1 ? mine : null;
+      },
+      20_000,
+      300,
+    );
     expect(outcome).toMatchObject({ ok: true, events: 1, error: null, summary: { active: 1 } });
     const open = await ourAlerts('alertmanager/pull-only');
     expect(open).toEqual([expect.objectContaining({ status: 'open', severity: 'warning', summary: 'Queue stuck' })]);
 
     // Pulling again records nothing new while it stays active.
     const again = await rest(s.url, memberToken).post('/integrations/alertmanager/ingest');
-    expect(again.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id)).toMatchObject({ ok: true, events: 0, alerts_opened: 0 });
+    expect(
+      again.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id),
+    ).toMatchObject({ ok: true, events: 0, alerts_opened: 0 });
 
-    await postToAlertmanager(am!, [{ labels, annotations: { summary: 'Queue stuck' }, startsAt, endsAt: new Date().toISOString() }]);
-    await eventually(async () => {
-      const r = await rest(s.url, memberToken).post('/integrations/alertmanager/ingest');
-      return r.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id).alerts_resolved === 1;
-    }, 20_000, 300);
+    await postToAlertmanager(am!, [
+      { labels, annotations: { summary: 'Queue stuck' }, startsAt, endsAt: new Date().toISOString() },
+    ]);
+    await eventually(
+      async () => {
+        const r = await rest(s.url, memberToken).post('/integrations/alertmanager/ingest');
+        return (
+          r.body.integrations.find((x: { integration_id: string }) => x.integration_id === pullOnly.body.id)
+            .alerts_resolved === 1
+        );
+      },
+      20_000,
+      300,
+    );
     expect(await ourAlerts('alertmanager/pull-only')).toEqual([expect.objectContaining({ status: 'resolved' })]);
     expect((await rest(s.url, t.adminToken).delete(`/integrations/${pullOnly.body.id}`)).status).toBe(204);
   });
@@ -148,14 +208,24 @@ describe('alertmanager integration with a real Alertmanager', () => {
     expect(healthy.body.checks.errors).toMatchObject({ ok: true, count: 0 });
 
     const ws = wsClient(s.url, memberToken);
-    const sub = subscribe(ws, 'subscription($id: ID) { integrationHealthChanged(integrationId: $id) { integrationId status previousStatus reason } }', { id: integrationId });
+    const sub = subscribe(
+      ws,
+      'subscription($id: ID) { integrationHealthChanged(integrationId: $id) { integrationId status previousStatus reason } }',
+      { id: integrationId },
+    );
     try {
-      expect((await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, { freshness_seconds: 1 })).status).toBe(200);
+      expect(
+        (await rest(s.url, t.adminToken).patch(`/integrations/${integrationId}`, { freshness_seconds: 1 })).status,
+      ).toBe(200);
       await am!.stop();
-      const degraded = await eventually(async () => {
-        const r = await rest(s.url, memberToken).get(`/integrations/${integrationId}/health?refresh=true`);
-        return r.body.status === 'degraded' && r.body.checks.freshness.ok === false ? r.body : null;
-      }, 30_000, 300);
+      const degraded = await eventually(
+        async () => {
+          const r = await rest(s.url, memberToken).get(`/integrations/${integrationId}/health?refresh=true`);
+          return r.body.status === 'degraded' && r.body.checks.freshness.ok === false ? r.body : null;
+        },
+        30_000,
+        300,
+      );
       expect(degraded.checks.reachable).toMatchObject({ ok: false, latency_ms: null });
       expect(degraded.reason).toMatch(/unreachable/);
       expect(degraded.reason).toMatch(/stale: last event \d+ s ago, expected every 1 s/);
@@ -163,11 +233,18 @@ describe('alertmanager integration with a real Alertmanager', () => {
       expect(degraded.history.some((h: { status: string }) => h.status === 'healthy')).toBe(true);
 
       const change = await sub.next(15_000);
-      expect(change.data.integrationHealthChanged).toMatchObject({ integrationId, status: 'DEGRADED', previousStatus: 'HEALTHY' });
+      expect(change.data.integrationHealthChanged).toMatchObject({
+        integrationId,
+        status: 'DEGRADED',
+        previousStatus: 'HEALTHY',
+      });
 
       const events = await rest(s.url, t.adminToken).get('/events?module=integrations');
       const ev = events.body.find((e: { type: string }) => e.type === 'integration.degraded');
-      expect(ev).toMatchObject({ severity: 'warning', labels: { integration_id: integrationId, status: 'degraded', previous_status: 'healthy' } });
+      expect(ev).toMatchObject({
+        severity: 'warning',
+        labels: { integration_id: integrationId, status: 'degraded', previous_status: 'healthy' },
+      });
       const listed = await rest(s.url, memberToken).get('/integrations');
       expect(listed.body.items[0].health).toMatchObject({ status: 'degraded' });
     } finally {

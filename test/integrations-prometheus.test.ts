@@ -16,7 +16,13 @@ let prom: Peer;
 let closedPort: number;
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', INTEGRATION_INGEST_PER_MINUTE: '100', INTEGRATION_HEALTH_INTERVAL_MS: '500' } });
+  s = await startTestServer({
+    env: {
+      WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
+      INTEGRATION_INGEST_PER_MINUTE: '100',
+      INTEGRATION_HEALTH_INTERVAL_MS: '500',
+    },
+  });
   t = await buildTenant(s.app.rt);
   memberToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
   const ours = new URL(s.url).host;
@@ -52,39 +58,66 @@ afterAll(async () => {
 
 describe('prometheus integration with a real Prometheus', () => {
   it('pulls the firing alert of a rule over our /metrics and the target health, and opens our alerts', async () => {
-    const created = await rest(s.url, t.adminToken).post('/integrations', { provider: 'prometheus', name: 'prom', config: { url: prom.url } });
+    const created = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'prometheus',
+      name: 'prom',
+      config: { url: prom.url },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ push_url: null, push_token: null });
     const id = created.body.id;
 
-    const pulled = await eventually(async () => {
-      const r = await rest(s.url, memberToken).post('/integrations/prometheus/ingest');
-      expect(r.status).toBe(200);
-      const mine = r.body.integrations[0];
-      return mine.summary.firing >= 1 && mine.summary.targets_down >= 1 ? r.body : null;
-    }, 60_000, 500);
+    const pulled = await eventually(
+      async () => {
+        const r = await rest(s.url, memberToken).post('/integrations/prometheus/ingest');
+        expect(r.status).toBe(200);
+        const mine = r.body.integrations[0];
+        return mine.summary.firing >= 1 && mine.summary.targets_down >= 1 ? r.body : null;
+      },
+      60_000,
+      500,
+    );
     expect(pulled.integrations[0]).toMatchObject({ integration_id: id, ok: true, error: null });
     expect(pulled.integrations[0].summary.targets_up).toBeGreaterThanOrEqual(1);
 
     const alerts = (await rest(s.url, t.adminToken).get('/alerts?source=prometheus%2Fprom')).body.items;
     expect(alerts).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ status: 'open', severity: 'critical', summary: `ops service metrics are scraped (${new URL(s.url).host})` }),
-        expect.objectContaining({ status: 'open', severity: 'warning', summary: `Target down: http://127.0.0.1:${closedPort}/metrics` }),
+        expect.objectContaining({
+          status: 'open',
+          severity: 'critical',
+          summary: `ops service metrics are scraped (${new URL(s.url).host})`,
+        }),
+        expect.objectContaining({
+          status: 'open',
+          severity: 'warning',
+          summary: `Target down: http://127.0.0.1:${closedPort}/metrics`,
+        }),
       ]),
     );
     const events = (await rest(s.url, t.adminToken).get('/events?module=integrations')).body;
-    expect(events.find((e: { type: string }) => e.type === 'prometheus.firing')).toMatchObject({ labels: { alertname: 'OpsServiceScraped', job: 'ops', integration_id: id } });
-    expect(events.find((e: { type: string }) => e.type === 'prometheus.target_down').payload.last_error).toMatch(/refused/);
+    expect(events.find((e: { type: string }) => e.type === 'prometheus.firing')).toMatchObject({
+      labels: { alertname: 'OpsServiceScraped', job: 'ops', integration_id: id },
+    });
+    expect(events.find((e: { type: string }) => e.type === 'prometheus.target_down').payload.last_error).toMatch(
+      /refused/,
+    );
 
     const health = await rest(s.url, memberToken).get(`/integrations/${id}/health?refresh=true`);
-    expect(health.body).toMatchObject({ status: 'healthy', checks: { reachable: { ok: true }, errors: { ok: true, count: 0 } } });
+    expect(health.body).toMatchObject({
+      status: 'healthy',
+      checks: { reachable: { ok: true }, errors: { ok: true, count: 0 } },
+    });
     const integ = await rest(s.url, memberToken).get(`/integrations/${id}`);
     expect(integ.body.last_pull_at).not.toBeNull();
   });
 
   it('records a failed pull on the integration and says why in its health', async () => {
-    const created = await rest(s.url, t.adminToken).post('/integrations', { provider: 'prometheus', name: 'wrong-port', config: { url: `http://127.0.0.1:${closedPort}` } });
+    const created = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'prometheus',
+      name: 'wrong-port',
+      config: { url: `http://127.0.0.1:${closedPort}` },
+    });
     const r = await rest(s.url, memberToken).post('/integrations/prometheus/ingest');
     const mine = r.body.integrations.find((x: { integration_id: string }) => x.integration_id === created.body.id);
     expect(mine).toMatchObject({ ok: false, events: 0 });
@@ -97,18 +130,41 @@ describe('prometheus integration with a real Prometheus', () => {
   });
 
   it('checks the health of every enabled integration periodically (BullMQ job scheduler) and keeps a history', async () => {
-    const created = await rest(s.url, t.adminToken).post('/integrations', { provider: 'prometheus', name: 'periodic', config: { url: prom.url } });
-    const checked = await eventually(async () => {
-      const r = await rest(s.url, memberToken).get(`/integrations/${created.body.id}/health?history=5`);
-      return r.body.history.length >= 2 ? r.body : null;
-    }, 30_000, 250);
+    const created = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'prometheus',
+      name: 'periodic',
+      config: { url: prom.url },
+    });
+    const checked = await eventually(
+      async () => {
+        const r = await rest(s.url, memberToken).get(`/integrations/${created.body.id}/health?history=5`);
+        return r.body.history.length >= 2 ? r.body : null;
+      },
+      30_000,
+      250,
+    );
     expect(checked.status).toBe('healthy');
     expect(checked.checked_at).not.toBeNull();
-    expect(checked.history.every((h: { status: string; checks: { reachable: { ok: boolean } } }) => h.status === 'healthy' && h.checks.reachable.ok)).toBe(true);
-    const disabled = await rest(s.url, t.adminToken).post('/integrations', { provider: 'prometheus', name: 'disabled', enabled: false, config: { url: prom.url } });
+    expect(
+      checked.history.every(
+        (h: { status: string; checks: { reachable: { ok: boolean } } }) =>
+          h.status === 'healthy' && h.checks.reachable.ok,
+      ),
+    ).toBe(true);
+    const disabled = await rest(s.url, t.adminToken).post('/integrations', {
+      provider: 'prometheus',
+      name: 'disabled',
+      enabled: false,
+      config: { url: prom.url },
+    });
     // Enabled ones keep being checked meanwhile; the disabled one never is.
     const before = checked.history[0].checked_at;
-    await eventually(async () => (await rest(s.url, memberToken).get(`/integrations/${created.body.id}/health`)).body.checked_at > before, 30_000, 250);
+    await eventually(
+      async () =>
+        (await rest(s.url, memberToken).get(`/integrations/${created.body.id}/health`)).body.checked_at > before,
+      30_000,
+      250,
+    );
     const untouched = await rest(s.url, memberToken).get(`/integrations/${disabled.body.id}/health`);
     expect(untouched.body).toMatchObject({ status: 'unknown', checks: null, checked_at: null, history: [] });
   });

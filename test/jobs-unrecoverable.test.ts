@@ -21,7 +21,10 @@ afterAll(async () => {
 });
 
 /** Enqueues a job with the queue's default options (5 attempts with backoff) and waits until it has failed. */
-async function enqueueAndWaitFailed<N extends 'deliveries' | 'outbox' | 'sot'>(name: N, data: JobPayloads[N]): Promise<Job> {
+async function enqueueAndWaitFailed<N extends 'deliveries' | 'outbox' | 'sot'>(
+  name: N,
+  data: JobPayloads[N],
+): Promise<Job> {
   const jobId = `gone-${crypto.randomUUID()}`;
   await s.app.rt.queues.add(name, data, { jobId });
   const queue = s.app.rt.queues.get(name);

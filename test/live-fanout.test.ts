@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await buildTenant(s.app.rt);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  for (const c of clients) await c.dispose();
   await s?.stop();
 });
 
@@ -39,7 +39,11 @@ async function gauges(): Promise<{ subscriptions: number; groups: number }> {
 }
 
 async function post(type: string): Promise<string> {
-  const r = await rest(s.url).post('/events', { type, source: 'fanout-test' }, { headers: { 'x-service-key': t.ingestKey } });
+  const r = await rest(s.url).post(
+    '/events',
+    { type, source: 'fanout-test' },
+    { headers: { 'x-service-key': t.ingestKey } },
+  );
   expect(r.status).toBe(202);
   return r.body.id as string;
 }
@@ -57,7 +61,8 @@ describe('shared fan-out of live subscriptions', () => {
     expect((await gauges()).groups).toBe(1);
     await untilSubscribed(s.app.rt, 'eventAdded', t.tenantId);
     const first = await post('disk.full');
-    for (const sub of [a, b, c, d]) expect((await sub.next()).data.eventAdded).toEqual({ id: first, type: 'disk.full' });
+    for (const sub of [a, b, c, d])
+      expect((await sub.next()).data.eventAdded).toEqual({ id: first, type: 'disk.full' });
 
     a.dispose();
     d.dispose();
@@ -93,15 +98,19 @@ describe('shared fan-out of live subscriptions', () => {
     const n = await post('net.down');
     const dsk = await post('disk.full');
     for (const sub of [disk, otherDisk, memberDisk]) expect((await sub.next()).data.eventAdded.id).toBe(dsk);
-    for (const sub of [adminDevice, otherAdminDevice]) expect((await sub.next()).data.eventAdded).toEqual({ id: dsk, type: 'disk.full', device: null });
+    for (const sub of [adminDevice, otherAdminDevice])
+      expect((await sub.next()).data.eventAdded).toEqual({ id: dsk, type: 'disk.full', device: null });
     expect((await net.next()).data.eventAdded.id).toBe(n);
 
     // Each user's token changes reach only that user, though both sent the same document.
     const minted = (await rest(s.url, memberToken).post('/auth/tokens', { name: 'member-own' })).body as { id: string };
-    const mintedByAdmin = (await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'admin-own' })).body as { id: string };
+    const mintedByAdmin = (await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'admin-own' })).body as {
+      id: string;
+    };
     expect((await memberTokens.next()).data.tokenChanged).toEqual({ id: minted.id, change: 'created' });
     expect((await adminTokens.next()).data.tokenChanged).toEqual({ id: mintedByAdmin.id, change: 'created' });
-    for (const sub of [disk, net, adminTokens, memberTokens, otherDisk, memberDisk, adminDevice, otherAdminDevice]) sub.dispose();
+    for (const sub of [disk, net, adminTokens, memberTokens, otherDisk, memberDisk, adminDevice, otherAdminDevice])
+      sub.dispose();
     await eventually(async () => (await gauges()).groups === 0, 30_000);
   }, 120_000);
 
@@ -110,7 +119,10 @@ describe('shared fan-out of live subscriptions', () => {
     const one = subscribe(client(t.adminToken), bad);
     const two = subscribe(client(t.adminToken), bad);
     for (const sub of [one, two]) {
-      const answer = (await sub.next()) as { data?: unknown; errors: Array<{ message: string; extensions: { code: string } }> };
+      const answer = (await sub.next()) as {
+        data?: unknown;
+        errors: Array<{ message: string; extensions: { code: string } }>;
+      };
       expect(answer.errors[0].extensions.code).toBe('BAD_USER_INPUT');
       expect(answer.errors[0].message).toContain('sinceHours');
       await expect(sub.next()).rejects.toThrow(/completed/);
@@ -126,7 +138,13 @@ describe('shared fan-out of live subscriptions', () => {
     await new Promise((r) => ws.once('open', r));
     ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${t.adminToken}` } }));
     await eventually(async () => frames.some((f) => f.includes('connection_ack')));
-    ws.send(JSON.stringify({ id: 'slow', type: 'subscribe', payload: { query: 'subscription { eventAdded(filter: { type: "big.*" }) { id payload } }' } }));
+    ws.send(
+      JSON.stringify({
+        id: 'slow',
+        type: 'subscribe',
+        payload: { query: 'subscription { eventAdded(filter: { type: "big.*" }) { id payload } }' },
+      }),
+    );
     await eventually(async () => (await gauges()).subscriptions === 2, 30_000);
     const closed = new Promise<number>((r) => ws.once('close', (code) => r(code)));
     ws.pause(); // stop reading: the kernel buffers fill, then the server's send buffer
@@ -135,7 +153,12 @@ describe('shared fan-out of live subscriptions', () => {
     // Far more than the socket buffers and the 8 MiB send budget can hold.
     for (let i = 0; i < 25; i++) {
       const batch = await Promise.all(
-        Array.from({ length: 8 }, () => call(s.url + '/api/v1', 'POST', '/events', { body: { type: 'big.one', source: 's', payload: { blob } }, headers: { 'x-service-key': t.ingestKey } })),
+        Array.from({ length: 8 }, () =>
+          call(s.url + '/api/v1', 'POST', '/events', {
+            body: { type: 'big.one', source: 's', payload: { blob } },
+            headers: { 'x-service-key': t.ingestKey },
+          }),
+        ),
       );
       statuses.push(...batch.map((r) => r.status));
     }

@@ -27,26 +27,34 @@ interface LockEntry {
   cpu?: string[];
 }
 const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { engines: { node: string } };
-const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { lockfileVersion: number; packages: Record<string, LockEntry> };
+const lock = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as {
+  lockfileVersion: number;
+  packages: Record<string, LockEntry>;
+};
 
 let dir: string;
 beforeAll(() => {
   // package.json, the lockfile and what it links to (stubs/): all npm reads, and no node_modules.
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-lockfile-'));
-  for (const f of ['package.json', 'package-lock.json', 'stubs']) fs.cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
+  for (const f of ['package.json', 'package-lock.json', 'stubs'])
+    fs.cpSync(path.join(REPO_ROOT, f), path.join(dir, f), { recursive: true });
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
 /** `npm <args>` in the copy, offline with an empty cache of its own: only the lockfile can answer. */
 function npm(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npm', [...args, '--offline', '--cache', path.join(dir, '.npm-cache'), '--ignore-scripts', '--no-audit', '--no-fund'], {
-      cwd: dir,
-      // npm's own log level, whatever the caller's (`npm run -s test` exports npm_config_loglevel=silent,
-      // which would hide the "add …" lines checked below).
-      env: childEnv({ npm_config_engine_strict: undefined, npm_config_loglevel: 'notice' }),
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      'npm',
+      [...args, '--offline', '--cache', path.join(dir, '.npm-cache'), '--ignore-scripts', '--no-audit', '--no-fund'],
+      {
+        cwd: dir,
+        // npm's own log level, whatever the caller's (`npm run -s test` exports npm_config_loglevel=silent,
+        // which would hide the "add …" lines checked below).
+        env: childEnv({ npm_config_engine_strict: undefined, npm_config_loglevel: 'notice' }),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
@@ -58,11 +66,15 @@ function npm(args: string[]): Promise<{ code: number | null; out: string }> {
 describe('engines (no EBADENGINE)', () => {
   it('our engines name Node 20, 22 and 24 LTS, and every locked package supports all of that range', () => {
     const ours = pkg.engines.node;
-    for (const v of ['20.19.0', '20.20.2', '22.13.0', '22.20.0', '24.0.0', '24.11.0']) expect(semver.satisfies(v, ours), `${v} in ${ours}`).toBe(true);
+    for (const v of ['20.19.0', '20.20.2', '22.13.0', '22.20.0', '24.0.0', '24.11.0'])
+      expect(semver.satisfies(v, ours), `${v} in ${ours}`).toBe(true);
     expect(semver.satisfies(process.version, ours), `this machine's ${process.version}`).toBe(true);
     expect(lock.packages['']!.engines).toEqual(pkg.engines);
     const unsupported = Object.entries(lock.packages)
-      .filter(([name, e]) => name && e.engines && !Array.isArray(e.engines) && e.engines.node && !semver.subset(ours, e.engines.node))
+      .filter(
+        ([name, e]) =>
+          name && e.engines && !Array.isArray(e.engines) && e.engines.node && !semver.subset(ours, e.engines.node),
+      )
       .map(([name, e]) => `${name}@${e.version} wants node ${(e.engines as Record<string, string>).node}`);
     expect(unsupported).toEqual([]);
   });
@@ -97,13 +109,18 @@ describe('a lockfile for every platform', () => {
         }
         if (!found) missing.push(`${name} → ${dep}`);
         // (`resolved` may be left out: npm's omit-lockfile-registry-resolved keeps the lockfile registry-neutral.)
-        else if (!found.link && !(found.version && found.integrity)) missing.push(`${name} → ${dep} (no version/integrity)`);
+        else if (!found.link && !(found.version && found.integrity))
+          missing.push(`${name} → ${dep} (no version/integrity)`);
       }
     }
     expect(missing).toEqual([]);
     for (const p of platforms) {
       const [o, c] = [p.os, p.cpu];
-      for (const name of [...p.rollup.map((r) => `@rollup/rollup-${r}`), `@esbuild/${p.id}`, `@msgpackr-extract/msgpackr-extract-${p.id}`]) {
+      for (const name of [
+        ...p.rollup.map((r) => `@rollup/rollup-${r}`),
+        `@esbuild/${p.id}`,
+        `@msgpackr-extract/msgpackr-extract-${p.id}`,
+      ]) {
         const e = lock.packages[`node_modules/${name}`];
         expect(e, `${name} in package-lock.json`).toBeDefined();
         expect(e!.os, name).toContain(o);
@@ -113,12 +130,21 @@ describe('a lockfile for every platform', () => {
   });
 
   for (const p of platforms) {
-    it(`npm ci installs from it on ${p.id} (npm --os ${p.os} --cpu ${p.cpu}), with that platform's rollup, esbuild and msgpackr-extract`, { timeout: 120_000 }, async () => {
-      const r = await npm(['ci', '--dry-run', `--os=${p.os}`, `--cpu=${p.cpu}`]);
-      expect(r.code, r.out).toBe(0);
-      for (const name of [...p.rollup.map((x) => `@rollup/rollup-${x}`), `@esbuild/${p.id}`, `@msgpackr-extract/msgpackr-extract-${p.id}`]) expect(r.out).toMatch(new RegExp(`^add ${name} \\d`, 'm'));
-      expect(r.out).not.toMatch(/EBADENGINE/);
-    });
+    it(
+      `npm ci installs from it on ${p.id} (npm --os ${p.os} --cpu ${p.cpu}), with that platform's rollup, esbuild and msgpackr-extract`,
+      { timeout: 120_000 },
+      async () => {
+        const r = await npm(['ci', '--dry-run', `--os=${p.os}`, `--cpu=${p.cpu}`]);
+        expect(r.code, r.out).toBe(0);
+        for (const name of [
+          ...p.rollup.map((x) => `@rollup/rollup-${x}`),
+          `@esbuild/${p.id}`,
+          `@msgpackr-extract/msgpackr-extract-${p.id}`,
+        ])
+          expect(r.out).toMatch(new RegExp(`^add ${name} \\d`, 'm'));
+        expect(r.out).not.toMatch(/EBADENGINE/);
+      },
+    );
   }
 
   it('.ci/run installs with npm ci', () => {

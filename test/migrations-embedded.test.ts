@@ -10,7 +10,12 @@ import { describe, expect, test } from 'vitest';
 import { PrismaClient } from '../src/generated/prisma/client.js';
 import { applyMigrations, listMigrationFiles, DEFAULT_MIGRATIONS_DIR } from '../src/db/migrate.js';
 import { startEmbeddedPostgres } from '../src/db/embedded.js';
-import { PARTITIONING_MARKER, createScratchDatabase, useScratchDatabases, withClient } from './helpers/migrations-db.js';
+import {
+  PARTITIONING_MARKER,
+  createScratchDatabase,
+  useScratchDatabases,
+  withClient,
+} from './helpers/migrations-db.js';
 
 const migrations = listMigrationFiles();
 useScratchDatabases();
@@ -28,7 +33,9 @@ describe('embedded Postgres', () => {
           const created = await prisma.tenant.create({ data: { name: 'embedded-tenant' } });
           const found = await prisma.tenant.findUnique({ where: { name: 'embedded-tenant' } });
           expect(found?.id).toBe(created.id);
-          await expect(prisma.tenant.create({ data: { name: 'embedded-tenant' } })).rejects.toThrow(/Unique constraint/i);
+          await expect(prisma.tenant.create({ data: { name: 'embedded-tenant' } })).rejects.toThrow(
+            /Unique constraint/i,
+          );
         } finally {
           await prisma.$disconnect();
         }
@@ -56,7 +63,17 @@ describe('embedded Postgres', () => {
 
 describe('time partitions migration', () => {
   const PARTITIONING = listMigrationFiles().find((m) => m.script.includes(PARTITIONING_MARKER))!.name;
-  const TABLES = ['Event', 'Delivery', 'DeliveryAttempt', 'OutboxMessage', 'GpuSample', 'GpuRollup', 'AuditLog', 'AlertEvent', 'OutboundWebhook'];
+  const TABLES = [
+    'Event',
+    'Delivery',
+    'DeliveryAttempt',
+    'OutboxMessage',
+    'GpuSample',
+    'GpuRollup',
+    'AuditLog',
+    'AlertEvent',
+    'OutboundWebhook',
+  ];
 
   /** Rows of today's unpartitioned schema, over several days (one far older than any partition ahead). */
   const SEED = `
@@ -84,7 +101,9 @@ describe('time partitions migration', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'migrations-'));
     try {
       cpSync(DEFAULT_MIGRATIONS_DIR, dir, { recursive: true });
-      const later = listMigrationFiles().filter((m) => m.name >= PARTITIONING).map((m) => m.name);
+      const later = listMigrationFiles()
+        .filter((m) => m.name >= PARTITIONING)
+        .map((m) => m.name);
       for (const name of later) rmSync(path.join(dir, name), { recursive: true, force: true });
       await applyMigrations(url, undefined, dir);
       await withClient(url, (c) => c.query(SEED));
@@ -92,14 +111,28 @@ describe('time partitions migration', () => {
       expect(await applyMigrations(url)).toEqual(later);
       expect(await counts(url)).toEqual(before);
       await withClient(url, async (c) => {
-        const kinds = (await c.query(`SELECT relname, relkind::text FROM pg_class WHERE relname = ANY($1) ORDER BY relname`, [TABLES.slice(0, 7)])).rows;
+        const kinds = (
+          await c.query(`SELECT relname, relkind::text FROM pg_class WHERE relname = ANY($1) ORDER BY relname`, [
+            TABLES.slice(0, 7),
+          ])
+        ).rows;
         expect(kinds.every((k) => k.relkind === 'p')).toBe(true);
         // Rows went to their day's partition, not the default one; links and attempts kept their keys.
         expect((await c.query(`SELECT count(*)::int AS n FROM "Event_default"`)).rows[0].n).toBe(0);
-        expect((await c.query(`SELECT tableoid::regclass::text AS t FROM "Event" WHERE id = 'e3'`)).rows[0].t).toMatch(/Event_p\d{8}/);
-        expect((await c.query(`SELECT "deliveryCreatedAt" = (SELECT "createdAt" FROM "Delivery" WHERE id = 'd1') AS same FROM "DeliveryAttempt"`)).rows[0].same).toBe(true);
+        expect((await c.query(`SELECT tableoid::regclass::text AS t FROM "Event" WHERE id = 'e3'`)).rows[0].t).toMatch(
+          /Event_p\d{8}/,
+        );
+        expect(
+          (
+            await c.query(
+              `SELECT "deliveryCreatedAt" = (SELECT "createdAt" FROM "Delivery" WHERE id = 'd1') AS same FROM "DeliveryAttempt"`,
+            )
+          ).rows[0].same,
+        ).toBe(true);
         expect((await c.query(`SELECT "eventId" FROM "AlertEvent"`)).rows).toEqual([{ eventId: 'e2' }]);
-        expect((await c.query(`SELECT "lastFailedDeliveryId" AS d FROM "OutboundWebhook"`)).rows).toEqual([{ d: 'd1' }]);
+        expect((await c.query(`SELECT "lastFailedDeliveryId" AS d FROM "OutboundWebhook"`)).rows).toEqual([
+          { d: 'd1' },
+        ]);
       });
     } finally {
       rmSync(dir, { recursive: true, force: true });

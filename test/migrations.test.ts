@@ -16,7 +16,14 @@ import {
   SNAPSHOT_FILE,
   type DatamodelDiffer,
 } from '../scripts/migration-new.js';
-import { ADMIN_URL, createScratchDatabase, describeSchema, handWrittenPartitioning, useScratchDatabases, withClient } from './helpers/migrations-db.js';
+import {
+  ADMIN_URL,
+  createScratchDatabase,
+  describeSchema,
+  handWrittenPartitioning,
+  useScratchDatabases,
+  withClient,
+} from './helpers/migrations-db.js';
 
 const currentSchema = readSchemaFiles();
 const migrations = listMigrationFiles();
@@ -75,11 +82,15 @@ describe('applyMigrations', () => {
     expect(messages.some((m) => m.includes(migrations[0]!.name))).toBe(true);
     expect(await applyMigrations(url)).toEqual([]);
 
-    const rows = await withClient(url, async (client) =>
-      (await client.query(
-        `SELECT id, checksum, migration_name, finished_at, rolled_back_at, started_at, applied_steps_count, logs
+    const rows = await withClient(
+      url,
+      async (client) =>
+        (
+          await client.query(
+            `SELECT id, checksum, migration_name, finished_at, rolled_back_at, started_at, applied_steps_count, logs
            FROM _prisma_migrations ORDER BY started_at`,
-      )).rows,
+          )
+        ).rows,
     );
     expect(rows.map((r) => r.migration_name)).toEqual(migrations.map((m) => m.name));
     for (const [i, row] of rows.entries()) {
@@ -99,7 +110,10 @@ describe('applyMigrations', () => {
     const results = await Promise.all([applyMigrations(url), applyMigrations(url), applyMigrations(url)]);
     expect(results.flat()).toEqual(migrations.map((m) => m.name));
     expect(results.filter((r) => r.length > 0)).toHaveLength(1);
-    const count = await withClient(url, async (c) => (await c.query('SELECT count(*)::int AS n FROM _prisma_migrations')).rows[0].n);
+    const count = await withClient(
+      url,
+      async (c) => (await c.query('SELECT count(*)::int AS n FROM _prisma_migrations')).rows[0].n,
+    );
     expect(count).toBe(migrations.length);
   });
 
@@ -133,10 +147,14 @@ describe('applyMigrations', () => {
       const script = 'BEGIN;\nCREATE TABLE "own_tx" (id integer);\nCOMMIT;\n';
       writeFileSync(path.join(dir, '99991231235959_own_tx', 'migration.sql'), script);
       const url = await createScratchDatabase();
-      expect(await applyMigrations(url, undefined, dir)).toEqual([...migrations.map((m) => m.name), '99991231235959_own_tx']);
+      expect(await applyMigrations(url, undefined, dir)).toEqual([
+        ...migrations.map((m) => m.name),
+        '99991231235959_own_tx',
+      ]);
       const row = await withClient(url, async (c) => {
         expect((await c.query(`SELECT to_regclass('public.own_tx') AS t`)).rows[0].t).toBe('own_tx');
-        return (await c.query(`SELECT * FROM _prisma_migrations WHERE migration_name = '99991231235959_own_tx'`)).rows[0];
+        return (await c.query(`SELECT * FROM _prisma_migrations WHERE migration_name = '99991231235959_own_tx'`))
+          .rows[0];
       });
       expect(row).toMatchObject({ checksum: migrationChecksum(script), applied_steps_count: 1, rolled_back_at: null });
       expect(row.finished_at).toBeInstanceOf(Date);

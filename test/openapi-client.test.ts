@@ -62,14 +62,23 @@ function typeCheck(files: string[]): string[] {
     skipLibCheck: false,
   });
   return ts.getPreEmitDiagnostics(program).map((d) => {
-    const where = d.file ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}` : '';
+    const where = d.file
+      ? `${path.basename(d.file.fileName)}:${d.file.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}`
+      : '';
     return `${where} ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`;
   });
 }
 
-function run(file: string, env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: dir, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', file], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -123,46 +132,56 @@ console.log(JSON.stringify(out));
 `;
 
 describe('a client generated from /openapi.json with default flags', () => {
-  it('openapi-typescript makes every defaulted field optional and no object closed to all keys', { timeout: 120_000 }, async () => {
-    const res = await fetch(`${s.url}/openapi.json`);
-    expect(res.status).toBe(200);
-    const types = astToString(await openapiTS(await res.json()));
-    fs.writeFileSync(path.join(dir, 'ops-api.d.ts'), types);
+  it(
+    'openapi-typescript makes every defaulted field optional and no object closed to all keys',
+    { timeout: 120_000 },
+    async () => {
+      const res = await fetch(`${s.url}/openapi.json`);
+      expect(res.status).toBe(200);
+      const types = astToString(await openapiTS(await res.json()));
+      fs.writeFileSync(path.join(dir, 'ops-api.d.ts'), types);
 
-    // A property documented `@default` (openapi-typescript writes the schema's default as JSDoc) is optional.
-    const lines = types.split('\n');
-    const requiredWithDefault: string[] = [];
-    lines.forEach((line, i) => {
-      if (!/@default\b/.test(line)) return;
-      const prop = lines.slice(i + 1, i + 4).find((l) => /^\s*("[^"]+"|[\w$]+)\??:/.test(l));
-      if (prop && !/^\s*("[^"]+"|[\w$]+)\?:/.test(prop)) requiredWithDefault.push(prop.trim());
-    });
-    expect(requiredWithDefault).toEqual([]);
-    // `Record<string, never>` is an object no key may be given to; only the empty `$defs` export may be one.
-    expect(lines.filter((l) => l.includes('Record<string, never>') && !/^export type \$defs = /.test(l))).toEqual([]);
-    expect(types).toContain('WithRequired<components["schemas"]["ReportsScheduleFields"], "saved_report_id" | "webhook_id" | "cron">');
+      // A property documented `@default` (openapi-typescript writes the schema's default as JSDoc) is optional.
+      const lines = types.split('\n');
+      const requiredWithDefault: string[] = [];
+      lines.forEach((line, i) => {
+        if (!/@default\b/.test(line)) return;
+        const prop = lines.slice(i + 1, i + 4).find((l) => /^\s*("[^"]+"|[\w$]+)\??:/.test(l));
+        if (prop && !/^\s*("[^"]+"|[\w$]+)\?:/.test(prop)) requiredWithDefault.push(prop.trim());
+      });
+      expect(requiredWithDefault).toEqual([]);
+      // `Record<string, never>` is an object no key may be given to; only the empty `$defs` export may be one.
+      expect(lines.filter((l) => l.includes('Record<string, never>') && !/^export type \$defs = /.test(l))).toEqual([]);
+      expect(types).toContain(
+        'WithRequired<components["schemas"]["ReportsScheduleFields"], "saved_report_id" | "webhook_id" | "cron">',
+      );
 
-    fs.writeFileSync(path.join(dir, 'program.ts'), PROGRAM);
-    fs.writeFileSync(path.join(dir, 'readme-example.ts'), readmeExample());
-    expect(typeCheck([path.join(dir, 'program.ts'), path.join(dir, 'readme-example.ts')])).toEqual([]);
-  });
+      fs.writeFileSync(path.join(dir, 'program.ts'), PROGRAM);
+      fs.writeFileSync(path.join(dir, 'readme-example.ts'), readmeExample());
+      expect(typeCheck([path.join(dir, 'program.ts'), path.join(dir, 'readme-example.ts')])).toEqual([]);
+    },
+  );
 
-  it('the type-checked programs run against the server: defaults filled in by the service, an update keeps what it leaves out', { timeout: 120_000 }, async () => {
-    expect(fs.existsSync(path.join(dir, 'program.ts')), 'the first test wrote the programs').toBe(true);
-    const env = { BASE: s.url, TOKEN: t.adminToken, INGEST_KEY: t.ingestKey, RECEIVER: receiver.url };
-    const program = await run('program.ts', env);
-    expect(program.code, program.stderr).toBe(0);
-    const out = JSON.parse(program.stdout.trim().split('\n').at(-1)!);
-    expect(out.ingested).toBe(202);
-    expect(out.events).toEqual(['deploy.failed']);
-    expect(out.rows).toEqual([{ source: 'gha', count: 1 }]);
-    expect(out.savedRun).toBe(200);
-    // PATCH {enabled: false} leaves timezone and format as they were (the request validator used to fill in
-    // the schema defaults UTC and json, which reset them on every update).
-    expect(out.schedule).toEqual({ timezone: 'Europe/Berlin', format: 'json', enabled: false });
+  it(
+    'the type-checked programs run against the server: defaults filled in by the service, an update keeps what it leaves out',
+    { timeout: 120_000 },
+    async () => {
+      expect(fs.existsSync(path.join(dir, 'program.ts')), 'the first test wrote the programs').toBe(true);
+      const env = { BASE: s.url, TOKEN: t.adminToken, INGEST_KEY: t.ingestKey, RECEIVER: receiver.url };
+      const program = await run('program.ts', env);
+      expect(program.code, program.stderr).toBe(0);
+      const out = JSON.parse(program.stdout.trim().split('\n').at(-1)!);
+      expect(out.ingested).toBe(202);
+      expect(out.events).toEqual(['deploy.failed']);
+      expect(out.rows).toEqual([{ source: 'gha', count: 1 }]);
+      expect(out.savedRun).toBe(200);
+      // PATCH {enabled: false} leaves timezone and format as they were (the request validator used to fill in
+      // the schema defaults UTC and json, which reset them on every update).
+      expect(out.schedule).toEqual({ timezone: 'Europe/Berlin', format: 'json', enabled: false });
 
-    const example = await run('readme-example.ts', env);
-    expect(example.code, example.stderr).toBe(0);
-    expect(example.stdout).toContain('[]'); // no alerts in this tenant yet: an empty list of critical open alerts
-  });
+      const example = await run('readme-example.ts', env);
+      expect(example.code, example.stderr).toBe(0);
+      expect(example.stdout).toContain('[]'); // no alerts in this tenant yet: an empty list of critical open alerts
+    },
+  );
 });

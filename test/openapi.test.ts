@@ -18,7 +18,11 @@ const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'tr
 
 /** `METHOD /path` for every operation of the document, with `{param}` placeholders. */
 function documentedOperations(doc: { paths: Record<string, Record<string, unknown>> }): string[] {
-  return Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).filter((k) => METHODS.includes(k)).map((m) => `${m.toUpperCase()} ${p}`));
+  return Object.entries(doc.paths).flatMap(([p, item]) =>
+    Object.keys(item)
+      .filter((k) => METHODS.includes(k))
+      .map((m) => `${m.toUpperCase()} ${p}`),
+  );
 }
 
 /** `METHOD /path` for every entry of the REST route table, `:param` written as `{param}`. */
@@ -35,11 +39,51 @@ const EXTERNAL = /^(?:https?:)?\/\//i;
 
 /** Keywords a schema object may carry (JSON Schema 2020-12 as used by OpenAPI 3.1). */
 const SCHEMA_KEYWORDS = new Set([
-  'type', 'description', 'format', 'enum', 'const', 'items', 'prefixItems', 'properties', 'required', 'additionalProperties',
-  'patternProperties', 'propertyNames', 'minProperties', 'maxProperties', 'minimum', 'maximum', 'exclusiveMinimum',
-  'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern', 'minItems', 'maxItems', 'uniqueItems', 'default',
-  'example', 'examples', 'oneOf', 'anyOf', 'allOf', 'not', '$ref', 'title', 'readOnly', 'writeOnly', 'deprecated',
-  'discriminator', 'contentMediaType', 'contentEncoding', 'if', 'then', 'else', 'dependentRequired', 'dependentSchemas',
+  'type',
+  'description',
+  'format',
+  'enum',
+  'const',
+  'items',
+  'prefixItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'patternProperties',
+  'propertyNames',
+  'minProperties',
+  'maxProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'default',
+  'example',
+  'examples',
+  'oneOf',
+  'anyOf',
+  'allOf',
+  'not',
+  '$ref',
+  'title',
+  'readOnly',
+  'writeOnly',
+  'deprecated',
+  'discriminator',
+  'contentMediaType',
+  'contentEncoding',
+  'if',
+  'then',
+  'else',
+  'dependentRequired',
+  'dependentSchemas',
 ]);
 
 describe('/openapi.json', () => {
@@ -55,7 +99,9 @@ describe('/openapi.json', () => {
     const broken = structuredClone(res.body);
     // A response object without its required description, and an operation with a duplicated parameter.
     const [firstPath] = Object.keys(broken.paths);
-    const op = Object.values(broken.paths[firstPath]).find((v) => typeof v === 'object' && v && 'responses' in v) as { responses: Record<string, unknown> };
+    const op = Object.values(broken.paths[firstPath]).find((v) => typeof v === 'object' && v && 'responses' in v) as {
+      responses: Record<string, unknown>;
+    };
     op.responses['599'] = { content: {} };
     await expect(SwaggerParser.validate(broken)).rejects.toThrow();
   });
@@ -102,7 +148,8 @@ describe('/openapi.json', () => {
     // The merged document as the validator sees it: every path, component and webhook, requests and responses.
     const doc = loadOpenApi();
     const problems: string[] = [];
-    const typesOf = (o: Record<string, unknown>): unknown[] => (Array.isArray(o.type) ? o.type : o.type !== undefined ? [o.type] : []);
+    const typesOf = (o: Record<string, unknown>): unknown[] =>
+      Array.isArray(o.type) ? o.type : o.type !== undefined ? [o.type] : [];
     const walk = (node: unknown, at: string): void => {
       if (!node || typeof node !== 'object') return;
       if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${at}/${i}`));
@@ -111,9 +158,11 @@ describe('/openapi.json', () => {
       const bounded = 'enum' in o || 'const' in o;
       // A stream has no length; everything else does.
       const stream = at.includes('/text/event-stream/');
-      if (types.includes('string') && !bounded && !stream && typeof o.maxLength !== 'number') problems.push(`${at}: string without maxLength`);
+      if (types.includes('string') && !bounded && !stream && typeof o.maxLength !== 'number')
+        problems.push(`${at}: string without maxLength`);
       if (types.includes('array') && typeof o.maxItems !== 'number') problems.push(`${at}: array without maxItems`);
-      if ((types.includes('integer') || types.includes('number')) && !bounded && typeof o.maximum !== 'number') problems.push(`${at}: number without maximum`);
+      if ((types.includes('integer') || types.includes('number')) && !bounded && typeof o.maximum !== 'number')
+        problems.push(`${at}: number without maximum`);
       for (const [k, v] of Object.entries(o)) {
         if (k === 'example' || k === 'examples') continue;
         walk(v, `${at}/${k}`);
@@ -137,7 +186,8 @@ describe('/openapi.json', () => {
         if (!success.length) problems.push(`${m.toUpperCase()} ${p}: no success response`);
         for (const c of success) {
           const r = responses[c];
-          if (c !== '204' && !r.$ref && !r.content) problems.push(`${m.toUpperCase()} ${p}: ${c} has no content schema`);
+          if (c !== '204' && !r.$ref && !r.content)
+            problems.push(`${m.toUpperCase()} ${p}: ${c} has no content schema`);
         }
       }
     }
@@ -158,7 +208,8 @@ describe('/docs', () => {
       expect(asset.status, u).toBe(200);
       const body = await asset.text();
       expect(body.length, u).toBeGreaterThan(0);
-      if (u.endsWith('.js') && !u.includes('swagger-ui-bundle')) expect(body.match(/https?:\/\/[^\s'"]+/g) ?? [], u).toEqual([]);
+      if (u.endsWith('.js') && !u.includes('swagger-ui-bundle'))
+        expect(body.match(/https?:\/\/[^\s'"]+/g) ?? [], u).toEqual([]);
     }
   });
 

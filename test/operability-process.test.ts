@@ -115,7 +115,10 @@ describe('the service process', () => {
     expect((await rest(svc.url, pat.body.token).delete(`/auth/tokens/${pat.body.id}`)).status).toBe(204);
     expect((await rest(svc.url, pat.body.token).get('/auth/me')).status).toBe(401);
     // The password appears only in the banner, never in a JSON log line.
-    const logLines = svc.stdout().split('\n').filter((l) => l.startsWith('{'));
+    const logLines = svc
+      .stdout()
+      .split('\n')
+      .filter((l) => l.startsWith('{'));
     expect(logLines.length).toBeGreaterThan(0);
     expect(logLines.some((l) => l.includes(password))).toBe(false);
 

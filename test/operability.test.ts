@@ -55,13 +55,19 @@ describe('request ids', () => {
 
 describe('REST error shapes', () => {
   it('answers 413 with a detail for a body over 1 MiB', async () => {
-    const res = await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'big', description: 'x'.repeat(MiB + 10) });
+    const res = await rest(s.url, t.adminToken).post('/auth/tokens', {
+      name: 'big',
+      description: 'x'.repeat(MiB + 10),
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 'BODY_TOO_LARGE', detail: expect.stringMatching(/1048576 byte limit/) });
   });
 
   it('accepts a body just under 1 MiB up to validation', async () => {
-    const res = await rest(s.url, t.adminToken).post('/auth/tokens', { name: 'big', description: 'x'.repeat(MiB - 100) });
+    const res = await rest(s.url, t.adminToken).post('/auth/tokens', {
+      name: 'big',
+      description: 'x'.repeat(MiB - 100),
+    });
     expect(res.status).toBe(422);
     expect(res.body.detail[0].loc).toEqual(['body', 'description']);
   });
@@ -94,7 +100,11 @@ describe('REST error shapes', () => {
   });
 
   it('answers 422 for a body that is not JSON', async () => {
-    const res = await call(s.url + '/api/v1', 'POST', '/auth/tokens', { token: t.adminToken, raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const res = await call(s.url + '/api/v1', 'POST', '/auth/tokens', {
+      token: t.adminToken,
+      raw: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(res.status).toBe(422);
     expect(res.body).toEqual({ code: 'INVALID_JSON', detail: [{ loc: ['body'], msg: 'is not valid JSON' }] });
   });
@@ -102,7 +112,10 @@ describe('REST error shapes', () => {
 
 describe('GraphQL over HTTP limits', () => {
   it('answers 413 with a detail for a GraphQL body over 1 MiB', async () => {
-    const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, body: { query: '{ me { email } }', variables: { pad: 'x'.repeat(MiB + 10) } } });
+    const res = await call(s.url, 'POST', '/graphql', {
+      token: t.adminToken,
+      body: { query: '{ me { email } }', variables: { pad: 'x'.repeat(MiB + 10) } },
+    });
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ code: 'BODY_TOO_LARGE', detail: expect.stringMatching(/1048576 byte limit/) });
   });
@@ -111,29 +124,49 @@ describe('GraphQL over HTTP limits', () => {
     const origin = 'https://elsewhere.example';
     const preflight = await fetch(`${s.url}/graphql`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, authorization',
+      },
     });
     expect(preflight.status).toBeLessThan(300);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
     expect(preflight.headers.get('access-control-allow-headers')).toMatch(/authorization/);
     expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
-    const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, headers: { origin }, body: { query: '{ me { email } }' } });
+    const res = await call(s.url, 'POST', '/graphql', {
+      token: t.adminToken,
+      headers: { origin },
+      body: { query: '{ me { email } }' },
+    });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe(origin);
     expect(res.headers.get('access-control-allow-credentials')).toBeNull();
   });
 
   it('answers 415 to GraphQL POSTs that are not JSON: no form-posted mutations with the cookie, no way around the body limit', async () => {
-    const login = await call(s.url + '/api/v1', 'POST', '/auth/login', { body: { email: t.admin.email, password: t.adminPassword } });
+    const login = await call(s.url + '/api/v1', 'POST', '/auth/login', {
+      body: { email: t.admin.email, password: t.adminPassword },
+    });
     const cookie = login.headers.get('set-cookie')!.split(';')[0];
     const mutation = 'mutation { createToken(input: { name: "forged-by-form" }) { token } }';
-    const form = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ query: mutation }) });
+    const form = await fetch(`${s.url}/graphql`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ query: mutation }),
+    });
     expect(form.status).toBe(415);
     const multipart = new FormData();
     multipart.set('operations', JSON.stringify({ query: mutation }));
     multipart.set('map', '{}');
-    expect((await fetch(`${s.url}/graphql`, { method: 'POST', headers: { cookie }, body: multipart })).status).toBe(415);
-    const big = await fetch(`${s.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/graphql' }, body: `{ me { email } } # ${'x'.repeat(MiB + 10)}` });
+    expect((await fetch(`${s.url}/graphql`, { method: 'POST', headers: { cookie }, body: multipart })).status).toBe(
+      415,
+    );
+    const big = await fetch(`${s.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.adminToken}`, 'content-type': 'application/graphql' },
+      body: `{ me { email } } # ${'x'.repeat(MiB + 10)}`,
+    });
     expect(big.status).toBe(415);
     const tokens = await call(s.url + '/api/v1', 'GET', '/auth/tokens', { token: t.adminToken });
     expect(tokens.body.map((x: { name: string }) => x.name)).not.toContain('forged-by-form');
@@ -142,7 +175,10 @@ describe('GraphQL over HTTP limits', () => {
   });
 
   it('still serves ordinary GraphQL POSTs', async () => {
-    const res = await call(s.url, 'POST', '/graphql', { token: t.adminToken, body: { query: 'query Q { me { email } }', operationName: 'Q' } });
+    const res = await call(s.url, 'POST', '/graphql', {
+      token: t.adminToken,
+      body: { query: 'query Q { me { email } }', operationName: 'Q' },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.me.email).toBe(t.admin.email);
   });
@@ -160,7 +196,13 @@ describe('GraphiQL', () => {
     const urls = [...new Set([...attrs, ...quoted])];
     expect(urls.filter((u) => EXTERNAL.test(u))).toEqual([]);
     expect(html).not.toMatch(/unpkg|jsdelivr|cdn\./i);
-    expect(urls).toEqual(expect.arrayContaining(['/graphiql/assets/yoga-graphiql.js', '/graphiql/assets/graphiql.css', '/graphiql/assets/editor.worker.js']));
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/graphiql/assets/yoga-graphiql.js',
+        '/graphiql/assets/graphiql.css',
+        '/graphiql/assets/editor.worker.js',
+      ]),
+    );
     for (const u of urls) {
       const asset = await fetch(new URL(u, s.url));
       expect(asset.status, u).toBe(200);

@@ -22,7 +22,9 @@ interface Recorder {
   server: http.Server;
 }
 
-async function listen(handler: (req: http.IncomingMessage, res: http.ServerResponse, hits: string[]) => void): Promise<Recorder> {
+async function listen(
+  handler: (req: http.IncomingMessage, res: http.ServerResponse, hits: string[]) => void,
+): Promise<Recorder> {
   const hits: string[] = [];
   const server = http.createServer((req, res) => {
     hits.push(`${req.method} ${req.url}`);
@@ -37,7 +39,9 @@ let target: Recorder; // the address no one allowed
 let redirector: Recorder; // the allowed server, answering 307 to the other
 
 beforeAll(async () => {
-  target = await listen((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[{"message":{"content":"leaked"}}]}'));
+  target = await listen((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"choices":[{"message":{"content":"leaked"}}]}'),
+  );
   redirector = await listen((req, res) => res.writeHead(307, { location: `${target.url}${req.url}` }).end());
 });
 
@@ -53,11 +57,24 @@ beforeEach(() => {
 const allowLoopback = compileUrlPolicy(['127.0.0.1']);
 
 describe('the assistant model client', () => {
-  const provider = (env: Record<string, string>) => createOpenAIProvider(loadConfig({ ASSISTANT_PROVIDER: 'openai', ASSISTANT_BASE_URL: `${redirector.url}/v1`, ASSISTANT_MODEL: 'm', ASSISTANT_API_KEY: 'sk-secret', ASSISTANT_TIMEOUT_MS: '10000', ...env }).assistant);
+  const provider = (env: Record<string, string>) =>
+    createOpenAIProvider(
+      loadConfig({
+        ASSISTANT_PROVIDER: 'openai',
+        ASSISTANT_BASE_URL: `${redirector.url}/v1`,
+        ASSISTANT_MODEL: 'm',
+        ASSISTANT_API_KEY: 'sk-secret',
+        ASSISTANT_TIMEOUT_MS: '10000',
+        ...env,
+      }).assistant,
+    );
 
   it('does not follow a 307 from the allowed model server to another local port (502 naming the redirect)', async () => {
     const p = provider({ ASSISTANT_URL_ALLOWLIST: '127.0.0.1' });
-    const failure = await p.complete({ system: 's', user: 'u' }).then(() => null, (e: Error) => e);
+    const failure = await p.complete({ system: 's', user: 'u' }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(failure?.message).toMatch(/HTTP 307 redirecting to .*redirects are not followed/);
     expect((failure as { code?: string }).code).toBe('UPSTREAM_FAILED');
     // The streaming chat path goes through the same client.
@@ -66,15 +83,30 @@ describe('the assistant model client', () => {
   });
 
   it('refuses a loopback model server that ASSISTANT_URL_ALLOWLIST does not allow, before connecting', async () => {
-    const failure = await provider({}).complete({ system: 's', user: 'u' }).then(() => null, (e: Error) => e);
+    const failure = await provider({})
+      .complete({ system: 's', user: 'u' })
+      .then(
+        () => null,
+        (e: Error) => e,
+      );
     expect(failure?.message).toMatch(/127\.0\.0\.1.*loopback.*ASSISTANT_URL_ALLOWLIST/);
     expect(redirector.hits).toEqual([]);
     expect(target.hits).toEqual([]);
   });
 
   it('refuses a host name that resolves to a loopback address (checked in the socket lookup)', async () => {
-    const p = createOpenAIProvider(loadConfig({ ASSISTANT_PROVIDER: 'openai', ASSISTANT_BASE_URL: redirector.url.replace('127.0.0.1', 'localhost') + '/v1', ASSISTANT_MODEL: 'm', ASSISTANT_URL_ALLOWLIST: '10.0.0.0/8' }).assistant);
-    const failure = await p.complete({ system: 's', user: 'u' }).then(() => null, (e: Error) => e);
+    const p = createOpenAIProvider(
+      loadConfig({
+        ASSISTANT_PROVIDER: 'openai',
+        ASSISTANT_BASE_URL: redirector.url.replace('127.0.0.1', 'localhost') + '/v1',
+        ASSISTANT_MODEL: 'm',
+        ASSISTANT_URL_ALLOWLIST: '10.0.0.0/8',
+      }).assistant,
+    );
+    const failure = await p.complete({ system: 's', user: 'u' }).then(
+      () => null,
+      (e: Error) => e,
+    );
     expect(failure?.message).toMatch(/loopback.*ASSISTANT_URL_ALLOWLIST/);
     expect(redirector.hits).toEqual([]);
   });
@@ -89,12 +121,20 @@ describe('integration pulls, dcgm scrapes and cluster calls', () => {
   });
 
   it('a dcgm-exporter scrape fails on the 307 and reaches nothing else', async () => {
-    await expect(scrapeDcgmTarget(`${redirector.url}/metrics`, { policy: allowLoopback, timeoutMs: 10_000 }, new Date())).rejects.toThrow(/307/);
+    await expect(
+      scrapeDcgmTarget(`${redirector.url}/metrics`, { policy: allowLoopback, timeoutMs: 10_000 }, new Date()),
+    ).rejects.toThrow(/307/);
     expect(target.hits).toEqual([]);
   });
 
   it('a call to a cluster hub (and a webhook delivery) records the 307 and posts nothing elsewhere', async () => {
-    const r = await sendWebhookRequest({ url: `${redirector.url}/api/v1/clusters/heartbeat`, body: '{}', headers: { 'content-type': 'application/json' }, timeoutMs: 10_000, policy: allowLoopback });
+    const r = await sendWebhookRequest({
+      url: `${redirector.url}/api/v1/clusters/heartbeat`,
+      body: '{}',
+      headers: { 'content-type': 'application/json' },
+      timeoutMs: 10_000,
+      policy: allowLoopback,
+    });
     expect(r.status).toBe(307);
     expect(redirector.hits).toEqual(['POST /api/v1/clusters/heartbeat']);
     expect(target.hits).toEqual([]);

@@ -31,7 +31,9 @@ function runChild(body: string): Promise<Run> {
     const logger = createLogger('info');
     installProcessGuards({ logger, shutdown: async () => { process.stdout.write('SHUTDOWN\\n'); }, exitTimeoutMs: 20000 });
     ${body}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (b: Buffer) => (out += b.toString()));
   return new Promise((resolve) => {
@@ -50,7 +52,10 @@ describe('process guards', () => {
       Promise.reject(new Error('nobody awaited this'));`);
     expect(r.code).toBe(0);
     expect(r.text).toContain('ALIVE');
-    expect(r.lines.find((l) => l.msg === 'unhandled promise rejection (kept serving)')).toMatchObject({ level: 50, err: { message: 'nobody awaited this' } });
+    expect(r.lines.find((l) => l.msg === 'unhandled promise rejection (kept serving)')).toMatchObject({
+      level: 50,
+      err: { message: 'nobody awaited this' },
+    });
   });
 
   it('an unlistened socket error (a real reset) is logged and the process keeps serving', async () => {
@@ -63,7 +68,9 @@ describe('process guards', () => {
       process.on('uncaughtException', () => setImmediate(() => { process.stdout.write('ALIVE\\n'); process.exit(0); }));`);
     expect(r.code).toBe(0);
     expect(r.text).toContain('ALIVE');
-    const logged = r.lines.find((l) => l.msg === 'unhandled socket error (kept serving: the socket is already destroyed)') as { level: number; err: { code: string } };
+    const logged = r.lines.find(
+      (l) => l.msg === 'unhandled socket error (kept serving: the socket is already destroyed)',
+    ) as { level: number; err: { code: string } };
     expect(logged.level).toBe(50);
     expect(['ECONNRESET', 'EPIPE']).toContain(logged.err.code);
     expect(r.text).not.toContain('SHUTDOWN');
@@ -73,7 +80,10 @@ describe('process guards', () => {
     const r = await runChild(`setTimeout(() => { null.boom(); });`);
     expect(r.code).toBe(1);
     expect(r.text).toContain('SHUTDOWN');
-    expect(r.lines.find((l) => l.msg === 'uncaught exception; stopping the process')).toMatchObject({ level: 60, err: { type: 'TypeError' } });
+    expect(r.lines.find((l) => l.msg === 'uncaught exception; stopping the process')).toMatchObject({
+      level: 60,
+      err: { type: 'TypeError' },
+    });
   });
 });
 

@@ -16,13 +16,22 @@ let botToken: string;
 let deviceId: string;
 
 async function newDevice(token: string, name: string): Promise<string> {
-  const r = await gql(s.url, token, 'mutation($input: DeviceInput!) { createDevice(input: $input) { id } }', { input: { name, role: 'edge' } });
+  const r = await gql(s.url, token, 'mutation($input: DeviceInput!) { createDevice(input: $input) { id } }', {
+    input: { name, role: 'edge' },
+  });
   expect(r.errors).toBeUndefined();
   return r.data.createDevice.id;
 }
 
 function openBody(overrides: Record<string, unknown> = {}) {
-  return { title: 'Raise MTU', kind: 'config_change', device_id: deviceId, proposed_intent: 'hostname edge-1\nmtu 9000\n', reason: 'jumbo frames', ...overrides };
+  return {
+    title: 'Raise MTU',
+    kind: 'config_change',
+    device_id: deviceId,
+    proposed_intent: 'hostname edge-1\nmtu 9000\n',
+    reason: 'jumbo frames',
+    ...overrides,
+  };
 }
 
 beforeAll(async () => {
@@ -45,7 +54,13 @@ describe('four-eyes approval over REST with PATs', () => {
   it('refuses the proposer (any PAT) and service users, then applies an approval by a second human', async () => {
     const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody());
     expect(opened.status).toBe(201);
-    expect(opened.body).toMatchObject({ status: 'proposed', revision: 1, proposer_id: aliceId, device_id: deviceId, kind: 'config_change' });
+    expect(opened.body).toMatchObject({
+      status: 'proposed',
+      revision: 1,
+      proposer_id: aliceId,
+      device_id: deviceId,
+      kind: 'config_change',
+    });
     const id = opened.body.id;
 
     const samePat = await rest(s.url, aliceToken).post(`/proposals/${id}/approve`);
@@ -68,12 +83,21 @@ describe('four-eyes approval over REST with PATs', () => {
     expect(applied.applied_at).toBeTruthy();
     const intent = await rest(s.url, bobToken).get(`/sot/devices/${deviceId}/intent`);
     expect(intent.status).toBe(200);
-    expect(intent.body).toMatchObject({ version: 1, config: 'hostname edge-1\nmtu 9000\n', proposal_id: id, author: { id: aliceId } });
+    expect(intent.body).toMatchObject({
+      version: 1,
+      config: 'hostname edge-1\nmtu 9000\n',
+      proposal_id: id,
+      author: { id: aliceId },
+    });
 
     // The apply queued a reconcile: a drift report follows (nothing observed yet → unknown).
-    await eventually(async () => (await rest(s.url, bobToken).get(`/sot/devices/${deviceId}`)).body.drift_status === 'unknown');
+    await eventually(
+      async () => (await rest(s.url, bobToken).get(`/sot/devices/${deviceId}`)).body.drift_status === 'unknown',
+    );
 
-    const topics = (await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: id }, orderBy: { createdAt: 'asc' } })).map((m) => m.topic);
+    const topics = (
+      await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: id }, orderBy: { createdAt: 'asc' } })
+    ).map((m) => m.topic);
     expect(topics).toEqual(['proposal.opened', 'proposal.approved', 'proposal.applied']);
     const again = await rest(s.url, bobToken).post(`/proposals/${id}/approve`);
     expect(again.status).toBe(409);
@@ -82,11 +106,16 @@ describe('four-eyes approval over REST with PATs', () => {
   });
 
   it('lets a service user open a proposal that a human then approves', async () => {
-    const opened = await rest(s.url, botToken).post('/sot/proposals', openBody({ title: 'bot suggestion', proposed_intent: null, action: 'reconcile' }));
+    const opened = await rest(s.url, botToken).post(
+      '/sot/proposals',
+      openBody({ title: 'bot suggestion', proposed_intent: null, action: 'reconcile' }),
+    );
     expect(opened.status).toBe(201);
     const approved = await rest(s.url, aliceToken).post(`/proposals/${opened.body.id}/approve`);
     expect(approved.status).toBe(200);
-    await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied');
+    await eventually(
+      async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied',
+    );
   });
 
   it('returns 401 without a credential and 404 for another tenant', async () => {
@@ -99,7 +128,7 @@ describe('four-eyes approval over REST with PATs', () => {
     expect(list.body.items).toEqual([]);
   });
 
-  it('rejects proposals without a target, with both an intent and an action, or for another tenant\'s device', async () => {
+  it("rejects proposals without a target, with both an intent and an action, or for another tenant's device", async () => {
     const missing = await rest(s.url, aliceToken).post('/sot/proposals', { title: 'x', kind: 'config_change' });
     expect(missing.status).toBe(422);
     const both = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ action: 'reconcile' }));
@@ -116,8 +145,14 @@ describe('four-eyes approval over REST with PATs', () => {
 describe('listing proposals', () => {
   it('filters by status and older_than and answers {"items": [...]}', async () => {
     const old = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'old one', kind: 'firmware' }));
-    const fresh = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'fresh one', kind: 'firmware' }));
-    await s.app.rt.prisma.proposal.update({ where: { id: old.body.id }, data: { createdAt: new Date(s.app.rt.clock.now().getTime() - 2 * 3600_000) } });
+    const fresh = await rest(s.url, aliceToken).post(
+      '/sot/proposals',
+      openBody({ title: 'fresh one', kind: 'firmware' }),
+    );
+    await s.app.rt.prisma.proposal.update({
+      where: { id: old.body.id },
+      data: { createdAt: new Date(s.app.rt.clock.now().getTime() - 2 * 3600_000) },
+    });
 
     const r = await rest(s.url, bobToken).get('/proposals?status=proposed&older_than=1h');
     expect(r.status).toBe(200);
@@ -150,9 +185,16 @@ describe('proposal lifecycle', () => {
     try {
       const approved = await rest(s.url, bobToken).post(`/proposals/${id}/approve`);
       expect(approved.body.status).toBe('approved');
-      const revised = await rest(s.url, aliceToken).patch(`/proposals/${id}`, { proposed_intent: 'hostname edge-1\nmtu 1500\n' });
+      const revised = await rest(s.url, aliceToken).patch(`/proposals/${id}`, {
+        proposed_intent: 'hostname edge-1\nmtu 1500\n',
+      });
       expect(revised.status).toBe(200);
-      expect(revised.body).toMatchObject({ status: 'proposed', revision: 2, approver_id: null, approved_revision: null });
+      expect(revised.body).toMatchObject({
+        status: 'proposed',
+        revision: 2,
+        approver_id: null,
+        approved_revision: null,
+      });
       const staleApproval = await rest(s.url, bobToken).post(`/proposals/${id}/approve`, { revision: 1 });
       expect(staleApproval.status).toBe(409);
     } finally {
@@ -172,24 +214,56 @@ describe('proposal lifecycle', () => {
   });
 
   it('re-drives an approval whose apply job was lost', async () => {
-    const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'lost job', proposed_intent: 'hostname edge-1\nmtu 4000\n' }));
+    const opened = await rest(s.url, aliceToken).post(
+      '/sot/proposals',
+      openBody({ title: 'lost job', proposed_intent: 'hostname edge-1\nmtu 4000\n' }),
+    );
     // An approval committed whose enqueue never reached Redis.
-    await s.app.rt.prisma.proposal.update({ where: { id: opened.body.id }, data: { status: 'approved', approverId: (await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } })).id, approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000), approvedRevision: 1 } });
+    await s.app.rt.prisma.proposal.update({
+      where: { id: opened.body.id },
+      data: {
+        status: 'approved',
+        approverId: (
+          await s.app.rt.prisma.user.findFirstOrThrow({
+            where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' },
+          })
+        ).id,
+        approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000),
+        approvedRevision: 1,
+      },
+    });
     expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
-    await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied');
-    expect((await rest(s.url, aliceToken).get(`/sot/devices/${deviceId}/intent`)).body.config).toBe('hostname edge-1\nmtu 4000\n');
+    await eventually(
+      async () => (await rest(s.url, aliceToken).get(`/proposals/${opened.body.id}`)).body.status === 'applied',
+    );
+    expect((await rest(s.url, aliceToken).get(`/sot/devices/${deviceId}/intent`)).body.config).toBe(
+      'hostname edge-1\nmtu 4000\n',
+    );
   });
 
   it('re-drives an approval whose apply job finished without applying it (the job id is freed first)', async () => {
-    const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'finished job', proposed_intent: 'hostname edge-1\nmtu 4100\n' }));
+    const opened = await rest(s.url, aliceToken).post(
+      '/sot/proposals',
+      openBody({ title: 'finished job', proposed_intent: 'hostname edge-1\nmtu 4100\n' }),
+    );
     const id = opened.body.id as string;
     const queue = s.app.rt.queues.get('sot');
     // An apply job under the approval's id runs while the proposal is not approved: it completes as a no-op
     // and BullMQ keeps it, so adding the same id again would be silently ignored.
     await s.app.rt.queues.add('sot', { task: 'applyProposal', proposalId: id }, { jobId: `apply-${id}-r1` });
     await eventually(async () => (await queue.getJob(`apply-${id}-r1`))?.isCompleted());
-    const approver = await s.app.rt.prisma.user.findFirstOrThrow({ where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' } });
-    await s.app.rt.prisma.proposal.update({ where: { id }, data: { status: 'approved', approverId: approver.id, approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000), approvedRevision: 1 } });
+    const approver = await s.app.rt.prisma.user.findFirstOrThrow({
+      where: { tenantId: t.tenantId, id: { not: aliceId }, kind: 'human', role: 'member' },
+    });
+    await s.app.rt.prisma.proposal.update({
+      where: { id },
+      data: {
+        status: 'approved',
+        approverId: approver.id,
+        approvedAt: new Date(s.app.rt.clock.now().getTime() - 120_000),
+        approvedRevision: 1,
+      },
+    });
     expect(await redriveApprovedProposals(s.app.rt)).toBeGreaterThanOrEqual(1);
     await eventually(async () => (await rest(s.url, aliceToken).get(`/proposals/${id}`)).body.status === 'applied');
   });
@@ -206,13 +280,18 @@ describe('proposal lifecycle', () => {
     expect(denied.status).toBe(200);
     expect(denied.body).toMatchObject({ status: 'denied', denial_reason: 'not now' });
     expect((await rest(s.url, bobToken).post(`/proposals/${opened.body.id}/approve`)).status).toBe(409);
-    const topics = (await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: opened.body.id } })).map((m) => m.topic).sort();
+    const topics = (await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: opened.body.id } }))
+      .map((m) => m.topic)
+      .sort();
     expect(topics).toEqual(['proposal.denied', 'proposal.opened']);
   });
 
   it('ends failed with a reason when the target device is gone', async () => {
     const doomed = await newDevice(t.adminToken, 'doomed-1');
-    const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'too late', device_id: doomed }));
+    const opened = await rest(s.url, aliceToken).post(
+      '/sot/proposals',
+      openBody({ title: 'too late', device_id: doomed }),
+    );
     const del = await gql(s.url, t.adminToken, 'mutation($id: ID!) { deleteDevice(id: $id) }', { id: doomed });
     expect(del.errors).toBeUndefined();
     expect((await rest(s.url, bobToken).post(`/proposals/${opened.body.id}/approve`)).status).toBe(200);
@@ -227,19 +306,31 @@ describe('proposal lifecycle', () => {
     const opened = await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'watched' }));
     const client = wsClient(s.url, bobToken);
     const foreign = wsClient(s.url, other.adminToken);
-    const sub = subscribe(client, 'subscription($id: ID) { proposalChanged(id: $id) { id change status proposal { title approver { id } } } }', { id: opened.body.id });
+    const sub = subscribe(
+      client,
+      'subscription($id: ID) { proposalChanged(id: $id) { id change status proposal { title approver { id } } } }',
+      { id: opened.body.id },
+    );
     const foreignSub = subscribe(foreign, 'subscription { proposalChanged { id change } }');
     await untilSubscribed(s, 'proposalChanged', t.tenantId);
     await untilSubscribed(s, 'proposalChanged', other.tenantId);
     await rest(s.url, aliceToken).post('/sot/proposals', openBody({ title: 'not watched' }));
     await rest(s.url, bobToken).post(`/proposals/${opened.body.id}/approve`);
     const first = await sub.next();
-    expect(first.data.proposalChanged).toMatchObject({ id: opened.body.id, change: 'approved', status: 'APPROVED', proposal: { title: 'watched' } });
+    expect(first.data.proposalChanged).toMatchObject({
+      id: opened.body.id,
+      change: 'approved',
+      status: 'APPROVED',
+      proposal: { title: 'watched' },
+    });
     const second = await sub.next();
     expect(second.data.proposalChanged).toMatchObject({ id: opened.body.id, change: 'applied', status: 'APPLIED' });
     // The other tenant's subscriber sees its own tenant's change first, none of ours.
     const foreignDevice = await newDevice(other.adminToken, 'foreign-watch');
-    const theirs = await rest(s.url, other.adminToken).post('/sot/proposals', openBody({ title: 'theirs', device_id: foreignDevice }));
+    const theirs = await rest(s.url, other.adminToken).post(
+      '/sot/proposals',
+      openBody({ title: 'theirs', device_id: foreignDevice }),
+    );
     expect((await foreignSub.next()).data.proposalChanged).toEqual({ id: theirs.body.id, change: 'opened' });
     sub.dispose();
     foreignSub.dispose();

@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await buildTenant(a.app.rt);
 });
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.dispose()));
+  for (const c of clients) await c.dispose();
   await b?.stop();
   await a?.stop();
 });

@@ -30,19 +30,42 @@ const redisPrefix = `${testRedisPrefix(inject('testRunId'))}ui${process.pid}`;
 let svc: StartedProcess & { dataDir: string };
 const receivers: Record<'alertmanager' | 'prometheus' | 'dcgm' | 'hooks', Receiver> = {} as never;
 
-const json = (body: unknown) => ({ status: 200, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const json = (body: unknown) => ({
+  status: 200,
+  headers: { 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
 
 beforeAll(async () => {
-  receivers.alertmanager = await startReceiver((req) => (req.path.includes('/api/v2/alerts') ? json([]) : { status: 200, body: 'OK' }));
+  receivers.alertmanager = await startReceiver((req) =>
+    req.path.includes('/api/v2/alerts') ? json([]) : { status: 200, body: 'OK' },
+  );
   receivers.prometheus = await startReceiver((req) => {
     if (req.path.includes('/api/v1/alerts')) {
-      return json({ status: 'success', data: { alerts: [{ labels: { alertname: 'DiskFilling', severity: 'warning', instance: 'web-1:9100' }, annotations: { summary: 'disk 91% full' }, state: 'firing', activeAt: '2026-11-25T07:00:00Z', value: '91' }] } });
+      return json({
+        status: 'success',
+        data: {
+          alerts: [
+            {
+              labels: { alertname: 'DiskFilling', severity: 'warning', instance: 'web-1:9100' },
+              annotations: { summary: 'disk 91% full' },
+              state: 'firing',
+              activeAt: '2026-11-25T07:00:00Z',
+              value: '91',
+            },
+          ],
+        },
+      });
     }
     if (req.path.includes('/api/v1/targets')) return json({ status: 'success', data: { activeTargets: [] } });
     return { status: 200, body: 'Prometheus Server is Healthy.' };
   });
   const dcgmText = fs.readFileSync(path.join(REPO_ROOT, 'test/fixtures/gpu/dcgm-exporter.txt'), 'utf8');
-  receivers.dcgm = await startReceiver(() => ({ status: 200, headers: { 'content-type': 'text/plain; version=0.0.4' }, body: dcgmText }));
+  receivers.dcgm = await startReceiver(() => ({
+    status: 200,
+    headers: { 'content-type': 'text/plain; version=0.0.4' },
+    body: dcgmText,
+  }));
   receivers.hooks = await startReceiver(() => ({ status: 200 }));
 
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-using-it-'));
@@ -73,74 +96,105 @@ function usingItBlocks(readme: string): string[] {
 }
 
 describe('the README "Using it" blocks', () => {
-  it('run after the quickstart in one shell: triage, approve and reject, then resolve; integrations pulled from local receivers', { timeout: 300_000 }, async () => {
-    const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-    const quickstart = quickstartBlocks(readme);
-    const origin = (r: Receiver) => new URL(r.url).origin;
-    const hosts: Array<[string, string]> = [
-      ['https://am.example.net', origin(receivers.alertmanager)],
-      ['https://prom.example.net', origin(receivers.prometheus)],
-      ['http://gpu-node-1:9400/metrics', `${origin(receivers.dcgm)}/metrics`],
-      ['https://hooks.example.net/ops', `${origin(receivers.hooks)}/ops`],
-    ];
-    const blocks = usingItBlocks(readme).map((b) => hosts.reduce((text, [from, to]) => text.replaceAll(from, to), b));
-    expect(blocks.length).toBeGreaterThanOrEqual(6);
-    for (const [from] of hosts) expect(usingItBlocks(readme).join('\n'), `the README still uses ${from}`).toContain(from);
+  it(
+    'run after the quickstart in one shell: triage, approve and reject, then resolve; integrations pulled from local receivers',
+    { timeout: 300_000 },
+    async () => {
+      const readme = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+      const quickstart = quickstartBlocks(readme);
+      const origin = (r: Receiver) => new URL(r.url).origin;
+      const hosts: Array<[string, string]> = [
+        ['https://am.example.net', origin(receivers.alertmanager)],
+        ['https://prom.example.net', origin(receivers.prometheus)],
+        ['http://gpu-node-1:9400/metrics', `${origin(receivers.dcgm)}/metrics`],
+        ['https://hooks.example.net/ops', `${origin(receivers.hooks)}/ops`],
+      ];
+      const blocks = usingItBlocks(readme).map((b) => hosts.reduce((text, [from, to]) => text.replaceAll(from, to), b));
+      expect(blocks.length).toBeGreaterThanOrEqual(6);
+      for (const [from] of hosts)
+        expect(usingItBlocks(readme).join('\n'), `the README still uses ${from}`).toContain(from);
 
-    const script = [
-      'set -euo pipefail',
-      ...quickstart.flatMap((b, i) => [b, `echo; echo "__block_ok quickstart ${i + 1}"`]),
-      // Many commands print JSON without a newline: each marker starts a line of its own.
-      ...blocks.flatMap((b, i) => [`echo; echo "__block_start ${i + 1}"`, b, `echo; echo "__block_ok using ${i + 1}"`]),
-      'echo; echo "__final $TOKEN $ALERT"',
-    ].join('\n');
-    const env = childEnv({ BASE: svc.url, DATA_DIR: svc.dataDir, DATABASE_URL: undefined, REDIS_URL: undefined, LOG_LEVEL: undefined });
-    const result = await runShell(script, env);
-    // The exports the blocks wrote with `-o` into the clone (ignored by git): real CSV, then removed.
-    const exports = Object.fromEntries(['events.csv', 'focus.csv'].map((f) => [f, fs.existsSync(path.join(REPO_ROOT, f)) ? fs.readFileSync(path.join(REPO_ROOT, f), 'utf8') : null]));
-    for (const f of Object.keys(exports)) fs.rmSync(path.join(REPO_ROOT, f), { force: true });
-    const passed = [...result.stdout.matchAll(/^__block_ok using (\d+)$/gm)].map((m) => Number(m[1]));
-    const failed = passed.length + 1;
-    expect(
-      { code: result.code, passed },
-      `"Using it" block ${failed} failed:\n${blocks[failed - 1] ?? ''}\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-4000)}`,
-    ).toEqual({ code: 0, passed: blocks.map((_, i) => i + 1) });
+      const script = [
+        'set -euo pipefail',
+        ...quickstart.flatMap((b, i) => [b, `echo; echo "__block_ok quickstart ${i + 1}"`]),
+        // Many commands print JSON without a newline: each marker starts a line of its own.
+        ...blocks.flatMap((b, i) => [
+          `echo; echo "__block_start ${i + 1}"`,
+          b,
+          `echo; echo "__block_ok using ${i + 1}"`,
+        ]),
+        'echo; echo "__final $TOKEN $ALERT"',
+      ].join('\n');
+      const env = childEnv({
+        BASE: svc.url,
+        DATA_DIR: svc.dataDir,
+        DATABASE_URL: undefined,
+        REDIS_URL: undefined,
+        LOG_LEVEL: undefined,
+      });
+      const result = await runShell(script, env);
+      // The exports the blocks wrote with `-o` into the clone (ignored by git): real CSV, then removed.
+      const exports = Object.fromEntries(
+        ['events.csv', 'focus.csv'].map((f) => [
+          f,
+          fs.existsSync(path.join(REPO_ROOT, f)) ? fs.readFileSync(path.join(REPO_ROOT, f), 'utf8') : null,
+        ]),
+      );
+      for (const f of Object.keys(exports)) fs.rmSync(path.join(REPO_ROOT, f), { force: true });
+      const passed = [...result.stdout.matchAll(/^__block_ok using (\d+)$/gm)].map((m) => Number(m[1]));
+      const failed = passed.length + 1;
+      expect(
+        { code: result.code, passed },
+        `"Using it" block ${failed} failed:\n${blocks[failed - 1] ?? ''}\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-4000)}`,
+      ).toEqual({ code: 0, passed: blocks.map((_, i) => i + 1) });
 
-    // No command of the "Using it" blocks answered an error body ({"code": "...", "detail": ...}); the
-    // shell keeps going after curl -s, so this is where a 404 for ACTION=null would show.
-    const usingOut = result.stdout.slice(result.stdout.indexOf('__block_start 1'));
-    const errors = [...usingOut.matchAll(/\{"code":"[A-Z_]+","detail":(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\])/g)].map((m) => m[0]);
-    expect(errors, usingOut.slice(-6000)).toEqual([]);
-    expect(usingOut).not.toMatch(/\/actions\/null\//);
+      // No command of the "Using it" blocks answered an error body ({"code": "...", "detail": ...}); the
+      // shell keeps going after curl -s, so this is where a 404 for ACTION=null would show.
+      const usingOut = result.stdout.slice(result.stdout.indexOf('__block_start 1'));
+      const errors = [...usingOut.matchAll(/\{"code":"[A-Z_]+","detail":(?:"(?:[^"\\]|\\.)*"|\[[^\]]*\])/g)].map(
+        (m) => m[0],
+      );
+      expect(errors, usingOut.slice(-6000)).toEqual([]);
+      expect(usingOut).not.toMatch(/\/actions\/null\//);
 
-    expect(exports['events.csv']?.split('\n')[0]).toMatch(/^[a-z_]+(,[a-z_]+)+$/); // a header row
-    expect(exports['events.csv']).toContain('deploy.failed');
-    expect(exports['focus.csv']?.split('\n')[0]).toContain('BilledCost');
+      expect(exports['events.csv']?.split('\n')[0]).toMatch(/^[a-z_]+(,[a-z_]+)+$/); // a header row
+      expect(exports['events.csv']).toContain('deploy.failed');
+      expect(exports['focus.csv']?.split('\n')[0]).toContain('BilledCost');
 
-    const [, token, alertId] = /^__final (\S+) (\S+)$/m.exec(result.stdout) ?? [];
-    expect(token).toMatch(/^spat_/);
-    const api = rest(svc.url, token);
-    // The alert was triaged before it was resolved: one action approved (it ran), one rejected.
-    const alert = await api.get(`/alerts/${alertId}`);
-    expect(alert.body).toMatchObject({ status: 'resolved', summary: 'deploy.failed on gha' });
-    const g = await gql(svc.url, token, 'query($id: ID!) { alert(id: $id) { triages { actions { tool status reason } } } }', { id: alertId });
-    const actions = g.data.alert.triages.flatMap((t: { actions: unknown[] }) => t.actions);
-    expect(actions).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ tool: 'ACKNOWLEDGE_ALERT', status: 'EXECUTED' }),
-        expect.objectContaining({ tool: 'SNOOZE_ALERT', status: 'REJECTED', reason: 'not now' }),
-      ]),
-    );
+      const [, token, alertId] = /^__final (\S+) (\S+)$/m.exec(result.stdout) ?? [];
+      expect(token).toMatch(/^spat_/);
+      const api = rest(svc.url, token);
+      // The alert was triaged before it was resolved: one action approved (it ran), one rejected.
+      const alert = await api.get(`/alerts/${alertId}`);
+      expect(alert.body).toMatchObject({ status: 'resolved', summary: 'deploy.failed on gha' });
+      const g = await gql(
+        svc.url,
+        token,
+        'query($id: ID!) { alert(id: $id) { triages { actions { tool status reason } } } }',
+        { id: alertId },
+      );
+      const actions = g.data.alert.triages.flatMap((t: { actions: unknown[] }) => t.actions);
+      expect(actions).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ tool: 'ACKNOWLEDGE_ALERT', status: 'EXECUTED' }),
+          expect.objectContaining({ tool: 'SNOOZE_ALERT', status: 'REJECTED', reason: 'not now' }),
+        ]),
+      );
 
-    // The Prometheus integration inherited the provider config's url and was pulled from the local receiver.
-    expect(receivers.prometheus.requests.some((r) => r.path.includes('/api/v1/alerts'))).toBe(true);
-    const integrations = (await api.get('/integrations?provider=prometheus')).body.items;
-    expect(integrations).toEqual([expect.objectContaining({ name: 'prom-prod', provider: 'prometheus' })]);
-    expect(receivers.dcgm.requests.length).toBeGreaterThan(0);
-    expect(receivers.alertmanager.requests.length).toBeGreaterThan(0);
-    // The outbound webhook's alert.opened delivery reached its receiver, and so did the redelivery.
-    const opened = () => receivers.hooks.requests.filter((r) => r.path === '/ops' && r.body.includes('"alert.opened"'));
-    await eventually(async () => opened().length >= 2, 30_000);
-    expect(new Set(opened().map((r) => r.headers['webhook-id'])).size, 'a redelivery keeps the webhook-id').toBeLessThan(opened().length);
-  });
+      // The Prometheus integration inherited the provider config's url and was pulled from the local receiver.
+      expect(receivers.prometheus.requests.some((r) => r.path.includes('/api/v1/alerts'))).toBe(true);
+      const integrations = (await api.get('/integrations?provider=prometheus')).body.items;
+      expect(integrations).toEqual([expect.objectContaining({ name: 'prom-prod', provider: 'prometheus' })]);
+      expect(receivers.dcgm.requests.length).toBeGreaterThan(0);
+      expect(receivers.alertmanager.requests.length).toBeGreaterThan(0);
+      // The outbound webhook's alert.opened delivery reached its receiver, and so did the redelivery.
+      const opened = () =>
+        receivers.hooks.requests.filter((r) => r.path === '/ops' && r.body.includes('"alert.opened"'));
+      await eventually(async () => opened().length >= 2, 30_000);
+      expect(
+        new Set(opened().map((r) => r.headers['webhook-id'])).size,
+        'a redelivery keeps the webhook-id',
+      ).toBeLessThan(opened().length);
+    },
+  );
 });

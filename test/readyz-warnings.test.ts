@@ -5,7 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { startTestServer } from './helpers/server.js';
 
-async function readyz(env: Record<string, string>): Promise<{ status: number; body: { status: string; warnings?: string[] } }> {
+async function readyz(
+  env: Record<string, string>,
+): Promise<{ status: number; body: { status: string; warnings?: string[] } }> {
   const s = await startTestServer({ env });
   try {
     const res = await fetch(`http://127.0.0.1:${new URL(s.url).port}/readyz`);

@@ -20,17 +20,41 @@ const base = Math.floor(Date.now() / 1000) * 1000 - 3_600_000;
 const at = (i: number, ms: number) => new Date(base - i * 1000 + ms);
 
 /** Each event (newest first) and how csv-stringify writes its module, summary and labels.env fields. */
-const EVENTS: Array<{ summary: string | null; module: string | null; labels: unknown; ms: number; csv: [string, string, string] }> = [
+const EVENTS: Array<{
+  summary: string | null;
+  module: string | null;
+  labels: unknown;
+  ms: number;
+  csv: [string, string, string];
+}> = [
   { summary: 'plain', module: 'm', labels: { env: 'prod' }, ms: 0, csv: ['m', 'plain', 'prod'] },
   { summary: 'comma, inside', module: null, labels: { env: 'a,b' }, ms: 500, csv: ['', '"comma, inside"', '"a,b"'] },
-  { summary: 'say "hi"', module: '"', labels: { env: '"quoted"' }, ms: 7, csv: ['""""', '"say ""hi"""', '"""quoted"""'] },
+  {
+    summary: 'say "hi"',
+    module: '"',
+    labels: { env: '"quoted"' },
+    ms: 7,
+    csv: ['""""', '"say ""hi"""', '"""quoted"""'],
+  },
   { summary: 'line1\nline2', module: null, labels: { env: 'x\ny' }, ms: 999, csv: ['', '"line1\nline2"', '"x\ny"'] },
   { summary: 'crlf\r\nend', module: null, labels: {}, ms: 10, csv: ['', '"crlf\r\nend"', ''] },
   { summary: 'cr\ronly', module: null, labels: { env: null }, ms: 20, csv: ['', '"cr\ronly"', ''] },
   { summary: '', module: '', labels: { env: '' }, ms: 30, csv: ['', '', ''] },
   { summary: null, module: null, labels: { env: 42 }, ms: 40, csv: ['', '', '42'] },
-  { summary: 'ünïcödé ✓ 日本語 🚀', module: 'é', labels: { env: 'Grüße' }, ms: 50, csv: ['é', 'ünïcödé ✓ 日本語 🚀', 'Grüße'] },
-  { summary: '\\.', module: '\\', labels: { env: { nested: [1, 'two'] } }, ms: 60, csv: ['\\', '\\.', '"{""nested"": [1, ""two""]}"'] },
+  {
+    summary: 'ünïcödé ✓ 日本語 🚀',
+    module: 'é',
+    labels: { env: 'Grüße' },
+    ms: 50,
+    csv: ['é', 'ünïcödé ✓ 日本語 🚀', 'Grüße'],
+  },
+  {
+    summary: '\\.',
+    module: '\\',
+    labels: { env: { nested: [1, 'two'] } },
+    ms: 60,
+    csv: ['\\', '\\.', '"{""nested"": [1, ""two""]}"'],
+  },
   { summary: ' padded ', module: 'tab\there', labels: { env: true }, ms: 70, csv: ['tab\there', ' padded ', 'true'] },
   { summary: '=SUM(A1)+@x -1', module: "it's", labels: { env: '#;' }, ms: 80, csv: ["it's", '=SUM(A1)+@x -1', '#;'] },
 ];
@@ -101,19 +125,34 @@ describe('CSV export bytes', () => {
     const cursorRecords = parse(cursor, { raw: true }) as unknown as Array<{ raw: string }>;
     const line = (raw: string) => raw.replace(/\n$/, '');
     expect(line(cursorRecords[0].raw)).toBe(line(copyRecords[0].raw) + ',payload.seq');
-    for (let i = 1; i < copyRecords.length; i++) expect(line(cursorRecords[i].raw)).toBe(line(copyRecords[i].raw) + `,${i - 1}`);
+    for (let i = 1; i < copyRecords.length; i++)
+      expect(line(cursorRecords[i].raw)).toBe(line(copyRecords[i].raw) + `,${i - 1}`);
     expect(cursorRecords.length).toBe(copyRecords.length);
   });
 
   it('writes booleans and integers as csv-stringify does, and only the caller’s tenant', async () => {
-    const text = await exportText({ entity: 'alerts', columns: ['id', 'created_at', 'suppressed', 'count', 'summary'], since_hours: 24 });
-    expect(text).toBe(`id,created_at,suppressed,count,summary\nal-1,${at(0, 0).toISOString()},true,2147483647,"big, ""count"""\nal-2,${at(1, -1).toISOString()},false,1,one\n`);
-    const theirs = await exportText({ entity: 'alerts', columns: ['id', 'summary'], since_hours: 24 }, other.adminToken);
+    const text = await exportText({
+      entity: 'alerts',
+      columns: ['id', 'created_at', 'suppressed', 'count', 'summary'],
+      since_hours: 24,
+    });
+    expect(text).toBe(
+      `id,created_at,suppressed,count,summary\nal-1,${at(0, 0).toISOString()},true,2147483647,"big, ""count"""\nal-2,${at(1, -1).toISOString()},false,1,one\n`,
+    );
+    const theirs = await exportText(
+      { entity: 'alerts', columns: ['id', 'summary'], since_hours: 24 },
+      other.adminToken,
+    );
     expect(theirs).toBe('id,summary\nal-x,not mine\n');
   });
 
   it('writes the header alone when no row matches', async () => {
-    const text = await exportText({ entity: 'events', columns: COLUMNS, since_hours: 24, filters: [{ field: 'source', op: 'in', value: ['nobody', 'a,"b"'] }] });
+    const text = await exportText({
+      entity: 'events',
+      columns: COLUMNS,
+      since_hours: 24,
+      filters: [{ field: 'source', op: 'in', value: ['nobody', 'a,"b"'] }],
+    });
     expect(text).toBe('id,received_at,type,module,summary,labels.env\n');
   });
 });

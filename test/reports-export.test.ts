@@ -44,10 +44,16 @@ afterAll(async () => {
   await s?.stop();
 });
 
-const EXPORT_QUERY = { entity: 'events', columns: ['id', 'received_at', 'source', 'summary', 'labels.env', 'payload.seq', 'payload.blob'] };
+const EXPORT_QUERY = {
+  entity: 'events',
+  columns: ['id', 'received_at', 'source', 'summary', 'labels.env', 'payload.seq', 'payload.blob'],
+};
 
 /** Streams an export from `baseUrl` through csv-parse, counting records and bytes. */
-async function exportCsv(limit: number, baseUrl = s.url): Promise<{ records: number; header: string[]; first: string[]; bytes: number; disposition: string | null }> {
+async function exportCsv(
+  limit: number,
+  baseUrl = s.url,
+): Promise<{ records: number; header: string[]; first: string[]; bytes: number; disposition: string | null }> {
   {
     const res = await fetch(`${baseUrl}/api/v1/reports/query/export?format=csv`, {
       method: 'POST',
@@ -130,7 +136,9 @@ describe('POST /reports/query/export', () => {
   it('keeps memory flat: the heap still in use mid-stream is the same small amount for 100,000 rows as for 10,000', async () => {
     const small = await retainedDuringExport(10_000);
     const big = await retainedDuringExport(ROWS);
-    console.log(`heap retained mid-export (after a full GC): max ${(small.max / 2 ** 20).toFixed(1)} MiB over ${small.samples} samples for 10,000 rows, max ${(big.max / 2 ** 20).toFixed(1)} MiB over ${big.samples} samples for 100,000 rows (${(big.bytes / 2 ** 20).toFixed(0)} MiB sent)`);
+    console.log(
+      `heap retained mid-export (after a full GC): max ${(small.max / 2 ** 20).toFixed(1)} MiB over ${small.samples} samples for 10,000 rows, max ${(big.max / 2 ** 20).toFixed(1)} MiB over ${big.samples} samples for 100,000 rows (${(big.bytes / 2 ** 20).toFixed(0)} MiB sent)`,
+    );
     expect(big.samples).toBeGreaterThanOrEqual(10);
     // Holding the rows would keep tens of MiB more alive at each later sample; streaming keeps a batch.
     expect(big.max).toBeLessThan(40 * 2 ** 20);
@@ -138,7 +146,11 @@ describe('POST /reports/query/export', () => {
   }, 180_000);
 
   it('exports JSON as one array of row objects', async () => {
-    const r = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', { entity: 'events', columns: ['source', 'payload.seq'], limit: 3 });
+    const r = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', {
+      entity: 'events',
+      columns: ['source', 'payload.seq'],
+      limit: 3,
+    });
     expect(r.status).toBe(200);
     expect(r.headers.get('content-disposition')).toMatch(/^attachment; filename="events-.*\.json"$/);
     expect(r.body).toEqual([
@@ -146,23 +158,40 @@ describe('POST /reports/query/export', () => {
       { source: 'host-2', 'payload.seq': 2 },
       { source: 'host-3', 'payload.seq': 3 },
     ]);
-    const empty = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', { entity: 'events', filters: [{ field: 'source', op: 'eq', value: 'nobody' }] });
+    const empty = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', {
+      entity: 'events',
+      filters: [{ field: 'source', op: 'eq', value: 'nobody' }],
+    });
     expect(empty.body).toEqual([]);
   });
 
   it('rejects bad queries before streaming and needs a credential', async () => {
-    const bad = await rest(s.url, t.adminToken).post('/reports/query/export?format=csv', { entity: 'events', filters: [{ field: 'source', op: 'gt', value: 1 }] });
+    const bad = await rest(s.url, t.adminToken).post('/reports/query/export?format=csv', {
+      entity: 'events',
+      filters: [{ field: 'source', op: 'gt', value: 1 }],
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.detail[0].loc).toEqual(['body', 'filters', '0', 'op']);
-    const tooMany = await rest(s.url, t.adminToken).post('/reports/query/export?format=csv', { entity: 'events', limit: 2_000_001 });
+    const tooMany = await rest(s.url, t.adminToken).post('/reports/query/export?format=csv', {
+      entity: 'events',
+      limit: 2_000_001,
+    });
     expect(tooMany.status).toBe(422);
-    expect((await rest(s.url, t.adminToken).post('/reports/query/export?format=xml', { entity: 'events' })).status).toBe(422);
+    expect(
+      (await rest(s.url, t.adminToken).post('/reports/query/export?format=xml', { entity: 'events' })).status,
+    ).toBe(422);
     expect((await rest(s.url).post('/reports/query/export?format=csv', { entity: 'events' })).status).toBe(401);
   });
 
   it('stops the query on the server when the client disconnects', async () => {
     const busy = async () =>
-      Number((await db.query(`SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ops-reports' AND datname = current_database() AND state <> 'idle'`)).rows[0].count);
+      Number(
+        (
+          await db.query(
+            `SELECT count(*) FROM pg_stat_activity WHERE application_name = 'ops-reports' AND datname = current_database() AND state <> 'idle'`,
+          )
+        ).rows[0].count,
+      );
     const abort = new AbortController();
     const res = await fetch(`${s.url}/api/v1/reports/query/export?format=csv`, {
       method: 'POST',
@@ -177,7 +206,11 @@ describe('POST /reports/query/export', () => {
     abort.abort();
     await eventually(async () => (await busy()) === 0, 20_000);
     // The service still answers exports afterwards (the connection was discarded, not leaked).
-    const again = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', { entity: 'events', columns: ['source'], limit: 1 });
+    const again = await rest(s.url, t.adminToken).post('/reports/query/export?format=json', {
+      entity: 'events',
+      columns: ['source'],
+      limit: 1,
+    });
     expect(again.body).toEqual([{ source: 'host-1' }]);
   }, 60_000);
 });

@@ -31,7 +31,11 @@ let t: BuiltTenant;
 beforeAll(async () => {
   [cluster, db] = await Promise.all([startRedisCluster({ masters: 3 }), createTestDatabase()]);
   replica = await startPgReplica(); // after the database exists: the base backup carries it
-  env = clusterEnv(cluster, db.url, { INGEST_RATE_PER_SECOND: '10', REPORTS_DATABASE_URL: replica.url(db.name), REPORTS_LAG_NOTICE_SECONDS: '0' });
+  env = clusterEnv(cluster, db.url, {
+    INGEST_RATE_PER_SECOND: '10',
+    REPORTS_DATABASE_URL: replica.url(db.name),
+    REPORTS_LAG_NOTICE_SECONDS: '0',
+  });
   rt = clusterRuntime(env, db.url);
   [api1, api2, worker] = await Promise.all([
     startServiceNode('api', { ...env, DATA_DIR: nodeDataDir() }),
@@ -40,11 +44,20 @@ beforeAll(async () => {
   ]);
   t = await buildTenant(rt);
   rcv = await startReceiver();
-  const rule = await gql(api1.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: CRITICAL }) { id } }');
+  const rule = await gql(
+    api1.url,
+    t.adminToken,
+    'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: CRITICAL }) { id } }',
+  );
   expect(rule.errors).toBeUndefined();
-  const hook = await gql(api2.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-    input: { name: 'pager', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
-  });
+  const hook = await gql(
+    api2.url,
+    t.adminToken,
+    'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+    {
+      input: { name: 'pager', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
+    },
+  );
   expect(hook.errors).toBeUndefined();
 }, 600_000);
 
@@ -62,7 +75,11 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     const client = wsClient(api2.url, t.adminToken);
     const sub = subscribe(client, 'subscription { eventAdded { id type } }');
     await untilShardSubscribed(cluster, env.REDIS_PREFIX!, 'eventAdded', t.tenantId);
-    const posted = await rest(api1.url).post('/events', { type: 'disk.full', source: 'db-1', severity: 'warning', summary: 'disk 98%' }, { headers: { 'x-service-key': t.ingestKey } });
+    const posted = await rest(api1.url).post(
+      '/events',
+      { type: 'disk.full', source: 'db-1', severity: 'warning', summary: 'disk 98%' },
+      { headers: { 'x-service-key': t.ingestKey } },
+    );
     expect(posted.status).toBe(202);
     expect((await sub.next()).data.eventAdded).toEqual({ id: posted.body.id, type: 'disk.full' });
     sub.dispose();
@@ -78,7 +95,11 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
   it('holds the ingest limit across both API nodes (16 posts at a time over both, 10/s)', async () => {
     let i = 0;
     const send = (): Promise<HttpResult> =>
-      rest(i++ % 2 ? api2.url : api1.url).post('/events', { type: 'burst.test', source: 'b' }, { headers: { 'x-service-key': t.ingestKey } });
+      rest(i++ % 2 ? api2.url : api1.url).post(
+        '/events',
+        { type: 'burst.test', source: 'b' },
+        { headers: { 'x-service-key': t.ingestKey } },
+      );
     const burst = await burstUntilLimited(send, { perSecond: 10, acceptedStatus: 202, size: 16 });
     expect(burst.limited.length).toBeGreaterThan(0);
     expect(burst.accepted.length).toBeLessThanOrEqual(burst.maxAccepted);
@@ -91,7 +112,11 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
 
   it('runs reports on the replica: a row the replica has not replayed yet is not in the report, then is', async () => {
     const countDisk = async () => {
-      const r = await rest(api2.url, t.adminToken).post('/reports/query', { entity: 'events', filters: [{ field: 'type', op: 'eq', value: 'replica.check' }], aggregate: 'count' });
+      const r = await rest(api2.url, t.adminToken).post('/reports/query', {
+        entity: 'events',
+        filters: [{ field: 'type', op: 'eq', value: 'replica.check' }],
+        aggregate: 'count',
+      });
       expect(r.status).toBe(200);
       return r.body as { rows: Array<{ count: number }>; replica_lag_seconds?: number };
     };
@@ -101,12 +126,23 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     try {
       // The burst above may have used this second's budget: post until accepted.
       const posted = await eventually(async () => {
-        const r = await rest(api1.url).post('/events', { type: 'replica.check', source: 'r' }, { headers: { 'x-service-key': t.ingestKey } });
+        const r = await rest(api1.url).post(
+          '/events',
+          { type: 'replica.check', source: 'r' },
+          { headers: { 'x-service-key': t.ingestKey } },
+        );
         return r.status === 202 ? r : undefined;
       }, 30_000);
       expect(await rt.prisma.event.count({ where: { id: posted.body.id } })).toBe(1); // the primary has it
-      primaryLsn = (await rt.prisma.$queryRawUnsafe<Array<{ lsn: string }>>('SELECT pg_current_wal_lsn()::text AS lsn'))[0].lsn;
-      await eventually(async () => (await replica.query<{ paused: string }>('SELECT pg_get_wal_replay_pause_state() AS paused'))[0].paused === 'paused', 30_000);
+      primaryLsn = (
+        await rt.prisma.$queryRawUnsafe<Array<{ lsn: string }>>('SELECT pg_current_wal_lsn()::text AS lsn')
+      )[0].lsn;
+      await eventually(
+        async () =>
+          (await replica.query<{ paused: string }>('SELECT pg_get_wal_replay_pause_state() AS paused'))[0].paused ===
+          'paused',
+        30_000,
+      );
       const behind = await countDisk();
       expect(behind.rows).toEqual([{ count: 0 }]); // the replica does not: the report read there
       expect(behind.replica_lag_seconds).toBeGreaterThan(0);
@@ -117,7 +153,13 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     }
     // Once resumed, the replica replays what piled up meanwhile, every other test file's CREATE and DROP
     // DATABASE included (minutes on a loaded machine): wait for it to reach the insert, then for the report.
-    await eventually(async () => (await replica.query<{ ok: boolean }>(`SELECT pg_last_wal_replay_lsn() >= '${primaryLsn}'::pg_lsn AS ok`))[0].ok, 200_000, 500);
+    await eventually(
+      async () =>
+        (await replica.query<{ ok: boolean }>(`SELECT pg_last_wal_replay_lsn() >= '${primaryLsn}'::pg_lsn AS ok`))[0]
+          .ok,
+      200_000,
+      500,
+    );
     await eventually(async () => (await countDisk()).rows[0].count === 1, 60_000);
   }, 900_000);
 
@@ -125,7 +167,10 @@ describe('three service processes on a Redis Cluster and a Postgres replica', ()
     const client = wsClient(api2.url, t.adminToken);
     const sub = subscribe(client, 'subscription { tokenChanged { id change } }');
     await untilShardSubscribed(cluster, env.REDIS_PREFIX!, 'tokenChanged', t.tenantId);
-    const r = await ops(['token', 'create', '--email', t.admin.email, '--name', 'cli-on-cluster', '--json'], { ...env, DATA_DIR: nodeDataDir() });
+    const r = await ops(['token', 'create', '--email', t.admin.email, '--name', 'cli-on-cluster', '--json'], {
+      ...env,
+      DATA_DIR: nodeDataDir(),
+    });
     expect(r.code, r.stderr).toBe(0);
     const minted = JSON.parse(r.stdout) as { id: string };
     expect((await sub.next()).data.tokenChanged).toEqual({ id: minted.id, change: 'created' });

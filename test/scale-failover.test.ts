@@ -30,14 +30,26 @@ let t: BuiltTenant;
 beforeAll(async () => {
   [cluster, db] = await Promise.all([startRedisCluster({ masters: 3, replicasPerMaster: 1 }), createTestDatabase()]);
   // Re-drives after a lost job come sooner than the defaults, so the test ends sooner; nothing else changes.
-  env = clusterEnv(cluster, db.url, { INGEST_RATE_PER_SECOND: '10000', EVALUATE_SWEEP_AGE_MS: '3000', WEBHOOK_SWEEP_AFTER_MS: '3000' });
+  env = clusterEnv(cluster, db.url, {
+    INGEST_RATE_PER_SECOND: '10000',
+    EVALUATE_SWEEP_AGE_MS: '3000',
+    WEBHOOK_SWEEP_AFTER_MS: '3000',
+  });
   rt = clusterRuntime(env, db.url);
-  [api, worker] = await Promise.all([startServiceNode('api', { ...env, DATA_DIR: nodeDataDir() }), startServiceNode('worker', { ...env, DATA_DIR: nodeDataDir() })]);
+  [api, worker] = await Promise.all([
+    startServiceNode('api', { ...env, DATA_DIR: nodeDataDir() }),
+    startServiceNode('worker', { ...env, DATA_DIR: nodeDataDir() }),
+  ]);
   t = await buildTenant(rt);
   rcv = await startReceiver();
-  const hook = await gql(api.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-    input: { name: 'every probe', url: rcv.url, triggers: [{ on: 'EVENT', typeGlob: 'failover.*' }] },
-  });
+  const hook = await gql(
+    api.url,
+    t.adminToken,
+    'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+    {
+      input: { name: 'every probe', url: rcv.url, triggers: [{ on: 'EVENT', typeGlob: 'failover.*' }] },
+    },
+  );
   expect(hook.errors).toBeUndefined();
 }, 600_000);
 
@@ -65,7 +77,12 @@ function delivered(): Set<number> {
 
 /** The port of the master that serves the slot of `key`. */
 async function masterOfKey(key: string): Promise<number> {
-  const any = new Redis({ host: '127.0.0.1', port: (await cluster.masters())[0], lazyConnect: true, maxRetriesPerRequest: 1 });
+  const any = new Redis({
+    host: '127.0.0.1',
+    port: (await cluster.masters())[0],
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+  });
   any.on('error', () => undefined);
   await any.connect();
   const slot = Number(await any.call('CLUSTER', 'KEYSLOT', key));
@@ -118,10 +135,14 @@ describe('a Redis master fails over while events are ingested and delivered', ()
     await cluster.kill(victim);
 
     // Its replica takes the slots over; then the service must carry on by itself.
-    await eventually(async () => {
-      const masters = await cluster.masters();
-      return masters.length === 3 && !masters.includes(victim) && (await masterOfKey(deliveriesKey)) !== victim;
-    }, 120_000, 200);
+    await eventually(
+      async () => {
+        const masters = await cluster.masters();
+        return masters.length === 3 && !masters.includes(victim) && (await masterOfKey(deliveriesKey)) !== victim;
+      },
+      120_000,
+      200,
+    );
     const afterFailover = n;
     await eventually(async () => [...accepted.keys()].filter((p) => p >= afterFailover).length >= 20, 120_000);
     await eventually(async () => [...delivered()].some((p) => p >= afterFailover), 120_000);
@@ -131,11 +152,15 @@ describe('a Redis master fails over while events are ingested and delivered', ()
     // The subscriber from before the failure hears what is posted after it (pub/sub is at most once:
     // posts go on until one is heard).
     const afterLoad: string[] = [];
-    await eventually(async () => {
-      const id = await post();
-      if (id) afterLoad.push(id);
-      return afterLoad.some((x) => heard.has(x));
-    }, 60_000, 200);
+    await eventually(
+      async () => {
+        const id = await post();
+        if (id) afterLoad.push(id);
+        return afterLoad.some((x) => heard.has(x));
+      },
+      60_000,
+      200,
+    );
     sub.dispose();
     await client.dispose();
 
@@ -147,6 +172,8 @@ describe('a Redis master fails over while events are ingested and delivered', ()
     await eventually(async () => [...accepted.keys()].every((p) => delivered().has(p)), 180_000, 200);
     const missing = [...accepted.keys()].filter((p) => !delivered().has(p));
     expect(missing).toEqual([]);
-    console.log(`failover: ${accepted.size} accepted (${refused} refused or cut off during the election), ${rcv.requests.length} delivery requests for ${delivered().size} events`);
+    console.log(
+      `failover: ${accepted.size} accepted (${refused} refused or cut off during the election), ${rcv.requests.length} delivery requests for ${delivered().size} events`,
+    );
   }, 600_000);
 });

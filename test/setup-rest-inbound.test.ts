@@ -19,7 +19,13 @@ describe('inbound webhooks and ingest keys over REST', () => {
     expect(created.body).toMatchObject({ kind: 'events', previous_secret_valid_until: null });
     expect(created.body.url).toBe(`${s.url}/api/v1/webhooks/${created.body.slug}`);
     const post = (secret: string) => {
-      const raw = JSON.stringify({ source: 'github', kind: 'deploy.finished', severity: 'info', labels: {}, payload: {} });
+      const raw = JSON.stringify({
+        source: 'github',
+        kind: 'deploy.finished',
+        severity: 'info',
+        labels: {},
+        payload: {},
+      });
       return call(created.body.url, 'POST', '', { headers: { 'X-Service-Signature': sign(secret, raw) }, raw });
     };
     expect((await post(created.body.secret)).status).toBe(202);
@@ -29,7 +35,9 @@ describe('inbound webhooks and ingest keys over REST', () => {
     const mine = listed.body.items.find((w: { id: string }) => w.id === created.body.id);
     expect(mine).toMatchObject({ slug: created.body.slug, url: created.body.url });
     expect(mine.secret).toBeUndefined();
-    expect((await admin.get('/inbound-webhooks?kind=sot')).body.items.some((w: { id: string }) => w.id === created.body.id)).toBe(false);
+    expect(
+      (await admin.get('/inbound-webhooks?kind=sot')).body.items.some((w: { id: string }) => w.id === created.body.id),
+    ).toBe(false);
 
     const rotated = await admin.post(`/inbound-webhooks/${created.body.id}/rotate-secret`);
     expect(rotated.status).toBe(200);
@@ -40,12 +48,14 @@ describe('inbound webhooks and ingest keys over REST', () => {
     expect((await post('whsec_wrong')).status).toBe(401);
   });
 
-  it('401, 403 for a member, 404 for another tenant\'s inbound webhook, 422 naming the field', async () => {
+  it("401, 403 for a member, 404 for another tenant's inbound webhook, 422 naming the field", async () => {
     expect((await rest(s.url).get('/inbound-webhooks')).status).toBe(401);
     const member = rest(s.url, memberToken);
     expect((await member.post('/inbound-webhooks', { name: 'nope' })).status).toBe(403);
     const theirs = await rest(s.url, other.adminToken).post('/inbound-webhooks', { name: `theirs ${uniq()}` });
-    expect((await rest(s.url, t.adminToken).post(`/inbound-webhooks/${theirs.body.id}/rotate-secret`)).status).toBe(404);
+    expect((await rest(s.url, t.adminToken).post(`/inbound-webhooks/${theirs.body.id}/rotate-secret`)).status).toBe(
+      404,
+    );
     const noName = await rest(s.url, t.adminToken).post('/inbound-webhooks', {});
     expect(noName.status).toBe(422);
     expect(locs(noName.body)).toEqual(['body.name']);

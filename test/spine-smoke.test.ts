@@ -40,6 +40,7 @@ describe('service spine', () => {
     // A pipeline made now is what ioredis' auto-pipelining fills: a command defined after it exists is
     // missing from it, and ioredis then crashes the process (src/server/redis-commands.ts).
     const pipeline = s.app.rt.redis.pipeline() as unknown as Record<string, unknown>;
-    for (const command of ['rlflxIncr', 'opsWebhookReceiversAdmit']) expect(typeof pipeline[command], command).toBe('function');
+    for (const command of ['rlflxIncr', 'opsWebhookReceiversAdmit'])
+      expect(typeof pipeline[command], command).toBe('function');
   });
 });

@@ -13,7 +13,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { eventually } from './helpers/http.js';
-import { alive, commandLine, descendants, freePort, portOpen, startServiceProcess, type StartedProcess } from './helpers/processes.js';
+import {
+  alive,
+  commandLine,
+  descendants,
+  freePort,
+  portOpen,
+  startServiceProcess,
+  type StartedProcess,
+} from './helpers/processes.js';
 
 const started: StartedProcess[] = [];
 const dirs: string[] = [];
@@ -32,7 +40,18 @@ async function npmStart(ownGroup = false): Promise<StartedProcess & { dataDir: s
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-start-'));
   dirs.push(dataDir);
   if (stoppedDataDir) fs.cpSync(stoppedDataDir, dataDir, { recursive: true });
-  const svc = await startServiceProcess('npm', ['start'], { DATA_DIR: dataDir, PORT: String(await freePort()), DATABASE_URL: undefined, REDIS_URL: undefined, BOOTSTRAP_DEMO: 'true' }, { ownGroup });
+  const svc = await startServiceProcess(
+    'npm',
+    ['start'],
+    {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      DATABASE_URL: undefined,
+      REDIS_URL: undefined,
+      BOOTSTRAP_DEMO: 'true',
+    },
+    { ownGroup },
+  );
   started.push(svc);
   return { ...svc, dataDir };
 }
@@ -57,7 +76,9 @@ async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.
   const clean = exit.code === 0 || (npmSignalled && exit.code === null && exit.signal === signal);
   expect(clean, `exit ${JSON.stringify(exit)}; output:\n${svc.stdout()}`).toBe(true);
   await eventually(async () => !(await portOpen(svc.port)), 30_000);
-  const left = await eventually(async () => (tree.every((pid) => !alive(pid)) ? [] : null), 30_000).catch(() => tree.filter(alive).map((p) => `${p} ${commandLine(p)}`));
+  const left = await eventually(async () => (tree.every((pid) => !alive(pid)) ? [] : null), 30_000).catch(() =>
+    tree.filter(alive).map((p) => `${p} ${commandLine(p)}`),
+  );
   expect(left).toEqual([]);
   // The server logs the signal as it stops; after a group signal npm may exit before that line is written
   // or read: wait for the pipes to be read to the end (every writer is gone by now).
@@ -67,25 +88,33 @@ async function stopsCleanly(svc: StartedProcess, target: number, signal: NodeJS.
 }
 
 describe('npm start and signals', () => {
-  it('SIGTERM to the npm process stops the server and every child; the banner names the console, /docs and /graphql', { timeout: 180_000 }, async () => {
-    const svc = await npmStart();
-    // The banner follows the listening line, possibly in a later read of the pipe.
-    await eventually(async () => svc.stdout().includes(`Console: ${svc.url}/`), 30_000);
-    expect(svc.stdout()).toContain(`${svc.url}/docs`);
-    expect(svc.stdout()).toContain(`${svc.url}/graphql`);
-    await stopsCleanly(svc, svc.child.pid!, 'SIGTERM');
-    stoppedDataDir = svc.dataDir;
-  });
+  it(
+    'SIGTERM to the npm process stops the server and every child; the banner names the console, /docs and /graphql',
+    { timeout: 180_000 },
+    async () => {
+      const svc = await npmStart();
+      // The banner follows the listening line, possibly in a later read of the pipe.
+      await eventually(async () => svc.stdout().includes(`Console: ${svc.url}/`), 30_000);
+      expect(svc.stdout()).toContain(`${svc.url}/docs`);
+      expect(svc.stdout()).toContain(`${svc.url}/graphql`);
+      await stopsCleanly(svc, svc.child.pid!, 'SIGTERM');
+      stoppedDataDir = svc.dataDir;
+    },
+  );
 
   it('SIGINT to the npm process stops the server and every child', { timeout: 180_000 }, async () => {
     const svc = await npmStart();
     await stopsCleanly(svc, svc.child.pid!, 'SIGINT');
   });
 
-  it('Ctrl-C in a terminal (SIGINT to npm and node at once, and forwarded by npm) stops everything with exit code 0', { timeout: 180_000 }, async () => {
-    const svc = await npmStart(true);
-    await stopsCleanly(svc, -svc.child.pid!, 'SIGINT');
-  });
+  it(
+    'Ctrl-C in a terminal (SIGINT to npm and node at once, and forwarded by npm) stops everything with exit code 0',
+    { timeout: 180_000 },
+    async () => {
+      const svc = await npmStart(true);
+      await stopsCleanly(svc, -svc.child.pid!, 'SIGINT');
+    },
+  );
 
   it('SIGTERM to the node server under npm stops it, its children and npm', { timeout: 180_000 }, async () => {
     const svc = await npmStart();

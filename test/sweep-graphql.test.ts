@@ -4,12 +4,7 @@
  * → NOT_FOUND (or null) and nothing changed. No response is a 5xx. Shared set-up: test/sweep/suite.ts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  getNamedType,
-  isInputObjectType,
-  isNonNullType,
-  type GraphQLInputType,
-} from 'graphql';
+import { getNamedType, isInputObjectType, isNonNullType, type GraphQLInputType } from 'graphql';
 import { snapshotTenant } from './sweep/world.js';
 import { a, b, bWorld, count, expectUnchanged, fiveHundreds, memberToken, s, useSweepSuite } from './sweep/suite.js';
 import { scopesOf } from './sweep/rest-cases.js';
@@ -24,11 +19,15 @@ describe('GraphQL root field sweep', () => {
       if (!scopes) continue;
       const query = documentFor(kind, name, field, {});
       const anon = await graphql(query);
-      expect(anon.errors?.[0]?.extensions?.code, `${name} anonymously: ${JSON.stringify(anon.errors)}`).toBe('UNAUTHENTICATED');
+      expect(anon.errors?.[0]?.extensions?.code, `${name} anonymously: ${JSON.stringify(anon.errors)}`).toBe(
+        'UNAUTHENTICATED',
+      );
       count('graphql', 'anonymous → UNAUTHENTICATED');
       if (!scopes.admin) continue;
       const member = await graphql(query, memberToken);
-      expect(member.errors?.[0]?.extensions?.code, `${name} as a member: ${JSON.stringify(member.errors)}`).toBe('FORBIDDEN');
+      expect(member.errors?.[0]?.extensions?.code, `${name} as a member: ${JSON.stringify(member.errors)}`).toBe(
+        'FORBIDDEN',
+      );
       count('graphql', 'member on admin field → FORBIDDEN');
     }
   });
@@ -37,20 +36,43 @@ describe('GraphQL root field sweep', () => {
     const before = await snapshotTenant(s.app.rt, b.tenantId);
     let cases = 0;
     for (const { kind, name, field } of rootFields()) {
-      const ids = field.args.filter((x) => isNonNullType(x.type) && (getNamedType(x.type).name === 'ID' || isInputObjectType(getNamedType(x.type)) && Object.values((getNamedType(x.type) as never as { getFields(): Record<string, { type: GraphQLInputType; name: string }> }).getFields()).some((f) => isNonNullType(f.type) && getNamedType(f.type).name === 'ID')));
+      const ids = field.args.filter(
+        (x) =>
+          isNonNullType(x.type) &&
+          (getNamedType(x.type).name === 'ID' ||
+            (isInputObjectType(getNamedType(x.type)) &&
+              Object.values(
+                (
+                  getNamedType(x.type) as never as {
+                    getFields(): Record<string, { type: GraphQLInputType; name: string }>;
+                  }
+                ).getFields(),
+              ).some((f) => isNonNullType(f.type) && getNamedType(f.type).name === 'ID'))),
+      );
       if (!ids.length || !scopesOf(field)) continue;
       const entity = rootEntityOf(name, field);
-      if (!bWorld[entity] && ids.some((x) => x.name === 'id')) throw new Error(`${name}: no '${entity}' in the sweep's world. Add a builder for it in test/sweep/world.ts.`);
+      if (!bWorld[entity] && ids.some((x) => x.name === 'id'))
+        throw new Error(`${name}: no '${entity}' in the sweep's world. Add a builder for it in test/sweep/world.ts.`);
       const call = restShapedCall(name, bWorld) ?? { query: documentFor(kind, name, field, bWorld), variables: {} };
       const res = await graphql(call.query, a.adminToken, call.variables);
-      const error = res.errors?.[0] as { extensions?: { code?: string; fields?: Array<{ loc: string[] }> } } | undefined;
+      const error = res.errors?.[0] as
+        { extensions?: { code?: string; fields?: Array<{ loc: string[] }> } } | undefined;
       const value = res.data?.[name];
       // A list of ids (`nodes(ids:)`) answers null at each position the caller may not see.
-      const nothing = value === null || res.data === null || (Array.isArray(value) && value.length > 0 && value.every((v) => v === null));
+      const nothing =
+        value === null ||
+        res.data === null ||
+        (Array.isArray(value) && value.length > 0 && value.every((v) => v === null));
       // An id in the path or the root `id` argument is NOT_FOUND; an id inside an input (a reference such
       // as `input.deviceId`) is a validation failure naming that field, the same as for an id that never existed.
-      const refusedReference = error?.extensions?.code === 'BAD_USER_INPUT' && !!error.extensions.fields?.length && error.extensions.fields.every((f) => /id$/i.test(f.loc.at(-1) ?? ''));
-      expect(error?.extensions?.code === 'NOT_FOUND' || refusedReference || (nothing && !res.errors), `${name} with the other tenant's ids: ${JSON.stringify(res)}`).toBe(true);
+      const refusedReference =
+        error?.extensions?.code === 'BAD_USER_INPUT' &&
+        !!error.extensions.fields?.length &&
+        error.extensions.fields.every((f) => /id$/i.test(f.loc.at(-1) ?? ''));
+      expect(
+        error?.extensions?.code === 'NOT_FOUND' || refusedReference || (nothing && !res.errors),
+        `${name} with the other tenant's ids: ${JSON.stringify(res)}`,
+      ).toBe(true);
       count('graphql', "other tenant's id → NOT_FOUND");
       cases++;
     }

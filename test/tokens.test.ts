@@ -31,7 +31,14 @@ describe('minting a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: 'ci', description: 'deploys' });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ id: expect.any(String), name: 'ci', description: 'deploys', status: 'active', expires_at: null, created_at: expect.any(String) });
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      name: 'ci',
+      description: 'deploys',
+      status: 'active',
+      expires_at: null,
+      created_at: expect.any(String),
+    });
     expect(res.body.token).toMatch(/^spat_[\w-]{40,}$/);
     expect(res.body.token.startsWith(res.body.token_prefix)).toBe(true);
     expect(res.body.token_prefix.length).toBeLessThan(16);
@@ -51,7 +58,14 @@ describe('minting a PAT', () => {
     expect(Array.isArray(list.body)).toBe(true);
     expect(list.body.map((x: { name: string }) => x.name).slice(0, 2)).toEqual(['b', 'a']);
     expect(list.body[0]).toEqual(
-      expect.objectContaining({ id: b.body.id, status: 'active', last_used_at: null, revoked_at: null, expires_at: null, token_prefix: b.body.token_prefix }),
+      expect.objectContaining({
+        id: b.body.id,
+        status: 'active',
+        last_used_at: null,
+        revoked_at: null,
+        expires_at: null,
+        token_prefix: b.body.token_prefix,
+      }),
     );
     expect(list.body).toHaveLength(3); // the factory's token too
     expect(a.status).toBe(201);
@@ -77,14 +91,18 @@ describe('minting a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: `d${days}`, expires_in_days: days });
     expect(res.status).toBe(201);
-    expect(Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + days * DAY))).toBeLessThan(60_000);
+    expect(
+      Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + days * DAY)),
+    ).toBeLessThan(60_000);
   });
 
   it.each([0, 4000, 'x', 1.5, '30'])('answers 422 naming expires_in_days for %j', async (value) => {
     const m = await member();
     const res = await mint(m.token, { name: 'bad', expires_in_days: value });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([expect.objectContaining({ loc: ['body', 'expires_in_days'], msg: expect.any(String) })]);
+    expect(res.body.detail).toEqual([
+      expect.objectContaining({ loc: ['body', 'expires_in_days'], msg: expect.any(String) }),
+    ]);
   });
 
   it('answers 422 naming name when it is missing, and listing every offending field', async () => {
@@ -97,9 +115,15 @@ describe('minting a PAT', () => {
 
   it('answers BAD_USER_INPUT naming the input field expiresInDays over GraphQL', async () => {
     const m = await member();
-    const g = await gql(s.url, m.token, 'mutation { createToken(input: { name: "g", expiresInDays: 4000 }) { token } }');
+    const g = await gql(
+      s.url,
+      m.token,
+      'mutation { createToken(input: { name: "g", expiresInDays: 4000 }) { token } }',
+    );
     expect(g.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
-    expect((g.errors?.[0].extensions?.fields as Array<{ loc: string[] }>).map((f) => f.loc)).toEqual([['input', 'expiresInDays']]);
+    expect((g.errors?.[0].extensions?.fields as Array<{ loc: string[] }>).map((f) => f.loc)).toEqual([
+      ['input', 'expiresInDays'],
+    ]);
   });
 
   it('answers 401 without a credential', async () => {
@@ -113,7 +137,10 @@ describe('using a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: 'short', expires_in_days: 1 });
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
-    await s.app.rt.prisma.accessToken.update({ where: { id: res.body.id }, data: { expiresAt: new Date(s.app.rt.clock.now().getTime() - 1000) } });
+    await s.app.rt.prisma.accessToken.update({
+      where: { id: res.body.id },
+      data: { expiresAt: new Date(s.app.rt.clock.now().getTime() - 1000) },
+    });
     const me = await rest(s.url, res.body.token).get('/auth/me');
     expect(me.status).toBe(401);
     expect(me.body.detail).toMatch(/expired/);
@@ -124,7 +151,8 @@ describe('using a PAT', () => {
   it('writes last_used_at at most once a minute', async () => {
     const m = await member();
     const { body: tok } = await mint(m.token, { name: 'used' });
-    const lastUsed = async () => (await s.app.rt.prisma.accessToken.findUniqueOrThrow({ where: { id: tok.id } })).lastUsedAt;
+    const lastUsed = async () =>
+      (await s.app.rt.prisma.accessToken.findUniqueOrThrow({ where: { id: tok.id } })).lastUsedAt;
     expect(await lastUsed()).toBeNull();
     await rest(s.url, tok.token).get('/auth/me');
     const first = await lastUsed();
@@ -151,8 +179,14 @@ describe('using a PAT', () => {
   ])('answers 401 with a JSON detail for %s', async (_what, authorization) => {
     const res = await call(s.url + '/api/v1', 'GET', '/auth/me', { headers: authorization ? { authorization } : {} });
     expect(res.status).toBe(401);
-    expect(res.body).toEqual({ code: expect.stringMatching(/^(UNAUTHENTICATED|TOKEN_INVALID|CREDENTIAL_MALFORMED|SESSION_EXPIRED)$/), detail: expect.any(String) });
-    const g = await call(s.url, 'POST', '/graphql', { headers: authorization ? { authorization } : {}, body: { query: '{ me { email } }' } });
+    expect(res.body).toEqual({
+      code: expect.stringMatching(/^(UNAUTHENTICATED|TOKEN_INVALID|CREDENTIAL_MALFORMED|SESSION_EXPIRED)$/),
+      detail: expect.any(String),
+    });
+    const g = await call(s.url, 'POST', '/graphql', {
+      headers: authorization ? { authorization } : {},
+      body: { query: '{ me { email } }' },
+    });
     expect(g.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });
@@ -169,7 +203,10 @@ describe('revoking a PAT', () => {
     expect(me.status).toBe(401);
     expect(me.body.detail).toMatch(/revoked/);
     const list = await rest(s.url, m.token).get('/auth/tokens');
-    expect(list.body.find((x: { id: string }) => x.id === tok.id)).toMatchObject({ status: 'revoked', revoked_at: expect.any(String) });
+    expect(list.body.find((x: { id: string }) => x.id === tok.id)).toMatchObject({
+      status: 'revoked',
+      revoked_at: expect.any(String),
+    });
   });
 
   it('lets a token revoke itself', async () => {
@@ -192,7 +229,10 @@ describe('reactivating a PAT', () => {
     const m = await member();
     const { body: tok } = await mint(m.token, { name: 'back' });
     await rest(s.url, m.token).delete(`/auth/tokens/${tok.id}`);
-    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 6 * DAY) } });
+    await s.app.rt.prisma.accessToken.update({
+      where: { id: tok.id },
+      data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 6 * DAY) },
+    });
     const res = await rest(s.url, m.token).post(`/auth/tokens/${tok.id}/reactivate`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: tok.id, status: 'active', revoked_at: null });
@@ -203,7 +243,10 @@ describe('reactivating a PAT', () => {
     const m = await member();
     const { body: tok } = await mint(m.token, { name: 'late' });
     await rest(s.url, m.token).delete(`/auth/tokens/${tok.id}`);
-    await s.app.rt.prisma.accessToken.update({ where: { id: tok.id }, data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 7 * DAY - 60_000) } });
+    await s.app.rt.prisma.accessToken.update({
+      where: { id: tok.id },
+      data: { revokedAt: new Date(s.app.rt.clock.now().getTime() - 7 * DAY - 60_000) },
+    });
     const res = await rest(s.url, m.token).post(`/auth/tokens/${tok.id}/reactivate`);
     expect(res.status).toBe(409);
     expect(res.body.detail).toMatch(/7 days/);
@@ -226,14 +269,21 @@ describe('rotating a PAT', () => {
     expect(res.body.token).toMatch(/^spat_/);
     expect(res.body.id).not.toBe(old.id);
     expect(res.body.name).toBe('rot');
-    expect(Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + 30 * DAY))).toBeLessThan(60_000);
+    expect(
+      Math.abs(new Date(res.body.expires_at).getTime() - (s.app.rt.clock.now().getTime() + 30 * DAY)),
+    ).toBeLessThan(60_000);
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
     expect((await rest(s.url, old.token).get('/auth/me')).status).toBe(200);
     const list = await rest(s.url, m.token).get('/auth/tokens');
     const oldRow = list.body.find((x: { id: string }) => x.id === old.id);
-    expect(Math.abs(new Date(oldRow.grace_until).getTime() - (s.app.rt.clock.now().getTime() + DAY))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(oldRow.grace_until).getTime() - (s.app.rt.clock.now().getTime() + DAY))).toBeLessThan(
+      60_000,
+    );
 
-    await s.app.rt.prisma.accessToken.update({ where: { id: old.id }, data: { graceUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
+    await s.app.rt.prisma.accessToken.update({
+      where: { id: old.id },
+      data: { graceUntil: new Date(s.app.rt.clock.now().getTime() - 1000) },
+    });
     expect((await rest(s.url, old.token).get('/auth/me')).status).toBe(401);
     expect((await rest(s.url, res.body.token).get('/auth/me')).status).toBe(200);
   });
@@ -241,8 +291,16 @@ describe('rotating a PAT', () => {
   it('rotates over GraphQL too', async () => {
     const m = await member();
     const { body: old } = await mint(m.token, { name: 'g-rot' });
-    const g = await gql(s.url, m.token, 'mutation($id: ID!) { rotateToken(id: $id) { token accessToken { id name status } } }', { id: old.id });
-    expect(g.data.rotateToken).toMatchObject({ token: expect.stringMatching(/^spat_/), accessToken: { name: 'g-rot', status: 'ACTIVE' } });
+    const g = await gql(
+      s.url,
+      m.token,
+      'mutation($id: ID!) { rotateToken(id: $id) { token accessToken { id name status } } }',
+      { id: old.id },
+    );
+    expect(g.data.rotateToken).toMatchObject({
+      token: expect.stringMatching(/^spat_/),
+      accessToken: { name: 'g-rot', status: 'ACTIVE' },
+    });
   });
 
   it('answers 409 for a revoked token', async () => {

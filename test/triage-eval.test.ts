@@ -30,7 +30,18 @@ function judge(label: string, outcomes: Outcome[]): void {
 it('has at least 30 incidents covering every relation kind and a no-cause case, each with a distractor closer in time', () => {
   expect(INCIDENTS.length).toBeGreaterThanOrEqual(30);
   const kinds = new Set(INCIDENTS.map((i) => i.relation));
-  for (const k of ['same_device', 'shared_label', 'dedup_label', 'same_source', 'site', 'gpu_node', 'integration', 'precursor', 'none']) expect(kinds, k).toContain(k);
+  for (const k of [
+    'same_device',
+    'shared_label',
+    'dedup_label',
+    'same_source',
+    'site',
+    'gpu_node',
+    'integration',
+    'precursor',
+    'none',
+  ])
+    expect(kinds, k).toContain(k);
   for (const i of INCIDENTS) {
     expect(i.distractors.length, i.name).toBeGreaterThan(0);
     if (i.cause) expect(Math.min(...i.distractors.map((d) => d.minutes)), i.name).toBeLessThan(i.cause.minutes);
@@ -54,7 +65,11 @@ describe('builtin provider', () => {
       expect(o.top.relations.length, o.incident.name).toBeGreaterThan(0);
       expect(o.top.cause, o.incident.name).toMatch(/same |site|GPU|integration|precursor/);
     }
-    for (const o of outcomes.filter((x) => !x.incident.cause)) expect(o.triage.likely_causes.filter((c: any) => c.evidence.some((e: any) => e.kind === 'event')), o.incident.name).toEqual([]);
+    for (const o of outcomes.filter((x) => !x.incident.cause))
+      expect(
+        o.triage.likely_causes.filter((c: any) => c.evidence.some((e: any) => e.kind === 'event')),
+        o.incident.name,
+      ).toEqual([]);
   }, 600_000);
 });
 
@@ -64,7 +79,14 @@ describe('openai provider against the scripted server', () => {
   beforeAll(async () => {
     model = await startScriptedModel();
     s = await startTestServer({
-      env: { INGEST_RATE_PER_SECOND: '1000', ASSISTANT_PROVIDER: 'openai', ASSISTANT_BASE_URL: model.baseUrl, ASSISTANT_MODEL: 'scripted-model', ASSISTANT_TIMEOUT_MS: '10000', ASSISTANT_URL_ALLOWLIST: '127.0.0.1' },
+      env: {
+        INGEST_RATE_PER_SECOND: '1000',
+        ASSISTANT_PROVIDER: 'openai',
+        ASSISTANT_BASE_URL: model.baseUrl,
+        ASSISTANT_MODEL: 'scripted-model',
+        ASSISTANT_TIMEOUT_MS: '10000',
+        ASSISTANT_URL_ALLOWLIST: '127.0.0.1',
+      },
     });
   });
   afterAll(async () => {
@@ -86,7 +108,9 @@ describe('openai provider against the scripted server', () => {
       : noisy
         ? [{ cause: `${noisy.type} right before the alert`, confidence: 'high', evidence: [noisy.id] }]
         : [];
-    return { content: JSON.stringify({ summary: top ? `Most likely ${top.type}.` : 'Unclear.', likely_causes: causes }) };
+    return {
+      content: JSON.stringify({ summary: top ? `Most likely ${top.type}.` : 'Unclear.', likely_causes: causes }),
+    };
   }
 
   it('gets the ranked facts with relations spelled out, and its answers pass the same evaluation', async () => {

@@ -16,7 +16,10 @@ let person: { id: string };
 beforeAll(async () => {
   s = await startTestServer();
   t = await buildTenant(s.app.rt);
-  serviceAdminToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId, { kind: 'service', role: 'admin' }));
+  serviceAdminToken = await buildToken(
+    s.app.rt,
+    await buildUser(s.app.rt, t.tenantId, { kind: 'service', role: 'admin' }),
+  );
   person = await buildUser(s.app.rt, t.tenantId, { role: 'member' });
 });
 
@@ -30,29 +33,62 @@ const refused = (res: { data?: unknown; errors?: Array<{ extensions?: Record<str
 
 describe('a service user with the admin role', () => {
   it('cannot demote the human admin, nor promote anyone', async () => {
-    refused(await gql(s.url, serviceAdminToken, `mutation { setUserRole(userId: "${t.admin.id}", role: MEMBER) { id role } }`));
-    refused(await gql(s.url, serviceAdminToken, `mutation { setUserRole(userId: "${person.id}", role: ADMIN) { id role } }`));
-    const rows = await s.app.rt.prisma.user.findMany({ where: { id: { in: [t.admin.id, person.id] } }, select: { id: true, role: true } });
-    expect(Object.fromEntries(rows.map((r) => [r.id, r.role]))).toEqual({ [t.admin.id]: 'admin', [person.id]: 'member' });
+    refused(
+      await gql(
+        s.url,
+        serviceAdminToken,
+        `mutation { setUserRole(userId: "${t.admin.id}", role: MEMBER) { id role } }`,
+      ),
+    );
+    refused(
+      await gql(s.url, serviceAdminToken, `mutation { setUserRole(userId: "${person.id}", role: ADMIN) { id role } }`),
+    );
+    const rows = await s.app.rt.prisma.user.findMany({
+      where: { id: { in: [t.admin.id, person.id] } },
+      select: { id: true, role: true },
+    });
+    expect(Object.fromEntries(rows.map((r) => [r.id, r.role]))).toEqual({
+      [t.admin.id]: 'admin',
+      [person.id]: 'member',
+    });
   });
 
   it("cannot reset a person's password", async () => {
-    const before = await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: person.id }, select: { passwordHash: true } });
+    const before = await s.app.rt.prisma.user.findUniqueOrThrow({
+      where: { id: person.id },
+      select: { passwordHash: true },
+    });
     refused(await gql(s.url, serviceAdminToken, `mutation { resetUserPassword(userId: "${person.id}") { password } }`));
-    expect(await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: person.id }, select: { passwordHash: true } })).toEqual(before);
+    expect(
+      await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: person.id }, select: { passwordHash: true } }),
+    ).toEqual(before);
   });
 
   it('cannot create users', async () => {
-    refused(await gql(s.url, serviceAdminToken, 'mutation { createUser(input: { email: "made-by-a-bot@example.test", password: "longenough1", role: ADMIN }) { id } }'));
+    refused(
+      await gql(
+        s.url,
+        serviceAdminToken,
+        'mutation { createUser(input: { email: "made-by-a-bot@example.test", password: "longenough1", role: ADMIN }) { id } }',
+      ),
+    );
     expect(await s.app.rt.prisma.user.count({ where: { email: 'made-by-a-bot@example.test' } })).toBe(0);
   });
 });
 
 describe('a human admin', () => {
   it('still creates users, changes roles and resets passwords', async () => {
-    const created = await gql(s.url, t.adminToken, 'mutation { createUser(input: { email: "made-by-a-person@example.test", password: "longenough1" }) { id } }');
+    const created = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { createUser(input: { email: "made-by-a-person@example.test", password: "longenough1" }) { id } }',
+    );
     expect(created.errors).toBeUndefined();
-    const promoted = await gql(s.url, t.adminToken, `mutation { setUserRole(userId: "${person.id}", role: ADMIN) { role } }`);
+    const promoted = await gql(
+      s.url,
+      t.adminToken,
+      `mutation { setUserRole(userId: "${person.id}", role: ADMIN) { role } }`,
+    );
     expect(promoted.data.setUserRole.role).toBe('ADMIN');
     const reset = await gql(s.url, t.adminToken, `mutation { resetUserPassword(userId: "${person.id}") { password } }`);
     expect(reset.data.resetUserPassword.password).toBeTruthy();

@@ -18,14 +18,23 @@ afterAll(async () => {
   await s?.stop();
 });
 
-const CREATE_USER = 'mutation($input: CreateUserInput!) { createUser(input: $input) { id email role kind tenant { id } } }';
-const AUDIT = '{ auditLog(first: 100) { edges { node { action credentialKind targetType targetId createdAt actor { id email } } } } }';
+const CREATE_USER =
+  'mutation($input: CreateUserInput!) { createUser(input: $input) { id email role kind tenant { id } } }';
+const AUDIT =
+  '{ auditLog(first: 100) { edges { node { action credentialKind targetType targetId createdAt actor { id email } } } } }';
 
 function email(): string {
   return `u-${crypto.randomBytes(4).toString('hex')}@example.test`;
 }
 
-type AuditRow = { action: string; credentialKind: string; targetType: string | null; targetId: string | null; createdAt: string; actor: { id: string; email: string } | null };
+type AuditRow = {
+  action: string;
+  credentialKind: string;
+  targetType: string | null;
+  targetId: string | null;
+  createdAt: string;
+  actor: { id: string; email: string } | null;
+};
 
 async function auditRows(token: string): Promise<AuditRow[]> {
   const r = await gql(s.url, token, AUDIT);
@@ -38,7 +47,10 @@ describe('users query', () => {
     const r = await gql(s.url, t.adminToken, '{ users { id email role kind } }');
     expect(r.status).toBe(200);
     const emails = r.data.users.map((u: { email: string }) => u.email).sort();
-    const tenantUsers = await s.app.rt.prisma.user.findMany({ where: { tenantId: t.tenantId }, select: { email: true } });
+    const tenantUsers = await s.app.rt.prisma.user.findMany({
+      where: { tenantId: t.tenantId },
+      select: { email: true },
+    });
     expect(emails).toEqual(tenantUsers.map((u) => u.email).sort()); // every user of the tenant
     expect(emails).toContain(t.admin.email);
     expect(emails).not.toContain(other.admin.email); // and no one else's
@@ -60,7 +72,13 @@ describe('createUser', () => {
   it('lets an admin create a member who can then log in', async () => {
     const e = email();
     const r = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: e, password: 'member-pass-1' } });
-    expect(r.data.createUser).toEqual({ id: expect.any(String), email: e, role: 'MEMBER', kind: 'HUMAN', tenant: { id: t.tenantId } });
+    expect(r.data.createUser).toEqual({
+      id: expect.any(String),
+      email: e,
+      role: 'MEMBER',
+      kind: 'HUMAN',
+      tenant: { id: t.tenantId },
+    });
     expect((await rest(s.url).post('/auth/login', { email: e, password: 'member-pass-1' })).status).toBe(200);
   });
 
@@ -73,7 +91,12 @@ describe('createUser', () => {
     expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id } })).passwordHash).toBeNull();
     expect((await rest(s.url).post('/auth/login', { email: e, password: 'member-pass-1' })).status).toBe(401);
     // A PAT minted for it by an admin authenticates as the service user.
-    const minted = await gql(s.url, t.adminToken, 'mutation($input: CreateTokenInput!) { createToken(input: $input) { token } }', { input: { name: 'ci', userId: id } });
+    const minted = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateTokenInput!) { createToken(input: $input) { token } }',
+      { input: { name: 'ci', userId: id } },
+    );
     expect(minted.errors).toBeUndefined();
     const me = await rest(s.url, minted.data.createToken.token).get('/auth/me');
     expect(me.status).toBe(200);
@@ -82,7 +105,9 @@ describe('createUser', () => {
 
   it('answers FORBIDDEN to a member and creates nothing', async () => {
     const e = email();
-    const r = await gql(s.url, memberToken, CREATE_USER, { input: { email: e, password: 'member-pass-1', role: 'ADMIN' } });
+    const r = await gql(s.url, memberToken, CREATE_USER, {
+      input: { email: e, password: 'member-pass-1', role: 'ADMIN' },
+    });
     expect(r.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(await s.app.rt.prisma.user.findUnique({ where: { email: e } })).toBeNull();
   });
@@ -103,7 +128,9 @@ describe('createUser', () => {
     expect(r.errors?.[0].extensions?.code).toBe('CONFLICT');
     // Nothing was created: each address still belongs to exactly its first user.
     expect(await s.app.rt.prisma.user.count({ where: { email: { in: [t.admin.email, other.admin.email] } } })).toBe(2);
-    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: other.admin.email } })).tenantId).toBe(other.tenantId);
+    expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: other.admin.email } })).tenantId).toBe(
+      other.tenantId,
+    );
   });
 });
 
@@ -113,16 +140,31 @@ describe('audit log', () => {
     const created = await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email() } });
     const id = created.data.createUser.id;
     const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
-    expect(row).toMatchObject({ action: 'createUser', credentialKind: 'PAT', targetType: 'User', actor: { id: t.admin.id, email: t.admin.email } });
+    expect(row).toMatchObject({
+      action: 'createUser',
+      credentialKind: 'PAT',
+      targetType: 'User',
+      actor: { id: t.admin.id, email: t.admin.email },
+    });
     expect(new Date(row.createdAt).getTime()).toBeGreaterThanOrEqual(before);
   });
 
   it('records a mutation made with a session as credential kind session', async () => {
-    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body.access_token;
-    const minted = await gql(s.url, jwt, 'mutation { createToken(input: { name: "from-session" }) { accessToken { id } } }');
+    const jwt = (await rest(s.url).post('/auth/login', { email: t.admin.email, password: t.adminPassword })).body
+      .access_token;
+    const minted = await gql(
+      s.url,
+      jwt,
+      'mutation { createToken(input: { name: "from-session" }) { accessToken { id } } }',
+    );
     const id = minted.data.createToken.accessToken.id;
     const row = await eventually(async () => (await auditRows(t.adminToken)).find((x) => x.targetId === id));
-    expect(row).toMatchObject({ action: 'createToken', credentialKind: 'SESSION', targetType: 'AccessToken', actor: { id: t.admin.id } });
+    expect(row).toMatchObject({
+      action: 'createToken',
+      credentialKind: 'SESSION',
+      targetType: 'AccessToken',
+      actor: { id: t.admin.id },
+    });
   });
 
   it('records REST calls, which run as GraphQL mutations (revoke, reactivate, rotate, logout)', async () => {
@@ -139,11 +181,31 @@ describe('audit log', () => {
       return rows.length >= 5 ? rows : null;
     });
     const actions = mine.map((x) => `${x.action}:${x.credentialKind}`);
-    expect(actions).toEqual(expect.arrayContaining(['createToken:PAT', 'revokeToken:PAT', 'reactivateToken:PAT', 'rotateToken:PAT', 'logout:SESSION']));
-    expect(mine.find((x) => x.action === 'revokeToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
-    expect(mine.find((x) => x.action === 'rotateToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
-    expect(mine.find((x) => x.action === 'createToken')).toMatchObject({ targetType: 'AccessToken', targetId: minted.id });
-    expect(mine.find((x) => x.action === 'logout')).toMatchObject({ targetType: 'Session', targetId: expect.any(String) });
+    expect(actions).toEqual(
+      expect.arrayContaining([
+        'createToken:PAT',
+        'revokeToken:PAT',
+        'reactivateToken:PAT',
+        'rotateToken:PAT',
+        'logout:SESSION',
+      ]),
+    );
+    expect(mine.find((x) => x.action === 'revokeToken')).toMatchObject({
+      targetType: 'AccessToken',
+      targetId: minted.id,
+    });
+    expect(mine.find((x) => x.action === 'rotateToken')).toMatchObject({
+      targetType: 'AccessToken',
+      targetId: minted.id,
+    });
+    expect(mine.find((x) => x.action === 'createToken')).toMatchObject({
+      targetType: 'AccessToken',
+      targetId: minted.id,
+    });
+    expect(mine.find((x) => x.action === 'logout')).toMatchObject({
+      targetType: 'Session',
+      targetId: expect.any(String),
+    });
   });
 
   it('does not record a mutation that failed', async () => {
@@ -182,14 +244,22 @@ describe('setUserRole and resetUserPassword', () => {
   }
 
   it('lets an admin promote a member, who then passes admin checks, and demote them again', async () => {
-    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), password: 'first-password-1' } })).data.createUser;
+    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), password: 'first-password-1' } }))
+      .data.createUser;
     const token = await buildToken(s.app.rt, { id: u.id, tenantId: t.tenantId } as never);
     expect((await gql(s.url, token, '{ users { id } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'ADMIN' })).data.setUserRole).toEqual({ id: u.id, role: 'ADMIN' });
+    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'ADMIN' })).data.setUserRole).toEqual({
+      id: u.id,
+      role: 'ADMIN',
+    });
     expect((await gql(s.url, token, '{ users { id } }')).data.users.length).toBeGreaterThan(1);
-    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'MEMBER' })).data.setUserRole.role).toBe('MEMBER');
+    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: u.id, role: 'MEMBER' })).data.setUserRole.role).toBe(
+      'MEMBER',
+    );
     expect((await gql(s.url, token, '{ users { id } }')).errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    expect((await auditRows(t.adminToken)).filter((a) => a.action === 'setUserRole' && a.targetId === u.id)).toHaveLength(2);
+    expect(
+      (await auditRows(t.adminToken)).filter((a) => a.action === 'setUserRole' && a.targetId === u.id),
+    ).toHaveLength(2);
   });
 
   it("refuses to demote the tenant's last human admin (409 LAST_ADMIN), even when two admins demote each other at once", async () => {
@@ -198,7 +268,11 @@ describe('setUserRole and resetUserPassword', () => {
     expect(r.errors?.[0].extensions).toMatchObject({ code: 'CONFLICT', reason: 'LAST_ADMIN' });
     expect(r.errors?.[0].message).toMatch(/last admin/);
 
-    const second = (await gql(s.url, solo.adminToken, CREATE_USER, { input: { email: email(), password: 'second-password', role: 'ADMIN' } })).data.createUser;
+    const second = (
+      await gql(s.url, solo.adminToken, CREATE_USER, {
+        input: { email: email(), password: 'second-password', role: 'ADMIN' },
+      })
+    ).data.createUser;
     const secondToken = await buildToken(s.app.rt, { id: second.id, tenantId: solo.tenantId } as never);
     const both = await Promise.all([
       gql(s.url, solo.adminToken, SET_ROLE, { id: second.id, role: 'MEMBER' }),
@@ -210,15 +284,22 @@ describe('setUserRole and resetUserPassword', () => {
   });
 
   it("answers NOT_FOUND for another tenant's user, FORBIDDEN to a member, and changes nothing", async () => {
-    expect((await gql(s.url, t.adminToken, SET_ROLE, { id: other.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    expect((await gql(s.url, t.adminToken, RESET, { id: other.admin.id })).errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    expect((await gql(s.url, memberToken, SET_ROLE, { id: t.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(
+      (await gql(s.url, t.adminToken, SET_ROLE, { id: other.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code,
+    ).toBe('NOT_FOUND');
+    expect((await gql(s.url, t.adminToken, RESET, { id: other.admin.id })).errors?.[0].extensions?.code).toBe(
+      'NOT_FOUND',
+    );
+    expect(
+      (await gql(s.url, memberToken, SET_ROLE, { id: t.admin.id, role: 'MEMBER' })).errors?.[0].extensions?.code,
+    ).toBe('FORBIDDEN');
     expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: other.admin.id } })).role).toBe('admin');
   });
 
-  it('resets a person\'s password: the new one (shown once) logs in, the old one and open sessions do not', async () => {
+  it("resets a person's password: the new one (shown once) logs in, the old one and open sessions do not", async () => {
     const mail = email();
-    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: mail, password: 'old-password-1' } })).data.createUser;
+    const u = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: mail, password: 'old-password-1' } })).data
+      .createUser;
     const session = await login(mail, 'old-password-1');
     expect(session.status).toBe(200);
     const r = await gql(s.url, t.adminToken, RESET, { id: u.id });
@@ -228,13 +309,18 @@ describe('setUserRole and resetUserPassword', () => {
     expect((await login(mail, 'old-password-1')).status).toBe(401);
     expect((await login(mail, password)).status).toBe(200);
     expect(session.body.access_token).toBeTruthy();
-    expect((await gql(s.url, session.body.access_token, '{ me { id } }')).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await gql(s.url, session.body.access_token, '{ me { id } }')).errors?.[0].extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
     // Only its hash is stored.
-    expect(JSON.stringify(await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.id } }))).not.toContain(password);
+    expect(JSON.stringify(await s.app.rt.prisma.user.findUniqueOrThrow({ where: { id: u.id } }))).not.toContain(
+      password,
+    );
   });
 
   it('refuses a password for a service user, naming the field', async () => {
-    const svc = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), kind: 'SERVICE' } })).data.createUser;
+    const svc = (await gql(s.url, t.adminToken, CREATE_USER, { input: { email: email(), kind: 'SERVICE' } })).data
+      .createUser;
     const r = await gql(s.url, t.adminToken, RESET, { id: svc.id });
     expect(r.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     expect(JSON.stringify(r.errors?.[0].extensions)).toContain('userId');

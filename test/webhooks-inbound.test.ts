@@ -33,7 +33,10 @@ function sign(secret: string, raw: string): string {
 }
 
 function post(slug: string, raw: string, signature?: string) {
-  return call(s.url + '/api/v1', 'POST', `/webhooks/${slug}`, { raw, headers: signature ? { 'x-service-signature': signature } : {} });
+  return call(s.url + '/api/v1', 'POST', `/webhooks/${slug}`, {
+    raw,
+    headers: signature ? { 'x-service-signature': signature } : {},
+  });
 }
 
 describe('inbound webhooks: management', () => {
@@ -62,9 +65,13 @@ describe('inbound webhooks: management', () => {
 
   it('is admin-only for writes: members get FORBIDDEN, anonymous callers UNAUTHENTICATED', async () => {
     expect((await gql(s.url, memberToken, CREATE, { name: 'nope' })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
-    expect((await gql(s.url, undefined, CREATE, { name: 'nope' })).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    expect((await gql(s.url, undefined, CREATE, { name: 'nope' })).errors?.[0].extensions?.code).toBe(
+      'UNAUTHENTICATED',
+    );
     const hook = await createHook(t.adminToken, 'guarded');
-    const reveal = await gql(s.url, memberToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', { id: hook.id });
+    const reveal = await gql(s.url, memberToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', {
+      id: hook.id,
+    });
     expect(reveal.errors?.[0].extensions?.code).toBe('FORBIDDEN');
   });
 
@@ -77,11 +84,20 @@ describe('inbound webhooks: management', () => {
 
   it("reveals the secret to an admin, and answers NOT_FOUND for another tenant's webhook", async () => {
     const hook = await createHook(t.adminToken, 'reveal me');
-    const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', { id: hook.id });
+    const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', {
+      id: hook.id,
+    });
     expect(r.data.revealInboundWebhookSecret).toBe(hook.secret);
-    const theirs = await gql(s.url, other.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', { id: hook.id });
+    const theirs = await gql(s.url, other.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', {
+      id: hook.id,
+    });
     expect(theirs.errors?.[0].extensions?.code).toBe('NOT_FOUND');
-    const rotateTheirs = await gql(s.url, other.adminToken, 'mutation($id: ID!) { rotateInboundWebhookSecret(id: $id) { secret } }', { id: hook.id });
+    const rotateTheirs = await gql(
+      s.url,
+      other.adminToken,
+      'mutation($id: ID!) { rotateInboundWebhookSecret(id: $id) { secret } }',
+      { id: hook.id },
+    );
     expect(rotateTheirs.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 });
@@ -93,12 +109,33 @@ describe('POST /webhooks/:slug', () => {
   });
 
   it('records a correctly signed shape-B call and answers 202 with the recorded event', async () => {
-    const raw = JSON.stringify({ source: 'ci-runner', kind: 'deploy.finished', severity: 'warning', labels: { env: 'prod' }, payload: { ok: true }, tenant_id: other.tenantId });
+    const raw = JSON.stringify({
+      source: 'ci-runner',
+      kind: 'deploy.finished',
+      severity: 'warning',
+      labels: { env: 'prod' },
+      payload: { ok: true },
+      tenant_id: other.tenantId,
+    });
     const r = await post(hook.slug, raw, sign(hook.secret, raw));
     expect(r.status).toBe(202);
-    expect(r.body).toMatchObject({ id: expect.any(String), status: 'accepted', event: { type: 'deploy.finished', source: 'ci-runner', severity: 'warning', labels: { env: 'prod' }, received_via: 'webhook' } });
+    expect(r.body).toMatchObject({
+      id: expect.any(String),
+      status: 'accepted',
+      event: {
+        type: 'deploy.finished',
+        source: 'ci-runner',
+        severity: 'warning',
+        labels: { env: 'prod' },
+        received_via: 'webhook',
+      },
+    });
     const list = await rest(s.url, t.adminToken).get('/events');
-    expect(list.body.find((e: { id: string }) => e.id === r.body.id)).toMatchObject({ type: 'deploy.finished', received_via: 'webhook', payload: { ok: true } });
+    expect(list.body.find((e: { id: string }) => e.id === r.body.id)).toMatchObject({
+      type: 'deploy.finished',
+      received_via: 'webhook',
+      payload: { ok: true },
+    });
     const theirs = await rest(s.url, other.adminToken).get('/events');
     expect(theirs.body.map((e: { id: string }) => e.id)).not.toContain(r.body.id);
   });
@@ -148,20 +185,31 @@ describe('POST /webhooks/:slug', () => {
     expect(burst.accepted.length).toBeGreaterThanOrEqual(perSecond); // the first window's budget is honoured
     expect(burst.accepted.length).toBeLessThanOrEqual(burst.maxAccepted);
     // The server's own records: as many events as accepted requests, none for the refused ones.
-    expect(await s.app.rt.prisma.event.count({ where: { tenantId: t.tenantId, type: 'rate.test' } })).toBe(burst.accepted.length);
+    expect(await s.app.rt.prisma.event.count({ where: { tenantId: t.tenantId, type: 'rate.test' } })).toBe(
+      burst.accepted.length,
+    );
     expect((await post(hook.slug, raw, sign(hook.secret, raw))).status).toBe(202);
   });
 
   it('keeps the previous secret verifying after a rotation, next to the new one', async () => {
     const h = await createHook(t.adminToken, 'rotating');
-    const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { rotateInboundWebhookSecret(id: $id) { secret previousSecretValidUntil } }', { id: h.id });
+    const r = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($id: ID!) { rotateInboundWebhookSecret(id: $id) { secret previousSecretValidUntil } }',
+      { id: h.id },
+    );
     const rotated = r.data.rotateInboundWebhookSecret;
     expect(rotated.secret).not.toBe(h.secret);
-    expect(new Date(rotated.previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23 * 3600_000);
+    expect(new Date(rotated.previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(
+      23 * 3600_000,
+    );
     const raw = JSON.stringify({ source: 'a', kind: 'x.y' });
     expect((await post(h.slug, raw, sign(h.secret, raw))).status).toBe(202);
     expect((await post(h.slug, raw, sign(rotated.secret, raw))).status).toBe(202);
-    const reveal = await gql(s.url, t.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', { id: h.id });
+    const reveal = await gql(s.url, t.adminToken, 'mutation($id: ID!) { revealInboundWebhookSecret(id: $id) }', {
+      id: h.id,
+    });
     expect(reveal.data.revealInboundWebhookSecret).toBe(rotated.secret);
   });
 

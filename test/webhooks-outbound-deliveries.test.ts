@@ -17,7 +17,20 @@ import { ensurePartitions, partitionName } from '../src/history/partitions.js';
 import { partitionedTable } from '../src/history/tables.js';
 import { poolOf } from '../src/db/client.js';
 import { countStatements } from './helpers/sql-statements.js';
-import { alertBody, announce, createWebhook, other, ownTenant, receiver, s, settled, siteWith, t, useOutboundSuite, webhookView } from './helpers/webhooks-outbound-suite.js';
+import {
+  alertBody,
+  announce,
+  createWebhook,
+  other,
+  ownTenant,
+  receiver,
+  s,
+  settled,
+  siteWith,
+  t,
+  useOutboundSuite,
+  webhookView,
+} from './helpers/webhooks-outbound-suite.js';
 
 useOutboundSuite();
 
@@ -25,7 +38,13 @@ describe('outbound deliveries', () => {
   it('never delivers a change announced before the webhook existed, even when its message is fanned out again', async () => {
     const fresh = await buildTenant(s.app.rt);
     const early = await createWebhook((await receiver()).url, undefined, fresh.adminToken, 'early');
-    const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: fresh.tenantId, topic: 'alert.opened', subjectId: crypto.randomUUID(), body: alertBody() as never });
+    const id = await writeOutbox(s.app.rt.prisma, {
+      createdAt: s.app.rt.clock.now(),
+      tenantId: fresh.tenantId,
+      topic: 'alert.opened',
+      subjectId: crypto.randomUUID(),
+      body: alertBody() as never,
+    });
     const late = await createWebhook((await receiver()).url, undefined, fresh.adminToken, 'late');
     // The first fan-out and a re-drive (the sweeper's, or a crashed run's) create the early webhook's delivery only.
     expect(await fanOutOutboxMessage(s.app.rt, id)).toBe(1);
@@ -41,7 +60,13 @@ describe('outbound deliveries', () => {
     const outbox = partitionedTable('OutboxMessage');
     // The suite may run the service's clock at another time of day (TEST_TIME_OF_DAY): its day's partition first.
     await ensurePartitions(s.app.rt.prisma, outbox, createdAt, 0);
-    const id = await writeOutbox(s.app.rt.prisma, { createdAt, tenantId: fresh.tenantId, topic: 'alert.opened', subjectId: crypto.randomUUID(), body: alertBody() as never });
+    const id = await writeOutbox(s.app.rt.prisma, {
+      createdAt,
+      tenantId: fresh.tenantId,
+      topic: 'alert.opened',
+      subjectId: crypto.randomUUID(),
+      body: alertBody() as never,
+    });
     const { result, statements, values } = await countStatements(() => fanOutOutboxMessage(s.app.rt, id));
     expect(result).toBe(1);
     const k = statements.findIndex((q) => q.includes('INSERT INTO "Delivery"'));
@@ -49,7 +74,9 @@ describe('outbound deliveries', () => {
     // The statement as sent, planned with its parameters (EXPLAIN without ANALYZE runs nothing).
     const plan = await poolOf(s.app.rt.prisma).query(`EXPLAIN (FORMAT JSON) ${statements[k]}`, values[k]);
     // The update names the parent; the partitions it reaches are the message's alone (not the default, not another day's).
-    const partitions = new Set([...JSON.stringify(plan.rows).matchAll(/"Relation Name":"(OutboxMessage_[^"]*)"/g)].map((m) => m[1]));
+    const partitions = new Set(
+      [...JSON.stringify(plan.rows).matchAll(/"Relation Name":"(OutboxMessage_[^"]*)"/g)].map((m) => m[1]),
+    );
     expect([...partitions]).toEqual([partitionName(outbox, createdAt)]);
     expect((await s.app.rt.prisma.outboxMessage.findFirstOrThrow({ where: { id } })).dispatchedAt).not.toBeNull();
   });
@@ -63,15 +90,35 @@ describe('outbound deliveries', () => {
     const req = rcv.requests[0];
     // Plain node crypto, as a receiver would write it.
     const expected = crypto.createHmac('sha256', hook.secret).update(req.body).digest('hex');
-    expect(crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(String(req.headers['x-service-signature'])))).toBe(true);
+    expect(crypto.timingSafeEqual(Buffer.from(expected), Buffer.from(String(req.headers['x-service-signature'])))).toBe(
+      true,
+    );
     // The Standard Webhooks library.
     const payload = new Webhook(hook.secret).verify(req.body, req.headers as Record<string, string>);
-    expect(payload).toMatchObject({ id: req.headers['webhook-id'], topic: 'alert.opened', source: 'rules', kind: 'alert.opened', severity: 'critical', labels: { team: 'core' }, payload: { alertId: 'a1' } });
+    expect(payload).toMatchObject({
+      id: req.headers['webhook-id'],
+      topic: 'alert.opened',
+      source: 'rules',
+      kind: 'alert.opened',
+      severity: 'critical',
+      labels: { team: 'core' },
+      payload: { alertId: 'a1' },
+    });
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.headers['x-service-event']).toBe('alert.opened');
     const w = await webhookView(hook.id);
-    expect(w.deliveries[0]).toMatchObject({ id: req.headers['webhook-id'], status: 'DELIVERED', attemptCount: 1, body: req.body });
-    expect(w.deliveries[0].attempts[0]).toMatchObject({ number: 1, responseStatus: 200, responseBody: 'ok', error: null });
+    expect(w.deliveries[0]).toMatchObject({
+      id: req.headers['webhook-id'],
+      status: 'DELIVERED',
+      attemptCount: 1,
+      body: req.body,
+    });
+    expect(w.deliveries[0].attempts[0]).toMatchObject({
+      number: 1,
+      responseStatus: 200,
+      responseBody: 'ok',
+      error: null,
+    });
     expect(w.deliveries[0].attempts[0].requestHeaders['x-service-signature']).toBe(req.headers['x-service-signature']);
   });
 
@@ -88,7 +135,7 @@ describe('outbound deliveries', () => {
     expect(rcv.uniqueIds().size).toBe(1); // the same webhook-id every time
   });
 
-  it('a receiver that always fails ends failed once the retry window is spent, shown as the webhook\'s last failure', async () => {
+  it("a receiver that always fails ends failed once the retry window is spent, shown as the webhook's last failure", async () => {
     const at = await siteWith({ WEBHOOK_RETRY_WINDOW_MS: '2000' });
     const rcv = await receiver(() => ({ status: 503, body: 'down' }));
     const hook = await createWebhook(rcv.url, undefined, at.t.adminToken, 'receiver', at);
@@ -126,7 +173,9 @@ describe('outbound deliveries', () => {
 
   it('does not follow redirects: a 302 is a failed attempt', async () => {
     const target = await receiver();
-    const rcv = await receiver((_r, i) => (i === 0 ? { status: 302, headers: { location: target.url } } : { status: 200 }));
+    const rcv = await receiver((_r, i) =>
+      i === 0 ? { status: 302, headers: { location: target.url } } : { status: 200 },
+    );
     const hook = await createWebhook(rcv.url);
     await announce('alert.opened', alertBody());
     const d = (await settled(hook.id)).deliveries[0];
@@ -137,10 +186,15 @@ describe('outbound deliveries', () => {
   it('times out a slow receiver and keeps 4 KiB of a large response', async () => {
     const at = await siteWith({ WEBHOOK_TIMEOUT_MS: '1000' });
     // The first request is never answered, so the first attempt times out however busy the machine is.
-    const rcv = await receiver((_r, i) => (i === 0 ? { status: 200, hold: true } : { status: 500, body: 'x'.repeat(10_000) }));
+    const rcv = await receiver((_r, i) =>
+      i === 0 ? { status: 200, hold: true } : { status: 500, body: 'x'.repeat(10_000) },
+    );
     const hook = await createWebhook(rcv.url, undefined, at.t.adminToken, 'receiver', at);
     await announce('alert.opened', alertBody(), at.t.tenantId, at);
-    await eventually(async () => ((await webhookView(hook.id, undefined, at)).deliveries[0]?.attempts.length >= 2 ? true : null), 30_000);
+    await eventually(
+      async () => ((await webhookView(hook.id, undefined, at)).deliveries[0]?.attempts.length >= 2 ? true : null),
+      30_000,
+    );
     const [first, second] = (await webhookView(hook.id, undefined, at)).deliveries[0].attempts;
     expect(first).toMatchObject({ responseStatus: null });
     expect(first.error).toMatch(/timed out/);
@@ -151,7 +205,10 @@ describe('outbound deliveries', () => {
   it('checks the address again at send time: a receiver now on a private address fails without retries', async () => {
     const hook = await createWebhook((await receiver()).url);
     // As if DNS had been re-pointed after the URL was validated.
-    await s.app.rt.prisma.outboundWebhook.update({ where: { id: hook.id }, data: { url: 'http://10.255.255.1:9/hook' } });
+    await s.app.rt.prisma.outboundWebhook.update({
+      where: { id: hook.id },
+      data: { url: 'http://10.255.255.1:9/hook' },
+    });
     await announce('alert.opened', alertBody());
     const d = (await settled(hook.id)).deliveries[0];
     expect(d.status).toBe('FAILED');
@@ -161,22 +218,43 @@ describe('outbound deliveries', () => {
 
   it('sends only what the triggers select', async () => {
     const rcv = await receiver();
-    const hook = await createWebhook(rcv.url, [{ on: 'ALERT_OPENED', severities: ['CRITICAL'] }, { on: 'PROPOSAL_APPROVED', kinds: ['firmware'] }]);
+    const hook = await createWebhook(rcv.url, [
+      { on: 'ALERT_OPENED', severities: ['CRITICAL'] },
+      { on: 'PROPOSAL_APPROVED', kinds: ['firmware'] },
+    ]);
     await announce('alert.opened', alertBody('warning'));
     await announce('alert.resolved', alertBody('critical'));
-    await announce('proposal.approved', { source: 'sot', kind: 'proposal.approved', labels: {}, payload: { kind: 'config' } });
-    await announce('proposal.approved', { source: 'sot', kind: 'proposal.approved', labels: {}, payload: { kind: 'firmware' } });
+    await announce('proposal.approved', {
+      source: 'sot',
+      kind: 'proposal.approved',
+      labels: {},
+      payload: { kind: 'config' },
+    });
+    await announce('proposal.approved', {
+      source: 'sot',
+      kind: 'proposal.approved',
+      labels: {},
+      payload: { kind: 'firmware' },
+    });
     await announce('alert.opened', alertBody('critical'));
     await announce('alert.opened', alertBody('critical'), other.tenantId);
     const w = await settled(hook.id, 2);
-    expect(w.deliveries.map((d: any) => JSON.parse(d.body).topic).sort()).toEqual(['alert.opened', 'proposal.approved']);
+    expect(w.deliveries.map((d: any) => JSON.parse(d.body).topic).sort()).toEqual([
+      'alert.opened',
+      'proposal.approved',
+    ]);
     expect(rcv.requests).toHaveLength(2);
   });
 
   it('does not deliver to a disabled webhook', async () => {
     const rcv = await receiver();
     const off = await createWebhook(rcv.url);
-    await gql(s.url, t.adminToken, 'mutation($id: ID!) { updateOutboundWebhook(id: $id, input: { enabled: false }) { id } }', { id: off.id });
+    await gql(
+      s.url,
+      t.adminToken,
+      'mutation($id: ID!) { updateOutboundWebhook(id: $id, input: { enabled: false }) { id } }',
+      { id: off.id },
+    );
     const on = await createWebhook((await receiver()).url);
     await announce('alert.opened', alertBody());
     await settled(on.id);
@@ -186,10 +264,17 @@ describe('outbound deliveries', () => {
   it('after rotation deliveries verify with the new and, for 24 hours, the old secret in both schemes', async () => {
     const rcv = await receiver();
     const hook = await createWebhook(rcv.url);
-    const rot = await gql(s.url, t.adminToken, 'mutation($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }', { id: hook.id });
+    const rot = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }',
+      { id: hook.id },
+    );
     const { secret: newSecret, previousSecretValidUntil } = rot.data.rotateWebhookSecret;
     expect(newSecret).not.toBe(hook.secret);
-    expect(new Date(previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(23.9 * 3600_000);
+    expect(new Date(previousSecretValidUntil).getTime() - s.app.rt.clock.now().getTime()).toBeGreaterThan(
+      23.9 * 3600_000,
+    );
     await announce('alert.opened', alertBody());
     await settled(hook.id);
     const req = rcv.requests[0];
@@ -201,7 +286,10 @@ describe('outbound deliveries', () => {
     expect(req.headers['x-service-signature']).toBe(hex(newSecret));
     expect(new Webhook(newSecret).verify(req.body, req.headers as Record<string, string>)).toBeTruthy();
     // After the window the old secret stops signing.
-    await s.app.rt.prisma.outboundWebhook.update({ where: { id: hook.id }, data: { previousValidUntil: new Date(s.app.rt.clock.now().getTime() - 1000) } });
+    await s.app.rt.prisma.outboundWebhook.update({
+      where: { id: hook.id },
+      data: { previousValidUntil: new Date(s.app.rt.clock.now().getTime() - 1000) },
+    });
     await announce('alert.opened', alertBody());
     await settled(hook.id, 2);
     const later = rcv.requests[1];
@@ -222,9 +310,13 @@ describe('outbound deliveries', () => {
       await released;
       return { status: 200 };
     });
-    const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { redeliver(deliveryId: $id) { id status } }', { id: failed.id });
+    const r = await gql(s.url, t.adminToken, 'mutation($id: ID!) { redeliver(deliveryId: $id) { id status } }', {
+      id: failed.id,
+    });
     expect(r.data.redeliver).toEqual({ id: failed.id, status: 'PENDING' });
-    const again = await gql(s.url, t.adminToken, 'mutation($id: ID!) { redeliver(deliveryId: $id) { id } }', { id: failed.id });
+    const again = await gql(s.url, t.adminToken, 'mutation($id: ID!) { redeliver(deliveryId: $id) { id } }', {
+      id: failed.id,
+    });
     release();
     expect(again.errors?.[0].extensions?.code).toBe('CONFLICT');
     const d = await eventually(async () => {
@@ -240,10 +332,23 @@ describe('outbound deliveries', () => {
     const rcv = await receiver();
     const hook = await createWebhook(rcv.url, undefined, own.t.adminToken, 'receiver', own);
     const ids = [];
-    for (let i = 0; i < 102; i++) ids.push(await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(), tenantId: own.t.tenantId, topic: 'alert.opened', subjectId: String(i), body: alertBody() as never }));
+    for (let i = 0; i < 102; i++)
+      ids.push(
+        await writeOutbox(s.app.rt.prisma, {
+          createdAt: s.app.rt.clock.now(),
+          tenantId: own.t.tenantId,
+          topic: 'alert.opened',
+          subjectId: String(i),
+          body: alertBody() as never,
+        }),
+      );
     await dispatchOutbox(s.app.rt, ids);
     // All 102 delivered (the view shows at most 100, so the server's records are counted).
-    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { webhookId: hook.id, status: 'delivered' } })) === 102, 90_000);
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.delivery.count({ where: { webhookId: hook.id, status: 'delivered' } })) === 102,
+      90_000,
+    );
     const w = await webhookView(hook.id, 500, own);
     expect(w.deliveries).toHaveLength(100);
     const total = await s.app.rt.prisma.delivery.count({ where: { webhookId: hook.id } });
@@ -255,14 +360,23 @@ describe('outbound deliveries', () => {
     const rcv = await receiver();
     const hook = await createWebhook(rcv.url, undefined, own.t.adminToken, 'receiver', own);
     const client = wsClient(s.url, own.t.adminToken);
-    const sub = subscribe(client, 'subscription($w: ID) { deliveryChanged(webhookId: $w) { id webhookId status attemptCount delivery { id topic } } }', { w: hook.id });
+    const sub = subscribe(
+      client,
+      'subscription($w: ID) { deliveryChanged(webhookId: $w) { id webhookId status attemptCount delivery { id topic } } }',
+      { w: hook.id },
+    );
     const otherClient = wsClient(s.url, theirSite.t.adminToken);
     const otherSub = subscribe(otherClient, 'subscription { deliveryChanged { id webhookId } }');
     await untilSubscribed(s, 'deliveryChanged', own.t.tenantId);
     await untilSubscribed(s, 'deliveryChanged', theirSite.t.tenantId);
     await announce('alert.opened', alertBody(), own.t.tenantId, own);
     const first = (await sub.next()).data.deliveryChanged;
-    expect(first).toMatchObject({ webhookId: hook.id, status: 'PENDING', attemptCount: 0, delivery: { topic: 'alert.opened' } });
+    expect(first).toMatchObject({
+      webhookId: hook.id,
+      status: 'PENDING',
+      attemptCount: 0,
+      delivery: { topic: 'alert.opened' },
+    });
     const second = (await sub.next()).data.deliveryChanged;
     expect(second).toMatchObject({ id: first.id, status: 'DELIVERED', attemptCount: 1 });
     // The other tenant's subscriber hears its own tenant's delivery first, none of ours.

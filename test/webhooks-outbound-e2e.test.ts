@@ -20,19 +20,33 @@ beforeAll(async () => {
   s = await startTestServer({ env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' } });
   t = await buildTenant(s.app.rt);
   rcv = await startReceiver();
-  const rule = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: CRITICAL }) { id } }');
+  const rule = await gql(
+    s.url,
+    t.adminToken,
+    'mutation { createAlertRule(input: { name: "Disk", typeGlob: "disk.*", alertSeverity: CRITICAL }) { id } }',
+  );
   expect(rule.errors).toBeUndefined();
-  const hook = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret } }', {
-    input: {
-      name: 'pager',
-      url: rcv.url,
-      triggers: [
-        { on: 'ALERT_OPENED', severities: ['CRITICAL'] },
-        { on: 'ALERT_ACKNOWLEDGED' },
-        { on: 'EVENT', typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }] },
-      ],
+  const hook = await gql(
+    s.url,
+    t.adminToken,
+    'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret } }',
+    {
+      input: {
+        name: 'pager',
+        url: rcv.url,
+        triggers: [
+          { on: 'ALERT_OPENED', severities: ['CRITICAL'] },
+          { on: 'ALERT_ACKNOWLEDGED' },
+          {
+            on: 'EVENT',
+            typeGlob: 'deploy.*',
+            labels: { env: 'prod' },
+            payloadConditions: [{ path: 'build.status', op: 'EQ', value: 'failed' }],
+          },
+        ],
+      },
     },
-  });
+  );
   expect(hook.errors).toBeUndefined();
   secret = hook.data.createOutboundWebhook.secret;
 });
@@ -62,7 +76,9 @@ describe('outbound webhooks end to end', () => {
     const alertId = (await s.app.rt.prisma.alert.findFirstOrThrow({ where: { tenantId: t.tenantId } })).id;
     expect(JSON.stringify(opened.payload)).toContain(alertId);
 
-    const ack = await gql(s.url, t.adminToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { id } }', { id: alertId });
+    const ack = await gql(s.url, t.adminToken, 'mutation($id: ID!) { acknowledgeAlert(id: $id) { id } }', {
+      id: alertId,
+    });
     expect(ack.errors).toBeUndefined();
     await eventually(async () => rcv.requests.length >= 2, 20_000);
     expect(verified(1)).toMatchObject({ topic: 'alert.acknowledged' });
@@ -70,17 +86,55 @@ describe('outbound webhooks end to end', () => {
 
   it('an event matching the EVENT trigger is delivered as it arrived; others are not', async () => {
     const before = rcv.requests.length;
-    await ingest({ type: 'deploy.finished', source: 'ci', labels: { env: 'staging' }, payload: { build: { status: 'failed' } } });
-    await ingest({ type: 'deploy.finished', source: 'ci', labels: { env: 'prod' }, payload: { build: { status: 'ok' } } });
-    const matching = await ingest({ type: 'deploy.finished', source: 'ci', severity: 'warning', labels: { env: 'prod' }, payload: { build: { status: 'failed' } } });
+    await ingest({
+      type: 'deploy.finished',
+      source: 'ci',
+      labels: { env: 'staging' },
+      payload: { build: { status: 'failed' } },
+    });
+    await ingest({
+      type: 'deploy.finished',
+      source: 'ci',
+      labels: { env: 'prod' },
+      payload: { build: { status: 'ok' } },
+    });
+    const matching = await ingest({
+      type: 'deploy.finished',
+      source: 'ci',
+      severity: 'warning',
+      labels: { env: 'prod' },
+      payload: { build: { status: 'failed' } },
+    });
     await eventually(async () => rcv.requests.length > before, 20_000);
     // Give the two non-matching events the same chance to (wrongly) arrive.
-    await eventually(async () => (await s.app.rt.prisma.event.count({ where: { tenantId: t.tenantId, evaluatedAt: null } })) === 0, 20_000);
-    await eventually(async () => (await s.app.rt.prisma.outboxMessage.count({ where: { tenantId: t.tenantId, dispatchedAt: null } })) === 0, 20_000);
-    await eventually(async () => (await s.app.rt.prisma.delivery.count({ where: { tenantId: t.tenantId, status: { in: ['pending', 'retrying'] } } })) === 0, 20_000);
-    const events = rcv.requests.slice(before).map((_r, i) => verified(before + i)).filter((b) => b.topic === 'event.received');
+    await eventually(
+      async () => (await s.app.rt.prisma.event.count({ where: { tenantId: t.tenantId, evaluatedAt: null } })) === 0,
+      20_000,
+    );
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.outboxMessage.count({ where: { tenantId: t.tenantId, dispatchedAt: null } })) === 0,
+      20_000,
+    );
+    await eventually(
+      async () =>
+        (await s.app.rt.prisma.delivery.count({
+          where: { tenantId: t.tenantId, status: { in: ['pending', 'retrying'] } },
+        })) === 0,
+      20_000,
+    );
+    const events = rcv.requests
+      .slice(before)
+      .map((_r, i) => verified(before + i))
+      .filter((b) => b.topic === 'event.received');
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ kind: 'deploy.finished', source: 'ci', severity: 'warning', labels: { env: 'prod' }, payload: { build: { status: 'failed' } } });
+    expect(events[0]).toMatchObject({
+      kind: 'deploy.finished',
+      source: 'ci',
+      severity: 'warning',
+      labels: { env: 'prod' },
+      payload: { build: { status: 'failed' } },
+    });
     const msg = await s.app.rt.prisma.outboxMessage.findFirstOrThrow({ where: { topic: 'event.received' } });
     expect(msg.subjectId).toBe(matching);
   });

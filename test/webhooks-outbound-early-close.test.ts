@@ -67,19 +67,31 @@ afterAll(async () => {
 });
 
 async function announce(size: number): Promise<string> {
-  return writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(),
+  return writeOutbox(s.app.rt.prisma, {
+    createdAt: s.app.rt.clock.now(),
     tenantId: t.tenantId,
     topic: 'alert.opened',
     subjectId: crypto.randomUUID(),
-    body: { source: 'rules', kind: 'alert.opened', severity: 'critical', labels: {}, payload: { pad: 'x'.repeat(size) } },
+    body: {
+      source: 'rules',
+      kind: 'alert.opened',
+      severity: 'critical',
+      labels: {},
+      payload: { pad: 'x'.repeat(size) },
+    },
   });
 }
 
 describe('receivers that answer early and hang up mid-body', () => {
   it('never crash the process; every delivery ends delivered or failed with its attempts recorded', async () => {
-    const created = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-      input: { name: 'early-closer', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
-    });
+    const created = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+      {
+        input: { name: 'early-closer', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
+      },
+    );
     expect(created.errors).toBeUndefined();
     const webhookId: string = created.data.createOutboundWebhook.id;
 
@@ -90,13 +102,25 @@ describe('receivers that answer early and hang up mid-body', () => {
     const ids = [...sizeOf.keys()];
     await dispatchOutbox(s.app.rt, ids);
 
-    const deliveries = await eventually(async () => {
-      const ds = await s.app.rt.prisma.delivery.findMany({
-        where: { webhookId },
-        select: { id: true, outboxId: true, status: true, attemptCount: true, attempts: { select: { number: true, responseStatus: true, error: true } } },
-      });
-      return ds.length === ids.length && ds.every((d) => d.status === 'delivered' || d.status === 'failed') ? ds : null;
-    }, 120_000, 200);
+    const deliveries = await eventually(
+      async () => {
+        const ds = await s.app.rt.prisma.delivery.findMany({
+          where: { webhookId },
+          select: {
+            id: true,
+            outboxId: true,
+            status: true,
+            attemptCount: true,
+            attempts: { select: { number: true, responseStatus: true, error: true } },
+          },
+        });
+        return ds.length === ids.length && ds.every((d) => d.status === 'delivered' || d.status === 'failed')
+          ? ds
+          : null;
+      },
+      120_000,
+      200,
+    );
 
     // The hostile part really happened, many times and on reused connections.
     const hungUp = rcv.requests.filter((r) => r.behaviour.ending !== 'behave' && r.bodyBytesRead < r.contentLength);
@@ -106,14 +130,20 @@ describe('receivers that answer early and hang up mid-body', () => {
 
     // The process survived: nothing escaped, and the service still answers.
     expect(uncaught.map((e) => e.message)).toEqual([]);
-    const alive = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { id } }', { id: webhookId });
+    const alive = await gql(s.url, t.adminToken, 'query($id: ID!) { webhook: outboundWebhook(id: $id) { id } }', {
+      id: webhookId,
+    });
     expect(alive.data?.webhook?.id).toBe(webhookId);
 
     const requestOf = (deliveryId: string, attempt: number) =>
-      rcv.requests.find((r) => r.headers['webhook-id'] === deliveryId && r.headers['x-service-attempt'] === String(attempt));
+      rcv.requests.find(
+        (r) => r.headers['webhook-id'] === deliveryId && r.headers['x-service-attempt'] === String(attempt),
+      );
     for (const d of deliveries) {
       // Every attempt is recorded once, numbered 1..n.
-      expect(d.attempts.map((a) => a.number).sort((a, b) => a - b)).toEqual(Array.from({ length: d.attemptCount }, (_v, i) => i + 1));
+      expect(d.attempts.map((a) => a.number).sort((a, b) => a - b)).toEqual(
+        Array.from({ length: d.attemptCount }, (_v, i) => i + 1),
+      );
       for (const a of d.attempts) {
         const r = requestOf(d.id, a.number);
         if (!r) {
@@ -123,7 +153,9 @@ describe('receivers that answer early and hang up mid-body', () => {
         }
         if (r.behaviour.status !== 200) {
           // A non-2xx is the receiver's verdict (when it reached us before the reset): never a success.
-          expect(a.responseStatus === null || a.responseStatus === r.behaviour.status, `${d.id}#${a.number}`).toBe(true);
+          expect(a.responseStatus === null || a.responseStatus === r.behaviour.status, `${d.id}#${a.number}`).toBe(
+            true,
+          );
           if (r.behaviour.status === 413 && a.responseStatus === 413) expect(d.status).toBe('failed');
         }
       }
@@ -137,7 +169,9 @@ describe('receivers that answer early and hang up mid-body', () => {
     // every early 200 qualifies: a connection whose receive buffer grew on an earlier request can take a
     // whole body into the kernel before the receiver hangs up, and then the body was sent.)
     const attempts = deliveries.flatMap((d) => d.attempts);
-    expect(attempts.filter((a) => a.responseStatus === 200 && /before reading the whole body/.test(a.error ?? '')).length).toBeGreaterThan(0);
+    expect(
+      attempts.filter((a) => a.responseStatus === 200 && /before reading the whole body/.test(a.error ?? '')).length,
+    ).toBeGreaterThan(0);
     // The repertoire both delivers and fails deliveries.
     expect(deliveries.some((d) => d.status === 'delivered')).toBe(true);
     expect(deliveries.some((d) => d.status === 'failed')).toBe(true);

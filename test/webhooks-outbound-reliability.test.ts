@@ -58,7 +58,10 @@ async function spawnWorkerProcess(): Promise<ChildProcess> {
     const app = await startApp(loadConfig(process.env), { http: false, workers: true });
     process.stdout.write('READY\\n');
     process.on('SIGTERM', () => app.stop().then(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', code], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--enable-source-maps', '--input-type=module', '-e', code], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   children.push(child);
   await new Promise<void>((ok, fail) => {
     child.stdout!.on('data', (b: Buffer) => b.toString().includes('READY') && ok());
@@ -89,9 +92,14 @@ async function startWorkerApp(): Promise<App> {
 }
 
 async function webhookFor(rcv: Receiver): Promise<string> {
-  const r = await gql(s.url, t.adminToken, 'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }', {
-    input: { name: 'reliable', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
-  });
+  const r = await gql(
+    s.url,
+    t.adminToken,
+    'mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id } }',
+    {
+      input: { name: 'reliable', url: rcv.url, triggers: [{ on: 'ALERT_OPENED' }] },
+    },
+  );
   expect(r.errors).toBeUndefined();
   return r.data.createOutboundWebhook.id;
 }
@@ -104,7 +112,8 @@ async function receiver(...args: Parameters<typeof startReceiver>): Promise<Rece
 
 /** Writes an alert.opened announcement; `dispatch: false` simulates a crash between commit and enqueue. */
 async function announce(dispatch = true): Promise<string> {
-  const id = await writeOutbox(s.app.rt.prisma, { createdAt: s.app.rt.clock.now(),
+  const id = await writeOutbox(s.app.rt.prisma, {
+    createdAt: s.app.rt.clock.now(),
     tenantId: t.tenantId,
     topic: 'alert.opened',
     subjectId: crypto.randomUUID(),
@@ -119,10 +128,14 @@ async function deliveriesOf(webhookId: string) {
 }
 
 async function allDelivered(webhookId: string, n: number) {
-  return eventually(async () => {
-    const ds = await deliveriesOf(webhookId);
-    return ds.length === n && ds.every((d) => d.status === 'delivered') ? ds : null;
-  }, 30_000, 200);
+  return eventually(
+    async () => {
+      const ds = await deliveriesOf(webhookId);
+      return ds.length === n && ds.every((d) => d.status === 'delivered') ? ds : null;
+    },
+    30_000,
+    200,
+  );
 }
 
 /** Deletes every Redis key of this test's prefix (jobs, schedules, limits) — never anything else. */
@@ -191,7 +204,11 @@ describe('at-least-once outbound delivery', () => {
     await announce(true); // enqueued, no worker running
     await announce(false); // committed, but the process "crashed" before enqueueing
     await s.app.stop();
-    const restarted = await startApp(testConfig(s.db.url, envOf(s)), { http: true, workers: true, validateResponses: true });
+    const restarted = await startApp(testConfig(s.db.url, envOf(s)), {
+      http: true,
+      workers: true,
+      validateResponses: true,
+    });
     apps.push(restarted);
     const ds = await allDelivered(hook, 2);
     expect(rcv.requests).toHaveLength(2);

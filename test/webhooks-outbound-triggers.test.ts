@@ -4,9 +4,27 @@ import { triggerMatches, validateTriggers, webhookWants } from '../src/webhooks/
 import { conditionHolds } from '../src/events/match.js';
 import { ValidationFailed } from '../src/errors.js';
 
-const alert = (severity: string) => ({ source: 'rules', kind: 'alert.opened', severity, labels: { team: 'core' }, payload: { id: 'a1' } });
-const proposal = (kind: string) => ({ source: 'sot', kind: 'proposal.approved', severity: 'info', labels: { proposal_kind: kind }, payload: { proposal: { id: 'p1', kind } } });
-const event = (type: string, labels: Record<string, string>, payload: unknown) => ({ source: 'ci', kind: type, severity: 'warning', labels, payload });
+const alert = (severity: string) => ({
+  source: 'rules',
+  kind: 'alert.opened',
+  severity,
+  labels: { team: 'core' },
+  payload: { id: 'a1' },
+});
+const proposal = (kind: string) => ({
+  source: 'sot',
+  kind: 'proposal.approved',
+  severity: 'info',
+  labels: { proposal_kind: kind },
+  payload: { proposal: { id: 'p1', kind } },
+});
+const event = (type: string, labels: Record<string, string>, payload: unknown) => ({
+  source: 'ci',
+  kind: type,
+  severity: 'warning',
+  labels,
+  payload,
+});
 
 describe('webhook triggers', () => {
   it('alert triggers match their topic and severity filter', () => {
@@ -25,16 +43,36 @@ describe('webhook triggers', () => {
   });
 
   it('the EVENT trigger matches type glob, labels and payload conditions together', () => {
-    const t = { on: 'EVENT' as const, typeGlob: 'deploy.*', labels: { env: 'prod' }, payloadConditions: [{ path: 'build.duration', op: 'gt' as const, value: 60 }] };
-    expect(triggerMatches(t, 'event.received', event('deploy.finished', { env: 'prod' }, { build: { duration: 90 } }))).toBe(true);
-    expect(triggerMatches(t, 'event.received', event('deploy.finished', { env: 'dev' }, { build: { duration: 90 } }))).toBe(false);
-    expect(triggerMatches(t, 'event.received', event('deploy.finished', { env: 'prod' }, { build: { duration: 30 } }))).toBe(false);
-    expect(triggerMatches(t, 'event.received', event('backup.finished', { env: 'prod' }, { build: { duration: 90 } }))).toBe(false);
-    expect(webhookWants([{ on: 'ALERT_OPENED' }, t], 'event.received', event('deploy.x', { env: 'prod' }, { build: { duration: 61 } }))).toBe(true);
+    const t = {
+      on: 'EVENT' as const,
+      typeGlob: 'deploy.*',
+      labels: { env: 'prod' },
+      payloadConditions: [{ path: 'build.duration', op: 'gt' as const, value: 60 }],
+    };
+    expect(
+      triggerMatches(t, 'event.received', event('deploy.finished', { env: 'prod' }, { build: { duration: 90 } })),
+    ).toBe(true);
+    expect(
+      triggerMatches(t, 'event.received', event('deploy.finished', { env: 'dev' }, { build: { duration: 90 } })),
+    ).toBe(false);
+    expect(
+      triggerMatches(t, 'event.received', event('deploy.finished', { env: 'prod' }, { build: { duration: 30 } })),
+    ).toBe(false);
+    expect(
+      triggerMatches(t, 'event.received', event('backup.finished', { env: 'prod' }, { build: { duration: 90 } })),
+    ).toBe(false);
+    expect(
+      webhookWants(
+        [{ on: 'ALERT_OPENED' }, t],
+        'event.received',
+        event('deploy.x', { env: 'prod' }, { build: { duration: 61 } }),
+      ),
+    ).toBe(true);
   });
 
   it('globs mean what they mean in alert rules: * within one segment, ** across segments', () => {
-    const matches = (typeGlob: string, type: string) => triggerMatches({ on: 'EVENT', typeGlob }, 'event.received', event(type, {}, {}));
+    const matches = (typeGlob: string, type: string) =>
+      triggerMatches({ on: 'EVENT', typeGlob }, 'event.received', event(type, {}, {}));
     expect(matches('deploy.*', 'deploy.started')).toBe(true);
     expect(matches('deploy.*', 'predeploy.started')).toBe(false);
     expect(matches('deploy.*', 'deploy.step.done')).toBe(false);
@@ -59,7 +97,11 @@ describe('webhook triggers', () => {
 
   it('validation rejects filters that do not apply to the trigger, naming each field', () => {
     try {
-      validateTriggers([{ on: 'ALERT_OPENED', kinds: ['x'] }, { on: 'PROPOSAL_OPENED', typeGlob: 'x' }, { on: 'EVENT', payloadConditions: [{ path: 'a', op: 'in', value: 1 }] }]);
+      validateTriggers([
+        { on: 'ALERT_OPENED', kinds: ['x'] },
+        { on: 'PROPOSAL_OPENED', typeGlob: 'x' },
+        { on: 'EVENT', payloadConditions: [{ path: 'a', op: 'in', value: 1 }] },
+      ]);
       expect.unreachable();
     } catch (err) {
       expect(err).toBeInstanceOf(ValidationFailed);

@@ -34,7 +34,9 @@ describe('worker supervision', () => {
   it('starts a worker anew when it leaves a due delayed job untaken, and the new one runs it', async () => {
     const rt = s.app.rt;
     const ran: string[] = [];
-    const start = async () => [new Worker('gpuDiagnostics', async (job) => void ran.push(job.id!), workerOptions(rt, 'gpuDiagnostics'))];
+    const start = async () => [
+      new Worker('gpuDiagnostics', async (job) => void ran.push(job.id!), workerOptions(rt, 'gpuDiagnostics')),
+    ];
     const area = new SupervisedWorkers(rt, start, () => undefined, { stuckMs: 300, checkMs: 100 });
     await area.run();
     const first = area.current[0];

@@ -4,4 +4,6 @@
 import { expireOverdueActions } from '../src/assistant/actions.js';
 import type { MaintenanceTask } from './task.js';
 
-export const assistantTasks: MaintenanceTask[] = [{ name: 'expire-assistant-actions', everyMs: () => 60_000, run: (rt) => expireOverdueActions(rt) }];
+export const assistantTasks: MaintenanceTask[] = [
+  { name: 'expire-assistant-actions', everyMs: () => 60_000, run: (rt) => expireOverdueActions(rt) },
+];

@@ -22,9 +22,13 @@ export async function startBillingWorker(rt: Runtime): Promise<Worker[]> {
     },
     workerOptions(rt, QueueNames.billing, { concurrency: 2 }),
   );
-  worker.on('failed', (job, err) => logJobFailure(rt, err, { tenantId: job?.data.tenantId, windowStart: job?.data.windowStart }, 'metering job failed'));
+  worker.on('failed', (job, err) =>
+    logJobFailure(rt, err, { tenantId: job?.data.tenantId, windowStart: job?.data.windowStart }, 'metering job failed'),
+  );
   return [worker];
 }
 
 /** Every 5 minutes: meter the current (partial) and the previous window of every tenant. */
-export const billingTasks: MaintenanceTask[] = [{ name: 'billing-meter', everyMs: () => 300_000, run: (rt) => meterRecentWindows(rt) }];
+export const billingTasks: MaintenanceTask[] = [
+  { name: 'billing-meter', everyMs: () => 300_000, run: (rt) => meterRecentWindows(rt) },
+];

@@ -11,7 +11,11 @@ import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
 import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
-import { attemptFirstDeliveries, WAIT_HERE_EACH_MS, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
+import {
+  attemptFirstDeliveries,
+  WAIT_HERE_EACH_MS,
+  type FirstAttemptsResult,
+} from '../src/deliveries/first-attempts.js';
 import { deliveryEngine } from '../src/deliveries/deps.js';
 import { SendSlots } from '../src/deliveries/send-slots.js';
 import { logJobFailure, workerOptions } from './connection.js';
@@ -21,7 +25,9 @@ type DeliveryJob = Job<JobPayloads['deliveries']>;
 /** What a job is about, for its failure log. */
 function subjectOf(data: JobPayloads['deliveries'] | undefined): Record<string, unknown> {
   if (!data) return {};
-  return 'deliveryIds' in data ? { outboxId: data.outboxId, deliveries: data.deliveryIds.length } : { deliveryId: data.deliveryId };
+  return 'deliveryIds' in data
+    ? { outboxId: data.outboxId, deliveries: data.deliveryIds.length }
+    : { deliveryId: data.deliveryId };
 }
 
 type FirstAttemptsData = Extract<JobPayloads['deliveries'], { deliveryIds: string[] }>;
@@ -47,14 +53,18 @@ async function runFirstAttempts(
   const mayWait = waitHere.tryAcquire();
   let r: FirstAttemptsResult;
   try {
-    const wait = mayWait ? { eachMs: WAIT_HERE_EACH_MS, untilMs: rt.clock.now().getTime() + WAIT_HERE_TOTAL_MS } : undefined;
+    const wait = mayWait
+      ? { eachMs: WAIT_HERE_EACH_MS, untilMs: rt.clock.now().getTime() + WAIT_HERE_TOTAL_MS }
+      : undefined;
     r = await attemptFirstDeliveries(rt, deps, data.deliveryIds, data.webhookIds, wait);
   } finally {
     if (mayWait) waitHere.release();
   }
   if (r.held.length) {
     if (r.held.length < data.deliveryIds.length) {
-      const webhookIds = r.held.every((h) => h.webhookId !== undefined) ? { webhookIds: r.held.map((h) => h.webhookId!) } : {};
+      const webhookIds = r.held.every((h) => h.webhookId !== undefined)
+        ? { webhookIds: r.held.map((h) => h.webhookId!) }
+        : {};
       await job.updateData({ outboxId: data.outboxId, deliveryIds: r.held.map((h) => h.deliveryId), ...webhookIds });
     }
     await job.moveToDelayed(Date.now() + Math.min(...r.held.map((h) => h.retryInMs)), token);
@@ -68,7 +78,10 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
   const { concurrency, jobLockMs } = rt.config.webhooks;
   const deps = deliveryEngine(rt);
   const waitHere = new SendSlots(Math.max(1, Math.floor(concurrency / 2)));
-  const worker = new Worker<JobPayloads['deliveries'], AttemptOutcome | { settled: number; skipped: number; held: number }>(
+  const worker = new Worker<
+    JobPayloads['deliveries'],
+    AttemptOutcome | { settled: number; skipped: number; held: number }
+  >(
     QueueNames.deliveries,
     async (job, token) => {
       const data = job.data;
@@ -81,7 +94,12 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
       }
       return outcome;
     },
-    workerOptions(rt, QueueNames.deliveries, { concurrency, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
+    workerOptions(rt, QueueNames.deliveries, {
+      concurrency,
+      lockDuration: jobLockMs,
+      stalledInterval: jobLockMs,
+      maxStalledCount: 5,
+    }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, subjectOf(job?.data), 'delivery job failed'));
   return [worker];

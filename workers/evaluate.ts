@@ -20,15 +20,28 @@ export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {
     async (job) => evaluateEvents(rt, job.data.eventIds ?? []),
     workerOptions(rt, QueueNames.evaluate, { concurrency: rt.config.alerting.evaluateConcurrency }),
   );
-  worker.on('failed', (job, err) => rt.logger.warn({ err, jobId: job?.id, attempts: job?.attemptsMade }, 'evaluate job failed; retried, then re-driven by the sweeper'));
+  worker.on('failed', (job, err) =>
+    rt.logger.warn(
+      { err, jobId: job?.id, attempts: job?.attemptsMade },
+      'evaluate job failed; retried, then re-driven by the sweeper',
+    ),
+  );
   return [worker];
 }
 
 /** Periodic alerting tasks (intervals from config.alerting). */
 export const alertingTasks: MaintenanceTask[] = [
-  { name: 'redrive-unevaluated-events', everyMs: (c) => c.alerting.sweepIntervalMs, run: (rt) => redriveUnevaluatedEvents(rt) },
+  {
+    name: 'redrive-unevaluated-events',
+    everyMs: (c) => c.alerting.sweepIntervalMs,
+    run: (rt) => redriveUnevaluatedEvents(rt),
+  },
   { name: 'check-absences', everyMs: (c) => c.alerting.absenceCheckIntervalMs, run: (rt) => checkAbsences(rt) },
   { name: 'wake-snoozed-alerts', everyMs: (c) => c.alerting.snoozeWakeIntervalMs, run: (rt) => wakeSnoozedAlerts(rt) },
   // Same cadence as the absence check: both turn silence into an alert change.
-  { name: 'auto-resolve-alerts', everyMs: (c) => c.alerting.absenceCheckIntervalMs, run: (rt) => autoResolveQuietAlerts(rt) },
+  {
+    name: 'auto-resolve-alerts',
+    everyMs: (c) => c.alerting.absenceCheckIntervalMs,
+    run: (rt) => autoResolveQuietAlerts(rt),
+  },
 ];

@@ -8,6 +8,13 @@ import { markMissingGpus } from '../src/gpu/missing.js';
 import type { MaintenanceTask } from './task.js';
 
 export const gpuTasks: MaintenanceTask[] = [
-  { name: 'gpu-rollups', everyMs: () => 60_000, run: async (rt) => ({ ...(await rollUpRecent(rt, rt.clock.now())), staleBackfills: await rollUpStaleBackfills(rt, rt.clock.now()) }) },
+  {
+    name: 'gpu-rollups',
+    everyMs: () => 60_000,
+    run: async (rt) => ({
+      ...(await rollUpRecent(rt, rt.clock.now())),
+      staleBackfills: await rollUpStaleBackfills(rt, rt.clock.now()),
+    }),
+  },
   { name: 'gpu-missing', everyMs: (c) => c.gpu.sampleIntervalMs, run: (rt) => markMissingGpus(rt) },
 ];

@@ -8,6 +8,14 @@ import { runRetention } from '../src/history/retention.js';
 import type { MaintenanceTask } from './task.js';
 
 export const historyTasks: MaintenanceTask[] = [
-  { name: 'partitions-ahead', everyMs: () => 3600_000, run: (rt) => ensureAllPartitions(rt.prisma, rt.clock.now(), rt.config.history.partitionsAheadDays) },
-  { name: 'retention', everyMs: () => 3600_000, run: async (rt) => (await runRetention(rt)).tables.filter((t) => t.partitionsDropped.length || t.rowsDeleted) },
+  {
+    name: 'partitions-ahead',
+    everyMs: () => 3600_000,
+    run: (rt) => ensureAllPartitions(rt.prisma, rt.clock.now(), rt.config.history.partitionsAheadDays),
+  },
+  {
+    name: 'retention',
+    everyMs: () => 3600_000,
+    run: async (rt) => (await runRetention(rt)).tables.filter((t) => t.partitionsDropped.length || t.rowsDeleted),
+  },
 ];

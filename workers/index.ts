@@ -30,9 +30,30 @@ export interface Workers {
 export type WorkerStarter = (rt: Runtime) => Promise<Worker[]>;
 
 /** Every area's periodic tasks, scheduled by the maintenance worker. */
-export const maintenanceTasks: MaintenanceTask[] = [...tokenTasks, ...alertingTasks, ...webhookTasks, ...sotTasks, ...reportTasks, ...integrationTasks, ...gpuRunTasks, ...gpuTasks, ...billingTasks, ...assistantTasks, ...historyTasks];
+export const maintenanceTasks: MaintenanceTask[] = [
+  ...tokenTasks,
+  ...alertingTasks,
+  ...webhookTasks,
+  ...sotTasks,
+  ...reportTasks,
+  ...integrationTasks,
+  ...gpuRunTasks,
+  ...gpuTasks,
+  ...billingTasks,
+  ...assistantTasks,
+  ...historyTasks,
+];
 
-const starters: WorkerStarter[] = [async (rt) => [await startMaintenance(rt, maintenanceTasks)], startEvaluateWorker, startSotWorker, startOutboxWorkers, startDeliveryWorkers, startReportsWorker, startGpuRunWorkers, startBillingWorker];
+const starters: WorkerStarter[] = [
+  async (rt) => [await startMaintenance(rt, maintenanceTasks)],
+  startEvaluateWorker,
+  startSotWorker,
+  startOutboxWorkers,
+  startDeliveryWorkers,
+  startReportsWorker,
+  startGpuRunWorkers,
+  startBillingWorker,
+];
 
 /**
  * Areas whose workers are started anew when they stop taking due jobs (workers/supervisor.ts): their
@@ -53,7 +74,10 @@ export async function startWorkers(rt: Runtime): Promise<Workers> {
   // without one BullMQ prints to stderr, bypassing the log; the worker itself reconnects and goes on.
   const listen = (w: Worker) => void w.on('error', (err) => rt.logger.error({ err, queue: w.name }, 'worker error'));
   for (const start of starters) {
-    const area = new SupervisedWorkers(rt, () => start(rt), listen, { stuckMs: STUCK_MS, checkMs: supervised.has(start) ? CHECK_MS : 0 });
+    const area = new SupervisedWorkers(rt, () => start(rt), listen, {
+      stuckMs: STUCK_MS,
+      checkMs: supervised.has(start) ? CHECK_MS : 0,
+    });
     await area.run();
     areas.push(area);
   }

@@ -10,7 +10,11 @@ import { heartbeatAllLinks } from '../src/clusters/member.js';
 import type { MaintenanceTask } from './task.js';
 
 export const integrationTasks: MaintenanceTask[] = [
-  { name: 'integration-health', everyMs: (c) => c.integrations.healthIntervalMs, run: (rt) => checkAllIntegrations(rt) },
+  {
+    name: 'integration-health',
+    everyMs: (c) => c.integrations.healthIntervalMs,
+    run: (rt) => checkAllIntegrations(rt),
+  },
   // Scheduled pulls of providers that declare an interval (dcgm's `interval_seconds`).
   { name: 'integration-pull', everyMs: () => SCHEDULED_PULL_TICK_MS, run: (rt) => pullDueIntegrations(rt) },
   { name: 'cluster-heartbeat', everyMs: (c) => c.integrations.clusterHeartbeatMs, run: (rt) => heartbeatAllLinks(rt) },

@@ -12,7 +12,11 @@ import type { MaintenanceTask } from './task.js';
 async function registerSchedules(rt: Runtime, tasks: MaintenanceTask[]): Promise<void> {
   const queue = rt.queues.get('maintenance');
   for (const task of tasks) {
-    await queue.upsertJobScheduler(task.name, { every: task.everyMs(rt.config) }, { name: task.name, data: { task: task.name } });
+    await queue.upsertJobScheduler(
+      task.name,
+      { every: task.everyMs(rt.config) },
+      { name: task.name, data: { task: task.name } },
+    );
   }
 }
 
@@ -24,7 +28,9 @@ async function registerSchedules(rt: Runtime, tasks: MaintenanceTask[]): Promise
 export async function startMaintenance(rt: Runtime, tasks: MaintenanceTask[]): Promise<Worker> {
   await registerSchedules(rt, tasks);
   const refresh = setInterval(() => {
-    registerSchedules(rt, tasks).catch((err: Error) => rt.logger.warn({ err: err.message }, 'could not refresh the maintenance schedules'));
+    registerSchedules(rt, tasks).catch((err: Error) =>
+      rt.logger.warn({ err: err.message }, 'could not refresh the maintenance schedules'),
+    );
   }, rt.config.scheduleRefreshMs);
   refresh.unref();
   const byName = new Map(tasks.map((t) => [t.name, t]));

@@ -37,7 +37,12 @@ export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
     // The fan-out makes first attempts: a crashed worker's job must come back as soon as a delivery job's.
     // A receiver that does not answer keeps at most its in-flight share of fan-out jobs (their sends to
     // it), so one slow receiver always leaves `concurrency` fan-outs running.
-    workerOptions(rt, QueueNames.outbox, { concurrency: concurrency + maxInFlightPerReceiver, lockDuration: jobLockMs, stalledInterval: jobLockMs, maxStalledCount: 5 }),
+    workerOptions(rt, QueueNames.outbox, {
+      concurrency: concurrency + maxInFlightPerReceiver,
+      lockDuration: jobLockMs,
+      stalledInterval: jobLockMs,
+      maxStalledCount: 5,
+    }),
   );
   worker.on('failed', (job, err) => logJobFailure(rt, err, { outboxId: job?.data.outboxId }, 'outbox fan-out failed'));
   return [worker];

@@ -13,12 +13,21 @@ import type { MaintenanceTask } from './task.js';
 export async function startReportsWorker(rt: Runtime): Promise<Worker[]> {
   const worker = new Worker(
     QueueNames.reports,
-    async (job: Job<JobPayloads['reports']>) => deliverScheduledReport(rt, job.data.scheduleId, job.id ?? `${job.name}-${job.timestamp}`),
+    async (job: Job<JobPayloads['reports']>) =>
+      deliverScheduledReport(rt, job.data.scheduleId, job.id ?? `${job.name}-${job.timestamp}`),
     workerOptions(rt, QueueNames.reports, { concurrency: 2 }),
   );
-  worker.on('failed', (job, err) => rt.logger.error({ err, scheduleId: job?.data.scheduleId }, 'report schedule run failed'));
+  worker.on('failed', (job, err) =>
+    rt.logger.error({ err, scheduleId: job?.data.scheduleId }, 'report schedule run failed'),
+  );
   return [worker];
 }
 
 /** Periodic upkeep of the reports area (registered in workers/maintenance.ts). */
-export const reportTasks: MaintenanceTask[] = [{ name: 'refresh-report-schedules', everyMs: (config) => config.scheduleRefreshMs * 6, run: (rt) => refreshReportSchedulers(rt) }];
+export const reportTasks: MaintenanceTask[] = [
+  {
+    name: 'refresh-report-schedules',
+    everyMs: (config) => config.scheduleRefreshMs * 6,
+    run: (rt) => refreshReportSchedulers(rt),
+  },
+];

@@ -30,17 +30,25 @@ async function process(rt: Runtime, job: SotJob): Promise<SotResult> {
 
 /** Starts the `sot` worker. */
 export async function startSotWorker(rt: Runtime): Promise<Worker[]> {
-  const worker = new Worker<JobPayloads['sot'], SotResult>(QueueNames.sot, (job) => process(rt, job), workerOptions(rt, QueueNames.sot, { concurrency: 4 }));
+  const worker = new Worker<JobPayloads['sot'], SotResult>(
+    QueueNames.sot,
+    (job) => process(rt, job),
+    workerOptions(rt, QueueNames.sot, { concurrency: 4 }),
+  );
   worker.on('failed', (job, err) => {
     if (!job) return;
     logJobFailure(rt, err, { task: job.data.task }, 'sot job failed');
     const lastAttempt = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
     if (job.data.task === 'applyProposal' && lastAttempt) {
-      void failProposal(rt, job.data.proposalId, `Applying failed: ${err.message}`).catch((e: Error) => rt.logger.error({ err: e }, 'could not mark proposal failed'));
+      void failProposal(rt, job.data.proposalId, `Applying failed: ${err.message}`).catch((e: Error) =>
+        rt.logger.error({ err: e }, 'could not mark proposal failed'),
+      );
     }
   });
   return [worker];
 }
 
 /** Periodic upkeep of the sot area (registered in workers/maintenance.ts). */
-export const sotTasks: MaintenanceTask[] = [{ name: 'redrive-approved-proposals', everyMs: () => 60_000, run: (rt) => redriveApprovedProposals(rt) }];
+export const sotTasks: MaintenanceTask[] = [
+  { name: 'redrive-approved-proposals', everyMs: () => 60_000, run: (rt) => redriveApprovedProposals(rt) },
+];

@@ -47,7 +47,10 @@ async function queueWork(rt: Runtime, name: string): Promise<QueueWork> {
   const counts = await queue.getJobCounts('waiting', 'prioritized');
   const client = (await queue.client) as unknown as Pick<RedisClient, 'zrange'>;
   const first = await client.zrange(queue.keys.delayed, 0, 0, 'WITHSCORES');
-  return { waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0), earliestDelayedDueAt: first.length === 2 ? Math.floor(Number(first[1]) / DELAY_SCORE_SHIFT) : null };
+  return {
+    waiting: (counts.waiting ?? 0) + (counts.prioritized ?? 0),
+    earliestDelayedDueAt: first.length === 2 ? Math.floor(Number(first[1]) / DELAY_SCORE_SHIFT) : null,
+  };
 }
 
 /** One area's workers under watch; `current` is what to close at shutdown. */
@@ -97,7 +100,10 @@ export class SupervisedWorkers {
     }
     const old = this.current;
     this.current = fresh;
-    for (const w of old) void closeBull(w).catch((err: Error) => this.rt.logger.warn({ err: err.message, queue: w.name }, 'closing a replaced worker failed'));
+    for (const w of old)
+      void closeBull(w).catch((err: Error) =>
+        this.rt.logger.warn({ err: err.message, queue: w.name }, 'closing a replaced worker failed'),
+      );
   }
 
   private async check(): Promise<void> {
@@ -115,7 +121,10 @@ export class SupervisedWorkers {
           this.suspected.add(w);
           continue;
         }
-        this.rt.logger.error({ queue: w.name, waiting: work.waiting, earliestDelayedDueAt: work.earliestDelayedDueAt }, 'worker took no job while jobs were due; starting its workers anew');
+        this.rt.logger.error(
+          { queue: w.name, waiting: work.waiting, earliestDelayedDueAt: work.earliestDelayedDueAt },
+          'worker took no job while jobs were due; starting its workers anew',
+        );
         await this.replace();
         return;
       }

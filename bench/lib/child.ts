@@ -18,9 +18,15 @@ export interface Child<T> {
  */
 export async function startChild<T>(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child<T>> {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
-  const child = spawn(process.execPath, [...prof, '--import', 'tsx', entry], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...prof, '--import', 'tsx', entry], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const info = await new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${entry} did not report ready within ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => reject(new Error(`${entry} did not report ready within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const lines = createInterface({ input: child.stdout! });
     lines.on('line', (line) => {
       try {

@@ -23,7 +23,8 @@ export async function countRedisCommands(): Promise<Record<string, number>> {
   };
   const orig = proto.sendCommand;
   proto.sendCommand = function (this: unknown, cmd) {
-    const key = cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha ${scripts.get(String(cmd.args[0])) ?? '?'}` : cmd.name;
+    const key =
+      cmd.name === 'evalsha' || cmd.name === 'eval' ? `evalsha ${scripts.get(String(cmd.args[0])) ?? '?'}` : cmd.name;
     counts[key] = (counts[key] ?? 0) + 1;
     return orig.call(this, cmd);
   };

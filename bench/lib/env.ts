@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
-export const ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgresql://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_URL =
+  process.env.BENCH_DATABASE_ADMIN_URL ??
+  process.env.TEST_DATABASE_ADMIN_URL ??
+  'postgresql://postgres@127.0.0.1:5432/postgres';
 export const REDIS_URL = process.env.BENCH_REDIS_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
 export interface BenchDatabase {

@@ -11,7 +11,11 @@ const urls = process.env.FANOUT_URLS!.split(',');
 const tokens = process.env.FANOUT_TOKENS!.split(',');
 const count = Number(process.env.FANOUT_CONNECTIONS);
 const offset = Number(process.env.FANOUT_OFFSET ?? 0);
-const SUBSCRIBE = JSON.stringify({ id: '1', type: 'subscribe', payload: { query: 'subscription { eventAdded { id } }' } });
+const SUBSCRIBE = JSON.stringify({
+  id: '1',
+  type: 'subscribe',
+  payload: { query: 'subscription { eventAdded { id } }' },
+});
 
 let receipts = new Map<string, number[]>();
 let closed = 0;
@@ -21,7 +25,11 @@ function open(i: number): Promise<void> {
   const url = urls[n % urls.length].replace(/^http/, 'ws') + '/graphql';
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url, 'graphql-transport-ws', { perMessageDeflate: false });
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${tokens[n % tokens.length]}` } })));
+    ws.on('open', () =>
+      ws.send(
+        JSON.stringify({ type: 'connection_init', payload: { authorization: `Bearer ${tokens[n % tokens.length]}` } }),
+      ),
+    );
     ws.on('message', (data) => {
       const at = Date.now();
       const text = data.toString();

@@ -16,7 +16,12 @@ export const GPUS_PER_NODE = 8;
 export const ROUNDS = Math.round((HOURS * 3600) / INTERVAL_S);
 export const SAMPLES = ROUNDS * GPUS;
 
-export const uuidOf = (g: number) => `GPU-${crypto.createHash('md5').update(`bench-gpu-${g}`).digest('hex').replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')}`;
+export const uuidOf = (g: number) =>
+  `GPU-${crypto
+    .createHash('md5')
+    .update(`bench-gpu-${g}`)
+    .digest('hex')
+    .replace(/^(.{8})(.{4})(.{4})(.{4})(.{12})$/, '$1-$2-$3-$4-$5')}`;
 export const nodeOf = (g: number) => `gpu-node-${String(Math.floor(g / GPUS_PER_NODE)).padStart(3, '0')}`;
 export const MODEL = 'NVIDIA H100 80GB HBM3';
 
@@ -60,7 +65,9 @@ export function shards(): Batch[][] {
     const gpuTo = Math.min(GPUS, Math.round(((c + 1) * nodes) / CONNECTIONS) * GPUS_PER_NODE);
     const queue: Batch[] = [];
     const perBatch = Math.max(1, Math.floor(BATCH / Math.max(1, gpuTo - gpuFrom)));
-    if (gpuTo > gpuFrom) for (let r = 0; r < ROUNDS; r += perBatch) queue.push({ gpuFrom, gpuTo, firstRound: r, rounds: Math.min(perBatch, ROUNDS - r) });
+    if (gpuTo > gpuFrom)
+      for (let r = 0; r < ROUNDS; r += perBatch)
+        queue.push({ gpuFrom, gpuTo, firstRound: r, rounds: Math.min(perBatch, ROUNDS - r) });
     out.push(queue);
   }
   return out;
@@ -70,12 +77,24 @@ export function pushBody(b: Batch, t0: number): string {
   const samples = [];
   for (let r = b.firstRound; r < b.firstRound + b.rounds; r++) {
     const at = new Date(t0 + r * INTERVAL_S * 1000).toISOString();
-    for (let g = b.gpuFrom; g < b.gpuTo; g++) samples.push({ node: nodeOf(g), uuid: uuidOf(g), index: g % GPUS_PER_NODE, model: MODEL, at, ...metrics(g, r) });
+    for (let g = b.gpuFrom; g < b.gpuTo; g++)
+      samples.push({ node: nodeOf(g), uuid: uuidOf(g), index: g % GPUS_PER_NODE, model: MODEL, at, ...metrics(g, r) });
   }
   return JSON.stringify({ samples });
 }
 
-export const COLUMNS = ['utilization', 'memUsedMib', 'memTotalMib', 'temperatureC', 'powerW', 'powerLimitW', 'energyJ', 'xid', 'eccDbe', 'smClockMhz'] as const;
+export const COLUMNS = [
+  'utilization',
+  'memUsedMib',
+  'memTotalMib',
+  'temperatureC',
+  'powerW',
+  'powerLimitW',
+  'energyJ',
+  'xid',
+  'eccDbe',
+  'smClockMhz',
+] as const;
 const REST_OF: Record<(typeof COLUMNS)[number], string> = {
   utilization: 'utilization',
   memUsedMib: 'memory_used_mib',

@@ -28,7 +28,15 @@ const EVENT_ROWS = `
 const EVENT_COLUMNS = `("id", "tenantId", "type", "source", "summary", "severity", "labels", "payload", "receivedVia", "receivedAt", "evaluatedAt")`;
 
 /** Adds events [from, to) of the steady stream (see above); `progress` hears a line per day. */
-export async function fillEvents(c: pg.Client, tenantId: string, anchor: number, perDay: number, from: number, to: number, progress: (msg: string) => void = () => {}): Promise<void> {
+export async function fillEvents(
+  c: pg.Client,
+  tenantId: string,
+  anchor: number,
+  perDay: number,
+  from: number,
+  to: number,
+  progress: (msg: string) => void = () => {},
+): Promise<void> {
   if (to <= from) return;
   const step = DAY_MS / perDay;
   const newest = anchor - from * step;
@@ -44,7 +52,9 @@ export async function fillEvents(c: pg.Client, tenantId: string, anchor: number,
     } else {
       await c.query(`CREATE TABLE "${name}" (LIKE "Event" INCLUDING DEFAULTS)`);
       await c.query(`INSERT INTO "${name}" ${EVENT_COLUMNS} ${EVENT_ROWS}`, params);
-      await c.query(`ALTER TABLE "Event" ATTACH PARTITION "${name}" FOR VALUES FROM ('${iso(day)}') TO ('${iso(day + DAY_MS)}')`);
+      await c.query(
+        `ALTER TABLE "Event" ATTACH PARTITION "${name}" FOR VALUES FROM ('${iso(day)}') TO ('${iso(day + DAY_MS)}')`,
+      );
     }
     await c.query(
       `INSERT INTO "EventStorageWindow" ("tenantId", "windowStart", "bytes", "events")
@@ -83,7 +93,13 @@ export const recentGpuStart = (anchor: number) => Math.floor(anchor / 3600_000) 
  * first call), then history growing with the size, older than that: (to - from) / 10 raw samples and
  * as many minute rollups. Every size thus has the same recent data, and only the history behind it grows.
  */
-export async function growGpus(c: pg.Client, tenantId: string, anchor: number, from: number, to: number): Promise<void> {
+export async function growGpus(
+  c: pg.Client,
+  tenantId: string,
+  anchor: number,
+  from: number,
+  to: number,
+): Promise<void> {
   const recent = recentGpuStart(anchor);
   if (from === 0) {
     await c.query(
@@ -91,7 +107,12 @@ export async function growGpus(c: pg.Client, tenantId: string, anchor: number, f
       [tenantId],
     );
     for (const parent of ['GpuSample', 'GpuRollup_r60', 'GpuRollup_r3600']) {
-      await c.query(`SELECT ops_ensure_partitions($1, $2, $3::timestamp, $4::timestamp, NULL)`, [parent, parent.endsWith('3600') ? 'week' : 'day', iso(anchor - 3 * DAY_MS), iso(anchor)]);
+      await c.query(`SELECT ops_ensure_partitions($1, $2, $3::timestamp, $4::timestamp, NULL)`, [
+        parent,
+        parent.endsWith('3600') ? 'week' : 'day',
+        iso(anchor - 3 * DAY_MS),
+        iso(anchor),
+      ]);
     }
     await c.query(
       `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", "utilization", "powerW", "temperatureC")

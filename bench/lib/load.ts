@@ -23,7 +23,14 @@ export interface LoadResult {
 function post(agent: http.Agent, base: URL, req: LoadRequest): Promise<number> {
   return new Promise((resolve) => {
     const r = http.request(
-      { agent, host: base.hostname, port: base.port, method: 'POST', path: req.path, headers: { ...req.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(req.body) } },
+      {
+        agent,
+        host: base.hostname,
+        port: base.port,
+        method: 'POST',
+        path: req.path,
+        headers: { ...req.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(req.body) },
+      },
       (res) => {
         res.resume();
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -62,7 +69,14 @@ class Recorder {
  * `connections` loops each POSTing `next()` back to back for `warmupMs + durationMs`; only the last
  * `durationMs` is recorded.
  */
-export async function closedLoop(opts: { baseUrl: string; connections: number; warmupMs: number; durationMs: number; okStatus: number; next: (i: number) => LoadRequest }): Promise<LoadResult> {
+export async function closedLoop(opts: {
+  baseUrl: string;
+  connections: number;
+  warmupMs: number;
+  durationMs: number;
+  okStatus: number;
+  next: (i: number) => LoadRequest;
+}): Promise<LoadResult> {
   const base = new URL(opts.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.connections });
   const rec = new Recorder(opts.okStatus);
@@ -85,7 +99,14 @@ export async function closedLoop(opts: { baseUrl: string; connections: number; w
 }
 
 /** POSTs at `ratePerSecond` (in 10 ms ticks) for `durationMs`, however long answers take. */
-export async function openLoop(opts: { baseUrl: string; ratePerSecond: number; durationMs: number; okStatus: number; maxSockets?: number; next: (i: number) => LoadRequest }): Promise<LoadResult> {
+export async function openLoop(opts: {
+  baseUrl: string;
+  ratePerSecond: number;
+  durationMs: number;
+  okStatus: number;
+  maxSockets?: number;
+  next: (i: number) => LoadRequest;
+}): Promise<LoadResult> {
   const base = new URL(opts.baseUrl);
   const agent = new http.Agent({ keepAlive: true, maxSockets: opts.maxSockets ?? 100 });
   const rec = new Recorder(opts.okStatus);
@@ -96,7 +117,9 @@ export async function openLoop(opts: { baseUrl: string; ratePerSecond: number; d
     const due = Math.floor(((performance.now() - start) / 1000) * opts.ratePerSecond);
     for (; issued < due; issued++) {
       const t0 = performance.now();
-      inflight.push(post(agent, base, opts.next(issued)).then((status) => rec.record(status, performance.now() - t0, true)));
+      inflight.push(
+        post(agent, base, opts.next(issued)).then((status) => rec.record(status, performance.now() - t0, true)),
+      );
     }
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -17,7 +17,10 @@ function cpuOfStat(stat: string): number {
  * CPU ms so far of every process whose command name starts with one of `names`, summed by name, and of
  * the processes `pids` (keyed by the label given).
  */
-export function cpuByCommand(names: readonly string[], pids: Record<string, number | undefined> = {}): Record<string, number> {
+export function cpuByCommand(
+  names: readonly string[],
+  pids: Record<string, number | undefined> = {},
+): Record<string, number> {
   const out: Record<string, number> = Object.fromEntries([...names, ...Object.keys(pids)].map((n) => [n, 0]));
   let all: string[];
   try {
@@ -43,7 +46,11 @@ export function cpuByCommand(names: readonly string[], pids: Record<string, numb
 }
 
 /** What `cpuByCommand(names, pids)` grew by since `before` (taken with the same arguments). */
-export function cpuSince(before: Record<string, number>, names: readonly string[], pids: Record<string, number | undefined> = {}): Record<string, number> {
+export function cpuSince(
+  before: Record<string, number>,
+  names: readonly string[],
+  pids: Record<string, number | undefined> = {},
+): Record<string, number> {
   const now = cpuByCommand(names, pids);
   return Object.fromEntries(Object.keys(before).map((k) => [k, (now[k] ?? 0) - before[k]]));
 }

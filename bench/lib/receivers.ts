@@ -83,10 +83,12 @@ export function ask<T>(w: ChildProcess, msg: string, key: string): Promise<T> {
   });
 }
 
-
 /** Starts the receivers' process; resolves with it and the receivers' URLs. */
 export async function startReceivers(n: number, cap: number): Promise<{ proc: ChildProcess; urls: string[] }> {
-  const proc = spawn(process.execPath, ['-e', RECEIVER_PROCESS], { env: { ...process.env, BENCH_RECEIVERS: String(n), BENCH_CAP: String(cap) }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = spawn(process.execPath, ['-e', RECEIVER_PROCESS], {
+    env: { ...process.env, BENCH_RECEIVERS: String(n), BENCH_CAP: String(cap) },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const urls = await ask<string[]>(proc, 'noop', 'urls');
   return { proc, urls };
 }

@@ -7,7 +7,10 @@ import { loadConfig } from '../../src/config.js';
 import { startApp } from '../../src/server/app.js';
 
 const role = process.env.BENCH_ROLE ?? 'api';
-const app = await startApp(loadConfig(), role === 'worker' ? { http: false, workers: true } : { http: true, workers: false });
+const app = await startApp(
+  loadConfig(),
+  role === 'worker' ? { http: false, workers: true } : { http: true, workers: false },
+);
 process.stdout.write(JSON.stringify({ ready: { url: app.url, role } }) + '\n');
 process.on('SIGTERM', () => {
   void app.stop().then(() => process.exit(0));

@@ -42,7 +42,17 @@ if (process.env.BENCH_ROLE === 'baseline') {
       await pool.query(
         `INSERT INTO bench_baseline_event (id, tenant_id, type, module, source, summary, severity, labels, payload, received_via)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'ingest')`,
-        [id, tenantId, b.type ?? b.kind, b.module ?? null, b.source, b.summary ?? null, b.severity ?? 'info', JSON.stringify(b.labels ?? {}), JSON.stringify(b.payload ?? {})],
+        [
+          id,
+          tenantId,
+          b.type ?? b.kind,
+          b.module ?? null,
+          b.source,
+          b.summary ?? null,
+          b.severity ?? 'info',
+          JSON.stringify(b.labels ?? {}),
+          JSON.stringify(b.payload ?? {}),
+        ],
       );
       res.status(202).json({ id, status: 'accepted' });
     } catch (err) {

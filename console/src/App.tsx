@@ -18,12 +18,25 @@ export function App() {
   const visible = PAGES.filter((p) => p.nav !== false && (!p.adminOnly || me.role === 'ADMIN'));
   return (
     <div className="shell">
-      <a className="skip-link" href="#content" onClick={(e) => { e.preventDefault(); document.getElementById('content')?.focus(); }}>
+      <a
+        className="skip-link"
+        href="#content"
+        onClick={(e) => {
+          e.preventDefault();
+          document.getElementById('content')?.focus();
+        }}
+      >
         Skip to content
       </a>
       <Shortcuts />
       <header className="topbar">
-        <button type="button" className="menu-toggle plain" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu-toggle plain"
+          aria-expanded={menuOpen}
+          aria-controls="nav"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           Menu
         </button>
         <span className="brand">Operations console</span>
@@ -44,7 +57,10 @@ export function App() {
               <ul>
                 {items.map((p) => (
                   <li key={p.path}>
-                    <Link href={p.path} aria-current={location === p.path || location.startsWith(p.path + '/') ? 'page' : undefined}>
+                    <Link
+                      href={p.path}
+                      aria-current={location === p.path || location.startsWith(p.path + '/') ? 'page' : undefined}
+                    >
                       {p.title}
                     </Link>
                   </li>
@@ -57,18 +73,18 @@ export function App() {
       <main id="content" tabIndex={-1}>
         {adminOnly(me) === null && <StarterRulesOffer />}
         <Suspense fallback={<p className="boot">Loading…</p>}>
-        <Switch>
-          {PAGES.map((p) => (
-            <Route key={p.path} path={p.path} component={p.component} />
-          ))}
-          <Route>
-            <Page title="Page not found">
-              <p>
-                Nothing at <code>{location}</code>. <Link href="/">Go to the timeline</Link>.
-              </p>
-            </Page>
-          </Route>
-        </Switch>
+          <Switch>
+            {PAGES.map((p) => (
+              <Route key={p.path} path={p.path} component={p.component} />
+            ))}
+            <Route>
+              <Page title="Page not found">
+                <p>
+                  Nothing at <code>{location}</code>. <Link href="/">Go to the timeline</Link>.
+                </p>
+              </Page>
+            </Route>
+          </Switch>
         </Suspense>
       </main>
     </div>

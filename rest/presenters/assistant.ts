@@ -48,7 +48,13 @@ export function presentTriage(t: Node): Record<string, unknown> {
     alert_id: t.alertId,
     provider: t.provider,
     summary: t.summary,
-    checks: t.checks.map((c: Node) => ({ name: c.name, status: c.status, interesting: c.interesting, message: c.message, evidence: c.evidence.map(presentEvidence) })),
+    checks: t.checks.map((c: Node) => ({
+      name: c.name,
+      status: c.status,
+      interesting: c.interesting,
+      message: c.message,
+      evidence: c.evidence.map(presentEvidence),
+    })),
     likely_causes: t.likelyCauses.map((c: Node) => ({
       cause: c.cause,
       confidence: c.confidence,

@@ -10,6 +10,9 @@ export function presentLogin(l: Record<string, unknown>): Record<string, unknown
 }
 
 /** `data` of a query selecting ME_FIELDS. */
-export function presentMe(data: { me: Record<string, unknown>; viewer: { credentialKind: string } }): Record<string, unknown> {
+export function presentMe(data: {
+  me: Record<string, unknown>;
+  viewer: { credentialKind: string };
+}): Record<string, unknown> {
   return { ...snake<Record<string, unknown>>(data.me), credential_kind: data.viewer.credentialKind };
 }

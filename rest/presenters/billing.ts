@@ -24,9 +24,22 @@ export function presentCurrent(c: Node): Record<string, unknown> {
     as_of: c.asOf,
     currency: c.currency,
     total: c.total,
-    skus: c.skus.map((s: Node) => ({ sku_id: s.skuId, name: s.name, unit: s.unit, quantity: s.quantity, unit_price: s.unitPrice, amount: s.amount })),
+    skus: c.skus.map((s: Node) => ({
+      sku_id: s.skuId,
+      name: s.name,
+      unit: s.unit,
+      quantity: s.quantity,
+      unit_price: s.unitPrice,
+      amount: s.amount,
+    })),
     forecast: { amount: c.forecast.amount, method: c.forecast.method, description: c.forecast.description },
-    budget: c.budget ? { amount: c.budget.amount, forecast_percent: c.budget.forecastPercent, fired_thresholds: c.budget.firedThresholds } : null,
+    budget: c.budget
+      ? {
+          amount: c.budget.amount,
+          forecast_percent: c.budget.forecastPercent,
+          fired_thresholds: c.budget.firedThresholds,
+        }
+      : null,
     metering: { pending_windows: c.metering.pendingWindows, last_computed_at: c.metering.lastComputedAt ?? null },
   };
 }
@@ -37,7 +50,13 @@ export function presentBreakdown(b: Node): Record<string, unknown> {
     period: period(b.period),
     currency: b.currency,
     total: b.total,
-    rows: b.rows.map((r: Node) => ({ key: r.key, sku_id: r.skuId, quantity: r.quantity, unit: r.unit, amount: r.amount })),
+    rows: b.rows.map((r: Node) => ({
+      key: r.key,
+      sku_id: r.skuId,
+      quantity: r.quantity,
+      unit: r.unit,
+      amount: r.amount,
+    })),
   };
 }
 
@@ -47,7 +66,11 @@ export function presentDaily(d: Node): Record<string, unknown> {
     time_zone: d.timeZone,
     currency: d.currency,
     total: d.total,
-    series: d.series.map((day: Node) => ({ date: day.date, total: day.total, skus: day.skus.map((s: Node) => ({ sku_id: s.skuId, quantity: s.quantity, amount: s.amount })) })),
+    series: d.series.map((day: Node) => ({
+      date: day.date,
+      total: day.total,
+      skus: day.skus.map((s: Node) => ({ sku_id: s.skuId, quantity: s.quantity, amount: s.amount })),
+    })),
   };
 }
 

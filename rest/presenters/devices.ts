@@ -42,7 +42,11 @@ export function presentIntent(deviceId: string, v: Node | null): Record<string, 
 
 /** The configuration last observed on a device (a Device node with OBSERVED_CONFIG_FIELDS). */
 export function presentObservedConfig(d: Node): Record<string, unknown> {
-  return { device_id: d.id, config: d.observedConfig?.config ?? null, observed_at: d.observedConfig?.observedAt ?? null };
+  return {
+    device_id: d.id,
+    config: d.observedConfig?.config ?? null,
+    observed_at: d.observedConfig?.observedAt ?? null,
+  };
 }
 
 /** A reconcile that was queued (202). */
@@ -51,6 +55,11 @@ export function presentReconcileRequest(r: Node): Record<string, unknown> {
 }
 
 /** The answer to a source-of-truth webhook delivery. */
-export function presentSotWebhookResult(r: { result: string; deviceId: string | null; eventId: string | null; detail?: string | null }): Record<string, unknown> {
+export function presentSotWebhookResult(r: {
+  result: string;
+  deviceId: string | null;
+  eventId: string | null;
+  detail?: string | null;
+}): Record<string, unknown> {
   return { result: r.result, device_id: r.deviceId, event_id: r.eventId, ...(r.detail ? { detail: r.detail } : {}) };
 }

@@ -4,7 +4,8 @@
  */
 type Node = Record<string, any>;
 
-export const GPU_DIAGNOSTIC_FIELDS = 'id gpuIds gpu node level status result checks { name gpuUuid status detail } error createdAt startedAt finishedAt';
+export const GPU_DIAGNOSTIC_FIELDS =
+  'id gpuIds gpu node level status result checks { name gpuUuid status detail } error createdAt startedAt finishedAt';
 
 /** A diagnostics request with its checks. */
 export function presentGpuDiagnostic(d: Node): Record<string, unknown> {
@@ -16,7 +17,12 @@ export function presentGpuDiagnostic(d: Node): Record<string, unknown> {
     gpu: d.gpu,
     node: d.node,
     gpu_ids: d.gpuIds,
-    checks: (d.checks as Node[]).map((c) => ({ name: c.name, gpu_uuid: c.gpuUuid, status: c.status, detail: c.detail })),
+    checks: (d.checks as Node[]).map((c) => ({
+      name: c.name,
+      gpu_uuid: c.gpuUuid,
+      status: c.status,
+      detail: c.detail,
+    })),
     error: d.error,
     created_at: d.createdAt,
     started_at: d.startedAt,

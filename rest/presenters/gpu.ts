@@ -51,7 +51,10 @@ export function presentTimeseries(t: Node): Record<string, unknown> {
     unit: info.unit,
     step_seconds: t.stepSeconds,
     resolution: t.resolution,
-    series: t.series.map((s: Node) => ({ gpu: { id: s.gpu.id, uuid: s.gpu.uuid, node: s.gpu.node, index: s.gpu.index }, points: s.points.map((p: Node) => [p.t, p.v]) })),
+    series: t.series.map((s: Node) => ({
+      gpu: { id: s.gpu.id, uuid: s.gpu.uuid, node: s.gpu.node, index: s.gpu.index },
+      points: s.points.map((p: Node) => [p.t, p.v]),
+    })),
   };
 }
 

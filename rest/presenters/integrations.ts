@@ -18,15 +18,37 @@ function presentChecks(c: Node | null | undefined): Record<string, unknown> | nu
   return {
     config: { ok: c.config.ok, problems: c.config.problems },
     reachable: { ok: c.reachable.ok, latency_ms: c.reachable.latencyMs, message: c.reachable.message },
-    freshness: { ok: c.freshness.ok, expected_seconds: c.freshness.expectedSeconds, last_event_at: c.freshness.lastEventAt, age_seconds: c.freshness.ageSeconds, message: c.freshness.message },
-    errors: { ok: c.errors.ok, count: c.errors.count, last_error: c.errors.lastError, last_error_at: c.errors.lastErrorAt },
+    freshness: {
+      ok: c.freshness.ok,
+      expected_seconds: c.freshness.expectedSeconds,
+      last_event_at: c.freshness.lastEventAt,
+      age_seconds: c.freshness.ageSeconds,
+      message: c.freshness.message,
+    },
+    errors: {
+      ok: c.errors.ok,
+      count: c.errors.count,
+      last_error: c.errors.lastError,
+      last_error_at: c.errors.lastErrorAt,
+    },
   };
 }
 
 /** `{status, checks, reason, checked_at}` (+ `history` when selected). */
 export function presentHealth(h: Node): Record<string, unknown> {
-  const out: Record<string, unknown> = { status: h.status, reason: h.reason, checked_at: h.checkedAt, checks: presentChecks(h.checks) };
-  if (Array.isArray(h.history)) out.history = h.history.map((x: Node) => ({ status: x.status, reason: x.reason, checked_at: x.checkedAt, checks: presentChecks(x.checks) }));
+  const out: Record<string, unknown> = {
+    status: h.status,
+    reason: h.reason,
+    checked_at: h.checkedAt,
+    checks: presentChecks(h.checks),
+  };
+  if (Array.isArray(h.history))
+    out.history = h.history.map((x: Node) => ({
+      status: x.status,
+      reason: x.reason,
+      checked_at: x.checkedAt,
+      checks: presentChecks(x.checks),
+    }));
   return out;
 }
 
@@ -58,13 +80,22 @@ export function presentDryRun(d: Node): Record<string, unknown> {
     name: d.name,
     checks: {
       config: { ok: d.configOk, problems: [] },
-      reachable: d.reachable ? { ok: d.reachable.ok, latency_ms: d.reachable.latencyMs, message: d.reachable.message } : null,
+      reachable: d.reachable
+        ? { ok: d.reachable.ok, latency_ms: d.reachable.latencyMs, message: d.reachable.message }
+        : null,
     },
   };
 }
 
 export function presentProviderConfig(c: Node): Record<string, unknown> {
-  return { provider: c.provider, config: c.config, secret_fields: c.secretFields, updated_at: c.updatedAt, integration_count: c.integrationCount, hint: c.hint };
+  return {
+    provider: c.provider,
+    config: c.config,
+    secret_fields: c.secretFields,
+    updated_at: c.updatedAt,
+    integration_count: c.integrationCount,
+    hint: c.hint,
+  };
 }
 
 export function presentIngest(r: Node): Record<string, unknown> {

@@ -7,8 +7,10 @@ type Node = Record<string, any>;
 /** GraphQL fields the presenters read. */
 export const REPORT_RESULT_FIELDS = 'entity columns { name type } rows rowCount truncated replicaLagSeconds';
 export const SAVED_REPORT_FIELDS = 'id name description query entity ownerId canEdit createdAt updatedAt';
-export const DASHBOARD_FIELDS = 'id name ownerId canEdit createdAt updatedAt panels { index title savedReportId viz position { x y w h } }';
-export const SCHEDULE_FIELDS = 'id savedReportId webhookId cron timezone format parameters enabled disabledReason lastRunAt lastOutboxId lastError ownerId createdAt updatedAt';
+export const DASHBOARD_FIELDS =
+  'id name ownerId canEdit createdAt updatedAt panels { index title savedReportId viz position { x y w h } }';
+export const SCHEDULE_FIELDS =
+  'id savedReportId webhookId cron timezone format parameters enabled disabledReason lastRunAt lastOutboxId lastError ownerId createdAt updatedAt';
 
 export function presentReportResult(r: Node) {
   return {
@@ -45,14 +47,26 @@ function presentPanel(p: Node) {
 }
 
 export function presentDashboard(d: Node) {
-  return { id: d.id, name: d.name, owner_id: d.ownerId, can_edit: d.canEdit, panels: d.panels.map(presentPanel), created_at: d.createdAt, updated_at: d.updatedAt };
+  return {
+    id: d.id,
+    name: d.name,
+    owner_id: d.ownerId,
+    can_edit: d.canEdit,
+    panels: d.panels.map(presentPanel),
+    created_at: d.createdAt,
+    updated_at: d.updatedAt,
+  };
 }
 
 export function presentDashboardData(d: Node) {
   return {
     dashboard_id: d.id,
     name: d.name,
-    panels: d.panels.map((p: Node) => ({ ...presentPanel(p), data: p.data ? presentReportResult(p.data) : null, error: p.error })),
+    panels: d.panels.map((p: Node) => ({
+      ...presentPanel(p),
+      data: p.data ? presentReportResult(p.data) : null,
+      error: p.error,
+    })),
   };
 }
 
@@ -77,5 +91,11 @@ export function presentSchedule(s: Node) {
 }
 
 export function presentScheduleRun(r: Node) {
-  return { schedule_id: r.scheduleId, status: r.status, outbox_id: r.outboxId, row_count: r.rowCount, reason: r.reason };
+  return {
+    schedule_id: r.scheduleId,
+    status: r.status,
+    outbox_id: r.outboxId,
+    row_count: r.rowCount,
+    reason: r.reason,
+  };
 }

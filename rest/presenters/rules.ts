@@ -11,7 +11,12 @@ export const ALERT_RULE_FIELDS = `id name kind enabled typeGlob severities modul
   windowSeconds alertSeverity summaryTemplate dedupKeyTemplate resolveTypeGlob resolveConditions { path op value }
   autoResolveAfterSeconds suggestionKey createdAt updatedAt`;
 
-const conditions = (list: Node[] | null | undefined) => (list ?? []).map((c: Node) => ({ path: c.path, op: c.op, ...(c.value === null || c.value === undefined ? {} : { value: c.value }) }));
+const conditions = (list: Node[] | null | undefined) =>
+  (list ?? []).map((c: Node) => ({
+    path: c.path,
+    op: c.op,
+    ...(c.value === null || c.value === undefined ? {} : { value: c.value }),
+  }));
 
 export function presentAlertRule(r: Node): Record<string, unknown> {
   return {
@@ -47,5 +52,13 @@ function restRuleBody(input: Node): Record<string, unknown> {
 }
 
 export function presentSuggestedRule(s: Node): Record<string, unknown> {
-  return { key: s.key, name: s.name, description: s.description, kind: s.kind, enabled: s.enabled, rule_id: s.ruleId, input: restRuleBody(s.input) };
+  return {
+    key: s.key,
+    name: s.name,
+    description: s.description,
+    kind: s.kind,
+    enabled: s.enabled,
+    rule_id: s.ruleId,
+    input: restRuleBody(s.input),
+  };
 }

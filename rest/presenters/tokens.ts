@@ -4,13 +4,17 @@
  */
 import { snake } from '../shape.js';
 
-export const TOKEN_FIELDS = 'id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil';
+export const TOKEN_FIELDS =
+  'id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil';
 
 export function presentToken(t: Record<string, unknown>): Record<string, unknown> {
   return snake(t);
 }
 
 /** A MintedToken (`token accessToken { TOKEN_FIELDS }`). */
-export function presentMintedToken(m: { token: string; accessToken: Record<string, unknown> }): Record<string, unknown> {
+export function presentMintedToken(m: {
+  token: string;
+  accessToken: Record<string, unknown>;
+}): Record<string, unknown> {
   return { ...presentToken(m.accessToken), token: m.token };
 }

@@ -16,7 +16,9 @@ export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousS
 export const INGEST_KEY_FIELDS = 'id keyPrefix createdAt validUntil';
 
 const TOPIC_OF = TRIGGER_TOPICS as Record<string, string>;
-const ON_OF_TOPIC: Record<string, TriggerOn> = Object.fromEntries(Object.entries(TRIGGER_TOPICS).map(([on, topic]) => [topic, on as TriggerOn]));
+const ON_OF_TOPIC: Record<string, TriggerOn> = Object.fromEntries(
+  Object.entries(TRIGGER_TOPICS).map(([on, topic]) => [topic, on as TriggerOn]),
+);
 
 /** REST trigger (`on` is a topic) → GraphQL WebhookTriggerInput. An unknown topic passes through for GraphQL to refuse. */
 export function triggerInput(t: Node): Node {
@@ -29,7 +31,12 @@ function presentTrigger(t: Node): Node {
   if (t.kinds) out.kinds = t.kinds;
   if (t.typeGlob) out.type_glob = t.typeGlob;
   if (t.labels) out.labels = t.labels;
-  if (t.payloadConditions) out.payload_conditions = t.payloadConditions.map((c: Node) => ({ path: c.path, op: c.op, ...(c.value === null || c.value === undefined ? {} : { value: c.value }) }));
+  if (t.payloadConditions)
+    out.payload_conditions = t.payloadConditions.map((c: Node) => ({
+      path: c.path,
+      op: c.op,
+      ...(c.value === null || c.value === undefined ? {} : { value: c.value }),
+    }));
   return out;
 }
 

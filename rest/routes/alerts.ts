@@ -18,7 +18,10 @@ function parseLabelParams(raw: unknown): Record<string, string> | null {
   for (const item of list) {
     const s = String(item);
     const i = s.indexOf(':');
-    if (i <= 0) throw new ValidationFailed([{ loc: ['query', 'label'], msg: `"${s.slice(0, 100)}" is not key:value (e.g. label=service:checkout)` }]);
+    if (i <= 0)
+      throw new ValidationFailed([
+        { loc: ['query', 'label'], msg: `"${s.slice(0, 100)}" is not key:value (e.g. label=service:checkout)` },
+      ]);
     out[s.slice(0, i)] = s.slice(i + 1);
   }
   return out;
@@ -26,7 +29,8 @@ function parseLabelParams(raw: unknown): Record<string, string> | null {
 
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;
-  const since = q.since_hours !== undefined ? new Date(req.now.getTime() - Number(q.since_hours) * 3600_000).toISOString() : null;
+  const since =
+    q.since_hours !== undefined ? new Date(req.now.getTime() - Number(q.since_hours) * 3600_000).toISOString() : null;
   return {
     first: Number(q.limit ?? 100),
     filter: {
@@ -71,7 +75,10 @@ export const alertsRoutes: RouteEntry[] = [
     operation: `mutation SnoozeAlert($id: ID!, $input: SnoozeAlertInput!) { snoozeAlert(id: $id, input: $input) { ${ALERT_DETAIL_FIELDS} } }`,
     variables: (req) => ({
       id: req.params.alertId,
-      input: { duration: req.body.duration === undefined || req.body.duration === null ? null : String(req.body.duration), until: req.body.until ?? null },
+      input: {
+        duration: req.body.duration === undefined || req.body.duration === null ? null : String(req.body.duration),
+        until: req.body.until ?? null,
+      },
     }),
     respond: (data) => presentAlert(data.snoozeAlert),
   },

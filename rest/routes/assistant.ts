@@ -5,7 +5,14 @@
  * alerts table stays about alerts.
  */
 import type { RouteEntry } from '../route-types.js';
-import { presentAction, presentAlertChat, presentChatReply, presentConversation, presentTriage, presentTriageSettings } from '../presenters/assistant.js';
+import {
+  presentAction,
+  presentAlertChat,
+  presentChatReply,
+  presentConversation,
+  presentTriage,
+  presentTriageSettings,
+} from '../presenters/assistant.js';
 
 const PERSON = 'id email name';
 const ACTION = `id alertId triageId conversationId tool args argsHash rationale risk status proposedAt expiresAt decidedAt reason result decidedBy { ${PERSON} }`;

@@ -11,7 +11,8 @@ export const authRoutes: RouteEntry[] = [
     method: 'post',
     path: '/auth/login',
     auth: 'public',
-    operation: 'mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken tokenType expiresIn } }',
+    operation:
+      'mutation Login($email: String!, $password: String!) { login(email: $email, password: $password) { accessToken tokenType expiresIn } }',
     variables: (req) => ({ email: req.body.email, password: req.body.password }),
     respond: (data) => presentLogin(data.login),
   },

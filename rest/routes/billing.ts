@@ -5,7 +5,18 @@
  */
 import type { RouteEntry } from '../route-types.js';
 import { exportFocus, type FocusExportArgs } from '../../src/billing/export.js';
-import { BREAKDOWN_FIELDS, CURRENT_FIELDS, DAILY_FIELDS, LOCAL_GPU_FIELDS, SKU_FIELDS, presentBreakdown, presentCurrent, presentDaily, presentLocalGpu, presentSku } from '../presenters/billing.js';
+import {
+  BREAKDOWN_FIELDS,
+  CURRENT_FIELDS,
+  DAILY_FIELDS,
+  LOCAL_GPU_FIELDS,
+  SKU_FIELDS,
+  presentBreakdown,
+  presentCurrent,
+  presentDaily,
+  presentLocalGpu,
+  presentSku,
+} from '../presenters/billing.js';
 
 const str = (v: unknown) => (typeof v === 'string' ? v : null);
 const periodVars = (q: Record<string, unknown>) => ({ period: str(q.period), from: str(q.from), to: str(q.to) });

@@ -4,7 +4,13 @@
  * POST /clusters/events (the cluster credential), handlers because their credential is not a user's.
  */
 import type { RouteEntry } from '../route-types.js';
-import { clusterCredentialAuth, clusterStatus, joinWithInvite, recordForwardedAlerts, recordHeartbeat } from '../../src/clusters/hub.js';
+import {
+  clusterCredentialAuth,
+  clusterStatus,
+  joinWithInvite,
+  recordForwardedAlerts,
+  recordHeartbeat,
+} from '../../src/clusters/hub.js';
 import { consumeInboundRate } from '../../src/events/rate-limit.js';
 import { CLUSTER_FIELDS, presentCluster, presentInvite } from '../presenters/clusters.js';
 
@@ -18,7 +24,8 @@ export const clustersRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/clusters/invite',
-    operation: 'mutation CreateClusterInvite($hours: Int, $hubUrl: String) { createClusterInvite(expiresInHours: $hours, hubUrl: $hubUrl) { id token expiresAt command } }',
+    operation:
+      'mutation CreateClusterInvite($hours: Int, $hubUrl: String) { createClusterInvite(expiresInHours: $hours, hubUrl: $hubUrl) { id token expiresAt command } }',
     variables: (req) => ({ hours: req.body?.expires_in_hours ?? null, hubUrl: req.body?.hub_url ?? null }),
     status: 201,
     respond: (data) => presentInvite(data.createClusterInvite),
@@ -31,7 +38,12 @@ export const clustersRoutes: RouteEntry[] = [
       // Join attempts are counted per client address, like other unauthenticated posts.
       await consumeInboundRate(req.ctx.rt, `cluster-join:${req.ip ?? 'unknown'}`);
       const { cluster, credential } = await joinWithInvite(req.ctx.rt, req.body ?? {});
-      res.status(201).json({ cluster_id: cluster.id, name: cluster.name, credential, heartbeat_interval_seconds: Math.max(1, Math.round(req.ctx.rt.config.integrations.clusterHeartbeatMs / 1000)) });
+      res.status(201).json({
+        cluster_id: cluster.id,
+        name: cluster.name,
+        credential,
+        heartbeat_interval_seconds: Math.max(1, Math.round(req.ctx.rt.config.integrations.clusterHeartbeatMs / 1000)),
+      });
     },
   },
   {

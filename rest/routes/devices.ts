@@ -29,7 +29,12 @@ export const devicesRoutes: RouteEntry[] = [
     operation: `query Devices($first: Int!, $filter: DeviceFilter) { devices(first: $first, filter: $filter) { edges { node { ${DEVICE_FIELDS} } } } }`,
     variables: (req) => ({
       first: Number(req.query.limit ?? 100),
-      filter: { site: req.query.site ?? null, role: req.query.role ?? null, platform: req.query.platform ?? null, search: req.query.search ?? null },
+      filter: {
+        site: req.query.site ?? null,
+        role: req.query.role ?? null,
+        platform: req.query.platform ?? null,
+        search: req.query.search ?? null,
+      },
     }),
     respond: (data) => itemsOf(data.devices, presentDevice),
   },

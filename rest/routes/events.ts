@@ -51,7 +51,10 @@ export const eventsRoutes: RouteEntry[] = [
     operation: `query Events($first: Int!, $filter: EventFilter) { events(first: $first, filter: $filter) { edges { node { ${EVENT_FIELDS} } } } }`,
     variables: (req) => ({
       first: Number(req.query.limit ?? TIMELINE_LIMITS.defaultLimit),
-      filter: { ...queryFilter(req.query), since_hours: Number(req.query.since_hours ?? TIMELINE_LIMITS.defaultSinceHours) },
+      filter: {
+        ...queryFilter(req.query),
+        since_hours: Number(req.query.since_hours ?? TIMELINE_LIMITS.defaultSinceHours),
+      },
     }),
     respond: (data) => nodesOf(data.events, presentEvent),
   },
@@ -61,7 +64,8 @@ export const eventsRoutes: RouteEntry[] = [
     variables: (req) => ({ filter: queryFilter(req.query) }),
     handler: async (req, res, vars) => {
       const header = req.headers['last-event-id'];
-      const lastEventId = (Array.isArray(header) ? header[0] : header) ?? (req.query.last_event_id as string | undefined) ?? null;
+      const lastEventId =
+        (Array.isArray(header) ? header[0] : header) ?? (req.query.last_event_id as string | undefined) ?? null;
       const principal = req.ctx.principal!;
       await streamEvents(req.ctx, req, res, {
         filter: vars.filter as ReturnType<typeof queryFilter>,

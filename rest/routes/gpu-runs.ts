@@ -2,7 +2,12 @@
  * REST routes of GPU diagnostics and load-test runs; each runs a GraphQL operation of schema/gpu-runs.ts.
  */
 import type { RouteEntry } from '../route-types.js';
-import { AIPERF_RUN_FIELDS, GPU_DIAGNOSTIC_FIELDS, presentAiperfRun, presentGpuDiagnostic } from '../presenters/gpu-runs.js';
+import {
+  AIPERF_RUN_FIELDS,
+  GPU_DIAGNOSTIC_FIELDS,
+  presentAiperfRun,
+  presentGpuDiagnostic,
+} from '../presenters/gpu-runs.js';
 
 const num = (v: unknown) => (v == null ? null : Number(v));
 

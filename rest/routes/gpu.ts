@@ -12,7 +12,8 @@ import { presentGpuEvent, presentGpuSummary, presentOverview, presentTimeseries 
 
 const VALUES = GPU_METRICS.join(' ');
 const GPU_FIELDS = `id uuid node index model source health { status reasons } latest { ${VALUES} } lastXid lastXidAt firstSeenAt lastSeenAt`;
-const FLEET_FIELDS = 'gpus nodes byHealth { healthy warning critical missing unknown } avgUtilization memUsedMib memTotalMib powerW';
+const FLEET_FIELDS =
+  'gpus nodes byHealth { healthy warning critical missing unknown } avgUtilization memUsedMib memTotalMib powerW';
 const EVENT_FIELDS = 'id type severity summary labels payload receivedAt';
 
 const num = (v: unknown) => (v === undefined || v === null || v === '' ? null : Number(v));

@@ -18,4 +18,19 @@ import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
-export const routes: RouteEntry[] = [...eventsRoutes, ...authRoutes, ...alertsRoutes, ...devicesRoutes, ...proposalsRoutes, ...assistantRoutes, ...reportsRoutes, ...integrationsRoutes, ...clustersRoutes, ...gpuRoutes, ...gpuRunsRoutes, ...billingRoutes, ...rulesRoutes, ...webhooksRoutes];
+export const routes: RouteEntry[] = [
+  ...eventsRoutes,
+  ...authRoutes,
+  ...alertsRoutes,
+  ...devicesRoutes,
+  ...proposalsRoutes,
+  ...assistantRoutes,
+  ...reportsRoutes,
+  ...integrationsRoutes,
+  ...clustersRoutes,
+  ...gpuRoutes,
+  ...gpuRunsRoutes,
+  ...billingRoutes,
+  ...rulesRoutes,
+  ...webhooksRoutes,
+];

@@ -5,7 +5,15 @@
  */
 import type { RouteEntry } from '../route-types.js';
 import { integrationPushAuth, receivePush } from '../../src/integrations/push.js';
-import { HEALTH_FIELDS, INTEGRATION_FIELDS, presentDryRun, presentHealth, presentIngest, presentIntegration, presentProviderConfig } from '../presenters/integrations.js';
+import {
+  HEALTH_FIELDS,
+  INTEGRATION_FIELDS,
+  presentDryRun,
+  presentHealth,
+  presentIngest,
+  presentIntegration,
+  presentProviderConfig,
+} from '../presenters/integrations.js';
 
 const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint';
 const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
@@ -84,7 +92,10 @@ export const integrationsRoutes: RouteEntry[] = [
     path: '/integrations/:integrationId/rotate-token',
     operation: `mutation RotateIntegrationPushToken($id: ID!) { rotateIntegrationPushToken(id: $id) { pushToken integration { ${INTEGRATION_FIELDS} } } }`,
     variables: (req) => ({ id: req.params.integrationId }),
-    respond: (data) => ({ ...presentIntegration(data.rotateIntegrationPushToken.integration), push_token: data.rotateIntegrationPushToken.pushToken }),
+    respond: (data) => ({
+      ...presentIntegration(data.rotateIntegrationPushToken.integration),
+      push_token: data.rotateIntegrationPushToken.pushToken,
+    }),
   },
   {
     method: 'get',
@@ -92,7 +103,11 @@ export const integrationsRoutes: RouteEntry[] = [
     operation: `query IntegrationHealth($id: ID!, $refresh: Boolean, $history: Int) {
       integrationHealth(id: $id, refresh: $refresh) { ${HEALTH_FIELDS} history(limit: $history) { ${HEALTH_FIELDS} } }
     }`,
-    variables: (req) => ({ id: req.params.integrationId, refresh: req.query.refresh === true || req.query.refresh === 'true', history: Number(req.query.history ?? 10) }),
+    variables: (req) => ({
+      id: req.params.integrationId,
+      refresh: req.query.refresh === true || req.query.refresh === 'true',
+      history: Number(req.query.history ?? 10),
+    }),
     respond: (data, req) => ({ integration_id: req.params.integrationId, ...presentHealth(data.integrationHealth) }),
   },
   {

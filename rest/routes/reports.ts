@@ -19,7 +19,6 @@ import {
   presentTranslation,
 } from '../presenters/reports.js';
 
-
 export const reportsRoutes: RouteEntry[] = [
   {
     method: 'post',
@@ -62,7 +61,8 @@ export const reportsRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/reports/query/translate',
-    operation: 'query TranslateReport($text: String!) { translateReport(text: $text) { query explanation valid errors { loc msg } } }',
+    operation:
+      'query TranslateReport($text: String!) { translateReport(text: $text) { query explanation valid errors { loc msg } } }',
     variables: (req) => ({ text: req.body.text }),
     respond: (data) => presentTranslation(data.translateReport),
   },
@@ -194,7 +194,8 @@ export const reportsRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/reports/schedules/:scheduleId/run',
-    operation: 'mutation RunReportSchedule($id: ID!) { runReportSchedule(id: $id) { scheduleId status outboxId rowCount reason } }',
+    operation:
+      'mutation RunReportSchedule($id: ID!) { runReportSchedule(id: $id) { scheduleId status outboxId rowCount reason } }',
     variables: (req) => ({ id: req.params.scheduleId }),
     respond: (data) => presentScheduleRun(data.runReportSchedule),
   },

@@ -4,7 +4,12 @@
  * Lists answer `{"items": [...]}`.
  */
 import type { RouteEntry } from '../route-types.js';
-import { ALERT_RULE_FIELDS, presentAlertRule, presentSuggestedRule, SUGGESTED_RULE_FIELDS } from '../presenters/rules.js';
+import {
+  ALERT_RULE_FIELDS,
+  presentAlertRule,
+  presentSuggestedRule,
+  SUGGESTED_RULE_FIELDS,
+} from '../presenters/rules.js';
 
 /** A rule body for an update: `kind` cannot change and is not an update field (the service says so). */
 function updateInput(body: Record<string, unknown>): Record<string, unknown> {
@@ -32,7 +37,10 @@ export const rulesRoutes: RouteEntry[] = [
     method: 'get',
     path: '/alert-rules',
     operation: `query AlertRules($kind: AlertRuleKind, $enabled: Boolean) { alertRules(kind: $kind, enabled: $enabled) { ${ALERT_RULE_FIELDS} } }`,
-    variables: (req) => ({ kind: req.query.kind ?? null, enabled: req.query.enabled === undefined ? null : req.query.enabled === true || req.query.enabled === 'true' }),
+    variables: (req) => ({
+      kind: req.query.kind ?? null,
+      enabled: req.query.enabled === undefined ? null : req.query.enabled === true || req.query.enabled === 'true',
+    }),
     respond: (data) => ({ items: data.alertRules.map(presentAlertRule) }),
   },
   {

@@ -26,7 +26,9 @@ import {
 
 /** GraphQL outbound webhook input from a REST body: a trigger's `on` is a topic in REST, a WebhookTriggerOn in GraphQL. */
 function outboundInput(b: Record<string, unknown>): Record<string, unknown> {
-  return Array.isArray(b.triggers) ? { ...b, triggers: b.triggers.map((t) => triggerInput(t as Record<string, unknown>)) } : b;
+  return Array.isArray(b.triggers)
+    ? { ...b, triggers: b.triggers.map((t) => triggerInput(t as Record<string, unknown>)) }
+    : b;
 }
 
 const deliveryLimit = (req: RestRequest) => Number(req.query.limit ?? 100);
@@ -71,7 +73,8 @@ export const webhooksRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/outbound-webhooks/:webhookId/rotate-secret',
-    operation: 'mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }',
+    operation:
+      'mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }',
     variables: (req) => ({ id: req.params.webhookId }),
     respond: (data) => presentWebhookSecret(data.rotateWebhookSecret),
   },

@@ -28,7 +28,12 @@ async function act(ctx: Ctx, id: string, make: (alert: Alert, now: Date) => Tran
 /** Acknowledges an open (or snoozed) alert and assigns it to the caller; 409 from other states. */
 export async function acknowledgeAlert(ctx: Ctx, input: { id: string }): Promise<Alert> {
   const me = alertActor(ctx.principal);
-  return act(ctx, input.id, (_a, now) => ({ action: 'acknowledge', actorId: me.userId, now, data: { assigneeId: me.userId, acknowledgedAt: now } }));
+  return act(ctx, input.id, (_a, now) => ({
+    action: 'acknowledge',
+    actorId: me.userId,
+    now,
+    data: { assigneeId: me.userId, acknowledgedAt: now },
+  }));
 }
 
 export interface SnoozeInput {
@@ -44,17 +49,27 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now: Date): Date {
   const hasDuration = input.duration !== undefined && input.duration !== null && input.duration !== '';
   const hasUntil = input.until !== undefined && input.until !== null;
   if (hasDuration === hasUntil) {
-    throw new ValidationFailed([{ loc: ['input', hasDuration ? 'until' : 'duration'], msg: 'send exactly one of duration (e.g. "15m", "PT1H", 900) or until (an ISO time)' }]);
+    throw new ValidationFailed([
+      {
+        loc: ['input', hasDuration ? 'until' : 'duration'],
+        msg: 'send exactly one of duration (e.g. "15m", "PT1H", 900) or until (an ISO time)',
+      },
+    ]);
   }
   if (hasDuration) {
     const seconds = parseDurationSeconds(input.duration!);
-    if (seconds === null) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'must be seconds or a duration such as "30s", "15m", "2h", "1d", "PT1H"' }]);
+    if (seconds === null)
+      throw new ValidationFailed([
+        { loc: ['input', 'duration'], msg: 'must be seconds or a duration such as "30s", "15m", "2h", "1d", "PT1H"' },
+      ]);
     if (seconds <= 0) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'must be longer than zero' }]);
     const until = new Date(now.getTime() + seconds * 1000);
-    if (Number.isNaN(until.getTime()) || until.getTime() > 8.64e15) throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'is too long' }]);
+    if (Number.isNaN(until.getTime()) || until.getTime() > 8.64e15)
+      throw new ValidationFailed([{ loc: ['input', 'duration'], msg: 'is too long' }]);
     return until;
   }
-  if (input.until!.getTime() <= now.getTime()) throw new ValidationFailed([{ loc: ['input', 'until'], msg: 'must be in the future' }]);
+  if (input.until!.getTime() <= now.getTime())
+    throw new ValidationFailed([{ loc: ['input', 'until'], msg: 'must be in the future' }]);
   return input.until!;
 }
 
@@ -62,7 +77,13 @@ export function snoozeUntil(input: Omit<SnoozeInput, 'id'>, now: Date): Date {
 export async function snoozeAlert(ctx: Ctx, input: SnoozeInput): Promise<Alert> {
   const me = alertActor(ctx.principal);
   const until = snoozeUntil(input, ctx.rt.clock.now());
-  return act(ctx, input.id, (_a, now) => ({ action: 'snooze', actorId: me.userId, now, note: `Snoozed until ${until.toISOString()}.`, data: { snoozedUntil: until } }));
+  return act(ctx, input.id, (_a, now) => ({
+    action: 'snooze',
+    actorId: me.userId,
+    now,
+    note: `Snoozed until ${until.toISOString()}.`,
+    data: { snoozedUntil: until },
+  }));
 }
 
 /** Resolves an alert that is not resolved yet; a later matching event opens a new alert. */
@@ -86,7 +107,12 @@ export async function wakeSnoozedAlerts(rt: Runtime, limit = 500): Promise<numbe
     if (ids.length === 0) return;
     const alerts = await tx.alert.findMany({ where: { id: { in: ids.map((r) => r.id) } } });
     for (const alert of alerts) {
-      const r = await transitionAlert(tx, alert, { action: 'reopen', actorId: null, now, note: `Snooze ended at ${alert.snoozedUntil?.toISOString()}.` });
+      const r = await transitionAlert(tx, alert, {
+        action: 'reopen',
+        actorId: null,
+        now,
+        note: `Snooze ended at ${alert.snoozedUntil?.toISOString()}.`,
+      });
       changes.push(r.change);
       outboxIds.push(r.outboxId);
     }

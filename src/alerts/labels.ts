@@ -58,7 +58,14 @@ export function alertAnnotationsOf(payload: unknown): Record<string, string> {
   const out: Record<string, string> = {};
   if (!isObject(payload)) return out;
   const put = (k: string, v: unknown) => {
-    if (typeof v !== 'string' || v === '' || k.length === 0 || k.length > KEY_MAX || Object.keys(out).length >= MAX_ENTRIES) return;
+    if (
+      typeof v !== 'string' ||
+      v === '' ||
+      k.length === 0 ||
+      k.length > KEY_MAX ||
+      Object.keys(out).length >= MAX_ENTRIES
+    )
+      return;
     out[k] = v.slice(0, ANNOTATION_VALUE_MAX);
   };
   if (isObject(payload.annotations)) for (const [k, v] of Object.entries(payload.annotations)) put(k, v);

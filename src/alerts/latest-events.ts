@@ -39,7 +39,12 @@ const COLUMN_SQL: Record<keyof Event, string> = {
 /** The column names a caller may ask for (anything else is ignored). */
 export const EVENT_COLUMNS: ReadonlySet<string> = new Set(Object.keys(COLUMN_SQL));
 
-async function latestEventsOf(ctx: Ctx, alertIds: readonly string[], limit: number, columns: readonly (keyof Event)[]): Promise<LatestEventRow[][]> {
+async function latestEventsOf(
+  ctx: Ctx,
+  alertIds: readonly string[],
+  limit: number,
+  columns: readonly (keyof Event)[],
+): Promise<LatestEventRow[][]> {
   const tenantId = ctx.principal?.tenantId ?? NO_TENANT;
   // One pass over the alerts' links and their events, ranked per alert (Postgres stops each alert's ranking at
   // `limit`). A LATERAL subquery per alert probed every partition of Event for each link of each alert: 3-4x the time.
@@ -74,7 +79,11 @@ const normalized = new WeakMap<readonly string[], { asked: (keyof Event)[]; key:
  * The request's loader of an alert's `limit` latest events with `columns` (names of `EVENT_COLUMNS`; others
  * are ignored), by alert id: one statement per batch, nothing cached (a subscription's context outlives many results).
  */
-export function latestEventsLoader(ctx: Ctx, limit: number, columns: readonly string[]): DataLoader<string, LatestEventRow[]> {
+export function latestEventsLoader(
+  ctx: Ctx,
+  limit: number,
+  columns: readonly string[],
+): DataLoader<string, LatestEventRow[]> {
   let byKind = loaders.get(ctx);
   if (!byKind) loaders.set(ctx, (byKind = new Map()));
   let wanted = normalized.get(columns);
@@ -85,6 +94,10 @@ export function latestEventsLoader(ctx: Ctx, limit: number, columns: readonly st
   const { asked } = wanted;
   const key = `${limit}:${wanted.key}`;
   let loader = byKind.get(key);
-  if (!loader) byKind.set(key, (loader = new DataLoader((ids) => latestEventsOf(ctx, ids, limit, asked), { cache: false, maxBatchSize: 500 })));
+  if (!loader)
+    byKind.set(
+      key,
+      (loader = new DataLoader((ids) => latestEventsOf(ctx, ids, limit, asked), { cache: false, maxBatchSize: 500 })),
+    );
   return loader;
 }

@@ -22,14 +22,26 @@ export interface AlertChange {
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
-async function announceInTx(tx: Tx, alert: Alert, topic: OutboxTopic, labels: Record<string, unknown>, now: Date): Promise<string | null> {
+async function announceInTx(
+  tx: Tx,
+  alert: Alert,
+  topic: OutboxTopic,
+  labels: Record<string, unknown>,
+  now: Date,
+): Promise<string | null> {
   if (alert.suppressed) return null;
   return writeOutbox(tx, {
     createdAt: now,
     tenantId: alert.tenantId,
     topic,
     subjectId: alert.id,
-    body: { source: alert.source ?? 'ops-service', kind: topic, severity: alert.severity, labels: labels as Prisma.InputJsonValue, payload: alertWire(alert) as unknown as Prisma.InputJsonValue },
+    body: {
+      source: alert.source ?? 'ops-service',
+      kind: topic,
+      severity: alert.severity,
+      labels: labels as Prisma.InputJsonValue,
+      payload: alertWire(alert) as unknown as Prisma.InputJsonValue,
+    },
   });
 }
 
@@ -92,7 +104,11 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
     update: { count: { increment: input.eventIds.length }, lastSeenAt: input.seenAt },
   });
   const opened = alert.id === newId;
-  if (input.eventIds.length) await tx.alertEvent.createMany({ data: input.eventIds.map((eventId) => ({ alertId: alert.id, eventId })), skipDuplicates: true });
+  if (input.eventIds.length)
+    await tx.alertEvent.createMany({
+      data: input.eventIds.map((eventId) => ({ alertId: alert.id, eventId })),
+      skipDuplicates: true,
+    });
   let outboxId: string | null = null;
   if (opened) {
     await tx.alertTimelineEntry.create({
@@ -127,7 +143,12 @@ export interface TransitionResult {
   outboxId: string | null;
 }
 
-const CHANGE_OF: Record<AlertAction, AlertChangeKind> = { acknowledge: 'acknowledged', snooze: 'snoozed', resolve: 'resolved', reopen: 'reopened' };
+const CHANGE_OF: Record<AlertAction, AlertChangeKind> = {
+  acknowledge: 'acknowledged',
+  snooze: 'snoozed',
+  resolve: 'resolved',
+  reopen: 'reopened',
+};
 
 /**
  * Moves `alert` through the state machine (Conflict on an invalid transition), guarded by its current
@@ -148,7 +169,16 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
     return transitionAlert(tx, fresh, t);
   }
   await tx.alertTimelineEntry.create({
-    data: { tenantId: row.tenantId, alertId: row.id, actorId: t.actorId, actorEventId: t.actorEventId ?? null, action: CHANGE_OF[t.action], fromStatus: alert.status, toStatus: to, note: t.note ?? null },
+    data: {
+      tenantId: row.tenantId,
+      alertId: row.id,
+      actorId: t.actorId,
+      actorEventId: t.actorEventId ?? null,
+      action: CHANGE_OF[t.action],
+      fromStatus: alert.status,
+      toStatus: to,
+      note: t.note ?? null,
+    },
   });
   const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);
   return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
@@ -172,7 +202,9 @@ export interface EventActionInput {
  * error.
  */
 export async function actOnLiveAlertByEvent(tx: Tx, input: EventActionInput): Promise<TransitionResult | null> {
-  const live = await tx.alert.findUnique({ where: { tenantId_liveDedupKey: { tenantId: input.tenantId, liveDedupKey: input.dedupKey } } });
+  const live = await tx.alert.findUnique({
+    where: { tenantId_liveDedupKey: { tenantId: input.tenantId, liveDedupKey: input.dedupKey } },
+  });
   if (!live || !allowedActions(live.status as AlertStatus).includes(input.action)) return null;
   await tx.alertEvent.createMany({ data: [{ alertId: live.id, eventId: input.eventId }], skipDuplicates: true });
   return transitionAlert(tx, live, {
@@ -189,18 +221,28 @@ export async function actOnLiveAlertByEvent(tx: Tx, input: EventActionInput): Pr
  * After commit: publishes `alertChanged` (one message per alert, the latest change, except that an
  * `opened` is never hidden by a later bump in the same batch) and dispatches the outbox messages.
  */
-export async function announceAlertChanges(rt: Runtime, changes: AlertChange[], outboxIds: Array<string | null>): Promise<void> {
+export async function announceAlertChanges(
+  rt: Runtime,
+  changes: AlertChange[],
+  outboxIds: Array<string | null>,
+): Promise<void> {
   const latest = new Map<string, AlertChange>();
   for (const c of changes) {
     const prev = latest.get(c.alert.id);
-    latest.set(c.alert.id, prev?.change === 'opened' && c.change === 'bumped' ? { change: 'opened', alert: c.alert } : c);
+    latest.set(
+      c.alert.id,
+      prev?.change === 'opened' && c.change === 'bumped' ? { change: 'opened', alert: c.alert } : c,
+    );
   }
   for (const c of latest.values()) {
     try {
-      await rt.pubsub.publish('alertChanged', c.alert.tenantId, { change: c.change, ...alertWire(c.alert) });
+      rt.pubsub.publish('alertChanged', c.alert.tenantId, { change: c.change, ...alertWire(c.alert) });
     } catch (err) {
       rt.logger.warn({ err, alertId: c.alert.id }, 'alertChanged publish failed');
     }
   }
-  await dispatchOutbox(rt, outboxIds.filter((x): x is string => !!x));
+  await dispatchOutbox(
+    rt,
+    outboxIds.filter((x): x is string => !!x),
+  );
 }

@@ -24,7 +24,10 @@ export interface WindowSubject {
   deviceId: string | null;
 }
 
-type WindowShape = Pick<MaintenanceWindow, 'startsAt' | 'endsAt' | 'repeatEverySeconds' | 'matchLabels' | 'source' | 'deviceId'>;
+type WindowShape = Pick<
+  MaintenanceWindow,
+  'startsAt' | 'endsAt' | 'repeatEverySeconds' | 'matchLabels' | 'source' | 'deviceId'
+>;
 
 /** True when `at` falls inside the window (for recurring windows: inside any repetition). */
 export function windowIsActive(w: WindowShape, at: Date): boolean {
@@ -40,7 +43,8 @@ export function windowIsActive(w: WindowShape, at: Date): boolean {
 function windowCovers(w: WindowShape, s: WindowSubject): boolean {
   if (w.source && w.source !== s.source) return false;
   if (w.deviceId && w.deviceId !== s.deviceId) return false;
-  for (const [k, v] of Object.entries((w.matchLabels ?? {}) as Record<string, unknown>)) if (s.labels[k] !== v) return false;
+  for (const [k, v] of Object.entries((w.matchLabels ?? {}) as Record<string, unknown>))
+    if (s.labels[k] !== v) return false;
   return true;
 }
 
@@ -50,9 +54,17 @@ export function suppressingWindow<W extends WindowShape>(windows: W[], s: Window
 }
 
 /** Windows of the tenants that may be active now or later (ended one-off windows are skipped). */
-export async function loadCandidateWindows(db: Pick<PrismaClient, 'maintenanceWindow'>, tenantIds: string[], now: Date): Promise<MaintenanceWindow[]> {
+export async function loadCandidateWindows(
+  db: Pick<PrismaClient, 'maintenanceWindow'>,
+  tenantIds: string[],
+  now: Date,
+): Promise<MaintenanceWindow[]> {
   return db.maintenanceWindow.findMany({
-    where: { tenantId: { in: tenantIds }, startsAt: { lte: now }, OR: [{ repeatEverySeconds: { not: null } }, { endsAt: { gt: now } }] },
+    where: {
+      tenantId: { in: tenantIds },
+      startsAt: { lte: now },
+      OR: [{ repeatEverySeconds: { not: null } }, { endsAt: { gt: now } }],
+    },
     orderBy: { createdAt: 'asc' },
   });
 }
@@ -66,12 +78,15 @@ function check(m: MaintenanceWindowInput, present: (k: keyof MaintenanceWindowIn
   if (m.startsAt && m.endsAt && m.endsAt.getTime() <= m.startsAt.getTime()) at('endsAt', 'must be after startsAt');
   if (m.repeatEverySeconds != null) {
     const span = m.startsAt && m.endsAt ? (m.endsAt.getTime() - m.startsAt.getTime()) / 1000 : 0;
-    if (!Number.isInteger(m.repeatEverySeconds) || m.repeatEverySeconds < 60) at('repeatEverySeconds', 'must be an integer of at least 60 seconds');
-    else if (m.repeatEverySeconds < span) at('repeatEverySeconds', 'must be at least the window length (endsAt - startsAt)');
+    if (!Number.isInteger(m.repeatEverySeconds) || m.repeatEverySeconds < 60)
+      at('repeatEverySeconds', 'must be an integer of at least 60 seconds');
+    else if (m.repeatEverySeconds < span)
+      at('repeatEverySeconds', 'must be at least the window length (endsAt - startsAt)');
   }
   if (m.matchLabels != null) {
     const l = m.matchLabels;
-    if (typeof l !== 'object' || Array.isArray(l) || Object.values(l as object).some((v) => typeof v !== 'string')) at('matchLabels', 'must be an object of string keys to string values');
+    if (typeof l !== 'object' || Array.isArray(l) || Object.values(l as object).some((v) => typeof v !== 'string'))
+      at('matchLabels', 'must be an object of string keys to string values');
   }
   if (m.source != null && (m.source.length === 0 || m.source.length > 200)) at('source', 'must be 1 to 200 characters');
   return problems;
@@ -110,7 +125,11 @@ export async function loadMaintenanceWindow(ctx: Ctx, id: string): Promise<Maint
 }
 
 /** Applies a partial update; the merged window is validated as a whole. */
-export async function updateMaintenanceWindow(ctx: Ctx, id: string, input: MaintenanceWindowInput): Promise<MaintenanceWindow> {
+export async function updateMaintenanceWindow(
+  ctx: Ctx,
+  id: string,
+  input: MaintenanceWindowInput,
+): Promise<MaintenanceWindow> {
   const current = await loadMaintenanceWindow(ctx, id);
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as MaintenanceWindowInput;
   const problems = check({ ...current, ...patch }, (k) => patch[k] !== undefined);

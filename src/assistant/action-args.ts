@@ -33,10 +33,19 @@ export function canonicalJson(value: unknown): string {
 
 /** sha256 hex of the action's tool and canonical args. */
 export function argsHash(tool: string, args: Record<string, unknown>): string {
-  return crypto.createHash('sha256').update(`${tool}\n${canonicalJson(args)}`).digest('hex');
+  return crypto
+    .createHash('sha256')
+    .update(`${tool}\n${canonicalJson(args)}`)
+    .digest('hex');
 }
 
-function text(problems: FieldProblem[], args: Record<string, unknown>, name: string, max: number, required: boolean): string | undefined {
+function text(
+  problems: FieldProblem[],
+  args: Record<string, unknown>,
+  name: string,
+  max: number,
+  required: boolean,
+): string | undefined {
   const v = args[name];
   if (v === undefined || v === null || v === '') {
     if (required) problems.push({ loc: ['args', name], msg: 'is required' });
@@ -53,14 +62,22 @@ function duration(problems: FieldProblem[], args: Record<string, unknown>): stri
   const raw = args.duration;
   const seconds = typeof raw === 'string' || typeof raw === 'number' ? parseDurationSeconds(raw) : null;
   if (seconds === null || seconds <= 0 || seconds > MAX_ACTION_DURATION_SECONDS) {
-    problems.push({ loc: ['args', 'duration'], msg: `must be a duration such as "1h" from 1 second to ${MAX_ACTION_DURATION_SECONDS / 86_400} days` });
+    problems.push({
+      loc: ['args', 'duration'],
+      msg: `must be a duration such as "1h" from 1 second to ${MAX_ACTION_DURATION_SECONDS / 86_400} days`,
+    });
     return undefined;
   }
   return String(raw);
 }
 
 /** The normalized args of `tool` for the alert `alertId`; problems are pushed, never thrown here. */
-function normalizeArgs(tool: ActionTool, args: Record<string, unknown>, alertId: string, problems: FieldProblem[]): Record<string, unknown> {
+function normalizeArgs(
+  tool: ActionTool,
+  args: Record<string, unknown>,
+  alertId: string,
+  problems: FieldProblem[],
+): Record<string, unknown> {
   switch (tool) {
     case 'acknowledge_alert':
     case 'resolve_alert':
@@ -75,11 +92,14 @@ function normalizeArgs(tool: ActionTool, args: Record<string, unknown>, alertId:
         title: text(problems, args, 'title', 200, true),
         kind: text(problems, args, 'kind', 64, true),
       };
-      if (typeof out.kind === 'string' && !PROPOSAL_KIND.test(out.kind)) problems.push({ loc: ['args', 'kind'], msg: 'must be a lowercase identifier such as config_change' });
+      if (typeof out.kind === 'string' && !PROPOSAL_KIND.test(out.kind))
+        problems.push({ loc: ['args', 'kind'], msg: 'must be a lowercase identifier such as config_change' });
       const action = text(problems, args, 'action', 200, false);
       const intent = args.proposed_intent;
-      if ((action === undefined) === (intent === undefined || intent === null)) problems.push({ loc: ['args', 'action'], msg: 'give exactly one of action or proposed_intent' });
-      if (intent != null && (typeof intent !== 'string' || intent.length > 512 * 1024)) problems.push({ loc: ['args', 'proposed_intent'], msg: 'must be a string of at most 512 KiB' });
+      if ((action === undefined) === (intent === undefined || intent === null))
+        problems.push({ loc: ['args', 'action'], msg: 'give exactly one of action or proposed_intent' });
+      if (intent != null && (typeof intent !== 'string' || intent.length > 512 * 1024))
+        problems.push({ loc: ['args', 'proposed_intent'], msg: 'must be a string of at most 512 KiB' });
       if (action !== undefined) out.action = action;
       if (typeof intent === 'string') out.proposed_intent = intent;
       const reason = text(problems, args, 'reason', 5000, false);
@@ -87,10 +107,14 @@ function normalizeArgs(tool: ActionTool, args: Record<string, unknown>, alertId:
       return out;
     }
     case 'create_maintenance_window': {
-      const out: Record<string, unknown> = { name: text(problems, args, 'name', 200, true), duration: duration(problems, args) };
+      const out: Record<string, unknown> = {
+        name: text(problems, args, 'name', 200, true),
+        duration: duration(problems, args),
+      };
       const source = text(problems, args, 'source', 200, false);
       const deviceId = text(problems, args, 'device_id', 100, false);
-      if (source === undefined && deviceId === undefined) problems.push({ loc: ['args', 'source'], msg: 'give a source or a device_id: a window must be scoped' });
+      if (source === undefined && deviceId === undefined)
+        problems.push({ loc: ['args', 'source'], msg: 'give a source or a device_id: a window must be scoped' });
       if (source !== undefined) out.source = source;
       if (deviceId !== undefined) out.device_id = deviceId;
       return out;
@@ -102,18 +126,23 @@ function normalizeArgs(tool: ActionTool, args: Record<string, unknown>, alertId:
  * Validates a proposed action (from a template or a model) for the alert `alertId`; throws a 422
  * listing every problem. Alert-bound tools always act on `alertId`, whatever the args said.
  */
-export function parseActionDraft(raw: { tool: unknown; args: unknown; rationale: unknown; risk?: unknown }, alertId: string): ActionDraft {
+export function parseActionDraft(
+  raw: { tool: unknown; args: unknown; rationale: unknown; risk?: unknown },
+  alertId: string,
+): ActionDraft {
   const problems: FieldProblem[] = [];
   if (typeof raw.tool !== 'string' || !(ACTION_TOOLS as readonly string[]).includes(raw.tool)) {
     throw new ValidationFailed([{ loc: ['tool'], msg: `must be one of ${ACTION_TOOLS.join(', ')}` }]);
   }
   const tool = raw.tool as ActionTool;
-  const args = raw.args && typeof raw.args === 'object' && !Array.isArray(raw.args) ? (raw.args as Record<string, unknown>) : {};
+  const args =
+    raw.args && typeof raw.args === 'object' && !Array.isArray(raw.args) ? (raw.args as Record<string, unknown>) : {};
   const normalized = normalizeArgs(tool, args, alertId, problems);
   const rationale = typeof raw.rationale === 'string' ? raw.rationale.trim().slice(0, 2000) : '';
   if (!rationale) problems.push({ loc: ['rationale'], msg: 'is required: say why' });
   const risk = raw.risk === undefined || raw.risk === null ? DEFAULT_RISK[tool] : raw.risk;
-  if (!['low', 'medium', 'high'].includes(risk as string)) problems.push({ loc: ['risk'], msg: 'must be low, medium or high' });
+  if (!['low', 'medium', 'high'].includes(risk as string))
+    problems.push({ loc: ['risk'], msg: 'must be low, medium or high' });
   if (problems.length) throw new ValidationFailed(problems);
   return { tool, args: normalized, rationale, risk: risk as Risk, alertId };
 }

@@ -74,11 +74,13 @@ export async function loadAction(ctx: Ctx, alertId: string, actionId: string): P
 
 /** Why the action can no longer run as proposed, or null. */
 export function staleReason(action: AssistantAction, alert: Alert, now: Date): string | null {
-  if (action.expiresAt.getTime() <= now.getTime()) return `The action expired at ${action.expiresAt.toISOString()}; triage the alert again for fresh proposals.`;
+  if (action.expiresAt.getTime() <= now.getTime())
+    return `The action expired at ${action.expiresAt.toISOString()}; triage the alert again for fresh proposals.`;
   if (ALERT_STATE_TOOLS.includes(action.tool) && alert.status !== action.alertStatus) {
     return `The alert was ${action.alertStatus} when this was proposed and is ${alert.status} now; the action is stale.`;
   }
-  if (alert.status === 'resolved' && action.alertStatus !== 'resolved') return 'The alert has been resolved since this was proposed; the action is stale.';
+  if (alert.status === 'resolved' && action.alertStatus !== 'resolved')
+    return 'The alert has been resolved since this was proposed; the action is stale.';
   return null;
 }
 
@@ -96,14 +98,25 @@ export async function expireOverdueActions(rt: Runtime, now = rt.clock.now()): P
   return { expired };
 }
 
-async function settle(ctx: Ctx, id: string, from: AssistantAction['status'], data: Prisma.AssistantActionUncheckedUpdateManyInput): Promise<boolean> {
+async function settle(
+  ctx: Ctx,
+  id: string,
+  from: AssistantAction['status'],
+  data: Prisma.AssistantActionUncheckedUpdateManyInput,
+): Promise<boolean> {
   const r = await ctx.db.assistantAction.updateMany({ where: { id, status: from }, data });
   return r.count === 1;
 }
 
 /** 409 unless the action is still `proposed`, current and intact; expired/stale ones are marked so. */
-async function assertDecidable(ctx: Ctx, action: AssistantAction, reviewedHash?: string | null, checkArgs = true): Promise<Alert> {
-  if (action.status !== 'proposed') throw new Conflict(`The action is already ${action.status}; it cannot be decided again.`);
+async function assertDecidable(
+  ctx: Ctx,
+  action: AssistantAction,
+  reviewedHash?: string | null,
+  checkArgs = true,
+): Promise<Alert> {
+  if (action.status !== 'proposed')
+    throw new Conflict(`The action is already ${action.status}; it cannot be decided again.`);
   const alert = await loadAlert(ctx, action.alertId);
   const stale = staleReason(action, alert, ctx.rt.clock.now());
   if (stale) {
@@ -141,13 +154,30 @@ async function execute(ctx: Ctx, action: AssistantAction): Promise<Record<string
       return { device_id: q.deviceId, reconcile_queued_at: q.queuedAt.toISOString() };
     }
     case 'open_proposal': {
-      const p = await openProposal(ctx, { deviceId: args.device_id!, title: args.title!, kind: args.kind!, action: args.action ?? null, proposedIntent: args.proposed_intent ?? null, reason: args.reason ?? null });
-      return { proposal_id: p.id, proposal_status: p.status, note: 'The proposal needs a second person to approve it (four-eyes rule).' };
+      const p = await openProposal(ctx, {
+        deviceId: args.device_id!,
+        title: args.title!,
+        kind: args.kind!,
+        action: args.action ?? null,
+        proposedIntent: args.proposed_intent ?? null,
+        reason: args.reason ?? null,
+      });
+      return {
+        proposal_id: p.id,
+        proposal_status: p.status,
+        note: 'The proposal needs a second person to approve it (four-eyes rule).',
+      };
     }
     case 'create_maintenance_window': {
       const seconds = parseDurationSeconds(args.duration!)!;
       const now = ctx.rt.clock.now();
-      const w = await createMaintenanceWindow(ctx, { name: args.name!, startsAt: now, endsAt: new Date(now.getTime() + seconds * 1000), source: args.source ?? null, deviceId: args.device_id ?? null });
+      const w = await createMaintenanceWindow(ctx, {
+        name: args.name!,
+        startsAt: now,
+        endsAt: new Date(now.getTime() + seconds * 1000),
+        source: args.source ?? null,
+        deviceId: args.device_id ?? null,
+      });
       return { maintenance_window_id: w.id, ends_at: w.endsAt.toISOString() };
     }
     default:
@@ -160,12 +190,19 @@ async function execute(ctx: Ctx, action: AssistantAction): Promise<Record<string
  * result; when the change itself fails (its service refuses) it is `failed` with the error, which is
  * returned to the caller as that service's error.
  */
-export async function approveAction(ctx: Ctx, input: { alertId: string; actionId: string; argsHash?: string | null }): Promise<AssistantAction> {
+export async function approveAction(
+  ctx: Ctx,
+  input: { alertId: string; actionId: string; argsHash?: string | null },
+): Promise<AssistantAction> {
   const me = requireUser(ctx);
   const action = await loadAction(ctx, input.alertId, input.actionId);
   assertMayApprove(me, action);
   await assertDecidable(ctx, action, input.argsHash);
-  const claimed = await settle(ctx, action.id, 'proposed', { status: 'approved', decidedById: me.userId, decidedAt: ctx.rt.clock.now() });
+  const claimed = await settle(ctx, action.id, 'proposed', {
+    status: 'approved',
+    decidedById: me.userId,
+    decidedAt: ctx.rt.clock.now(),
+  });
   if (!claimed) throw new Conflict('The action was decided by someone else meanwhile.');
   try {
     const result = await execute(ctx, action);
@@ -179,13 +216,21 @@ export async function approveAction(ctx: Ctx, input: { alertId: string; actionId
 }
 
 /** Rejects the action, recording who and why. */
-export async function rejectAction(ctx: Ctx, input: { alertId: string; actionId: string; reason?: string | null }): Promise<AssistantAction> {
+export async function rejectAction(
+  ctx: Ctx,
+  input: { alertId: string; actionId: string; reason?: string | null },
+): Promise<AssistantAction> {
   const me = requireUser(ctx);
   if (input.reason != null && input.reason.length > 2000) throw invalid('reason', 'must be at most 2000 characters');
   const action = await loadAction(ctx, input.alertId, input.actionId);
   assertMayReject(me, action);
   await assertDecidable(ctx, action, null, false);
-  const ok = await settle(ctx, action.id, 'proposed', { status: 'rejected', decidedById: me.userId, decidedAt: ctx.rt.clock.now(), reason: input.reason?.trim() || null });
+  const ok = await settle(ctx, action.id, 'proposed', {
+    status: 'rejected',
+    decidedById: me.userId,
+    decidedAt: ctx.rt.clock.now(),
+    reason: input.reason?.trim() || null,
+  });
   if (!ok) throw new Conflict('The action was decided by someone else meanwhile.');
   return ctx.db.assistantAction.findUniqueOrThrow({ where: { id: action.id } });
 }

@@ -26,7 +26,11 @@ export function likelyCauses(f: TriageFacts): LikelyCause[] {
       relations: [{ kind: 'same_device', detail: `same device ${f.device.name}` }],
       evidence: [
         { kind: 'device', id: f.device.id, label: `device ${f.device.name}` },
-        { kind: 'drift_report', id: f.latestDrift.id, label: `drift report of ${f.latestDrift.createdAt.toISOString()}` },
+        {
+          kind: 'drift_report',
+          id: f.latestDrift.id,
+          label: `drift report of ${f.latestDrift.createdAt.toISOString()}`,
+        },
       ],
     });
   }
@@ -37,9 +41,12 @@ export function likelyCauses(f: TriageFacts): LikelyCause[] {
       confidence: 'low',
       score: null,
       relations: [],
-      evidence: f.recurrences.slice(0, 5).map((a) => ({ kind: 'alert' as const, id: a.id, label: `alert "${a.summary.slice(0, 80)}" (${a.firstSeenAt.toISOString()})` })),
+      evidence: f.recurrences.slice(0, 5).map((a) => ({
+        kind: 'alert' as const,
+        id: a.id,
+        label: `alert "${a.summary.slice(0, 80)}" (${a.firstSeenAt.toISOString()})`,
+      })),
     });
   }
   return causes;
 }
-

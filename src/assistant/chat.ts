@@ -53,22 +53,52 @@ export async function loadConversation(ctx: Ctx, id: string): Promise<AssistantC
 /** The caller's copilot conversations, most recently active first. */
 export async function copilotHistory(ctx: Ctx, limit = 20): Promise<AssistantConversation[]> {
   const me = requireUser(ctx);
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_CONVERSATIONS) throw invalid(['limit'], `must be an integer from 1 to ${MAX_HISTORY_CONVERSATIONS}`);
-  return ctx.db.assistantConversation.findMany({ where: { kind: 'copilot', userId: me.userId }, orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }], take: limit });
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_HISTORY_CONVERSATIONS)
+    throw invalid(['limit'], `must be an integer from 1 to ${MAX_HISTORY_CONVERSATIONS}`);
+  return ctx.db.assistantConversation.findMany({
+    where: { kind: 'copilot', userId: me.userId },
+    orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
 }
 
-async function runTurn(ctx: Ctx, conv: AssistantConversation, alert: Alert | null, text: string, onDelta?: (t: string) => void): Promise<ChatResult> {
+async function runTurn(
+  ctx: Ctx,
+  conv: AssistantConversation,
+  alert: Alert | null,
+  text: string,
+  onDelta?: (t: string) => void,
+): Promise<ChatResult> {
   const me = requireUser(ctx);
-  const history = (await ctx.db.assistantMessage.findMany({ where: { conversationId: conv.id }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: HISTORY_TURNS })).reverse();
-  const message = await ctx.db.assistantMessage.create({ data: { tenantId: me.tenantId, conversationId: conv.id, role: 'user', authorId: me.userId, content: text } });
+  const history = (
+    await ctx.db.assistantMessage.findMany({
+      where: { conversationId: conv.id },
+      orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+      take: HISTORY_TURNS,
+    })
+  ).reverse();
+  const message = await ctx.db.assistantMessage.create({
+    data: { tenantId: me.tenantId, conversationId: conv.id, role: 'user', authorId: me.userId, content: text },
+  });
   await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: ctx.rt.clock.now() } });
 
   const provider = assistantProvider(ctx.rt);
   const toolbox = createToolbox(ctx, alert?.id ?? null);
-  const draft = await provider.chat({ ctx, alert, history: history.map((m) => ({ role: m.role, content: m.content })), message: text, toolbox, onDelta });
+  const draft = await provider.chat({
+    ctx,
+    alert,
+    history: history.map((m) => ({ role: m.role, content: m.content })),
+    message: text,
+    toolbox,
+    onDelta,
+  });
   await recordUsage(ctx, provider.name, alert ? 'alert_chat' : 'copilot_chat', draft.usage);
 
-  const drafts = validDrafts(ctx, draft.actions.map((d) => ({ ...d, alertId: d.alertId ?? alert?.id })), alert?.id ?? '').filter((d) => d.alertId);
+  const drafts = validDrafts(
+    ctx,
+    draft.actions.map((d) => ({ ...d, alertId: d.alertId ?? alert?.id })),
+    alert?.id ?? '',
+  ).filter((d) => d.alertId);
   const alerts = new Map<string, Alert>();
   for (const id of new Set(drafts.map((d) => d.alertId!))) {
     const a = id === alert?.id ? alert : await ctx.db.alert.findUnique({ where: { id } });
@@ -89,12 +119,19 @@ async function runTurn(ctx: Ctx, conv: AssistantConversation, alert: Alert | nul
     });
     return { reply, actions };
   });
-  const conversation = await ctx.db.assistantConversation.update({ where: { id: conv.id }, data: { updatedAt: ctx.rt.clock.now() } });
+  const conversation = await ctx.db.assistantConversation.update({
+    where: { id: conv.id },
+    data: { updatedAt: ctx.rt.clock.now() },
+  });
   return { conversation, message, reply, actions };
 }
 
 /** One turn in the alert's shared conversation (created on the first message). */
-export async function sendAlertChat(ctx: Ctx, input: { alertId: string; message: string }, onDelta?: (t: string) => void): Promise<ChatResult> {
+export async function sendAlertChat(
+  ctx: Ctx,
+  input: { alertId: string; message: string },
+  onDelta?: (t: string) => void,
+): Promise<ChatResult> {
   const me = requireUser(ctx);
   const text = checkMessage(input.message);
   const alert = await loadAlert(ctx, input.alertId);
@@ -107,7 +144,11 @@ export async function sendAlertChat(ctx: Ctx, input: { alertId: string; message:
 }
 
 /** One copilot turn: continues the caller's conversation, or starts one. */
-export async function copilotChat(ctx: Ctx, input: { message: string; conversationId?: string | null }, onDelta?: (t: string) => void): Promise<ChatResult> {
+export async function copilotChat(
+  ctx: Ctx,
+  input: { message: string; conversationId?: string | null },
+  onDelta?: (t: string) => void,
+): Promise<ChatResult> {
   const me = requireUser(ctx);
   const text = checkMessage(input.message);
   let conv: AssistantConversation;
@@ -115,7 +156,14 @@ export async function copilotChat(ctx: Ctx, input: { message: string; conversati
     conv = await loadConversation(ctx, input.conversationId);
     if (conv.kind !== 'copilot') throw new NotFound('Conversation');
   } else {
-    conv = await ctx.db.assistantConversation.create({ data: { tenantId: me.tenantId, kind: 'copilot', userId: me.userId, title: text.replace(/\s+/g, ' ').slice(0, 80) } });
+    conv = await ctx.db.assistantConversation.create({
+      data: {
+        tenantId: me.tenantId,
+        kind: 'copilot',
+        userId: me.userId,
+        title: text.replace(/\s+/g, ' ').slice(0, 80),
+      },
+    });
   }
   return runTurn(ctx, conv, null, text, onDelta);
 }

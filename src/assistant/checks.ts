@@ -16,20 +16,33 @@ export const FLAPPING_RECURRENCES = 2;
 
 /** Reads everything the checks look at. */
 export async function gatherFacts(ctx: Ctx, alert: Alert): Promise<TriageFacts> {
-  const rule = alert.ruleId ? await ctx.db.alertRule.findUnique({ where: { id: alert.ruleId }, select: { id: true, name: true, typeGlob: true, dedupKeyTemplate: true } }) : null;
+  const rule = alert.ruleId
+    ? await ctx.db.alertRule.findUnique({
+        where: { id: alert.ruleId },
+        select: { id: true, name: true, typeGlob: true, dedupKeyTemplate: true },
+      })
+    : null;
   const [vocabulary, scope] = await Promise.all([loadVocabulary(ctx), alertScope(ctx, alert, rule)]);
   const device = scope.device;
   const [ranked, similar, recurrences, reopenCount, latestDrift, intents] = await Promise.all([
     rankCandidates(ctx, alert, scope, vocabulary),
     similarAlerts(ctx, alert, 10),
     ctx.db.alert.findMany({
-      where: { id: { not: alert.id }, dedupKey: alert.dedupKey, firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 86_400_000), lte: alert.firstSeenAt } },
+      where: {
+        id: { not: alert.id },
+        dedupKey: alert.dedupKey,
+        firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 86_400_000), lte: alert.firstSeenAt },
+      },
       orderBy: { firstSeenAt: 'desc' },
       take: 20,
     }),
     ctx.db.alertTimelineEntry.count({ where: { alertId: alert.id, action: 'reopened' } }),
-    device ? ctx.db.driftReport.findFirst({ where: { deviceId: device.id }, orderBy: { createdAt: 'desc' } }) : Promise.resolve(null),
-    device ? ctx.db.intentVersion.findMany({ where: { deviceId: device.id }, orderBy: { version: 'desc' }, take: 2 }) : Promise.resolve([]),
+    device
+      ? ctx.db.driftReport.findFirst({ where: { deviceId: device.id }, orderBy: { createdAt: 'desc' } })
+      : Promise.resolve(null),
+    device
+      ? ctx.db.intentVersion.findMany({ where: { deviceId: device.id }, orderBy: { version: 'desc' }, take: 2 })
+      : Promise.resolve([]),
   ]);
   return {
     alert,
@@ -37,7 +50,9 @@ export async function gatherFacts(ctx: Ctx, alert: Alert): Promise<TriageFacts> 
     vocabulary,
     windowMinutes: CANDIDATE_WINDOW_MINUTES,
     related: ranked.filter((c) => c.score > 0),
-    unrelatedChanges: ranked.filter((c) => c.score === 0 && c.isChange).sort((x, y) => x.minutesBefore - y.minutesBefore),
+    unrelatedChanges: ranked
+      .filter((c) => c.score === 0 && c.isChange)
+      .sort((x, y) => x.minutesBefore - y.minutesBefore),
     device,
     latestDrift,
     intents,
@@ -47,7 +62,11 @@ export async function gatherFacts(ctx: Ctx, alert: Alert): Promise<TriageFacts> 
   };
 }
 
-const alertItem = (a: Alert): EvidenceItem => ({ kind: 'alert', id: a.id, label: `${a.severity} alert "${a.summary.slice(0, 80)}" (${a.status}, ${a.firstSeenAt.toISOString()})` });
+const alertItem = (a: Alert): EvidenceItem => ({
+  kind: 'alert',
+  id: a.id,
+  label: `${a.severity} alert "${a.summary.slice(0, 80)}" (${a.status}, ${a.firstSeenAt.toISOString()})`,
+});
 
 /** True when the same dedup key keeps coming back (not: other alerts from the same source). */
 export function isFlapping(f: Pick<TriageFacts, 'recurrences' | 'reopenCount'>): boolean {
@@ -68,13 +87,33 @@ export function runChecks(f: TriageFacts): TriageCheck[] {
   const a = f.alert;
   const checks: TriageCheck[] = [];
   const changes = f.related.filter((c) => c.isChange);
-  checks.push({ name: 'recent_changes', status: 'success', interesting: changes.length > 0, message: changesMessage(f), evidence: changes.slice(0, 10).map((c) => c.evidence[0]!) });
+  checks.push({
+    name: 'recent_changes',
+    status: 'success',
+    interesting: changes.length > 0,
+    message: changesMessage(f),
+    evidence: changes.slice(0, 10).map((c) => c.evidence[0]!),
+  });
 
-  const deviceItem: EvidenceItem | null = f.device ? { kind: 'device', id: f.device.id, label: `device ${f.device.name}` } : null;
+  const deviceItem: EvidenceItem | null = f.device
+    ? { kind: 'device', id: f.device.id, label: `device ${f.device.name}` }
+    : null;
   if (!f.device || !deviceItem) {
-    checks.push({ name: 'device_drift', status: 'skipped', interesting: false, message: 'The alert names no device of the inventory.', evidence: [] });
+    checks.push({
+      name: 'device_drift',
+      status: 'skipped',
+      interesting: false,
+      message: 'The alert names no device of the inventory.',
+      evidence: [],
+    });
   } else if (!f.latestDrift) {
-    checks.push({ name: 'device_drift', status: 'success', interesting: false, message: `Device ${f.device.name} has not been reconciled yet: drift unknown.`, evidence: [deviceItem] });
+    checks.push({
+      name: 'device_drift',
+      status: 'success',
+      interesting: false,
+      message: `Device ${f.device.name} has not been reconciled yet: drift unknown.`,
+      evidence: [deviceItem],
+    });
   } else {
     checks.push({
       name: 'device_drift',
@@ -83,7 +122,14 @@ export function runChecks(f: TriageFacts): TriageCheck[] {
       message: f.latestDrift.inSync
         ? `Device ${f.device.name} runs its intended configuration (last reconcile ${f.latestDrift.createdAt.toISOString()}).`
         : `Device ${f.device.name} drifts from its intended configuration${f.latestDrift.detail ? ` (${f.latestDrift.detail})` : ''}.`,
-      evidence: [deviceItem, { kind: 'drift_report', id: f.latestDrift.id, label: `drift report of ${f.latestDrift.createdAt.toISOString()}` }],
+      evidence: [
+        deviceItem,
+        {
+          kind: 'drift_report',
+          id: f.latestDrift.id,
+          label: `drift report of ${f.latestDrift.createdAt.toISOString()}`,
+        },
+      ],
     });
   }
 
@@ -96,7 +142,9 @@ export function runChecks(f: TriageFacts): TriageCheck[] {
       f.similar.length === 0
         ? 'First alert of its kind in 30 days.'
         : `${f.similar.length} similar alert(s) in 30 days, ${resolved.length} resolved` +
-          (resolved[0] ? `; the latest resolved by ${resolved[0].resolvedBy}${resolved[0].minutesToResolve !== null ? ` after ${resolved[0].minutesToResolve} min` : ''}.` : '.'),
+          (resolved[0]
+            ? `; the latest resolved by ${resolved[0].resolvedBy}${resolved[0].minutesToResolve !== null ? ` after ${resolved[0].minutesToResolve} min` : ''}.`
+            : '.'),
     evidence: f.similar.map((s) => alertItem(s.alert)),
   });
 

@@ -9,7 +9,6 @@ import { assistantProvider } from './providers/index.js';
 import type { Completion, CompletionRequest } from './types.js';
 import { recordUsage } from './usage.js';
 
-
 /** The model's answer to one system + user prompt, or null when no model is configured. */
 export async function assistantComplete(ctx: Ctx, req: CompletionRequest): Promise<Completion | null> {
   requireUser(ctx);

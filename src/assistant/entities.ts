@@ -19,8 +19,16 @@ export interface EntityClass {
  * service, a pod); `broad` ones name a group many unrelated things share (a namespace, a site).
  */
 export const ENTITY_CLASSES: readonly EntityClass[] = [
-  { name: 'machine', keys: ['host', 'hostname', 'node', 'nodename', 'node_name', 'instance', 'device', 'server', 'machine'], strength: 'specific' },
-  { name: 'service', keys: ['service', 'service_name', 'app', 'application', 'deployment', 'component', 'workload'], strength: 'specific' },
+  {
+    name: 'machine',
+    keys: ['host', 'hostname', 'node', 'nodename', 'node_name', 'instance', 'device', 'server', 'machine'],
+    strength: 'specific',
+  },
+  {
+    name: 'service',
+    keys: ['service', 'service_name', 'app', 'application', 'deployment', 'component', 'workload'],
+    strength: 'specific',
+  },
   { name: 'pod', keys: ['pod', 'pod_name'], strength: 'specific' },
   { name: 'container', keys: ['container', 'container_name'], strength: 'specific' },
   { name: 'job', keys: ['job', 'job_id', 'job_name'], strength: 'specific' },
@@ -113,7 +121,15 @@ export function entitiesOf(labels: unknown, payload: unknown, extraKeys: readonl
 /** An entity known from the service's own records (a device's name, a GPU's node). */
 export function entity(cls: string, key: string, value: string, via: string, topology?: Entity['topology']): Entity {
   const known = ENTITY_CLASSES.find((c) => c.name === cls);
-  return { cls, key, value, norm: normalizeEntity(cls, value), strength: known?.strength ?? 'specific', via, ...(topology ? { topology } : {}) };
+  return {
+    cls,
+    key,
+    value,
+    norm: normalizeEntity(cls, value),
+    strength: known?.strength ?? 'specific',
+    via,
+    ...(topology ? { topology } : {}),
+  };
 }
 
 /** The label and payload keys a dedup key template reads (`{{labels.svc}}:{{payload.region}}` → svc, region). */

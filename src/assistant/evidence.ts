@@ -29,10 +29,12 @@ export async function describeRecords(ctx: Ctx, ids: string[]): Promise<Map<stri
     ctx.db.gpu.findMany({ where, select: { id: true, uuid: true, node: true } }),
   ]);
   for (const e of events) out.set(e.id, { kind: 'event', id: e.id, label: eventLabel(e) });
-  for (const a of alerts) out.set(a.id, { kind: 'alert', id: a.id, label: `${a.severity} alert "${a.summary.slice(0, 80)}"` });
+  for (const a of alerts)
+    out.set(a.id, { kind: 'alert', id: a.id, label: `${a.severity} alert "${a.summary.slice(0, 80)}"` });
   for (const d of devices) out.set(d.id, { kind: 'device', id: d.id, label: `device ${d.name}` });
   for (const p of proposals) out.set(p.id, { kind: 'proposal', id: p.id, label: `proposal "${p.title.slice(0, 80)}"` });
-  for (const d of drifts) out.set(d.id, { kind: 'drift_report', id: d.id, label: `drift report of ${d.createdAt.toISOString()}` });
+  for (const d of drifts)
+    out.set(d.id, { kind: 'drift_report', id: d.id, label: `drift report of ${d.createdAt.toISOString()}` });
   for (const v of intents) out.set(v.id, { kind: 'intent_version', id: v.id, label: `intent version ${v.version}` });
   for (const r of rules) out.set(r.id, { kind: 'rule', id: r.id, label: `rule "${r.name.slice(0, 80)}"` });
   for (const i of integrations) out.set(i.id, { kind: 'integration', id: i.id, label: `integration ${i.name}` });
@@ -44,21 +46,52 @@ export async function describeRecords(ctx: Ctx, ids: string[]): Promise<Map<stri
  * The causes to store: each draft's evidence reduced to records that the checks, the ranking or the
  * tools showed (`known`), as items; its confidence, score and relations set by the facts.
  */
-export async function settleCauses(ctx: Ctx, facts: TriageFacts, checks: TriageCheck[], drafts: Array<CauseDraft | LikelyCause>, known: Set<string>): Promise<LikelyCause[]> {
+export async function settleCauses(
+  ctx: Ctx,
+  facts: TriageFacts,
+  checks: TriageCheck[],
+  drafts: Array<CauseDraft | LikelyCause>,
+  known: Set<string>,
+): Promise<LikelyCause[]> {
   const items = new Map<string, EvidenceItem>();
-  for (const i of [...checks.flatMap((c) => c.evidence), ...facts.related.flatMap((c) => c.evidence), ...facts.unrelatedChanges.flatMap((c) => c.evidence)]) if (!items.has(i.id)) items.set(i.id, i);
+  for (const i of [
+    ...checks.flatMap((c) => c.evidence),
+    ...facts.related.flatMap((c) => c.evidence),
+    ...facts.unrelatedChanges.flatMap((c) => c.evidence),
+  ])
+    if (!items.has(i.id)) items.set(i.id, i);
   const allowed = new Set([...known, ...items.keys()]);
-  const ids = (d: CauseDraft | LikelyCause) => d.evidence.map((e) => (typeof e === 'string' ? e : e.id).toLowerCase()).filter((id) => allowed.has(id));
+  const ids = (d: CauseDraft | LikelyCause) =>
+    d.evidence.map((e) => (typeof e === 'string' ? e : e.id).toLowerCase()).filter((id) => allowed.has(id));
   const missing = drafts.flatMap(ids).filter((id) => !items.has(id));
   for (const [id, item] of await describeRecords(ctx, missing)) items.set(id, item);
   const related = new Map(facts.related.map((c) => [c.event.id, c]));
   const unrelated = new Set(facts.unrelatedChanges.map((c) => c.event.id));
   return drafts.map((d) => {
     const evidence = [...new Set(ids(d))].map((id) => items.get(id)).filter((i): i is EvidenceItem => !!i);
-    const backing = evidence.map((e) => related.get(e.id)).filter((c) => !!c).sort((x, y) => y.score - x.score)[0];
-    if (backing) return { cause: d.cause, confidence: confidenceOf(backing.score) ?? 'low', score: backing.score, relations: backing.relations.map((r) => ({ kind: r.kind, detail: r.detail })), evidence };
-    const onlyUnrelated = evidence.length > 0 && evidence.every((e) => e.kind !== 'event' || unrelated.has(e.id)) && evidence.some((e) => unrelated.has(e.id));
+    const backing = evidence
+      .map((e) => related.get(e.id))
+      .filter((c) => !!c)
+      .sort((x, y) => y.score - x.score)[0];
+    if (backing)
+      return {
+        cause: d.cause,
+        confidence: confidenceOf(backing.score) ?? 'low',
+        score: backing.score,
+        relations: backing.relations.map((r) => ({ kind: r.kind, detail: r.detail })),
+        evidence,
+      };
+    const onlyUnrelated =
+      evidence.length > 0 &&
+      evidence.every((e) => e.kind !== 'event' || unrelated.has(e.id)) &&
+      evidence.some((e) => unrelated.has(e.id));
     const cap: Confidence = onlyUnrelated || evidence.length === 0 ? 'low' : 'medium';
-    return { cause: d.cause, confidence: atMost(d.confidence, cap), score: d.score ?? null, relations: d.relations ?? [], evidence };
+    return {
+      cause: d.cause,
+      confidence: atMost(d.confidence, cap),
+      score: d.score ?? null,
+      relations: d.relations ?? [],
+      evidence,
+    };
   });
 }

@@ -17,7 +17,8 @@ import type { AssistantAction, AssistantConversation } from '../generated/prisma
 
 /** Throws 403 unless `who` may approve (and so run) the action. */
 export function assertMayApprove(who: Principal, action: Pick<AssistantAction, 'tool'>): void {
-  if (who.userKind !== 'human') throw new Forbidden('Service users cannot approve assistant actions: a person must approve what runs.');
+  if (who.userKind !== 'human')
+    throw new Forbidden('Service users cannot approve assistant actions: a person must approve what runs.');
   if (action.tool === 'create_maintenance_window' && who.role !== 'admin') {
     throw new Forbidden('Approving this action creates a maintenance window, which needs the admin role.');
   }

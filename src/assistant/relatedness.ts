@@ -57,7 +57,11 @@ function entityRelation(alertSide: Entity, cand: Entity): Relation {
   const topo = [alertSide, cand].find((e) => e.topology)?.topology;
   const kind: RelationKind = topo ?? (cand.cls.startsWith('dedup:') ? 'dedup_label' : 'shared_label');
   const weight = cand.strength === 'broad' ? RELATION_WEIGHTS.broad_entity : RELATION_WEIGHTS.specific_entity;
-  const how = cand.cls.startsWith('dedup:') ? "(the rule's dedup label)" : cand.via === 'payload' ? 'in the payload' : 'label';
+  const how = cand.cls.startsWith('dedup:')
+    ? "(the rule's dedup label)"
+    : cand.via === 'payload'
+      ? 'in the payload'
+      : 'label';
   // An entity known through topology says how in its note rather than "label".
   const base = cand.topology ? `same ${cand.key}=${cand.value}` : `same ${cand.key}=${cand.value} ${how}`;
   const notes = [alertSide, cand].filter((e) => e.topology).map((e) => e.via);
@@ -67,10 +71,19 @@ function entityRelation(alertSide: Entity, cand: Entity): Relation {
 /** The relations of a candidate to the alert, strongest first (at most one per entity class). */
 export function relationsOf(a: AlertSide, c: CandidateSide): Relation[] {
   const out: Relation[] = [];
-  if (a.deviceId && c.deviceId === a.deviceId) out.push({ kind: 'same_device', weight: RELATION_WEIGHTS.same_device, detail: `same device ${a.deviceName ?? a.deviceId}` });
+  if (a.deviceId && c.deviceId === a.deviceId)
+    out.push({
+      kind: 'same_device',
+      weight: RELATION_WEIGHTS.same_device,
+      detail: `same device ${a.deviceName ?? a.deviceId}`,
+    });
   // Collectors send the device's name as the source.
   else if (a.deviceName && normalizeEntity('machine', c.source) === normalizeEntity('machine', a.deviceName)) {
-    out.push({ kind: 'same_device', weight: RELATION_WEIGHTS.same_device, detail: `same device ${a.deviceName} (its source)` });
+    out.push({
+      kind: 'same_device',
+      weight: RELATION_WEIGHTS.same_device,
+      detail: `same device ${a.deviceName} (its source)`,
+    });
   }
   const byClass = new Map<string, Relation>();
   for (const ce of c.entities) {
@@ -83,7 +96,8 @@ export function relationsOf(a: AlertSide, c: CandidateSide): Relation[] {
     if (!prev || r.weight > prev.weight) byClass.set(ce.cls, r);
   }
   out.push(...byClass.values());
-  if (a.sources.has(c.source)) out.push({ kind: 'same_source', weight: RELATION_WEIGHTS.same_source, detail: `same source ${c.source}` });
+  if (a.sources.has(c.source))
+    out.push({ kind: 'same_source', weight: RELATION_WEIGHTS.same_source, detail: `same source ${c.source}` });
   if (out.length && c.precursor) {
     const fits = c.precursor.symptoms.length === 0 || c.precursor.symptoms.some((w) => a.symptomText.includes(w));
     if (fits) out.push({ kind: 'precursor', weight: RELATION_WEIGHTS.precursor_bonus, detail: c.precursor.note });
@@ -113,7 +127,10 @@ export function byRank<T extends { score: number; minutesBefore: number; event: 
 
 /** The sentence a cause states: what happened and the relation that earned it. */
 export function causeText(type: string, source: string, relations: readonly Relation[], minutesBefore: number): string {
-  return `${type} from ${source} (${[...relations.map((r) => r.detail), agoText(minutesBefore)].join(', ')})`.slice(0, 1000);
+  return `${type} from ${source} (${[...relations.map((r) => r.detail), agoText(minutesBefore)].join(', ')})`.slice(
+    0,
+    1000,
+  );
 }
 
 export function eventLabel(e: { type: string; source: string; receivedAt: Date }): string {

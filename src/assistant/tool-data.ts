@@ -45,7 +45,8 @@ export function str(args: Record<string, unknown>, name: string, required = fals
     if (required) throw invalid(['args', name], 'is required');
     return undefined;
   }
-  if (typeof v !== 'string' || v.length > 500) throw invalid(['args', name], 'must be a string of at most 500 characters');
+  if (typeof v !== 'string' || v.length > 500)
+    throw invalid(['args', name], 'must be a string of at most 500 characters');
   return v;
 }
 
@@ -53,7 +54,8 @@ export function num(args: Record<string, unknown>, name: string, fallback: numbe
   const v = args[name];
   if (v === undefined || v === null) return fallback;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw invalid(['args', name], `must be an integer from ${min} to ${max}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw invalid(['args', name], `must be an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -61,14 +63,23 @@ export const SEVERITIES = ['info', 'warning', 'critical'] as const;
 export function severity(args: Record<string, unknown>): (typeof SEVERITIES)[number] | undefined {
   const v = str(args, 'severity');
   if (v === undefined) return undefined;
-  if (!(SEVERITIES as readonly string[]).includes(v)) throw invalid(['args', 'severity'], 'must be info, warning or critical');
+  if (!(SEVERITIES as readonly string[]).includes(v))
+    throw invalid(['args', 'severity'], 'must be info, warning or critical');
   return v as (typeof SEVERITIES)[number];
 }
 
 /** Events of the tenant, newest first, by type glob, source, severity and time range. */
 export async function searchEvents(
   ctx: Ctx,
-  f: { type?: string; source?: string; severity?: string; deviceId?: string; after?: Date; before?: Date; limit: number },
+  f: {
+    type?: string;
+    source?: string;
+    severity?: string;
+    deviceId?: string;
+    after?: Date;
+    before?: Date;
+    limit: number;
+  },
 ): Promise<Event[]> {
   const where: Prisma.EventWhereInput = {
     ...(f.source ? { source: f.source } : {}),
@@ -78,7 +89,11 @@ export async function searchEvents(
   };
   const glob = f.type && f.type.includes('*') ? f.type : undefined;
   if (f.type && !glob) where.type = f.type;
-  const rows = await ctx.db.event.findMany({ where, orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }], take: glob ? 500 : f.limit });
+  const rows = await ctx.db.event.findMany({
+    where,
+    orderBy: [{ receivedAt: 'desc' }, { id: 'desc' }],
+    take: glob ? 500 : f.limit,
+  });
   return (glob ? rows.filter((e) => globMatches(glob, e.type)) : rows).slice(0, f.limit);
 }
 
@@ -88,10 +103,21 @@ export async function similarAlerts(ctx: Ctx, alert: Alert, limit: number): Prom
   if (alert.ruleId) or.push({ ruleId: alert.ruleId });
   if (alert.source) or.push({ source: alert.source });
   const rows = await ctx.db.alert.findMany({
-    where: { id: { not: alert.id }, OR: or, firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 30 * 86_400_000) } },
+    where: {
+      id: { not: alert.id },
+      OR: or,
+      firstSeenAt: { gte: new Date(alert.firstSeenAt.getTime() - 30 * 86_400_000) },
+    },
     orderBy: { firstSeenAt: 'desc' },
     take: limit,
-    include: { timeline: { where: { action: 'resolved' }, take: 1, orderBy: { createdAt: 'desc' }, include: { actor: { select: { email: true } } } } },
+    include: {
+      timeline: {
+        where: { action: 'resolved' },
+        take: 1,
+        orderBy: { createdAt: 'desc' },
+        include: { actor: { select: { email: true } } },
+      },
+    },
   });
   return rows.map((a) => ({
     alert: a,
@@ -101,16 +127,30 @@ export async function similarAlerts(ctx: Ctx, alert: Alert, limit: number): Prom
   }));
 }
 
-export const ids = (...groups: Array<Array<{ id: string } | null | undefined>>) => groups.flat().filter((x): x is { id: string } => !!x).map((x) => x.id);
+export const ids = (...groups: Array<Array<{ id: string } | null | undefined>>) =>
+  groups
+    .flat()
+    .filter((x): x is { id: string } => !!x)
+    .map((x) => x.id);
 
 /** The ranked candidates as tools show them: related first with relations, then unrelated changes. */
 export function rankedData(ranked: RankedCandidate[]): ToolOutput {
   const related = ranked.filter((c) => c.score > 0).slice(0, 20);
   const unrelated = ranked.filter((c) => c.score === 0 && c.isChange).sort((x, y) => x.minutesBefore - y.minutesBefore);
-  const row = (c: RankedCandidate) => ({ ...eventData(c.event), minutes_before_alert: Math.round(c.minutesBefore), is_change: c.isChange });
+  const row = (c: RankedCandidate) => ({
+    ...eventData(c.event),
+    minutes_before_alert: Math.round(c.minutesBefore),
+    is_change: c.isChange,
+  });
   return {
     data: {
-      related: related.map((c) => ({ ...row(c), score: c.score, confidence: c.confidence, relations: c.relations.map((r) => ({ kind: r.kind, detail: r.detail })), stated_as: causeOf(c).cause })),
+      related: related.map((c) => ({
+        ...row(c),
+        score: c.score,
+        confidence: c.confidence,
+        relations: c.relations.map((r) => ({ kind: r.kind, detail: r.detail })),
+        stated_as: causeOf(c).cause,
+      })),
       unrelated_change_count: unrelated.length,
       unrelated_changes: unrelated.slice(0, 10).map(row),
     },

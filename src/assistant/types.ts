@@ -9,7 +9,18 @@ import type { ChangeVocabulary } from './vocabulary.js';
 export type CheckStatus = 'success' | 'skipped' | 'error';
 
 /** What an evidence item names; `record` only for triages stored before items had kinds. */
-export const EVIDENCE_KINDS = ['event', 'alert', 'device', 'proposal', 'drift_report', 'intent_version', 'rule', 'integration', 'gpu', 'record'] as const;
+export const EVIDENCE_KINDS = [
+  'event',
+  'alert',
+  'device',
+  'proposal',
+  'drift_report',
+  'intent_version',
+  'rule',
+  'integration',
+  'gpu',
+  'record',
+] as const;
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
 /** A record a check or cause rests on: people open it by kind and id; `label` says what it is. */
@@ -20,7 +31,16 @@ export interface EvidenceItem {
 }
 
 /** How a candidate is tied to the alert (README "Triage": relation kinds and weights). */
-export const RELATION_KINDS = ['same_device', 'shared_label', 'dedup_label', 'same_source', 'site', 'gpu_node', 'integration', 'precursor'] as const;
+export const RELATION_KINDS = [
+  'same_device',
+  'shared_label',
+  'dedup_label',
+  'same_source',
+  'site',
+  'gpu_node',
+  'integration',
+  'precursor',
+] as const;
 export type RelationKind = (typeof RELATION_KINDS)[number];
 
 export interface Relation {
@@ -75,7 +95,14 @@ export interface CauseDraft {
   relations?: Array<{ kind: RelationKind; detail: string }>;
 }
 
-export const ACTION_TOOLS = ['acknowledge_alert', 'snooze_alert', 'resolve_alert', 'reconcile_device', 'open_proposal', 'create_maintenance_window'] as const;
+export const ACTION_TOOLS = [
+  'acknowledge_alert',
+  'snooze_alert',
+  'resolve_alert',
+  'reconcile_device',
+  'open_proposal',
+  'create_maintenance_window',
+] as const;
 export type ActionTool = (typeof ACTION_TOOLS)[number];
 export type Risk = 'low' | 'medium' | 'high';
 

@@ -13,8 +13,24 @@ import { globMatches } from '../events/filter.js';
 
 /** The built-in change vocabulary (README "Triage"). */
 export const DEFAULT_CHANGE_TERMS: readonly string[] = [
-  'deploy', 'release', 'rollout', 'rollback', 'config', 'flag', 'feature-flag', 'featureflag', 'migration', 'migrate',
-  'upgrade', 'downgrade', 'scale', 'restart', 'intent_changed', 'proposal_applied', '*.updated', '*.changed',
+  'deploy',
+  'release',
+  'rollout',
+  'rollback',
+  'config',
+  'flag',
+  'feature-flag',
+  'featureflag',
+  'migration',
+  'migrate',
+  'upgrade',
+  'downgrade',
+  'scale',
+  'restart',
+  'intent_changed',
+  'proposal_applied',
+  '*.updated',
+  '*.changed',
 ];
 
 /**
@@ -23,17 +39,37 @@ export const DEFAULT_CHANGE_TERMS: readonly string[] = [
  * event types and rule); with any other alert they still count, once related by an entity.
  */
 export const PRECURSORS: ReadonlyArray<{ terms: readonly string[]; symptoms: readonly string[]; note: string }> = [
-  { terms: ['gpu.xid', 'gpu.ecc', 'gpu.thermal', 'gpu.missing'], symptoms: ['job', 'train', 'nccl', 'cuda', 'gpu', 'workload', 'batch', 'inference'], note: 'a GPU fault is a known precursor of job and workload failures' },
-  { terms: ['interface', 'link_down', 'link-down', 'linkdown', 'port_down', 'carrier', 'bgp'], symptoms: [], note: 'an interface or link event is a known precursor of failures on the same host' },
-  { terms: ['integration.degraded'], symptoms: [], note: "an integration's degradation is a known precursor of its alerts" },
-  { terms: ['oom', 'disk_full', 'disk-full'], symptoms: [], note: 'resource exhaustion is a known precursor of failures on the same host' },
+  {
+    terms: ['gpu.xid', 'gpu.ecc', 'gpu.thermal', 'gpu.missing'],
+    symptoms: ['job', 'train', 'nccl', 'cuda', 'gpu', 'workload', 'batch', 'inference'],
+    note: 'a GPU fault is a known precursor of job and workload failures',
+  },
+  {
+    terms: ['interface', 'link_down', 'link-down', 'linkdown', 'port_down', 'carrier', 'bgp'],
+    symptoms: [],
+    note: 'an interface or link event is a known precursor of failures on the same host',
+  },
+  {
+    terms: ['integration.degraded'],
+    symptoms: [],
+    note: "an integration's degradation is a known precursor of its alerts",
+  },
+  {
+    terms: ['oom', 'disk_full', 'disk-full'],
+    symptoms: [],
+    note: 'resource exhaustion is a known precursor of failures on the same host',
+  },
 ];
 
 export const MAX_CUSTOM_TERMS = 50;
 const TERM = /^[A-Za-z0-9._\-/:*]{2,100}$/;
 
 function tokens(s: string): string[] {
-  return s.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase().split(/[.\-_/:\s]+/).filter(Boolean);
+  return s
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[.\-_/:\s]+/)
+    .filter(Boolean);
 }
 
 /** True when event type `type` is described by `term` (a word sequence, or a glob when it holds `*`). */
@@ -78,13 +114,22 @@ export async function loadVocabulary(ctx: Ctx): Promise<ChangeVocabulary> {
 /** Replaces the tenant's own change terms (validated: 2–100 characters of letters, digits, `. _ - / : *`). */
 export async function setChangeTypes(ctx: Ctx, input: { changeTypes: string[] }): Promise<ChangeVocabulary> {
   const me = requireUser(ctx);
-  if (input.changeTypes.length > MAX_CUSTOM_TERMS) throw invalid(['changeTypes'], `must hold at most ${MAX_CUSTOM_TERMS} terms`);
+  if (input.changeTypes.length > MAX_CUSTOM_TERMS)
+    throw invalid(['changeTypes'], `must hold at most ${MAX_CUSTOM_TERMS} terms`);
   const terms: string[] = [];
   input.changeTypes.forEach((raw, i) => {
     const t = raw.trim().toLowerCase();
-    if (!TERM.test(t) || /^\*+$/.test(t)) throw invalid(['changeTypes', String(i)], 'must be 2–100 characters of letters, digits and . _ - / : *, and not only *');
+    if (!TERM.test(t) || /^\*+$/.test(t))
+      throw invalid(
+        ['changeTypes', String(i)],
+        'must be 2–100 characters of letters, digits and . _ - / : *, and not only *',
+      );
     if (!terms.includes(t) && !DEFAULT_CHANGE_TERMS.includes(t)) terms.push(t);
   });
-  await ctx.db.triageSettings.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, changeTypes: terms }, update: { changeTypes: terms } });
+  await ctx.db.triageSettings.upsert({
+    where: { tenantId: me.tenantId },
+    create: { tenantId: me.tenantId, changeTypes: terms },
+    update: { changeTypes: terms },
+  });
   return vocabulary(terms);
 }

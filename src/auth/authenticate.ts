@@ -33,7 +33,10 @@ function bearer(authorization: string | null | undefined): string | undefined {
 }
 
 /** True when a PAT row may authenticate right now. */
-export function patIsUsable(t: { revokedAt: Date | null; expiresAt: Date | null; graceUntil: Date | null }, now: Date): boolean {
+export function patIsUsable(
+  t: { revokedAt: Date | null; expiresAt: Date | null; graceUntil: Date | null },
+  now: Date,
+): boolean {
   if (t.revokedAt) return false;
   if (t.expiresAt && t.expiresAt <= now) return false;
   if (t.graceUntil && t.graceUntil <= now) return false;
@@ -69,7 +72,10 @@ async function authenticatePat(rt: Runtime, token: string): Promise<Principal> {
     // Awaited (once a minute, so cheap) so that last_used_at is current when the request is served.
     await rt.prisma.accessToken
       .updateMany({
-        where: { id: row.id, OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }] },
+        where: {
+          id: row.id,
+          OR: [{ lastUsedAt: null }, { lastUsedAt: { lte: new Date(now.getTime() - LAST_USED_RESOLUTION_MS) } }],
+        },
         data: { lastUsedAt: now },
       })
       .catch((err: Error) => rt.logger.warn({ err: err.message }, 'could not record token use'));
@@ -90,7 +96,13 @@ async function authenticateJwt(rt: Runtime, jwt: string, viaCookie: boolean): Pr
   if (!claims) throw new Unauthenticated('Session expired or invalid; log in again.', 'SESSION_EXPIRED');
   const session = await rt.prisma.session.findUnique({
     where: { id: claims.sid },
-    select: { id: true, tenantId: true, revokedAt: true, expiresAt: true, user: { select: { id: true, email: true, role: true, kind: true } } },
+    select: {
+      id: true,
+      tenantId: true,
+      revokedAt: true,
+      expiresAt: true,
+      user: { select: { id: true, email: true, role: true, kind: true } },
+    },
   });
   if (!session || session.revokedAt || session.expiresAt <= now || session.user.id !== claims.sub) {
     throw new Unauthenticated('Session ended; log in again.', 'SESSION_ENDED');
@@ -106,7 +118,12 @@ async function authenticateJwt(rt: Runtime, jwt: string, viaCookie: boolean): Pr
   const remaining = claims.exp - now.getTime() / 1000;
   const lifetime = claims.exp - claims.iat;
   if (remaining < lifetime / 2) {
-    const token = await signSessionJwt(rt.jwtKey, { userId: session.user.id, sessionId: session.id, tenantId: session.tenantId }, rt.config.jwtTtlSeconds, now.getTime());
+    const token = await signSessionJwt(
+      rt.jwtKey,
+      { userId: session.user.id, sessionId: session.id, tenantId: session.tenantId },
+      rt.config.jwtTtlSeconds,
+      now.getTime(),
+    );
     return { principal, refreshedJwt: { token, viaCookie } };
   }
   return { principal };

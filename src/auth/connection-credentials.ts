@@ -60,8 +60,18 @@ async function endedAmong(rt: Runtime, keys: string[]): Promise<Set<string>> {
   const sessions = ids('session');
   const now = rt.clock.now();
   const [patRows, sessionRows] = await Promise.all([
-    pats.length ? rt.prisma.accessToken.findMany({ where: { id: { in: pats } }, select: { id: true, revokedAt: true, expiresAt: true, graceUntil: true } }) : [],
-    sessions.length ? rt.prisma.session.findMany({ where: { id: { in: sessions } }, select: { id: true, revokedAt: true, expiresAt: true } }) : [],
+    pats.length
+      ? rt.prisma.accessToken.findMany({
+          where: { id: { in: pats } },
+          select: { id: true, revokedAt: true, expiresAt: true, graceUntil: true },
+        })
+      : [],
+    sessions.length
+      ? rt.prisma.session.findMany({
+          where: { id: { in: sessions } },
+          select: { id: true, revokedAt: true, expiresAt: true },
+        })
+      : [],
   ]);
   const holding = new Set<string>([
     ...patRows.filter((r) => patIsUsable(r, now)).map((r) => `pat:${r.id}`),
@@ -179,7 +189,10 @@ export async function authenticateConnection(rt: Runtime, source: CredentialSour
         if (!p) return;
         stored.credentialKey = keyOf(p.credential);
         if (p.credential.kind !== 'session') return;
-        const jwt = /^Bearer\s+(\S+)/i.exec(source.authorization ?? '')?.[1] ?? parseCookie(source.cookie ?? '')[SESSION_COOKIE] ?? '';
+        const jwt =
+          /^Bearer\s+(\S+)/i.exec(source.authorization ?? '')?.[1] ??
+          parseCookie(source.cookie ?? '')[SESSION_COOKIE] ??
+          '';
         stored.until = Math.min(stored.until, jwtExpiryMs(jwt));
       },
       () => s.memo.delete(key), // failures are not memoised
@@ -189,7 +202,10 @@ export async function authenticateConnection(rt: Runtime, source: CredentialSour
   const principal = await entry.principal;
   if (principal && !(await principalStillValid(rt, principal))) {
     s.memo.delete(key);
-    throw new Unauthenticated('This credential was revoked or has ended.', principal.credential.kind === 'pat' ? 'TOKEN_REVOKED' : 'SESSION_ENDED');
+    throw new Unauthenticated(
+      'This credential was revoked or has ended.',
+      principal.credential.kind === 'pat' ? 'TOKEN_REVOKED' : 'SESSION_ENDED',
+    );
   }
   return principal;
 }

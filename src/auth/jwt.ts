@@ -33,7 +33,8 @@ export async function signSessionJwt(
 export async function verifySessionJwt(key: Uint8Array, token: string, now: Date): Promise<SessionClaims | null> {
   try {
     const { payload } = await jwtVerify(token, key, { issuer: 'ops-service', algorithms: ['HS256'], currentDate: now });
-    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string') return null;
+    if (typeof payload.sub !== 'string' || typeof payload.sid !== 'string' || typeof payload.tid !== 'string')
+      return null;
     return payload as unknown as SessionClaims;
   } catch (err) {
     if (err instanceof errors.JOSEError) return null;

@@ -35,14 +35,18 @@ export function mayManageToken(me: Caller, token: { userId: string; user: Pick<U
 
 /** Minting for another user is for admins (checked before the owner is looked up). */
 export function assertMayMintForOthers(me: Caller): void {
-  if (me.role !== 'admin') throw new Forbidden('Only an admin can mint a token for another user.', 'SCOPE_ADMIN_REQUIRED');
+  if (me.role !== 'admin')
+    throw new Forbidden('Only an admin can mint a token for another user.', 'SCOPE_ADMIN_REQUIRED');
 }
 
 /** An admin mints on behalf of a service user only; a person mints their own. */
 export function assertMayMintFor(me: Caller, owner: UserSubject): void {
   assertMayMintForOthers(me);
   if (owner.id !== me.userId && !actsForServiceUser(me, owner)) {
-    throw new Forbidden('Admins mint tokens on behalf of service users only; a person mints their own.', 'TOKEN_OWNER_NOT_SERVICE');
+    throw new Forbidden(
+      'Admins mint tokens on behalf of service users only; a person mints their own.',
+      'TOKEN_OWNER_NOT_SERVICE',
+    );
   }
 }
 

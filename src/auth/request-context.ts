@@ -8,12 +8,22 @@ import { authenticate } from './authenticate.js';
 import { SESSION_COOKIE } from '../principal.js';
 
 /** Builds the per-request context from a credential (HTTP headers or WS connection params). */
-export async function contextFromCredential(rt: Runtime, source: { authorization?: string | null; cookie?: string | null }, requestId: string, clientIp: string | null = null): Promise<Ctx> {
+export async function contextFromCredential(
+  rt: Runtime,
+  source: { authorization?: string | null; cookie?: string | null },
+  requestId: string,
+  clientIp: string | null = null,
+): Promise<Ctx> {
   const auth = await authenticate(rt, source);
   const ctx = createCtx(rt, auth.principal, requestId, clientIp);
   if (auth.refreshedJwt) {
     ctx.responseHeaders['x-refreshed-token'] = auth.refreshedJwt.token;
-    if (auth.refreshedJwt.viaCookie) ctx.responseCookies.push({ name: SESSION_COOKIE, value: auth.refreshedJwt.token, maxAgeSeconds: rt.config.jwtTtlSeconds });
+    if (auth.refreshedJwt.viaCookie)
+      ctx.responseCookies.push({
+        name: SESSION_COOKIE,
+        value: auth.refreshedJwt.token,
+        maxAgeSeconds: rt.config.jwtTtlSeconds,
+      });
   }
   return ctx;
 }

@@ -16,13 +16,24 @@ export interface RotatableSecret {
 }
 
 /** The update that makes `newSecret` current and keeps the current one working for the grace period. */
-export function rotationUpdate(box: SecretBox, row: Pick<RotatableSecret, 'secretCiphertext'>, newSecret: string, now: number): RotatableSecret {
-  return { secretCiphertext: box.seal(newSecret), previousCiphertext: row.secretCiphertext, previousValidUntil: new Date(now + ROTATION_GRACE_MS) };
+export function rotationUpdate(
+  box: SecretBox,
+  row: Pick<RotatableSecret, 'secretCiphertext'>,
+  newSecret: string,
+  now: number,
+): RotatableSecret {
+  return {
+    secretCiphertext: box.seal(newSecret),
+    previousCiphertext: row.secretCiphertext,
+    previousValidUntil: new Date(now + ROTATION_GRACE_MS),
+  };
 }
 
 /** When the previous secret stops working, or null when there is none that still works. */
 export function previousValidUntil(row: RotatableSecret, now: number): Date | null {
-  return row.previousCiphertext && row.previousValidUntil && row.previousValidUntil.getTime() > now ? row.previousValidUntil : null;
+  return row.previousCiphertext && row.previousValidUntil && row.previousValidUntil.getTime() > now
+    ? row.previousValidUntil
+    : null;
 }
 
 /** The previous secret in clear while it still works, else null. */

@@ -49,10 +49,30 @@ function loginLimiters(rt: Runtime): LoginLimiters {
   if (!l) {
     const prefix = `${rt.config.redisPrefix}:rl:login`;
     l = {
-      perClient: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:client`, points: LOGIN_FAILURES_PER_MINUTE, duration: 60 }),
-      perAccount: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:account`, points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE, duration: 60 }),
-      pairSeen: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:pair`, points: 1, duration: LOGIN_ADDRESS_WINDOW_SECONDS }),
-      perAddress: new RateLimiterRedis({ storeClient: rt.redis, keyPrefix: `${prefix}:address`, points: LOGIN_ACCOUNTS_PER_ADDRESS, duration: LOGIN_ADDRESS_WINDOW_SECONDS }),
+      perClient: new RateLimiterRedis({
+        storeClient: rt.redis,
+        keyPrefix: `${prefix}:client`,
+        points: LOGIN_FAILURES_PER_MINUTE,
+        duration: 60,
+      }),
+      perAccount: new RateLimiterRedis({
+        storeClient: rt.redis,
+        keyPrefix: `${prefix}:account`,
+        points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE,
+        duration: 60,
+      }),
+      pairSeen: new RateLimiterRedis({
+        storeClient: rt.redis,
+        keyPrefix: `${prefix}:pair`,
+        points: 1,
+        duration: LOGIN_ADDRESS_WINDOW_SECONDS,
+      }),
+      perAddress: new RateLimiterRedis({
+        storeClient: rt.redis,
+        keyPrefix: `${prefix}:address`,
+        points: LOGIN_ACCOUNTS_PER_ADDRESS,
+        duration: LOGIN_ADDRESS_WINDOW_SECONDS,
+      }),
     };
     limiters.set(rt, l);
   }
@@ -66,7 +86,12 @@ function loginLimiters(rt: Runtime): LoginLimiters {
  * knows an email cannot lock its owner out from elsewhere; 100 failures from all addresses together
  * lock the account for the minute. A successful login clears its address's count.
  */
-export async function login(rt: Runtime, email: string, password: string, clientIp: string | null = null): Promise<LoginResult> {
+export async function login(
+  rt: Runtime,
+  email: string,
+  password: string,
+  clientIp: string | null = null,
+): Promise<LoginResult> {
   const problems = [];
   if (!email) problems.push({ loc: ['email'], msg: 'is required' });
   if (!password) problems.push({ loc: ['password'], msg: 'is required' });
@@ -75,13 +100,26 @@ export async function login(rt: Runtime, email: string, password: string, client
   const { perClient, perAccount, pairSeen, perAddress } = loginLimiters(rt);
   const address = clientIp ?? 'unknown';
   const clientKey = `${normalized}|${address}`;
-  const [clientFailures, accountFailures, addressFailures] = await Promise.all([perClient.get(clientKey), perAccount.get(normalized), perAddress.get(address)]);
+  const [clientFailures, accountFailures, addressFailures] = await Promise.all([
+    perClient.get(clientKey),
+    perAccount.get(normalized),
+    perAddress.get(address),
+  ]);
   if (addressFailures && addressFailures.consumedPoints >= LOGIN_ACCOUNTS_PER_ADDRESS) {
-    throw new RateLimited(Math.max(1, Math.ceil(addressFailures.msBeforeNext / 1000)), 'Too many failed login attempts from this address; retry later.');
+    throw new RateLimited(
+      Math.max(1, Math.ceil(addressFailures.msBeforeNext / 1000)),
+      'Too many failed login attempts from this address; retry later.',
+    );
   }
-  for (const [res, limit] of [[clientFailures, LOGIN_FAILURES_PER_MINUTE], [accountFailures, LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE]] as const) {
+  for (const [res, limit] of [
+    [clientFailures, LOGIN_FAILURES_PER_MINUTE],
+    [accountFailures, LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE],
+  ] as const) {
     if (res && res.consumedPoints >= limit) {
-      throw new RateLimited(Math.max(1, Math.ceil(res.msBeforeNext / 1000)), 'Too many failed login attempts for this account; retry later.');
+      throw new RateLimited(
+        Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        'Too many failed login attempts for this account; retry later.',
+      );
     }
   }
   /** Counts a failure of a new (account, address) pair against the address: repeats on one account do not. */
@@ -91,7 +129,11 @@ export async function login(rt: Runtime, email: string, password: string, client
   };
   const fail = async (message: string): Promise<never> => {
     // Over a limit: the next attempt is refused above.
-    await Promise.all([perClient.consume(clientKey).catch(() => undefined), perAccount.consume(normalized).catch(() => undefined), countAgainstAddress()]);
+    await Promise.all([
+      perClient.consume(clientKey).catch(() => undefined),
+      perAccount.consume(normalized).catch(() => undefined),
+      countAgainstAddress(),
+    ]);
     throw new Unauthenticated(message, 'LOGIN_FAILED');
   };
   // Login names no tenant, so this lookup is the one place that searches users across tenants.
@@ -105,7 +147,12 @@ export async function login(rt: Runtime, email: string, password: string, client
   const session = await rt.prisma.session.create({
     data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_MS) },
   });
-  const accessToken = await signSessionJwt(rt.jwtKey, { userId: user.id, sessionId: session.id, tenantId: user.tenantId }, rt.config.jwtTtlSeconds, now.getTime());
+  const accessToken = await signSessionJwt(
+    rt.jwtKey,
+    { userId: user.id, sessionId: session.id, tenantId: user.tenantId },
+    rt.config.jwtTtlSeconds,
+    now.getTime(),
+  );
   return { accessToken, tokenType: 'bearer', expiresIn: rt.config.jwtTtlSeconds };
 }
 
@@ -113,5 +160,8 @@ export async function login(rt: Runtime, email: string, password: string, client
 export async function logout(ctx: Ctx): Promise<void> {
   if (!ctx.principal) throw new Unauthenticated();
   if (ctx.principal.credential.kind !== 'session') return;
-  await ctx.db.session.updateMany({ where: { id: ctx.principal.credential.id, revokedAt: null }, data: { revokedAt: ctx.rt.clock.now() } });
+  await ctx.db.session.updateMany({
+    where: { id: ctx.principal.credential.id, revokedAt: null },
+    data: { revokedAt: ctx.rt.clock.now() },
+  });
 }

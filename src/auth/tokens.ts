@@ -30,8 +30,12 @@ export interface MintedToken {
 }
 
 /** Tells live views (the tokenChanged subscription) about a change to a token. */
-async function announce(ctx: Ctx, t: AccessToken, change: 'created' | 'revoked' | 'reactivated' | 'rotated'): Promise<void> {
-  await ctx.rt.pubsub.publish('tokenChanged', t.tenantId, { id: t.id, userId: t.userId, change });
+async function announce(
+  ctx: Ctx,
+  t: AccessToken,
+  change: 'created' | 'revoked' | 'reactivated' | 'rotated',
+): Promise<void> {
+  ctx.rt.pubsub.publish('tokenChanged', t.tenantId, { id: t.id, userId: t.userId, change });
 }
 
 export type TokenStatus = 'active' | 'revoked' | 'expired';
@@ -45,11 +49,16 @@ export function tokenStatus(t: AccessToken, now: Date): TokenStatus {
 function validateMint(input: MintTokenInput): void {
   const problems: FieldProblem[] = [];
   const name = input.name?.trim() ?? '';
-  if (name.length === 0 || name.length > 100) problems.push({ loc: ['input', 'name'], msg: 'must be 1 to 100 characters' });
-  if (input.description != null && input.description.length > 500) problems.push({ loc: ['input', 'description'], msg: 'must be at most 500 characters' });
+  if (name.length === 0 || name.length > 100)
+    problems.push({ loc: ['input', 'name'], msg: 'must be 1 to 100 characters' });
+  if (input.description != null && input.description.length > 500)
+    problems.push({ loc: ['input', 'description'], msg: 'must be at most 500 characters' });
   const d = input.expiresInDays;
   if (d != null && (!Number.isInteger(d) || d < 1 || d > MAX_EXPIRY_DAYS)) {
-    problems.push({ loc: ['input', 'expiresInDays'], msg: `must be an integer from 1 to ${MAX_EXPIRY_DAYS}, or null/omitted for a token that never expires` });
+    problems.push({
+      loc: ['input', 'expiresInDays'],
+      msg: `must be an integer from 1 to ${MAX_EXPIRY_DAYS}, or null/omitted for a token that never expires`,
+    });
   }
   if (problems.length) throw new ValidationFailed(problems);
 }
@@ -62,7 +71,17 @@ async function loadManageable(ctx: Ctx, id: string): Promise<AccessToken> {
   return token;
 }
 
-async function insertToken(db: PrismaClient, data: { userId: string; createdById: string; name: string; description?: string | null; expiresAt: Date | null; createdAt: Date }): Promise<MintedToken> {
+async function insertToken(
+  db: PrismaClient,
+  data: {
+    userId: string;
+    createdById: string;
+    name: string;
+    description?: string | null;
+    expiresAt: Date | null;
+    createdAt: Date;
+  },
+): Promise<MintedToken> {
   const cleartext = randomSecret(PAT_PREFIX, 32);
   const token = await db.accessToken.create({
     data: {
@@ -93,7 +112,14 @@ export async function mintToken(ctx: Ctx, input: MintTokenInput): Promise<Minted
   }
   const now = ctx.rt.clock.now();
   const expiresAt = input.expiresInDays == null ? null : new Date(now.getTime() + input.expiresInDays * DAY_MS);
-  const minted = await insertToken(ctx.db, { userId: ownerId, createdById: me.userId, name: input.name.trim(), description: input.description, expiresAt, createdAt: now });
+  const minted = await insertToken(ctx.db, {
+    userId: ownerId,
+    createdById: me.userId,
+    name: input.name.trim(),
+    description: input.description,
+    expiresAt,
+    createdAt: now,
+  });
   await announce(ctx, minted.token, 'created');
   return minted;
 }
@@ -124,7 +150,10 @@ export async function reactivateToken(ctx: Ctx, id: string): Promise<AccessToken
   const token = await loadManageable(ctx, id);
   if (!token.revokedAt) throw new Conflict('Token is not revoked.', 'TOKEN_NOT_REVOKED');
   if (ctx.rt.clock.now().getTime() - token.revokedAt.getTime() > REACTIVATION_WINDOW_MS) {
-    throw new Conflict('Token was revoked more than 7 days ago and can no longer be reactivated.', 'TOKEN_REACTIVATION_EXPIRED');
+    throw new Conflict(
+      'Token was revoked more than 7 days ago and can no longer be reactivated.',
+      'TOKEN_REACTIVATION_EXPIRED',
+    );
   }
   const active = await ctx.db.accessToken.update({ where: { id }, data: { revokedAt: null } });
   await announce(ctx, active, 'reactivated');
@@ -154,6 +183,8 @@ export async function rotateToken(ctx: Ctx, id: string): Promise<MintedToken> {
 
 /** Removes tokens revoked more than 7 days ago (all tenants; run by the maintenance job). */
 export async function purgeRevokedTokens(prisma: PrismaClient, now: Date): Promise<number> {
-  const { count } = await prisma.accessToken.deleteMany({ where: { revokedAt: { lt: new Date(now.getTime() - REACTIVATION_WINDOW_MS) } } });
+  const { count } = await prisma.accessToken.deleteMany({
+    where: { revokedAt: { lt: new Date(now.getTime() - REACTIVATION_WINDOW_MS) } },
+  });
   return count;
 }

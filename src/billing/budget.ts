@@ -32,8 +32,16 @@ export async function getBudget(ctx: Ctx): Promise<BudgetView | null> {
   if (!b) return null;
   const settings = await loadSettings(scope);
   const month = monthOf(ctx.rt.clock.now(), settings.timeZone).label;
-  const fired = await ctx.db.billingBudgetAlert.findMany({ where: { tenantId: scope.tenantId, month }, orderBy: { threshold: 'asc' } });
-  return { amount: money(b.amount, settings.currency), month, firedThresholds: fired.map((f) => f.threshold), updatedAt: b.updatedAt };
+  const fired = await ctx.db.billingBudgetAlert.findMany({
+    where: { tenantId: scope.tenantId, month },
+    orderBy: { threshold: 'asc' },
+  });
+  return {
+    amount: money(b.amount, settings.currency),
+    month,
+    firedThresholds: fired.map((f) => f.threshold),
+    updatedAt: b.updatedAt,
+  };
 }
 
 /** Sets the monthly budget (admin), then checks it at once. */
@@ -41,14 +49,22 @@ export async function setBudget(ctx: Ctx, amount: string, base: string[] = ['inp
   assertCanManageBilling(ctx);
   const me = requireUser(ctx);
   const d = parseDecimal(amount);
-  if (!d || !d.isPositive() || d.isZero()) throw new ValidationFailed([{ loc: [...base, 'amount'], msg: 'must be a positive decimal string, e.g. "1500.00"' }]);
+  if (!d || !d.isPositive() || d.isZero())
+    throw new ValidationFailed([
+      { loc: [...base, 'amount'], msg: 'must be a positive decimal string, e.g. "1500.00"' },
+    ]);
   const scope = scopeOf(ctx);
   const settings = await loadSettings(scope);
   const month = monthOf(ctx.rt.clock.now(), settings.timeZone).label;
   await ctx.rt.prisma.$transaction(async (tx) => {
     const before = await tx.billingBudget.findUnique({ where: { tenantId: me.tenantId } });
-    await tx.billingBudget.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, amount: d.toFixed(), currency: settings.currency }, update: { amount: d.toFixed(), currency: settings.currency } });
-    if (!before || !before.amount.equals(d)) await tx.billingBudgetAlert.deleteMany({ where: { tenantId: me.tenantId, month } });
+    await tx.billingBudget.upsert({
+      where: { tenantId: me.tenantId },
+      create: { tenantId: me.tenantId, amount: d.toFixed(), currency: settings.currency },
+      update: { amount: d.toFixed(), currency: settings.currency },
+    });
+    if (!before || !before.amount.equals(d))
+      await tx.billingBudgetAlert.deleteMany({ where: { tenantId: me.tenantId, month } });
   });
   await checkBudget(ctx.rt, me.tenantId);
   return (await getBudget(ctx))!;
@@ -69,7 +85,14 @@ export async function checkBudget(rt: Runtime, tenantId: string, now = rt.clock.
   const cur = await currentSpendFor(scope, now);
   const reached = thresholdsReached(cur.exactForecast, budget.amount);
   if (!reached.length) return [];
-  const already = new Set((await rt.prisma.billingBudgetAlert.findMany({ where: { tenantId, month: cur.monthLabel }, select: { threshold: true } })).map((a) => a.threshold));
+  const already = new Set(
+    (
+      await rt.prisma.billingBudgetAlert.findMany({
+        where: { tenantId, month: cur.monthLabel },
+        select: { threshold: true },
+      })
+    ).map((a) => a.threshold),
+  );
   const fired: number[] = [];
   const events: Event[] = [];
   for (const threshold of reached.filter((t) => !already.has(t))) {

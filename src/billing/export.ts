@@ -58,7 +58,14 @@ export async function focusRows(ctx: Ctx, args: PeriodArgs, base: string[] = [])
   const period = resolvePeriod(args, settings, now, base);
   const skus = (await tenantSkus(scope, now)).filter((s) => s.kind === 'metered');
   const byId = new Map(skus.map((s) => [s.id, s]));
-  const rows = await priced(scope, skus, period.start, period.end, [DAY_EXPR, 'p.sku', 'u.source', 'u.module', 'u.label'], settings.timeZone);
+  const rows = await priced(
+    scope,
+    skus,
+    period.start,
+    period.end,
+    [DAY_EXPR, 'p.sku', 'u.source', 'u.module', 'u.label'],
+    settings.timeZone,
+  );
   rows.sort((a, b) => a.g.join('\u0000').localeCompare(b.g.join('\u0000')));
   const tenant = await ctx.rt.prisma.tenant.findUnique({ where: { id: scope.tenantId }, select: { name: true } });
   const cur = settings.currency;
@@ -91,7 +98,9 @@ export async function focusRows(ctx: Ctx, args: PeriodArgs, base: string[] = [])
       PricingQuantity: quantity(r.quantity),
       PricingUnit: sku.unit,
       ListUnitPrice: new Decimal(sku.unitPrice).toFixed(),
-      ContractedUnitPrice: r.quantity.isZero() ? null : r.amount.dividedBy(r.quantity).toDecimalPlaces(10, Decimal.ROUND_HALF_UP).toFixed(),
+      ContractedUnitPrice: r.quantity.isZero()
+        ? null
+        : r.amount.dividedBy(r.quantity).toDecimalPlaces(10, Decimal.ROUND_HALF_UP).toFixed(),
       SkuId: sku.id,
       SkuPriceId: sku.overridden ? `${sku.id}:tenant` : `${sku.id}:list`,
       ServiceName: sku.serviceName,
@@ -113,11 +122,20 @@ export interface FocusExportArgs extends PeriodArgs {
 }
 
 /** The export body and its headers. 422s name the arguments (`format`, `period`, `from`, `to`). */
-export async function exportFocus(ctx: Ctx, args: FocusExportArgs): Promise<{ contentType: string; filename: string; body: string }> {
+export async function exportFocus(
+  ctx: Ctx,
+  args: FocusExportArgs,
+): Promise<{ contentType: string; filename: string; body: string }> {
   const format = args.format ?? 'csv';
-  if (!EXPORT_FORMATS.includes(format as BillingExportFormat)) throw new ValidationFailed([{ loc: ['format'], msg: 'must be csv or json' }]);
+  if (!EXPORT_FORMATS.includes(format as BillingExportFormat))
+    throw new ValidationFailed([{ loc: ['format'], msg: 'must be csv or json' }]);
   const rows = await focusRows(ctx, args);
   const stamp = ctx.rt.clock.now().toISOString().replace(/[:.]/g, '-');
-  if (format === 'json') return { contentType: 'application/json', filename: `billing-focus-${stamp}.json`, body: JSON.stringify(rows) };
-  return { contentType: 'text/csv; charset=utf-8', filename: `billing-focus-${stamp}.csv`, body: stringify(rows, { header: true, columns: [...FOCUS_COLUMNS] }) };
+  if (format === 'json')
+    return { contentType: 'application/json', filename: `billing-focus-${stamp}.json`, body: JSON.stringify(rows) };
+  return {
+    contentType: 'text/csv; charset=utf-8',
+    filename: `billing-focus-${stamp}.csv`,
+    body: stringify(rows, { header: true, columns: [...FOCUS_COLUMNS] }),
+  };
 }

@@ -6,7 +6,8 @@
 import { Decimal } from './money.js';
 
 export const FORECAST_METHOD = 'linear_run_rate';
-export const FORECAST_DESCRIPTION = 'month-to-date spend ÷ time elapsed since the start of the month × length of the month (linear run rate)';
+export const FORECAST_DESCRIPTION =
+  'month-to-date spend ÷ time elapsed since the start of the month × length of the month (linear run rate)';
 
 export function forecastMonthEnd(spent: Decimal, periodStart: Date, periodEnd: Date, now: Date): Decimal {
   const total = periodEnd.getTime() - periodStart.getTime();

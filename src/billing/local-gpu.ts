@@ -27,7 +27,16 @@ export interface LocalGpuView {
   pricePerKwh: Money | null;
   gpuAmortizationPerHour: Money | null;
   models: LocalGpuModel[];
-  totals: { gpuHours: string; energyKwh: string; localEnergy: Money; localAmortization: Money; localTotal: Money; cloudTotal: Money; saving: Money; comparedGpuHours: string };
+  totals: {
+    gpuHours: string;
+    energyKwh: string;
+    localEnergy: Money;
+    localAmortization: Money;
+    localTotal: Money;
+    cloudTotal: Money;
+    saving: Money;
+    comparedGpuHours: string;
+  };
   missing: Array<{ input: string; detail: string }>;
 }
 
@@ -45,7 +54,14 @@ export async function localGpu(ctx: Ctx, args: PeriodArgs): Promise<LocalGpuView
   const energySku = all.find((s) => s.id === LOCAL_ENERGY_SKU)!;
   const amortSku = all.find((s) => s.id === LOCAL_AMORTIZATION_SKU)!;
   const cloud = all.filter((s) => s.kind === 'reference' && s.gpuModel);
-  const rows = await priced(scope, [energySku, amortSku, ...cloud], period.start, period.end, ['u.label', 'p.sku'], settings.timeZone);
+  const rows = await priced(
+    scope,
+    [energySku, amortSku, ...cloud],
+    period.start,
+    period.end,
+    ['u.label', 'p.sku'],
+    settings.timeZone,
+  );
   const cur = settings.currency;
   const models = [...new Set(rows.map((r) => r.g[0]!))].sort();
   const missing: Array<{ input: string; detail: string }> = [];
@@ -58,10 +74,25 @@ export async function localGpu(ctx: Ctx, args: PeriodArgs): Promise<LocalGpuView
         : 'No GPU has reported telemetry: push samples to POST /ai-factory/gpu/samples (the collector) or configure a dcgm-exporter scrape.',
     });
   }
-  if (!energySku.overridden) missing.push({ input: 'price_per_kwh', detail: 'Set the price per kWh (updateBillingSettings pricePerKwh); energy is priced at 0 until then.' });
-  if (!amortSku.overridden) missing.push({ input: 'gpu_amortization_per_hour', detail: 'Set the hardware amortisation per GPU-hour (updateBillingSettings gpuAmortizationPerHour); it is 0 until then.' });
+  if (!energySku.overridden)
+    missing.push({
+      input: 'price_per_kwh',
+      detail: 'Set the price per kWh (updateBillingSettings pricePerKwh); energy is priced at 0 until then.',
+    });
+  if (!amortSku.overridden)
+    missing.push({
+      input: 'gpu_amortization_per_hour',
+      detail:
+        'Set the hardware amortisation per GPU-hour (updateBillingSettings gpuAmortizationPerHour); it is 0 until then.',
+    });
   const zero = new Decimal(0);
-  let tHours = zero, tKwh = zero, tEnergy = zero, tAmort = zero, tCloud = zero, tSaving = zero, cHours = zero;
+  let tHours = zero,
+    tKwh = zero,
+    tEnergy = zero,
+    tAmort = zero,
+    tCloud = zero,
+    tSaving = zero,
+    cHours = zero;
   const out: LocalGpuModel[] = models.map((model) => {
     const of = (skuId: string) => rows.find((r) => r.g[0] === model && r.g[1] === skuId);
     const hours = of(amortSku.id)?.quantity ?? zero;
@@ -71,8 +102,17 @@ export async function localGpu(ctx: Ctx, args: PeriodArgs): Promise<LocalGpuView
     const local = energy.plus(amort);
     const ref = model ? cloud.find((c) => gpuModelMatches(model, c.gpuModel!)) : undefined;
     const cloudRow = ref ? of(ref.id) : undefined;
-    if (!model) missing.push({ input: 'gpu_model', detail: 'Some GPUs report no model name, so no cloud SKU can be matched to them; send `model` with the samples.' });
-    else if (!ref) missing.push({ input: `cloud_sku:${model}`, detail: `No cloud reference SKU matches the GPU model "${model}"; known models: ${cloud.map((c) => c.gpuModel).join(', ')}.` });
+    if (!model)
+      missing.push({
+        input: 'gpu_model',
+        detail:
+          'Some GPUs report no model name, so no cloud SKU can be matched to them; send `model` with the samples.',
+      });
+    else if (!ref)
+      missing.push({
+        input: `cloud_sku:${model}`,
+        detail: `No cloud reference SKU matches the GPU model "${model}"; known models: ${cloud.map((c) => c.gpuModel).join(', ')}.`,
+      });
     const cloudTotal = cloudRow?.amount ?? (ref ? zero : null);
     tHours = tHours.plus(hours);
     tKwh = tKwh.plus(kwh);
@@ -115,5 +155,3 @@ export async function localGpu(ctx: Ctx, args: PeriodArgs): Promise<LocalGpuView
     missing,
   };
 }
-
-

@@ -100,7 +100,10 @@ const GPU_MINUTES = `
 
 export const GPU_SQL = [
   insertSql('gpu_hours', `SELECT source, module, label, minutes / 60 AS quantity FROM (${GPU_MINUTES}) gm`),
-  insertSql('gpu_energy', `SELECT source, module, label, watt_minutes * 60 / 3600000 AS quantity FROM (${GPU_MINUTES}) gm`),
+  insertSql(
+    'gpu_energy',
+    `SELECT source, module, label, watt_minutes * 60 / 3600000 AS quantity FROM (${GPU_MINUTES}) gm`,
+  ),
 ];
 
 interface CustomMeterRow {
@@ -126,7 +129,9 @@ function customSql(m: CustomMeterRow): string {
   const hasPath = !!m.valuePath;
   // Numbers beyond ±10^15 are ignored (as a non-number is), so a hostile value cannot overflow the window's rows.
   const num = `(e.payload #> $5::text[])::text::numeric`;
-  const v = hasPath ? `CASE WHEN jsonb_typeof(e.payload #> $5::text[]) = 'number' AND abs(${num}) < 1e15 THEN ${num} END` : 'NULL::numeric';
+  const v = hasPath
+    ? `CASE WHEN jsonb_typeof(e.payload #> $5::text[]) = 'number' AND abs(${num}) < 1e15 THEN ${num} END`
+    : 'NULL::numeric';
   const vt = hasPath ? `e.payload #>> $5::text[]` : 'NULL::text';
   const where = hasPath && m.aggregation === 'count' ? `AND e.payload #> $5::text[] IS NOT NULL` : '';
   return insertSql(
@@ -159,7 +164,10 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
   const end = new Date(start.getTime() + WINDOW_MS);
   const s = start.toISOString();
   const e = end.toISOString();
-  const meters = (await rt.prisma.billingMeter.findMany({ where: { tenantId }, select: { slug: true, typeGlob: true, valuePath: true, aggregation: true, groupBy: true } })) as CustomMeterRow[];
+  const meters = (await rt.prisma.billingMeter.findMany({
+    where: { tenantId },
+    select: { slug: true, typeGlob: true, valuePath: true, aggregation: true, groupBy: true },
+  })) as CustomMeterRow[];
   // When the computation started (what SQL now() gave, but on the service clock that stamps requestedAt):
   // a request made while it runs is newer, so the window stays pending.
   const computedAt = rt.clock.now().toISOString();
@@ -167,7 +175,11 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
     async (tx: Tx) => {
       // Serialises two runs of the same window (a stalled job's retry racing a fresh one).
       await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, `billing:${tenantId}:${s}`);
-      await tx.$executeRawUnsafe(`DELETE FROM "BillingUsage" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`, tenantId, s);
+      await tx.$executeRawUnsafe(
+        `DELETE FROM "BillingUsage" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`,
+        tenantId,
+        s,
+      );
       // This window's stored bytes; the daily snapshot (00:00) first redoes the window before it, which
       // may have been computed before it closed.
       await recordWindowStorage(tx, tenantId, s, e);
@@ -180,7 +192,15 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
       }
       for (const sql of GPU_SQL) n += await tx.$executeRawUnsafe(sql, tenantId, s, e);
       for (const m of meters) {
-        n += await tx.$executeRawUnsafe(customSql(m), tenantId, s, e, globToPostgresRegex(m.typeGlob), m.valuePath ? jsonPathSegments(m.valuePath) : [], m.groupBy ?? '');
+        n += await tx.$executeRawUnsafe(
+          customSql(m),
+          tenantId,
+          s,
+          e,
+          globToPostgresRegex(m.typeGlob),
+          m.valuePath ? jsonPathSegments(m.valuePath) : [],
+          m.groupBy ?? '',
+        );
       }
       await tx.$executeRawUnsafe(
         `INSERT INTO "BillingWindow" ("tenantId", "windowStart", "requestedAt", "computedAt") VALUES ($1, $2::timestamp, $3::timestamp, $3::timestamp)
@@ -197,7 +217,8 @@ export async function computeWindow(rt: Runtime, tenantId: string, windowStart: 
 }
 
 /** The BullMQ job id of a window request (one per request, so a new request re-runs a computed window). */
-export const meteringJobId = (tenantId: string, windowStart: Date, requestedAt: Date) => `billing-${tenantId}-${windowStart.getTime()}-${requestedAt.getTime()}`;
+export const meteringJobId = (tenantId: string, windowStart: Date, requestedAt: Date) =>
+  `billing-${tenantId}-${windowStart.getTime()}-${requestedAt.getTime()}`;
 
 /**
  * Marks the windows of [from, to) requested and queues one job per window. Returns the windows.
@@ -216,7 +237,13 @@ export async function requestWindows(rt: Runtime, tenantId: string, from: Date, 
     requestedAt.toISOString(),
   );
   const queue = rt.queues.get('billing');
-  await queue.addBulk(windows.map((w) => ({ name: 'meter', data: { tenantId, windowStart: w.toISOString() }, opts: { jobId: meteringJobId(tenantId, w, requestedAt) } })));
+  await queue.addBulk(
+    windows.map((w) => ({
+      name: 'meter',
+      data: { tenantId, windowStart: w.toISOString() },
+      opts: { jobId: meteringJobId(tenantId, w, requestedAt) },
+    })),
+  );
   return windows;
 }
 
@@ -231,7 +258,9 @@ export async function meterRecentWindows(rt: Runtime, now = rt.clock.now()): Pro
   const tenants = await rt.prisma.tenant.findMany({ select: { id: true } });
   let queued = 0;
   for (const t of tenants) {
-    const prev = await rt.prisma.billingWindow.findUnique({ where: { tenantId_windowStart: { tenantId: t.id, windowStart: previous } } });
+    const prev = await rt.prisma.billingWindow.findUnique({
+      where: { tenantId_windowStart: { tenantId: t.id, windowStart: previous } },
+    });
     const from = prev?.computedAt && prev.computedAt.getTime() >= current.getTime() ? current : previous;
     queued += (await requestWindows(rt, t.id, from, new Date(current.getTime() + WINDOW_MS))).length;
   }
@@ -241,12 +270,21 @@ export async function meterRecentWindows(rt: Runtime, now = rt.clock.now()): Pro
     new Date(now.getTime() - 60_000).toISOString(),
   );
   for (const w of stale) {
-    if (await rt.queues.ensure('billing', { tenantId: w.tenantId, windowStart: w.windowStart.toISOString() }, meteringJobId(w.tenantId, w.windowStart, w.requestedAt))) queued++;
+    if (
+      await rt.queues.ensure(
+        'billing',
+        { tenantId: w.tenantId, windowStart: w.windowStart.toISOString() },
+        meteringJobId(w.tenantId, w.windowStart, w.requestedAt),
+      )
+    )
+      queued++;
   }
   return { queued };
 }
 
 /** Windows of a tenant waiting for computation (requested after their last computation). */
 export async function pendingWindows(rt: Runtime, tenantId: string): Promise<number> {
-  return rt.prisma.billingWindow.count({ where: { tenantId, OR: [{ computedAt: null }, { computedAt: { lt: rt.prisma.billingWindow.fields.requestedAt } }] } });
+  return rt.prisma.billingWindow.count({
+    where: { tenantId, OR: [{ computedAt: null }, { computedAt: { lt: rt.prisma.billingWindow.fields.requestedAt } }] },
+  });
 }

@@ -37,19 +37,40 @@ export async function createMeter(ctx: Ctx, input: MeterInput, base: string[] = 
   const me = requireUser(ctx);
   const problems: FieldProblem[] = [];
   const at = (k: string) => [...base, k];
-  if (typeof input.slug !== 'string' || !/^[a-z][a-z0-9_-]{0,62}$/.test(input.slug)) problems.push({ loc: at('slug'), msg: 'must be 1 to 63 characters of a-z, 0-9, _ and -, starting with a letter' });
+  if (typeof input.slug !== 'string' || !/^[a-z][a-z0-9_-]{0,62}$/.test(input.slug))
+    problems.push({ loc: at('slug'), msg: 'must be 1 to 63 characters of a-z, 0-9, _ and -, starting with a letter' });
   else if (input.slug in BUILTIN_METERS) problems.push({ loc: at('slug'), msg: 'is the name of a built-in meter' });
-  if (typeof input.typeGlob !== 'string' || !/^[A-Za-z0-9_.*?:-]{1,200}$/.test(input.typeGlob)) problems.push({ loc: at('typeGlob'), msg: 'must be an event type glob such as `cloud.cost` or `cloud.*` (letters, digits, . _ - : * ?)' });
-  if (!AGGREGATIONS.includes(input.aggregation)) problems.push({ loc: at('aggregation'), msg: `must be one of ${AGGREGATIONS.join(', ')}` });
-  if (input.valuePath != null && !jsonPathSegments(input.valuePath)) problems.push({ loc: at('valuePath'), msg: 'must be a JSON path into the payload such as `$.cost` or `$.usage.tokens` (up to 8 keys)' });
-  if (input.valuePath == null && input.aggregation && input.aggregation !== 'count') problems.push({ loc: at('valuePath'), msg: `is required for the ${input.aggregation} aggregation (only count works without a value)` });
-  if (input.groupBy != null && (typeof input.groupBy !== 'string' || !/^[A-Za-z0-9_.\/-]{1,100}$/.test(input.groupBy))) problems.push({ loc: at('groupBy'), msg: 'must be a label key (1 to 100 of letters, digits, _ . / -)' });
-  if (input.unit != null && (typeof input.unit !== 'string' || input.unit.length < 1 || input.unit.length > 40)) problems.push({ loc: at('unit'), msg: 'must be 1 to 40 characters' });
+  if (typeof input.typeGlob !== 'string' || !/^[A-Za-z0-9_.*?:-]{1,200}$/.test(input.typeGlob))
+    problems.push({
+      loc: at('typeGlob'),
+      msg: 'must be an event type glob such as `cloud.cost` or `cloud.*` (letters, digits, . _ - : * ?)',
+    });
+  if (!AGGREGATIONS.includes(input.aggregation))
+    problems.push({ loc: at('aggregation'), msg: `must be one of ${AGGREGATIONS.join(', ')}` });
+  if (input.valuePath != null && !jsonPathSegments(input.valuePath))
+    problems.push({
+      loc: at('valuePath'),
+      msg: 'must be a JSON path into the payload such as `$.cost` or `$.usage.tokens` (up to 8 keys)',
+    });
+  if (input.valuePath == null && input.aggregation && input.aggregation !== 'count')
+    problems.push({
+      loc: at('valuePath'),
+      msg: `is required for the ${input.aggregation} aggregation (only count works without a value)`,
+    });
+  if (input.groupBy != null && (typeof input.groupBy !== 'string' || !/^[A-Za-z0-9_.\/-]{1,100}$/.test(input.groupBy)))
+    problems.push({ loc: at('groupBy'), msg: 'must be a label key (1 to 100 of letters, digits, _ . / -)' });
+  if (input.unit != null && (typeof input.unit !== 'string' || input.unit.length < 1 || input.unit.length > 40))
+    problems.push({ loc: at('unit'), msg: 'must be 1 to 40 characters' });
   const price = input.unitPrice == null ? null : parseDecimal(input.unitPrice);
-  if (input.unitPrice != null && (!price || price.isNegative())) problems.push({ loc: at('unitPrice'), msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "1"' });
+  if (input.unitPrice != null && (!price || price.isNegative()))
+    problems.push({
+      loc: at('unitPrice'),
+      msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "1"',
+    });
   if (problems.length) throw new ValidationFailed(problems);
   const settings = await loadSettings(scopeOf(ctx));
-  if (await ctx.db.billingMeter.findUnique({ where: { tenantId_slug: { tenantId: me.tenantId, slug: input.slug } } })) throw new Conflict(`A meter "${input.slug}" exists already.`, 'ALREADY_EXISTS');
+  if (await ctx.db.billingMeter.findUnique({ where: { tenantId_slug: { tenantId: me.tenantId, slug: input.slug } } }))
+    throw new Conflict(`A meter "${input.slug}" exists already.`, 'ALREADY_EXISTS');
   return ctx.db.billingMeter.create({
     data: {
       tenantId: me.tenantId,
@@ -93,7 +114,8 @@ export async function recomputeUsage(ctx: Ctx, args: { from?: string | null; to?
   if (!from) problems.push({ loc: ['from'], msg: 'must be an ISO date or date-time with offset' });
   if (!to) problems.push({ loc: ['to'], msg: 'must be an ISO date or date-time with offset' });
   if (from && to && to <= from) problems.push({ loc: ['to'], msg: 'must be after `from`' });
-  if (from && to && to.getTime() - from.getTime() > 400 * 86400_000) problems.push({ loc: ['to'], msg: 'at most 400 days at once' });
+  if (from && to && to.getTime() - from.getTime() > 400 * 86400_000)
+    problems.push({ loc: ['to'], msg: 'at most 400 days at once' });
   if (problems.length) throw new ValidationFailed(problems);
   const end = to!.getTime() > now.getTime() ? now : to!;
   if (end <= from!) return 0;

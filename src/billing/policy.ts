@@ -9,5 +9,9 @@ import { Forbidden } from '../errors.js';
 
 export function assertCanManageBilling(ctx: Ctx): void {
   const me = requireUser(ctx);
-  if (me.role !== 'admin') throw new Forbidden('Changing prices, meters, billing settings and budgets needs the admin role.', 'SCOPE_ADMIN_REQUIRED');
+  if (me.role !== 'admin')
+    throw new Forbidden(
+      'Changing prices, meters, billing settings and budgets needs the admin role.',
+      'SCOPE_ADMIN_REQUIRED',
+    );
 }

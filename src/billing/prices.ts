@@ -63,7 +63,10 @@ export async function tenantSkus(scope: BillingScope, now = scope.rt.clock.now()
   const [settings, meters, prices] = await Promise.all([
     loadSettings(scope),
     scope.db.billingMeter.findMany({ where: { tenantId: scope.tenantId }, orderBy: { slug: 'asc' } }),
-    scope.db.billingPrice.findMany({ where: { tenantId: scope.tenantId }, orderBy: [{ effectiveFrom: 'asc' }, { createdAt: 'asc' }] }),
+    scope.db.billingPrice.findMany({
+      where: { tenantId: scope.tenantId },
+      orderBy: [{ effectiveFrom: 'asc' }, { createdAt: 'asc' }],
+    }),
   ]);
   const defs: Array<SkuDefinition & { custom: boolean }> = [
     ...DEFAULT_SKUS.map((d) => ({ ...d, custom: false })),
@@ -80,9 +83,24 @@ export async function tenantSkus(scope: BillingScope, now = scope.rt.clock.now()
     })),
   ];
   return defs.map((d) => {
-    const history: PriceRow[] = prices.filter((p) => p.skuId === d.id).map((p) => ({ skuId: p.skuId, unitPrice: new Decimal(p.unitPrice), currency: p.currency, effectiveFrom: p.effectiveFrom, changedById: p.changedById, createdAt: p.createdAt }));
+    const history: PriceRow[] = prices
+      .filter((p) => p.skuId === d.id)
+      .map((p) => ({
+        skuId: p.skuId,
+        unitPrice: new Decimal(p.unitPrice),
+        currency: p.currency,
+        effectiveFrom: p.effectiveFrom,
+        changedById: p.changedById,
+        createdAt: p.createdAt,
+      }));
     const inEffect = [...history].reverse().find((p) => p.effectiveFrom.getTime() <= now.getTime());
-    return { ...d, currentPrice: inEffect?.unitPrice ?? new Decimal(d.unitPrice), currency: settings.currency, overridden: history.length > 0, history };
+    return {
+      ...d,
+      currentPrice: inEffect?.unitPrice ?? new Decimal(d.unitPrice),
+      currency: settings.currency,
+      overridden: history.length > 0,
+      history,
+    };
   });
 }
 
@@ -90,10 +108,25 @@ const FAR_PAST = '1970-01-01T00:00:00.000Z';
 const FAR_FUTURE = '9999-12-31T00:00:00.000Z';
 
 /** Price segments of the given SKUs for SQL: parallel arrays (sku, meter, from, to, price). */
-export function priceSegments(skus: SkuView[]): { sku: string[]; meter: string[]; from: string[]; to: string[]; price: string[] } {
-  const out = { sku: [] as string[], meter: [] as string[], from: [] as string[], to: [] as string[], price: [] as string[] };
+export function priceSegments(skus: SkuView[]): {
+  sku: string[];
+  meter: string[];
+  from: string[];
+  to: string[];
+  price: string[];
+} {
+  const out = {
+    sku: [] as string[],
+    meter: [] as string[],
+    from: [] as string[],
+    to: [] as string[],
+    price: [] as string[],
+  };
   for (const s of skus) {
-    const points = [{ from: FAR_PAST, price: new Decimal(s.unitPrice).toFixed() }, ...s.history.map((h) => ({ from: h.effectiveFrom.toISOString(), price: h.unitPrice.toFixed() }))];
+    const points = [
+      { from: FAR_PAST, price: new Decimal(s.unitPrice).toFixed() },
+      ...s.history.map((h) => ({ from: h.effectiveFrom.toISOString(), price: h.unitPrice.toFixed() })),
+    ];
     // A later change with the same effective time replaces the earlier one.
     const dedup: typeof points = [];
     for (const p of points) {
@@ -127,15 +160,27 @@ export async function setSkuPrice(ctx: Ctx, input: SetPriceInput, base: string[]
   const scope = scopeOf(ctx);
   const price = parseDecimal(input.unitPrice);
   const problems = [];
-  if (!price || price.isNegative()) problems.push({ loc: [...base, 'unitPrice'], msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "0.25"' });
-  if (typeof input.skuId !== 'string' || input.skuId.length > 120) problems.push({ loc: [...base, 'skuId'], msg: 'must be a SKU id from the catalogue' });
+  if (!price || price.isNegative())
+    problems.push({
+      loc: [...base, 'unitPrice'],
+      msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "0.25"',
+    });
+  if (typeof input.skuId !== 'string' || input.skuId.length > 120)
+    problems.push({ loc: [...base, 'skuId'], msg: 'must be a SKU id from the catalogue' });
   if (problems.length) throw new ValidationFailed(problems);
   const skus = await tenantSkus(scope);
   const sku = skus.find((s) => s.id === input.skuId);
   if (!sku) throw new NotFound('SKU');
   const settings = await loadSettings(scope);
   await ctx.db.billingPrice.create({
-    data: { tenantId: me.tenantId, skuId: sku.id, unitPrice: price!.toFixed(), currency: settings.currency, effectiveFrom: input.effectiveFrom ?? windowStartOf(ctx.rt.clock.now()), changedById: me.userId },
+    data: {
+      tenantId: me.tenantId,
+      skuId: sku.id,
+      unitPrice: price!.toFixed(),
+      currency: settings.currency,
+      effectiveFrom: input.effectiveFrom ?? windowStartOf(ctx.rt.clock.now()),
+      changedById: me.userId,
+    },
   });
   return (await tenantSkus(scope)).find((s) => s.id === sku.id)!;
 }

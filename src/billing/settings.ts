@@ -38,24 +38,47 @@ export interface SettingsInput {
   gpuAmortizationPerHour?: string | null;
 }
 
-export async function updateBillingSettings(ctx: Ctx, input: SettingsInput, base: string[] = ['input']): Promise<SettingsView> {
+export async function updateBillingSettings(
+  ctx: Ctx,
+  input: SettingsInput,
+  base: string[] = ['input'],
+): Promise<SettingsView> {
   assertCanManageBilling(ctx);
   const me = requireUser(ctx);
   const problems: FieldProblem[] = [];
-  if (input.timeZone != null && !isTimeZone(input.timeZone)) problems.push({ loc: [...base, 'timeZone'], msg: 'must be an IANA time zone such as Europe/Berlin' });
-  if (input.currency != null && !isCurrency(input.currency)) problems.push({ loc: [...base, 'currency'], msg: 'must be an ISO 4217 currency code such as USD or EUR' });
+  if (input.timeZone != null && !isTimeZone(input.timeZone))
+    problems.push({ loc: [...base, 'timeZone'], msg: 'must be an IANA time zone such as Europe/Berlin' });
+  if (input.currency != null && !isCurrency(input.currency))
+    problems.push({ loc: [...base, 'currency'], msg: 'must be an ISO 4217 currency code such as USD or EUR' });
   for (const k of ['pricePerKwh', 'gpuAmortizationPerHour'] as const) {
     const v = input[k];
     const d = v == null ? null : parseDecimal(v);
-    if (v != null && (!d || d.isNegative())) problems.push({ loc: [...base, k], msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "0.30"' });
+    if (v != null && (!d || d.isNegative()))
+      problems.push({
+        loc: [...base, k],
+        msg: 'must be a non-negative decimal string with up to 10 decimals, e.g. "0.30"',
+      });
   }
   if (problems.length) throw new ValidationFailed(problems);
   if (input.timeZone != null || input.currency != null) {
-    const data = { ...(input.timeZone != null ? { timeZone: input.timeZone } : {}), ...(input.currency != null ? { currency: input.currency } : {}) };
-    await ctx.db.billingSettings.upsert({ where: { tenantId: me.tenantId }, create: { tenantId: me.tenantId, ...data }, update: data });
+    const data = {
+      ...(input.timeZone != null ? { timeZone: input.timeZone } : {}),
+      ...(input.currency != null ? { currency: input.currency } : {}),
+    };
+    await ctx.db.billingSettings.upsert({
+      where: { tenantId: me.tenantId },
+      create: { tenantId: me.tenantId, ...data },
+      update: data,
+    });
   }
   const from = windowStartOf(ctx.rt.clock.now());
-  if (input.pricePerKwh != null) await setSkuPrice(ctx, { skuId: LOCAL_ENERGY_SKU, unitPrice: input.pricePerKwh, effectiveFrom: from }, base);
-  if (input.gpuAmortizationPerHour != null) await setSkuPrice(ctx, { skuId: LOCAL_AMORTIZATION_SKU, unitPrice: input.gpuAmortizationPerHour, effectiveFrom: from }, base);
+  if (input.pricePerKwh != null)
+    await setSkuPrice(ctx, { skuId: LOCAL_ENERGY_SKU, unitPrice: input.pricePerKwh, effectiveFrom: from }, base);
+  if (input.gpuAmortizationPerHour != null)
+    await setSkuPrice(
+      ctx,
+      { skuId: LOCAL_AMORTIZATION_SKU, unitPrice: input.gpuAmortizationPerHour, effectiveFrom: from },
+      base,
+    );
   return billingSettings(ctx);
 }

@@ -12,7 +12,12 @@ export const clusterJoinCommand = {
   name: 'cluster join',
   summary: "Join a hub installation as a member cluster with a single-use invite from the hub's POST /clusters/invite.",
   synopsis: '--hub URL --invite TOKEN --name NAME [--tenant T] [--json]',
-  options: { hub: { type: 'string' as const }, invite: { type: 'string' as const }, name: { type: 'string' as const }, tenant: { type: 'string' as const } },
+  options: {
+    hub: { type: 'string' as const },
+    invite: { type: 'string' as const },
+    name: { type: 'string' as const },
+    tenant: { type: 'string' as const },
+  },
   required: ['hub', 'invite', 'name'],
   fieldOptions: { hub: '--hub', invite: '--invite', name: '--name', tenant: '--tenant' },
   async run(rt: Runtime, v: Values): Promise<{ json: unknown; text: string }> {
@@ -23,10 +28,15 @@ export const clusterJoinCommand = {
       tenant: typeof v.tenant === 'string' ? v.tenant : null,
     });
     return {
-      json: { cluster_id: clusterId, hub: link.hubUrl, name: link.name, last_heartbeat_at: link.lastHeartbeatAt?.toISOString() ?? null },
+      json: {
+        cluster_id: clusterId,
+        hub: link.hubUrl,
+        name: link.name,
+        last_heartbeat_at: link.lastHeartbeatAt?.toISOString() ?? null,
+      },
       text: [
         `Joined ${link.hubUrl} as cluster "${link.name}" (id ${clusterId} on the hub).`,
-        'Heartbeats and critical alerts are sent by this installation\'s workers every CLUSTER_HEARTBEAT_MS.',
+        "Heartbeats and critical alerts are sent by this installation's workers every CLUSTER_HEARTBEAT_MS.",
       ].join('\n'),
     };
   },

@@ -27,9 +27,15 @@ const FORWARD_MAX = 100;
 
 export type ClusterStatus = 'connected' | 'stale' | 'revoked';
 
-export function clusterStatus(rt: Runtime, c: Pick<Cluster, 'revokedAt' | 'lastSeenAt'>, now = rt.clock.now().getTime()): ClusterStatus {
+export function clusterStatus(
+  rt: Runtime,
+  c: Pick<Cluster, 'revokedAt' | 'lastSeenAt'>,
+  now = rt.clock.now().getTime(),
+): ClusterStatus {
   if (c.revokedAt) return 'revoked';
-  return c.lastSeenAt && now - c.lastSeenAt.getTime() <= rt.config.integrations.clusterStaleAfterMs ? 'connected' : 'stale';
+  return c.lastSeenAt && now - c.lastSeenAt.getTime() <= rt.config.integrations.clusterStaleAfterMs
+    ? 'connected'
+    : 'stale';
 }
 
 /** The command a member's operator runs to join with this invite. */
@@ -45,15 +51,26 @@ export interface MintedInvite {
 }
 
 /** Mints a single-use invite for the caller's tenant (admin scope on the field). */
-export async function createClusterInvite(ctx: Ctx, input: { expiresInHours?: number | null; hubUrl?: string | null }, requestOrigin?: string | null): Promise<MintedInvite> {
+export async function createClusterInvite(
+  ctx: Ctx,
+  input: { expiresInHours?: number | null; hubUrl?: string | null },
+  requestOrigin?: string | null,
+): Promise<MintedInvite> {
   const me = requireUser(ctx);
   const hours = input.expiresInHours ?? INVITE_DEFAULT_HOURS;
-  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS) throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
+  if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS)
+    throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
   const token = randomSecret(INVITE_PREFIX, 32);
   const row = await ctx.db.clusterInvite.create({
-    data: { tokenHash: tokenHash(token), tokenPrefix: token.slice(0, 10), createdById: me.userId, expiresAt: new Date(ctx.rt.clock.now().getTime() + hours * 3600_000) } as never,
+    data: {
+      tokenHash: tokenHash(token),
+      tokenPrefix: token.slice(0, 10),
+      createdById: me.userId,
+      expiresAt: new Date(ctx.rt.clock.now().getTime() + hours * 3600_000),
+    } as never,
   });
-  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl)) throw invalid(['hubUrl'], 'must be an http(s) URL');
+  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl))
+    throw invalid(['hubUrl'], 'must be an http(s) URL');
   // Where members reach the hub: as given, else PUBLIC_BASE_URL, else the request's origin.
   const hub = (input.hubUrl ?? ctx.rt.config.publicBaseUrl ?? requestOrigin ?? '<hub url>').replace(/\/+$/, '');
   return { id: row.id, token, expiresAt: row.expiresAt, command: joinCommand(hub, token) };
@@ -82,7 +99,10 @@ function str(v: unknown, loc: string[], max: number, problems: FieldProblem[], r
  * Exchanges an invite for a cluster credential (returned this once). An unknown, used or expired
  * invite is a 401; the invite is consumed atomically, so two joins with one invite cannot both win.
  */
-export async function joinWithInvite(rt: Runtime, body: JoinRequest): Promise<{ cluster: Cluster; credential: string }> {
+export async function joinWithInvite(
+  rt: Runtime,
+  body: JoinRequest,
+): Promise<{ cluster: Cluster; credential: string }> {
   const problems: FieldProblem[] = [];
   const invite = str(body.invite, ['invite'], 200, problems, true);
   const name = str(body.name, ['name'], NAME_MAX, problems, true)?.trim();
@@ -96,10 +116,26 @@ export async function joinWithInvite(rt: Runtime, body: JoinRequest): Promise<{ 
   const cluster = await rt.prisma.$transaction(async (tx) => {
     const row = await tx.clusterInvite.findUnique({ where: { tokenHash: tokenHash(invite!) } });
     if (!row) throw new Unauthenticated('Unknown cluster invite.');
-    const taken = await tx.clusterInvite.updateMany({ where: { id: row.id, usedAt: null, expiresAt: { gt: now } }, data: { usedAt: now } });
-    if (taken.count === 0) throw new Unauthenticated(row.usedAt ? 'This cluster invite was already used; ask the hub admin for a new one.' : 'This cluster invite has expired; ask the hub admin for a new one.');
+    const taken = await tx.clusterInvite.updateMany({
+      where: { id: row.id, usedAt: null, expiresAt: { gt: now } },
+      data: { usedAt: now },
+    });
+    if (taken.count === 0)
+      throw new Unauthenticated(
+        row.usedAt
+          ? 'This cluster invite was already used; ask the hub admin for a new one.'
+          : 'This cluster invite has expired; ask the hub admin for a new one.',
+      );
     const c = await tx.cluster.create({
-      data: { tenantId: row.tenantId, name, url, version, credentialHash: tokenHash(credential), credentialPrefix: credential.slice(0, 10), lastSeenAt: now },
+      data: {
+        tenantId: row.tenantId,
+        name,
+        url,
+        version,
+        credentialHash: tokenHash(credential),
+        credentialPrefix: credential.slice(0, 10),
+        lastSeenAt: now,
+      },
     });
     await tx.clusterInvite.update({ where: { id: row.id }, data: { clusterId: c.id } });
     return c;
@@ -119,12 +155,22 @@ const REVOKED = 'This cluster was revoked by the hub.';
 export async function clusterCredentialAuth(rt: Runtime, req: Request): Promise<Principal> {
   const token = bearer(req);
   if (!token) throw new Unauthenticated('Send Authorization: Bearer <cluster credential>.');
-  const c = await rt.prisma.cluster.findUnique({ where: { credentialHash: tokenHash(token) }, select: { id: true, tenantId: true, revokedAt: true } });
+  const c = await rt.prisma.cluster.findUnique({
+    where: { credentialHash: tokenHash(token) },
+    select: { id: true, tenantId: true, revokedAt: true },
+  });
   if (!c) throw new Unauthenticated('Invalid cluster credential.');
   if (c.revokedAt) throw new Unauthenticated(REVOKED);
   await consumeInboundRate(rt, `cluster:${c.id}`);
   // Acts for the hub tenant like a signed webhook (credential kind `webhook`, id = the cluster's).
-  return { tenantId: c.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: c.id } };
+  return {
+    tenantId: c.tenantId,
+    userId: null,
+    email: null,
+    role: null,
+    userKind: null,
+    credential: { kind: 'webhook', id: c.id },
+  };
 }
 
 async function callerCluster(ctx: Ctx): Promise<Cluster> {
@@ -147,11 +193,19 @@ export async function recordHeartbeat(ctx: Ctx, body: Record<string, unknown>): 
   const problems: FieldProblem[] = [];
   const version = str(body.version, ['version'], 100, problems);
   const open = (body.open_alerts ?? {}) as Record<string, unknown>;
-  if (typeof open !== 'object' || Array.isArray(open)) problems.push({ loc: ['open_alerts'], msg: 'must be an object of counts by severity' });
-  if (body.device_count !== undefined && count(body.device_count) !== body.device_count) problems.push({ loc: ['device_count'], msg: 'must be a whole number ≥ 0' });
+  if (typeof open !== 'object' || Array.isArray(open))
+    problems.push({ loc: ['open_alerts'], msg: 'must be an object of counts by severity' });
+  if (body.device_count !== undefined && count(body.device_count) !== body.device_count)
+    problems.push({ loc: ['device_count'], msg: 'must be a whole number ≥ 0' });
   if (problems.length) throw new ValidationFailed(problems);
-  const summary = { open_alerts: Object.fromEntries(SEVERITIES.map((s) => [s, count(open[s])])), device_count: count(body.device_count) };
-  return ctx.db.cluster.update({ where: { id: c.id }, data: { lastSeenAt: ctx.rt.clock.now(), version: version ?? c.version, summary } });
+  const summary = {
+    open_alerts: Object.fromEntries(SEVERITIES.map((s) => [s, count(open[s])])),
+    device_count: count(body.device_count),
+  };
+  return ctx.db.cluster.update({
+    where: { id: c.id },
+    data: { lastSeenAt: ctx.rt.clock.now(), version: version ?? c.version, summary },
+  });
 }
 
 export interface ForwardedAlert {
@@ -165,13 +219,16 @@ export interface ForwardedAlert {
 /** A member's critical alerts, recorded on the hub's timeline as `cluster.alert` events (once per alert). */
 export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }): Promise<{ events: number }> {
   const c = await callerCluster(ctx);
-  if (!Array.isArray(body.alerts) || body.alerts.length > FORWARD_MAX) throw invalid(['alerts'], `must be an array of at most ${FORWARD_MAX} alerts`);
+  if (!Array.isArray(body.alerts) || body.alerts.length > FORWARD_MAX)
+    throw invalid(['alerts'], `must be an array of at most ${FORWARD_MAX} alerts`);
   const problems: FieldProblem[] = [];
   const alerts = body.alerts as ForwardedAlert[];
   alerts.forEach((a, i) => {
-    if (typeof a?.id !== 'string' || a.id.length > 100) problems.push({ loc: [`alerts[${i}]`, 'id'], msg: 'must be a string of at most 100 characters' });
+    if (typeof a?.id !== 'string' || a.id.length > 100)
+      problems.push({ loc: [`alerts[${i}]`, 'id'], msg: 'must be a string of at most 100 characters' });
     if (typeof a?.summary !== 'string') problems.push({ loc: [`alerts[${i}]`, 'summary'], msg: 'must be a string' });
-    if (!(SEVERITIES as readonly string[]).includes(a?.severity)) problems.push({ loc: [`alerts[${i}]`, 'severity'], msg: `must be one of ${SEVERITIES.join(', ')}` });
+    if (!(SEVERITIES as readonly string[]).includes(a?.severity))
+      problems.push({ loc: [`alerts[${i}]`, 'severity'], msg: `must be one of ${SEVERITIES.join(', ')}` });
   });
   if (problems.length) throw new ValidationFailed(problems);
   const events: Event[] = [];
@@ -180,7 +237,12 @@ export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }
     // once): forwards of one cluster are serialised by a transaction-scoped advisory lock.
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${'cluster-forward:' + c.id}))`;
     const already = await tx.event.findMany({
-      where: { tenantId: c.tenantId, type: 'cluster.alert', source: `cluster/${c.name}`.slice(0, 200), OR: alerts.map((a) => ({ labels: { path: ['remote_alert_id'], equals: a.id } })) },
+      where: {
+        tenantId: c.tenantId,
+        type: 'cluster.alert',
+        source: `cluster/${c.name}`.slice(0, 200),
+        OR: alerts.map((a) => ({ labels: { path: ['remote_alert_id'], equals: a.id } })),
+      },
       select: { labels: true },
     });
     const seen = new Set(already.map((e) => (e.labels as Record<string, string>).remote_alert_id));
@@ -198,7 +260,17 @@ export async function recordForwardedAlerts(ctx: Ctx, body: { alerts?: unknown }
             summary: `[${c.name}] ${a.summary}`.slice(0, 1000),
             severity: a.severity as 'critical',
             labels: { cluster_id: c.id, cluster: c.name.slice(0, 500), remote_alert_id: a.id },
-            payload: { cluster_id: c.id, cluster: c.name, alert: { id: a.id, summary: a.summary, severity: a.severity, status: typeof a.status === 'string' ? a.status : null, first_seen_at: a.first_seen_at ?? null } },
+            payload: {
+              cluster_id: c.id,
+              cluster: c.name,
+              alert: {
+                id: a.id,
+                summary: a.summary,
+                severity: a.severity,
+                status: typeof a.status === 'string' ? a.status : null,
+                first_seen_at: a.first_seen_at ?? null,
+              },
+            },
             receivedVia: 'webhook',
           },
         }),

@@ -14,14 +14,22 @@ const pools = new WeakMap<PrismaClient, pg.Pool>();
  * errors of idle pooled connections (Postgres restarted, connection killed): the adapter already
  * listens, so they never crash the process; this makes them visible.
  */
-export function createPrisma(databaseUrl: string, max = 10, onError?: (err: Error) => void, statementTimeoutMs = 0): PrismaClient {
+export function createPrisma(
+  databaseUrl: string,
+  max = 10,
+  onError?: (err: Error) => void,
+  statementTimeoutMs = 0,
+): PrismaClient {
   // statement_timeout is a server setting of each pooled session: Postgres cancels a longer statement
   // (SQLSTATE 57014), which the error mapping answers as 503 STATEMENT_TIMEOUT. PGlite cannot interrupt a
   // statement (one session inside this process), so the embedded database runs without it.
   const options = statementTimeoutMs > 0 ? `-c statement_timeout=${Math.floor(statementTimeoutMs)}` : undefined;
   const pool = new pg.Pool({ connectionString: databaseUrl, max, ...(options ? { options } : {}) });
   // The adapter ends the pool when the client disconnects.
-  const adapter = new PrismaPg(pool, { disposeExternalPool: true, ...(onError ? { onPoolError: onError, onConnectionError: onError } : {}) });
+  const adapter = new PrismaPg(pool, {
+    disposeExternalPool: true,
+    ...(onError ? { onPoolError: onError, onConnectionError: onError } : {}),
+  });
   const prisma = new PrismaClient({ adapter });
   pools.set(prisma, pool);
   return prisma;

@@ -13,7 +13,13 @@ export function isUniqueViolation(err: unknown): boolean {
 export function isStatementTimeout(err: unknown): boolean {
   let e: unknown = err;
   for (let i = 0; i < 6 && e && typeof e === 'object'; i++) {
-    const x = e as { code?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; meta?: { driverAdapterError?: unknown } };
+    const x = e as {
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      meta?: { driverAdapterError?: unknown };
+    };
     if (typeof x.message === 'string' && /statement timeout/i.test(x.message)) return true;
     e = x.originalError ?? x.cause ?? x.meta?.driverAdapterError;
   }

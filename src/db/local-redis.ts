@@ -79,17 +79,28 @@ export async function startLocalRedis(dataDir: string): Promise<LocalRedis> {
 
 async function launch(binary: string, dir: string, pidFile: string, port: number): Promise<LocalRedis> {
   const args = [
-    '--bind', '127.0.0.1',
-    '--port', String(port),
-    '--dir', dir,
-    '--appendonly', 'yes',
-    '--save', '',
-    '--maxmemory-policy', 'noeviction', // BullMQ must never lose keys to eviction
-    '--pidfile', pidFile,
-    '--daemonize', 'no',
-    '--protected-mode', 'yes',
-    '--logfile', '',
-    '--loglevel', 'warning',
+    '--bind',
+    '127.0.0.1',
+    '--port',
+    String(port),
+    '--dir',
+    dir,
+    '--appendonly',
+    'yes',
+    '--save',
+    '',
+    '--maxmemory-policy',
+    'noeviction', // BullMQ must never lose keys to eviction
+    '--pidfile',
+    pidFile,
+    '--daemonize',
+    'no',
+    '--protected-mode',
+    'yes',
+    '--logfile',
+    '',
+    '--loglevel',
+    'warning',
   ];
   // detached: its own process group, so stop() can clean up the whole group if redis-server hangs.
   const child = spawn('sh', ['-c', WATCHDOG, 'redis-watchdog', binary, ...args], {

@@ -131,7 +131,10 @@ export async function applyMigrations(
     const failed = rows.filter((row) => row.finished_at === null && row.rolled_back_at === null);
     if (failed.length > 0) {
       const details = failed
-        .map((row) => `- ${row.migration_name} (started ${row.started_at.toISOString()})${row.logs ? `: ${row.logs.trim()}` : ''}`)
+        .map(
+          (row) =>
+            `- ${row.migration_name} (started ${row.started_at.toISOString()})${row.logs ? `: ${row.logs.trim()}` : ''}`,
+        )
         .join('\n');
       throw new Error(
         `Refusing to migrate: the database records failed migrations (Prisma P3009).\n${details}\n` +
@@ -145,7 +148,8 @@ export async function applyMigrations(
 
     const onDisk = new Set(migrations.map((m) => m.name));
     for (const name of applied.keys()) {
-      if (!onDisk.has(name)) log(`migrations: warning: ${name} is applied in the database but missing from ${migrationsDir}`);
+      if (!onDisk.has(name))
+        log(`migrations: warning: ${name} is applied in the database but missing from ${migrationsDir}`);
     }
 
     const appliedNow: string[] = [];
@@ -181,9 +185,7 @@ async function applyOne(client: pg.Client, migration: MigrationFile): Promise<vo
       await client.query(migration.script);
     } catch (err) {
       await client.query('ROLLBACK').catch(() => {});
-      await client
-        .query('UPDATE _prisma_migrations SET logs = $2 WHERE id = $1', [id, errorText(err)])
-        .catch(() => {});
+      await client.query('UPDATE _prisma_migrations SET logs = $2 WHERE id = $1', [id, errorText(err)]).catch(() => {});
       throw new Error(
         `Migration ${migration.name} failed; it manages its own transactions, so check what it left behind ` +
           `(recorded as failed in _prisma_migrations): ${errorText(err)}`,
@@ -226,4 +228,3 @@ function errorText(err: unknown): string {
 function migrationError(name: string, err: unknown): Error {
   return new Error(`Migration ${name} failed and was rolled back: ${errorText(err)}`, { cause: err });
 }
-

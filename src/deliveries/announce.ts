@@ -20,7 +20,9 @@ export interface DeliveryChange {
 }
 
 /** A change as it travels (the tenant is the channel's; the time as ISO text). */
-export type DeliveryChangeMessage = Omit<DeliveryChange, 'tenantId' | 'nextAttemptAt'> & { nextAttemptAt: string | null };
+export type DeliveryChangeMessage = Omit<DeliveryChange, 'tenantId' | 'nextAttemptAt'> & {
+  nextAttemptAt: string | null;
+};
 
 function toMessage(c: DeliveryChange): DeliveryChangeMessage {
   // Fields spelled out: V8 builds a rest-and-spread object far more slowly (one per change announced).
@@ -51,7 +53,7 @@ export async function announceDeliveries(rt: Runtime, changes: readonly Delivery
   await Promise.all(
     [...byTenant].map(async ([tenantId, list]) => {
       try {
-        await rt.pubsub.publish('deliveryChanged', tenantId, { changes: list });
+        rt.pubsub.publish('deliveryChanged', tenantId, { changes: list });
       } catch (err) {
         rt.logger.warn({ err, tenantId, deliveries: list.length }, 'deliveryChanged publish failed');
       }
@@ -93,7 +95,11 @@ function changesOf(message: unknown): DeliveryChangeMessage[] {
 }
 
 /** The tenant's delivery changes one by one (only those of `webhookId` when given), for the subscription. */
-export function deliveryChanges(rt: Runtime, tenantId: string, webhookId: string | null): AsyncIterable<DeliveryChangeMessage> {
+export function deliveryChanges(
+  rt: Runtime,
+  tenantId: string,
+  webhookId: string | null,
+): AsyncIterable<DeliveryChangeMessage> {
   const source = rt.pubsub.subscribe('deliveryChanged', tenantId);
   return new Repeater<DeliveryChangeMessage>(async (push, stop) => {
     const messages = source[Symbol.asyncIterator]();

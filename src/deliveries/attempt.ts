@@ -53,18 +53,30 @@ interface Verdict {
 }
 
 /** Decides what a response (or its absence) means: delivered, retry later, or failed for good. */
-function judgeAttempt(rt: Runtime, result: SendResult, attempt: number, windowStartedAt: Date, now = rt.clock.now()): Verdict {
+function judgeAttempt(
+  rt: Runtime,
+  result: SendResult,
+  attempt: number,
+  windowStartedAt: Date,
+  now = rt.clock.now(),
+): Verdict {
   const s = result.status;
   if (result.disallowed) return { status: 'failed', error: result.error, next: null };
   if (s !== null && s >= 200 && s < 300 && !result.error) return { status: 'delivered', error: null, next: null };
   const described = result.error ?? `HTTP ${s}${result.responseBody ? `: ${result.responseBody.slice(0, 200)}` : ''}`;
-  if (s === 410) return { status: 'failed', error: `receiver answered 410 Gone; retries stopped (${described})`, next: null };
+  if (s === 410)
+    return { status: 'failed', error: `receiver answered 410 Gone; retries stopped (${described})`, next: null };
   if (s !== null && s >= 400 && s < 500 && s !== 408 && s !== 429 && !result.error) {
     return { status: 'failed', error: `receiver rejected the delivery; retries stopped (${described})`, next: null };
   }
   const retryAfterMs = s === 429 || s === 503 ? parseRetryAfter(result.retryAfter, now) : null;
   const next = nextAttemptAt({ attempt, windowStartedAt, now, retryAfterMs }, rt.config.webhooks);
-  if (!next) return { status: 'failed', error: `retry window of ${Math.round(rt.config.webhooks.retryWindowMs / 1000)} s exhausted after ${attempt} attempts; last: ${described}`, next: null };
+  if (!next)
+    return {
+      status: 'failed',
+      error: `retry window of ${Math.round(rt.config.webhooks.retryWindowMs / 1000)} s exhausted after ${attempt} attempts; last: ${described}`,
+      next: null,
+    };
   return { status: 'retrying', error: described, next };
 }
 
@@ -91,7 +103,12 @@ export async function attemptDelivery(rt: Runtime, deps: AttemptDeps, deliveryId
  * it). `started` is told once the request is under way (it holds a send slot and its receiver's
  * admission) or will not be sent now: from then on only the receiver decides how long the attempt takes.
  */
-export async function attemptLoadedDelivery(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started?: () => void): Promise<AttemptOutcome> {
+export async function attemptLoadedDelivery(
+  rt: Runtime,
+  deps: AttemptDeps,
+  d: DeliveryWithWebhook,
+  started?: () => void,
+): Promise<AttemptOutcome> {
   if (!started) return attemptNow(rt, deps, d, () => undefined);
   const tell = onceOnly(started);
   try {
@@ -112,17 +129,36 @@ export function onceOnly(fn?: () => void): () => void {
 }
 
 /** The same, but `sending` is told only once the request is under way, not when the attempt ends without one. */
-export function attemptLoadedDeliveryIfSent(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, sending: () => void): Promise<AttemptOutcome> {
+export function attemptLoadedDeliveryIfSent(
+  rt: Runtime,
+  deps: AttemptDeps,
+  d: DeliveryWithWebhook,
+  sending: () => void,
+): Promise<AttemptOutcome> {
   return attemptNow(rt, deps, d, sending);
 }
 
-async function attemptNow(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook, started: () => void): Promise<AttemptOutcome> {
+async function attemptNow(
+  rt: Runtime,
+  deps: AttemptDeps,
+  d: DeliveryWithWebhook,
+  started: () => void,
+): Promise<AttemptOutcome> {
   const { limits, slots } = deps;
   if (d.status === 'delivered' || d.status === 'failed') return { kind: 'skipped', reason: `already ${d.status}` };
   const attempt = d.attemptCount + 1;
   const now = rt.clock.now().getTime();
-  if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50) return { kind: 'delayed', attempt, retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
-  if (!d.webhook.enabled) return settle(rt, deps, d, attempt, { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null }, null);
+  if (d.nextAttemptAt && d.nextAttemptAt.getTime() - now > 50)
+    return { kind: 'delayed', attempt, retryInMs: d.nextAttemptAt.getTime() - now, reason: 'not due yet' };
+  if (!d.webhook.enabled)
+    return settle(
+      rt,
+      deps,
+      d,
+      attempt,
+      { status: 'failed', error: 'webhook disabled before the delivery was sent', next: null },
+      null,
+    );
 
   await slots.acquire();
   let admission: Awaited<ReturnType<ReceiverLimits['admit']>>;
@@ -143,16 +179,30 @@ async function attemptNow(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook
     // it against; the previous secret's grace was stamped on the service clock.
     const sentAt = Date.now();
     const secret = openSecret(rt, d.webhook.secretCiphertext);
-    const previous = previousValidUntil(d.webhook, rt.clock.now().getTime()) ? openSecret(rt, d.webhook.previousCiphertext!) : null;
+    const previous = previousValidUntil(d.webhook, rt.clock.now().getTime())
+      ? openSecret(rt, d.webhook.previousCiphertext!)
+      : null;
     headers = {
       'content-type': 'application/json',
       'user-agent': USER_AGENT,
       'x-service-event': d.topic,
       'x-service-attempt': String(attempt),
-      ...signatureHeaders({ deliveryId: d.id, timestampSeconds: Math.floor(sentAt / 1000), body: d.body, secret, previousSecret: previous }),
+      ...signatureHeaders({
+        deliveryId: d.id,
+        timestampSeconds: Math.floor(sentAt / 1000),
+        body: d.body,
+        secret,
+        previousSecret: previous,
+      }),
     };
     started();
-    result = await sendWebhookRequest({ url: d.webhook.url, body: d.body, headers, timeoutMs: rt.config.webhooks.timeoutMs, policy: urlPolicyOf(rt) });
+    result = await sendWebhookRequest({
+      url: d.webhook.url,
+      body: d.body,
+      headers,
+      timeoutMs: rt.config.webhooks.timeoutMs,
+      policy: urlPolicyOf(rt),
+    });
   } finally {
     admission.release();
     slots.release();
@@ -160,13 +210,23 @@ async function attemptNow(rt: Runtime, deps: AttemptDeps, d: DeliveryWithWebhook
   return settle(rt, deps, d, attempt, judgeAttempt(rt, result, attempt, d.windowStartedAt), { headers, result });
 }
 
-type LoadedDelivery = Pick<DeliveryWithWebhook, 'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount' | 'createdAt'>;
+type LoadedDelivery = Pick<
+  DeliveryWithWebhook,
+  'id' | 'tenantId' | 'webhookId' | 'topic' | 'attemptCount' | 'createdAt'
+>;
 
 /**
  * Records the attempt and the delivery's new state in one guarded statement (only if nobody recorded
  * this attempt number first), then announces it and schedules the next attempt.
  */
-async function settle(rt: Runtime, deps: AttemptDeps, d: LoadedDelivery, attempt: number, v: Verdict, sent: { headers: Record<string, string>; result: SendResult } | null): Promise<AttemptOutcome> {
+async function settle(
+  rt: Runtime,
+  deps: AttemptDeps,
+  d: LoadedDelivery,
+  attempt: number,
+  v: Verdict,
+  sent: { headers: Record<string, string>; result: SendResult } | null,
+): Promise<AttemptOutcome> {
   const now = rt.clock.now();
   const r = sent?.result;
   const recorded = await deps.store.record({

@@ -33,7 +33,11 @@ export interface NextAttemptInput {
  * becomes failed). A retry that would land past the window end is pulled back to the window end, so
  * the last attempt happens right at the limit rather than never.
  */
-export function nextAttemptAt(input: NextAttemptInput, schedule: RetrySchedule, random: () => number = Math.random): Date | null {
+export function nextAttemptAt(
+  input: NextAttemptInput,
+  schedule: RetrySchedule,
+  random: () => number = Math.random,
+): Date | null {
   const windowEnd = input.windowStartedAt.getTime() + schedule.retryWindowMs;
   const now = input.now.getTime();
   if (now >= windowEnd) return null;

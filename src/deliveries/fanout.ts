@@ -32,8 +32,15 @@ import { sqlTimestamp, utcFromSql } from '../db/timestamps.js';
  * the delivery id: the deliveries of one message differ only in their id, which comes first, so the rest
  * is serialized once per message (the same bytes as serializing each body whole).
  */
-function deliveryBodies(msg: { topic: string; createdAt: Date; body: Prisma.JsonValue }): (deliveryId: string) => string {
-  const b = (msg.body && typeof msg.body === 'object' && !Array.isArray(msg.body) ? msg.body : {}) as Record<string, unknown>;
+function deliveryBodies(msg: {
+  topic: string;
+  createdAt: Date;
+  body: Prisma.JsonValue;
+}): (deliveryId: string) => string {
+  const b = (msg.body && typeof msg.body === 'object' && !Array.isArray(msg.body) ? msg.body : {}) as Record<
+    string,
+    unknown
+  >;
   const rest = JSON.stringify({
     timestamp: msg.createdAt.toISOString(),
     topic: msg.topic,
@@ -90,11 +97,11 @@ const READ_MESSAGE = `
 async function readMessage(rt: Runtime, outboxId: string): Promise<MessageWithHooks | undefined> {
   const ms = uuidv7Millis(outboxId);
   if (ms !== undefined) {
-    const near = await hotQuery<MessageWithHooks>(rt.prisma, `${READ_MESSAGE} AND m."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`, [
-      outboxId,
-      sqlTimestamp(new Date(ms - ID_CLOCK_MARGIN_MS)),
-      sqlTimestamp(new Date(ms + ID_CLOCK_MARGIN_MS)),
-    ]);
+    const near = await hotQuery<MessageWithHooks>(
+      rt.prisma,
+      `${READ_MESSAGE} AND m."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`,
+      [outboxId, sqlTimestamp(new Date(ms - ID_CLOCK_MARGIN_MS)), sqlTimestamp(new Date(ms + ID_CLOCK_MARGIN_MS))],
+    );
     if (near.length) return near[0];
   }
   return (await hotQuery<MessageWithHooks>(rt.prisma, READ_MESSAGE, [outboxId]))[0];
@@ -135,7 +142,11 @@ async function untilRoomNears(engine: DeliveryEngine, hooks: readonly Hook[]): P
  * else through a first-attempts job); returns how many it created, or null when the message no longer
  * exists (purged after the retention period).
  */
-export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?: DeliveryEngine): Promise<number | null> {
+export async function fanOutOutboxMessage(
+  rt: Runtime,
+  outboxId: string,
+  engine?: DeliveryEngine,
+): Promise<number | null> {
   if (!engine) return fanOut(rt, outboxId);
   await engine.fanOutGate.acquire();
   let open = true;
@@ -155,7 +166,12 @@ export async function fanOutOutboxMessage(rt: Runtime, outboxId: string, engine?
   }
 }
 
-async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, started?: () => void): Promise<number | null> {
+async function fanOut(
+  rt: Runtime,
+  outboxId: string,
+  engine?: DeliveryEngine,
+  started?: () => void,
+): Promise<number | null> {
   const msg = await readMessage(rt, outboxId);
   if (!msg) return null;
   // json_agg gives a timestamp as its text, without a zone; the column holds UTC.
@@ -194,10 +210,17 @@ async function fanOut(rt: Runtime, outboxId: string, engine?: DeliveryEngine, st
   } else {
     // A re-run (a crashed fan-out, the sweeper): every not-yet-attempted delivery of the message, also
     // those the earlier run created, goes to the first-attempts job.
-    const due = await rt.prisma.delivery.findMany({ where: { outboxId: msg.id, attemptCount: 0, status: 'pending' }, select: { id: true, webhookId: true } });
+    const due = await rt.prisma.delivery.findMany({
+      where: { outboxId: msg.id, attemptCount: 0, status: 'pending' },
+      select: { id: true, webhookId: true },
+    });
     await enqueueFirstAttempts(rt, msg.id, due);
   }
-  if (!msg.dispatchedAt && !rows.length) await rt.prisma.outboxMessage.updateMany({ where: { id: msg.id, createdAt: msg.createdAt, dispatchedAt: null }, data: { dispatchedAt: now } });
+  if (!msg.dispatchedAt && !rows.length)
+    await rt.prisma.outboxMessage.updateMany({
+      where: { id: msg.id, createdAt: msg.createdAt, dispatchedAt: null },
+      data: { dispatchedAt: now },
+    });
   return created.length;
 }
 
@@ -231,20 +254,38 @@ async function attemptHere(
       nextAttemptAt: now,
       windowStartedAt: now,
       createdAt: msg.createdAt,
-      webhook: { url: h.url, enabled: true, secretCiphertext: h.secretCiphertext, previousCiphertext: h.previousCiphertext, previousValidUntil: h.previousValidUntil },
+      webhook: {
+        url: h.url,
+        enabled: true,
+        secretCiphertext: h.secretCiphertext,
+        previousCiphertext: h.previousCiphertext,
+        previousValidUntil: h.previousValidUntil,
+      },
     };
   });
   // A delivery whose receiver's room frees within moments waits for it here and goes out in this write,
   // not as a pending row, a first-attempts job, a read and an update; the fan-out keeps its place in the
   // gate meanwhile, so later messages are fanned out as their receivers' room comes (src/deliveries/deps.ts).
   const waitHere = { eachMs: WAIT_HERE_EACH_MS, untilMs: now.getTime() + FIRST_WRITE_WAIT_MS - FAN_OUT_WAIT_MARGIN_MS };
-  const { held } = await attemptCreatedDeliveries(rt, { ...engine, store: write }, loaded, started, (id) => write.done(id), waitHere);
+  const { held } = await attemptCreatedDeliveries(
+    rt,
+    { ...engine, store: write },
+    loaded,
+    started,
+    (id) => write.done(id),
+    waitHere,
+  );
   const inserted = await write.inserted;
   // A delivery another run wrote first is that run's to attempt.
   const mine = held.filter((h) => inserted.has(h.deliveryId));
   if (mine.length) {
     const delayMs = Math.min(...mine.map((h) => h.retryInMs));
-    await enqueueFirstAttempts(rt, msg.id, mine.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })), delayMs);
+    await enqueueFirstAttempts(
+      rt,
+      msg.id,
+      mine.map((h) => ({ id: h.deliveryId, webhookId: h.webhookId! })),
+      delayMs,
+    );
   }
   return inserted.size;
 }

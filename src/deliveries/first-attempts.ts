@@ -9,7 +9,14 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Runtime } from '../runtime.js';
-import { attemptDelivery, attemptLoadedDelivery, attemptLoadedDeliveryIfSent, onceOnly, type AttemptDeps, type AttemptOutcome } from './attempt.js';
+import {
+  attemptDelivery,
+  attemptLoadedDelivery,
+  attemptLoadedDeliveryIfSent,
+  onceOnly,
+  type AttemptDeps,
+  type AttemptOutcome,
+} from './attempt.js';
 import type { DeliveryWithWebhook } from './store.js';
 
 /** Deliveries attempted side by side at most; larger fan-outs go in rounds (sends are bounded by the slots anyway). */
@@ -51,7 +58,10 @@ export function attemptFirstDeliveries(
   webhookIds?: readonly string[],
   waitHere?: WaitHere,
 ): Promise<FirstAttemptsResult> {
-  const due = deliveryIds.map((deliveryId, k) => ({ deliveryId, webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined }));
+  const due = deliveryIds.map((deliveryId, k) => ({
+    deliveryId,
+    webhookId: webhookIds?.length === deliveryIds.length ? webhookIds[k] : undefined,
+  }));
   return waitHere ? attemptWaitingHere(rt, deps, due, waitHere) : attemptAll(rt, deps, due);
 }
 
@@ -77,7 +87,12 @@ export const WAIT_HERE_EACH_MS = 250;
  * At the cap a receiver frees room every few ms: a job woken from Redis for each of them was woken tens
  * of ms late, and read its rows again each time.
  */
-async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly Due[], w: WaitHere): Promise<FirstAttemptsResult> {
+async function attemptWaitingHere(
+  rt: Runtime,
+  deps: AttemptDeps,
+  all: readonly Due[],
+  w: WaitHere,
+): Promise<FirstAttemptsResult> {
   const result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] };
   const due = withoutLongHolds(deps, all, w.eachMs, result);
   const rows = await Promise.all(due.map((d) => deps.store.load(d.deliveryId)));
@@ -88,20 +103,34 @@ async function attemptWaitingHere(rt: Runtime, deps: AttemptDeps, all: readonly 
     else result.skipped++;
   });
   const more = await attemptAll(rt, deps, read, undefined, undefined, ROUND, w);
-  return { settled: result.settled + more.settled, skipped: result.skipped + more.skipped, held: [...result.held, ...more.held] };
+  return {
+    settled: result.settled + more.settled,
+    skipped: result.skipped + more.skipped,
+    held: [...result.held, ...more.held],
+  };
 }
 
 /**
  * A delivery's attempt, its row in hand, waiting here for its receiver's room while `w` allows (then it
  * is handed back held). `started` is told once its request is under way or it is handed back.
  */
-async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWithWebhook, w: WaitHere, started?: () => void): Promise<AttemptOutcome> {
+async function untilSentOrHeld(
+  rt: Runtime,
+  deps: AttemptDeps,
+  row: DeliveryWithWebhook,
+  w: WaitHere,
+  started?: () => void,
+): Promise<AttemptOutcome> {
   const tell = onceOnly(started);
   try {
     for (;;) {
       const wait = deps.limits.heldFor(row.webhookId);
-      const out: AttemptOutcome = wait > 0 ? { kind: 'delayed', attempt: row.attemptCount + 1, retryInMs: wait, reason: 'rate' } : await attemptLoadedDeliveryIfSent(rt, deps, row, tell);
-      if (out.kind !== 'delayed' || out.retryInMs > w.eachMs || rt.clock.now().getTime() + out.retryInMs > w.untilMs) return out;
+      const out: AttemptOutcome =
+        wait > 0
+          ? { kind: 'delayed', attempt: row.attemptCount + 1, retryInMs: wait, reason: 'rate' }
+          : await attemptLoadedDeliveryIfSent(rt, deps, row, tell);
+      if (out.kind !== 'delayed' || out.retryInMs > w.eachMs || rt.clock.now().getTime() + out.retryInMs > w.untilMs)
+        return out;
       await sleep(out.retryInMs);
     }
   } finally {
@@ -113,7 +142,13 @@ async function untilSentOrHeld(rt: Runtime, deps: AttemptDeps, row: DeliveryWith
  * The deliveries not known to be held back longer than `patienceMs`; the others go to `result.held`
  * unread (`ended` is told of each): at the cap most deliveries of a job are held many times over.
  */
-function withoutLongHolds(deps: AttemptDeps, all: readonly Due[], patienceMs: number, result: FirstAttemptsResult, ended?: (deliveryId: string) => void): Due[] {
+function withoutLongHolds(
+  deps: AttemptDeps,
+  all: readonly Due[],
+  patienceMs: number,
+  result: FirstAttemptsResult,
+  ended?: (deliveryId: string) => void,
+): Due[] {
   const due: Due[] = [];
   for (const d of all) {
     const wait = d.webhookId === undefined ? 0 : deps.limits.heldFor(d.webhookId);
@@ -126,7 +161,11 @@ function withoutLongHolds(deps: AttemptDeps, all: readonly Due[], patienceMs: nu
 }
 
 /** Counts the outcomes of `due` (same order); rethrows the first failure once all are in. */
-function tally(due: readonly Due[], outcomes: ReadonlyArray<PromiseSettledResult<AttemptOutcome>>, result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] }): FirstAttemptsResult {
+function tally(
+  due: readonly Due[],
+  outcomes: ReadonlyArray<PromiseSettledResult<AttemptOutcome>>,
+  result: FirstAttemptsResult = { settled: 0, skipped: 0, held: [] },
+): FirstAttemptsResult {
   let failure: unknown;
   outcomes.forEach((o, k) => {
     if (o.status === 'rejected') {
@@ -134,7 +173,8 @@ function tally(due: readonly Due[], outcomes: ReadonlyArray<PromiseSettledResult
       return;
     }
     const out = o.value;
-    if (out.kind === 'delayed') result.held.push({ deliveryId: due[k].deliveryId, webhookId: due[k].webhookId, retryInMs: out.retryInMs });
+    if (out.kind === 'delayed')
+      result.held.push({ deliveryId: due[k].deliveryId, webhookId: due[k].webhookId, retryInMs: out.retryInMs });
     else if (out.kind === 'gone' || out.kind === 'skipped') result.skipped++;
     else result.settled++;
   });
@@ -158,7 +198,15 @@ export function attemptCreatedDeliveries(
   // One round: the fan-out writes its rows once every attempt has ended (src/deliveries/first-write.ts),
   // so a second round could not start before that write; the rows are in memory already, and the send
   // slots bound the sends.
-  return attemptAll(rt, deps, rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })), started, ended, Infinity, w);
+  return attemptAll(
+    rt,
+    deps,
+    rows.map((row) => ({ deliveryId: row.id, webhookId: row.webhookId, row })),
+    started,
+    ended,
+    Infinity,
+    w,
+  );
 }
 
 async function attemptAll(
@@ -181,7 +229,14 @@ async function attemptAll(
     const round = due.slice(i, i + roundSize);
     const tell = i === 0 ? oneStarted : undefined;
     const outcomes = await Promise.allSettled(
-      round.map((r) => (r.row ? (w ? untilSentOrHeld(rt, deps, r.row, w, tell) : attemptLoadedDelivery(rt, deps, r.row, tell)) : attemptDelivery(rt, deps, r.deliveryId)).finally(() => ended(r.deliveryId))),
+      round.map((r) =>
+        (r.row
+          ? w
+            ? untilSentOrHeld(rt, deps, r.row, w, tell)
+            : attemptLoadedDelivery(rt, deps, r.row, tell)
+          : attemptDelivery(rt, deps, r.deliveryId)
+        ).finally(() => ended(r.deliveryId)),
+      ),
     );
     tally(round, outcomes, result);
   }

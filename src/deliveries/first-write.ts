@@ -56,7 +56,13 @@ function sharedRest(rows: readonly PlannedDelivery[]): string | undefined {
   const rest = first.body.slice(head(first.id).length);
   for (const r of rows) {
     const h = head(r.id);
-    if (r.body.length !== h.length + rest.length || !PLAIN_ID.test(r.id) || !r.body.startsWith(h) || !r.body.endsWith(rest)) return undefined;
+    if (
+      r.body.length !== h.length + rest.length ||
+      !PLAIN_ID.test(r.id) ||
+      !r.body.startsWith(h) ||
+      !r.body.endsWith(rest)
+    )
+      return undefined;
   }
   return rest;
 }
@@ -184,14 +190,30 @@ export async function writeFanOutRows(
       at: o ? ms(o.at) : null,
     };
   });
-  const written = await hotQuery<{ id: string }>(rt.prisma, FIRST_WRITE, [sqlTimestamp(msg.createdAt), JSON.stringify(input), at, msg.id, rest ?? null]);
+  const written = await hotQuery<{ id: string }>(rt.prisma, FIRST_WRITE, [
+    sqlTimestamp(msg.createdAt),
+    JSON.stringify(input),
+    at,
+    msg.id,
+    rest ?? null,
+  ]);
   const ids = new Set(written.map((r) => r.id));
   // Announced before any outcome is (the attempts' own announcements follow their records' answers).
   await announceDeliveries(
     rt,
     rows
       .filter((r) => ids.has(r.id))
-      .map((r) => ({ id: r.id, tenantId: r.tenantId, webhookId: r.webhookId, topic: r.topic, status: 'pending', attemptCount: 0, lastError: null, nextAttemptAt: now, responseStatus: null })),
+      .map((r) => ({
+        id: r.id,
+        tenantId: r.tenantId,
+        webhookId: r.webhookId,
+        topic: r.topic,
+        status: 'pending',
+        attemptCount: 0,
+        lastError: null,
+        nextAttemptAt: now,
+        responseStatus: null,
+      })),
   );
   return ids;
 }

@@ -44,14 +44,21 @@ class OriginConns {
       conn.socket = socket;
       return socket;
     };
-    conn.client = new Client(this.origin, { connect, pipelining: 1, headersTimeout: 0, bodyTimeout: 0, keepAliveTimeout: KEEP_ALIVE_MS });
+    conn.client = new Client(this.origin, {
+      connect,
+      pipelining: 1,
+      headersTimeout: 0,
+      bodyTimeout: 0,
+      keepAliveTimeout: KEEP_ALIVE_MS,
+    });
     return conn;
   }
 
   /** Hands a connection back: kept for reuse, or closed when it may not be reused or enough are idle. */
   give(conn: Conn, reusable: boolean): void {
     this.busy--;
-    if (!reusable || conn.client.closed || conn.client.destroyed) return void conn.client.destroy().catch(() => undefined);
+    if (!reusable || conn.client.closed || conn.client.destroyed)
+      return void conn.client.destroy().catch(() => undefined);
     if (this.idle.length >= MAX_IDLE_PER_ORIGIN) return void conn.client.close().catch(() => undefined);
     this.idle.push(conn);
   }
@@ -67,7 +74,10 @@ const pools = new WeakMap<UrlPolicy, { connector: buildConnector.connector; orig
 export function connsFor(policy: UrlPolicy, origin: string): OriginConns {
   let pool = pools.get(policy);
   if (!pool) {
-    pool = { connector: buildConnector({ lookup: guardedLookup(policy) } as buildConnector.BuildOptions), origins: new Map() };
+    pool = {
+      connector: buildConnector({ lookup: guardedLookup(policy) } as buildConnector.BuildOptions),
+      origins: new Map(),
+    };
     pools.set(policy, pool);
   }
   let conns = pool.origins.get(origin);

@@ -30,10 +30,19 @@ export const deliveryJobOptions: JobsOptions = {
 };
 
 /** Schedules attempt `attempt` of a delivery at `at` (now when omitted); idempotent per (delivery, attempt). */
-export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, attempt: number, at?: Date | null): Promise<void> {
+export async function enqueueDeliveryAttempt(
+  rt: Runtime,
+  deliveryId: string,
+  attempt: number,
+  at?: Date | null,
+): Promise<void> {
   // `at` is on the service clock (nextAttemptAt); BullMQ's delay is relative, so it needs no clock of its own.
   const delay = at ? Math.max(0, at.getTime() - rt.clock.now().getTime()) : 0;
-  await rt.queues.add('deliveries', { deliveryId }, { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, attempt), delay });
+  await rt.queues.add(
+    'deliveries',
+    { deliveryId },
+    { ...deliveryJobOptions, jobId: deliveryJobId(deliveryId, attempt), delay },
+  );
 }
 
 /**
@@ -42,10 +51,19 @@ export async function enqueueDeliveryAttempt(rt: Runtime, deliveryId: string, at
  * job names each delivery's webhook too, so a receiver known to be full can hold its deliveries without
  * reading them.
  */
-export async function enqueueFirstAttempts(rt: Runtime, outboxId: string, deliveries: Array<{ id: string; webhookId: string }>, delayMs = 0): Promise<void> {
+export async function enqueueFirstAttempts(
+  rt: Runtime,
+  outboxId: string,
+  deliveries: Array<{ id: string; webhookId: string }>,
+  delayMs = 0,
+): Promise<void> {
   if (deliveries.length === 0) return;
   const data = { outboxId, deliveryIds: deliveries.map((d) => d.id), webhookIds: deliveries.map((d) => d.webhookId) };
-  await rt.queues.add('deliveries', data, { ...deliveryJobOptions, jobId: firstAttemptsJobId(outboxId), delay: Math.max(0, Math.round(delayMs)) });
+  await rt.queues.add('deliveries', data, {
+    ...deliveryJobOptions,
+    jobId: firstAttemptsJobId(outboxId),
+    delay: Math.max(0, Math.round(delayMs)),
+  });
 }
 
 const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-children']);
@@ -55,6 +73,9 @@ const LIVE = new Set(['waiting', 'delayed', 'active', 'prioritized', 'waiting-ch
  * them alone): its first-attempts job, or its fan-out job, which makes the first attempts itself.
  */
 export async function firstAttemptsPending(rt: Runtime, outboxId: string): Promise<boolean> {
-  const [first, fanOut] = await Promise.all([rt.queues.get('deliveries').getJobState(firstAttemptsJobId(outboxId)), rt.queues.get('outbox').getJobState(outboxJobId(outboxId))]);
+  const [first, fanOut] = await Promise.all([
+    rt.queues.get('deliveries').getJobState(firstAttemptsJobId(outboxId)),
+    rt.queues.get('outbox').getJobState(outboxJobId(outboxId)),
+  ]);
   return LIVE.has(first) || LIVE.has(fanOut);
 }

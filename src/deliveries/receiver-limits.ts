@@ -14,7 +14,8 @@ import DataLoader from 'dataloader';
 import type { Runtime } from '../runtime.js';
 import type { RedisClient } from '../redis-connection.js';
 
-export type Admission = { ok: true; release: () => void } | { ok: false; retryInMs: number; reason: 'rate' | 'concurrency' };
+export type Admission =
+  { ok: true; release: () => void } | { ok: false; retryInMs: number; reason: 'rate' | 'concurrency' };
 
 /** Receiver keys memoised per URL (a URL parse and a SHA-256 per send otherwise). */
 const KEYS_LIMIT = 4096;
@@ -106,7 +107,8 @@ return out
  * own script, so the last limiter constructed decided what the others ran.
  */
 const ADMIT_COMMAND = 'opsWebhookReceiversAdmit';
-type AdmitClient = RedisClient & Record<typeof ADMIT_COMMAND, (keyCount: number, ...keysThenArgs: string[]) => Promise<Array<number | string>>>;
+type AdmitClient = RedisClient &
+  Record<typeof ADMIT_COMMAND, (keyCount: number, ...keysThenArgs: string[]) => Promise<Array<number | string>>>;
 
 function admitClient(redis: RedisClient): AdmitClient {
   const client = redis as AdmitClient;
@@ -177,7 +179,11 @@ export class ReceiverLimits {
     this.limit = String(ratePerSecond);
     this.clock = rt.clock;
     this.sharded = Boolean(rt.config.redisCluster);
-    const perTurn = { cache: false, batchScheduleFn: (cb: () => void) => setImmediate(cb), maxBatchSize: this.sharded ? 1 : ADMIT_BATCH };
+    const perTurn = {
+      cache: false,
+      batchScheduleFn: (cb: () => void) => setImmediate(cb),
+      maxBatchSize: this.sharded ? 1 : ADMIT_BATCH,
+    };
     this.admissions = new DataLoader((keys) => this.call(keys, this.sharded ? [] : this.takeStamps()), perTurn);
   }
 
@@ -194,7 +200,8 @@ export class ReceiverLimits {
     const fullFor = this.fullFor(key);
     if (fullFor > 0) return { ok: false, retryInMs: jittered(fullFor), reason: 'rate' };
     const busy = this.inFlight.get(key) ?? 0;
-    if (busy >= this.maxInFlight) return { ok: false, retryInMs: 50 + Math.floor(Math.random() * 100), reason: 'concurrency' };
+    if (busy >= this.maxInFlight)
+      return { ok: false, retryInMs: 50 + Math.floor(Math.random() * 100), reason: 'concurrency' };
     this.inFlight.set(key, busy + 1);
     const redisKey = this.keyPrefix + key;
     let member = '';

@@ -28,13 +28,24 @@ export async function redriveDeliveries(rt: Runtime, now = rt.clock.now()): Prom
       if (pending === undefined) firstPending.set(d.outboxId, (pending = await firstAttemptsPending(rt, d.outboxId)));
       if (pending) continue;
     }
-    if (await rt.queues.ensure('deliveries', { deliveryId: d.id }, deliveryJobId(d.id, d.attemptCount + 1), deliveryJobOptions)) n++;
+    if (
+      await rt.queues.ensure(
+        'deliveries',
+        { deliveryId: d.id },
+        deliveryJobId(d.id, d.attemptCount + 1),
+        deliveryJobOptions,
+      )
+    )
+      n++;
   }
   if (n) rt.logger.info({ count: n }, 'sweeper re-drove overdue deliveries');
   return n;
 }
 
 /** One sweep of the webhook pipeline: undispatched outbox messages, then overdue deliveries. */
-export async function sweepOutboxAndDeliveries(rt: Runtime, now = rt.clock.now()): Promise<{ outbox: number; deliveries: number }> {
+export async function sweepOutboxAndDeliveries(
+  rt: Runtime,
+  now = rt.clock.now(),
+): Promise<{ outbox: number; deliveries: number }> {
   return { outbox: await redriveOutbox(rt, now), deliveries: await redriveDeliveries(rt, now) };
 }

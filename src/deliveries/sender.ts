@@ -72,11 +72,16 @@ function parseTarget(rawUrl: string, policy: UrlPolicy): Target {
   } catch {
     return { ok: false, error: 'invalid URL' };
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return { ok: false, error: `unsupported protocol ${url.protocol}` };
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return { ok: false, error: `unsupported protocol ${url.protocol}` };
   const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (net.isIP(literal) && isDisallowedAddress(literal, policy)) return { ok: false, error: new DisallowedAddressError(literal, literal).message };
+  if (net.isIP(literal) && isDisallowedAddress(literal, policy))
+    return { ok: false, error: new DisallowedAddressError(literal, literal).message };
   const t: Target = { ok: true, origin: url.origin, path: `${url.pathname}${url.search}` };
-  if (url.username || url.password) t.authorization = 'Basic ' + Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
+  if (url.username || url.password)
+    t.authorization =
+      'Basic ' +
+      Buffer.from(`${decodeURIComponent(url.username)}:${decodeURIComponent(url.password)}`).toString('base64');
   return t;
 }
 
@@ -84,7 +89,8 @@ function parseTarget(rawUrl: string, policy: UrlPolicy): Target {
 export function sendWebhookRequest(req: SendRequest): Promise<SendResult> {
   const started = performance.now();
   const target = targetOf(req.url, req.policy);
-  if (!target.ok) return Promise.resolve({ status: null, responseBody: null, error: target.error, disallowed: true, durationMs: 0 });
+  if (!target.ok)
+    return Promise.resolve({ status: null, responseBody: null, error: target.error, disallowed: true, durationMs: 0 });
   return new Promise<SendResult>((resolve) => new Send(req, target, started, resolve).start());
 }
 
@@ -121,9 +127,14 @@ class Send implements Dispatcher.DispatchHandler {
 
   start(): void {
     this.timer = setTimeout(() => this.onDeadline(), this.req.timeoutMs);
-    const headers = this.target.authorization ? { ...this.req.headers, authorization: this.target.authorization } : this.req.headers;
+    const headers = this.target.authorization
+      ? { ...this.req.headers, authorization: this.target.authorization }
+      : this.req.headers;
     try {
-      this.conn.client.dispatch({ path: this.target.path, method: 'POST', headers, body: Buffer.from(this.req.body, 'utf8') }, this);
+      this.conn.client.dispatch(
+        { path: this.target.path, method: 'POST', headers, body: Buffer.from(this.req.body, 'utf8') },
+        this,
+      );
     } catch (err) {
       this.onResponseError(null, err as Error);
     }
@@ -133,7 +144,11 @@ class Send implements Dispatcher.DispatchHandler {
     this.controller = controller;
   }
 
-  onResponseStart(_c: Dispatcher.DispatchController, statusCode: number, headers: Record<string, string | string[] | undefined>): void {
+  onResponseStart(
+    _c: Dispatcher.DispatchController,
+    statusCode: number,
+    headers: Record<string, string | string[] | undefined>,
+  ): void {
     if (statusCode < 200) return; // informational; the real answer follows
     this.status = statusCode;
     const ra = headers['retry-after'];
@@ -163,7 +178,10 @@ class Send implements Dispatcher.DispatchHandler {
     // A response cut short after its head is still the receiver's answer (its status stands).
     if (this.status !== null) return this.answer();
     const disallowed = err instanceof DisallowedAddressError || err.code === 'EDISALLOWEDADDRESS';
-    this.finish({ status: null, responseBody: null, error: err.message || err.code || 'request failed', disallowed }, false);
+    this.finish(
+      { status: null, responseBody: null, error: err.message || err.code || 'request failed', disallowed },
+      false,
+    );
   }
 
   /** True (and remembered) when every byte written on the connection was taken by it: the body was handed over. */
@@ -197,13 +215,17 @@ class Send implements Dispatcher.DispatchHandler {
     if (this.settled || !this.answered) return;
     if (this.flushed()) return this.finish(this.answered, true);
     const socket = this.conn.socket;
-    if (!socket || socket.destroyed) return this.finish(this.bodyLost(socket?.errored?.message ?? 'connection closed while sending the body'), false);
+    if (!socket || socket.destroyed)
+      return this.finish(this.bodyLost(socket?.errored?.message ?? 'connection closed while sending the body'), false);
     setTimeout(() => this.awaitBody(), BODY_POLL_MS);
   }
 
   private bodyLost(why: string): Outcome {
     const a = this.answered!;
-    return { ...a, error: `receiver answered ${a.status} before reading the whole body, then the connection failed (${why}); not counted as delivered` };
+    return {
+      ...a,
+      error: `receiver answered ${a.status} before reading the whole body, then the connection failed (${why}); not counted as delivered`,
+    };
   }
 
   private onDeadline(): void {
@@ -225,6 +247,13 @@ class Send implements Dispatcher.DispatchHandler {
     if (reusable) this.conns.give(this.conn, true);
     else setImmediate(() => this.conns.give(this.conn, false));
     // Fields spelled out: V8 builds a spread followed by a new property far more slowly (once per send).
-    this.resolve({ status: r.status, responseBody: r.responseBody, retryAfter: r.retryAfter, error: r.error, disallowed: r.disallowed, durationMs: Math.round(performance.now() - this.started) });
+    this.resolve({
+      status: r.status,
+      responseBody: r.responseBody,
+      retryAfter: r.retryAfter,
+      error: r.error,
+      disallowed: r.disallowed,
+      durationMs: Math.round(performance.now() - this.started),
+    });
   }
 }

@@ -33,7 +33,13 @@ export interface DeliveryWithWebhook {
   windowStartedAt: Date;
   /** The partition key (its message's time). */
   createdAt: Date;
-  webhook: { url: string; enabled: boolean; secretCiphertext: string; previousCiphertext: string | null; previousValidUntil: Date | null };
+  webhook: {
+    url: string;
+    enabled: boolean;
+    secretCiphertext: string;
+    previousCiphertext: string | null;
+    previousValidUntil: Date | null;
+  };
 }
 
 /** One finished attempt and the delivery state it leads to. */
@@ -93,8 +99,16 @@ export class DeliveryStore {
     windows: { loadMs: number; recordMs: number } = { loadMs: 2, recordMs: 20 },
   ) {
     const after = (ms: number) => (cb: () => void) => setTimeout(cb, ms);
-    this.loader = new DataLoader((ids) => this.loadMany(ids), { cache: false, maxBatchSize: 256, batchScheduleFn: after(windows.loadMs) });
-    this.recorder = new DataLoader((recs) => this.recordMany(recs), { cache: false, maxBatchSize: 512, batchScheduleFn: after(windows.recordMs) });
+    this.loader = new DataLoader((ids) => this.loadMany(ids), {
+      cache: false,
+      maxBatchSize: 256,
+      batchScheduleFn: after(windows.loadMs),
+    });
+    this.recorder = new DataLoader((recs) => this.recordMany(recs), {
+      cache: false,
+      maxBatchSize: 512,
+      batchScheduleFn: after(windows.recordMs),
+    });
   }
 
   /** The delivery with the webhook fields a send needs; null when it no longer exists. */
@@ -133,7 +147,13 @@ export class DeliveryStore {
         nextAttemptAt: r.nextAttemptAt,
         windowStartedAt: r.windowStartedAt,
         createdAt: r.createdAt,
-        webhook: { url: r.url, enabled: r.enabled, secretCiphertext: r.secretCiphertext, previousCiphertext: r.previousCiphertext, previousValidUntil: r.previousValidUntil },
+        webhook: {
+          url: r.url,
+          enabled: r.enabled,
+          secretCiphertext: r.secretCiphertext,
+          previousCiphertext: r.previousCiphertext,
+          previousValidUntil: r.previousValidUntil,
+        },
       });
     }
     return ids.map((id) => byId.get(id) ?? null);
@@ -171,11 +191,11 @@ export class DeliveryStore {
     // The batch's span of createdAt lets Postgres skip every other partition of the parent.
     const created = recs.map((r) => r.deliveryCreatedAt.getTime());
     const range = ` AND d."createdAt" BETWEEN $2::timestamp(3) AND $3::timestamp(3)`;
-    const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(quoteIdent(DELIVERIES.parent), range), [
-      attemptInput(recs),
-      ts(new Date(Math.min(...created))),
-      ts(new Date(Math.max(...created))),
-    ]);
+    const rows = await hotQuery<{ deliveryId: string }>(
+      this.rt.prisma,
+      recordStatement(quoteIdent(DELIVERIES.parent), range),
+      [attemptInput(recs), ts(new Date(Math.min(...created))), ts(new Date(Math.max(...created)))],
+    );
     const recorded = rows.map((r) => r.deliveryId);
     if (recorded.length === recs.length) return recorded;
     // A row not found may have just moved out of the default partition into its day's partition, made
@@ -192,7 +212,9 @@ export class DeliveryStore {
   /** The record on partition `part` itself; null when it does not exist (remembered for a while). */
   private async recordInPartition(part: string, recs: readonly AttemptRecord[]): Promise<string[] | null> {
     try {
-      const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(quoteIdent(part), ''), [attemptInput(recs)]);
+      const rows = await hotQuery<{ deliveryId: string }>(this.rt.prisma, recordStatement(quoteIdent(part), ''), [
+        attemptInput(recs),
+      ]);
       this.missingPartitions.delete(part);
       return rows.map((r) => r.deliveryId);
     } catch (err) {

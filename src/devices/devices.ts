@@ -22,7 +22,11 @@ export type DeviceChange = 'created' | 'updated' | 'deleted' | 'intent_changed' 
 export const MAX_CONFIG_BYTES = 512 * 1024;
 
 /** Publishes `deviceChanged` for subscribers of the tenant. */
-export function publishDeviceChanged(rt: Runtime, device: Pick<Device, 'id' | 'tenantId' | 'name'>, change: DeviceChange): void {
+export function publishDeviceChanged(
+  rt: Runtime,
+  device: Pick<Device, 'id' | 'tenantId' | 'name'>,
+  change: DeviceChange,
+): void {
   rt.pubsub.publish('deviceChanged', device.tenantId, { id: device.id, name: device.name, change });
 }
 
@@ -69,7 +73,9 @@ export async function createDevice(ctx: Ctx, input: DeviceFields & { name: strin
   let device: Device;
   try {
     [device, event] = await ctx.db.$transaction(async (tx) => {
-      const d = await tx.device.create({ data: { ...(dataOf(fields) as Prisma.DeviceUncheckedCreateInput), tenantId: me.tenantId } });
+      const d = await tx.device.create({
+        data: { ...(dataOf(fields) as Prisma.DeviceUncheckedCreateInput), tenantId: me.tenantId },
+      });
       const e = await insertTimelineEvent(tx, {
         receivedAt: ctx.rt.clock.now(),
         tenantId: me.tenantId,
@@ -147,23 +153,31 @@ export async function deleteDevice(ctx: Ctx, id: string): Promise<Device> {
 
 /** Throws 422 on `field` when the configuration text exceeds MAX_CONFIG_BYTES. */
 export function assertConfigSize(config: string, field: string[]): void {
-  if (Buffer.byteLength(config, 'utf8') > MAX_CONFIG_BYTES) throw invalid(field, `must be at most ${MAX_CONFIG_BYTES} bytes`);
+  if (Buffer.byteLength(config, 'utf8') > MAX_CONFIG_BYTES)
+    throw invalid(field, `must be at most ${MAX_CONFIG_BYTES} bytes`);
 }
 
 /**
  * Records what the device was seen running (the agent path: a collector or the device itself reports
  * its configuration) and queues a reconcile. A config equal to the last one only moves `observedAt`.
  */
-export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; config: string; observedAt?: Date | null }): Promise<Device> {
+export async function reportObservedConfig(
+  ctx: Ctx,
+  input: { deviceId: string; config: string; observedAt?: Date | null },
+): Promise<Device> {
   const me = requireUser(ctx);
   assertConfigSize(input.config, ['input', 'config']);
   const before = await getDevice(ctx, input.deviceId);
   const now = ctx.rt.clock.now();
   const observedAt = input.observedAt ?? now;
-  if (observedAt.getTime() > now.getTime() + 5 * 60_000) throw invalid(['input', 'observedAt'], 'cannot be in the future');
+  if (observedAt.getTime() > now.getTime() + 5 * 60_000)
+    throw invalid(['input', 'observedAt'], 'cannot be in the future');
   const changed = before.observedConfig !== input.config;
   const [device, events] = await ctx.db.$transaction(async (tx) => {
-    const d = await tx.device.update({ where: { id: input.deviceId }, data: { observedConfig: input.config, observedAt } });
+    const d = await tx.device.update({
+      where: { id: input.deviceId },
+      data: { observedConfig: input.config, observedAt },
+    });
     const e = changed
       ? [
           await insertTimelineEvent(tx, {
@@ -173,7 +187,12 @@ export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; 
             summary: `New configuration observed on ${d.name}`,
             deviceId: d.id,
             receivedVia: 'system',
-            payload: { device_id: d.id, reporter_id: me.userId, observed_at: observedAt.toISOString(), bytes: Buffer.byteLength(input.config) },
+            payload: {
+              device_id: d.id,
+              reporter_id: me.userId,
+              observed_at: observedAt.toISOString(),
+              bytes: Buffer.byteLength(input.config),
+            },
           }),
         ]
       : [];
@@ -184,4 +203,3 @@ export async function reportObservedConfig(ctx: Ctx, input: { deviceId: string; 
   await queueReconcile(ctx.rt, device.id);
   return device;
 }
-

@@ -15,14 +15,25 @@ export interface ConfigDrift {
 
 /** The configuration as compared: LF line endings, no trailing spaces, exactly one final newline. */
 export function normalizeConfig(text: string): string {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n').map((l) => l.replace(/[ \t]+$/, ''));
+  const lines = text
+    .replace(/\r\n?/g, '\n')
+    .split('\n')
+    .map((l) => l.replace(/[ \t]+$/, ''));
   while (lines.length && lines[lines.length - 1] === '') lines.pop();
   return lines.length ? lines.join('\n') + '\n' : '';
 }
 
 /** Compares intent with observed config; the diff names them `intended/<label>` and `observed/<label>`. */
 export function configDrift(intended: string, observed: string, label = 'config', context = 3): ConfigDrift {
-  const patch = structuredPatch(`intended/${label}`, `observed/${label}`, normalizeConfig(intended), normalizeConfig(observed), undefined, undefined, { context });
+  const patch = structuredPatch(
+    `intended/${label}`,
+    `observed/${label}`,
+    normalizeConfig(intended),
+    normalizeConfig(observed),
+    undefined,
+    undefined,
+    { context },
+  );
   if (patch.hunks.length === 0) return { inSync: true, diff: '', linesAdded: 0, linesRemoved: 0 };
   let linesAdded = 0;
   let linesRemoved = 0;

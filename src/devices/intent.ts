@@ -28,8 +28,16 @@ type Tx = Pick<PrismaClient, 'device' | 'intentVersion' | 'event'>;
  * takes its row lock, so concurrent writers of one device number their versions one after the other.
  */
 export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ intent: IntentVersion; event: Event }> {
-  const device = await tx.device.update({ where: { id: input.deviceId }, data: { updatedAt: input.now }, select: { id: true, name: true } });
-  const last = await tx.intentVersion.findFirst({ where: { deviceId: input.deviceId }, orderBy: { version: 'desc' }, select: { version: true } });
+  const device = await tx.device.update({
+    where: { id: input.deviceId },
+    data: { updatedAt: input.now },
+    select: { id: true, name: true },
+  });
+  const last = await tx.intentVersion.findFirst({
+    where: { deviceId: input.deviceId },
+    orderBy: { version: 'desc' },
+    select: { version: true },
+  });
   const intent = await tx.intentVersion.create({
     data: {
       tenantId: input.tenantId,
@@ -48,7 +56,12 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
     summary: `Intended configuration of ${device.name} is now version ${intent.version}${input.proposalId ? ' (approved proposal)' : ''}`,
     deviceId: input.deviceId,
     receivedVia: 'system',
-    payload: { device_id: input.deviceId, version: intent.version, author_id: input.authorId, proposal_id: input.proposalId ?? null },
+    payload: {
+      device_id: input.deviceId,
+      version: intent.version,
+      author_id: input.authorId,
+      proposal_id: input.proposalId ?? null,
+    },
   });
   return { intent, event };
 }
@@ -58,12 +71,22 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
  * it is recorded with its author on the version, on the timeline and in the audit log. A reconcile is
  * queued after commit.
  */
-export async function setDeviceIntent(ctx: Ctx, input: { deviceId: string; config: string; comment?: string | null }): Promise<IntentVersion> {
+export async function setDeviceIntent(
+  ctx: Ctx,
+  input: { deviceId: string; config: string; comment?: string | null },
+): Promise<IntentVersion> {
   const me = requireUser(ctx);
   assertConfigSize(input.config, ['input', 'config']);
   const device = await getDevice(ctx, input.deviceId);
   const { intent, event } = await ctx.db.$transaction((tx) =>
-    writeIntentVersion(tx, { tenantId: me.tenantId, deviceId: input.deviceId, config: input.config, authorId: me.userId, comment: input.comment ?? null, now: ctx.rt.clock.now() }),
+    writeIntentVersion(tx, {
+      tenantId: me.tenantId,
+      deviceId: input.deviceId,
+      config: input.config,
+      authorId: me.userId,
+      comment: input.comment ?? null,
+      now: ctx.rt.clock.now(),
+    }),
   );
   await announceTimelineEvents(ctx.rt, [event]);
   publishDeviceChanged(ctx.rt, device, 'intent_changed');

@@ -45,7 +45,12 @@ function labelsOf(data: Record<string, unknown>): Record<string, string> {
   }
   const status = obj(data.status)?.value ?? data.status;
   if (typeof status === 'string' && status) labels.status = status;
-  const tags = Array.isArray(data.tags) ? data.tags.map(nestedName).filter((t): t is string => !!t).sort() : [];
+  const tags = Array.isArray(data.tags)
+    ? data.tags
+        .map(nestedName)
+        .filter((t): t is string => !!t)
+        .sort()
+    : [];
   if (tags.length) labels.tags = tags.join(',');
   return labels;
 }
@@ -56,15 +61,18 @@ export function parseNetboxWebhook(body: unknown): NetboxChange {
   if (!b) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object' }]);
   const problems: FieldProblem[] = [];
   const event = b.event;
-  if (event !== 'created' && event !== 'updated' && event !== 'deleted') problems.push({ loc: ['event'], msg: 'must be created, updated or deleted' });
+  if (event !== 'created' && event !== 'updated' && event !== 'deleted')
+    problems.push({ loc: ['event'], msg: 'must be created, updated or deleted' });
   if (typeof b.model !== 'string') problems.push({ loc: ['model'], msg: 'is required' });
   const data = obj(b.data);
   if (!data) problems.push({ loc: ['data'], msg: 'must be an object' });
   if (problems.length) throw new ValidationFailed(problems);
-  if (!DEVICE_MODELS.has(b.model as string)) return { action: 'ignore', reason: `model ${String(b.model)} is not a device` };
+  if (!DEVICE_MODELS.has(b.model as string))
+    return { action: 'ignore', reason: `model ${String(b.model)} is not a device` };
 
   const id = data!.id;
-  if ((typeof id !== 'number' && typeof id !== 'string') || id === '') problems.push({ loc: ['data', 'id'], msg: 'is required' });
+  if ((typeof id !== 'number' && typeof id !== 'string') || id === '')
+    problems.push({ loc: ['data', 'id'], msg: 'is required' });
   const name = typeof data!.name === 'string' && data!.name.trim() ? data!.name.trim() : null;
   if (event !== 'deleted' && !name) problems.push({ loc: ['data', 'name'], msg: 'is required for a device' });
   if (problems.length) throw new ValidationFailed(problems);

@@ -75,12 +75,21 @@ export async function reconcileDevice(rt: Runtime, deviceId: string): Promise<Dr
           ? `${device.name} runs its intended configuration (version ${intent!.version})`
           : `${device.name} drifted from intended version ${intent!.version}: +${drift!.linesAdded} −${drift!.linesRemoved} lines`,
       labels: { device: device.name },
-      payload: { device_id: device.id, drift_report_id: report.id, intent_version: intent?.version ?? null, in_sync: report.inSync },
+      payload: {
+        device_id: device.id,
+        drift_report_id: report.id,
+        intent_version: intent?.version ?? null,
+        in_sync: report.inSync,
+      },
     });
     return { device, report, event };
   });
   if (!done) return null;
   await announceTimelineEvents(rt, [done.event]);
-  rt.pubsub.publish('deviceChanged', done.device.tenantId, { id: done.device.id, name: done.device.name, change: 'reconciled' });
+  rt.pubsub.publish('deviceChanged', done.device.tenantId, {
+    id: done.device.id,
+    name: done.device.name,
+    change: 'reconciled',
+  });
   return done.report;
 }

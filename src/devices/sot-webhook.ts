@@ -34,7 +34,14 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
   const change = parseNetboxWebhook(body);
   if (change.action === 'ignore') return { result: 'ignored', deviceId: null, eventId: null, detail: change.reason };
   const b = body as Record<string, unknown>;
-  const meta = { sot_event: b.event, model: b.model, request_id: b.request_id ?? null, username: b.username ?? null, timestamp: b.timestamp ?? null, external_id: change.externalId } as Record<string, Prisma.InputJsonValue | null>;
+  const meta = {
+    sot_event: b.event,
+    model: b.model,
+    request_id: b.request_id ?? null,
+    username: b.username ?? null,
+    timestamp: b.timestamp ?? null,
+    external_id: change.externalId,
+  } as Record<string, Prisma.InputJsonValue | null>;
   const source = `sot/${slug}`;
 
   if (change.action === 'delete') {
@@ -68,7 +75,10 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
       if (!target) {
         const sameName = await tx.device.findFirst({ where: { name: change.fields.name } });
         if (sameName?.externalId && sameName.externalId !== change.externalId) {
-          throw new Conflict(`Device ${change.fields.name} is already linked to source-of-truth object ${sameName.externalId}.`, 'DEVICE_ALREADY_LINKED');
+          throw new Conflict(
+            `Device ${change.fields.name} is already linked to source-of-truth object ${sameName.externalId}.`,
+            'DEVICE_ALREADY_LINKED',
+          );
         }
         target = sameName;
       }
@@ -88,11 +98,11 @@ export async function applySotWebhook(ctx: Ctx, slug: string, body: unknown): Pr
       return [d, e, !target] as const;
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`Device ${change.fields.name} was changed concurrently; retry.`, 'CONCURRENT_CHANGE');
+    if (isUniqueViolation(err))
+      throw new Conflict(`Device ${change.fields.name} was changed concurrently; retry.`, 'CONCURRENT_CHANGE');
     throw err;
   }
   await announceTimelineEvents(ctx.rt, [event]);
   publishDeviceChanged(ctx.rt, device, created ? 'created' : 'updated');
   return { result: created ? 'created' : 'updated', deviceId: device.id, eventId: event.id };
 }
-

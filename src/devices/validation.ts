@@ -22,11 +22,13 @@ function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[]
   const problems: FieldProblem[] = [];
   if (requireName || f.name !== undefined) {
     if (typeof f.name !== 'string' || !f.name.trim()) problems.push({ loc: [...at, 'name'], msg: 'is required' });
-    else if (f.name.length > MAX_TEXT) problems.push({ loc: [...at, 'name'], msg: `must be at most ${MAX_TEXT} characters` });
+    else if (f.name.length > MAX_TEXT)
+      problems.push({ loc: [...at, 'name'], msg: `must be at most ${MAX_TEXT} characters` });
   }
   for (const k of ['role', 'site', 'platform'] as const) {
     const v = f[k];
-    if (v != null && v.length > MAX_TEXT) problems.push({ loc: [...at, k], msg: `must be at most ${MAX_TEXT} characters` });
+    if (v != null && v.length > MAX_TEXT)
+      problems.push({ loc: [...at, k], msg: `must be at most ${MAX_TEXT} characters` });
   }
   if (f.managementAddress != null && !net.isIP(f.managementAddress) && !HOSTNAME.test(f.managementAddress)) {
     problems.push({ loc: [...at, 'managementAddress'], msg: 'must be an IP address or a host name' });
@@ -34,8 +36,11 @@ function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[]
   if (f.labels != null) {
     const entries = typeof f.labels === 'object' && !Array.isArray(f.labels) ? Object.entries(f.labels) : null;
     if (!entries) problems.push({ loc: [...at, 'labels'], msg: 'must be an object of string values' });
-    else if (entries.length > MAX_LABELS) problems.push({ loc: [...at, 'labels'], msg: `must have at most ${MAX_LABELS} entries` });
-    else for (const [k, v] of entries) if (typeof v !== 'string') problems.push({ loc: [...at, 'labels', k], msg: 'must be a string' });
+    else if (entries.length > MAX_LABELS)
+      problems.push({ loc: [...at, 'labels'], msg: `must have at most ${MAX_LABELS} entries` });
+    else
+      for (const [k, v] of entries)
+        if (typeof v !== 'string') problems.push({ loc: [...at, 'labels', k], msg: 'must be a string' });
   }
   return problems;
 }

@@ -74,7 +74,10 @@ export async function announceTimelineEvents(rt: Runtime, events: Event[]): Prom
   if (events.length === 0) return;
   try {
     for (const e of events) rt.pubsub.publish('eventAdded', e.tenantId, serializeEvent(e));
-    await enqueueEvaluation(rt, events.map((e) => e.id));
+    await enqueueEvaluation(
+      rt,
+      events.map((e) => e.id),
+    );
   } catch (err) {
     rt.logger.warn({ err, eventIds: events.map((e) => e.id) }, 'could not announce timeline events');
   }

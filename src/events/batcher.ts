@@ -53,7 +53,8 @@ export class InsertBatcher<R> {
     // Let every request that arrived in this event-loop turn join the batch.
     setImmediate(() => {
       this.scheduled = false;
-      while (this.pending.length > 0 && this.inFlight < this.opts.maxInFlight) void this.flush(this.pending.splice(0, this.opts.maxBatch));
+      while (this.pending.length > 0 && this.inFlight < this.opts.maxInFlight)
+        void this.flush(this.pending.splice(0, this.opts.maxBatch));
     });
   }
 

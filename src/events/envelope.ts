@@ -39,8 +39,31 @@ export const ENVELOPE_LIMITS = {
 export type EnvelopeEndpoint = 'events' | 'webhook';
 
 const FIELDS: Record<EnvelopeEndpoint, ReadonlySet<string>> = {
-  events: new Set(['type', 'kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id', 'event_action', 'dedup_key']),
-  webhook: new Set(['kind', 'module', 'source', 'summary', 'severity', 'labels', 'payload', 'tenant_id', 'event_action', 'dedup_key']),
+  events: new Set([
+    'type',
+    'kind',
+    'module',
+    'source',
+    'summary',
+    'severity',
+    'labels',
+    'payload',
+    'tenant_id',
+    'event_action',
+    'dedup_key',
+  ]),
+  webhook: new Set([
+    'kind',
+    'module',
+    'source',
+    'summary',
+    'severity',
+    'labels',
+    'payload',
+    'tenant_id',
+    'event_action',
+    'dedup_key',
+  ]),
 };
 
 /** An event ready to be stored (tenant, id and arrival time are added by the ingest service). */
@@ -65,11 +88,18 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEvent {
   const problems: FieldProblem[] = [];
-  const bad = (field: string | string[], msg: string) => problems.push({ loc: Array.isArray(field) ? field : [field], msg });
+  const bad = (field: string | string[], msg: string) =>
+    problems.push({ loc: Array.isArray(field) ? field : [field], msg });
   if (!isPlainObject(body)) throw new ValidationFailed([{ loc: [], msg: 'must be a JSON object' }]);
 
   for (const key of Object.keys(body)) {
-    if (!FIELDS[endpoint].has(key)) bad(key, endpoint === 'webhook' && key === 'type' ? 'inbound webhooks take shape B: send "kind"' : 'is not a field of the event envelope (put extra content in "payload" or "labels")');
+    if (!FIELDS[endpoint].has(key))
+      bad(
+        key,
+        endpoint === 'webhook' && key === 'type'
+          ? 'inbound webhooks take shape B: send "kind"'
+          : 'is not a field of the event envelope (put extra content in "payload" or "labels")',
+      );
   }
 
   const text = (field: string, max: number, required: boolean): string | null => {
@@ -91,11 +121,13 @@ export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEve
   let type: string | null = null;
   const typeGiven = body.type !== undefined && body.type !== null && endpoint === 'events';
   const kindGiven = body.kind !== undefined && body.kind !== null;
-  if (!typeGiven && !kindGiven) bad(endpoint === 'webhook' ? 'kind' : 'type', endpoint === 'webhook' ? 'is required' : 'is required (or "kind")');
+  if (!typeGiven && !kindGiven)
+    bad(endpoint === 'webhook' ? 'kind' : 'type', endpoint === 'webhook' ? 'is required' : 'is required (or "kind")');
   else {
     const t = typeGiven ? text('type', ENVELOPE_LIMITS.typeLength, true) : null;
     const k = kindGiven ? text('kind', ENVELOPE_LIMITS.typeLength, true) : null;
-    if (typeGiven && kindGiven && t !== null && k !== null && t !== k) bad('kind', 'differs from "type"; they are synonyms, send one');
+    if (typeGiven && kindGiven && t !== null && k !== null && t !== k)
+      bad('kind', 'differs from "type"; they are synonyms, send one');
     type = t ?? k;
   }
   const source = text('source', ENVELOPE_LIMITS.sourceLength, true);
@@ -104,7 +136,8 @@ export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEve
 
   let severity: EventSeverity = 'info';
   if (body.severity !== undefined && body.severity !== null) {
-    if (typeof body.severity === 'string' && (SEVERITIES as readonly string[]).includes(body.severity)) severity = body.severity as EventSeverity;
+    if (typeof body.severity === 'string' && (SEVERITIES as readonly string[]).includes(body.severity))
+      severity = body.severity as EventSeverity;
     else bad('severity', `must be one of ${SEVERITIES.join(', ')}`);
   }
 
@@ -113,12 +146,16 @@ export function parseEnvelope(body: unknown, endpoint: EnvelopeEndpoint): NewEve
     if (!isPlainObject(body.labels)) bad('labels', 'must be an object of string keys to string values');
     else {
       const entries = Object.entries(body.labels);
-      if (entries.length > ENVELOPE_LIMITS.labelCount) bad('labels', `must have at most ${ENVELOPE_LIMITS.labelCount} entries`);
+      if (entries.length > ENVELOPE_LIMITS.labelCount)
+        bad('labels', `must have at most ${ENVELOPE_LIMITS.labelCount} entries`);
       for (const [k, v] of entries) {
-        if (k.length === 0 || k.length > ENVELOPE_LIMITS.labelKeyLength) bad(['labels', k], `keys must be 1 to ${ENVELOPE_LIMITS.labelKeyLength} characters`);
-        else if (k === EVENT_ACTION_LABEL || k === DEDUP_KEY_LABEL) bad(['labels', k], `is reserved: send the top-level "${k}" field`);
+        if (k.length === 0 || k.length > ENVELOPE_LIMITS.labelKeyLength)
+          bad(['labels', k], `keys must be 1 to ${ENVELOPE_LIMITS.labelKeyLength} characters`);
+        else if (k === EVENT_ACTION_LABEL || k === DEDUP_KEY_LABEL)
+          bad(['labels', k], `is reserved: send the top-level "${k}" field`);
         else if (typeof v !== 'string') bad(['labels', k], 'must be a string');
-        else if (v.length > ENVELOPE_LIMITS.labelValueLength) bad(['labels', k], `must be at most ${ENVELOPE_LIMITS.labelValueLength} characters`);
+        else if (v.length > ENVELOPE_LIMITS.labelValueLength)
+          bad(['labels', k], `must be at most ${ENVELOPE_LIMITS.labelValueLength} characters`);
         else labels[k] = v;
       }
     }

@@ -9,11 +9,19 @@
  */
 import type { Runtime } from '../runtime.js';
 
-export async function enqueueEvaluation(rt: Runtime, eventIds: readonly string[], opts: { redrive?: boolean } = {}): Promise<void> {
+export async function enqueueEvaluation(
+  rt: Runtime,
+  eventIds: readonly string[],
+  opts: { redrive?: boolean } = {},
+): Promise<void> {
   if (eventIds.length === 0) return;
   const ids = [...eventIds];
   if (opts.redrive) {
-    await rt.queues.add('evaluate', { eventIds: ids }, { jobId: `redrive-${ids[0]}-${ids[ids.length - 1]}-${ids.length}`, removeOnComplete: true, removeOnFail: true });
+    await rt.queues.add(
+      'evaluate',
+      { eventIds: ids },
+      { jobId: `redrive-${ids[0]}-${ids[ids.length - 1]}-${ids.length}`, removeOnComplete: true, removeOnFail: true },
+    );
   } else {
     await rt.queues.add('evaluate', { eventIds: ids }, { jobId: `evaluate-${ids[0]}` });
   }

@@ -42,7 +42,11 @@ export function assertValidFilter(filter: EventFilter, field: (name: string) => 
     throw invalid(field('sinceHours'), `must be an integer from 1 to ${TIMELINE_LIMITS.maxSinceHours}`);
   }
   if (filter.labels != null) {
-    if (typeof filter.labels !== 'object' || Array.isArray(filter.labels) || Object.values(filter.labels).some((v) => typeof v !== 'string')) {
+    if (
+      typeof filter.labels !== 'object' ||
+      Array.isArray(filter.labels) ||
+      Object.values(filter.labels).some((v) => typeof v !== 'string')
+    ) {
       throw invalid(field('labels'), 'must be an object of string keys to string values');
     }
   }
@@ -97,7 +101,13 @@ export function eventWhere(filter: EventFilter, now: Date): Prisma.EventWhereInp
   for (const [k, v] of Object.entries(filter.labels ?? {})) and.push({ labels: { path: [k], equals: v } });
   if (filter.search) {
     const q = filter.search;
-    and.push({ OR: [{ summary: { contains: q, mode: 'insensitive' } }, { type: { contains: q, mode: 'insensitive' } }, { source: { contains: q, mode: 'insensitive' } }] });
+    and.push({
+      OR: [
+        { summary: { contains: q, mode: 'insensitive' } },
+        { type: { contains: q, mode: 'insensitive' } },
+        { source: { contains: q, mode: 'insensitive' } },
+      ],
+    });
   }
   if (filter.sinceHours) and.push({ receivedAt: { gte: new Date(now.getTime() - filter.sinceHours * 3600_000) } });
   return and.length ? { AND: and } : {};
@@ -117,6 +127,7 @@ export function matchesEventFilter(e: FilterableEvent, filter: EventFilter, now:
     const q = filter.search.toLowerCase();
     if (![e.summary ?? '', e.type, e.source].some((s) => s.toLowerCase().includes(q))) return false;
   }
-  if (filter.sinceHours && new Date(e.receivedAt).getTime() < now.getTime() - filter.sinceHours * 3600_000) return false;
+  if (filter.sinceHours && new Date(e.receivedAt).getTime() < now.getTime() - filter.sinceHours * 3600_000)
+    return false;
   return true;
 }

@@ -50,21 +50,34 @@ export type InboundWebhookKind = InboundWebhook['kind'];
 const PATH_BY_KIND: Record<InboundWebhookKind, string> = { events: '/api/v1/webhooks/', sot: '/api/v1/sot/webhooks/' };
 
 /** The public URL of an inbound webhook: PUBLIC_BASE_URL if set, else the caller's origin, else a path. */
-export function inboundWebhookUrl(rt: Runtime, hook: { slug: string; kind: InboundWebhookKind }, requestOrigin?: string | null): string {
+export function inboundWebhookUrl(
+  rt: Runtime,
+  hook: { slug: string; kind: InboundWebhookKind },
+  requestOrigin?: string | null,
+): string {
   const base = (rt.config.publicBaseUrl ?? requestOrigin ?? '').replace(/\/+$/, '');
   return `${base}${PATH_BY_KIND[hook.kind]}${hook.slug}`;
 }
 
 /** Creates an inbound webhook for the caller's tenant; the cleartext secret is returned here and by reveal. */
-export async function createInboundWebhook(ctx: Ctx, input: { name: string; kind?: InboundWebhookKind }): Promise<{ webhook: InboundWebhook; secret: string }> {
+export async function createInboundWebhook(
+  ctx: Ctx,
+  input: { name: string; kind?: InboundWebhookKind },
+): Promise<{ webhook: InboundWebhook; secret: string }> {
   requireUser(ctx);
   const name = input.name?.trim() ?? '';
-  if (name.length === 0 || name.length > NAME_MAX) throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
+  if (name.length === 0 || name.length > NAME_MAX)
+    throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
   for (let attempt = 0; ; attempt++) {
     try {
       const webhook = await ctx.db.inboundWebhook.create({
-        data: { name, slug: `${slugBase(name)}-${slugSuffix()}`, kind: input.kind ?? 'events', secretCiphertext: ctx.rt.secretBox.seal(secret) } as never,
+        data: {
+          name,
+          slug: `${slugBase(name)}-${slugSuffix()}`,
+          kind: input.kind ?? 'events',
+          secretCiphertext: ctx.rt.secretBox.seal(secret),
+        } as never,
       });
       return { webhook, secret };
     } catch (err) {
@@ -87,10 +100,16 @@ export async function revealInboundWebhookSecret(ctx: Ctx, id: string): Promise<
 }
 
 /** A new current secret; the previous one keeps verifying for 24 hours. Returns the new cleartext. */
-export async function rotateInboundWebhookSecret(ctx: Ctx, id: string): Promise<{ webhook: InboundWebhook; secret: string }> {
+export async function rotateInboundWebhookSecret(
+  ctx: Ctx,
+  id: string,
+): Promise<{ webhook: InboundWebhook; secret: string }> {
   const hook = await load(ctx, id);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  const webhook = await ctx.db.inboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()) });
+  const webhook = await ctx.db.inboundWebhook.update({
+    where: { id: hook.id },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  });
   return { webhook, secret };
 }
 
@@ -115,9 +134,27 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
     if (!hook || hook.kind !== kind) throw new NotFound('Inbound webhook');
     const header = req.headers['x-service-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
-    if (!signature) throw new Unauthenticated('Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).', 'SIGNATURE_INVALID');
-    if (!verifyHmacHex(workingSecrets(rt.secretBox, hook, rt.clock.now().getTime()), req.rawBody ?? Buffer.alloc(0), signature)) throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
+    if (!signature)
+      throw new Unauthenticated(
+        'Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).',
+        'SIGNATURE_INVALID',
+      );
+    if (
+      !verifyHmacHex(
+        workingSecrets(rt.secretBox, hook, rt.clock.now().getTime()),
+        req.rawBody ?? Buffer.alloc(0),
+        signature,
+      )
+    )
+      throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
     await consumeInboundRate(rt, `hook:${hook.id}`);
-    return { tenantId: hook.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: hook.id } };
+    return {
+      tenantId: hook.tenantId,
+      userId: null,
+      email: null,
+      role: null,
+      userKind: null,
+      credential: { kind: 'webhook', id: hook.id },
+    };
   };
 }

@@ -16,7 +16,6 @@ import { enqueueEvaluation } from './evaluation-jobs.js';
 
 export type { ReceivedVia };
 
-
 /** A row as the batcher writes it. */
 export interface EventRow extends NewEvent {
   id: string;
@@ -92,7 +91,12 @@ class EvaluateEnqueuer {
     this.timer = undefined;
     while (this.ids.length > 0) {
       const eventIds = this.ids.splice(0, EVALUATE_JOB_MAX);
-      enqueueEvaluation(this.rt, eventIds).catch((err: Error) => this.rt.logger.warn({ err: err.message, events: eventIds.length }, 'evaluate enqueue failed; the sweeper will re-drive these events'));
+      enqueueEvaluation(this.rt, eventIds).catch((err: Error) =>
+        this.rt.logger.warn(
+          { err: err.message, events: eventIds.length },
+          'evaluate enqueue failed; the sweeper will re-drive these events',
+        ),
+      );
     }
   }
 }
@@ -135,7 +139,13 @@ export async function acceptEvent(ctx: Ctx, input: AcceptEventInput): Promise<Ev
   const receivedAt = ctx.rt.clock.now();
   // uuid's v7 ids of one process strictly increase (a counter within the millisecond), so ids sort by
   // arrival: the SSE `Last-Event-ID` replay (src/events/timeline.ts) relies on that.
-  const row: EventRow = { ...event, id: uuidv7(), tenantId: ctx.principal.tenantId, receivedVia: input.via, receivedAt };
+  const row: EventRow = {
+    ...event,
+    id: uuidv7(),
+    tenantId: ctx.principal.tenantId,
+    receivedVia: input.via,
+    receivedAt,
+  };
   await batcherOf(ctx.rt).add(row);
   return row;
 }

@@ -96,7 +96,8 @@ function jsonEqual(a: unknown, b: unknown): boolean {
  */
 export function conditionHolds(payload: unknown, cond: PayloadCondition): boolean {
   const actual = readPath(payload, cond.path);
-  if (cond.op === 'exists') return (actual !== undefined && actual !== null) === (cond.value === undefined ? true : Boolean(cond.value));
+  if (cond.op === 'exists')
+    return (actual !== undefined && actual !== null) === (cond.value === undefined ? true : Boolean(cond.value));
   if (actual === undefined) return false;
   switch (cond.op) {
     case 'eq':
@@ -163,15 +164,27 @@ export function eventResolves(rule: ResolveCriteria, ev: MatchableEvent): boolea
 }
 
 const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g;
-const TEMPLATE_ROOTS = new Set(['type', 'source', 'module', 'severity', 'summary', 'labels', 'payload', 'rule', 'windowSeconds']);
+const TEMPLATE_ROOTS = new Set([
+  'type',
+  'source',
+  'module',
+  'severity',
+  'summary',
+  'labels',
+  'payload',
+  'rule',
+  'windowSeconds',
+]);
 
 /** Problems with a template (unknown placeholders, unbalanced braces); empty when it is fine. */
 export function templateProblems(template: string): string[] {
   const problems: string[] = [];
   const stripped = template.replace(PLACEHOLDER, (_m, expr: string) => {
     const root = expr.split('.')[0] ?? '';
-    if (!expr || !/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr)) problems.push(`"{{${expr}}}" is not a placeholder (use e.g. {{type}}, {{payload.x}})`);
-    else if (!TEMPLATE_ROOTS.has(root)) problems.push(`unknown placeholder "{{${expr}}}"; use one of ${[...TEMPLATE_ROOTS].join(', ')}`);
+    if (!expr || !/^[A-Za-z_][\w-]*(\.[\w-]+)*$/.test(expr))
+      problems.push(`"{{${expr}}}" is not a placeholder (use e.g. {{type}}, {{payload.x}})`);
+    else if (!TEMPLATE_ROOTS.has(root))
+      problems.push(`unknown placeholder "{{${expr}}}"; use one of ${[...TEMPLATE_ROOTS].join(', ')}`);
     return '';
   });
   if (stripped.includes('{{') || stripped.includes('}}')) problems.push('has unbalanced {{ }}');

@@ -28,7 +28,6 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 /** Reconnection delay suggested to clients (SSE `retry:`). */
 const RETRY_MS = 2000;
 
-
 /**
  * Serves the stream until the client goes away. Resolves once the stream is set up (replay written);
  * the connection stays open afterwards.
@@ -64,7 +63,10 @@ export async function streamEvents(
     if (closed) return;
     res.write(chunk);
     if (res.writableLength > MAX_BUFFERED_BYTES) {
-      ctx.rt.logger.warn({ userId: me.userId, buffered: res.writableLength }, 'SSE client too slow; disconnecting (it resumes with Last-Event-ID)');
+      ctx.rt.logger.warn(
+        { userId: me.userId, buffered: res.writableLength },
+        'SSE client too slow; disconnecting (it resumes with Last-Event-ID)',
+      );
       stop();
       res.destroy();
     }
@@ -82,13 +84,14 @@ export async function streamEvents(
     write(': heartbeat\n\n');
     if (!input.credentialStillValid || checking || closed) return;
     checking = true;
-    input
+    void input
       .credentialStillValid()
       .then((valid) => {
         if (valid || closed) return;
         stop();
         res.end();
       })
+      .catch((err: unknown) => ctx.rt.logger.warn({ err }, 'SSE credential check failed'))
       .finally(() => (checking = false));
   }, ctx.rt.config.sseHeartbeatMs);
   function stop() {

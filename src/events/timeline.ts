@@ -32,7 +32,13 @@ export async function eventsAfter(ctx: Ctx, lastEventId: string, filter: EventFi
   // The id's own time (UUIDv7) bounds the read to the partitions since then (a day earlier for clock skew).
   const since = new Date(at - ID_TIME_SLACK_MS);
   return ctx.db.event.findMany({
-    where: { AND: [timelineWhere(filter, ctx.rt.clock.now()), { id: { gt: lastEventId.toLowerCase() } }, { receivedAt: { gte: since } }] },
+    where: {
+      AND: [
+        timelineWhere(filter, ctx.rt.clock.now()),
+        { id: { gt: lastEventId.toLowerCase() } },
+        { receivedAt: { gte: since } },
+      ],
+    },
     orderBy: { id: 'asc' },
     take: REPLAY_MAX,
   });
@@ -59,15 +65,25 @@ interface CursorQuery {
  * reads `(receivedAt, id) < (cursor's)` on the window's partitions. Returns the query without Prisma's
  * cursor and the `where` with the keyset; a query without a forward cursor is returned as it is.
  */
-export async function timelinePage<Q extends CursorQuery>(ctx: Ctx, query: Q, where: Prisma.EventWhereInput): Promise<Q & { where: Prisma.EventWhereInput }> {
+export async function timelinePage<Q extends CursorQuery>(
+  ctx: Ctx,
+  query: Q,
+  where: Prisma.EventWhereInput,
+): Promise<Q & { where: Prisma.EventWhereInput }> {
   const id = query.cursor?.id;
   if (!id || !query.take || query.take < 0) return { ...query, where };
   const { cursor: _cursor, skip: _skip, ...rest } = query;
   const at = uuidv7Time(id);
   const row =
-    (at !== null ? await ctx.db.event.findFirst({ where: { id, receivedAt: { gte: new Date(at - ID_TIME_SLACK_MS), lte: new Date(at + ID_TIME_SLACK_MS) } }, select: { receivedAt: true } }) : null) ??
-    (await ctx.db.event.findFirst({ where: { id }, select: { receivedAt: true } }));
-  const keyset: Prisma.EventWhereInput = row ? { OR: [{ receivedAt: { lt: row.receivedAt } }, { receivedAt: row.receivedAt, id: { lt: id } }] } : { id: { in: [] } };
+    (at !== null
+      ? await ctx.db.event.findFirst({
+          where: { id, receivedAt: { gte: new Date(at - ID_TIME_SLACK_MS), lte: new Date(at + ID_TIME_SLACK_MS) } },
+          select: { receivedAt: true },
+        })
+      : null) ?? (await ctx.db.event.findFirst({ where: { id }, select: { receivedAt: true } }));
+  const keyset: Prisma.EventWhereInput = row
+    ? { OR: [{ receivedAt: { lt: row.receivedAt } }, { receivedAt: row.receivedAt, id: { lt: id } }] }
+    : { id: { in: [] } };
   return { ...(rest as Q), where: { AND: [where, keyset] } };
 }
 

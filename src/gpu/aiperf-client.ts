@@ -41,7 +41,20 @@ export function chatCompletionsUrl(endpointUrl: string): string {
 
 /** A prompt of about `tokens` tokens (one short word is about one token for common tokenizers). */
 export function syntheticPrompt(tokens: number, seed = 0): string {
-  const words = ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot', 'golf', 'hotel', 'india', 'juliet', 'kilo', 'lima'];
+  const words = [
+    'alpha',
+    'bravo',
+    'charlie',
+    'delta',
+    'echo',
+    'foxtrot',
+    'golf',
+    'hotel',
+    'india',
+    'juliet',
+    'kilo',
+    'lima',
+  ];
   const out: string[] = [];
   for (let i = 0; i < tokens; i++) out.push(words[(i + seed) % words.length]!);
   return out.join(' ');
@@ -70,10 +83,20 @@ function describe(err: unknown, signal: AbortSignal): string {
 
 /** Sends one chat-completions request and measures it. */
 export async function measureChatCompletion(r: ChatRequest, seed = 0): Promise<RequestMeasure> {
-  const signal = r.signal ? AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs)]) : AbortSignal.timeout(r.timeoutMs);
+  const signal = r.signal
+    ? AbortSignal.any([r.signal, AbortSignal.timeout(r.timeoutMs)])
+    : AbortSignal.timeout(r.timeoutMs);
   const startedAt = Date.now(); // a measurement of this request (stored nowhere), not business time
   const t0 = performance.now();
-  const result: RequestMeasure = { ok: false, error: null, ttftMs: null, itlMs: [], latencyMs: 0, outputTokens: 0, startedAt };
+  const result: RequestMeasure = {
+    ok: false,
+    error: null,
+    ttftMs: null,
+    itlMs: [],
+    latencyMs: 0,
+    outputTokens: 0,
+    startedAt,
+  };
   const finish = (error: string | null): RequestMeasure => {
     result.latencyMs = performance.now() - t0;
     result.error = error;
@@ -94,7 +117,10 @@ export async function measureChatCompletion(r: ChatRequest, seed = 0): Promise<R
       return finish(`HTTP ${res.status}${text ? `: ${text}` : ''}`);
     }
     if (!r.streaming) {
-      const json = (await res.json()) as { usage?: { completion_tokens?: number }; choices?: Array<{ message?: { content?: string } }> };
+      const json = (await res.json()) as {
+        usage?: { completion_tokens?: number };
+        choices?: Array<{ message?: { content?: string } }>;
+      };
       result.outputTokens = json.usage?.completion_tokens ?? (json.choices?.[0]?.message?.content ? 1 : 0);
       // Without streaming the first token arrives with the whole answer.
       const whole = finish(null);
@@ -124,7 +150,11 @@ export async function measureChatCompletion(r: ChatRequest, seed = 0): Promise<R
           done = true;
           break;
         }
-        let chunk: { choices?: Array<{ delta?: { content?: string | null } }>; usage?: { completion_tokens?: number } | null; error?: { message?: string } };
+        let chunk: {
+          choices?: Array<{ delta?: { content?: string | null } }>;
+          usage?: { completion_tokens?: number } | null;
+          error?: { message?: string };
+        };
         try {
           chunk = JSON.parse(data);
         } catch {

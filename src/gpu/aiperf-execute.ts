@@ -21,7 +21,8 @@ interface Plan {
 async function driveConcurrency({ run, signal, measure }: Plan, out: RequestMeasure[]): Promise<void> {
   const until = run.durationS != null ? performance.now() + run.durationS * 1000 : Number.POSITIVE_INFINITY;
   let issued = 0;
-  const more = () => !signal.aborted && performance.now() < until && (run.requestCount == null || issued < run.requestCount);
+  const more = () =>
+    !signal.aborted && performance.now() < until && (run.requestCount == null || issued < run.requestCount);
   const client = async () => {
     while (more()) out.push(await measure(issued++));
   };
@@ -29,7 +30,10 @@ async function driveConcurrency({ run, signal, measure }: Plan, out: RequestMeas
 }
 
 async function driveRequestRate({ run, signal, measure }: Plan, out: RequestMeasure[]): Promise<void> {
-  const offsets = arrivalOffsetsMs(run.requestRate!, { count: run.requestCount, durationMs: run.durationS != null ? run.durationS * 1000 : null });
+  const offsets = arrivalOffsetsMs(run.requestRate!, {
+    count: run.requestCount,
+    durationMs: run.durationS != null ? run.durationS * 1000 : null,
+  });
   const cap = run.concurrency ?? AIPERF_LIMITS.defaultRateInFlight;
   const inFlight = new Set<Promise<void>>();
   const t0 = performance.now();
@@ -49,7 +53,10 @@ async function driveRequestRate({ run, signal, measure }: Plan, out: RequestMeas
 }
 
 async function finishRun(rt: Runtime, runId: string, data: Prisma.AiperfRunUpdateManyMutationInput): Promise<void> {
-  await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'running' }, data: { finishedAt: rt.clock.now(), ...data } });
+  await rt.prisma.aiperfRun.updateMany({
+    where: { id: runId, status: 'running' },
+    data: { finishedAt: rt.clock.now(), ...data },
+  });
 }
 
 /**
@@ -57,9 +64,16 @@ async function finishRun(rt: Runtime, runId: string, data: Prisma.AiperfRunUpdat
  * the SSRF policy, drives the load with a cancel watch and a total deadline, then records the results
  * and the GPUs' load of the window. Returns the final status.
  */
-export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: AbortSignal): Promise<AiperfStatus | 'skipped'> {
+export async function executeAiperfRun(
+  rt: Runtime,
+  runId: string,
+  shutdown?: AbortSignal,
+): Promise<AiperfStatus | 'skipped'> {
   const startedAt = rt.clock.now();
-  const claimed = await rt.prisma.aiperfRun.updateMany({ where: { id: runId, status: 'queued' }, data: { status: 'running', startedAt } });
+  const claimed = await rt.prisma.aiperfRun.updateMany({
+    where: { id: runId, status: 'queued' },
+    data: { status: 'running', startedAt },
+  });
   if (claimed.count === 0) return 'skipped';
   const run = await rt.prisma.aiperfRun.findUniqueOrThrow({ where: { id: runId } });
   let refused: string | null;
@@ -69,14 +83,18 @@ export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: Ab
     refused = 'unresolvable';
   }
   if (refused) {
-    await finishRun(rt, runId, { status: 'failed', error: `The endpoint's host resolves to ${refused}, which the outbound URL policy refuses.` });
+    await finishRun(rt, runId, {
+      status: 'failed',
+      error: `The endpoint's host resolves to ${refused}, which the outbound URL policy refuses.`,
+    });
     return 'failed';
   }
 
   const dispatcher = await guardedDispatcher(guardedLookup(urlPolicyOf(rt)));
   const stop = new AbortController();
   let cancelled = false;
-  const deadlineMs = run.durationS != null ? run.durationS * 1000 + AIPERF_LIMITS.requestTimeoutMs : AIPERF_LIMITS.maxRunMs;
+  const deadlineMs =
+    run.durationS != null ? run.durationS * 1000 + AIPERF_LIMITS.requestTimeoutMs : AIPERF_LIMITS.maxRunMs;
   const deadline = setTimeout(() => stop.abort(new Error('the run reached its deadline')), deadlineMs);
   // A worker shutting down (SIGTERM) stops the run rather than holding the process for its duration.
   const onShutdown = () => stop.abort(new Error('the worker shut down'));
@@ -100,7 +118,19 @@ export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: Ab
     run,
     signal: stop.signal,
     measure: (seed) =>
-      measureChatCompletion({ endpointUrl: run.endpointUrl, model: run.model, inputTokens: run.inputTokens, outputTokens: run.outputTokens, streaming: run.streaming, timeoutMs: AIPERF_LIMITS.requestTimeoutMs, signal: stop.signal, dispatcher: dispatcher ?? undefined }, seed),
+      measureChatCompletion(
+        {
+          endpointUrl: run.endpointUrl,
+          model: run.model,
+          inputTokens: run.inputTokens,
+          outputTokens: run.outputTokens,
+          streaming: run.streaming,
+          timeoutMs: AIPERF_LIMITS.requestTimeoutMs,
+          signal: stop.signal,
+          dispatcher: dispatcher ?? undefined,
+        },
+        seed,
+      ),
   };
   try {
     await (run.mode === 'request_rate' ? driveRequestRate(plan, measures) : driveConcurrency(plan, measures));
@@ -117,7 +147,8 @@ export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: Ab
   const wallMs = performance.now() - t0;
   const finishedAt = rt.clock.now();
   // Requests cut short by a cancel are not the endpoint's errors.
-  const counted = cancelled || shutdown?.aborted ? measures.filter((m) => m.ok || !m.error?.startsWith('aborted')) : measures;
+  const counted =
+    cancelled || shutdown?.aborted ? measures.filter((m) => m.ok || !m.error?.startsWith('aborted')) : measures;
   const results = aggregateResults(counted, wallMs);
   const gpuTelemetry = await gpuLoadBetween(rt, run.tenantId, startedAt, finishedAt);
   let status: AiperfStatus = 'succeeded';
@@ -125,11 +156,19 @@ export async function executeAiperfRun(rt: Runtime, runId: string, shutdown?: Ab
   if (cancelled) status = 'cancelled';
   else if (shutdown?.aborted) {
     status = 'failed';
-    error = 'The worker running this run shut down; the results cover the requests sent until then. Start the run again.';
+    error =
+      'The worker running this run shut down; the results cover the requests sent until then. Start the run again.';
   } else if (results.requests === 0 || results.errors === results.requests) {
     status = 'failed';
-    error = results.requests === 0 ? 'No request was sent.' : `Every request failed: ${results.error_samples[0] ?? 'error'}`;
+    error =
+      results.requests === 0 ? 'No request was sent.' : `Every request failed: ${results.error_samples[0] ?? 'error'}`;
   }
-  await finishRun(rt, runId, { status, error, finishedAt, results: results as unknown as Prisma.InputJsonValue, gpuTelemetry: gpuTelemetry as unknown as Prisma.InputJsonValue });
+  await finishRun(rt, runId, {
+    status,
+    error,
+    finishedAt,
+    results: results as unknown as Prisma.InputJsonValue,
+    gpuTelemetry: gpuTelemetry as unknown as Prisma.InputJsonValue,
+  });
   return status;
 }

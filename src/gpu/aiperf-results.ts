@@ -65,7 +65,10 @@ export async function gpuLoadBetween(rt: Runtime, tenantId: string, from: Date, 
     _max: { utilization: true, powerW: true, memUsedMib: true },
   });
   if (groups.length === 0) return [];
-  const gpus = await rt.prisma.gpu.findMany({ where: { tenantId, id: { in: groups.map((g) => g.gpuId) } }, select: { id: true, uuid: true, node: true, index: true } });
+  const gpus = await rt.prisma.gpu.findMany({
+    where: { tenantId, id: { in: groups.map((g) => g.gpuId) } },
+    select: { id: true, uuid: true, node: true, index: true },
+  });
   const byId = new Map(gpus.map((g) => [g.id, g]));
   return groups
     .filter((g) => byId.has(g.gpuId))

@@ -52,34 +52,62 @@ export interface AiperfRunInput {
 /** A field's location: the GraphQL input's field (REST shows it as `body.<snake_case>`). */
 const loc = (f: keyof AiperfRunInput) => ['input', f];
 
-const isInt = (v: unknown, min: number, max: number) => typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
+const isInt = (v: unknown, min: number, max: number) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max;
 
 /** Checks a run request; throws one 422 listing every offending field. */
-export function validateAiperfInput(input: AiperfRunInput): Required<{ [K in keyof AiperfRunInput]: NonNullable<AiperfRunInput[K]> | null }> {
+export function validateAiperfInput(
+  input: AiperfRunInput,
+): Required<{ [K in keyof AiperfRunInput]: NonNullable<AiperfRunInput[K]> | null }> {
   const p: FieldProblem[] = [];
   const L = AIPERF_LIMITS;
-  if (typeof input.model !== 'string' || input.model.trim() === '' || input.model.length > L.maxModelLength) p.push({ loc: loc('model'), msg: `must be 1 to ${L.maxModelLength} characters` });
-  if (input.mode !== 'concurrency' && input.mode !== 'request_rate') p.push({ loc: loc('mode'), msg: 'must be concurrency or request_rate' });
+  if (typeof input.model !== 'string' || input.model.trim() === '' || input.model.length > L.maxModelLength)
+    p.push({ loc: loc('model'), msg: `must be 1 to ${L.maxModelLength} characters` });
+  if (input.mode !== 'concurrency' && input.mode !== 'request_rate')
+    p.push({ loc: loc('mode'), msg: 'must be concurrency or request_rate' });
   const concurrency = input.concurrency ?? (input.mode === 'concurrency' ? 1 : null);
-  if (concurrency != null && !isInt(concurrency, 1, L.maxConcurrency)) p.push({ loc: loc('concurrency'), msg: `must be an integer from 1 to ${L.maxConcurrency}` });
+  if (concurrency != null && !isInt(concurrency, 1, L.maxConcurrency))
+    p.push({ loc: loc('concurrency'), msg: `must be an integer from 1 to ${L.maxConcurrency}` });
   const rate = input.requestRate ?? null;
-  if (input.mode === 'request_rate' && rate == null) p.push({ loc: loc('requestRate'), msg: 'is required in request_rate mode (requests per second)' });
-  if (rate != null && !(typeof rate === 'number' && rate > 0 && rate <= L.maxRequestRate)) p.push({ loc: loc('requestRate'), msg: `must be more than 0 and at most ${L.maxRequestRate} requests per second` });
-  if (input.mode === 'concurrency' && rate != null) p.push({ loc: loc('requestRate'), msg: 'applies to request_rate mode only' });
+  if (input.mode === 'request_rate' && rate == null)
+    p.push({ loc: loc('requestRate'), msg: 'is required in request_rate mode (requests per second)' });
+  if (rate != null && !(typeof rate === 'number' && rate > 0 && rate <= L.maxRequestRate))
+    p.push({ loc: loc('requestRate'), msg: `must be more than 0 and at most ${L.maxRequestRate} requests per second` });
+  if (input.mode === 'concurrency' && rate != null)
+    p.push({ loc: loc('requestRate'), msg: 'applies to request_rate mode only' });
   const count = input.requestCount ?? null;
   const duration = input.durationS ?? null;
-  if ((count == null) === (duration == null)) p.push({ loc: loc(count == null ? 'requestCount' : 'durationS'), msg: 'give exactly one of request_count and duration_s' });
-  if (count != null && !isInt(count, 1, L.maxRequestCount)) p.push({ loc: loc('requestCount'), msg: `must be an integer from 1 to ${L.maxRequestCount}` });
-  if (duration != null && !isInt(duration, 1, L.maxDurationS)) p.push({ loc: loc('durationS'), msg: `must be an integer from 1 to ${L.maxDurationS} seconds` });
+  if ((count == null) === (duration == null))
+    p.push({
+      loc: loc(count == null ? 'requestCount' : 'durationS'),
+      msg: 'give exactly one of request_count and duration_s',
+    });
+  if (count != null && !isInt(count, 1, L.maxRequestCount))
+    p.push({ loc: loc('requestCount'), msg: `must be an integer from 1 to ${L.maxRequestCount}` });
+  if (duration != null && !isInt(duration, 1, L.maxDurationS))
+    p.push({ loc: loc('durationS'), msg: `must be an integer from 1 to ${L.maxDurationS} seconds` });
   if (input.mode === 'request_rate' && rate != null && duration != null && rate * duration > L.maxRequestCount) {
     p.push({ loc: loc('durationS'), msg: `request_rate × duration_s must be at most ${L.maxRequestCount} requests` });
   }
   const inputTokens = input.inputTokens ?? 128;
   const outputTokens = input.outputTokens ?? 64;
-  if (!isInt(inputTokens, 1, L.maxTokens)) p.push({ loc: loc('inputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
-  if (!isInt(outputTokens, 1, L.maxTokens)) p.push({ loc: loc('outputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
+  if (!isInt(inputTokens, 1, L.maxTokens))
+    p.push({ loc: loc('inputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
+  if (!isInt(outputTokens, 1, L.maxTokens))
+    p.push({ loc: loc('outputTokens'), msg: `must be an integer from 1 to ${L.maxTokens}` });
   if (p.length) throw new ValidationFailed(p);
-  return { endpointUrl: input.endpointUrl, model: input.model.trim(), mode: input.mode, concurrency, requestRate: rate, requestCount: count, durationS: duration, inputTokens, outputTokens, streaming: input.streaming ?? true };
+  return {
+    endpointUrl: input.endpointUrl,
+    model: input.model.trim(),
+    mode: input.mode,
+    concurrency,
+    requestRate: rate,
+    requestCount: count,
+    durationS: duration,
+    inputTokens,
+    outputTokens,
+    streaming: input.streaming ?? true,
+  };
 }
 
 /** Accepts a run (202): validated, URL checked by the SSRF guard, stored `queued`, job queued. */
@@ -119,10 +147,17 @@ export async function getAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> {
 }
 
 /** The tenant's runs, newest first. */
-export async function listAiperfRuns(ctx: Ctx, opts: { status?: AiperfStatus | null; limit?: number | null } = {}): Promise<AiperfRun[]> {
+export async function listAiperfRuns(
+  ctx: Ctx,
+  opts: { status?: AiperfStatus | null; limit?: number | null } = {},
+): Promise<AiperfRun[]> {
   const limit = opts.limit ?? 50;
   if (!isInt(limit, 1, 200)) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
-  return ctx.db.aiperfRun.findMany({ where: opts.status ? { status: opts.status } : {}, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
+  return ctx.db.aiperfRun.findMany({
+    where: opts.status ? { status: opts.status } : {},
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+  });
 }
 
 /**
@@ -133,10 +168,16 @@ export async function cancelAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> 
   const run = await getAiperfRun(ctx, id);
   const now = ctx.rt.clock.now();
   if (run.status === 'queued') {
-    const moved = await ctx.db.aiperfRun.updateMany({ where: { id, status: 'queued' }, data: { status: 'cancelled', cancelRequestedAt: now, finishedAt: now } });
+    const moved = await ctx.db.aiperfRun.updateMany({
+      where: { id, status: 'queued' },
+      data: { status: 'cancelled', cancelRequestedAt: now, finishedAt: now },
+    });
     if (moved.count === 1) return getAiperfRun(ctx, id);
   }
-  const flagged = await ctx.db.aiperfRun.updateMany({ where: { id, status: 'running' }, data: { cancelRequestedAt: now } });
+  const flagged = await ctx.db.aiperfRun.updateMany({
+    where: { id, status: 'running' },
+    data: { cancelRequestedAt: now },
+  });
   if (flagged.count === 1) return getAiperfRun(ctx, id);
   const current = await getAiperfRun(ctx, id);
   throw new Conflict(`The run is already ${current.status}; only a queued or running run can be cancelled.`);
@@ -145,7 +186,10 @@ export async function cancelAiperfRun(ctx: Ctx, id: string): Promise<AiperfRun> 
 /** Runs left `running` past any possible deadline (a worker died mid-run) end `failed`. */
 export async function failStaleAiperfRuns(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const cutoff = new Date(now.getTime() - AIPERF_LIMITS.maxRunMs - 10 * 60_000);
-  const r = await rt.prisma.aiperfRun.updateMany({ where: { status: 'running', startedAt: { lt: cutoff } }, data: { status: 'failed', finishedAt: now, error: 'The run stopped reporting (its worker ended); start it again.' } });
+  const r = await rt.prisma.aiperfRun.updateMany({
+    where: { status: 'running', startedAt: { lt: cutoff } },
+    data: { status: 'failed', finishedAt: now, error: 'The run stopped reporting (its worker ended); start it again.' },
+  });
   return r.count;
 }
 
@@ -154,7 +198,11 @@ export const REDRIVE_QUEUED_AFTER_MS = 60_000;
 
 /** Re-queues runs still `queued` a minute after they were accepted (same job id: a waiting job is left alone). */
 export async function redriveQueuedAiperfRuns(rt: Runtime, now = rt.clock.now()): Promise<number> {
-  const stale = await rt.prisma.aiperfRun.findMany({ where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - REDRIVE_QUEUED_AFTER_MS) } }, select: { id: true }, take: 500 });
+  const stale = await rt.prisma.aiperfRun.findMany({
+    where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - REDRIVE_QUEUED_AFTER_MS) } },
+    select: { id: true },
+    take: 500,
+  });
   for (const r of stale) await queueAiperfRun(rt, r.id);
   return stale.length;
 }

@@ -43,7 +43,10 @@ export async function noteBackfill(rt: Rt, from: Date, to: Date): Promise<string
   try {
     await rt.redis.zadd(backlogKey(rt), rt.clock.now().getTime(), marker);
   } catch (err) {
-    rt.logger.warn({ err: (err as Error).message }, 'GPU backfill marker not written; its rollup relies on this process alone');
+    rt.logger.warn(
+      { err: (err as Error).message },
+      'GPU backfill marker not written; its rollup relies on this process alone',
+    );
   }
   return marker;
 }
@@ -77,10 +80,16 @@ class BackfillRoller {
       const gpuIds = [...new Set(batch.flatMap((b) => b.gpuIds))];
       try {
         for (const resolution of ROLLUP_RESOLUTIONS) await rollUp(this.rt, resolution, from, to, gpuIds);
-        await forgetBackfill(this.rt, batch.map((b) => b.marker));
+        await forgetBackfill(
+          this.rt,
+          batch.map((b) => b.marker),
+        );
       } catch (err) {
         // The markers stay: the periodic task redoes them once they are stale.
-        this.rt.logger.warn({ err: (err as Error).message, backfills: batch.length }, 'GPU backfill rollup failed; the gpu-rollups task will redo it');
+        this.rt.logger.warn(
+          { err: (err as Error).message, backfills: batch.length },
+          'GPU backfill rollup failed; the gpu-rollups task will redo it',
+        );
       }
     }
   }
@@ -114,12 +123,20 @@ export async function backfillRollupsIdle(rt: Rt): Promise<void> {
  * marker does not carry the GPUs), and removes them. Returns how many it redid.
  */
 export async function rollUpStaleBackfills(rt: Rt, now: Date): Promise<number> {
-  const markers = await rt.redis.zrangebyscore(backlogKey(rt), '-inf', now.getTime() - STALE_MS, 'LIMIT', 0, STALE_BATCH);
+  const markers = await rt.redis.zrangebyscore(
+    backlogKey(rt),
+    '-inf',
+    now.getTime() - STALE_MS,
+    'LIMIT',
+    0,
+    STALE_BATCH,
+  );
   for (const marker of markers) {
     const [, fromMs, toMs] = marker.split('|');
     const from = new Date(Number(fromMs));
     const to = new Date(Number(toMs));
-    if (Number.isFinite(from.getTime()) && Number.isFinite(to.getTime())) for (const resolution of ROLLUP_RESOLUTIONS) await rollUp(rt, resolution, from, to);
+    if (Number.isFinite(from.getTime()) && Number.isFinite(to.getTime()))
+      for (const resolution of ROLLUP_RESOLUTIONS) await rollUp(rt, resolution, from, to);
     await forgetBackfill(rt, [marker]);
   }
   return markers.length;

@@ -22,13 +22,15 @@ function hubUrl(raw: string): string {
   } catch {
     throw new CollectUsageError(`--hub must be the hub's base URL, e.g. https://ops.example.com, got "${raw}".`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new CollectUsageError('--hub must be an http or https URL.');
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new CollectUsageError('--hub must be an http or https URL.');
   return raw;
 }
 
 export const gpuCollectCommand = {
   name: 'gpu collect',
-  summary: "On a GPU host: run nvidia-smi every interval and push the samples to a hub's /ai-factory/gpu/samples with the tenant's ingest key.",
+  summary:
+    "On a GPU host: run nvidia-smi every interval and push the samples to a hub's /ai-factory/gpu/samples with the tenant's ingest key.",
   synopsis: '--hub URL --key INGEST_KEY [--interval 10s] [--once] [--node NAME] [--nvidia-smi PATH] [--json]',
   options: {
     hub: { type: 'string' as const },
@@ -43,11 +45,17 @@ export const gpuCollectCommand = {
   standalone: true,
   /** Thrown for a mistake in the call; the CLI prints it with the usage and exits 2. */
   usageErrors: [CollectUsageError, NvidiaSmiMissing],
-  async run(_rt: unknown, v: Values, env: NodeJS.ProcessEnv = process.env, clock: Clock = systemClock): Promise<{ json: unknown; text: string }> {
+  async run(
+    _rt: unknown,
+    v: Values,
+    env: NodeJS.ProcessEnv = process.env,
+    clock: Clock = systemClock,
+  ): Promise<{ json: unknown; text: string }> {
     const hub = hubUrl(String(v.hub ?? ''));
     const intervalRaw = typeof v.interval === 'string' ? v.interval : '10s';
     const intervalMs = parseDurationMs(intervalRaw);
-    if (intervalMs === null || intervalMs < MIN_INTERVAL_MS) throw new CollectUsageError(`--interval must be a duration of at least 1s (e.g. 10s, 1m), got "${intervalRaw}".`);
+    if (intervalMs === null || intervalMs < MIN_INTERVAL_MS)
+      throw new CollectUsageError(`--interval must be a duration of at least 1s (e.g. 10s, 1m), got "${intervalRaw}".`);
     const node = typeof v.node === 'string' && v.node.trim() ? v.node.trim() : defaultNode();
     if (node.length > 200) throw new CollectUsageError('--node must be at most 200 characters.');
     // First SIGINT/SIGTERM: finish the round in flight and exit; a second: give up on it at once.
@@ -79,8 +87,21 @@ export const gpuCollectCommand = {
         abort: abort.signal,
       });
       return {
-        json: { node, rounds: r.rounds, samples: r.samples, posts: r.posts, stored: r.stored, events: r.events, gzipped: r.gzipped, rate_limited: r.rateLimited, retries: r.retries, pending: r.pending },
-        text: `Collected ${r.samples} sample(s) in ${r.rounds} round(s) on ${node}; ${r.stored} stored by the hub in ${r.posts} POST(s)` + (r.pending ? `; ${r.pending} not delivered.` : '.'),
+        json: {
+          node,
+          rounds: r.rounds,
+          samples: r.samples,
+          posts: r.posts,
+          stored: r.stored,
+          events: r.events,
+          gzipped: r.gzipped,
+          rate_limited: r.rateLimited,
+          retries: r.retries,
+          pending: r.pending,
+        },
+        text:
+          `Collected ${r.samples} sample(s) in ${r.rounds} round(s) on ${node}; ${r.stored} stored by the hub in ${r.posts} POST(s)` +
+          (r.pending ? `; ${r.pending} not delivered.` : '.'),
       };
     } catch (err) {
       if (err instanceof CollectorFatal) throw new Error(err.message);

@@ -16,14 +16,20 @@ import { GPU_METRICS, GPU_METRIC_INFO, type GpuSampleInput } from './samples.js'
 import { nvidiaSmiArgs, parseNvidiaSmiCsv } from './nvidia-smi.js';
 import { systemClock, type Clock } from '../clock.js';
 
-export const COLLECTOR_LIMITS = { maxSamplesPerPost: 5000, maxBodyBytes: 960 * 1024, gzipAboveBytes: 4 * 1024, maxBacklog: 50_000, attempts: 6 } as const;
+export const COLLECTOR_LIMITS = {
+  maxSamplesPerPost: 5000,
+  maxBodyBytes: 960 * 1024,
+  gzipAboveBytes: 4 * 1024,
+  maxBacklog: 50_000,
+  attempts: 6,
+} as const;
 
 /** nvidia-smi is not on PATH (or not at the given path): the operator must install it or point to it. */
 export class NvidiaSmiMissing extends Error {
   constructor(readonly path: string) {
     super(
       `nvidia-smi was not found (${path}). It ships with the NVIDIA driver: install the driver on this GPU host ` +
-        '(e.g. `apt install nvidia-driver-<version>` or NVIDIA\'s installer), or pass --nvidia-smi <path> if it is installed elsewhere.',
+        "(e.g. `apt install nvidia-driver-<version>` or NVIDIA's installer), or pass --nvidia-smi <path> if it is installed elsewhere.",
     );
   }
 }
@@ -70,15 +76,26 @@ export interface CollectorResult {
 /** Runs nvidia-smi with the collector's query; its CSV stdout. */
 export function runNvidiaSmi(path: string, env: NodeJS.ProcessEnv, timeoutMs = 10_000): Promise<string> {
   return new Promise((resolve, reject) => {
-    execFile(path, nvidiaSmiArgs(), { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true }, (err, stdout, stderr) => {
-      if (err) {
-        const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
-        if (e.code === 'ENOENT' || e.code === 'EACCES') return reject(new NvidiaSmiMissing(path));
-        if (e.killed) return reject(new Error(`nvidia-smi did not answer within ${timeoutMs} ms`));
-        return reject(new Error(`nvidia-smi failed (exit ${String(e.code)}): ${String(stderr || stdout).trim().slice(0, 300)}`));
-      }
-      resolve(stdout);
-    });
+    execFile(
+      path,
+      nvidiaSmiArgs(),
+      { env, timeout: timeoutMs, maxBuffer: 4 * 1024 * 1024, windowsHide: true },
+      (err, stdout, stderr) => {
+        if (err) {
+          const e = err as NodeJS.ErrnoException & { killed?: boolean; code?: unknown };
+          if (e.code === 'ENOENT' || e.code === 'EACCES') return reject(new NvidiaSmiMissing(path));
+          if (e.killed) return reject(new Error(`nvidia-smi did not answer within ${timeoutMs} ms`));
+          return reject(
+            new Error(
+              `nvidia-smi failed (exit ${String(e.code)}): ${String(stderr || stdout)
+                .trim()
+                .slice(0, 300)}`,
+            ),
+          );
+        }
+        resolve(stdout);
+      },
+    );
   });
 }
 
@@ -104,7 +121,8 @@ export function pushBodies(node: string, samples: GpuSampleInput[]): string[] {
   flush();
   for (const s of samples) {
     const json = JSON.stringify(sampleBody(s));
-    if (batch.length >= COLLECTOR_LIMITS.maxSamplesPerPost || size + json.length + 1 > COLLECTOR_LIMITS.maxBodyBytes) flush();
+    if (batch.length >= COLLECTOR_LIMITS.maxSamplesPerPost || size + json.length + 1 > COLLECTOR_LIMITS.maxBodyBytes)
+      flush();
     batch.push(json);
     size += json.length + 1;
   }
@@ -138,10 +156,20 @@ export function retryAfterMs(header: string | null, fallbackMs: number): number 
  * exponential backoff. Returns the hub's answer, or throws: CollectorFatal for a 4xx, Error when the
  * attempts ran out or the signal aborted.
  */
-export async function postSamples(url: string, key: string, json: string, signal?: AbortSignal, counts = { rateLimited: 0, retries: 0, gzipped: 0 }): Promise<{ samples: number; events: number }> {
+export async function postSamples(
+  url: string,
+  key: string,
+  json: string,
+  signal?: AbortSignal,
+  counts = { rateLimited: 0, retries: 0, gzipped: 0 },
+): Promise<{ samples: number; events: number }> {
   const gzip = Buffer.byteLength(json) > COLLECTOR_LIMITS.gzipAboveBytes;
   const body = gzip ? gzipSync(json) : json;
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'x-service-key': key, 'user-agent': 'ops-gpu-collector' };
+  const headers: Record<string, string> = {
+    'content-type': 'application/json',
+    'x-service-key': key,
+    'user-agent': 'ops-gpu-collector',
+  };
   if (gzip) headers['content-encoding'] = 'gzip';
   let last = '';
   for (let attempt = 0; attempt < COLLECTOR_LIMITS.attempts; attempt++) {
@@ -180,10 +208,17 @@ export async function postSamples(url: string, key: string, json: string, signal
     } catch {
       /* not JSON: the text as is */
     }
-    if (res.status === 401 || res.status === 403) throw new CollectorFatal(`The hub refused the ingest key (HTTP ${res.status}); check --key (the tenant's ingest key).`);
+    if (res.status === 401 || res.status === 403)
+      throw new CollectorFatal(
+        `The hub refused the ingest key (HTTP ${res.status}); check --key (the tenant's ingest key).`,
+      );
     throw new CollectorFatal(`The hub refused the samples (HTTP ${res.status}): ${detail}`);
   }
-  throw new Error(signal?.aborted ? 'stopped before the samples were delivered' : `could not deliver samples after ${COLLECTOR_LIMITS.attempts} attempts: ${last}`);
+  throw new Error(
+    signal?.aborted
+      ? 'stopped before the samples were delivered'
+      : `could not deliver samples after ${COLLECTOR_LIMITS.attempts} attempts: ${last}`,
+  );
 }
 
 /** The push URL for a hub base URL (with or without a path prefix). */
@@ -199,7 +234,17 @@ export function defaultNode(): string {
 /** Collects and pushes until stopped (or once); throws NvidiaSmiMissing and CollectorFatal at once. */
 export async function collectGpuTelemetry(o: CollectorOptions): Promise<CollectorResult> {
   const url = samplesUrl(o.hub);
-  const result: CollectorResult = { rounds: 0, samples: 0, posts: 0, stored: 0, events: 0, gzipped: 0, rateLimited: 0, retries: 0, pending: 0 };
+  const result: CollectorResult = {
+    rounds: 0,
+    samples: 0,
+    posts: 0,
+    stored: 0,
+    events: 0,
+    gzipped: 0,
+    rateLimited: 0,
+    retries: 0,
+    pending: 0,
+  };
   let backlog: GpuSampleInput[] = [];
   for (;;) {
     const started = performance.now();
@@ -229,7 +274,9 @@ export async function collectGpuTelemetry(o: CollectorOptions): Promise<Collecto
           result.stored += r.samples;
           result.events += r.events;
         }
-        o.log(`pushed ${backlog.length} sample(s) of ${new Set(backlog.map((s) => s.uuid)).size} GPU(s) to ${new URL(url).origin}`);
+        o.log(
+          `pushed ${backlog.length} sample(s) of ${new Set(backlog.map((s) => s.uuid)).size} GPU(s) to ${new URL(url).origin}`,
+        );
         backlog = [];
       } catch (err) {
         if (err instanceof CollectorFatal || o.once) {

@@ -54,7 +54,13 @@ export function parseDcgmText(text: string, at: Date, fallbackNode: string): Gpu
       if (!uuid) continue;
       let sample = byUuid.get(uuid);
       if (!sample) {
-        sample = { uuid, node: labels.Hostname || fallbackNode, index: Number.parseInt(labels.gpu ?? '0', 10) || 0, model: labels.modelName ?? null, at };
+        sample = {
+          uuid,
+          node: labels.Hostname || fallbackNode,
+          index: Number.parseInt(labels.gpu ?? '0', 10) || 0,
+          model: labels.modelName ?? null,
+          at,
+        };
         byUuid.set(uuid, sample);
       }
       const v = dcgmValue(m.value, field.kind);

@@ -43,20 +43,46 @@ export async function startGpuDiagnostic(ctx: Ctx, input: StartDiagnosticInput):
   const p: FieldProblem[] = [];
   const gpu = input.gpu?.trim() || null;
   const node = input.node?.trim() || null;
-  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3) p.push({ loc: ['input', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
-  if ((gpu == null) === (node == null)) p.push({ loc: ['input', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
+  if (!Number.isInteger(input.level) || input.level < 1 || input.level > 3)
+    p.push({ loc: ['input', 'level'], msg: 'must be 1, 2 or 3 (as dcgmi diag -r)' });
+  if ((gpu == null) === (node == null))
+    p.push({ loc: ['input', gpu == null ? 'gpu' : 'node'], msg: 'give exactly one of gpu (id or UUID) and node' });
   if (p.length) throw new ValidationFailed(p);
   let gpus: Array<Pick<Gpu, 'id'>>;
   if (gpu) {
-    gpus = await ctx.db.gpu.findMany({ where: gpu.startsWith('GPU-') ? { uuid: gpu } : { id: gpu }, select: { id: true } });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` }]);
+    gpus = await ctx.db.gpu.findMany({
+      where: gpu.startsWith('GPU-') ? { uuid: gpu } : { id: gpu },
+      select: { id: true },
+    });
+    if (!gpus.length)
+      throw new ValidationFailed([
+        { loc: ['input', 'gpu'], msg: `no GPU ${gpu} in this tenant (give a GPU id or UUID from gpu/summary)` },
+      ]);
   } else {
-    gpus = await ctx.db.gpu.findMany({ where: { node: node! }, select: { id: true }, orderBy: { index: 'asc' }, take: DIAGNOSTIC_LIMITS.maxGpus + 1 });
-    if (!gpus.length) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
-    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus) throw new ValidationFailed([{ loc: ['input', 'node'], msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one` }]);
+    gpus = await ctx.db.gpu.findMany({
+      where: { node: node! },
+      select: { id: true },
+      orderBy: { index: 'asc' },
+      take: DIAGNOSTIC_LIMITS.maxGpus + 1,
+    });
+    if (!gpus.length)
+      throw new ValidationFailed([{ loc: ['input', 'node'], msg: `no GPU reported from node ${node} in this tenant` }]);
+    if (gpus.length > DIAGNOSTIC_LIMITS.maxGpus)
+      throw new ValidationFailed([
+        {
+          loc: ['input', 'node'],
+          msg: `node ${node} has more than ${DIAGNOSTIC_LIMITS.maxGpus} GPUs; diagnose them one by one`,
+        },
+      ]);
   }
   const d = await ctx.db.gpuDiagnostic.create({
-    data: { gpuIds: gpus.map((g) => g.id), targetGpu: gpu, targetNode: node, level: input.level, requestedBy: ctx.principal?.userId ?? null } as Prisma.GpuDiagnosticUncheckedCreateInput,
+    data: {
+      gpuIds: gpus.map((g) => g.id),
+      targetGpu: gpu,
+      targetNode: node,
+      level: input.level,
+      requestedBy: ctx.principal?.userId ?? null,
+    } as Prisma.GpuDiagnosticUncheckedCreateInput,
   });
   await queueGpuDiagnostic(ctx.rt, d.id);
   return d;
@@ -69,7 +95,11 @@ export async function queueGpuDiagnostic(rt: Runtime, diagnosticId: string): Pro
 
 /** Re-queues requests still `queued` a minute after they were accepted (an enqueue lost after commit). */
 export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = rt.clock.now()): Promise<number> {
-  const stale = await rt.prisma.gpuDiagnostic.findMany({ where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - 60_000) } }, select: { id: true }, take: 500 });
+  const stale = await rt.prisma.gpuDiagnostic.findMany({
+    where: { status: 'queued', createdAt: { lt: new Date(now.getTime() - 60_000) } },
+    select: { id: true },
+    take: 500,
+  });
   for (const d of stale) await queueGpuDiagnostic(rt, d.id);
   return stale.length;
 }
@@ -77,13 +107,17 @@ export async function redriveQueuedGpuDiagnostics(rt: Runtime, now = rt.clock.no
 /** The tenant's diagnostics requests, newest first. */
 export async function listGpuDiagnostics(ctx: Ctx, opts: { limit?: number | null } = {}): Promise<GpuDiagnostic[]> {
   const limit = opts.limit ?? 50;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 200) throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 200)
+    throw new ValidationFailed([{ loc: ['limit'], msg: 'must be an integer from 1 to 200' }]);
   return ctx.db.gpuDiagnostic.findMany({ orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], take: limit });
 }
 
 // ------------------------------------------------------------------ the checks (pure)
 
-type SampleValues = Pick<GpuSample, 'at' | 'utilization' | 'memUsedMib' | 'memTotalMib' | 'temperatureC' | 'powerW' | 'powerLimitW' | 'xid' | 'eccDbe'>;
+type SampleValues = Pick<
+  GpuSample,
+  'at' | 'utilization' | 'memUsedMib' | 'memTotalMib' | 'temperatureC' | 'powerW' | 'powerLimitW' | 'xid' | 'eccDbe'
+>;
 
 export interface GpuEvidence {
   gpu: Pick<Gpu, 'uuid' | 'node' | 'index' | 'lastXid' | 'lastXidAt'>;
@@ -106,52 +140,81 @@ export function evaluateGpuChecks(e: GpuEvidence, level: number, limits: HealthL
   if (!s) add('telemetry_recent', 'fail', 'no telemetry sample stored for this GPU');
   else {
     const age = now.getTime() - s.at.getTime();
-    if (age > missingAfterMs) add('telemetry_recent', 'fail', `latest sample is ${Math.round(age / 1000)} s old (expected every ${limits.intervalMs / 1000} s)`);
+    if (age > missingAfterMs)
+      add(
+        'telemetry_recent',
+        'fail',
+        `latest sample is ${Math.round(age / 1000)} s old (expected every ${limits.intervalMs / 1000} s)`,
+      );
     else add('telemetry_recent', 'pass', `latest sample ${Math.max(0, Math.round(age / 1000))} s ago`);
   }
 
   const since = now.getTime() - DIAGNOSTIC_LIMITS.xidWindowMs;
   const codes = new Set<number>();
   for (const r of e.recent) if (r.xid != null && r.xid !== 0 && r.at.getTime() >= since) codes.add(r.xid);
-  if (e.gpu.lastXid != null && e.gpu.lastXid !== 0 && e.gpu.lastXidAt && e.gpu.lastXidAt.getTime() >= since) codes.add(e.gpu.lastXid);
-  if (codes.size === 0) add('xid_last_hour', s ? 'pass' : 'skip', s ? 'no XID error in the last hour' : 'no telemetry to check');
+  if (e.gpu.lastXid != null && e.gpu.lastXid !== 0 && e.gpu.lastXidAt && e.gpu.lastXidAt.getTime() >= since)
+    codes.add(e.gpu.lastXid);
+  if (codes.size === 0)
+    add('xid_last_hour', s ? 'pass' : 'skip', s ? 'no XID error in the last hour' : 'no telemetry to check');
   else {
     const xids = [...codes].sort((a, b) => a - b).map(describeXid);
     const status: CheckStatus = xids.some((x) => x.severity !== 'info') ? 'fail' : 'warn';
-    add('xid_last_hour', status, xids.map((x) => `XID ${x.code} (${x.severity}): ${x.meaning}. ${x.action}`).join(' | '));
+    add(
+      'xid_last_hour',
+      status,
+      xids.map((x) => `XID ${x.code} (${x.severity}): ${x.meaning}. ${x.action}`).join(' | '),
+    );
   }
 
   if (s?.eccDbe == null) add('ecc_double_bit', 'skip', 'ECC double-bit counter not reported (ECC off or unsupported)');
-  else if (s.eccDbe > 0) add('ecc_double_bit', 'fail', `${s.eccDbe} uncorrected (double-bit) ECC error(s) since the driver loaded; drain the node and reset the GPU`);
+  else if (s.eccDbe > 0)
+    add(
+      'ecc_double_bit',
+      'fail',
+      `${s.eccDbe} uncorrected (double-bit) ECC error(s) since the driver loaded; drain the node and reset the GPU`,
+    );
   else add('ecc_double_bit', 'pass', 'no uncorrected ECC errors');
 
   if (level >= 2) {
     if (s?.temperatureC == null) add('temperature', 'skip', 'temperature not reported');
-    else if (s.temperatureC >= limits.temperatureCriticalC) add('temperature', 'fail', `${s.temperatureC} °C ≥ critical limit ${limits.temperatureCriticalC} °C`);
-    else if (s.temperatureC >= limits.temperatureWarnC) add('temperature', 'warn', `${s.temperatureC} °C ≥ warning limit ${limits.temperatureWarnC} °C`);
+    else if (s.temperatureC >= limits.temperatureCriticalC)
+      add('temperature', 'fail', `${s.temperatureC} °C ≥ critical limit ${limits.temperatureCriticalC} °C`);
+    else if (s.temperatureC >= limits.temperatureWarnC)
+      add('temperature', 'warn', `${s.temperatureC} °C ≥ warning limit ${limits.temperatureWarnC} °C`);
     else add('temperature', 'pass', `${s.temperatureC} °C (warning at ${limits.temperatureWarnC} °C)`);
 
     if (s?.powerW == null) add('power', 'skip', 'power draw not reported');
-    else if (s.powerLimitW == null || s.powerLimitW <= 0) add('power', 'skip', `${s.powerW} W drawn; no power limit reported to compare with`);
+    else if (s.powerLimitW == null || s.powerLimitW <= 0)
+      add('power', 'skip', `${s.powerW} W drawn; no power limit reported to compare with`);
     else if (s.powerW > s.powerLimitW * 1.05) add('power', 'fail', `${s.powerW} W over the ${s.powerLimitW} W limit`);
-    else if (s.powerW >= s.powerLimitW * 0.98) add('power', 'warn', `${s.powerW} W at the ${s.powerLimitW} W limit (power throttling)`);
+    else if (s.powerW >= s.powerLimitW * 0.98)
+      add('power', 'warn', `${s.powerW} W at the ${s.powerLimitW} W limit (power throttling)`);
     else add('power', 'pass', `${s.powerW} W of ${s.powerLimitW} W`);
 
     if (s?.memUsedMib == null || s.memTotalMib == null) add('memory', 'skip', 'frame buffer usage not reported');
-    else if (s.memUsedMib < 0 || s.memTotalMib <= 0 || s.memUsedMib > s.memTotalMib) add('memory', 'fail', `inconsistent frame buffer reading: ${s.memUsedMib} MiB used of ${s.memTotalMib} MiB`);
-    else if (s.memUsedMib / s.memTotalMib >= 0.98) add('memory', 'warn', `${s.memUsedMib} of ${s.memTotalMib} MiB used (≥ 98 %)`);
+    else if (s.memUsedMib < 0 || s.memTotalMib <= 0 || s.memUsedMib > s.memTotalMib)
+      add('memory', 'fail', `inconsistent frame buffer reading: ${s.memUsedMib} MiB used of ${s.memTotalMib} MiB`);
+    else if (s.memUsedMib / s.memTotalMib >= 0.98)
+      add('memory', 'warn', `${s.memUsedMib} of ${s.memTotalMib} MiB used (≥ 98 %)`);
     else add('memory', 'pass', `${s.memUsedMib} of ${s.memTotalMib} MiB used`);
   }
 
   if (level >= 3) {
     if (s?.utilization == null) add('utilization', 'skip', 'utilization not reported');
-    else if (s.utilization < 0 || s.utilization > 100) add('utilization', 'fail', `impossible utilization reading ${s.utilization} %`);
+    else if (s.utilization < 0 || s.utilization > 100)
+      add('utilization', 'fail', `impossible utilization reading ${s.utilization} %`);
     else add('utilization', 'pass', `${s.utilization} %`);
 
     const t = e.maxTemperature24h;
     if (t == null) add('thermal_history_24h', 'skip', 'no 1-minute rollups in the last 24 h');
-    else if (t >= limits.temperatureCriticalC) add('thermal_history_24h', 'fail', `peaked at ${t} °C in the last 24 h (critical ${limits.temperatureCriticalC} °C)`);
-    else if (t >= limits.temperatureWarnC) add('thermal_history_24h', 'warn', `peaked at ${t} °C in the last 24 h (warning ${limits.temperatureWarnC} °C)`);
+    else if (t >= limits.temperatureCriticalC)
+      add(
+        'thermal_history_24h',
+        'fail',
+        `peaked at ${t} °C in the last 24 h (critical ${limits.temperatureCriticalC} °C)`,
+      );
+    else if (t >= limits.temperatureWarnC)
+      add('thermal_history_24h', 'warn', `peaked at ${t} °C in the last 24 h (warning ${limits.temperatureWarnC} °C)`);
     else add('thermal_history_24h', 'pass', `peak ${t} °C in the last 24 h`);
   }
   return out;
@@ -178,9 +241,21 @@ async function evidenceOf(rt: Runtime, gpu: Gpu, level: number, now: Date): Prom
   const where = { tenantId: gpu.tenantId, gpuId: gpu.id };
   const [latest, recent, history] = await Promise.all([
     rt.prisma.gpuSample.findFirst({ where, orderBy: { at: 'desc' } }),
-    rt.prisma.gpuSample.findMany({ where: { ...where, at: { gte: new Date(now.getTime() - DIAGNOSTIC_LIMITS.xidWindowMs) }, xid: { not: null } }, select: { at: true, xid: true }, orderBy: { at: 'desc' }, take: 5000 }),
+    rt.prisma.gpuSample.findMany({
+      where: { ...where, at: { gte: new Date(now.getTime() - DIAGNOSTIC_LIMITS.xidWindowMs) }, xid: { not: null } },
+      select: { at: true, xid: true },
+      orderBy: { at: 'desc' },
+      take: 5000,
+    }),
     level >= 3
-      ? rt.prisma.gpuRollup.aggregate({ where: { ...where, resolution: 60, bucket: { gte: new Date(now.getTime() - DIAGNOSTIC_LIMITS.historyWindowMs) } }, _max: { temperatureCMax: true } })
+      ? rt.prisma.gpuRollup.aggregate({
+          where: {
+            ...where,
+            resolution: 60,
+            bucket: { gte: new Date(now.getTime() - DIAGNOSTIC_LIMITS.historyWindowMs) },
+          },
+          _max: { temperatureCMax: true },
+        })
       : Promise.resolve(null),
   ]);
   return { gpu, latest, recent, maxTemperature24h: history?._max.temperatureCMax ?? null };
@@ -191,22 +266,41 @@ async function evidenceOf(rt: Runtime, gpu: Gpu, level: number, now: Date): Prom
  * the checks and the overall result. A GPU deleted since the request is reported as a failed check.
  */
 export async function executeGpuDiagnostic(rt: Runtime, diagnosticId: string): Promise<DiagnosticResult | 'skipped'> {
-  const claimed = await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'running', startedAt: rt.clock.now() } });
+  const claimed = await rt.prisma.gpuDiagnostic.updateMany({
+    where: { id: diagnosticId, status: { in: ['queued', 'running'] } },
+    data: { status: 'running', startedAt: rt.clock.now() },
+  });
   if (claimed.count === 0) return 'skipped';
   const d = await rt.prisma.gpuDiagnostic.findUniqueOrThrow({ where: { id: diagnosticId } });
   const now = rt.clock.now();
   const limits = healthLimits({ rt });
-  const gpus = await rt.prisma.gpu.findMany({ where: { tenantId: d.tenantId, id: { in: d.gpuIds } }, orderBy: [{ node: 'asc' }, { index: 'asc' }] });
+  const gpus = await rt.prisma.gpu.findMany({
+    where: { tenantId: d.tenantId, id: { in: d.gpuIds } },
+    orderBy: [{ node: 'asc' }, { index: 'asc' }],
+  });
   const checks: DiagnosticCheck[] = [];
-  for (const id of d.gpuIds.filter((x) => !gpus.some((g) => g.id === x))) checks.push({ name: 'gpu_present', gpu_uuid: null, status: 'fail', detail: `GPU ${id} no longer exists` });
-  for (const gpu of gpus) checks.push(...evaluateGpuChecks(await evidenceOf(rt, gpu, d.level, now), d.level, limits, now));
+  for (const id of d.gpuIds.filter((x) => !gpus.some((g) => g.id === x)))
+    checks.push({ name: 'gpu_present', gpu_uuid: null, status: 'fail', detail: `GPU ${id} no longer exists` });
+  for (const gpu of gpus)
+    checks.push(...evaluateGpuChecks(await evidenceOf(rt, gpu, d.level, now), d.level, limits, now));
   checks.push(...hostChecks(d.level));
   const result = overallResult(checks);
-  await rt.prisma.gpuDiagnostic.update({ where: { id: d.id }, data: { status: 'completed', result, checks: checks as unknown as Prisma.InputJsonValue, finishedAt: rt.clock.now() } });
+  await rt.prisma.gpuDiagnostic.update({
+    where: { id: d.id },
+    data: {
+      status: 'completed',
+      result,
+      checks: checks as unknown as Prisma.InputJsonValue,
+      finishedAt: rt.clock.now(),
+    },
+  });
   return result;
 }
 
 /** Marks a request whose job failed for good (the error kept for the reader). */
 export async function failGpuDiagnostic(rt: Runtime, diagnosticId: string, error: string): Promise<void> {
-  await rt.prisma.gpuDiagnostic.updateMany({ where: { id: diagnosticId, status: { in: ['queued', 'running'] } }, data: { status: 'failed', error: error.slice(0, 1000), finishedAt: rt.clock.now() } });
+  await rt.prisma.gpuDiagnostic.updateMany({
+    where: { id: diagnosticId, status: { in: ['queued', 'running'] } },
+    data: { status: 'failed', error: error.slice(0, 1000), finishedAt: rt.clock.now() },
+  });
 }

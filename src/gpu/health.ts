@@ -39,11 +39,20 @@ export function worst(a: GpuHealth, b: GpuHealth): GpuHealth {
   return RANK[b] > RANK[a] ? b : a;
 }
 
-export function gpuHealth(input: HealthInput, now: Date, limits: HealthLimits = DEFAULT_HEALTH_LIMITS): { status: GpuHealth; reasons: string[] } {
+export function gpuHealth(
+  input: HealthInput,
+  now: Date,
+  limits: HealthLimits = DEFAULT_HEALTH_LIMITS,
+): { status: GpuHealth; reasons: string[] } {
   const missingAfter = limits.intervalMs * limits.missingAfterIntervals;
   if (!input.lastSeenAt || !input.latest) return { status: 'unknown', reasons: ['no telemetry yet'] };
   if (now.getTime() - input.lastSeenAt.getTime() > missingAfter) {
-    return { status: 'missing', reasons: [`no sample for ${Math.round((now.getTime() - input.lastSeenAt.getTime()) / 1000)} s (expected every ${limits.intervalMs / 1000} s)`] };
+    return {
+      status: 'missing',
+      reasons: [
+        `no sample for ${Math.round((now.getTime() - input.lastSeenAt.getTime()) / 1000)} s (expected every ${limits.intervalMs / 1000} s)`,
+      ],
+    };
   }
   let status: GpuHealth = 'healthy';
   const reasons: string[] = [];

@@ -10,12 +10,18 @@ import { publishGpuHealth } from './telemetry.js';
 export async function markMissingGpus(rt: Runtime, now = rt.clock.now()): Promise<number> {
   const c = rt.config.gpu;
   const cutoff = new Date(now.getTime() - c.sampleIntervalMs * c.missingAfterIntervals);
-  const stale = await rt.prisma.gpu.findMany({ where: { lastSeenAt: { lt: cutoff }, health: { not: 'missing' } }, take: 1000 });
+  const stale = await rt.prisma.gpu.findMany({
+    where: { lastSeenAt: { lt: cutoff }, health: { not: 'missing' } },
+    take: 1000,
+  });
   const events: Event[] = [];
   for (const g of stale) {
     const reasons = [`no sample since ${g.lastSeenAt.toISOString()} (expected every ${c.sampleIntervalMs / 1000} s)`];
     const [updated, event] = await rt.prisma.$transaction(async (tx) => {
-      const claimed = await tx.gpu.updateMany({ where: { id: g.id, health: { not: 'missing' }, lastSeenAt: { lt: cutoff } }, data: { health: 'missing', healthReasons: reasons } });
+      const claimed = await tx.gpu.updateMany({
+        where: { id: g.id, health: { not: 'missing' }, lastSeenAt: { lt: cutoff } },
+        data: { health: 'missing', healthReasons: reasons },
+      });
       if (claimed.count === 0) return [null, null] as const; // reported meanwhile, or another worker got it
       const e = await tx.event.create({
         data: {

@@ -28,7 +28,8 @@ export function nvidiaSmiArgs(): string[] {
 function numberOrNull(raw: string | undefined): number | null {
   if (raw === undefined) return null;
   const t = raw.trim();
-  if (t === '' || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions|GPU is lost)\]?$/i.test(t)) return null;
+  if (t === '' || /^\[?(N\/A|Not Supported|Unknown Error|Insufficient Permissions|GPU is lost)\]?$/i.test(t))
+    return null;
   return finiteOrNull(Number(t));
 }
 

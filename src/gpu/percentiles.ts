@@ -21,14 +21,20 @@ export function quantileSorted(sorted: readonly number[], q: number): number | n
   return sorted[lo]! + (sorted[hi]! - sorted[lo]!) * (pos - lo);
 }
 
-const round = (v: number | null, digits = 3): number | null => (v == null ? null : Math.round(v * 10 ** digits) / 10 ** digits);
+const round = (v: number | null, digits = 3): number | null =>
+  v == null ? null : Math.round(v * 10 ** digits) / 10 ** digits;
 
 /** p50/p90/p99/avg of the finite values (each rounded to microseconds when values are ms); nulls for none. */
 export function summarize(values: readonly number[]): Stat {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
   if (sorted.length === 0) return { p50: null, p90: null, p99: null, avg: null };
   const avg = sorted.reduce((s, v) => s + v, 0) / sorted.length;
-  return { p50: round(quantileSorted(sorted, 0.5)), p90: round(quantileSorted(sorted, 0.9)), p99: round(quantileSorted(sorted, 0.99)), avg: round(avg) };
+  return {
+    p50: round(quantileSorted(sorted, 0.5)),
+    p90: round(quantileSorted(sorted, 0.9)),
+    p99: round(quantileSorted(sorted, 0.99)),
+    avg: round(avg),
+  };
 }
 
 /**

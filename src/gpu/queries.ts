@@ -31,10 +31,22 @@ export const TIMESERIES_LIMITS = { maxSinceHours: 24 * 90, defaultSinceHours: 24
 export async function listGpus(ctx: Ctx, filter: { node?: string | null } = {}): Promise<GpuView[]> {
   const limits = healthLimits(ctx);
   const now = ctx.rt.clock.now();
-  const gpus = await ctx.db.gpu.findMany({ where: filter.node ? { node: filter.node } : {}, orderBy: [{ node: 'asc' }, { index: 'asc' }], take: 10_000 });
+  const gpus = await ctx.db.gpu.findMany({
+    where: filter.node ? { node: filter.node } : {},
+    orderBy: [{ node: 'asc' }, { index: 'asc' }],
+    take: 10_000,
+  });
   return gpus.map((g) => {
     const latestValues = (g.latest ?? {}) as Partial<Record<GpuMetric, number | null>>;
-    return { ...g, latestValues, verdict: gpuHealth({ latest: latestValues, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt }, now, limits) };
+    return {
+      ...g,
+      latestValues,
+      verdict: gpuHealth(
+        { latest: latestValues, lastSeenAt: g.lastSeenAt, lastXid: g.lastXid, lastXidAt: g.lastXidAt },
+        now,
+        limits,
+      ),
+    };
   });
 }
 
@@ -57,7 +69,15 @@ export function fleetTotals(gpus: GpuView[]): FleetTotals {
     memTotalMib += l.memTotalMib ?? 0;
     powerW += l.powerW ?? 0;
   }
-  return { gpus: gpus.length, nodes: new Set(gpus.map((g) => g.node)).size, byHealth, avgUtilization: utilCount ? util / utilCount : null, memUsedMib, memTotalMib, powerW };
+  return {
+    gpus: gpus.length,
+    nodes: new Set(gpus.map((g) => g.node)).size,
+    byHealth,
+    avgUtilization: utilCount ? util / utilCount : null,
+    memUsedMib,
+    memTotalMib,
+    powerW,
+  };
 }
 
 export async function gpuByIdOrUuid(ctx: Ctx, idOrUuid: string): Promise<Gpu> {
@@ -85,14 +105,27 @@ export interface Timeseries {
  * Points of one metric per GPU: at most ~1,000 per series, from raw samples (steps under a minute,
  * within raw retention), the 1-minute rollup, or the 1-hour rollup.
  */
-export async function gpuTimeseries(ctx: Ctx, input: TimeseriesInput, field = (f: string) => ['input', f]): Promise<Timeseries> {
+export async function gpuTimeseries(
+  ctx: Ctx,
+  input: TimeseriesInput,
+  field = (f: string) => ['input', f],
+): Promise<Timeseries> {
   if (!GPU_METRICS.includes(input.metric)) throw invalid(field('metric'), `must be one of ${GPU_METRICS.join(', ')}`);
   const sinceHours = input.sinceHours ?? TIMESERIES_LIMITS.defaultSinceHours;
-  if (!(sinceHours > 0 && sinceHours <= TIMESERIES_LIMITS.maxSinceHours)) throw invalid(field('sinceHours'), `must be more than 0 and at most ${TIMESERIES_LIMITS.maxSinceHours}`);
-  if (input.stepSeconds != null && !(Number.isInteger(input.stepSeconds) && input.stepSeconds >= 1 && input.stepSeconds <= 86400)) throw invalid(field('stepSeconds'), 'must be an integer from 1 to 86400');
+  if (!(sinceHours > 0 && sinceHours <= TIMESERIES_LIMITS.maxSinceHours))
+    throw invalid(field('sinceHours'), `must be more than 0 and at most ${TIMESERIES_LIMITS.maxSinceHours}`);
+  if (
+    input.stepSeconds != null &&
+    !(Number.isInteger(input.stepSeconds) && input.stepSeconds >= 1 && input.stepSeconds <= 86400)
+  )
+    throw invalid(field('stepSeconds'), 'must be an integer from 1 to 86400');
   const c = ctx.rt.config.gpu;
   const spanSeconds = sinceHours * 3600;
-  let step = Math.max(input.stepSeconds ?? 0, Math.ceil(spanSeconds / TIMESERIES_LIMITS.maxPoints), Math.ceil(c.sampleIntervalMs / 1000));
+  let step = Math.max(
+    input.stepSeconds ?? 0,
+    Math.ceil(spanSeconds / TIMESERIES_LIMITS.maxPoints),
+    Math.ceil(c.sampleIntervalMs / 1000),
+  );
   let resolution: Timeseries['resolution'] = 'raw';
   if (step >= 3600 || sinceHours > c.minuteRollupRetentionDays * 24) {
     resolution = '1h';
@@ -104,7 +137,12 @@ export async function gpuTimeseries(ctx: Ctx, input: TimeseriesInput, field = (f
   const where: Record<string, unknown> = {};
   if (input.gpu) where[input.gpu.startsWith('GPU-') ? 'uuid' : 'id'] = input.gpu;
   if (input.node) where.node = input.node;
-  const gpus = await ctx.db.gpu.findMany({ where, orderBy: [{ node: 'asc' }, { index: 'asc' }], take: 200, select: { id: true, uuid: true, node: true, index: true } });
+  const gpus = await ctx.db.gpu.findMany({
+    where,
+    orderBy: [{ node: 'asc' }, { index: 'asc' }],
+    take: 200,
+    select: { id: true, uuid: true, node: true, index: true },
+  });
   if (input.gpu && gpus.length === 0) throw new NotFound('GPU');
   if (gpus.length === 0) return { metric: input.metric, stepSeconds: step, resolution, series: [] };
   const since = new Date(ctx.rt.clock.now().getTime() - spanSeconds * 1000);
@@ -125,18 +163,33 @@ export async function gpuTimeseries(ctx: Ctx, input: TimeseriesInput, field = (f
   );
   const byGpu = new Map<string, Array<{ t: Date; v: number | null }>>();
   for (const r of rows) byGpu.set(r.gpuId, [...(byGpu.get(r.gpuId) ?? []), { t: r.t, v: r.v }]);
-  return { metric: input.metric, stepSeconds: step, resolution, series: gpus.map((g) => ({ gpu: g, points: byGpu.get(g.id) ?? [] })) };
+  return {
+    metric: input.metric,
+    stepSeconds: step,
+    resolution,
+    series: gpus.map((g) => ({ gpu: g, points: byGpu.get(g.id) ?? [] })),
+  };
 }
 
 /** The bounds of `gpuEvents`, the same as the REST contract's (GET /ai-factory/gpu/events). */
-export const GPU_EVENT_LIMITS = { maxSinceHours: 336, defaultSinceHours: 24, maxLimit: 500, defaultLimit: 100 } as const;
+export const GPU_EVENT_LIMITS = {
+  maxSinceHours: 336,
+  defaultSinceHours: 24,
+  maxLimit: 500,
+  defaultLimit: 100,
+} as const;
 
 /** Hardware events: the `gpu.*` entries of the timeline, newest first. */
-export async function gpuEvents(ctx: Ctx, input: { sinceHours?: number | null; type?: string | null; node?: string | null; limit?: number | null }): Promise<Event[]> {
+export async function gpuEvents(
+  ctx: Ctx,
+  input: { sinceHours?: number | null; type?: string | null; node?: string | null; limit?: number | null },
+): Promise<Event[]> {
   const sinceHours = input.sinceHours ?? GPU_EVENT_LIMITS.defaultSinceHours;
   const limit = input.limit ?? GPU_EVENT_LIMITS.defaultLimit;
-  if (!(sinceHours > 0 && sinceHours <= GPU_EVENT_LIMITS.maxSinceHours)) throw invalid(['sinceHours'], `must be more than 0 and at most ${GPU_EVENT_LIMITS.maxSinceHours}`);
-  if (!(Number.isInteger(limit) && limit >= 1 && limit <= GPU_EVENT_LIMITS.maxLimit)) throw invalid(['limit'], `must be an integer from 1 to ${GPU_EVENT_LIMITS.maxLimit}`);
+  if (!(sinceHours > 0 && sinceHours <= GPU_EVENT_LIMITS.maxSinceHours))
+    throw invalid(['sinceHours'], `must be more than 0 and at most ${GPU_EVENT_LIMITS.maxSinceHours}`);
+  if (!(Number.isInteger(limit) && limit >= 1 && limit <= GPU_EVENT_LIMITS.maxLimit))
+    throw invalid(['limit'], `must be an integer from 1 to ${GPU_EVENT_LIMITS.maxLimit}`);
   return ctx.db.event.findMany({
     where: {
       module: 'gpu',
@@ -163,7 +216,9 @@ export const IDLE_UTILIZATION = 5;
 export async function gpuOverview(ctx: Ctx): Promise<Overview> {
   const gpus = await listGpus(ctx);
   const fleet = fleetTotals(gpus);
-  const idleGpus = gpus.filter((g) => g.verdict.status !== 'missing' && (g.latestValues.utilization ?? 0) < IDLE_UTILIZATION).length;
+  const idleGpus = gpus.filter(
+    (g) => g.verdict.status !== 'missing' && (g.latestValues.utilization ?? 0) < IDLE_UTILIZATION,
+  ).length;
   const startOfDay = ctx.rt.clock.now();
   startOfDay.setUTCHours(0, 0, 0, 0);
   // The energy counter rises monotonically per GPU: today's energy is its rise since midnight (UTC).
@@ -174,7 +229,9 @@ export async function gpuOverview(ctx: Ctx): Promise<Overview> {
     ctx.principal!.tenantId,
     startOfDay,
   );
-  const openGpuAlerts = await ctx.db.alert.count({ where: { status: { in: ['open', 'acknowledged'] }, source: { startsWith: 'gpu/' } } });
+  const openGpuAlerts = await ctx.db.alert.count({
+    where: { status: { in: ['open', 'acknowledged'] }, source: { startsWith: 'gpu/' } },
+  });
   const recentEvents = await gpuEvents(ctx, { sinceHours: 24, limit: 10 });
   return { fleet, idleGpus, energyTodayKwh: (energy?.joules ?? 0) / 3.6e6, openGpuAlerts, recentEvents };
 }

@@ -36,7 +36,8 @@ function fromSamples(gpuIds: boolean): string {
 
 /** Hour buckets from minute buckets ($1 = 3600, $2 from, $3 to, $4 GPU ids): weighted averages, maxima of maxima. */
 function fromMinutes(gpuIds: boolean): string {
-  const weighted = (m: string) => `sum(${q(m)} * "samples") / nullif(sum(CASE WHEN ${q(m)} IS NOT NULL THEN "samples" END), 0)`;
+  const weighted = (m: string) =>
+    `sum(${q(m)} * "samples") / nullif(sum(CASE WHEN ${q(m)} IS NOT NULL THEN "samples" END), 0)`;
   const selects = GPU_METRICS.flatMap((m) => (MAXED.has(m) ? [weighted(m), `max(${q(`${m}Max`)})`] : [weighted(m)]));
   return `
     INSERT INTO "GpuRollup" ("gpuId", "tenantId", "resolution", "bucket", "samples", ${COLS.map(q).join(', ')})
@@ -59,7 +60,13 @@ export function rollupSql(resolution: RollupResolution, gpuIds = false): string 
  * Recomputes the buckets of `resolution` that overlap [from, to), for every GPU (or the given ones):
  * minutes from raw samples, hours from the minute buckets (so roll the minutes of a range up first).
  */
-export async function rollUp(rt: Pick<Runtime, 'prisma'> | { prisma: Db }, resolution: RollupResolution, from: Date, to: Date, gpuIds?: string[]): Promise<number> {
+export async function rollUp(
+  rt: Pick<Runtime, 'prisma'> | { prisma: Db },
+  resolution: RollupResolution,
+  from: Date,
+  to: Date,
+  gpuIds?: string[],
+): Promise<number> {
   const sql = rollupSql(resolution, !!gpuIds);
   const params: unknown[] = [resolution, from, to];
   if (gpuIds) params.push(gpuIds);
@@ -79,7 +86,10 @@ type Reader = Db & Pick<PrismaClient, '$queryRawUnsafe'>;
  * hour buckets those minutes belong to from their minutes. The newest minute bucket is found on the
  * bucket index of the last partitions, so a run reads only the rows of its range.
  */
-export async function rollUpRecent(rt: { prisma: Reader }, now: Date): Promise<{ from: Date; minute: number; hour: number }> {
+export async function rollUpRecent(
+  rt: { prisma: Reader },
+  now: Date,
+): Promise<{ from: Date; minute: number; hour: number }> {
   const [row] = await rt.prisma.$queryRawUnsafe<Array<{ last: Date | null }>>(
     `SELECT max("bucket") AS last FROM "GpuRollup" WHERE "resolution" = 60 AND "bucket" >= $1::timestamp AND "bucket" <= $2::timestamp`,
     new Date(now.getTime() - CATCH_UP_MS),

@@ -37,8 +37,17 @@ export function targetHost(target: string): string {
 }
 
 /** One scrape of one exporter; throws with a one-line reason (status, parse error, guard refusal). */
-export async function scrapeDcgmTarget(target: string, opts: { policy: UrlPolicy; timeoutMs: number }, at: Date): Promise<{ samples: GpuSampleInput[]; latencyMs: number }> {
-  const r = await guardedGet(target, { policy: opts.policy, timeoutMs: opts.timeoutMs, headers: { accept: 'text/plain' }, maxBytes: SCRAPE_MAX_BYTES });
+export async function scrapeDcgmTarget(
+  target: string,
+  opts: { policy: UrlPolicy; timeoutMs: number },
+  at: Date,
+): Promise<{ samples: GpuSampleInput[]; latencyMs: number }> {
+  const r = await guardedGet(target, {
+    policy: opts.policy,
+    timeoutMs: opts.timeoutMs,
+    headers: { accept: 'text/plain' },
+    maxBytes: SCRAPE_MAX_BYTES,
+  });
   if (r.status < 200 || r.status > 299) throw new Error(`HTTP ${r.status}`);
   let samples: GpuSampleInput[];
   try {
@@ -50,7 +59,11 @@ export async function scrapeDcgmTarget(target: string, opts: { policy: UrlPolicy
 }
 
 /** Scrapes every target (a few at a time); all samples carry the same scrape time. */
-export async function scrapeDcgmTargets(targets: string[], opts: { policy: UrlPolicy; timeoutMs: number }, at: Date): Promise<ScrapeResult> {
+export async function scrapeDcgmTargets(
+  targets: string[],
+  opts: { policy: UrlPolicy; timeoutMs: number },
+  at: Date,
+): Promise<ScrapeResult> {
   const results: TargetResult[] = new Array(targets.length);
   const samples: GpuSampleInput[][] = new Array(targets.length);
   let next = 0;

@@ -33,14 +33,31 @@ interface GpuState {
 type NewTimelineEvent = Omit<Prisma.EventCreateManyInput, 'tenantId'>;
 
 /** What a push reads of each GPU (not its `latest` and `healthReasons` documents, which it rewrites). */
-const GPU_STATE = { id: true, tenantId: true, uuid: true, model: true, health: true, lastSampleAt: true, lastXid: true, lastXidAt: true, lastEccDbe: true, hot: true } as const;
+const GPU_STATE = {
+  id: true,
+  tenantId: true,
+  uuid: true,
+  model: true,
+  health: true,
+  lastSampleAt: true,
+  lastXid: true,
+  lastXidAt: true,
+  lastEccDbe: true,
+  hot: true,
+} as const;
 type GpuRow = Prisma.GpuGetPayload<{ select: typeof GPU_STATE }>;
 type UpdatedGpu = GpuRow & Pick<Gpu, 'node' | 'index' | 'source' | 'latest' | 'lastSeenAt' | 'healthReasons'>;
 
 /** The health limits in force (from the configuration). */
 export function healthLimits(ctx: Pick<Ctx, 'rt'>): HealthLimits {
   const c = ctx.rt.config.gpu;
-  return { temperatureWarnC: c.temperatureWarnC, temperatureCriticalC: c.temperatureCriticalC, intervalMs: c.sampleIntervalMs, missingAfterIntervals: c.missingAfterIntervals, xidWindowMs: 3600_000 };
+  return {
+    temperatureWarnC: c.temperatureWarnC,
+    temperatureCriticalC: c.temperatureCriticalC,
+    intervalMs: c.sampleIntervalMs,
+    missingAfterIntervals: c.missingAfterIntervals,
+    xidWindowMs: 3600_000,
+  };
 }
 
 function labelsOf(s: GpuSampleInput): Record<string, string> {
@@ -48,14 +65,31 @@ function labelsOf(s: GpuSampleInput): Record<string, string> {
 }
 
 /** The hardware events between the GPU's remembered state and one new sample (state is advanced). */
-export function deriveGpuEvents(state: GpuState, s: GpuSampleInput, limits: HealthLimits, source: GpuSource): NewTimelineEvent[] {
+export function deriveGpuEvents(
+  state: GpuState,
+  s: GpuSampleInput,
+  limits: HealthLimits,
+  source: GpuSource,
+): NewTimelineEvent[] {
   const out: NewTimelineEvent[] = [];
-  const base = { module: 'gpu', source: `gpu/${s.node}`, labels: labelsOf(s), receivedVia: 'system' as const, receivedAt: s.at };
+  const base = {
+    module: 'gpu',
+    source: `gpu/${s.node}`,
+    labels: labelsOf(s),
+    receivedVia: 'system' as const,
+    receivedAt: s.at,
+  };
   const where = `GPU ${s.index} on ${s.node}`;
   if (s.xid != null && s.xid !== state.lastXid) {
     if (s.xid !== 0) {
       const x = describeXid(s.xid);
-      out.push({ ...base, type: 'gpu.xid', severity: x.severity, summary: `XID ${x.code} on ${where}: ${x.meaning}`, payload: { xid: x.code, meaning: x.meaning, action: x.action, uuid: s.uuid, source } });
+      out.push({
+        ...base,
+        type: 'gpu.xid',
+        severity: x.severity,
+        summary: `XID ${x.code} on ${where}: ${x.meaning}`,
+        payload: { xid: x.code, meaning: x.meaning, action: x.action, uuid: s.uuid, source },
+      });
       state.lastXidAt = s.at;
     }
     state.lastXid = s.xid;
@@ -63,16 +97,38 @@ export function deriveGpuEvents(state: GpuState, s: GpuSampleInput, limits: Heal
   if (s.temperatureC != null) {
     if (!state.hot && s.temperatureC >= limits.temperatureWarnC) {
       const critical = s.temperatureC >= limits.temperatureCriticalC;
-      out.push({ ...base, type: 'gpu.thermal', severity: critical ? 'critical' : 'warning', summary: `${where} at ${s.temperatureC} °C`, payload: { temperature_c: s.temperatureC, limit_c: critical ? limits.temperatureCriticalC : limits.temperatureWarnC, uuid: s.uuid } });
+      out.push({
+        ...base,
+        type: 'gpu.thermal',
+        severity: critical ? 'critical' : 'warning',
+        summary: `${where} at ${s.temperatureC} °C`,
+        payload: {
+          temperature_c: s.temperatureC,
+          limit_c: critical ? limits.temperatureCriticalC : limits.temperatureWarnC,
+          uuid: s.uuid,
+        },
+      });
       state.hot = true;
     } else if (state.hot && s.temperatureC < limits.temperatureWarnC - 5) {
-      out.push({ ...base, type: 'gpu.thermal_recovered', severity: 'info', summary: `${where} back to ${s.temperatureC} °C`, payload: { temperature_c: s.temperatureC, uuid: s.uuid } });
+      out.push({
+        ...base,
+        type: 'gpu.thermal_recovered',
+        severity: 'info',
+        summary: `${where} back to ${s.temperatureC} °C`,
+        payload: { temperature_c: s.temperatureC, uuid: s.uuid },
+      });
       state.hot = false;
     }
   }
   if (s.eccDbe != null) {
     if (s.eccDbe > (state.lastEccDbe ?? 0)) {
-      out.push({ ...base, type: 'gpu.ecc', severity: 'critical', summary: `${where}: ${s.eccDbe - (state.lastEccDbe ?? 0)} new uncorrected ECC error(s)`, payload: { ecc_dbe_total: s.eccDbe, uuid: s.uuid } });
+      out.push({
+        ...base,
+        type: 'gpu.ecc',
+        severity: 'critical',
+        summary: `${where}: ${s.eccDbe - (state.lastEccDbe ?? 0)} new uncorrected ECC error(s)`,
+        payload: { ecc_dbe_total: s.eccDbe, uuid: s.uuid },
+      });
     }
     state.lastEccDbe = s.eccDbe;
   }
@@ -97,112 +153,137 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
   // before the transaction so a crash after commit still leaves the range to roll up (backfill-rollups.ts).
   const oldest = sorted[0]!.at;
   const to = new Date(sorted[sorted.length - 1]!.at.getTime() + 1);
-  const backfill = now.getTime() - oldest.getTime() > RECENT_MS - 60_000 ? await noteBackfill(ctx.rt, oldest, to) : null;
+  const backfill =
+    now.getTime() - oldest.getTime() > RECENT_MS - 60_000 ? await noteBackfill(ctx.rt, oldest, to) : null;
 
-  const committed = ctx.db.$transaction(async (tx) => {
-    const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } }, select: GPU_STATE });
-    const byUuid = new Map<string, GpuRow>(existing.map((g) => [g.uuid, g]));
-    const missing = uuids.filter((u) => !byUuid.has(u));
-    if (missing.length) {
-      const firstOf = new Map<string, GpuSampleInput>();
-      for (const s of sorted) if (!firstOf.has(s.uuid)) firstOf.set(s.uuid, s);
-      await tx.gpu.createMany({
-        data: missing.map((u) => {
-          const s = firstOf.get(u)!;
-          // lastSampleAt just before the first sample, so that sample moves the new GPU's state.
-          return { uuid: u, node: s.node, index: s.index, model: s.model ?? null, source, firstSeenAt: now, lastSeenAt: now, lastSampleAt: new Date(s.at.getTime() - 1) } as Prisma.GpuCreateManyInput;
-        }),
-        skipDuplicates: true,
-      });
-      for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } }, select: GPU_STATE })) byUuid.set(g.uuid, g);
-    }
-    const states = new Map<string, GpuState>(
-      [...byUuid.values()].map((g) => [g.uuid, { lastXid: g.lastXid, lastXidAt: g.lastXidAt, lastEccDbe: g.lastEccDbe, hot: g.hot }]),
-    );
-    const newEvents: NewTimelineEvent[] = [];
-    const latest = new Map<string, GpuSampleInput>();
-    for (const s of sorted) {
-      const g = byUuid.get(s.uuid)!;
-      // A sample older than what the GPU already reported is history: stored, but it moves no state.
-      if (!latest.has(s.uuid) && s.at <= g.lastSampleAt) continue;
-      newEvents.push(...deriveGpuEvents(states.get(s.uuid)!, s, limits, source));
-      latest.set(s.uuid, s);
-    }
-    // One INSERT … SELECT FROM unnest (one array per column) rather than Prisma's createMany, whose
-    // per-row parameters make a 5,000-sample push take seconds inside the transaction.
-    const tenantId = byUuid.get(sorted[0]!.uuid)!.tenantId;
-    // Each column is one array literal (src/db/array-literal.ts), not a JS array the drivers walk.
-    const stored = await tx.$executeRawUnsafe(
-      `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
+  const committed = ctx.db.$transaction(
+    async (tx) => {
+      const existing = await tx.gpu.findMany({ where: { uuid: { in: uuids } }, select: GPU_STATE });
+      const byUuid = new Map<string, GpuRow>(existing.map((g) => [g.uuid, g]));
+      const missing = uuids.filter((u) => !byUuid.has(u));
+      if (missing.length) {
+        const firstOf = new Map<string, GpuSampleInput>();
+        for (const s of sorted) if (!firstOf.has(s.uuid)) firstOf.set(s.uuid, s);
+        await tx.gpu.createMany({
+          data: missing.map((u) => {
+            const s = firstOf.get(u)!;
+            // lastSampleAt just before the first sample, so that sample moves the new GPU's state.
+            return {
+              uuid: u,
+              node: s.node,
+              index: s.index,
+              model: s.model ?? null,
+              source,
+              firstSeenAt: now,
+              lastSeenAt: now,
+              lastSampleAt: new Date(s.at.getTime() - 1),
+            } as Prisma.GpuCreateManyInput;
+          }),
+          skipDuplicates: true,
+        });
+        for (const g of await tx.gpu.findMany({ where: { uuid: { in: missing } }, select: GPU_STATE }))
+          byUuid.set(g.uuid, g);
+      }
+      const states = new Map<string, GpuState>(
+        [...byUuid.values()].map((g) => [
+          g.uuid,
+          { lastXid: g.lastXid, lastXidAt: g.lastXidAt, lastEccDbe: g.lastEccDbe, hot: g.hot },
+        ]),
+      );
+      const newEvents: NewTimelineEvent[] = [];
+      const latest = new Map<string, GpuSampleInput>();
+      for (const s of sorted) {
+        const g = byUuid.get(s.uuid)!;
+        // A sample older than what the GPU already reported is history: stored, but it moves no state.
+        if (!latest.has(s.uuid) && s.at <= g.lastSampleAt) continue;
+        newEvents.push(...deriveGpuEvents(states.get(s.uuid)!, s, limits, source));
+        latest.set(s.uuid, s);
+      }
+      // One INSERT … SELECT FROM unnest (one array per column) rather than Prisma's createMany, whose
+      // per-row parameters make a 5,000-sample push take seconds inside the transaction.
+      const tenantId = byUuid.get(sorted[0]!.uuid)!.tenantId;
+      // Each column is one array literal (src/db/array-literal.ts), not a JS array the drivers walk.
+      const stored = await tx.$executeRawUnsafe(
+        `INSERT INTO "GpuSample" ("gpuId", "tenantId", "at", ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        SELECT u.gpu, $1, u.at::timestamp, ${GPU_METRICS.map((m) => `u."${m}"`).join(', ')}
          FROM unnest($2::text[], $3::text[], ${GPU_METRICS.map((_, i) => `$${i + 4}::float8[]`).join(', ')}) AS u(gpu, at, ${GPU_METRICS.map((m) => `"${m}"`).join(', ')})
        ON CONFLICT DO NOTHING`,
-      tenantId,
-      textArray(sorted.map((s) => byUuid.get(s.uuid)!.id)),
-      textArray(sorted.map((s) => s.at.toISOString())),
-      ...GPU_METRICS.map((m) => numberArray(sorted.map((s) => s[m] ?? null))),
-    );
-    // Every GPU that reported gets its new state in one UPDATE … FROM unnest (not one UPDATE per GPU:
-    // a 5,000-sample push from 1,000 GPUs would otherwise make 1,000 round trips inside the transaction).
-    const healthChanged: UpdatedGpu[] = [];
-    const updates: UpdatedGpu[] = [];
-    for (const [uuid, s] of latest) {
-      const g = byUuid.get(uuid)!;
-      const st = states.get(uuid)!;
-      // It just reported, so it is not missing, whatever the sample's own time says.
-      const verdict = gpuHealth({ latest: metricsOf(s), lastSeenAt: now, lastXid: st.lastXid, lastXidAt: st.lastXidAt }, now, limits);
-      const updated: UpdatedGpu = {
-        ...g,
-        node: s.node,
-        index: s.index,
-        model: s.model ?? g.model,
-        source,
-        latest: metricsOf(s),
-        lastSeenAt: now,
-        lastSampleAt: s.at,
-        lastXid: st.lastXid,
-        lastXidAt: st.lastXidAt,
-        lastEccDbe: st.lastEccDbe,
-        hot: st.hot,
-        health: verdict.status,
-        healthReasons: verdict.reasons,
-      };
-      updates.push(updated);
-      if (updated.health !== g.health) healthChanged.push(updated);
-    }
-    if (updates.length) {
-      const col = <T>(f: (g: UpdatedGpu) => T) => updates.map(f);
-      const iso = (d: Date | null) => (d ? d.toISOString() : null);
-      // Timestamps travel as ISO text (UTC) into timestamp(3) columns, as Prisma stores DateTime.
-      await tx.$executeRawUnsafe(
-        `UPDATE "Gpu" AS g
+        tenantId,
+        textArray(sorted.map((s) => byUuid.get(s.uuid)!.id)),
+        textArray(sorted.map((s) => s.at.toISOString())),
+        ...GPU_METRICS.map((m) => numberArray(sorted.map((s) => s[m] ?? null))),
+      );
+      // Every GPU that reported gets its new state in one UPDATE … FROM unnest (not one UPDATE per GPU:
+      // a 5,000-sample push from 1,000 GPUs would otherwise make 1,000 round trips inside the transaction).
+      const healthChanged: UpdatedGpu[] = [];
+      const updates: UpdatedGpu[] = [];
+      for (const [uuid, s] of latest) {
+        const g = byUuid.get(uuid)!;
+        const st = states.get(uuid)!;
+        // It just reported, so it is not missing, whatever the sample's own time says.
+        const verdict = gpuHealth(
+          { latest: metricsOf(s), lastSeenAt: now, lastXid: st.lastXid, lastXidAt: st.lastXidAt },
+          now,
+          limits,
+        );
+        const updated: UpdatedGpu = {
+          ...g,
+          node: s.node,
+          index: s.index,
+          model: s.model ?? g.model,
+          source,
+          latest: metricsOf(s),
+          lastSeenAt: now,
+          lastSampleAt: s.at,
+          lastXid: st.lastXid,
+          lastXidAt: st.lastXidAt,
+          lastEccDbe: st.lastEccDbe,
+          hot: st.hot,
+          health: verdict.status,
+          healthReasons: verdict.reasons,
+        };
+        updates.push(updated);
+        if (updated.health !== g.health) healthChanged.push(updated);
+      }
+      if (updates.length) {
+        const col = <T>(f: (g: UpdatedGpu) => T) => updates.map(f);
+        const iso = (d: Date | null) => (d ? d.toISOString() : null);
+        // Timestamps travel as ISO text (UTC) into timestamp(3) columns, as Prisma stores DateTime.
+        await tx.$executeRawUnsafe(
+          `UPDATE "Gpu" AS g
             SET "node" = u.node, "index" = u.idx, "model" = u.model, "source" = $2, "latest" = u.latest::jsonb,
                 "lastSeenAt" = u.seen::timestamp, "lastSampleAt" = u.sample_at::timestamp, "lastXid" = u.xid, "lastXidAt" = u.xid_at::timestamp, "lastEccDbe" = u.ecc,
                 "hot" = u.hot, "health" = u.health::"GpuHealth", "healthReasons" = u.reasons::jsonb
            FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::float8[], $12::bool[], $13::text[], $14::text[], $15::text[])
                 AS u(id, node, idx, model, latest, seen, xid, xid_at, ecc, hot, health, reasons, sample_at)
           WHERE g."id" = u.id AND g."tenantId" = $1`,
-        updates[0]!.tenantId,
-        source,
-        col((g) => g.id),
-        col((g) => g.node),
-        col((g) => g.index),
-        col((g) => g.model),
-        col((g) => JSON.stringify(g.latest)),
-        col((g) => iso(g.lastSeenAt)),
-        col((g) => g.lastXid),
-        col((g) => iso(g.lastXidAt)),
-        col((g) => g.lastEccDbe),
-        col((g) => g.hot),
-        col((g) => g.health),
-        col((g) => JSON.stringify(g.healthReasons)),
-        col((g) => iso(g.lastSampleAt)),
-      );
-    }
-    const rows = newEvents.length ? await tx.event.createManyAndReturn({ data: newEvents.map((e) => ({ ...e, receivedAt: now })) as Prisma.EventCreateManyInput[] }) : [];
-    return { events: rows, changed: healthChanged, stored, gpuIds: [...byUuid.values()].map((g) => g.id) };
-    // Pushes of the same GPUs queue on their rows; give a busy fleet more than Prisma's default 5 s.
-  }, { timeout: 20_000, maxWait: 10_000 });
+          updates[0]!.tenantId,
+          source,
+          col((g) => g.id),
+          col((g) => g.node),
+          col((g) => g.index),
+          col((g) => g.model),
+          col((g) => JSON.stringify(g.latest)),
+          col((g) => iso(g.lastSeenAt)),
+          col((g) => g.lastXid),
+          col((g) => iso(g.lastXidAt)),
+          col((g) => g.lastEccDbe),
+          col((g) => g.hot),
+          col((g) => g.health),
+          col((g) => JSON.stringify(g.healthReasons)),
+          col((g) => iso(g.lastSampleAt)),
+        );
+      }
+      const rows = newEvents.length
+        ? await tx.event.createManyAndReturn({
+            data: newEvents.map((e) => ({ ...e, receivedAt: now })) as Prisma.EventCreateManyInput[],
+          })
+        : [];
+      return { events: rows, changed: healthChanged, stored, gpuIds: [...byUuid.values()].map((g) => g.id) };
+      // Pushes of the same GPUs queue on their rows; give a busy fleet more than Prisma's default 5 s.
+    },
+    { timeout: 20_000, maxWait: 10_000 },
+  );
   const { events, changed, stored, gpuIds } = await committed.catch(async (err: unknown) => {
     if (backfill) await forgetBackfill(ctx.rt, [backfill]).catch(() => undefined);
     throw err;
@@ -216,7 +297,17 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
 }
 
 /** Tells live views that a GPU's health verdict changed. */
-export function publishGpuHealth(ctx: Pick<Ctx, 'rt'>, g: Pick<Gpu, 'id' | 'tenantId' | 'uuid' | 'node' | 'index' | 'health' | 'healthReasons' | 'lastSeenAt'>): void {
-  ctx.rt.pubsub.publish('gpuHealthChanged', g.tenantId, { id: g.id, uuid: g.uuid, node: g.node, index: g.index, health: g.health as GpuHealth, healthReasons: g.healthReasons, lastSeenAt: g.lastSeenAt.toISOString() });
+export function publishGpuHealth(
+  ctx: Pick<Ctx, 'rt'>,
+  g: Pick<Gpu, 'id' | 'tenantId' | 'uuid' | 'node' | 'index' | 'health' | 'healthReasons' | 'lastSeenAt'>,
+): void {
+  ctx.rt.pubsub.publish('gpuHealthChanged', g.tenantId, {
+    id: g.id,
+    uuid: g.uuid,
+    node: g.node,
+    index: g.index,
+    health: g.health as GpuHealth,
+    healthReasons: g.healthReasons,
+    lastSeenAt: g.lastSeenAt.toISOString(),
+  });
 }
-

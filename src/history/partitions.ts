@@ -18,7 +18,6 @@ export interface Partition {
   to: Date;
 }
 
-
 /**
  * The name of the partition of `t` that holds key `at`: `<parent>_pYYYYMMDD` of the start of its unit
  * (UTC; a week starts on Monday, as Postgres's `date_trunc('week', …)`), as `ops_ensure_partition` names
@@ -28,7 +27,7 @@ export interface Partition {
 export function partitionName(t: Pick<PartitionedTable, 'parent' | 'unit'>, at: Date): string {
   let start = Math.floor(at.getTime() / DAY_MS) * DAY_MS;
   // 1970-01-01 was a Thursday: days since the Monday before it, modulo 7.
-  if (t.unit === 'week') start -= (((Math.floor(start / DAY_MS) + 3) % 7) + 7) % 7 * DAY_MS;
+  if (t.unit === 'week') start -= ((((Math.floor(start / DAY_MS) + 3) % 7) + 7) % 7) * DAY_MS;
   return `${t.parent}_p${new Date(start).toISOString().slice(0, 10).replace(/-/g, '')}`;
 }
 

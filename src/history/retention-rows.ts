@@ -37,9 +37,15 @@ export async function purgeResolvedAlerts(db: Db, cutoff: Date): Promise<RowCoun
       )
     ).map((r) => r.id);
     if (!ids.length) break;
-    counts.AlertTimelineEntry! += await db.$executeRawUnsafe(`DELETE FROM "AlertTimelineEntry" WHERE "alertId" = ANY($1::text[])`, ids);
+    counts.AlertTimelineEntry! += await db.$executeRawUnsafe(
+      `DELETE FROM "AlertTimelineEntry" WHERE "alertId" = ANY($1::text[])`,
+      ids,
+    );
     counts.AlertEvent! += await db.$executeRawUnsafe(`DELETE FROM "AlertEvent" WHERE "alertId" = ANY($1::text[])`, ids);
-    counts.Alert! += await db.$executeRawUnsafe(`DELETE FROM "Alert" WHERE "id" = ANY($1::text[]) AND "status" = 'resolved'`, ids);
+    counts.Alert! += await db.$executeRawUnsafe(
+      `DELETE FROM "Alert" WHERE "id" = ANY($1::text[]) AND "status" = 'resolved'`,
+      ids,
+    );
     if (ids.length < 1000) break;
   }
   return counts;
@@ -77,8 +83,14 @@ export async function purgeBillingWindows(db: Db, cutoff: Date): Promise<RowCoun
     if (!batch.length) break;
     const keys = [batch.map((w) => w.tenantId), batch.map((w) => w.windowStart)];
     const matching = `SELECT * FROM unnest($1::text[], $2::timestamp[]) AS k(t, w)`;
-    counts.BillingUsage! += await db.$executeRawUnsafe(`DELETE FROM "BillingUsage" b USING (${matching}) k WHERE b."tenantId" = k.t AND b."windowStart" = k.w`, ...keys);
-    counts.BillingWindow! += await db.$executeRawUnsafe(`DELETE FROM "BillingWindow" b USING (${matching}) k WHERE b."tenantId" = k.t AND b."windowStart" = k.w`, ...keys);
+    counts.BillingUsage! += await db.$executeRawUnsafe(
+      `DELETE FROM "BillingUsage" b USING (${matching}) k WHERE b."tenantId" = k.t AND b."windowStart" = k.w`,
+      ...keys,
+    );
+    counts.BillingWindow! += await db.$executeRawUnsafe(
+      `DELETE FROM "BillingWindow" b USING (${matching}) k WHERE b."tenantId" = k.t AND b."windowStart" = k.w`,
+      ...keys,
+    );
     if (batch.length < 1000) break;
   }
   return counts;
@@ -89,5 +101,13 @@ export async function purgeBillingWindows(db: Db, cutoff: Date): Promise<RowCoun
  * `eventCutoff` (the days whose partitions retention drops).
  */
 export async function purgeStorageWindows(db: Db, eventCutoff: Date): Promise<number> {
-  return (await deleteInBatches(db, 'EventStorageWindow', `"windowStart" < date_trunc('day', $1::timestamp)`, [sqlTimestamp(eventCutoff)], { maxBatches: MAX_BATCHES })).count;
+  return (
+    await deleteInBatches(
+      db,
+      'EventStorageWindow',
+      `"windowStart" < date_trunc('day', $1::timestamp)`,
+      [sqlTimestamp(eventCutoff)],
+      { maxBatches: MAX_BATCHES },
+    )
+  ).count;
 }

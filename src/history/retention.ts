@@ -12,7 +12,13 @@ import { retentionPartitionsDropped, retentionRowsRemoved, retentionRuns } from 
 import { DAY_MS, HOUR_MS, PARTITIONED_TABLES } from './tables.js';
 import { DELETE_BATCH, deleteInBatches, dropPartitionsBefore, ensureAllPartitions } from './partitions.js';
 import { sqlTimestamp } from '../db/timestamps.js';
-import { purgeBillingWindows, purgeEndedSessions, purgeOldDriftReports, purgeResolvedAlerts, purgeStorageWindows } from './retention-rows.js';
+import {
+  purgeBillingWindows,
+  purgeEndedSessions,
+  purgeOldDriftReports,
+  purgeResolvedAlerts,
+  purgeStorageWindows,
+} from './retention-rows.js';
 import { recordWindowStorage } from './storage.js';
 
 export interface TableRetention {
@@ -43,7 +49,9 @@ export function uuidv7Floor(at: Date): string {
  */
 export async function runRetention(rt: Runtime, now: Date = rt.clock.now()): Promise<RetentionReport> {
   const db = rt.prisma;
-  const partitionsCreated = Object.values(await ensureAllPartitions(db, now, rt.config.history.partitionsAheadDays)).reduce((a, b) => a + b, 0);
+  const partitionsCreated = Object.values(
+    await ensureAllPartitions(db, now, rt.config.history.partitionsAheadDays),
+  ).reduce((a, b) => a + b, 0);
   const byTable = new Map<string, TableRetention>();
   const entry = (table: string) => {
     let e = byTable.get(table);
@@ -54,7 +62,9 @@ export async function runRetention(rt: Runtime, now: Date = rt.clock.now()): Pro
     const cutoff = new Date(now.getTime() - t.retentionMs(rt.config));
     const e = entry(t.table);
     e.partitionsDropped.push(...(await dropPartitionsBefore(db, t.parent, cutoff)));
-    e.rowsDeleted += (await deleteInBatches(db, `${t.parent}_default`, `"${t.column}" < $1::timestamp`, [sqlTimestamp(cutoff)])).count;
+    e.rowsDeleted += (
+      await deleteInBatches(db, `${t.parent}_default`, `"${t.column}" < $1::timestamp`, [sqlTimestamp(cutoff)])
+    ).count;
   }
   const eventCutoff = new Date(now.getTime() - rt.config.history.eventRetentionDays * DAY_MS);
   entry('Event').rowsDeleted += await purgeShorterTenantRetention(rt, now);
@@ -68,7 +78,9 @@ export async function runRetention(rt: Runtime, now: Date = rt.clock.now()): Pro
   const counted = (counts: Record<string, number>) => {
     for (const [table, n] of Object.entries(counts)) entry(table).rowsDeleted += n;
   };
-  counted(await purgeResolvedAlerts(db, new Date(now.getTime() - rt.config.history.resolvedAlertRetentionDays * DAY_MS)));
+  counted(
+    await purgeResolvedAlerts(db, new Date(now.getTime() - rt.config.history.resolvedAlertRetentionDays * DAY_MS)),
+  );
   entry('Session').rowsDeleted += await purgeEndedSessions(db, now);
   entry('DriftReport').rowsDeleted += await purgeOldDriftReports(db, eventCutoff);
   counted(await purgeBillingWindows(db, new Date(now.getTime() - rt.config.history.billingRetentionDays * DAY_MS)));
@@ -95,18 +107,33 @@ async function purgeShorterTenantRetention(rt: Runtime, now: Date): Promise<numb
   let removed = 0;
   for (const t of tenants) {
     const cutoff = new Date(now.getTime() - t.eventRetentionDays! * DAY_MS);
-    const { count, returned } = await deleteInBatches(rt.prisma, 'Event', `"tenantId" = $1 AND "receivedAt" < $2::timestamp`, [t.id, sqlTimestamp(cutoff)], {
-      key: '"id", "receivedAt"',
-      maxBatches: 4,
-      returning: 'id',
-    });
+    const { count, returned } = await deleteInBatches(
+      rt.prisma,
+      'Event',
+      `"tenantId" = $1 AND "receivedAt" < $2::timestamp`,
+      [t.id, sqlTimestamp(cutoff)],
+      {
+        key: '"id", "receivedAt"',
+        maxBatches: 4,
+        returning: 'id',
+      },
+    );
     if (returned.length) await rt.prisma.alertEvent.deleteMany({ where: { eventId: { in: returned } } });
     if (count < 4 * DELETE_BATCH) {
       // All of the tenant's older events are gone: so are their windows' stored bytes, and the window
       // holding the cutoff is recounted from the events it kept.
       const boundary = new Date(Math.floor(cutoff.getTime() / HOUR_MS) * HOUR_MS);
-      await rt.prisma.$executeRawUnsafe(`DELETE FROM "EventStorageWindow" WHERE "tenantId" = $1 AND "windowStart" < $2::timestamp`, t.id, sqlTimestamp(boundary));
-      await recordWindowStorage(rt.prisma, t.id, sqlTimestamp(boundary), sqlTimestamp(new Date(boundary.getTime() + HOUR_MS)));
+      await rt.prisma.$executeRawUnsafe(
+        `DELETE FROM "EventStorageWindow" WHERE "tenantId" = $1 AND "windowStart" < $2::timestamp`,
+        t.id,
+        sqlTimestamp(boundary),
+      );
+      await recordWindowStorage(
+        rt.prisma,
+        t.id,
+        sqlTimestamp(boundary),
+        sqlTimestamp(new Date(boundary.getTime() + HOUR_MS)),
+      );
     }
     removed += count;
   }

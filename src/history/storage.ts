@@ -27,7 +27,12 @@ export async function recordWindowStorage(db: Db, tenantId: string, start: strin
     start,
     end,
   );
-  if (inserted === 0) await db.$executeRawUnsafe(`DELETE FROM "EventStorageWindow" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`, tenantId, start);
+  if (inserted === 0)
+    await db.$executeRawUnsafe(
+      `DELETE FROM "EventStorageWindow" WHERE "tenantId" = $1 AND "windowStart" = $2::timestamp`,
+      tenantId,
+      start,
+    );
 }
 
 /**

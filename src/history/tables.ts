@@ -31,14 +31,70 @@ const deliveryRetention = (c: Config) => c.webhooks.historyRetentionDays * DAY_M
  * rollups), so that retention removes one day at a time; weekly for the slow ones (hour rollups, audit).
  */
 export const PARTITIONED_TABLES: readonly PartitionedTable[] = [
-  { table: 'Event', parent: 'Event', column: 'receivedAt', unit: 'day', uniqueCols: null, retentionMs: (c) => c.history.eventRetentionDays * DAY_MS },
-  { table: 'Delivery', parent: 'Delivery', column: 'createdAt', unit: 'day', uniqueCols: null, retentionMs: deliveryRetention },
-  { table: 'DeliveryAttempt', parent: 'DeliveryAttempt', column: 'deliveryCreatedAt', unit: 'day', uniqueCols: null, retentionMs: deliveryRetention },
-  { table: 'OutboxMessage', parent: 'OutboxMessage', column: 'createdAt', unit: 'day', uniqueCols: '"dedupKey"', retentionMs: deliveryRetention },
-  { table: 'GpuSample', parent: 'GpuSample', column: 'at', unit: 'day', uniqueCols: null, retentionMs: (c) => c.gpu.rawRetentionHours * HOUR_MS },
-  { table: 'GpuRollup', parent: 'GpuRollup_r60', column: 'bucket', unit: 'day', uniqueCols: null, retentionMs: (c) => c.gpu.minuteRollupRetentionDays * DAY_MS },
-  { table: 'GpuRollup', parent: 'GpuRollup_r3600', column: 'bucket', unit: 'week', uniqueCols: null, retentionMs: (c) => c.gpu.hourRollupRetentionDays * DAY_MS },
-  { table: 'AuditLog', parent: 'AuditLog', column: 'createdAt', unit: 'week', uniqueCols: null, retentionMs: (c) => c.history.auditRetentionDays * DAY_MS },
+  {
+    table: 'Event',
+    parent: 'Event',
+    column: 'receivedAt',
+    unit: 'day',
+    uniqueCols: null,
+    retentionMs: (c) => c.history.eventRetentionDays * DAY_MS,
+  },
+  {
+    table: 'Delivery',
+    parent: 'Delivery',
+    column: 'createdAt',
+    unit: 'day',
+    uniqueCols: null,
+    retentionMs: deliveryRetention,
+  },
+  {
+    table: 'DeliveryAttempt',
+    parent: 'DeliveryAttempt',
+    column: 'deliveryCreatedAt',
+    unit: 'day',
+    uniqueCols: null,
+    retentionMs: deliveryRetention,
+  },
+  {
+    table: 'OutboxMessage',
+    parent: 'OutboxMessage',
+    column: 'createdAt',
+    unit: 'day',
+    uniqueCols: '"dedupKey"',
+    retentionMs: deliveryRetention,
+  },
+  {
+    table: 'GpuSample',
+    parent: 'GpuSample',
+    column: 'at',
+    unit: 'day',
+    uniqueCols: null,
+    retentionMs: (c) => c.gpu.rawRetentionHours * HOUR_MS,
+  },
+  {
+    table: 'GpuRollup',
+    parent: 'GpuRollup_r60',
+    column: 'bucket',
+    unit: 'day',
+    uniqueCols: null,
+    retentionMs: (c) => c.gpu.minuteRollupRetentionDays * DAY_MS,
+  },
+  {
+    table: 'GpuRollup',
+    parent: 'GpuRollup_r3600',
+    column: 'bucket',
+    unit: 'week',
+    uniqueCols: null,
+    retentionMs: (c) => c.gpu.hourRollupRetentionDays * DAY_MS,
+  },
+  {
+    table: 'AuditLog',
+    parent: 'AuditLog',
+    column: 'createdAt',
+    unit: 'week',
+    uniqueCols: null,
+    retentionMs: (c) => c.history.auditRetentionDays * DAY_MS,
+  },
 ];
 
 /** The spec of a partitioned parent table, by name (throws for a table that is not one). */

@@ -19,7 +19,10 @@ export interface EventRetention {
 /** The caller's tenant's event retention. */
 export async function eventRetentionOf(ctx: Ctx): Promise<EventRetention> {
   const me = requireUser(ctx);
-  const tenant = await ctx.rt.prisma.tenant.findUniqueOrThrow({ where: { id: me.tenantId }, select: { eventRetentionDays: true } });
+  const tenant = await ctx.rt.prisma.tenant.findUniqueOrThrow({
+    where: { id: me.tenantId },
+    select: { eventRetentionDays: true },
+  });
   const defaultDays = ctx.rt.config.history.eventRetentionDays;
   const days = Math.min(tenant.eventRetentionDays ?? defaultDays, defaultDays);
   return { days, defaultDays, shortened: days < defaultDays };
@@ -33,8 +36,14 @@ export async function setEventRetention(ctx: Ctx, days: number | null): Promise<
   const me = requireUser(ctx);
   const max = ctx.rt.config.history.eventRetentionDays;
   if (days !== null && (!Number.isInteger(days) || days < 1 || days > max)) {
-    throw invalid(['days'], `must be a whole number of days from 1 to ${max} (EVENT_RETENTION_DAYS), or null for ${max}`);
+    throw invalid(
+      ['days'],
+      `must be a whole number of days from 1 to ${max} (EVENT_RETENTION_DAYS), or null for ${max}`,
+    );
   }
-  await ctx.rt.prisma.tenant.update({ where: { id: me.tenantId }, data: { eventRetentionDays: days === max ? null : days } });
+  await ctx.rt.prisma.tenant.update({
+    where: { id: me.tenantId },
+    data: { eventRetentionDays: days === max ? null : days },
+  });
   return eventRetentionOf(ctx);
 }

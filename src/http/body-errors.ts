@@ -41,12 +41,20 @@ export function bodyReadError(err: unknown, limitBytes: number): DomainError | u
     case 'entity.parse.failed':
       return new ValidationFailed([{ loc: ['body'], msg: 'is not valid JSON' }], 'INVALID_JSON');
     case 'encoding.unsupported':
-      return new UnsupportedMediaType(`Content-Encoding ${JSON.stringify(e.encoding ?? '')} is not supported; send identity, gzip, deflate or br.`, 'CONTENT_ENCODING_UNSUPPORTED');
+      return new UnsupportedMediaType(
+        `Content-Encoding ${JSON.stringify(e.encoding ?? '')} is not supported; send identity, gzip, deflate or br.`,
+        'CONTENT_ENCODING_UNSUPPORTED',
+      );
     case 'charset.unsupported':
-      return new UnsupportedMediaType(`Charset ${JSON.stringify(e.charset ?? '')} is not supported; send JSON as UTF-8.`);
+      return new UnsupportedMediaType(
+        `Charset ${JSON.stringify(e.charset ?? '')} is not supported; send JSON as UTF-8.`,
+      );
   }
   if (e.status === 400 && typeof e.code === 'string' && DECOMPRESSION_FAILURE.test(e.code)) {
-    return new UnsupportedMediaType('The body does not decompress as its Content-Encoding says (corrupt or truncated); send it again, or uncompressed.', 'CONTENT_ENCODING_INVALID');
+    return new UnsupportedMediaType(
+      'The body does not decompress as its Content-Encoding says (corrupt or truncated); send it again, or uncompressed.',
+      'CONTENT_ENCODING_INVALID',
+    );
   }
   return undefined;
 }

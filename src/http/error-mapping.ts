@@ -7,7 +7,16 @@
  */
 import { GraphQLError } from 'graphql';
 import { isStatementTimeout } from '../db/errors.js';
-import { DomainError, InternalError, StatementTimeout, ValidationFailed, httpStatusByCode, type ErrorCode, type ErrorReason, type FieldProblem } from '../errors.js';
+import {
+  DomainError,
+  InternalError,
+  StatementTimeout,
+  ValidationFailed,
+  httpStatusByCode,
+  type ErrorCode,
+  type ErrorReason,
+  type FieldProblem,
+} from '../errors.js';
 
 /** The domain error behind a GraphQL error, if any (resolvers wrap thrown errors). */
 export function domainErrorOf(err: unknown): DomainError | undefined {
@@ -47,7 +56,14 @@ export function toGraphQLError(err: GraphQLError, onUnexpected: (err: unknown) =
 
 /** `domain` where `err` was raised: its path, and its locations (from AST nodes, or a source and positions). */
 function relocated(err: GraphQLError, domain: DomainError): GraphQLError {
-  return new GraphQLError(domain.message, { nodes: err.nodes, source: err.source, positions: err.positions, path: err.path, originalError: domain, extensions: graphqlExtensions(domain) });
+  return new GraphQLError(domain.message, {
+    nodes: err.nodes,
+    source: err.source,
+    positions: err.positions,
+    path: err.path,
+    originalError: domain,
+    extensions: graphqlExtensions(domain),
+  });
 }
 
 /** A domain error thrown outside execution (context factory, WS), as a GraphQL error. */
@@ -113,7 +129,8 @@ export function domainErrorFromGraphQL(err: GraphQLError): DomainError {
   const domain = domainErrorOf(err);
   if (domain) return domain;
   const code = err.extensions?.code as string | undefined;
-  if (code && code in httpStatusByCode && code !== 'INTERNAL_SERVER_ERROR') return new DomainError(code as ErrorCode, err.message, {}, err.extensions.reason as ErrorReason | undefined);
+  if (code && code in httpStatusByCode && code !== 'INTERNAL_SERVER_ERROR')
+    return new DomainError(code as ErrorCode, err.message, {}, err.extensions.reason as ErrorReason | undefined);
   // Input coercion errors from GraphQL (bad variable values) are the caller's fault.
   const problem = coercionProblem(err.message);
   if (problem) return new ValidationFailed([problem]);
@@ -125,4 +142,3 @@ export function domainErrorFromGraphQL(err: GraphQLError): DomainError {
 export function restErrorFromGraphQL(err: GraphQLError, translateLoc?: LocTranslator): RestError {
   return restError(domainErrorFromGraphQL(err), translateLoc);
 }
-

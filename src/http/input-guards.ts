@@ -30,7 +30,8 @@ export const JSON_LIMITS = {
 /** Why a string cannot be accepted, or null. */
 export function badTextReason(s: string): string | null {
   if (s.includes('\u0000')) return 'must not contain a NUL character (\\u0000)';
-  if (!(s as string & { isWellFormed(): boolean }).isWellFormed()) return 'must not contain an unpaired UTF-16 surrogate';
+  if (!(s as string & { isWellFormed(): boolean }).isWellFormed())
+    return 'must not contain an unpaired UTF-16 surrogate';
   return null;
 }
 
@@ -62,7 +63,10 @@ export function inspectJson(value: unknown, root: string[]): FieldProblem[] {
         const key = at.join('\u0000');
         if (!tooDeep.has(key)) {
           tooDeep.add(key);
-          problems.push({ loc: at, msg: `must not nest deeper than ${JSON_LIMITS.maxDepth} levels of objects and arrays` });
+          problems.push({
+            loc: at,
+            msg: `must not nest deeper than ${JSON_LIMITS.maxDepth} levels of objects and arrays`,
+          });
         }
         continue;
       }
@@ -78,7 +82,12 @@ export function inspectJson(value: unknown, root: string[]): FieldProblem[] {
           const k = keys[i];
           const reason = badTextReason(k);
           if (reason) problems.push({ loc: [...loc, safeSegment(k)], msg: `key ${reason}` });
-          else stack.push({ v: (v as Record<string, unknown>)[k], loc: [...loc, k.length > 100 ? safeSegment(k) : k], depth: depth + 1 });
+          else
+            stack.push({
+              v: (v as Record<string, unknown>)[k],
+              loc: [...loc, k.length > 100 ? safeSegment(k) : k],
+              depth: depth + 1,
+            });
         }
       }
     }
@@ -138,7 +147,11 @@ function inspectQueryNumerals(query: unknown): FieldProblem[] {
 export function restInputGuard(req: Request, _res: Response, next: NextFunction): void {
   try {
     assertSafePath(req.path);
-    const problems = [...inspectJson(req.query, ['query']), ...inspectQueryNumerals(req.query), ...(req.body !== undefined ? inspectJson(req.body, ['body']) : [])];
+    const problems = [
+      ...inspectJson(req.query, ['query']),
+      ...inspectQueryNumerals(req.query),
+      ...(req.body !== undefined ? inspectJson(req.body, ['body']) : []),
+    ];
     if (problems.length) throw new ValidationFailed(problems.slice(0, JSON_LIMITS.maxProblems));
     next();
   } catch (err) {
@@ -151,7 +164,11 @@ export function restInputGuard(req: Request, _res: Response, next: NextFunction)
  * variables and extensions as JSON under `variables` / `extensions`, the operation name as text.
  * Returns the problems (empty when the request is fine).
  */
-export function inspectGraphQLRequest(params: { variables?: unknown; extensions?: unknown; operationName?: unknown }): FieldProblem[] {
+export function inspectGraphQLRequest(params: {
+  variables?: unknown;
+  extensions?: unknown;
+  operationName?: unknown;
+}): FieldProblem[] {
   let variables = params.variables;
   if (typeof variables === 'string') {
     // GET /graphql?variables=<JSON>
@@ -184,7 +201,11 @@ function queryStringJsonProblems(query: Record<string, unknown>): FieldProblem[]
     } catch {
       parsed = undefined;
     }
-    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed))) problems.push({ loc: [key], msg: 'must be one JSON object, URL-encoded (e.g. variables=%7B%22id%22%3A%221%22%7D)' });
+    if (parsed !== null && (typeof parsed !== 'object' || Array.isArray(parsed)))
+      problems.push({
+        loc: [key],
+        msg: 'must be one JSON object, URL-encoded (e.g. variables=%7B%22id%22%3A%221%22%7D)',
+      });
   }
   return problems;
 }
@@ -200,8 +221,10 @@ export function graphQLInputError(problems: FieldProblem[]): GraphQLError {
  * boundary rule with a GraphQL error (BAD_USER_INPUT) before yoga parses the document.
  */
 export function graphqlInputGuard(req: Request, res: Response, next: NextFunction): void {
-  const source = req.method === 'GET' ? (req.query as Record<string, unknown>) : ((req.body ?? {}) as Record<string, unknown>);
-  const problems = typeof source === 'object' && source !== null && !Array.isArray(source) ? inspectGraphQLRequest(source) : [];
+  const source =
+    req.method === 'GET' ? (req.query as Record<string, unknown>) : ((req.body ?? {}) as Record<string, unknown>);
+  const problems =
+    typeof source === 'object' && source !== null && !Array.isArray(source) ? inspectGraphQLRequest(source) : [];
   if (req.method === 'GET') problems.push(...queryStringJsonProblems(source));
   if (!problems.length) return next();
   res.status(400).json({ errors: [graphQLInputError(problems).toJSON()] });
@@ -215,7 +238,10 @@ export function safeLiteralsRule(context: ValidationContext): ASTVisitor {
   return {
     StringValue(node) {
       const reason = badTextReason(node.value);
-      if (reason) context.reportError(new GraphQLError(`String literal ${reason}.`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }));
+      if (reason)
+        context.reportError(
+          new GraphQLError(`String literal ${reason}.`, { nodes: [node], extensions: { code: 'BAD_USER_INPUT' } }),
+        );
     },
   };
 }

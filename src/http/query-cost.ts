@@ -59,16 +59,28 @@ function intOf(node: ValueNode | undefined, walk: Walk): number | undefined {
 }
 
 /** How many objects a paginated field may return for each of its parents (undefined: not paginated). */
-function pageSize(field: GraphQLField<unknown, unknown>, args: readonly { name: { value: string }; value: ValueNode }[], walk: Walk): number | undefined {
+function pageSize(
+  field: GraphQLField<unknown, unknown>,
+  args: readonly { name: { value: string }; value: ValueNode }[],
+  walk: Walk,
+): number | undefined {
   const pageArgs = field.args.filter((a) => (PAGE_ARGS as readonly string[]).includes(a.name));
   if (!pageArgs.length) return undefined;
-  const given = pageArgs.map((a) => intOf(args.find((x) => x.name.value === a.name)?.value, walk)).filter((n): n is number => n !== undefined);
+  const given = pageArgs
+    .map((a) => intOf(args.find((x) => x.name.value === a.name)?.value, walk))
+    .filter((n): n is number => n !== undefined);
   if (given.length) return Math.max(0, ...given);
   const defaults = pageArgs.map((a) => a.defaultValue).filter((d): d is number => typeof d === 'number');
   return defaults.length ? Math.max(...defaults) : ASSUMED_PAGE_SIZE;
 }
 
-function selectionCost(parent: GraphQLNamedType, set: SelectionSetNode, multiplier: number, walk: Walk, seen: ReadonlySet<string>): number {
+function selectionCost(
+  parent: GraphQLNamedType,
+  set: SelectionSetNode,
+  multiplier: number,
+  walk: Walk,
+  seen: ReadonlySet<string>,
+): number {
   let nodes = 0;
   for (const sel of set.selections) {
     if (sel.kind === Kind.FRAGMENT_SPREAD) {
@@ -116,14 +128,34 @@ export function markServiceDocument(document: DocumentNode): void {
 }
 
 /** The node count of the operation `operationName` (or the only one) of `document`. */
-export function queryNodes(schema: GraphQLSchema, document: DocumentNode, variables?: Variables, operationName?: string | null): number {
+export function queryNodes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Variables,
+  operationName?: string | null,
+): number {
   const ops = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   const op = operationName ? ops.find((o) => o.name?.value === operationName) : ops[0];
   if (!op) return 0;
-  const root = op.operation === 'query' ? schema.getQueryType() : op.operation === 'mutation' ? schema.getMutationType() : schema.getSubscriptionType();
+  const root =
+    op.operation === 'query'
+      ? schema.getQueryType()
+      : op.operation === 'mutation'
+        ? schema.getMutationType()
+        : schema.getSubscriptionType();
   if (!root) return 0;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
-  return selectionCost(root, op.selectionSet, 1, { schema, fragments, variables: withDefaults(op, variables) }, new Set());
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
+  return selectionCost(
+    root,
+    op.selectionSet,
+    1,
+    { schema, fragments, variables: withDefaults(op, variables) },
+    new Set(),
+  );
 }
 
 /**
@@ -135,7 +167,12 @@ const counted = new WeakMap<GraphQLSchema, WeakMap<DocumentNode, Map<string, num
 const MAX_COUNTED_VARIABLES_CHARS = 512;
 const MAX_COUNTED_PER_DOCUMENT = 16;
 
-function cachedQueryNodes(schema: GraphQLSchema, document: DocumentNode, variables?: Variables, operationName?: string | null): number {
+function cachedQueryNodes(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Variables,
+  operationName?: string | null,
+): number {
   const json = JSON.stringify(variables ?? null);
   if (json.length > MAX_COUNTED_VARIABLES_CHARS) return queryNodes(schema, document, variables, operationName);
   let bySchema = counted.get(schema);
@@ -153,9 +190,13 @@ function cachedQueryNodes(schema: GraphQLSchema, document: DocumentNode, variabl
 }
 
 /** QUERY_TOO_COMPLEX (with the cost and the limit) when the operation asks for more than MAX_QUERY_NODES nodes. */
-export function queryCostError(schema: GraphQLSchema, document: DocumentNode, variables?: Variables, operationName?: string | null): QueryTooComplex | undefined {
+export function queryCostError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  variables?: Variables,
+  operationName?: string | null,
+): QueryTooComplex | undefined {
   if (serviceDocuments.has(document)) return undefined;
   const cost = cachedQueryNodes(schema, document, variables, operationName);
   return cost > MAX_QUERY_NODES ? new QueryTooComplex(cost, MAX_QUERY_NODES) : undefined;
 }
-

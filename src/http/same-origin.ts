@@ -57,7 +57,8 @@ export function crossOriginReason(headers: IncomingHttpHeaders, settings: Origin
   }
   const ownHosts = [first(headers.host)];
   if (settings.trustProxy) ownHosts.push(first(headers['x-forwarded-host'])?.split(',')[0]);
-  if (settings.publicBaseUrl) ownHosts.push(URL.canParse(settings.publicBaseUrl) ? new URL(settings.publicBaseUrl).host : undefined);
+  if (settings.publicBaseUrl)
+    ownHosts.push(URL.canParse(settings.publicBaseUrl) ? new URL(settings.publicBaseUrl).host : undefined);
   if (ownHosts.some((h) => h && h.trim().toLowerCase() === originHost)) return null;
   return `it came from ${originHost}, another origin`;
 }
@@ -80,13 +81,22 @@ function hasBody(headers: IncomingHttpHeaders): boolean {
  * body, or wherever a body was sent (415): an HTML form can send urlencoded, multipart and text/plain
  * bodies to any origin without a preflight, JSON it cannot. Requests without the cookie pass.
  */
-export function assertCookieRequestAllowed(req: { method: string; headers: IncomingHttpHeaders }, settings: OriginSettings, routeTakesBody: boolean): void {
+export function assertCookieRequestAllowed(
+  req: { method: string; headers: IncomingHttpHeaders },
+  settings: OriginSettings,
+  routeTakesBody: boolean,
+): void {
   if (!STATE_CHANGING.has(req.method.toUpperCase()) || !isCookieAuthenticated(req.headers)) return;
   const reason = crossOriginReason(req.headers, settings);
   if (reason) {
-    throw new Forbidden(`A request authenticated by the session cookie must come from this service's own pages; ${reason}. Other clients send Authorization: Bearer <token>.`, 'CROSS_ORIGIN_REQUEST');
+    throw new Forbidden(
+      `A request authenticated by the session cookie must come from this service's own pages; ${reason}. Other clients send Authorization: Bearer <token>.`,
+      'CROSS_ORIGIN_REQUEST',
+    );
   }
   if ((routeTakesBody || hasBody(req.headers)) && !isJsonContentType(req.headers['content-type'])) {
-    throw new UnsupportedMediaType('A request authenticated by the session cookie must send its body as application/json.');
+    throw new UnsupportedMediaType(
+      'A request authenticated by the session cookie must send its body as application/json.',
+    );
   }
 }

@@ -23,18 +23,29 @@ export function headerValueProblem(v: string): string | null {
   const at = chars.findIndex((ch) => ch < '!' || ch > '~');
   if (at < 0) return null;
   const code = chars[at]!.codePointAt(0)!;
-  const what = code === 0x20 ? 'a space' : code < 0x20 || code === 0x7f ? `a control character (U+${code.toString(16).padStart(4, '0').toUpperCase()})` : `"${chars[at]}" (U+${code.toString(16).padStart(4, '0').toUpperCase()})`;
+  const what =
+    code === 0x20
+      ? 'a space'
+      : code < 0x20 || code === 0x7f
+        ? `a control character (U+${code.toString(16).padStart(4, '0').toUpperCase()})`
+        : `"${chars[at]}" (U+${code.toString(16).padStart(4, '0').toUpperCase()})`;
   return `must be visible ASCII without spaces, as it is sent in an HTTP header; character ${at + 1} is ${what}`;
 }
 
 /** Problems of one string value against its field (length, enum, `uri` format, header-safe). */
-function stringProblems(v: unknown, f: Pick<ConfigFieldSchema, 'minLength' | 'maxLength' | 'enum' | 'format' | 'x-header'>, loc: string[]): FieldProblem[] {
+function stringProblems(
+  v: unknown,
+  f: Pick<ConfigFieldSchema, 'minLength' | 'maxLength' | 'enum' | 'format' | 'x-header'>,
+  loc: string[],
+): FieldProblem[] {
   if (typeof v !== 'string') return [{ loc, msg: 'must be a string' }];
   const problems: FieldProblem[] = [];
   const header = f['x-header'] ? headerValueProblem(v) : null;
   if (header) problems.push({ loc, msg: header });
-  if (f.minLength !== undefined && v.length < f.minLength) problems.push({ loc, msg: `must be at least ${f.minLength} characters` });
-  if (f.maxLength !== undefined && v.length > f.maxLength) problems.push({ loc, msg: `must be at most ${f.maxLength} characters` });
+  if (f.minLength !== undefined && v.length < f.minLength)
+    problems.push({ loc, msg: `must be at least ${f.minLength} characters` });
+  if (f.maxLength !== undefined && v.length > f.maxLength)
+    problems.push({ loc, msg: `must be at most ${f.maxLength} characters` });
   if (f.enum && !f.enum.includes(v)) problems.push({ loc, msg: `must be one of ${f.enum.join(', ')}` });
   if (f.format === 'uri') {
     let u: URL | null = null;
@@ -43,23 +54,36 @@ function stringProblems(v: unknown, f: Pick<ConfigFieldSchema, 'minLength' | 'ma
     } catch {
       /* reported below */
     }
-    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:')) problems.push({ loc, msg: 'must be an absolute http or https URL' });
-    else if (u.username || u.password) problems.push({ loc, msg: "must not contain credentials; use the provider's secret fields" });
+    if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+      problems.push({ loc, msg: 'must be an absolute http or https URL' });
+    else if (u.username || u.password)
+      problems.push({ loc, msg: "must not contain credentials; use the provider's secret fields" });
   }
   return problems;
 }
 
 /** Every problem of `config` against `schema`, with `loc` = `at` + field name. */
-export function validateConfig(config: unknown, schema: ConfigSchema, at: string[], opts: { requireAll?: boolean } = {}): FieldProblem[] {
+export function validateConfig(
+  config: unknown,
+  schema: ConfigSchema,
+  at: string[],
+  opts: { requireAll?: boolean } = {},
+): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (typeof config !== 'object' || config === null || Array.isArray(config)) return [{ loc: at, msg: 'must be a JSON object' }];
+  if (typeof config !== 'object' || config === null || Array.isArray(config))
+    return [{ loc: at, msg: 'must be a JSON object' }];
   const c = config as Record<string, unknown>;
   for (const key of Object.keys(c)) {
-    if (!schema.properties[key]) problems.push({ loc: [...at, key], msg: `is not a field of this provider (fields: ${Object.keys(schema.properties).join(', ')})` });
+    if (!schema.properties[key])
+      problems.push({
+        loc: [...at, key],
+        msg: `is not a field of this provider (fields: ${Object.keys(schema.properties).join(', ')})`,
+      });
   }
   if (opts.requireAll !== false) {
     for (const key of schema.required ?? []) {
-      if (c[key] === undefined || c[key] === null || c[key] === '') problems.push({ loc: [...at, key], msg: 'is required' });
+      if (c[key] === undefined || c[key] === null || c[key] === '')
+        problems.push({ loc: [...at, key], msg: 'is required' });
     }
   }
   for (const [key, f] of Object.entries(schema.properties)) {
@@ -73,14 +97,19 @@ export function validateConfig(config: unknown, schema: ConfigSchema, at: string
       case 'array':
         if (!Array.isArray(v)) problems.push({ loc, msg: 'must be a list' });
         else {
-          if (f.minItems !== undefined && v.length < f.minItems) problems.push({ loc, msg: `must have at least ${f.minItems} item(s)` });
-          if (f.maxItems !== undefined && v.length > f.maxItems) problems.push({ loc, msg: `must have at most ${f.maxItems} items` });
-          v.slice(0, f.maxItems ?? v.length).forEach((x, i) => problems.push(...stringProblems(x, { type: 'string', ...f.items }, [...loc, String(i)])));
+          if (f.minItems !== undefined && v.length < f.minItems)
+            problems.push({ loc, msg: `must have at least ${f.minItems} item(s)` });
+          if (f.maxItems !== undefined && v.length > f.maxItems)
+            problems.push({ loc, msg: `must have at most ${f.maxItems} items` });
+          v.slice(0, f.maxItems ?? v.length).forEach((x, i) =>
+            problems.push(...stringProblems(x, { type: 'string', ...f.items }, [...loc, String(i)])),
+          );
         }
         break;
       case 'integer':
         if (typeof v !== 'number' || !Number.isInteger(v)) problems.push({ loc, msg: 'must be a whole number' });
-        else if ((f.minimum !== undefined && v < f.minimum) || (f.maximum !== undefined && v > f.maximum)) problems.push({ loc, msg: `must be between ${f.minimum ?? '-∞'} and ${f.maximum ?? '∞'}` });
+        else if ((f.minimum !== undefined && v < f.minimum) || (f.maximum !== undefined && v > f.maximum))
+          problems.push({ loc, msg: `must be between ${f.minimum ?? '-∞'} and ${f.maximum ?? '∞'}` });
         break;
       case 'boolean':
         if (typeof v !== 'boolean') problems.push({ loc, msg: 'must be true or false' });
@@ -90,7 +119,11 @@ export function validateConfig(config: unknown, schema: ConfigSchema, at: string
         else {
           for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
             if (typeof x !== 'string') problems.push({ loc: [...loc, k], msg: 'must be a string' });
-            else if (f.additionalProperties?.maxLength !== undefined && x.length > f.additionalProperties.maxLength) problems.push({ loc: [...loc, k], msg: `must be at most ${f.additionalProperties.maxLength} characters` });
+            else if (f.additionalProperties?.maxLength !== undefined && x.length > f.additionalProperties.maxLength)
+              problems.push({
+                loc: [...loc, k],
+                msg: `must be at most ${f.additionalProperties.maxLength} characters`,
+              });
           }
         }
         break;
@@ -100,7 +133,10 @@ export function validateConfig(config: unknown, schema: ConfigSchema, at: string
 }
 
 /** Secret and plain fields of a config, apart. */
-export function splitSecrets(p: Provider, config: Record<string, unknown>): { plain: Record<string, unknown>; secrets: Record<string, string> } {
+export function splitSecrets(
+  p: Provider,
+  config: Record<string, unknown>,
+): { plain: Record<string, unknown>; secrets: Record<string, string> } {
   const names = new Set(secretFields(p));
   const plain: Record<string, unknown> = {};
   const secrets: Record<string, string> = {};
@@ -140,22 +176,36 @@ export function unmask(submitted: Record<string, unknown>, stored: Record<string
 
 /** Fields of the schema whose values are URLs the service will call (a `uri` string or a list of them). */
 export function urlFields(schema: ConfigSchema): string[] {
-  return Object.entries(schema.properties).filter(([, f]) => f.format === 'uri' || (f.type === 'array' && f.items?.format === 'uri')).map(([k]) => k);
+  return Object.entries(schema.properties)
+    .filter(([, f]) => f.format === 'uri' || (f.type === 'array' && f.items?.format === 'uri'))
+    .map(([k]) => k);
 }
 
 /** The URLs a config gives in its URL fields, each with its field path (`[field]` or `[field, index]`). */
-export function configUrls(schema: ConfigSchema, config: Record<string, unknown>): Array<{ url: string; loc: string[] }> {
+export function configUrls(
+  schema: ConfigSchema,
+  config: Record<string, unknown>,
+): Array<{ url: string; loc: string[] }> {
   const out: Array<{ url: string; loc: string[] }> = [];
   for (const field of urlFields(schema)) {
     const v = config[field];
     if (typeof v === 'string') out.push({ url: v, loc: [field] });
-    else if (Array.isArray(v)) v.forEach((x, i) => typeof x === 'string' && out.push({ url: x, loc: [field, String(i)] }));
+    else if (Array.isArray(v))
+      v.forEach((x, i) => typeof x === 'string' && out.push({ url: x, loc: [field, String(i)] }));
   }
   return out;
 }
 
 /** Config defaults from the schema under the tenant's provider config under the integration's own. */
-export function effectiveConfig(schema: ConfigSchema, tenantDefaults: Record<string, unknown>, own: Record<string, unknown>): Record<string, unknown> {
-  const defaults = Object.fromEntries(Object.entries(schema.properties).filter(([, f]) => f.default !== undefined).map(([k, f]) => [k, f.default]));
+export function effectiveConfig(
+  schema: ConfigSchema,
+  tenantDefaults: Record<string, unknown>,
+  own: Record<string, unknown>,
+): Record<string, unknown> {
+  const defaults = Object.fromEntries(
+    Object.entries(schema.properties)
+      .filter(([, f]) => f.default !== undefined)
+      .map(([k, f]) => [k, f.default]),
+  );
   return { ...defaults, ...tenantDefaults, ...own };
 }

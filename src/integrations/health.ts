@@ -23,7 +23,13 @@ const RECENT_ERROR_MS = 3600_000;
 export interface HealthChecks {
   config: { ok: boolean; problems: Array<{ field: string; message: string }> };
   reachable: { ok: boolean | null; latency_ms: number | null; message: string };
-  freshness: { ok: boolean | null; expected_seconds: number | null; last_event_at: string | null; age_seconds: number | null; message: string };
+  freshness: {
+    ok: boolean | null;
+    expected_seconds: number | null;
+    last_event_at: string | null;
+    age_seconds: number | null;
+    message: string;
+  };
   errors: { ok: boolean; count: number; last_error: string | null; last_error_at: string | null };
 }
 
@@ -45,28 +51,64 @@ export async function computeHealth(rt: Runtime, integ: Integration, now = rt.cl
   const problems = configProblems(p, effective, ['config']);
   const config = { ok: problems.length === 0, problems: problems.map((x) => ({ field: fieldOf(x), message: x.msg })) };
 
-  let reachable: HealthChecks['reachable'] = { ok: null, latency_ms: null, message: p.probe ? 'no URL configured; push only' : `${p.name} integrations have no probe` };
+  let reachable: HealthChecks['reachable'] = {
+    ok: null,
+    latency_ms: null,
+    message: p.probe ? 'no URL configured; push only' : `${p.name} integrations have no probe`,
+  };
   const hasUrl = !('url' in p.configSchema.properties) || !!effective.url;
   if (p.probe && hasUrl && config.ok) {
-    const r = await p.probe({ rt, config: effective, policy: integrationUrlPolicy(rt), timeoutMs: rt.config.integrations.probeTimeoutMs });
+    const r = await p.probe({
+      rt,
+      config: effective,
+      policy: integrationUrlPolicy(rt),
+      timeoutMs: rt.config.integrations.probeTimeoutMs,
+    });
     reachable = { ok: r.ok, latency_ms: r.latencyMs, message: r.ok ? r.message : `unreachable: ${r.message}` };
   }
 
   const last = integ.lastEventAt;
   const age = last ? Math.max(0, Math.round((now.getTime() - last.getTime()) / 1000)) : null;
   let freshness: HealthChecks['freshness'];
-  if (integ.freshnessSeconds === null) freshness = { ok: null, expected_seconds: null, last_event_at: last?.toISOString() ?? null, age_seconds: age, message: 'freshness check turned off' };
+  if (integ.freshnessSeconds === null)
+    freshness = {
+      ok: null,
+      expected_seconds: null,
+      last_event_at: last?.toISOString() ?? null,
+      age_seconds: age,
+      message: 'freshness check turned off',
+    };
   else if (age === null) {
     const sinceCreated = (now.getTime() - integ.createdAt.getTime()) / 1000;
     const ok = sinceCreated <= integ.freshnessSeconds;
-    freshness = { ok, expected_seconds: integ.freshnessSeconds, last_event_at: null, age_seconds: null, message: ok ? 'no event yet' : `no event received in the ${integ.freshnessSeconds} s expected` };
+    freshness = {
+      ok,
+      expected_seconds: integ.freshnessSeconds,
+      last_event_at: null,
+      age_seconds: null,
+      message: ok ? 'no event yet' : `no event received in the ${integ.freshnessSeconds} s expected`,
+    };
   } else {
     const ok = age <= integ.freshnessSeconds;
-    freshness = { ok, expected_seconds: integ.freshnessSeconds, last_event_at: last!.toISOString(), age_seconds: age, message: ok ? `last event ${age} s ago` : `stale: last event ${age} s ago, expected every ${integ.freshnessSeconds} s` };
+    freshness = {
+      ok,
+      expected_seconds: integ.freshnessSeconds,
+      last_event_at: last!.toISOString(),
+      age_seconds: age,
+      message: ok
+        ? `last event ${age} s ago`
+        : `stale: last event ${age} s ago, expected every ${integ.freshnessSeconds} s`,
+    };
   }
 
-  const recent = integ.errorCount > 0 && !!integ.lastErrorAt && now.getTime() - integ.lastErrorAt.getTime() <= RECENT_ERROR_MS;
-  const errors = { ok: !recent, count: integ.errorCount, last_error: integ.lastError, last_error_at: integ.lastErrorAt?.toISOString() ?? null };
+  const recent =
+    integ.errorCount > 0 && !!integ.lastErrorAt && now.getTime() - integ.lastErrorAt.getTime() <= RECENT_ERROR_MS;
+  const errors = {
+    ok: !recent,
+    count: integ.errorCount,
+    last_error: integ.lastError,
+    last_error_at: integ.lastErrorAt?.toISOString() ?? null,
+  };
 
   const reasons: string[] = [];
   if (!config.ok) reasons.push(`config: ${config.problems.map((x) => `${x.field} ${x.message}`).join('; ')}`);
@@ -78,20 +120,47 @@ export async function computeHealth(rt: Runtime, integ: Integration, now = rt.cl
   else if (reasons.length) status = 'degraded';
   else if (reachable.ok === null && freshness.ok === null && !last) status = 'unknown';
   else status = 'healthy';
-  return { status, checks: { config, reachable, freshness, errors }, reason: reasons.length ? reasons.join('; ') : null, checkedAt: now };
+  return {
+    status,
+    checks: { config, reachable, freshness, errors },
+    reason: reasons.length ? reasons.join('; ') : null,
+    checkedAt: now,
+  };
 }
 
 /** Checks, stores the result and its history entry, and announces a change of status. */
-export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ integration: Integration; report: HealthReport; changed: boolean }> {
+export async function refreshHealth(
+  rt: Runtime,
+  integ: Integration,
+): Promise<{ integration: Integration; report: HealthReport; changed: boolean }> {
   const report = await computeHealth(rt, integ);
   const from = integ.healthStatus;
-  const data = { healthStatus: report.status, healthChecks: report.checks as object, healthReason: report.reason, healthCheckedAt: report.checkedAt };
+  const data = {
+    healthStatus: report.status,
+    healthChecks: report.checks as object,
+    healthReason: report.reason,
+    healthCheckedAt: report.checkedAt,
+  };
   const { integration, event, changed } = await rt.prisma.$transaction(async (tx) => {
     // Guarded by the status read: of two concurrent checks only one records the change.
     const moved = await tx.integration.updateManyAndReturn({ where: { id: integ.id, healthStatus: from }, data });
     const row = moved[0] ?? (await tx.integration.update({ where: { id: integ.id }, data }));
-    await tx.integrationHealthCheck.create({ data: { tenantId: integ.tenantId, integrationId: integ.id, status: report.status, checks: report.checks as object, reason: report.reason, checkedAt: report.checkedAt } });
-    const old = await tx.integrationHealthCheck.findMany({ where: { integrationId: integ.id }, orderBy: { checkedAt: 'desc' }, skip: HISTORY_KEPT, select: { id: true } });
+    await tx.integrationHealthCheck.create({
+      data: {
+        tenantId: integ.tenantId,
+        integrationId: integ.id,
+        status: report.status,
+        checks: report.checks as object,
+        reason: report.reason,
+        checkedAt: report.checkedAt,
+      },
+    });
+    const old = await tx.integrationHealthCheck.findMany({
+      where: { integrationId: integ.id },
+      orderBy: { checkedAt: 'desc' },
+      skip: HISTORY_KEPT,
+      select: { id: true },
+    });
     if (old.length) await tx.integrationHealthCheck.deleteMany({ where: { id: { in: old.map((o) => o.id) } } });
     const isChange = moved.length > 0 && from !== report.status;
     const bad = (s: IntegrationHealthStatus) => s === 'degraded' || s === 'failing';
@@ -105,10 +174,19 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
           type: recovered ? 'integration.recovered' : 'integration.degraded',
           module: 'integrations',
           source: `${integ.provider}/${integ.name}`.slice(0, 200),
-          summary: (recovered ? `Integration ${integ.name} recovered` : `Integration ${integ.name} is ${report.status}: ${report.reason}`).slice(0, 1000),
+          summary: (recovered
+            ? `Integration ${integ.name} recovered`
+            : `Integration ${integ.name} is ${report.status}: ${report.reason}`
+          ).slice(0, 1000),
           severity: recovered ? 'info' : report.status === 'failing' ? 'critical' : 'warning',
           labels: { integration_id: integ.id, provider: integ.provider, status: report.status, previous_status: from },
-          payload: { integration_id: integ.id, status: report.status, previous_status: from, reason: report.reason, checks: report.checks } as object,
+          payload: {
+            integration_id: integ.id,
+            status: report.status,
+            previous_status: from,
+            reason: report.reason,
+            checks: report.checks,
+          } as object,
           receivedVia: 'system',
         },
       });
@@ -118,7 +196,7 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
   if (event) await announceTimelineEvents(rt, [event]);
   if (changed) {
     try {
-      await rt.pubsub.publish('integrationHealthChanged', integ.tenantId, {
+      rt.pubsub.publish('integrationHealthChanged', integ.tenantId, {
         integrationId: integ.id,
         provider: integ.provider,
         name: integ.name,
@@ -128,7 +206,10 @@ export async function refreshHealth(rt: Runtime, integ: Integration): Promise<{ 
         checkedAt: report.checkedAt.toISOString(),
       });
     } catch (err) {
-      rt.logger.warn({ err: (err as Error).message, integrationId: integ.id }, 'integrationHealthChanged publish failed');
+      rt.logger.warn(
+        { err: (err as Error).message, integrationId: integ.id },
+        'integrationHealthChanged publish failed',
+      );
     }
   }
   return { integration, report, changed };
@@ -150,15 +231,33 @@ export async function checkAllIntegrations(rt: Runtime): Promise<{ checked: numb
 
 /** Recent checks of an integration, newest first. */
 export function healthHistory(rt: Runtime, integrationId: string, tenantId: string, limit = 20) {
-  return rt.prisma.integrationHealthCheck.findMany({ where: { integrationId, tenantId }, orderBy: { checkedAt: 'desc' }, take: Math.min(Math.max(limit, 1), HISTORY_KEPT) });
+  return rt.prisma.integrationHealthCheck.findMany({
+    where: { integrationId, tenantId },
+    orderBy: { checkedAt: 'desc' },
+    take: Math.min(Math.max(limit, 1), HISTORY_KEPT),
+  });
 }
 
 /** Notes a failed pull or push on the integration (message only: never a config value). */
-export async function noteIntegrationError(rt: Runtime, integ: Pick<Integration, 'id' | 'tenantId'>, message: string): Promise<void> {
-  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: { increment: 1 }, lastError: message.slice(0, 1000), lastErrorAt: rt.clock.now() } });
+export async function noteIntegrationError(
+  rt: Runtime,
+  integ: Pick<Integration, 'id' | 'tenantId'>,
+  message: string,
+): Promise<void> {
+  await rt.prisma.integration.updateMany({
+    where: { id: integ.id, tenantId: integ.tenantId },
+    data: { errorCount: { increment: 1 }, lastError: message.slice(0, 1000), lastErrorAt: rt.clock.now() },
+  });
 }
 
 /** Notes a successful pull or push: the error streak ends. */
-export async function noteIntegrationSuccess(rt: Runtime, integ: Pick<Integration, 'id' | 'tenantId'>, pulled = false): Promise<void> {
-  await rt.prisma.integration.updateMany({ where: { id: integ.id, tenantId: integ.tenantId }, data: { errorCount: 0, ...(pulled ? { lastPullAt: rt.clock.now() } : {}) } });
+export async function noteIntegrationSuccess(
+  rt: Runtime,
+  integ: Pick<Integration, 'id' | 'tenantId'>,
+  pulled = false,
+): Promise<void> {
+  await rt.prisma.integration.updateMany({
+    where: { id: integ.id, tenantId: integ.tenantId },
+    data: { errorCount: 0, ...(pulled ? { lastPullAt: rt.clock.now() } : {}) },
+  });
 }

@@ -41,7 +41,11 @@ async function consume(rt: Runtime, key: string): Promise<void> {
   try {
     await limiterOf(rt).consume(key);
   } catch (err) {
-    if (err instanceof RateLimiterRes) throw new RateLimited(Math.max(1, Math.ceil(err.msBeforeNext / 1000)), `On-demand ingest is limited to ${rt.config.integrations.ingestPerMinute} per minute per provider; retry later.`);
+    if (err instanceof RateLimiterRes)
+      throw new RateLimited(
+        Math.max(1, Math.ceil(err.msBeforeNext / 1000)),
+        `On-demand ingest is limited to ${rt.config.integrations.ingestPerMinute} per minute per provider; retry later.`,
+      );
     throw err;
   }
 }
@@ -60,15 +64,33 @@ export interface PullOutcome {
 /** Pulls one integration and records the changes; failures are noted on it and returned, not thrown. */
 export async function pullIntegration(rt: Runtime, integ: Integration): Promise<PullOutcome> {
   const p = getProvider(integ.provider);
-  const base = { integrationId: integ.id, name: integ.name, events: 0, alertsOpened: 0, alertsResolved: 0, summary: {} };
+  const base = {
+    integrationId: integ.id,
+    name: integ.name,
+    events: 0,
+    alertsOpened: 0,
+    alertsResolved: 0,
+    summary: {},
+  };
   try {
     if (!p.pull) throw new Error(`${p.name} integrations cannot be pulled`);
     const config = await effectiveConfigOf(rt, integ);
     const problems = configProblems(p, config, ['config']);
-    if (problems.length) throw new Error(`invalid config: ${problems.map((x) => `${x.loc.slice(1).join('.')} ${x.msg}`).join('; ')}`);
+    if (problems.length)
+      throw new Error(`invalid config: ${problems.map((x) => `${x.loc.slice(1).join('.')} ${x.msg}`).join('; ')}`);
     if ('url' in p.configSchema.properties && !config.url) throw new Error('no url configured to pull from');
-    const result = await p.pull({ rt, config, policy: integrationUrlPolicy(rt), timeoutMs: rt.config.integrations.probeTimeoutMs, integration: integ });
-    const recorded = await recordSignals(rt, integ, result.signals, { via: 'system', onlyChanges: true, resolveMissing: result.complete });
+    const result = await p.pull({
+      rt,
+      config,
+      policy: integrationUrlPolicy(rt),
+      timeoutMs: rt.config.integrations.probeTimeoutMs,
+      integration: integ,
+    });
+    const recorded = await recordSignals(rt, integ, result.signals, {
+      via: 'system',
+      onlyChanges: true,
+      resolveMissing: result.complete,
+    });
     if (result.error) {
       // Part of it failed (e.g. one target of several): what was pulled is recorded, the failure noted.
       const message = `pull partly failed: ${result.error}`;
@@ -85,16 +107,26 @@ export async function pullIntegration(rt: Runtime, integ: Integration): Promise<
 }
 
 /** Pulls every enabled integration of `provider` of the caller's tenant now; with none, a hint says what to do. */
-export async function ingestProvider(ctx: Ctx, provider: string): Promise<{ provider: string; integrations: PullOutcome[]; hint: string | null }> {
+export async function ingestProvider(
+  ctx: Ctx,
+  provider: string,
+): Promise<{ provider: string; integrations: PullOutcome[]; hint: string | null }> {
   const me = requireUser(ctx);
   const p = getProvider(provider);
   if (!p.pull) throw new Conflict(`${p.name} integrations receive pushes and cannot be pulled.`);
   await consume(ctx.rt, `${me.tenantId}:${p.id}`);
-  const rows = await ctx.db.integration.findMany({ where: { provider: p.id, enabled: true }, orderBy: { createdAt: 'asc' } });
+  const rows = await ctx.db.integration.findMany({
+    where: { provider: p.id, enabled: true },
+    orderBy: { createdAt: 'asc' },
+  });
   const outcomes: PullOutcome[] = [];
   for (const row of rows) outcomes.push(await pullIntegration(ctx.rt, row));
   const disabled = rows.length ? 0 : await ctx.db.integration.count({ where: { provider: p.id, enabled: false } });
-  return { provider: p.id, integrations: outcomes, hint: missingIntegrationHint(p, { enabled: rows.length, disabled }) };
+  return {
+    provider: p.id,
+    integrations: outcomes,
+    hint: missingIntegrationHint(p, { enabled: rows.length, disabled }),
+  };
 }
 
 /** How often the `integration-pull` task looks for integrations due a scheduled pull. */
@@ -107,9 +139,14 @@ export const SCHEDULED_PULL_TICK_MS = 5_000;
  * workers and overlapping runs each interval pulls once. On-demand ingest does not move the schedule.
  */
 export async function pullDueIntegrations(rt: Runtime): Promise<{ due: number; pulled: number; failed: number }> {
-  const scheduled = listProviders().filter((p) => p.pull && p.pullEverySeconds).map((p) => p.id);
+  const scheduled = listProviders()
+    .filter((p) => p.pull && p.pullEverySeconds)
+    .map((p) => p.id);
   if (scheduled.length === 0) return { due: 0, pulled: 0, failed: 0 };
-  const rows = await rt.prisma.integration.findMany({ where: { enabled: true, provider: { in: scheduled } }, orderBy: { id: 'asc' } });
+  const rows = await rt.prisma.integration.findMany({
+    where: { enabled: true, provider: { in: scheduled } },
+    orderBy: { id: 'asc' },
+  });
   let due = 0;
   let failed = 0;
   for (const row of rows) {
@@ -117,7 +154,13 @@ export async function pullDueIntegrations(rt: Runtime): Promise<{ due: number; p
       const p = getProvider(row.provider);
       const everyS = p.pullEverySeconds!(await effectiveConfigOf(rt, row));
       if (!everyS || everyS <= 0) continue;
-      const claimed = await rt.redis.set(`${rt.config.redisPrefix}:integration-pull:${row.id}`, String(rt.clock.now().getTime()), 'PX', Math.max(1000, everyS * 1000 - 500), 'NX');
+      const claimed = await rt.redis.set(
+        `${rt.config.redisPrefix}:integration-pull:${row.id}`,
+        String(rt.clock.now().getTime()),
+        'PX',
+        Math.max(1000, everyS * 1000 - 500),
+        'NX',
+      );
       if (claimed !== 'OK') continue;
       due++;
       if (!(await pullIntegration(rt, row)).ok) failed++;

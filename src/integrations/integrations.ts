@@ -16,7 +16,16 @@ import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
 import { assertDeliverableUrl, type UrlPolicy } from '../net/url-guard.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { findProvider, getProvider, listProviders, secretFields } from './registry.js';
-import { configUrls, effectiveConfig, maskedConfig, openSecrets, sealSecrets, splitSecrets, unmask, validateConfig } from './config.js';
+import {
+  configUrls,
+  effectiveConfig,
+  maskedConfig,
+  openSecrets,
+  sealSecrets,
+  splitSecrets,
+  unmask,
+  validateConfig,
+} from './config.js';
 import type { Provider, ProbeResult } from './types.js';
 import './providers/index.js';
 
@@ -30,24 +39,36 @@ export function integrationUrlPolicy(rt: Runtime): UrlPolicy {
 }
 
 /** The push URL of an integration: PUBLIC_BASE_URL if set, else the caller's origin, else a path. */
-export function pushUrlOf(rt: Runtime, integ: Pick<Integration, 'id' | 'provider'>, requestOrigin?: string | null): string | null {
+export function pushUrlOf(
+  rt: Runtime,
+  integ: Pick<Integration, 'id' | 'provider'>,
+  requestOrigin?: string | null,
+): string | null {
   if (!findProvider(integ.provider)?.capabilities.push) return null;
   const base = (rt.config.publicBaseUrl ?? requestOrigin ?? '').replace(/\/+$/, '');
   return `${base}/api/v1/integrations/${integ.id}/push`;
 }
 
 /** The stored config as shown: plain fields and masked secrets. */
-export function shownConfig(rt: Runtime, row: { config: unknown; secretsCiphertext: string | null }): Record<string, unknown> {
+export function shownConfig(
+  rt: Runtime,
+  row: { config: unknown; secretsCiphertext: string | null },
+): Record<string, unknown> {
   return maskedConfig(row.config, Object.keys(openSecrets(rt.secretBox, row.secretsCiphertext)));
 }
 
 async function tenantDefaults(rt: Runtime, tenantId: string, provider: string): Promise<Record<string, unknown>> {
-  const row = await rt.prisma.integrationProviderConfig.findUnique({ where: { tenantId_provider: { tenantId, provider } } });
+  const row = await rt.prisma.integrationProviderConfig.findUnique({
+    where: { tenantId_provider: { tenantId, provider } },
+  });
   return row ? { ...(row.config as Record<string, unknown>), ...openSecrets(rt.secretBox, row.secretsCiphertext) } : {};
 }
 
 /** Schema defaults, tenant provider config and the integration's own config (secrets opened). Never log it. */
-export async function effectiveConfigOf(rt: Runtime, integ: Pick<Integration, 'tenantId' | 'provider' | 'config' | 'secretsCiphertext'>): Promise<Record<string, unknown>> {
+export async function effectiveConfigOf(
+  rt: Runtime,
+  integ: Pick<Integration, 'tenantId' | 'provider' | 'config' | 'secretsCiphertext'>,
+): Promise<Record<string, unknown>> {
   const p = getProvider(integ.provider);
   const own = { ...(integ.config as Record<string, unknown>), ...openSecrets(rt.secretBox, integ.secretsCiphertext) };
   return effectiveConfig(p.configSchema, await tenantDefaults(rt, integ.tenantId, integ.provider), own);
@@ -59,19 +80,32 @@ export function configProblems(p: Provider, effective: Record<string, unknown>, 
 }
 
 /** Validates a submitted config (own fields, then the effective whole) and the URLs it will call. */
-async function checkConfig(rt: Runtime, p: Provider, own: Record<string, unknown>, defaults: Record<string, unknown>, at: string[]): Promise<Record<string, unknown>> {
+async function checkConfig(
+  rt: Runtime,
+  p: Provider,
+  own: Record<string, unknown>,
+  defaults: Record<string, unknown>,
+  at: string[],
+): Promise<Record<string, unknown>> {
   const problems = validateConfig(own, p.configSchema, at, { requireAll: false });
   if (problems.length) throw new ValidationFailed(problems);
   const effective = effectiveConfig(p.configSchema, defaults, own);
   const missing = validateConfig(effective, p.configSchema, at);
   if (missing.length) throw new ValidationFailed(missing);
-  for (const { url, loc } of configUrls(p.configSchema, own)) await assertDeliverableUrl(url, integrationUrlPolicy(rt), [...at, ...loc]);
+  for (const { url, loc } of configUrls(p.configSchema, own))
+    await assertDeliverableUrl(url, integrationUrlPolicy(rt), [...at, ...loc]);
   return effective;
 }
 
 function providerFor(id: string, at: string[]): Provider {
   const p = findProvider(id);
-  if (!p) throw invalid(at, `unknown provider; one of ${listProviders().map((x) => x.id).join(', ')}`);
+  if (!p)
+    throw invalid(
+      at,
+      `unknown provider; one of ${listProviders()
+        .map((x) => x.id)
+        .join(', ')}`,
+    );
   return p;
 }
 
@@ -83,7 +117,11 @@ function checkName(name: string | undefined | null, at: string[]): string {
 
 function checkFreshness(v: number | null | undefined, at: string[]): number | null {
   if (v === undefined || v === null) return null;
-  if (!Number.isInteger(v) || v < 1 || v > FRESHNESS_MAX) throw invalid(at, `must be a whole number of seconds from 1 to ${FRESHNESS_MAX}, or null to turn the freshness check off`);
+  if (!Number.isInteger(v) || v < 1 || v > FRESHNESS_MAX)
+    throw invalid(
+      at,
+      `must be a whole number of seconds from 1 to ${FRESHNESS_MAX}, or null to turn the freshness check off`,
+    );
   return v;
 }
 
@@ -108,13 +146,27 @@ export async function dryRunIntegration(ctx: Ctx, input: CreateIntegrationInput)
   const p = providerFor(input.provider, ['input', 'provider']);
   const name = checkName(input.name, ['input', 'name']);
   checkFreshness(input.freshnessSeconds, ['input', 'freshnessSeconds']);
-  const effective = await checkConfig(ctx.rt, p, input.config ?? {}, await tenantDefaults(ctx.rt, me.tenantId, p.id), ['input', 'config']);
-  const reachable = p.probe && (!('url' in p.configSchema.properties) || effective.url) ? await p.probe({ rt: ctx.rt, config: effective, policy: integrationUrlPolicy(ctx.rt), timeoutMs: ctx.rt.config.integrations.probeTimeoutMs }) : null;
+  const effective = await checkConfig(ctx.rt, p, input.config ?? {}, await tenantDefaults(ctx.rt, me.tenantId, p.id), [
+    'input',
+    'config',
+  ]);
+  const reachable =
+    p.probe && (!('url' in p.configSchema.properties) || effective.url)
+      ? await p.probe({
+          rt: ctx.rt,
+          config: effective,
+          policy: integrationUrlPolicy(ctx.rt),
+          timeoutMs: ctx.rt.config.integrations.probeTimeoutMs,
+        })
+      : null;
   return { provider: p.id, name, config: { ok: true, problems: [] }, reachable };
 }
 
 /** Creates an integration; for push providers the cleartext push token is returned this once. */
-export async function createIntegration(ctx: Ctx, input: CreateIntegrationInput): Promise<{ integration: Integration; pushToken: string | null }> {
+export async function createIntegration(
+  ctx: Ctx,
+  input: CreateIntegrationInput,
+): Promise<{ integration: Integration; pushToken: string | null }> {
   const me = requireUser(ctx);
   const p = providerFor(input.provider, ['input', 'provider']);
   const name = checkName(input.name, ['input', 'name']);
@@ -153,7 +205,10 @@ export async function getIntegration(ctx: Ctx, id: string): Promise<Integration>
 
 export function listIntegrations(ctx: Ctx, filter: { provider?: string | null } = {}): Promise<Integration[]> {
   requireUser(ctx);
-  return ctx.db.integration.findMany({ where: filter.provider ? { provider: filter.provider } : {}, orderBy: { createdAt: 'asc' } });
+  return ctx.db.integration.findMany({
+    where: filter.provider ? { provider: filter.provider } : {},
+    orderBy: { createdAt: 'asc' },
+  });
 }
 
 export interface UpdateIntegrationInput {
@@ -171,7 +226,8 @@ export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateInteg
   const data: Record<string, unknown> = {};
   if (patch.name !== undefined && patch.name !== null) data.name = checkName(patch.name, ['input', 'name']);
   if (patch.enabled !== undefined && patch.enabled !== null) data.enabled = patch.enabled;
-  if (patch.freshnessSeconds !== undefined) data.freshnessSeconds = checkFreshness(patch.freshnessSeconds, ['input', 'freshnessSeconds']);
+  if (patch.freshnessSeconds !== undefined)
+    data.freshnessSeconds = checkFreshness(patch.freshnessSeconds, ['input', 'freshnessSeconds']);
   if (patch.config) {
     const own = unmask(patch.config, openSecrets(ctx.rt.secretBox, row.secretsCiphertext));
     await checkConfig(ctx.rt, p, own, await tenantDefaults(ctx.rt, row.tenantId, p.id), ['input', 'config']);
@@ -196,7 +252,8 @@ export async function deleteIntegration(ctx: Ctx, id: string): Promise<Integrati
 /** A new push token (cleartext returned once); the previous one keeps working for 24 hours. */
 export async function rotatePushToken(ctx: Ctx, id: string): Promise<{ integration: Integration; pushToken: string }> {
   const row = await getIntegration(ctx, id);
-  if (!row.pushTokenHash) throw new Conflict(`Provider ${row.provider} receives no pushes, so the integration has no push token.`);
+  if (!row.pushTokenHash)
+    throw new Conflict(`Provider ${row.provider} receives no pushes, so the integration has no push token.`);
   const pushToken = randomSecret(PUSH_TOKEN_PREFIX, 32);
   const integration = await ctx.db.integration.update({
     where: { id: row.id },
@@ -230,12 +287,15 @@ export interface ProviderConfigView {
 export function missingIntegrationHint(p: Provider, counts: { enabled: number; disabled: number }): string | null {
   if (counts.enabled > 0) return null;
   const create = `create one with POST /api/v1/integrations {"provider":"${p.id}","name":"prod"} (GraphQL createIntegration); it inherits the fields of the provider config (PUT /api/v1/integrations/config/${p.id}) it does not set itself`;
-  if (counts.disabled > 0) return `No enabled ${p.name} integration: ${counts.disabled} ${counts.disabled === 1 ? 'is' : 'are'} disabled (PATCH /api/v1/integrations/<id> {"enabled":true}), or ${create}.`;
+  if (counts.disabled > 0)
+    return `No enabled ${p.name} integration: ${counts.disabled} ${counts.disabled === 1 ? 'is' : 'are'} disabled (PATCH /api/v1/integrations/<id> {"enabled":true}), or ${create}.`;
   return `No ${p.name} integration in this tenant: the provider config holds defaults only, and only integrations are pulled; ${create}.`;
 }
 
 async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null): Promise<ProviderConfigView> {
-  const [enabled, disabled] = await Promise.all([true, false].map((on) => ctx.db.integration.count({ where: { provider: p.id, enabled: on } })));
+  const [enabled, disabled] = await Promise.all(
+    [true, false].map((on) => ctx.db.integration.count({ where: { provider: p.id, enabled: on } })),
+  );
   return {
     provider: p.id,
     config: row ? shownConfig(ctx.rt, row) : {},
@@ -255,14 +315,19 @@ export async function getProviderConfig(ctx: Ctx, provider: string): Promise<Pro
 }
 
 /** Replaces the tenant's config of a provider; secret fields sent as the mask keep their value. */
-export async function putProviderConfig(ctx: Ctx, provider: string, config: Record<string, unknown>): Promise<ProviderConfigView> {
+export async function putProviderConfig(
+  ctx: Ctx,
+  provider: string,
+  config: Record<string, unknown>,
+): Promise<ProviderConfigView> {
   const me = requireUser(ctx);
   const p = getProvider(provider);
   const existing = await ctx.db.integrationProviderConfig.findFirst({ where: { provider: p.id } });
   const own = unmask(config ?? {}, openSecrets(ctx.rt.secretBox, existing?.secretsCiphertext));
   const problems = validateConfig(own, p.configSchema, ['input', 'config'], { requireAll: false });
   if (problems.length) throw new ValidationFailed(problems);
-  for (const { url, loc } of configUrls(p.configSchema, own)) await assertDeliverableUrl(url, integrationUrlPolicy(ctx.rt), ['input', 'config', ...loc]);
+  for (const { url, loc } of configUrls(p.configSchema, own))
+    await assertDeliverableUrl(url, integrationUrlPolicy(ctx.rt), ['input', 'config', ...loc]);
   const { plain, secrets } = splitSecrets(p, own);
   const data = { config: plain as object, secretsCiphertext: sealSecrets(ctx.rt.secretBox, secrets) };
   const row = await ctx.db.integrationProviderConfig.upsert({

@@ -33,19 +33,33 @@ function bodyCredential(req: Request): string | null {
 export async function integrationPushAuth(rt: Runtime, req: Request): Promise<Principal> {
   const header = bearer(req);
   const token = header ?? bodyCredential(req);
-  if (!token) throw new Unauthenticated('Send Authorization: Bearer <the integration\'s push token> (PagerDuty events: routing_key).');
+  if (!token)
+    throw new Unauthenticated(
+      "Send Authorization: Bearer <the integration's push token> (PagerDuty events: routing_key).",
+    );
   const hash = tokenHash(token);
   // Credential resolution by hash: the root client, like ingest keys.
   const row = await rt.prisma.integration.findFirst({
-    where: { OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: rt.clock.now() } }] },
+    where: {
+      OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: rt.clock.now() } }],
+    },
     select: { id: true, tenantId: true, enabled: true, provider: true },
   });
-  if (!row || !constantTimeEqual(row.id, String(req.params.integrationId ?? ''))) throw new Unauthenticated('Invalid push token for this integration.');
+  if (!row || !constantTimeEqual(row.id, String(req.params.integrationId ?? '')))
+    throw new Unauthenticated('Invalid push token for this integration.');
   // A token in the body counts only for a provider whose protocol puts it there.
-  if (!header && findProvider(row.provider)?.pushProtocol?.credentialField !== 'routing_key') throw new Unauthenticated('Send Authorization: Bearer <the integration\'s push token>.');
+  if (!header && findProvider(row.provider)?.pushProtocol?.credentialField !== 'routing_key')
+    throw new Unauthenticated("Send Authorization: Bearer <the integration's push token>.");
   if (!row.enabled) throw new NotFound('Enabled integration');
   await consumeInboundRate(rt, `integration:${row.id}`);
-  return { tenantId: row.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'webhook', id: row.id } };
+  return {
+    tenantId: row.tenantId,
+    userId: null,
+    email: null,
+    role: null,
+    userKind: null,
+    credential: { kind: 'webhook', id: row.id },
+  };
 }
 
 export interface PushAnswer {
@@ -78,7 +92,11 @@ export async function receivePush(ctx: Ctx, body: unknown): Promise<PushAnswer> 
     if (p.pushProtocol) return p.pushProtocol.rejected(err.extra.fields ?? []);
     throw err;
   }
-  const result = await recordSignals(ctx.rt, integ, signals, { via: 'webhook', onlyChanges: false, resolveMissing: false });
+  const result = await recordSignals(ctx.rt, integ, signals, {
+    via: 'webhook',
+    onlyChanges: false,
+    resolveMissing: false,
+  });
   await noteIntegrationSuccess(ctx.rt, integ);
   return p.pushProtocol ? p.pushProtocol.accepted(signals) : answerOf(result);
 }

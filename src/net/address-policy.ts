@@ -89,7 +89,8 @@ function classifyV6(a: ipaddr.IPv6): AddressClassification {
   const address = a.toRFC5952String();
   let range: string = a.range();
   if (range === 'reserved') range = IPV6_RESERVED_DETAIL.find(([, r]) => a.match(r))?.[0] ?? 'reserved';
-  if (range === 'rfc6052' && a.match(NAT64_LOCAL_USE)) return { address, family: 6, range: 'nat64LocalUse', public: false };
+  if (range === 'rfc6052' && a.match(NAT64_LOCAL_USE))
+    return { address, family: 6, range: 'nat64LocalUse', public: false };
   // ::/96 other than :: and ::1 (which ipaddr.js names unspecified and loopback).
   if (range === 'unicast' && a.match(IPV4_COMPATIBLE)) range = 'ipv4Compatible';
   const carried = embeddedIPv4(a, range);

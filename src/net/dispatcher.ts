@@ -19,11 +19,13 @@ const GLOBAL_DISPATCHER = Symbol.for('undici.globalDispatcher.1');
  * Null when it is not available (the start-time and per-run checks still apply).
  */
 export async function guardedDispatcher(lookup: LookupFunction): Promise<GuardedDispatcher | null> {
-  const g = globalThis as unknown as Record<symbol, { constructor?: new (opts: unknown) => GuardedDispatcher } | undefined>;
+  const g = globalThis as unknown as Record<
+    symbol,
+    { constructor?: new (opts: unknown) => GuardedDispatcher } | undefined
+  >;
   // Node loads its fetch implementation (and installs the global dispatcher) on the first call.
   if (!g[GLOBAL_DISPATCHER]) await fetch('data:,').catch(() => undefined);
   const Agent = g[GLOBAL_DISPATCHER]?.constructor;
   if (typeof Agent !== 'function' || Agent.name !== 'Agent') return null;
   return new Agent({ connect: { lookup }, keepAliveTimeout: 10_000 });
 }
-

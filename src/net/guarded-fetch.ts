@@ -25,7 +25,8 @@ export function policyFetch(policy: UrlPolicy): typeof fetch {
   return async (input, init) => {
     const url = new URL(input instanceof Request ? input.url : String(input));
     const literal = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (net.isIP(literal) && isDisallowedAddress(literal, policy) && !policy.allowedHosts.has(literal.toLowerCase())) throw new DisallowedAddressError(literal, literal);
+    if (net.isIP(literal) && isDisallowedAddress(literal, policy) && !policy.allowedHosts.has(literal.toLowerCase()))
+      throw new DisallowedAddressError(literal, literal);
     dispatcher ??= guardedDispatcher(guardedLookup(policy));
     const d = await dispatcher;
     const res = await fetch(input, { ...init, redirect: 'manual', ...(d ? { dispatcher: d } : {}) } as RequestInit);

@@ -33,7 +33,10 @@ export function joinUrl(base: string, apiPath: string): string {
 }
 
 /** GET `url`; resolves with any status, rejects with ProbeError when no complete response arrived. */
-export function guardedGet(url: string, opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string>; maxBytes?: number }): Promise<GetResult> {
+export function guardedGet(
+  url: string,
+  opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string>; maxBytes?: number },
+): Promise<GetResult> {
   const limit = opts.maxBytes ?? BODY_LIMIT;
   const started = performance.now();
   return new Promise<GetResult>((resolve, reject) => {
@@ -44,7 +47,8 @@ export function guardedGet(url: string, opts: { policy: UrlPolicy; timeoutMs: nu
       return reject(new ProbeError('invalid URL'));
     }
     const literal = u.hostname.replace(/^\[(.*)\]$/, '$1');
-    if (net.isIP(literal) && isDisallowedAddress(literal, opts.policy)) return reject(new ProbeError(new DisallowedAddressError(literal, literal).message, true));
+    if (net.isIP(literal) && isDisallowedAddress(literal, opts.policy))
+      return reject(new ProbeError(new DisallowedAddressError(literal, literal).message, true));
     const isHttps = u.protocol === 'https:';
     const req = (isHttps ? https : http).request(u, {
       method: 'GET',
@@ -68,7 +72,11 @@ export function guardedGet(url: string, opts: { policy: UrlPolicy; timeoutMs: nu
       });
       res.on('end', () => {
         clearTimeout(timer);
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), latencyMs: Math.round(performance.now() - started) });
+        resolve({
+          status: res.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          latencyMs: Math.round(performance.now() - started),
+        });
       });
       res.on('error', (err) => {
         clearTimeout(timer);
@@ -80,7 +88,10 @@ export function guardedGet(url: string, opts: { policy: UrlPolicy; timeoutMs: nu
 }
 
 /** GET and parse JSON; a non-2xx status or non-JSON body is a ProbeError naming the status. */
-export async function guardedGetJson<T = unknown>(url: string, opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string> }): Promise<{ json: T; latencyMs: number }> {
+export async function guardedGetJson<T = unknown>(
+  url: string,
+  opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string> },
+): Promise<{ json: T; latencyMs: number }> {
   const r = await guardedGet(url, opts);
   if (r.status < 200 || r.status > 299) throw new ProbeError(`HTTP ${r.status} from ${new URL(url).pathname}`);
   try {
@@ -92,19 +103,30 @@ export async function guardedGetJson<T = unknown>(url: string, opts: { policy: U
 
 /** Authorization header from the common secret fields (`bearer_token`, or `username` + `password`). */
 export function authHeaders(config: Record<string, unknown>): Record<string, string> {
-  if (typeof config.bearer_token === 'string' && config.bearer_token) return { authorization: `Bearer ${config.bearer_token}` };
+  if (typeof config.bearer_token === 'string' && config.bearer_token)
+    return { authorization: `Bearer ${config.bearer_token}` };
   if (typeof config.username === 'string' && config.username) {
-    return { authorization: 'Basic ' + Buffer.from(`${config.username}:${String(config.password ?? '')}`).toString('base64') };
+    return {
+      authorization: 'Basic ' + Buffer.from(`${config.username}:${String(config.password ?? '')}`).toString('base64'),
+    };
   }
   return {};
 }
 
 /** A probe of `<url><path>`: ok on 2xx, with latency and a one-line message. */
-export async function probeUrl(base: string, path: string, opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string> }) {
+export async function probeUrl(
+  base: string,
+  path: string,
+  opts: { policy: UrlPolicy; timeoutMs: number; headers?: Record<string, string> },
+) {
   try {
     const r = await guardedGet(joinUrl(base, path), opts);
     const ok = r.status >= 200 && r.status <= 299;
-    return { ok, latencyMs: r.latencyMs, message: ok ? `HTTP ${r.status} in ${r.latencyMs} ms` : `HTTP ${r.status} from ${path}` };
+    return {
+      ok,
+      latencyMs: r.latencyMs,
+      message: ok ? `HTTP ${r.status} in ${r.latencyMs} ms` : `HTTP ${r.status} from ${path}`,
+    };
   } catch (err) {
     return { ok: false, latencyMs: null, message: (err as Error).message };
   }

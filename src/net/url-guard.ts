@@ -30,7 +30,8 @@ export function compileUrlPolicy(entries: string[]): UrlPolicy {
     const family = net.isIP(addr);
     if (family && bits !== undefined) {
       const prefix = Number(bits);
-      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128)) throw new Error(`Bad CIDR in WEBHOOK_URL_ALLOWLIST: ${raw}`);
+      if (!Number.isInteger(prefix) || prefix < 0 || prefix > (family === 4 ? 32 : 128))
+        throw new Error(`Bad CIDR in WEBHOOK_URL_ALLOWLIST: ${raw}`);
       allowedAddresses.addSubnet(addr, prefix, family === 4 ? 'ipv4' : 'ipv6');
     } else if (family) {
       allowedAddresses.addAddress(addr, family === 4 ? 'ipv4' : 'ipv6');
@@ -81,7 +82,9 @@ export function refusalReason(ip: string): string {
 export class DisallowedAddressError extends Error {
   readonly code = 'EDISALLOWEDADDRESS';
   constructor(host: string, address: string) {
-    super(`Receiver host ${host} resolves to ${address} (${refusalReason(address)}), a non-public (private/loopback/link-local or other special-purpose) address that is not allowlisted; an operator can allow it with WEBHOOK_URL_ALLOWLIST.`);
+    super(
+      `Receiver host ${host} resolves to ${address} (${refusalReason(address)}), a non-public (private/loopback/link-local or other special-purpose) address that is not allowlisted; an operator can allow it with WEBHOOK_URL_ALLOWLIST.`,
+    );
   }
 }
 
@@ -93,7 +96,11 @@ type LookupAll = (hostname: string) => Promise<Array<{ address: string; family: 
 const lookupAll: LookupAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
 
 /** The first refused address of the URL's host (IP literal or resolved name), or null when every address is allowed. */
-export async function disallowedAddressOf(url: URL, policy: UrlPolicy, lookup: LookupAll = lookupAll): Promise<string | null> {
+export async function disallowedAddressOf(
+  url: URL,
+  policy: UrlPolicy,
+  lookup: LookupAll = lookupAll,
+): Promise<string | null> {
   const host = hostOf(url);
   if (policy.allowedHosts.has(host)) return null;
   const addresses = net.isIP(host) ? [{ address: host }] : await lookup(host);
@@ -104,7 +111,12 @@ export async function disallowedAddressOf(url: URL, policy: UrlPolicy, lookup: L
  * Validates a receiver URL for saving: http(s), no credentials, at most 2048 characters, a host that
  * resolves, and no address refused by the policy. Throws a 422 naming `field`.
  */
-export async function assertDeliverableUrl(raw: string, policy: UrlPolicy, field: string | string[] = 'url', lookup: LookupAll = lookupAll): Promise<URL> {
+export async function assertDeliverableUrl(
+  raw: string,
+  policy: UrlPolicy,
+  field: string | string[] = 'url',
+  lookup: LookupAll = lookupAll,
+): Promise<URL> {
   let url: URL;
   try {
     url = new URL(raw);
@@ -112,7 +124,8 @@ export async function assertDeliverableUrl(raw: string, policy: UrlPolicy, field
     throw invalid(field, 'must be an absolute http or https URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(field, 'must use http or https');
-  if (url.username || url.password) throw invalid(field, 'must not contain credentials; receivers authenticate deliveries by their signature');
+  if (url.username || url.password)
+    throw invalid(field, 'must not contain credentials; receivers authenticate deliveries by their signature');
   if (raw.length > 2048) throw invalid(field, 'must be at most 2048 characters');
   let refused: string | null;
   try {
@@ -120,7 +133,11 @@ export async function assertDeliverableUrl(raw: string, policy: UrlPolicy, field
   } catch {
     throw invalid(field, `host ${hostOf(url)} does not resolve`);
   }
-  if (refused) throw invalid(field, `host ${hostOf(url)} resolves to ${refused} (${refusalReason(refused)}), a private, loopback, link-local or other non-public address: not public; an operator can allow it with WEBHOOK_URL_ALLOWLIST (hosts or CIDR ranges)`);
+  if (refused)
+    throw invalid(
+      field,
+      `host ${hostOf(url)} resolves to ${refused} (${refusalReason(refused)}), a private, loopback, link-local or other non-public address: not public; an operator can allow it with WEBHOOK_URL_ALLOWLIST (hosts or CIDR ranges)`,
+    );
   return url;
 }
 

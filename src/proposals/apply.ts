@@ -18,10 +18,18 @@ export type ApplyOutcome = 'applied' | 'failed' | 'skipped' | 'gone';
 /** Marks an approved proposal `failed` with the reason (no-op unless it is still approved). */
 export async function failProposal(rt: Runtime, proposalId: string, reason: string): Promise<Proposal | null> {
   const result = await rt.prisma.$transaction(async (tx) => {
-    const moved = await tx.proposal.updateMany({ where: { id: proposalId, status: 'approved' }, data: { status: 'failed', failureReason: reason.slice(0, 2000) } });
+    const moved = await tx.proposal.updateMany({
+      where: { id: proposalId, status: 'approved' },
+      data: { status: 'failed', failureReason: reason.slice(0, 2000) },
+    });
     if (moved.count === 0) return null;
     const p = await tx.proposal.findUniqueOrThrow({ where: { id: proposalId } });
-    const rec = await recordProposalChange(tx, p, 'proposal.failed', { at: rt.clock.now(), type: 'sot.proposal_failed', summary: `Proposal could not be applied: ${p.title}: ${reason}`, severity: 'warning' });
+    const rec = await recordProposalChange(tx, p, 'proposal.failed', {
+      at: rt.clock.now(),
+      type: 'sot.proposal_failed',
+      summary: `Proposal could not be applied: ${p.title}: ${reason}`,
+      severity: 'warning',
+    });
     return { p, ...rec };
   });
   if (!result) return null;
@@ -34,7 +42,10 @@ export async function failProposal(rt: Runtime, proposalId: string, reason: stri
  * so a retried job, or an approval voided by a later edit, does nothing.
  */
 export async function applyProposal(rt: Runtime, proposalId: string): Promise<ApplyOutcome> {
-  const p = await rt.prisma.proposal.findUnique({ where: { id: proposalId }, include: { device: { select: { id: true, name: true, tenantId: true } } } });
+  const p = await rt.prisma.proposal.findUnique({
+    where: { id: proposalId },
+    include: { device: { select: { id: true, name: true, tenantId: true } } },
+  });
   if (!p) return 'gone';
   if (p.status !== 'approved' || p.approvedRevision !== p.revision) return 'skipped';
   if (!p.device) {
@@ -43,26 +54,47 @@ export async function applyProposal(rt: Runtime, proposalId: string): Promise<Ap
   }
   const device = p.device;
   const done = await rt.prisma.$transaction(async (tx) => {
-    const claimed = await tx.proposal.updateMany({ where: { id: p.id, status: 'approved', revision: p.revision }, data: { status: 'applied', appliedAt: rt.clock.now() } });
+    const claimed = await tx.proposal.updateMany({
+      where: { id: p.id, status: 'approved', revision: p.revision },
+      data: { status: 'applied', appliedAt: rt.clock.now() },
+    });
     if (claimed.count === 0) return null;
     const intent =
       p.proposedIntent != null
-        ? await writeIntentVersion(tx, { tenantId: p.tenantId, deviceId: device.id, config: p.proposedIntent, authorId: p.proposerId, proposalId: p.id, comment: p.reason ?? p.title, now: rt.clock.now() })
+        ? await writeIntentVersion(tx, {
+            tenantId: p.tenantId,
+            deviceId: device.id,
+            config: p.proposedIntent,
+            authorId: p.proposerId,
+            proposalId: p.id,
+            comment: p.reason ?? p.title,
+            now: rt.clock.now(),
+          })
         : null;
     const applied = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
     const rec = await recordProposalChange(tx, applied, 'proposal.applied', {
       at: rt.clock.now(),
       type: 'sot.proposal_applied',
-      summary: intent ? `Proposal applied: ${applied.title} (intent version ${intent.intent.version})` : `Proposal applied: ${applied.title} (action ${applied.action})`,
+      summary: intent
+        ? `Proposal applied: ${applied.title} (intent version ${intent.intent.version})`
+        : `Proposal applied: ${applied.title} (action ${applied.action})`,
     });
     return { applied, rec, intentEvent: intent?.event ?? null };
   });
   if (!done) return 'skipped';
-  await announceProposalChange(rt, done.applied, 'applied', [done.rec.outboxId], done.intentEvent ? [done.intentEvent, done.rec.event] : [done.rec.event]);
+  await announceProposalChange(
+    rt,
+    done.applied,
+    'applied',
+    [done.rec.outboxId],
+    done.intentEvent ? [done.intentEvent, done.rec.event] : [done.rec.event],
+  );
   if (done.intentEvent) publishDeviceChanged(rt, device, 'intent_changed');
   if (p.proposedIntent != null || p.action === 'reconcile') {
     // The proposal is applied whatever happens here; a lost reconcile is re-requested by anyone.
-    await queueReconcile(rt, device.id).catch((err: Error) => rt.logger.warn({ err: err.message, deviceId: device.id }, 'could not queue reconcile after apply'));
+    await queueReconcile(rt, device.id).catch((err: Error) =>
+      rt.logger.warn({ err: err.message, deviceId: device.id }, 'could not queue reconcile after apply'),
+    );
   }
   return 'applied';
 }

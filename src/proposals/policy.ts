@@ -16,7 +16,8 @@ export interface ProposalAuthorship {
 
 /** Why `approver` may not approve the proposal, or null when the four-eyes rule is met. */
 export function fourEyesViolation(approver: Principal | null, proposal: ProposalAuthorship): string | null {
-  if (!approver?.userId) return 'Approval needs a signed-in user (PAT or session); ingest keys and webhooks cannot approve.';
+  if (!approver?.userId)
+    return 'Approval needs a signed-in user (PAT or session); ingest keys and webhooks cannot approve.';
   if (approver.userKind !== 'human') {
     return 'Service users cannot approve proposals: the four-eyes rule needs a second human.';
   }
@@ -41,5 +42,6 @@ export function mayEditProposal(editor: Pick<Principal, 'userId'>, proposal: Pro
 
 /** Throws Forbidden unless `editor` is the proposer. */
 export function assertMayEditProposal(editor: Pick<Principal, 'userId'>, proposal: ProposalAuthorship): void {
-  if (!mayEditProposal(editor, proposal)) throw new Forbidden('Only the proposer can change a proposal; open a new one instead.', 'PROPOSAL_NOT_PROPOSER');
+  if (!mayEditProposal(editor, proposal))
+    throw new Forbidden('Only the proposer can change a proposal; open a new one instead.', 'PROPOSAL_NOT_PROPOSER');
 }

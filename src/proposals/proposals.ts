@@ -71,7 +71,13 @@ export async function recordProposalChange(
   topic: OutboxTopic,
   event: { type: SotEventType; summary: string; severity?: 'info' | 'warning'; at: Date },
 ): Promise<{ outboxId: string; event: Event }> {
-  const outboxId = await writeOutbox(tx, { createdAt: event.at, tenantId: p.tenantId, topic, subjectId: p.id, body: outboxBody(p, topic) });
+  const outboxId = await writeOutbox(tx, {
+    createdAt: event.at,
+    tenantId: p.tenantId,
+    topic,
+    subjectId: p.id,
+    body: outboxBody(p, topic),
+  });
   const e = await insertTimelineEvent(tx, {
     tenantId: p.tenantId,
     type: event.type,
@@ -87,7 +93,13 @@ export async function recordProposalChange(
 }
 
 /** After commit: outbox fan-out, timeline announcement, `proposalChanged`. */
-export async function announceProposalChange(rt: Runtime, p: Proposal, change: ProposalChange, outboxIds: string[], events: Event[]): Promise<void> {
+export async function announceProposalChange(
+  rt: Runtime,
+  p: Proposal,
+  change: ProposalChange,
+  outboxIds: string[],
+  events: Event[],
+): Promise<void> {
   await dispatchOutbox(rt, outboxIds);
   await announceTimelineEvents(rt, events);
   rt.pubsub.publish('proposalChanged', p.tenantId, proposalMessage(p, change));
@@ -109,7 +121,10 @@ async function assertDeviceInTenant(ctx: Ctx, deviceId: string, field: string[])
  * Opens a proposal (status `proposed`, revision 1) by the caller. Any user may propose, service users
  * included (automation proposes, humans approve); approval is where the four-eyes rule applies.
  */
-export async function openProposal(ctx: Ctx, input: ProposalFields & { title: string; kind: string; deviceId: string }): Promise<Proposal> {
+export async function openProposal(
+  ctx: Ctx,
+  input: ProposalFields & { title: string; kind: string; deviceId: string },
+): Promise<Proposal> {
   const me = requireUser(ctx);
   assertValidProposal(input);
   await assertDeviceInTenant(ctx, input.deviceId, ['input', 'deviceId']);
@@ -127,7 +142,11 @@ export async function openProposal(ctx: Ctx, input: ProposalFields & { title: st
         proposerId: me.userId,
       },
     });
-    const rec = await recordProposalChange(tx, p, 'proposal.opened', { at: ctx.rt.clock.now(), type: 'sot.proposal_opened', summary: `Proposal opened: ${p.title}` });
+    const rec = await recordProposalChange(tx, p, 'proposal.opened', {
+      at: ctx.rt.clock.now(),
+      type: 'sot.proposal_opened',
+      summary: `Proposal opened: ${p.title}`,
+    });
     return { proposal: p, ...rec };
   });
   await announceProposalChange(ctx.rt, proposal, 'opened', [outboxId], [event]);
@@ -144,12 +163,21 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
   assertMayEditProposal(me, p);
   assertCanMove(p.status, 'edit');
   const defined = Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as ProposalFields;
-  const merged: ProposalFields = { title: p.title, kind: p.kind, deviceId: p.deviceId, proposedIntent: p.proposedIntent, action: p.action, reason: p.reason, ...defined };
+  const merged: ProposalFields = {
+    title: p.title,
+    kind: p.kind,
+    deviceId: p.deviceId,
+    proposedIntent: p.proposedIntent,
+    action: p.action,
+    reason: p.reason,
+    ...defined,
+  };
   // Switching between an intent and an action: the one not given is cleared.
   if (defined.proposedIntent != null && defined.action === undefined) merged.action = null;
   if (defined.action != null && defined.proposedIntent === undefined) merged.proposedIntent = null;
   assertValidProposal(merged);
-  if (defined.deviceId && defined.deviceId !== p.deviceId) await assertDeviceInTenant(ctx, defined.deviceId, ['input', 'deviceId']);
+  if (defined.deviceId && defined.deviceId !== p.deviceId)
+    await assertDeviceInTenant(ctx, defined.deviceId, ['input', 'deviceId']);
   const wasApproved = p.status === 'approved';
   const result = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
@@ -168,7 +196,8 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
         approvedRevision: null,
       },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were editing it; reload and retry.', 'CONCURRENT_CHANGE');
+    if (moved.count === 0)
+      throw new Conflict('The proposal changed while you were editing it; reload and retry.', 'CONCURRENT_CHANGE');
     const updated = await tx.proposal.findUniqueOrThrow({ where: { id } });
     const event = await insertTimelineEvent(tx, {
       receivedAt: ctx.rt.clock.now(),
@@ -178,7 +207,12 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
       deviceId: updated.deviceId,
       receivedVia: 'system',
       labels: { proposal_kind: updated.kind },
-      payload: { proposal_id: updated.id, status: updated.status, revision: updated.revision, approval_voided: wasApproved },
+      payload: {
+        proposal_id: updated.id,
+        status: updated.status,
+        revision: updated.revision,
+        approval_voided: wasApproved,
+      },
     });
     return { updated, event };
   });
@@ -196,20 +230,32 @@ export async function approveProposal(ctx: Ctx, input: { id: string; revision?: 
   assertFourEyes(ctx.principal, p);
   assertCanMove(p.status, 'approve');
   if (input.revision != null && input.revision !== p.revision) {
-    throw new Conflict(`The proposal is at revision ${p.revision}; you reviewed revision ${input.revision}. Review it again.`, 'PROPOSAL_REVISION_MISMATCH');
+    throw new Conflict(
+      `The proposal is at revision ${p.revision}; you reviewed revision ${input.revision}. Review it again.`,
+      'PROPOSAL_REVISION_MISMATCH',
+    );
   }
   const { approved, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
       data: { status: 'approved', approverId: me.userId, approvedAt: ctx.rt.clock.now(), approvedRevision: p.revision },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were approving it; review it again.', 'CONCURRENT_CHANGE');
+    if (moved.count === 0)
+      throw new Conflict('The proposal changed while you were approving it; review it again.', 'CONCURRENT_CHANGE');
     const a = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
-    const rec = await recordProposalChange(tx, a, 'proposal.approved', { at: ctx.rt.clock.now(), type: 'sot.proposal_approved', summary: `Proposal approved by ${me.email ?? 'a user'}: ${a.title}` });
+    const rec = await recordProposalChange(tx, a, 'proposal.approved', {
+      at: ctx.rt.clock.now(),
+      type: 'sot.proposal_approved',
+      summary: `Proposal approved by ${me.email ?? 'a user'}: ${a.title}`,
+    });
     return { approved: a, ...rec };
   });
   await announceProposalChange(ctx.rt, approved, 'approved', [outboxId], [event]);
-  await ctx.rt.queues.add('sot', { task: 'applyProposal', proposalId: approved.id }, { jobId: `apply-${approved.id}-r${approved.revision}` });
+  await ctx.rt.queues.add(
+    'sot',
+    { task: 'applyProposal', proposalId: approved.id },
+    { jobId: `apply-${approved.id}-r${approved.revision}` },
+  );
   return approved;
 }
 
@@ -218,15 +264,26 @@ export async function denyProposal(ctx: Ctx, input: { id: string; reason?: strin
   const me = requireUser(ctx);
   const p = await getProposal(ctx, input.id);
   assertCanMove(p.status, 'deny');
-  if (input.reason != null && input.reason.length > 5000) throw invalid(['input', 'reason'], 'must be at most 5000 characters');
+  if (input.reason != null && input.reason.length > 5000)
+    throw invalid(['input', 'reason'], 'must be at most 5000 characters');
   const { denied, outboxId, event } = await ctx.db.$transaction(async (tx) => {
     const moved = await tx.proposal.updateMany({
       where: { id: p.id, status: 'proposed', revision: p.revision },
-      data: { status: 'denied', deniedById: me.userId, deniedAt: ctx.rt.clock.now(), denialReason: input.reason ?? null },
+      data: {
+        status: 'denied',
+        deniedById: me.userId,
+        deniedAt: ctx.rt.clock.now(),
+        denialReason: input.reason ?? null,
+      },
     });
-    if (moved.count === 0) throw new Conflict('The proposal changed while you were denying it; reload and retry.', 'CONCURRENT_CHANGE');
+    if (moved.count === 0)
+      throw new Conflict('The proposal changed while you were denying it; reload and retry.', 'CONCURRENT_CHANGE');
     const d = await tx.proposal.findUniqueOrThrow({ where: { id: p.id } });
-    const rec = await recordProposalChange(tx, d, 'proposal.denied', { at: ctx.rt.clock.now(), type: 'sot.proposal_denied', summary: `Proposal denied by ${me.email ?? 'a user'}: ${d.title}` });
+    const rec = await recordProposalChange(tx, d, 'proposal.denied', {
+      at: ctx.rt.clock.now(),
+      type: 'sot.proposal_denied',
+      summary: `Proposal denied by ${me.email ?? 'a user'}: ${d.title}`,
+    });
     return { denied: d, ...rec };
   });
   await announceProposalChange(ctx.rt, denied, 'denied', [outboxId], [event]);

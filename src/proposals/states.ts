@@ -27,6 +27,9 @@ export function canMove(status: ProposalStatus, move: ProposalMove): boolean {
 /** Throws Conflict (409) naming the current status when `move` is not allowed from it. */
 export function assertCanMove(status: ProposalStatus, move: ProposalMove): void {
   if (!canMove(status, move)) {
-    throw new Conflict(`Cannot ${move} a proposal that is ${status} (allowed from: ${FROM[move].join(', ')}).`, 'PROPOSAL_INVALID_TRANSITION');
+    throw new Conflict(
+      `Cannot ${move} a proposal that is ${status} (allowed from: ${FROM[move].join(', ')}).`,
+      'PROPOSAL_INVALID_TRANSITION',
+    );
   }
 }

@@ -29,7 +29,16 @@ export const AGGREGATE_FNS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'm
 export type AggregateFn = (typeof AGGREGATE_FNS)[number];
 
 /** Time buckets and the Postgres interval each one stands for (the interval is fixed text from here). */
-export const BUCKETS = { '1m': '1 minute', '5m': '5 minutes', '15m': '15 minutes', '1h': '1 hour', '6h': '6 hours', '12h': '12 hours', '1d': '1 day', '1w': '7 days' } as const;
+export const BUCKETS = {
+  '1m': '1 minute',
+  '5m': '5 minutes',
+  '15m': '15 minutes',
+  '1h': '1 hour',
+  '6h': '6 hours',
+  '12h': '12 hours',
+  '1d': '1 day',
+  '1w': '7 days',
+} as const;
 export type Bucket = keyof typeof BUCKETS;
 
 export interface FieldDef {
@@ -60,7 +69,13 @@ export interface EntityDef {
 
 const SEVERITY = ['info', 'warning', 'critical'] as const;
 
-function f(name: string, column: string, type: FieldType, description: string, extra: Partial<FieldDef> = {}): FieldDef {
+function f(
+  name: string,
+  column: string,
+  type: FieldType,
+  description: string,
+  extra: Partial<FieldDef> = {},
+): FieldDef {
   return { name, type, description, sql: `t."${column}"`, groupable: type !== 'text', ...extra };
 }
 
@@ -83,7 +98,9 @@ export const CATALOGUE: Record<Entity, EntityDef> = {
       f('source', 'source', 'string', 'Sending system or host, e.g. `ci`.'),
       f('summary', 'summary', 'text', 'One-line summary.'),
       f('severity', 'severity', 'enum', 'Severity.', { values: SEVERITY }),
-      f('received_via', 'receivedVia', 'enum', 'How the event arrived.', { values: ['ingest', 'webhook', 'sot', 'system'] }),
+      f('received_via', 'receivedVia', 'enum', 'How the event arrived.', {
+        values: ['ingest', 'webhook', 'sot', 'system'],
+      }),
       f('received_at', 'receivedAt', 'timestamp', 'When the service stored the event (the time field).'),
       f('device_id', 'deviceId', 'string', 'Device the event is about.'),
       f('device', 'deviceId', 'string', 'Name of the device the event is about.', { sql: DEVICE_NAME }),
@@ -194,11 +211,15 @@ export function resolveField(entity: Entity, name: unknown): FieldRef | { error:
   if (name.startsWith('payload.')) {
     if (!def.hasPayload) return { error: `${entity} have no payload` };
     const p = name.slice('payload.'.length);
-    if (!PAYLOAD_PATH.test(p)) return { error: 'a payload path is up to 8 dot-separated segments of letters, digits, _ or -' };
+    if (!PAYLOAD_PATH.test(p))
+      return { error: 'a payload path is up to 8 dot-separated segments of letters, digits, _ or -' };
     return { kind: 'payload', name, path: p.split('.'), type: 'json' };
   }
   const field = def.fields.find((x) => x.name === name);
-  if (!field) return { error: `unknown field for ${entity}; known: ${def.fields.map((x) => x.name).join(', ')}${def.hasLabels ? ', labels.<key>' : ''}${def.hasPayload ? ', payload.<path>' : ''}` };
+  if (!field)
+    return {
+      error: `unknown field for ${entity}; known: ${def.fields.map((x) => x.name).join(', ')}${def.hasLabels ? ', labels.<key>' : ''}${def.hasPayload ? ', payload.<path>' : ''}`,
+    };
   return { kind: 'field', name, def: field };
 }
 
@@ -218,7 +239,13 @@ export function publicCatalogue() {
       labels: d.hasLabels,
       payload: d.hasPayload,
       default_columns: d.defaultColumns,
-      fields: d.fields.map((x) => ({ name: x.name, type: x.type, ops: [...OPS_BY_TYPE[x.type]], description: x.description, ...(x.values ? { values: [...x.values] } : {}) })),
+      fields: d.fields.map((x) => ({
+        name: x.name,
+        type: x.type,
+        ops: [...OPS_BY_TYPE[x.type]],
+        description: x.description,
+        ...(x.values ? { values: [...x.values] } : {}),
+      })),
     };
   });
 }

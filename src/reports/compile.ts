@@ -48,7 +48,8 @@ function expr(r: FieldRef, p: Params, as: 'value' | 'text' | 'json' | 'number' =
   if (r.kind === 'label') return `(t."labels" ->> ${p.add(r.key)})`;
   const path = p.add(r.path);
   if (as === 'json' || as === 'value') return `(t."payload" #> ${path}::text[])`;
-  if (as === 'number') return `(CASE WHEN jsonb_typeof(t."payload" #> ${path}::text[]) = 'number' THEN (t."payload" #> ${path}::text[])::numeric END)`;
+  if (as === 'number')
+    return `(CASE WHEN jsonb_typeof(t."payload" #> ${path}::text[]) = 'number' THEN (t."payload" #> ${path}::text[])::numeric END)`;
   return `(t."payload" #>> ${path}::text[])`;
 }
 
@@ -73,12 +74,24 @@ function filterSql(q: ReportQuery, f: ReportFilter, p: Params): string {
       case 'prefix':
         return `starts_with(${expr(r, p, 'text')}, ${p.add(f.value)})`;
       default:
-        return typeof f.value === 'number' ? `${expr(r, p, 'number')} ${CMP[f.op]} ${p.add(f.value)}::numeric` : `${expr(r, p, 'text')} ${CMP[f.op]} ${p.add(f.value)}`;
+        return typeof f.value === 'number'
+          ? `${expr(r, p, 'number')} ${CMP[f.op]} ${p.add(f.value)}::numeric`
+          : `${expr(r, p, 'text')} ${CMP[f.op]} ${p.add(f.value)}`;
     }
   }
   const e = expr(r, p);
-  const cast = type === 'integer' ? '::int8' : type === 'boolean' ? '::boolean' : type === 'timestamp' ? '::timestamptz' : '::text';
-  const val = (v: unknown) => (type === 'timestamp' ? `(${p.add(v)}::timestamptz AT TIME ZONE 'UTC')` : `${p.add(v)}${type === 'integer' && f.op !== 'eq' && f.op !== 'ne' ? '::numeric' : cast}`);
+  const cast =
+    type === 'integer'
+      ? '::int8'
+      : type === 'boolean'
+        ? '::boolean'
+        : type === 'timestamp'
+          ? '::timestamptz'
+          : '::text';
+  const val = (v: unknown) =>
+    type === 'timestamp'
+      ? `(${p.add(v)}::timestamptz AT TIME ZONE 'UTC')`
+      : `${p.add(v)}${type === 'integer' && f.op !== 'eq' && f.op !== 'ne' ? '::numeric' : cast}`;
   switch (f.op) {
     case 'eq':
       return `${e} = ${val(f.value)}`;
@@ -124,7 +137,11 @@ function aggregateSql(q: ReportQuery, a: ReportQuery['aggregate'][number], p: Pa
  * export's COPY, which takes no bind parameters, reads them from transaction-local settings); every
  * value still travels apart from the SQL text.
  */
-export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now: Date; extraRow?: boolean; placeholder?: Placeholder }): CompiledQuery {
+export function compileReportQuery(
+  q: ReportQuery,
+  tenantId: string,
+  opts: { now: Date; extraRow?: boolean; placeholder?: Placeholder },
+): CompiledQuery {
   const def = CATALOGUE[q.entity];
   const p = new Params(opts.placeholder);
   const from = scopedFrom(def, p, tenantId);
@@ -133,7 +150,9 @@ export function compileReportQuery(q: ReportQuery, tenantId: string, opts: { now
   // The window ends at the service's clock (rt.clock), not the database's, so it agrees with the times
   // the service stamped and tests can run it at any time of day.
   if (q.since_hours !== null) {
-    where.push(`${expr(timeRef, p)} >= (${p.add(opts.now.toISOString())}::timestamptz AT TIME ZONE 'UTC') - make_interval(hours => ${p.add(q.since_hours)}::int)`);
+    where.push(
+      `${expr(timeRef, p)} >= (${p.add(opts.now.toISOString())}::timestamptz AT TIME ZONE 'UTC') - make_interval(hours => ${p.add(q.since_hours)}::int)`,
+    );
   }
   for (const f of q.filters) where.push(`(${filterSql(q, f, p)})`);
 

@@ -74,11 +74,18 @@ function coalesce(header: string): Transform {
  * of the reports pool; returns the number of rows. The caller releases the client (discarding it on
  * an error: a COPY torn down mid-stream leaves the connection unusable).
  */
-export async function copyCsv(client: pg.PoolClient, compiled: { sql: string; params: unknown[]; columns: OutputColumn[] }, out: Writable): Promise<number> {
+export async function copyCsv(
+  client: pg.PoolClient,
+  compiled: { sql: string; params: unknown[]; columns: OutputColumn[] },
+  out: Writable,
+): Promise<number> {
   const { sql, params, columns } = compiled;
   await client.query('BEGIN READ ONLY');
   // pg sends each value as it would a bind parameter of the query (an array as an array literal).
-  await client.query(`SELECT ${params.map((_, i) => `set_config('ops_report.p${i + 1}', $${i + 1}, true)`).join(', ')}`, params);
+  await client.query(
+    `SELECT ${params.map((_, i) => `set_config('ops_report.p${i + 1}', $${i + 1}, true)`).join(', ')}`,
+    params,
+  );
   const select = columns.map((c, i) => render(c, i)).join(', ');
   const source = client.query(copyTo(`COPY (SELECT ${select} FROM (${sql}) r) TO STDOUT WITH (FORMAT csv)`));
   await pipeline(source, coalesce(stringify([columns.map((c) => c.name)])), out);

@@ -30,34 +30,47 @@ export const DASHBOARD_LIMITS = { maxPanels: 50, maxGrid: 1000 } as const;
 
 /** The panels as stored (unknown shapes are dropped rather than trusted). */
 export function storedPanels(json: unknown): Panel[] {
-  return Array.isArray(json) ? (json.filter((p) => p && typeof p === 'object' && typeof (p as Panel).savedReportId === 'string') as Panel[]) : [];
+  return Array.isArray(json)
+    ? (json.filter((p) => p && typeof p === 'object' && typeof (p as Panel).savedReportId === 'string') as Panel[])
+    : [];
 }
 
 async function checkInput(ctx: Ctx, input: DashboardInput, base: string[], creating: boolean): Promise<void> {
   const problems: FieldProblem[] = [];
   if (creating || input.name != null) {
-    if (typeof input.name !== 'string' || !input.name.trim() || input.name.length > 200) problems.push({ loc: [...base, 'name'], msg: 'must be 1 to 200 characters' });
+    if (typeof input.name !== 'string' || !input.name.trim() || input.name.length > 200)
+      problems.push({ loc: [...base, 'name'], msg: 'must be 1 to 200 characters' });
   }
   const panels = input.panels ?? [];
-  if (panels.length > DASHBOARD_LIMITS.maxPanels) problems.push({ loc: [...base, 'panels'], msg: `must list at most ${DASHBOARD_LIMITS.maxPanels} panels` });
+  if (panels.length > DASHBOARD_LIMITS.maxPanels)
+    problems.push({ loc: [...base, 'panels'], msg: `must list at most ${DASHBOARD_LIMITS.maxPanels} panels` });
   const ids = [...new Set(panels.map((p) => p.savedReportId))];
-  const found = new Set((await ctx.db.savedReport.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id));
+  const found = new Set(
+    (await ctx.db.savedReport.findMany({ where: { id: { in: ids } }, select: { id: true } })).map((r) => r.id),
+  );
   panels.forEach((p, i) => {
     const at = (...k: string[]) => [...base, 'panels', String(i), ...k];
-    if (typeof p.title !== 'string' || !p.title.trim() || p.title.length > 200) problems.push({ loc: at('title'), msg: 'must be 1 to 200 characters' });
+    if (typeof p.title !== 'string' || !p.title.trim() || p.title.length > 200)
+      problems.push({ loc: at('title'), msg: 'must be 1 to 200 characters' });
     if (!found.has(p.savedReportId)) problems.push({ loc: at('savedReportId'), msg: 'no such saved report' });
     if (!VIZ.includes(p.viz)) problems.push({ loc: at('viz'), msg: `must be one of ${VIZ.join(', ')}` });
     const pos = p.position ?? ({} as Panel['position']);
     for (const k of ['x', 'y', 'w', 'h'] as const) {
       const min = k === 'w' || k === 'h' ? 1 : 0;
-      if (!Number.isInteger(pos[k]) || pos[k] < min || pos[k] > DASHBOARD_LIMITS.maxGrid) problems.push({ loc: at('position', k), msg: `must be an integer from ${min} to ${DASHBOARD_LIMITS.maxGrid}` });
+      if (!Number.isInteger(pos[k]) || pos[k] < min || pos[k] > DASHBOARD_LIMITS.maxGrid)
+        problems.push({ loc: at('position', k), msg: `must be an integer from ${min} to ${DASHBOARD_LIMITS.maxGrid}` });
     }
   });
   if (problems.length) throw new ValidationFailed(problems);
 }
 
 function normalize(panels: Panel[]): Panel[] {
-  return panels.map((p) => ({ title: p.title.trim(), savedReportId: p.savedReportId, viz: p.viz, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
+  return panels.map((p) => ({
+    title: p.title.trim(),
+    savedReportId: p.savedReportId,
+    viz: p.viz,
+    position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h },
+  }));
 }
 
 /** The dashboard, or 404 (another tenant's included). */
@@ -70,11 +83,23 @@ export async function loadDashboard(ctx: Ctx, id: string): Promise<Dashboard> {
 export async function createDashboard(ctx: Ctx, input: DashboardInput, base: string[] = ['input']): Promise<Dashboard> {
   const me = requireUser(ctx);
   await checkInput(ctx, input, base, true);
-  return ctx.db.dashboard.create({ data: { tenantId: me.tenantId, ownerId: me.userId, name: input.name!.trim(), panels: normalize(input.panels ?? []) as object[] } });
+  return ctx.db.dashboard.create({
+    data: {
+      tenantId: me.tenantId,
+      ownerId: me.userId,
+      name: input.name!.trim(),
+      panels: normalize(input.panels ?? []) as object[],
+    },
+  });
 }
 
 /** Changes a dashboard (owner or admin); `panels`, when given, replaces the whole list. */
-export async function updateDashboard(ctx: Ctx, id: string, input: DashboardInput, base: string[] = ['input']): Promise<Dashboard> {
+export async function updateDashboard(
+  ctx: Ctx,
+  id: string,
+  input: DashboardInput,
+  base: string[] = ['input'],
+): Promise<Dashboard> {
   const existing = await loadDashboard(ctx, id);
   assertCanEdit(ctx, existing, 'dashboard');
   await checkInput(ctx, input, base, false);

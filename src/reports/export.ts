@@ -89,7 +89,10 @@ function csvEncoder(names: string[]) {
 
 function head(entity: string, format: ExportFormat, now: Date): ExportHead {
   const stamp = now.toISOString().slice(0, 19).replace(/[:T]/g, '-');
-  return { contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8', filename: `${entity}-${stamp}.${format}` };
+  return {
+    contentType: format === 'csv' ? 'text/csv; charset=utf-8' : 'application/json; charset=utf-8',
+    filename: `${entity}-${stamp}.${format}`,
+  };
 }
 
 /**
@@ -97,12 +100,24 @@ function head(entity: string, format: ExportFormat, now: Date): ExportHead {
  * as for reportQuery), then streams it into `out`. `start` is called once the query is
  * known to be valid, before the first byte, so the caller can send its headers.
  */
-export async function exportReport(ctx: Ctx, input: unknown, format: ExportFormat, out: Writable, start: (head: ExportHead) => void): Promise<{ rows: number }> {
+export async function exportReport(
+  ctx: Ctx,
+  input: unknown,
+  format: ExportFormat,
+  out: Writable,
+  start: (head: ExportHead) => void,
+): Promise<{ rows: number }> {
   const me = requireUser(ctx);
   const q = parseReportQuery(input, ['query'], 'export');
   // COPY needs a real Postgres (the embedded PGlite takes the cursor path).
-  const copy = format === 'csv' && !!(ctx.rt.config.reportsDatabaseUrl ?? ctx.rt.config.databaseUrl) && copyCsvApplies(q, outputColumns(q));
-  const compiled = compileReportQuery(q, me.tenantId, { now: ctx.rt.clock.now(), placeholder: copy ? settingPlaceholder : undefined });
+  const copy =
+    format === 'csv' &&
+    !!(ctx.rt.config.reportsDatabaseUrl ?? ctx.rt.config.databaseUrl) &&
+    copyCsvApplies(q, outputColumns(q));
+  const compiled = compileReportQuery(q, me.tenantId, {
+    now: ctx.rt.clock.now(),
+    placeholder: copy ? settingPlaceholder : undefined,
+  });
   const names = compiled.columns.map((c) => c.name);
   const client = await reportsPool(ctx.rt).connect();
   let rows = 0;
@@ -112,11 +127,16 @@ export async function exportReport(ctx: Ctx, input: unknown, format: ExportForma
       start(head(q.entity, format, ctx.rt.clock.now()));
       return { rows: await copyCsv(client, compiled, out) };
     }
-    const source = client.query(new QueryStream(compiled.sql, compiled.params, { batchSize: BATCH_SIZE, rowMode: 'array', types: reportTypes }));
+    const source = client.query(
+      new QueryStream(compiled.sql, compiled.params, { batchSize: BATCH_SIZE, rowMode: 'array', types: reportTypes }),
+    );
     start(head(q.entity, format, ctx.rt.clock.now()));
     const encoder = format === 'csv' ? csvEncoder(names) : jsonArrayEncoder(names);
     await pipeline(source, encoder, coalesce(), out);
-    rows = 'info' in encoder ? (encoder.info as { records: number }).records : (encoder as Transform & { rows: number }).rows;
+    rows =
+      'info' in encoder
+        ? (encoder.info as { records: number }).records
+        : (encoder as Transform & { rows: number }).rows;
     return { rows };
   } catch (err) {
     failed = err as Error;

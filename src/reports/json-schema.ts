@@ -3,7 +3,18 @@
  * which fields exist, which ops each allows and what values they take. A client can build a query form
  * from it or validate a query before sending; the server's validator (validate.ts) remains the judge.
  */
-import { AGGREGATE_FNS, BUCKETS, CATALOGUE, ENTITIES, LABEL_KEY, OPS, OPS_BY_TYPE, PAYLOAD_PATH, publicCatalogue, type FieldType } from './catalogue.js';
+import {
+  AGGREGATE_FNS,
+  BUCKETS,
+  CATALOGUE,
+  ENTITIES,
+  LABEL_KEY,
+  OPS,
+  OPS_BY_TYPE,
+  PAYLOAD_PATH,
+  publicCatalogue,
+  type FieldType,
+} from './catalogue.js';
 import { REPORT_LIMITS } from './validate.js';
 
 type Schema = Record<string, unknown>;
@@ -45,28 +56,57 @@ function fieldNameSchema(entity: (typeof ENTITIES)[number], groupableOnly = fals
   const def = CATALOGUE[entity];
   const names = def.fields.filter((f) => !groupableOnly || f.groupable).map((f) => f.name);
   const anyOf: Schema[] = [{ enum: names }];
-  if (def.hasLabels) anyOf.push({ type: 'string', pattern: `^labels\\.${LABEL_KEY.source.slice(1, -1)}$`, maxLength: 135 });
-  if (def.hasPayload) anyOf.push({ type: 'string', pattern: `^payload\\.${PAYLOAD_PATH.source.slice(1, -1)}$`, maxLength: 528 });
+  if (def.hasLabels)
+    anyOf.push({ type: 'string', pattern: `^labels\\.${LABEL_KEY.source.slice(1, -1)}$`, maxLength: 135 });
+  if (def.hasPayload)
+    anyOf.push({ type: 'string', pattern: `^payload\\.${PAYLOAD_PATH.source.slice(1, -1)}$`, maxLength: 528 });
   return { anyOf };
 }
 
 /** The schema document: the query body, with one branch per entity. */
 export function reportQueryJsonSchema(): Schema {
   const common = {
-    since_hours: { type: ['integer', 'null'], minimum: 1, maximum: REPORT_LIMITS.maxSinceHours, default: REPORT_LIMITS.defaultSinceHours, description: 'Time window over the entity time field; null (no window) only for devices and proposals.' },
-    bucket: { enum: [...Object.keys(BUCKETS), null], description: 'Time bucket over the entity time field; output column `bucket`.' },
-    limit: { type: 'integer', minimum: 1, maximum: REPORT_LIMITS.maxExportRows, description: `Default ${REPORT_LIMITS.defaultLimit}; at most ${REPORT_LIMITS.maxLimit} for a query and ${REPORT_LIMITS.maxExportRows} for an export.` },
+    since_hours: {
+      type: ['integer', 'null'],
+      minimum: 1,
+      maximum: REPORT_LIMITS.maxSinceHours,
+      default: REPORT_LIMITS.defaultSinceHours,
+      description: 'Time window over the entity time field; null (no window) only for devices and proposals.',
+    },
+    bucket: {
+      enum: [...Object.keys(BUCKETS), null],
+      description: 'Time bucket over the entity time field; output column `bucket`.',
+    },
+    limit: {
+      type: 'integer',
+      minimum: 1,
+      maximum: REPORT_LIMITS.maxExportRows,
+      description: `Default ${REPORT_LIMITS.defaultLimit}; at most ${REPORT_LIMITS.maxLimit} for a query and ${REPORT_LIMITS.maxExportRows} for an export.`,
+    },
     order_by: {
       type: 'array',
       maxItems: REPORT_LIMITS.maxOrderBy,
-      items: { anyOf: [{ type: 'string', maxLength: 600 }, { type: 'object', required: ['field'], additionalProperties: false, properties: { field: { type: 'string', maxLength: 600 }, dir: { enum: ['asc', 'desc'] } } }] },
+      items: {
+        anyOf: [
+          { type: 'string', maxLength: 600 },
+          {
+            type: 'object',
+            required: ['field'],
+            additionalProperties: false,
+            properties: { field: { type: 'string', maxLength: 600 }, dir: { enum: ['asc', 'desc'] } },
+          },
+        ],
+      },
       description: 'Output column names.',
     },
   };
   const branches = ENTITIES.map((entity) => {
     const def = CATALOGUE[entity];
     const filters: Schema[] = def.fields.map((f) => filterFor({ const: f.name }, f.type, f.values));
-    if (def.hasLabels) filters.push(filterFor(fieldNameSchema(entity).anyOf ? (fieldNameSchema(entity).anyOf as Schema[])[1] : {}, 'label'));
+    if (def.hasLabels)
+      filters.push(
+        filterFor(fieldNameSchema(entity).anyOf ? (fieldNameSchema(entity).anyOf as Schema[])[1] : {}, 'label'),
+      );
     if (def.hasPayload) filters.push(filterFor((fieldNameSchema(entity).anyOf as Schema[]).at(-1)!, 'json'));
     return {
       if: { properties: { entity: { const: entity } } },
@@ -78,7 +118,16 @@ export function reportQueryJsonSchema(): Schema {
           aggregate: {
             anyOf: [
               { enum: [...AGGREGATE_FNS] },
-              { type: 'array', maxItems: REPORT_LIMITS.maxAggregates, items: { type: 'object', required: ['fn'], additionalProperties: false, properties: { fn: { enum: [...AGGREGATE_FNS] }, field: fieldNameSchema(entity) } } },
+              {
+                type: 'array',
+                maxItems: REPORT_LIMITS.maxAggregates,
+                items: {
+                  type: 'object',
+                  required: ['fn'],
+                  additionalProperties: false,
+                  properties: { fn: { enum: [...AGGREGATE_FNS] }, field: fieldNameSchema(entity) },
+                },
+              },
             ],
           },
         },
@@ -95,7 +144,15 @@ export function reportQueryJsonSchema(): Schema {
     properties: {
       entity: { enum: [...ENTITIES] },
       ...common,
-      filters: { type: 'array', maxItems: REPORT_LIMITS.maxFilters, items: { type: 'object', required: ['field', 'op'], properties: { field: { type: 'string' }, op: { enum: [...OPS] }, value: true } } },
+      filters: {
+        type: 'array',
+        maxItems: REPORT_LIMITS.maxFilters,
+        items: {
+          type: 'object',
+          required: ['field', 'op'],
+          properties: { field: { type: 'string' }, op: { enum: [...OPS] }, value: true },
+        },
+      },
       group_by: { type: 'array', maxItems: REPORT_LIMITS.maxGroupBy, items: { type: 'string' } },
       columns: { type: 'array', maxItems: REPORT_LIMITS.maxColumns, items: { type: 'string' } },
       aggregate: true,

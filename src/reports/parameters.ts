@@ -13,18 +13,23 @@ export type ReportParameters = Record<string, unknown>;
  * other name is a field whose filters take the value (a field without a filter gets an `eq`, or `in`
  * for a list). Problems are reported at the parameter's own path.
  */
-export function applyParameters(stored: unknown, params: ReportParameters | null | undefined, base: string[]): ReportQuery {
+export function applyParameters(
+  stored: unknown,
+  params: ReportParameters | null | undefined,
+  base: string[],
+): ReportQuery {
   const q = { ...(stored as Record<string, unknown>) };
   const filters = [...((q.filters as Array<Record<string, unknown>>) ?? [])].map((f) => ({ ...f }));
   const origin = new Map<number, string>();
-  if (params != null && (typeof params !== 'object' || Array.isArray(params))) throw invalid(base, 'must be an object of parameter values');
+  if (params != null && (typeof params !== 'object' || Array.isArray(params)))
+    throw invalid(base, 'must be an object of parameter values');
   for (const [name, value] of Object.entries(params ?? {})) {
     if (name === 'since_hours' || name === 'limit') {
       q[name] = value;
       continue;
     }
     const matching = filters.map((f, i) => (f.field === name ? i : -1)).filter((i) => i >= 0);
-    if (matching.length) for (const i of matching) (filters[i].value = value), origin.set(i, name);
+    if (matching.length) for (const i of matching) ((filters[i].value = value), origin.set(i, name));
     else {
       filters.push({ field: name, op: Array.isArray(value) ? 'in' : 'eq', value });
       origin.set(filters.length - 1, name);
@@ -37,9 +42,9 @@ export function applyParameters(stored: unknown, params: ReportParameters | null
     v.problems.map((p) => {
       const [, key, idx] = p.loc;
       if (key === 'filters' && origin.has(Number(idx))) return { loc: [...base, origin.get(Number(idx))!], msg: p.msg };
-      if ((key === 'since_hours' || key === 'limit') && params && key in params) return { loc: [...base, key], msg: p.msg };
+      if ((key === 'since_hours' || key === 'limit') && params && key in params)
+        return { loc: [...base, key], msg: p.msg };
       return { loc: ['saved_report', ...p.loc.slice(1)], msg: `the saved query is no longer valid: ${p.msg}` };
     }),
   );
 }
-

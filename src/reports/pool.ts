@@ -43,7 +43,12 @@ const pools = new WeakMap<Runtime, pg.Pool>();
 export function reportsPool(rt: Runtime): pg.Pool {
   let pool = pools.get(rt);
   if (!pool) {
-    const p = new pg.Pool({ connectionString: rt.reportsDatabaseUrl, max: POOL_SIZE, application_name: 'ops-reports', types: reportTypes as never });
+    const p = new pg.Pool({
+      connectionString: rt.reportsDatabaseUrl,
+      max: POOL_SIZE,
+      application_name: 'ops-reports',
+      types: reportTypes as never,
+    });
     p.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports pool connection error'));
     pools.set(rt, p);
     rt.onClose(() => p.end());

@@ -2,7 +2,15 @@
  * The shape of a validated report query (src/reports/validate.ts makes one): the language's limits,
  * the normalized query, and the output columns (names and types) it produces.
  */
-import { resolveField, typeOf, type AggregateFn, type Bucket, type Entity, type FieldType, type Op } from './catalogue.js';
+import {
+  resolveField,
+  typeOf,
+  type AggregateFn,
+  type Bucket,
+  type Entity,
+  type FieldType,
+  type Op,
+} from './catalogue.js';
 
 /** The contract's limits of the query language. */
 export const REPORT_LIMITS = {
@@ -80,7 +88,12 @@ export function outputColumns(q: ReportQuery): OutputColumn[] {
   }
   for (const a of q.aggregate) {
     const t = a.field ? typeOfName(a.field) : 'integer';
-    const type: OutputType = a.fn === 'count' || a.fn === 'count_distinct' ? 'integer' : (a.fn === 'min' || a.fn === 'max') && t === 'timestamp' ? 'timestamp' : 'number';
+    const type: OutputType =
+      a.fn === 'count' || a.fn === 'count_distinct'
+        ? 'integer'
+        : (a.fn === 'min' || a.fn === 'max') && t === 'timestamp'
+          ? 'timestamp'
+          : 'number';
     cols.push({ name: aggregateName(a), type });
   }
   return cols;

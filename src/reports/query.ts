@@ -24,7 +24,11 @@ export interface ReportResult {
 }
 
 /** Validates a query document or throws a 422 listing every problem at its path under `base`. */
-export function parseReportQuery(input: unknown, base: string[] = ['query'], mode: 'query' | 'export' = 'query'): ReportQuery {
+export function parseReportQuery(
+  input: unknown,
+  base: string[] = ['query'],
+  mode: 'query' | 'export' = 'query',
+): ReportQuery {
   const v = validateReportQuery(input, { base, mode });
   if (!v.query) throw new ValidationFailed(v.problems);
   return v.query;
@@ -32,7 +36,10 @@ export function parseReportQuery(input: unknown, base: string[] = ['query'], mod
 
 /** Runs a validated query for a tenant (workers pass the schedule's tenant; requests use `runReport`). */
 export async function executeReportQuery(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
-  const [result, lag] = await Promise.all([readWithRecoveryRetry(rt, () => runOnce(rt, tenantId, q)), replicaLagSeconds(rt)]);
+  const [result, lag] = await Promise.all([
+    readWithRecoveryRetry(rt, () => runOnce(rt, tenantId, q)),
+    replicaLagSeconds(rt),
+  ]);
   return lag !== null && lag > rt.config.reportsLagNoticeSeconds ? { ...result, replica_lag_seconds: lag } : result;
 }
 
@@ -46,7 +53,9 @@ async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise
     const res = await client.query({ text: compiled.sql, values: compiled.params, rowMode: 'array' });
     await client.query('COMMIT');
     const truncated = res.rows.length > q.limit;
-    const rows = (truncated ? res.rows.slice(0, q.limit) : res.rows).map((r: unknown[]) => Object.fromEntries(compiled.columns.map((c, i) => [c.name, r[i] ?? null])));
+    const rows = (truncated ? res.rows.slice(0, q.limit) : res.rows).map((r: unknown[]) =>
+      Object.fromEntries(compiled.columns.map((c, i) => [c.name, r[i] ?? null])),
+    );
     return { entity: q.entity, columns: compiled.columns, rows, row_count: rows.length, truncated };
   } catch (err) {
     failed = err as Error;

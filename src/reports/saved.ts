@@ -18,16 +18,20 @@ export interface SavedReportInput {
   query?: unknown;
 }
 
-
 const MAX_NAME = 200;
 const MAX_DESCRIPTION = 2000;
 
 function checkText(input: SavedReportInput, base: string[], creating: boolean): void {
   const problems: FieldProblem[] = [];
   if (creating || input.name != null) {
-    if (typeof input.name !== 'string' || !input.name.trim() || input.name.length > MAX_NAME) problems.push({ loc: [...base, 'name'], msg: `must be 1 to ${MAX_NAME} characters` });
+    if (typeof input.name !== 'string' || !input.name.trim() || input.name.length > MAX_NAME)
+      problems.push({ loc: [...base, 'name'], msg: `must be 1 to ${MAX_NAME} characters` });
   }
-  if (input.description != null && (typeof input.description !== 'string' || input.description.length > MAX_DESCRIPTION)) problems.push({ loc: [...base, 'description'], msg: `must be at most ${MAX_DESCRIPTION} characters` });
+  if (
+    input.description != null &&
+    (typeof input.description !== 'string' || input.description.length > MAX_DESCRIPTION)
+  )
+    problems.push({ loc: [...base, 'description'], msg: `must be at most ${MAX_DESCRIPTION} characters` });
   if (problems.length) throw new ValidationFailed(problems);
 }
 
@@ -39,15 +43,32 @@ export async function loadSavedReport(ctx: Ctx, id: string): Promise<SavedReport
 }
 
 /** Creates a saved report owned by the caller; the query is stored validated and normalized. */
-export async function createSavedReport(ctx: Ctx, input: SavedReportInput, base: string[] = ['input']): Promise<SavedReport> {
+export async function createSavedReport(
+  ctx: Ctx,
+  input: SavedReportInput,
+  base: string[] = ['input'],
+): Promise<SavedReport> {
   const me = requireUser(ctx);
   checkText(input, base, true);
   const query = parseReportQuery(input.query, [...base, 'query']);
-  return ctx.db.savedReport.create({ data: { tenantId: me.tenantId, ownerId: me.userId, name: input.name!.trim(), description: input.description ?? null, query: query as object } });
+  return ctx.db.savedReport.create({
+    data: {
+      tenantId: me.tenantId,
+      ownerId: me.userId,
+      name: input.name!.trim(),
+      description: input.description ?? null,
+      query: query as object,
+    },
+  });
 }
 
 /** Changes a saved report (owner or admin). */
-export async function updateSavedReport(ctx: Ctx, id: string, input: SavedReportInput, base: string[] = ['input']): Promise<SavedReport> {
+export async function updateSavedReport(
+  ctx: Ctx,
+  id: string,
+  input: SavedReportInput,
+  base: string[] = ['input'],
+): Promise<SavedReport> {
   const existing = await loadSavedReport(ctx, id);
   assertCanEdit(ctx, existing, 'saved report');
   checkText(input, base, false);
@@ -68,7 +89,12 @@ export async function deleteSavedReport(ctx: Ctx, id: string): Promise<SavedRepo
 }
 
 /** Runs a saved report for the caller's tenant, with optional parameter values. */
-export async function runSavedReport(ctx: Ctx, id: string, params: ReportParameters | null | undefined, base: string[] = ['parameters']): Promise<ReportResult> {
+export async function runSavedReport(
+  ctx: Ctx,
+  id: string,
+  params: ReportParameters | null | undefined,
+  base: string[] = ['parameters'],
+): Promise<ReportResult> {
   const me = requireUser(ctx);
   const r = await loadSavedReport(ctx, id);
   return executeReportQuery(ctx.rt, me.tenantId, applyParameters(r.query, params, base));

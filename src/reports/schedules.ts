@@ -43,17 +43,30 @@ function validTimezone(tz: string): boolean {
 
 /** Registers (or replaces) the schedule's job scheduler; BullMQ's cron parser is the judge of the pattern. */
 async function registerScheduler(rt: Runtime, s: { id: string; cron: string; timezone: string }): Promise<void> {
-  await rt.queues.get('reports').upsertJobScheduler(schedulerId(s.id), { pattern: s.cron, tz: s.timezone }, { name: 'deliver', data: { scheduleId: s.id } });
+  await rt.queues
+    .get('reports')
+    .upsertJobScheduler(
+      schedulerId(s.id),
+      { pattern: s.cron, tz: s.timezone },
+      { name: 'deliver', data: { scheduleId: s.id } },
+    );
 }
 
 async function removeScheduler(rt: Runtime, id: string): Promise<void> {
   await rt.queues
     .get('reports')
     .removeJobScheduler(schedulerId(id))
-    .catch((err: Error) => rt.logger.warn({ err: err.message, scheduleId: id }, 'could not remove a report job scheduler'));
+    .catch((err: Error) =>
+      rt.logger.warn({ err: err.message, scheduleId: id }, 'could not remove a report job scheduler'),
+    );
 }
 
-async function checkInput(ctx: Ctx, input: ScheduleInput, base: string[], current: ReportSchedule | null): Promise<{ cron: string; timezone: string }> {
+async function checkInput(
+  ctx: Ctx,
+  input: ScheduleInput,
+  base: string[],
+  current: ReportSchedule | null,
+): Promise<{ cron: string; timezone: string }> {
   const problems: FieldProblem[] = [];
   const at = (k: string) => [...base, k];
   const savedReportId = input.savedReportId ?? current?.savedReportId;
@@ -64,13 +77,21 @@ async function checkInput(ctx: Ctx, input: ScheduleInput, base: string[], curren
   if (savedReportId && !report) problems.push({ loc: at('savedReportId'), msg: 'no such saved report' });
   const webhookId = input.webhookId ?? current?.webhookId;
   if (!webhookId) problems.push({ loc: at('webhookId'), msg: 'is required' });
-  else if (!(await ctx.db.outboundWebhook.findUnique({ where: { id: webhookId }, select: { id: true } }))) problems.push({ loc: at('webhookId'), msg: 'no such outbound webhook' });
-  if (typeof cron !== 'string' || !/^\S+( \S+){4,5}$/.test(cron.trim()) || cron.length > 100) problems.push({ loc: at('cron'), msg: 'must be a cron pattern of 5 or 6 fields, e.g. `0 8 * * 1`' });
-  if (!validTimezone(timezone)) problems.push({ loc: at('timezone'), msg: 'must be an IANA time zone such as Europe/Berlin' });
-  if (input.format != null && !REPORT_FORMATS.includes(input.format)) problems.push({ loc: at('format'), msg: `must be one of ${REPORT_FORMATS.join(', ')}` });
+  else if (!(await ctx.db.outboundWebhook.findUnique({ where: { id: webhookId }, select: { id: true } })))
+    problems.push({ loc: at('webhookId'), msg: 'no such outbound webhook' });
+  if (typeof cron !== 'string' || !/^\S+( \S+){4,5}$/.test(cron.trim()) || cron.length > 100)
+    problems.push({ loc: at('cron'), msg: 'must be a cron pattern of 5 or 6 fields, e.g. `0 8 * * 1`' });
+  if (!validTimezone(timezone))
+    problems.push({ loc: at('timezone'), msg: 'must be an IANA time zone such as Europe/Berlin' });
+  if (input.format != null && !REPORT_FORMATS.includes(input.format))
+    problems.push({ loc: at('format'), msg: `must be one of ${REPORT_FORMATS.join(', ')}` });
   if (report && !problems.length) {
     try {
-      applyParameters(report.query, input.parameters ?? (current?.parameters as ReportParameters) ?? {}, at('parameters'));
+      applyParameters(
+        report.query,
+        input.parameters ?? (current?.parameters as ReportParameters) ?? {},
+        at('parameters'),
+      );
     } catch (err) {
       if (err instanceof ValidationFailed) problems.push(...(err.extra.fields ?? []));
       else throw err;
@@ -89,7 +110,11 @@ export async function loadSchedule(ctx: Ctx, id: string): Promise<ReportSchedule
 }
 
 /** Creates a schedule and its job scheduler (an invalid cron pattern is a 422 and nothing is stored). */
-export async function createSchedule(ctx: Ctx, input: ScheduleInput, base: string[] = ['input']): Promise<ReportSchedule> {
+export async function createSchedule(
+  ctx: Ctx,
+  input: ScheduleInput,
+  base: string[] = ['input'],
+): Promise<ReportSchedule> {
   assertCanManageSchedules(ctx);
   const me = requireUser(ctx);
   const { cron, timezone } = await checkInput(ctx, input, base, null);
@@ -99,12 +124,25 @@ export async function createSchedule(ctx: Ctx, input: ScheduleInput, base: strin
     try {
       await registerScheduler(ctx.rt, { id, cron, timezone });
     } catch (err) {
-      throw new ValidationFailed([{ loc: [...base, 'cron'], msg: `is not a valid cron pattern: ${(err as Error).message}` }]);
+      throw new ValidationFailed([
+        { loc: [...base, 'cron'], msg: `is not a valid cron pattern: ${(err as Error).message}` },
+      ]);
     }
   }
   try {
     return await ctx.db.reportSchedule.create({
-      data: { id, tenantId: me.tenantId, ownerId: me.userId, savedReportId: input.savedReportId!, webhookId: input.webhookId!, cron, timezone, format: input.format ?? 'json', parameters: (input.parameters ?? {}) as object, enabled },
+      data: {
+        id,
+        tenantId: me.tenantId,
+        ownerId: me.userId,
+        savedReportId: input.savedReportId!,
+        webhookId: input.webhookId!,
+        cron,
+        timezone,
+        format: input.format ?? 'json',
+        parameters: (input.parameters ?? {}) as object,
+        enabled,
+      },
     });
   } catch (err) {
     await removeScheduler(ctx.rt, id);
@@ -113,7 +151,12 @@ export async function createSchedule(ctx: Ctx, input: ScheduleInput, base: strin
 }
 
 /** Changes a schedule; re-enabling clears the disabled reason. */
-export async function updateSchedule(ctx: Ctx, id: string, input: ScheduleInput, base: string[] = ['input']): Promise<ReportSchedule> {
+export async function updateSchedule(
+  ctx: Ctx,
+  id: string,
+  input: ScheduleInput,
+  base: string[] = ['input'],
+): Promise<ReportSchedule> {
   const current = await loadSchedule(ctx, id);
   const { cron, timezone } = await checkInput(ctx, input, base, current);
   const enabled = input.enabled ?? current.enabled;
@@ -121,7 +164,9 @@ export async function updateSchedule(ctx: Ctx, id: string, input: ScheduleInput,
     try {
       await registerScheduler(ctx.rt, { id, cron, timezone });
     } catch (err) {
-      throw new ValidationFailed([{ loc: [...base, 'cron'], msg: `is not a valid cron pattern: ${(err as Error).message}` }]);
+      throw new ValidationFailed([
+        { loc: [...base, 'cron'], msg: `is not a valid cron pattern: ${(err as Error).message}` },
+      ]);
     }
   } else await removeScheduler(ctx.rt, id);
   return ctx.db.reportSchedule.update({
@@ -153,14 +198,25 @@ async function disableSchedule(rt: Runtime, id: string, reason: string): Promise
 }
 
 /** Disables every enabled schedule of a saved report (it is being deleted). */
-export async function disableSchedulesOfReport(rt: Runtime, tenantId: string, savedReportId: string, reason: string): Promise<void> {
-  const rows = await rt.prisma.reportSchedule.findMany({ where: { tenantId, savedReportId, enabled: true }, select: { id: true } });
+export async function disableSchedulesOfReport(
+  rt: Runtime,
+  tenantId: string,
+  savedReportId: string,
+  reason: string,
+): Promise<void> {
+  const rows = await rt.prisma.reportSchedule.findMany({
+    where: { tenantId, savedReportId, enabled: true },
+    select: { id: true },
+  });
   for (const r of rows) await disableSchedule(rt, r.id, reason);
 }
 
 /** Disables every enabled schedule delivering to an outbound webhook (it has been deleted). */
 export async function disableSchedulesOfWebhook(rt: Runtime, tenantId: string, webhookId: string): Promise<void> {
-  const rows = await rt.prisma.reportSchedule.findMany({ where: { tenantId, webhookId, enabled: true }, select: { id: true } });
+  const rows = await rt.prisma.reportSchedule.findMany({
+    where: { tenantId, webhookId, enabled: true },
+    select: { id: true },
+  });
   for (const r of rows) await disableSchedule(rt, r.id, WEBHOOK_GONE);
 }
 
@@ -184,8 +240,13 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
   const s = await rt.prisma.reportSchedule.findUnique({ where: { id: scheduleId } });
   if (!s) return { scheduleId, status: 'skipped', ...none, reason: 'no such schedule' };
   if (!s.enabled) return { scheduleId, status: 'skipped', ...none, reason: s.disabledReason ?? 'disabled' };
-  const report = s.savedReportId ? await rt.prisma.savedReport.findFirst({ where: { id: s.savedReportId, tenantId: s.tenantId } }) : null;
-  const hook = await rt.prisma.outboundWebhook.findFirst({ where: { id: s.webhookId, tenantId: s.tenantId }, select: { id: true } });
+  const report = s.savedReportId
+    ? await rt.prisma.savedReport.findFirst({ where: { id: s.savedReportId, tenantId: s.tenantId } })
+    : null;
+  const hook = await rt.prisma.outboundWebhook.findFirst({
+    where: { id: s.webhookId, tenantId: s.tenantId },
+    select: { id: true },
+  });
   const gone = !report ? 'Its saved report was deleted.' : !hook ? WEBHOOK_GONE : null;
   if (gone || !report || !hook) {
     await disableSchedule(rt, s.id, gone!);
@@ -193,7 +254,11 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
   }
   let result;
   try {
-    result = await executeReportQuery(rt, s.tenantId, applyParameters(report.query, s.parameters as ReportParameters, ['parameters']));
+    result = await executeReportQuery(
+      rt,
+      s.tenantId,
+      applyParameters(report.query, s.parameters as ReportParameters, ['parameters']),
+    );
   } catch (err) {
     const reason = `The report can no longer run: ${domainMessage(err)}`;
     if (err instanceof ValidationFailed) {
@@ -214,17 +279,43 @@ export async function deliverScheduledReport(rt: Runtime, scheduleId: string, ru
     row_count: result.row_count,
     truncated: result.truncated,
     ...(s.format === 'csv'
-      ? { csv: stringify(result.rows, { header: true, columns: result.columns.map((c) => c.name), cast: { object: (v) => JSON.stringify(v), boolean: (v) => String(v) } }) }
+      ? {
+          csv: stringify(result.rows, {
+            header: true,
+            columns: result.columns.map((c) => c.name),
+            cast: { object: (v) => JSON.stringify(v), boolean: (v) => String(v) },
+          }),
+        }
       : { rows: result.rows }),
   };
   const dedupKey = `report.delivered:${s.id}:${runKey}`;
   const written = await rt.prisma.outboxMessage.createManyAndReturn({
-    data: [{ createdAt: ranAt, tenantId: s.tenantId, topic: 'report.delivered', subjectId: s.id, dedupKey, body: { source: 'ops-service', kind: 'report.delivered', severity: null, labels: { report: report.name.slice(0, 200) }, payload, addressedTo: hook.id } as object }],
+    data: [
+      {
+        createdAt: ranAt,
+        tenantId: s.tenantId,
+        topic: 'report.delivered',
+        subjectId: s.id,
+        dedupKey,
+        body: {
+          source: 'ops-service',
+          kind: 'report.delivered',
+          severity: null,
+          labels: { report: report.name.slice(0, 200) },
+          payload,
+          addressedTo: hook.id,
+        } as object,
+      },
+    ],
     skipDuplicates: true,
     select: { id: true },
   });
-  const outboxId = written[0]?.id ?? (await rt.prisma.outboxMessage.findUnique({ where: { dedupKey }, select: { id: true } }))!.id;
-  await rt.prisma.reportSchedule.update({ where: { id: s.id }, data: { lastRunAt: ranAt, lastOutboxId: outboxId, lastError: null } });
+  const outboxId =
+    written[0]?.id ?? (await rt.prisma.outboxMessage.findUnique({ where: { dedupKey }, select: { id: true } }))!.id;
+  await rt.prisma.reportSchedule.update({
+    where: { id: s.id },
+    data: { lastRunAt: ranAt, lastOutboxId: outboxId, lastError: null },
+  });
   await dispatchOutbox(rt, [outboxId]);
   return { scheduleId, status: 'delivered', outboxId, rowCount: result.row_count, reason: null };
 }
@@ -240,7 +331,13 @@ export async function runScheduleNow(ctx: Ctx, id: string): Promise<ScheduleRun>
  * maintenance task, so a Redis that lost its data gets them back.
  */
 export async function refreshReportSchedulers(rt: Runtime): Promise<number> {
-  const rows = await rt.prisma.reportSchedule.findMany({ where: { enabled: true }, select: { id: true, cron: true, timezone: true } });
-  for (const r of rows) await registerScheduler(rt, r).catch((err: Error) => rt.logger.warn({ err: err.message, scheduleId: r.id }, 'could not register a report schedule'));
+  const rows = await rt.prisma.reportSchedule.findMany({
+    where: { enabled: true },
+    select: { id: true, cron: true, timezone: true },
+  });
+  for (const r of rows)
+    await registerScheduler(rt, r).catch((err: Error) =>
+      rt.logger.warn({ err: err.message, scheduleId: r.id }, 'could not register a report schedule'),
+    );
   return rows.length;
 }

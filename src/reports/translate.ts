@@ -45,9 +45,30 @@ const BUCKET_WORDS: Array<[RegExp, string, string]> = [
   [/\b(per|by|each|every) day\b|\bdaily\b/, '1d', 'per day'],
   [/\b(per|by|each|every) week\b|\bweekly\b/, '1w', 'per week'],
 ];
-const UNIT_HOURS: Record<string, number> = { hour: 1, hours: 1, h: 1, day: 24, days: 24, d: 24, week: 168, weeks: 168, w: 168 };
+const UNIT_HOURS: Record<string, number> = {
+  hour: 1,
+  hours: 1,
+  h: 1,
+  day: 24,
+  days: 24,
+  d: 24,
+  week: 168,
+  weeks: 168,
+  w: 168,
+};
 /** Words that name a field, per entity, when they follow "by". */
-const FIELD_SYNONYMS: Record<string, string> = { host: 'source', hosts: 'source', sources: 'source', severities: 'severity', types: 'type', kinds: 'kind', statuses: 'status', devices: 'device', sites: 'site', roles: 'role' };
+const FIELD_SYNONYMS: Record<string, string> = {
+  host: 'source',
+  hosts: 'source',
+  sources: 'source',
+  severities: 'severity',
+  types: 'type',
+  kinds: 'kind',
+  statuses: 'status',
+  devices: 'device',
+  sites: 'site',
+  roles: 'role',
+};
 
 /** The deterministic translator: a handful of patterns over the catalogue's own names. */
 export const builtinTranslator: Translator = {
@@ -55,8 +76,11 @@ export const builtinTranslator: Translator = {
   async translate(raw: string): Promise<Translation> {
     const text = raw.toLowerCase().replace(/\s+/g, ' ').trim();
     const said: string[] = [];
-    const entity = ENTITY_WORDS.map(([re, e]) => ({ e, at: text.search(re) })).filter((x) => x.at >= 0).sort((a, b) => a.at - b.at)[0]?.e;
-    if (!entity) return { query: null, explanation: 'Found nothing to report on: mention events, alerts, devices or proposals.' };
+    const entity = ENTITY_WORDS.map(([re, e]) => ({ e, at: text.search(re) }))
+      .filter((x) => x.at >= 0)
+      .sort((a, b) => a.at - b.at)[0]?.e;
+    if (!entity)
+      return { query: null, explanation: 'Found nothing to report on: mention events, alerts, devices or proposals.' };
     const def = CATALOGUE[entity];
     const q: Record<string, unknown> = { entity };
     const filters: Array<Record<string, unknown>> = [];
@@ -128,8 +152,15 @@ export const builtinTranslator: Translator = {
     let rankBy: string | undefined;
     for (const m of byMatch) {
       const words = m[1].split(' ');
-      const candidates = [words.join('_'), words[0], FIELD_SYNONYMS[words[0]] ?? '', FIELD_SYNONYMS[words.join('_')] ?? ''];
-      const field = candidates.find((c) => c && !/^(minute|hour|day|week)$/.test(c) && !('error' in resolveField(entity, c)));
+      const candidates = [
+        words.join('_'),
+        words[0],
+        FIELD_SYNONYMS[words[0]] ?? '',
+        FIELD_SYNONYMS[words.join('_')] ?? '',
+      ];
+      const field = candidates.find(
+        (c) => c && !/^(minute|hour|day|week)$/.test(c) && !('error' in resolveField(entity, c)),
+      );
       if (!field) continue;
       const r = resolveField(entity, field);
       if (!('error' in r) && r.kind === 'field' && r.def.type === 'integer' && top) rankBy = field;
@@ -183,12 +214,19 @@ export function parseModelTranslation(text: string): Translation {
   try {
     parsed = JSON.parse(text.trim().replace(/^```(?:json)?\s*|\s*```$/g, ''));
   } catch {
-    return { query: null, explanation: 'The language model did not answer with a JSON query document; rephrase the request or write the query by hand.' };
+    return {
+      query: null,
+      explanation:
+        'The language model did not answer with a JSON query document; rephrase the request or write the query by hand.',
+    };
   }
   const o = (parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {}) as Record<string, unknown>;
   // Accept {"query": {...}, "explanation"} and, from less obedient models, a bare query document.
   const query = 'entity' in o ? o : o.query;
-  const explanation = typeof o.explanation === 'string' && o.explanation ? o.explanation.slice(0, 500) : 'Translated by the language model.';
+  const explanation =
+    typeof o.explanation === 'string' && o.explanation
+      ? o.explanation.slice(0, 500)
+      : 'Translated by the language model.';
   if (!query || typeof query !== 'object' || Array.isArray(query)) return { query: null, explanation };
   return { query: query as Record<string, unknown>, explanation };
 }
@@ -199,9 +237,13 @@ export function reportTranslator(ctx: Ctx): Translator {
 }
 
 /** Translates with `translator` (the built-in one by default) and validates the answer. */
-export async function translateReport(text: string, translator: Translator = builtinTranslator): Promise<TranslateResult> {
+export async function translateReport(
+  text: string,
+  translator: Translator = builtinTranslator,
+): Promise<TranslateResult> {
   const t = await translator.translate(text);
-  if (!t.query) return { query: null, explanation: t.explanation, valid: false, errors: [{ loc: ['text'], msg: t.explanation }] };
+  if (!t.query)
+    return { query: null, explanation: t.explanation, valid: false, errors: [{ loc: ['text'], msg: t.explanation }] };
   const v = validateReportQuery(t.query, { base: ['query'] });
   if (v.query) return { query: v.query, explanation: t.explanation, valid: true, errors: [] };
   return { query: t.query, explanation: t.explanation, valid: false, errors: v.problems };

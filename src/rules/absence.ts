@@ -19,7 +19,12 @@ const DEFAULT_ABSENCE_SUMMARY = '{{rule.name}}: no {{type}} from {{source}} for 
  * Records a heartbeat of `ev.source` for the absence rule (inside the evaluation transaction). When
  * the tracker had an open absence alert, that alert is resolved and the change is returned.
  */
-export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event, now: Date): Promise<{ change: AlertChange; outboxId: string | null } | null> {
+export async function recordHeartbeat(
+  tx: Tx,
+  rule: AlertRule,
+  ev: Event,
+  now: Date,
+): Promise<{ change: AlertChange; outboxId: string | null } | null> {
   const windowMs = (rule.windowSeconds ?? 0) * 1000;
   const locked = await tx.$queryRaw<Array<{ id: string; alertId: string | null; lastSeenAt: Date }>>`
     SELECT id, "alertId", "lastSeenAt" FROM "AbsenceTracker" WHERE "ruleId" = ${rule.id} AND source = ${ev.source} FOR UPDATE`;
@@ -34,7 +39,13 @@ export async function recordHeartbeat(tx: Tx, rule: AlertRule, ev: Event, now: D
   if (!prev?.alertId) return null;
   const alert = await tx.alert.findUnique({ where: { id: prev.alertId } });
   if (!alert || alert.status === 'resolved') return null;
-  const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, actorEventId: ev.id, now, note: `Heartbeat from ${ev.source} returned.` });
+  const t = await transitionAlert(tx, alert, {
+    action: 'resolve',
+    actorId: null,
+    actorEventId: ev.id,
+    now,
+    note: `Heartbeat from ${ev.source} returned.`,
+  });
   return { change: t.change, outboxId: t.outboxId };
 }
 
@@ -51,7 +62,9 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
   await rt.prisma.$transaction(
     async (tx) => {
       const now = rt.clock.now();
-      const due = await tx.$queryRaw<Array<{ id: string; tenantId: string; ruleId: string; source: string; lastSeenAt: Date }>>`
+      const due = await tx.$queryRaw<
+        Array<{ id: string; tenantId: string; ruleId: string; source: string; lastSeenAt: Date }>
+      >`
         SELECT t.id, t."tenantId", t."ruleId", t.source, t."lastSeenAt"
           FROM "AbsenceTracker" t JOIN "AlertRule" r ON r.id = t."ruleId"
          WHERE t."dueAt" <= ${now} AND t."alertId" IS NULL AND r.enabled AND r.kind = 'absence'
@@ -60,12 +73,30 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
          ORDER BY t."dueAt" LIMIT ${limit}
          FOR UPDATE OF t SKIP LOCKED`;
       if (due.length === 0) return;
-      const rules = new Map((await tx.alertRule.findMany({ where: { id: { in: [...new Set(due.map((d) => d.ruleId))] } } })).map((r) => [r.id, r]));
+      const rules = new Map(
+        (await tx.alertRule.findMany({ where: { id: { in: [...new Set(due.map((d) => d.ruleId))] } } })).map((r) => [
+          r.id,
+          r,
+        ]),
+      );
       const windows = await loadCandidateWindows(tx, [...new Set(due.map((d) => d.tenantId))], now);
       for (const d of due) {
         const rule = rules.get(d.ruleId)!;
-        const vars = { type: rule.typeGlob ?? 'heartbeat', source: d.source, module: rule.module, severity: rule.alertSeverity, labels: {}, payload: {}, rule: { id: rule.id, name: rule.name }, windowSeconds: rule.windowSeconds };
-        const window = suppressingWindow(windows.filter((w) => w.tenantId === d.tenantId), { source: d.source, labels: {}, deviceId: null }, now);
+        const vars = {
+          type: rule.typeGlob ?? 'heartbeat',
+          source: d.source,
+          module: rule.module,
+          severity: rule.alertSeverity,
+          labels: {},
+          payload: {},
+          rule: { id: rule.id, name: rule.name },
+          windowSeconds: rule.windowSeconds,
+        };
+        const window = suppressingWindow(
+          windows.filter((w) => w.tenantId === d.tenantId),
+          { source: d.source, labels: {}, deviceId: null },
+          now,
+        );
         const r = await openOrBumpAlert(tx, {
           now,
           tenantId: d.tenantId,

@@ -25,7 +25,12 @@ export async function autoResolveQuietAlerts(rt: Runtime, limit = 200): Promise<
       if (due.length === 0) return;
       const after = new Map(due.map((d) => [d.id, d.after]));
       for (const alert of await tx.alert.findMany({ where: { id: { in: due.map((d) => d.id) } } })) {
-        const t = await transitionAlert(tx, alert, { action: 'resolve', actorId: null, now, note: `No matching event for ${after.get(alert.id)} s: resolved by its rule (auto-resolve).` });
+        const t = await transitionAlert(tx, alert, {
+          action: 'resolve',
+          actorId: null,
+          now,
+          note: `No matching event for ${after.get(alert.id)} s: resolved by its rule (auto-resolve).`,
+        });
         changes.push(t.change);
         outboxIds.push(t.outboxId);
       }

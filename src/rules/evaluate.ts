@@ -42,7 +42,10 @@ async function claim(tx: Tx, eventIds: string[]): Promise<Event[]> {
     SELECT id FROM "Event" WHERE id = ANY(${eventIds}::text[]) AND "evaluatedAt" IS NULL
       AND "evaluationAttempts" < ${MAX_EVALUATION_ATTEMPTS} FOR UPDATE SKIP LOCKED`;
   if (rows.length === 0) return [];
-  return tx.event.findMany({ where: { id: { in: rows.map((r) => r.id) } }, orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }] });
+  return tx.event.findMany({
+    where: { id: { in: rows.map((r) => r.id) } },
+    orderBy: [{ receivedAt: 'asc' }, { id: 'asc' }],
+  });
 }
 
 function byKey(a: [string, unknown], b: [string, unknown]): number {
@@ -141,7 +144,13 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       const events = await claim(tx, eventIds);
       if (events.length === 0) return;
       const tenantIds = [...new Set(events.map((e) => e.tenantId))];
-      const rulesByTenant = groupBy(await tx.alertRule.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, orderBy: { createdAt: 'asc' } }), (r) => r.tenantId);
+      const rulesByTenant = groupBy(
+        await tx.alertRule.findMany({
+          where: { tenantId: { in: tenantIds }, enabled: true },
+          orderBy: { createdAt: 'asc' },
+        }),
+        (r) => r.tenantId,
+      );
       const now = rt.clock.now();
       // Plan the batch first: one alert write per run of triggers on a dedup key and one tracker write
       // per (rule, source), however many events of the batch share them.
@@ -160,7 +169,9 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           result.resolved++;
         }
       }
-      const windowsByTenant = plan.keys.size ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId) : new Map<string, MaintenanceWindow[]>();
+      const windowsByTenant = plan.keys.size
+        ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId)
+        : new Map<string, MaintenanceWindow[]>();
       for (const [key, steps] of [...plan.keys].sort(byKey)) {
         const tenantId = key.slice(0, key.indexOf('\u0000'));
         const dedupKey = key.slice(key.indexOf('\u0000') + 1);
@@ -171,7 +182,11 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           const { rule, first, last, ids } = run;
           run = null;
           const m = matchableOf(first);
-          const window = suppressingWindow(windowsByTenant.get(tenantId) ?? [], { source: first.source, labels: m.labels, deviceId: first.deviceId }, now);
+          const window = suppressingWindow(
+            windowsByTenant.get(tenantId) ?? [],
+            { source: first.source, labels: m.labels, deviceId: first.deviceId },
+            now,
+          );
           const r = await openOrBumpAlert(tx, {
             now,
             tenantId,
@@ -204,7 +219,14 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           if (step.action === 'trigger') continue;
           await flush();
           const by = step.rule ? `rule "${step.rule.name}"` : 'its dedup key';
-          const t = await actOnLiveAlertByEvent(tx, { tenantId, dedupKey, action: step.action, eventId: step.event.id, now, note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).` });
+          const t = await actOnLiveAlertByEvent(tx, {
+            tenantId,
+            dedupKey,
+            action: step.action,
+            eventId: step.event.id,
+            now,
+            note: `${step.action === 'resolve' ? 'Resolved' : 'Acknowledged'} by event ${step.event.type} from ${step.event.source} (${by}).`,
+          });
           if (t) {
             changes.push(t.change);
             outboxIds.push(t.outboxId);

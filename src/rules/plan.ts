@@ -15,7 +15,14 @@
  */
 import type { AlertRule, Event } from '../generated/prisma/client.js';
 import { eventDirectives, type EventAction } from '../alerts/labels.js';
-import { eventMatches, eventResolves, renderTemplate, type MatchableEvent, type PayloadCondition, type RuleCriteria } from '../events/match.js';
+import {
+  eventMatches,
+  eventResolves,
+  renderTemplate,
+  type MatchableEvent,
+  type PayloadCondition,
+  type RuleCriteria,
+} from '../events/match.js';
 
 export interface KeyStep {
   action: EventAction;
@@ -32,7 +39,9 @@ export interface BatchPlan {
 }
 
 /** The rule as the matcher sees it. */
-export function criteriaOf(rule: AlertRule): RuleCriteria & { resolveTypeGlob: string | null; resolveConditions: PayloadCondition[] } {
+export function criteriaOf(
+  rule: AlertRule,
+): RuleCriteria & { resolveTypeGlob: string | null; resolveConditions: PayloadCondition[] } {
   return {
     typeGlob: rule.typeGlob,
     severities: rule.severities,
@@ -46,7 +55,9 @@ export function criteriaOf(rule: AlertRule): RuleCriteria & { resolveTypeGlob: s
 }
 
 /** The event as the matcher and the templates see it. */
-export function matchableOf(ev: Pick<Event, 'type' | 'module' | 'source' | 'severity' | 'summary' | 'labels' | 'payload'>): MatchableEvent {
+export function matchableOf(
+  ev: Pick<Event, 'type' | 'module' | 'source' | 'severity' | 'summary' | 'labels' | 'payload'>,
+): MatchableEvent {
   return {
     type: ev.type,
     module: ev.module,

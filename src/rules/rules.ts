@@ -37,17 +37,22 @@ const MAX_AUTO_RESOLVE_SECONDS = 30 * 24 * 3600;
 
 function checkGlob(problems: FieldProblem[], field: string, glob: string | null | undefined): void {
   if (glob == null) return;
-  if (glob.length === 0 || glob.length > 200) problems.push({ loc: ['input', field], msg: 'must be 1 to 200 characters' });
-  else if (!/^[A-Za-z0-9_.:/*?-]+$/.test(glob)) problems.push({ loc: ['input', field], msg: 'may contain letters, digits, . _ - : / and the wildcards * ** ?' });
+  if (glob.length === 0 || glob.length > 200)
+    problems.push({ loc: ['input', field], msg: 'must be 1 to 200 characters' });
+  else if (!/^[A-Za-z0-9_.:/*?-]+$/.test(glob))
+    problems.push({ loc: ['input', field], msg: 'may contain letters, digits, . _ - : / and the wildcards * ** ?' });
 }
 
 function checkConditions(problems: FieldProblem[], field: string, conds: AlertRuleInput['payloadConditions']): void {
   (conds ?? []).forEach((c, i) => {
     const loc = (f: string, msg: string) => problems.push({ loc: ['input', field, String(i), f], msg });
     if (!c.path || !/^[\w-]+(\.[\w-]+)*$/.test(c.path)) loc('path', 'must be a dotted path such as "a.b"');
-    if (!c.op || !(PAYLOAD_OPS as readonly string[]).includes(c.op)) loc('op', `must be one of ${PAYLOAD_OPS.join(', ')}`);
-    else if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value !== 'number') loc('value', `must be a number for ${c.op}`);
-    else if (c.op === 'exists' && c.value !== undefined && c.value !== null && typeof c.value !== 'boolean') loc('value', 'must be true, false or omitted for exists');
+    if (!c.op || !(PAYLOAD_OPS as readonly string[]).includes(c.op))
+      loc('op', `must be one of ${PAYLOAD_OPS.join(', ')}`);
+    else if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value !== 'number')
+      loc('value', `must be a number for ${c.op}`);
+    else if (c.op === 'exists' && c.value !== undefined && c.value !== null && typeof c.value !== 'boolean')
+      loc('value', 'must be true, false or omitted for exists');
     else if (['eq', 'neq', 'contains'].includes(c.op) && c.value === undefined) loc('value', `is required for ${c.op}`);
   });
   if ((conds ?? []).length > 20) problems.push({ loc: ['input', field], msg: 'at most 20 conditions' });
@@ -63,7 +68,8 @@ function checkRule(merged: AlertRuleInput, present: (k: keyof AlertRuleInput) =>
     const v = merged[f];
     if (v != null && (v.length === 0 || v.length > 200)) at(f, 'must be 1 to 200 characters');
   }
-  if (merged.severities && merged.severities.some((s) => !SEVERITIES.includes(s))) at('severities', 'must be info, warning or critical');
+  if (merged.severities && merged.severities.some((s) => !SEVERITIES.includes(s)))
+    at('severities', 'must be info, warning or critical');
   if (merged.labels != null) {
     const l = merged.labels;
     if (typeof l !== 'object' || Array.isArray(l)) at('labels', 'must be an object of string keys to string values');
@@ -72,16 +78,21 @@ function checkRule(merged: AlertRuleInput, present: (k: keyof AlertRuleInput) =>
   checkConditions(problems, 'payloadConditions', merged.payloadConditions);
   checkGlob(problems, 'resolveTypeGlob', merged.resolveTypeGlob);
   checkConditions(problems, 'resolveConditions', merged.resolveConditions);
-  if ((merged.resolveConditions ?? []).length > 0 && merged.resolveTypeGlob == null) at('resolveConditions', 'apply to events of resolveTypeGlob: set it too');
+  if ((merged.resolveConditions ?? []).length > 0 && merged.resolveTypeGlob == null)
+    at('resolveConditions', 'apply to events of resolveTypeGlob: set it too');
   const auto = merged.autoResolveAfterSeconds;
-  if (auto != null && (!Number.isInteger(auto) || auto < 1 || auto > MAX_AUTO_RESOLVE_SECONDS)) at('autoResolveAfterSeconds', `must be an integer from 1 to ${MAX_AUTO_RESOLVE_SECONDS}`);
+  if (auto != null && (!Number.isInteger(auto) || auto < 1 || auto > MAX_AUTO_RESOLVE_SECONDS))
+    at('autoResolveAfterSeconds', `must be an integer from 1 to ${MAX_AUTO_RESOLVE_SECONDS}`);
   if (merged.kind === 'absence') {
-    for (const f of ['resolveTypeGlob', 'autoResolveAfterSeconds'] as const) if (merged[f] != null) at(f, 'applies to match rules only (an absence alert resolves when its source reports again)');
+    for (const f of ['resolveTypeGlob', 'autoResolveAfterSeconds'] as const)
+      if (merged[f] != null)
+        at(f, 'applies to match rules only (an absence alert resolves when its source reports again)');
   }
   if (merged.kind === 'absence') {
     const w = merged.windowSeconds;
     if (w == null) at('windowSeconds', 'is required for an absence rule');
-    else if (!Number.isInteger(w) || w < 1 || w > MAX_WINDOW_SECONDS) at('windowSeconds', `must be an integer from 1 to ${MAX_WINDOW_SECONDS}`);
+    else if (!Number.isInteger(w) || w < 1 || w > MAX_WINDOW_SECONDS)
+      at('windowSeconds', `must be an integer from 1 to ${MAX_WINDOW_SECONDS}`);
   } else if (merged.windowSeconds != null) at('windowSeconds', 'applies to absence rules only');
   for (const f of ['summaryTemplate', 'dedupKeyTemplate'] as const) {
     const tpl = merged[f];
@@ -99,7 +110,11 @@ function toData(input: AlertRuleInput): Prisma.AlertRuleUncheckedUpdateInput {
     if (k === 'name') data.name = (v as string).trim();
     else if (k === 'severities' || k === 'labels') data[k] = v ?? (k === 'labels' ? {} : []);
     else if (k === 'payloadConditions' || k === 'resolveConditions') {
-      data[k] = ((v as PayloadCondition[] | null) ?? []).map((c) => ({ path: c.path, op: c.op, ...(c.value === undefined || c.value === null ? {} : { value: c.value }) }));
+      data[k] = ((v as PayloadCondition[] | null) ?? []).map((c) => ({
+        path: c.path,
+        op: c.op,
+        ...(c.value === undefined || c.value === null ? {} : { value: c.value }),
+      }));
     } else if (k === 'enabled' || k === 'kind' || k === 'alertSeverity') {
       if (v !== null) data[k] = v;
     } else data[k] = v;
@@ -111,15 +126,25 @@ function toData(input: AlertRuleInput): Prisma.AlertRuleUncheckedUpdateInput {
  * The validated create data of a rule (without tenant); problems come back together as
  * BAD_USER_INPUT/422. Tenant creation uses it for starter rules, inside its own transaction.
  */
-export function ruleCreateData(input: AlertRuleInput, extra: { suggestionKey?: string } = {}): Omit<Prisma.AlertRuleUncheckedCreateInput, 'tenantId'> {
+export function ruleCreateData(
+  input: AlertRuleInput,
+  extra: { suggestionKey?: string } = {},
+): Omit<Prisma.AlertRuleUncheckedCreateInput, 'tenantId'> {
   const merged: AlertRuleInput = { kind: 'match', ...input };
   const problems = checkRule(merged, (k) => k === 'name' || input[k] !== undefined);
   if (problems.length) throw new ValidationFailed(problems);
-  return { ...(toData(merged) as Prisma.AlertRuleUncheckedCreateInput), ...(extra.suggestionKey ? { suggestionKey: extra.suggestionKey } : {}) };
+  return {
+    ...(toData(merged) as Prisma.AlertRuleUncheckedCreateInput),
+    ...(extra.suggestionKey ? { suggestionKey: extra.suggestionKey } : {}),
+  };
 }
 
 /** Creates a rule after validating every field; problems come back together as BAD_USER_INPUT/422. */
-export async function createAlertRule(ctx: Ctx, input: AlertRuleInput, extra: { suggestionKey?: string } = {}): Promise<AlertRule> {
+export async function createAlertRule(
+  ctx: Ctx,
+  input: AlertRuleInput,
+  extra: { suggestionKey?: string } = {},
+): Promise<AlertRule> {
   return ctx.db.alertRule.create({ data: ruleCreateData(input, extra) as Prisma.AlertRuleUncheckedCreateInput });
 }
 
@@ -144,7 +169,8 @@ export async function updateAlertRule(ctx: Ctx, id: string, input: AlertRuleInpu
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
   };
   const problems = checkRule(merged, (k) => patch[k] !== undefined);
-  if (input.kind && input.kind !== current.kind) problems.push({ loc: ['input', 'kind'], msg: 'cannot change; create a new rule instead' });
+  if (input.kind && input.kind !== current.kind)
+    problems.push({ loc: ['input', 'kind'], msg: 'cannot change; create a new rule instead' });
   if (problems.length) throw new ValidationFailed(problems);
   return ctx.db.$transaction(async (tx) => {
     const rule = await tx.alertRule.update({ where: { id }, data: toData(patch) });

@@ -43,7 +43,10 @@ export async function starterRulesOffer(ctx: Ctx): Promise<StarterRulesOffer> {
 /** Records that the offer was answered (the first answer's time is kept). */
 async function decide(ctx: Ctx): Promise<void> {
   const me = requireUser(ctx);
-  await ctx.rt.prisma.tenant.updateMany({ where: { id: me.tenantId, starterRulesDecidedAt: null }, data: { starterRulesDecidedAt: ctx.rt.clock.now() } });
+  await ctx.rt.prisma.tenant.updateMany({
+    where: { id: me.tenantId, starterRulesDecidedAt: null },
+    data: { starterRulesDecidedAt: ctx.rt.clock.now() },
+  });
 }
 
 /**

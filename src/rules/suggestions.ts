@@ -25,12 +25,21 @@ export const STATIC_SUGGESTIONS: readonly SuggestedRule[] = [
     key: 'gpu.xid',
     name: 'Critical GPU XID',
     description: 'Pages on a critical NVIDIA XID error (e.g. XID 79, GPU fallen off the bus), one alert per GPU.',
-    input: { name: 'Critical GPU XID', kind: 'match', typeGlob: 'gpu.xid', severities: ['critical'], alertSeverity: 'critical', summaryTemplate: '{{summary}}', dedupKeyTemplate: '{{rule.id}}:{{labels.uuid}}' },
+    input: {
+      name: 'Critical GPU XID',
+      kind: 'match',
+      typeGlob: 'gpu.xid',
+      severities: ['critical'],
+      alertSeverity: 'critical',
+      summaryTemplate: '{{summary}}',
+      dedupKeyTemplate: '{{rule.id}}:{{labels.uuid}}',
+    },
   },
   {
     key: 'gpu.thermal',
     name: 'GPU overheating',
-    description: 'A GPU at or above the critical temperature, one alert per GPU; resolves when it cools down (gpu.thermal_recovered).',
+    description:
+      'A GPU at or above the critical temperature, one alert per GPU; resolves when it cools down (gpu.thermal_recovered).',
     input: {
       name: 'GPU overheating',
       kind: 'match',
@@ -46,12 +55,20 @@ export const STATIC_SUGGESTIONS: readonly SuggestedRule[] = [
     key: 'gpu.missing',
     name: 'GPU stopped reporting',
     description: 'A GPU that stopped sending telemetry (gpu.missing), one alert per GPU.',
-    input: { name: 'GPU stopped reporting', kind: 'match', typeGlob: 'gpu.missing', alertSeverity: 'critical', summaryTemplate: '{{summary}}', dedupKeyTemplate: '{{rule.id}}:{{labels.uuid}}' },
+    input: {
+      name: 'GPU stopped reporting',
+      kind: 'match',
+      typeGlob: 'gpu.missing',
+      alertSeverity: 'critical',
+      summaryTemplate: '{{summary}}',
+      dedupKeyTemplate: '{{rule.id}}:{{labels.uuid}}',
+    },
   },
   {
     key: 'integration.failing',
     name: 'Integration failing',
-    description: 'An integration whose health turned failing (its system cannot be reached or sends nothing), one alert per integration; resolves when it recovers.',
+    description:
+      'An integration whose health turned failing (its system cannot be reached or sends nothing), one alert per integration; resolves when it recovers.',
     input: {
       name: 'Integration failing',
       kind: 'match',
@@ -67,7 +84,15 @@ export const STATIC_SUGGESTIONS: readonly SuggestedRule[] = [
     key: 'budget.exceeded',
     name: 'Monthly budget reached',
     description: 'The month’s spend forecast reaches 100 % of the budget, one alert per month.',
-    input: { name: 'Monthly budget reached', kind: 'match', typeGlob: 'billing.budget', labels: { threshold: '100' }, alertSeverity: 'critical', summaryTemplate: '{{summary}}', dedupKeyTemplate: '{{rule.id}}:{{labels.month}}' },
+    input: {
+      name: 'Monthly budget reached',
+      kind: 'match',
+      typeGlob: 'billing.budget',
+      labels: { threshold: '100' },
+      alertSeverity: 'critical',
+      summaryTemplate: '{{summary}}',
+      dedupKeyTemplate: '{{rule.id}}:{{labels.month}}',
+    },
   },
 ];
 
@@ -87,12 +112,20 @@ async function heartbeatSuggestions(ctx: Ctx): Promise<SuggestedRule[]> {
     take: MAX_HEARTBEAT_SUGGESTIONS * 2,
   });
   const bySource = new Map<string, string>();
-  for (const r of rows) if (!bySource.has(r.source) && bySource.size < MAX_HEARTBEAT_SUGGESTIONS) bySource.set(r.source, r.type);
+  for (const r of rows)
+    if (!bySource.has(r.source) && bySource.size < MAX_HEARTBEAT_SUGGESTIONS) bySource.set(r.source, r.type);
   return [...bySource].map(([source, type]) => ({
     key: `heartbeat.${source}`,
     name: `Heartbeat from ${source}`.slice(0, 200),
     description: `${source} sends ${type}; alert when none arrives for ${HEARTBEAT_WINDOW_SECONDS / 60} minutes (resolves with the next one).`,
-    input: { name: `Heartbeat from ${source}`.slice(0, 200), kind: 'absence', typeGlob: type, source, windowSeconds: HEARTBEAT_WINDOW_SECONDS, alertSeverity: 'critical' },
+    input: {
+      name: `Heartbeat from ${source}`.slice(0, 200),
+      kind: 'absence',
+      typeGlob: type,
+      source,
+      windowSeconds: HEARTBEAT_WINDOW_SECONDS,
+      alertSeverity: 'critical',
+    },
   }));
 }
 
@@ -114,10 +147,15 @@ export async function listSuggestedRules(ctx: Ctx): Promise<SuggestionState[]> {
  * suggestion, that rule is turned on (if it was off) and returned. NotFound for an unknown key.
  */
 export async function enableSuggestedRule(ctx: Ctx, key: string): Promise<AlertRule> {
-  const s = STATIC_SUGGESTIONS.find((x) => x.key === key) ?? (key.startsWith('heartbeat.') ? (await heartbeatSuggestions(ctx)).find((x) => x.key === key) : undefined);
+  const s =
+    STATIC_SUGGESTIONS.find((x) => x.key === key) ??
+    (key.startsWith('heartbeat.') ? (await heartbeatSuggestions(ctx)).find((x) => x.key === key) : undefined);
   if (!s) throw new NotFound(`Suggested rule "${key.slice(0, 200)}"`);
   const existing = await ctx.db.alertRule.findFirst({ where: { suggestionKey: key } });
-  if (existing) return existing.enabled ? existing : ctx.db.alertRule.update({ where: { id: existing.id }, data: { enabled: true } });
+  if (existing)
+    return existing.enabled
+      ? existing
+      : ctx.db.alertRule.update({ where: { id: existing.id }, data: { enabled: true } });
   try {
     return await createAlertRule(ctx, { ...s.input, enabled: true }, { suggestionKey: key });
   } catch (err) {
@@ -130,11 +168,26 @@ export async function enableSuggestedRule(ctx: Ctx, key: string): Promise<AlertR
  * Checks a chosen set of starter rules for a new tenant (static suggestions only; 422 naming `field`
  * for unknown keys) and returns the seed that enables them inside createTenant's transaction.
  */
-export function starterRulesSeed(keys: string[], field: string[]): (tx: Prisma.TransactionClient, tenantId: string) => Promise<void> {
+export function starterRulesSeed(
+  keys: string[],
+  field: string[],
+): (tx: Prisma.TransactionClient, tenantId: string) => Promise<void> {
   const unknown = keys.filter((k) => !STATIC_SUGGESTIONS.some((s) => s.key === k));
-  if (unknown.length) throw new ValidationFailed([{ loc: field, msg: `unknown starter rule ${unknown.join(', ')}; known: ${STATIC_SUGGESTIONS.map((s) => s.key).join(', ')}` }]);
+  if (unknown.length)
+    throw new ValidationFailed([
+      {
+        loc: field,
+        msg: `unknown starter rule ${unknown.join(', ')}; known: ${STATIC_SUGGESTIONS.map((s) => s.key).join(', ')}`,
+      },
+    ]);
   const chosen = STATIC_SUGGESTIONS.filter((s) => keys.includes(s.key));
   return async (tx, tenantId) => {
-    for (const s of chosen) await tx.alertRule.create({ data: { ...ruleCreateData({ ...s.input, enabled: true }, { suggestionKey: s.key }), tenantId } as Prisma.AlertRuleUncheckedCreateInput });
+    for (const s of chosen)
+      await tx.alertRule.create({
+        data: {
+          ...ruleCreateData({ ...s.input, enabled: true }, { suggestionKey: s.key }),
+          tenantId,
+        } as Prisma.AlertRuleUncheckedCreateInput,
+      });
   };
 }

@@ -14,7 +14,11 @@ const BATCH = 200;
  * Enqueues `evaluate` jobs for up to `limit` events still unevaluated `ageMs` after they were
  * received, oldest first. Returns how many events it re-drove.
  */
-export async function redriveUnevaluatedEvents(rt: Runtime, ageMs = rt.config.alerting.sweepAgeMs, limit = 5000): Promise<number> {
+export async function redriveUnevaluatedEvents(
+  rt: Runtime,
+  ageMs = rt.config.alerting.sweepAgeMs,
+  limit = 5000,
+): Promise<number> {
   const cutoff = new Date(rt.clock.now().getTime() - ageMs);
   const rows = await rt.prisma.event.findMany({
     // Set-aside events (evaluation failed MAX_EVALUATION_ATTEMPTS times) stay out.

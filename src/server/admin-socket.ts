@@ -42,7 +42,10 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 export async function startAdminSocket(rt: Runtime, dataDir: string, serverUrl?: string): Promise<AdminSocket | null> {
   const socketPath = adminSocketPath(dataDir);
   if (Buffer.byteLength(socketPath) > MAX_SOCKET_PATH) {
-    rt.logger.warn({ socketPath }, 'DATA_DIR path too long for the admin socket; operator commands cannot reach this server');
+    rt.logger.warn(
+      { socketPath },
+      'DATA_DIR path too long for the admin socket; operator commands cannot reach this server',
+    );
     return null;
   }
   const dir = path.dirname(socketPath);
@@ -67,7 +70,8 @@ export async function startAdminSocket(rt: Runtime, dataDir: string, serverUrl?:
       } catch {
         return send(res, 400, { error: 'body must be JSON {"argv": [...]}' });
       }
-      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string')) return send(res, 400, { error: 'argv must be a list of strings' });
+      if (!Array.isArray(argv) || !argv.every((a) => typeof a === 'string'))
+        return send(res, 400, { error: 'argv must be a list of strings' });
       runCliInServer(argv, rt, serverUrl).then(
         (outcome) => send(res, 200, outcome),
         (err: unknown) => {

@@ -39,10 +39,19 @@ export interface StartOptions {
 
 export async function startApp(config: Config, opts: StartOptions = {}): Promise<App> {
   const stoppers: Array<() => Promise<void>> = [];
-  const { databaseUrl, poolSize, redisTarget, stoppers: storageStoppers } = await (opts.storage ?? startStorage(config));
+  const {
+    databaseUrl,
+    poolSize,
+    redisTarget,
+    stoppers: storageStoppers,
+  } = await (opts.storage ?? startStorage(config));
   stoppers.push(...storageStoppers);
   await applyMigrations(databaseUrl);
-  const rt = createRuntime(config, databaseUrl, redisTarget, { poolSize, clock: opts.clock, prettyLogs: opts.prettyLogs });
+  const rt = createRuntime(config, databaseUrl, redisTarget, {
+    poolSize,
+    clock: opts.clock,
+    prettyLogs: opts.prettyLogs,
+  });
   stoppers.push(() => rt.close());
   defineRedisCommands(rt);
   // The demo bootstrap (Postgres), the workers (mostly Redis round trips) and the HTTP server (mostly
@@ -50,7 +59,9 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   const [demoLogin, workers, server] = await Promise.all([
     config.bootstrapDemo ? bootstrapDemoTenant(rt.prisma) : null,
     (opts.workers ?? config.runWorkers) ? startWorkers(rt) : undefined,
-    (opts.http ?? config.runHttp) ? listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host) : undefined,
+    (opts.http ?? config.runHttp)
+      ? listen(rt, { schema, validateResponses: opts.validateResponses }, config.port, config.host)
+      : undefined,
   ]);
   if (workers) stoppers.push(() => workers.close());
   if (server) stoppers.push(() => server.close());

@@ -9,7 +9,12 @@ import { getNamedType, isObjectType, type GraphQLNamedType, type GraphQLObjectTy
 const SECRET_WRAPPER = /WithSecret$/;
 
 /** `argumentId`: the id the mutation was called with; `lastResortId`: used when neither it nor the result has one. */
-export function auditTargetOfResult(returnType: GraphQLNamedType | null, value: unknown, argumentId: unknown, lastResortId?: unknown): { targetType: string | null; targetId: string | null } {
+export function auditTargetOfResult(
+  returnType: GraphQLNamedType | null,
+  value: unknown,
+  argumentId: unknown,
+  lastResortId?: unknown,
+): { targetType: string | null; targetId: string | null } {
   const fallbackId = argumentId != null ? String(argumentId) : lastResortId != null ? String(lastResortId) : null;
   if (!returnType || !isObjectType(returnType)) return { targetType: null, targetId: fallbackId };
   const fields = returnType.getFields();

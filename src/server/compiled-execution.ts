@@ -15,7 +15,17 @@
  * (schema/stable-paths.ts) gives them to the requests run here.
  */
 import type { Plugin } from 'graphql-yoga';
-import { BREAK, GraphQLError, getOperationAST, visit, type DocumentNode, type ExecutionArgs, type ExecutionResult, type GraphQLSchema, type Source } from 'graphql';
+import {
+  BREAK,
+  GraphQLError,
+  getOperationAST,
+  visit,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type Source,
+} from 'graphql';
 import type { CompiledQuery } from 'graphql-jit';
 import { canonicalizePaths } from '../../schema/stable-paths.js';
 import { graphqlExecutions } from '../metrics.js';
@@ -79,7 +89,16 @@ function isThenable<T>(value: T | Promise<T>): value is Promise<T> {
 function withLocatedErrors(result: ExecutionResult, document: DocumentNode): ExecutionResult {
   const source = document.loc?.source;
   if (!result.errors?.length || !source) return result;
-  const errors = result.errors.map((e) => new GraphQLError(e.message, { source, positions: e.locations?.map((l) => positionOf(source, l)), path: e.path, originalError: e.originalError ?? undefined, extensions: e.extensions }));
+  const errors = result.errors.map(
+    (e) =>
+      new GraphQLError(e.message, {
+        source,
+        positions: e.locations?.map((l) => positionOf(source, l)),
+        path: e.path,
+        originalError: e.originalError ?? undefined,
+        extensions: e.extensions,
+      }),
+  );
   return { ...result, errors };
 }
 

@@ -24,10 +24,16 @@ type Bundle = typeof import('@graphql-yoga/render-graphiql/graphiql');
 const ASSETS: Record<string, { type: string; pick: (b: Bundle) => Buffer }> = {
   'yoga-graphiql.js': { type: 'application/javascript; charset=utf-8', pick: (b) => Buffer.from(b.js) },
   'graphiql.css': { type: 'text/css; charset=utf-8', pick: (b) => Buffer.from(b.css) },
-  'editor.worker.js': { type: 'application/javascript; charset=utf-8', pick: (b) => Buffer.from(b.editorWorkerService) },
+  'editor.worker.js': {
+    type: 'application/javascript; charset=utf-8',
+    pick: (b) => Buffer.from(b.editorWorkerService),
+  },
   'json.worker.js': { type: 'application/javascript; charset=utf-8', pick: (b) => Buffer.from(b.jsonWorker) },
   'graphql.worker.js': { type: 'application/javascript; charset=utf-8', pick: (b) => Buffer.from(b.graphqlWorker) },
-  'favicon.ico': { type: 'image/x-icon', pick: (b) => Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64') },
+  'favicon.ico': {
+    type: 'image/x-icon',
+    pick: (b) => Buffer.from(b.favicon.slice(b.favicon.indexOf(',') + 1), 'base64'),
+  },
 };
 
 let loaded: Promise<Map<string, Asset>> | undefined;
@@ -38,7 +44,11 @@ function assets(): Promise<Map<string, Asset>> {
     const map = new Map<string, Asset>();
     for (const [name, a] of Object.entries(ASSETS)) {
       const body = a.pick(bundle);
-      map.set(name, { type: a.type, body, etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` });
+      map.set(name, {
+        type: a.type,
+        body,
+        etag: `"${crypto.createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
+      });
     }
     return map;
   });
@@ -73,7 +83,10 @@ export function graphiqlAssets(): Router {
 
 /** JSON safe to embed in an inline <script> (no `</script>` or `<!--` can end it early). */
 function scriptJson(value: unknown): string {
-  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(value)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 function escapeHtml(s: string): string {
@@ -83,7 +96,11 @@ function escapeHtml(s: string): string {
 /** The GraphiQL page (yoga's `renderGraphiQL`): every script, style and worker comes from this server. */
 export function renderOfflineGraphiQL(opts: GraphiQLOptions): string {
   const a = GRAPHIQL_ASSETS_PATH;
-  const workers = { editorWorkerService: `${a}/editor.worker.js`, json: `${a}/json.worker.js`, graphql: `${a}/graphql.worker.js` };
+  const workers = {
+    editorWorkerService: `${a}/editor.worker.js`,
+    json: `${a}/json.worker.js`,
+    graphql: `${a}/graphql.worker.js`,
+  };
   return `<!doctype html>
 <html lang="en">
 <head>

@@ -55,7 +55,9 @@ function introspectionPolicyPlugin(rt: Runtime): Plugin<Ctx> {
       const error =
         policy === 'off'
           ? new GraphQLError('Introspection is turned off on this server.', { extensions: { code: 'FORBIDDEN' } })
-          : new GraphQLError('Introspection needs a credential: send Authorization: Bearer <PAT or session JWT>.', { extensions: { code: 'UNAUTHENTICATED' } });
+          : new GraphQLError('Introspection needs a credential: send Authorization: Bearer <PAT or session JWT>.', {
+              extensions: { code: 'UNAUTHENTICATED' },
+            });
       setResultAndStopExecution({ errors: [error] });
     },
   };
@@ -67,7 +69,16 @@ const SUGGESTION = /\s*Did you mean [\s\S]*$/;
 /** The errors with graphql-js' suggestions cut off. */
 export function withoutSuggestions<E extends GraphQLError>(errors: readonly E[]): GraphQLError[] {
   return errors.map((e) =>
-    SUGGESTION.test(e.message) ? new GraphQLError(e.message.replace(SUGGESTION, ''), { nodes: e.nodes, source: e.source, positions: e.positions, path: e.path, originalError: e.originalError, extensions: e.extensions }) : e,
+    SUGGESTION.test(e.message)
+      ? new GraphQLError(e.message.replace(SUGGESTION, ''), {
+          nodes: e.nodes,
+          source: e.source,
+          positions: e.positions,
+          path: e.path,
+          originalError: e.originalError,
+          extensions: e.extensions,
+        })
+      : e,
   );
 }
 
@@ -77,18 +88,23 @@ export function withoutSuggestions<E extends GraphQLError>(errors: readonly E[])
  * cached per document, so they are rewritten on the way out, not at validation) and at execution
  * (variable values; graphql-ws and REST too). `principalOf` names the caller of an HTTP request.
  */
-function hideSuggestionsPlugin(rt: Runtime, principalOf: (request: Request) => Principal | null | undefined): Plugin<Ctx> {
+function hideSuggestionsPlugin(
+  rt: Runtime,
+  principalOf: (request: Request) => Principal | null | undefined,
+): Plugin<Ctx> {
   const policy = rt.config.introspection;
   return {
     onExecutionResult({ request, result, setResult }) {
       if (policy === 'public' || introspectionAllowed(policy, principalOf(request))) return;
-      if (result && 'errors' in result && result.errors?.length) setResult({ ...result, errors: withoutSuggestions(result.errors) });
+      if (result && 'errors' in result && result.errors?.length)
+        setResult({ ...result, errors: withoutSuggestions(result.errors) });
     },
     onExecute({ args }) {
       if (policy === 'public' || introspectionAllowed(policy, (args.contextValue as Ctx).principal)) return;
       return {
         onExecuteDone({ result, setResult }) {
-          if ('errors' in result && result.errors?.length) setResult({ ...result, errors: withoutSuggestions(result.errors) });
+          if ('errors' in result && result.errors?.length)
+            setResult({ ...result, errors: withoutSuggestions(result.errors) });
         },
       };
     },
@@ -109,7 +125,12 @@ function safeLiteralsPlugin(): Plugin {
  */
 function queryCostPlugin(): Plugin<Ctx> {
   const refusal = (args: ExecutionArgs) => {
-    const refused = queryCostError(args.schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+    const refused = queryCostError(
+      args.schema,
+      args.document,
+      args.variableValues as Record<string, unknown> | undefined,
+      args.operationName,
+    );
     return refused ? { errors: [graphqlErrorFromDomain(refused)] } : undefined;
   };
   return {
@@ -125,7 +146,10 @@ function queryCostPlugin(): Plugin<Ctx> {
 }
 
 /** The document and introspection limits, in the order yoga should apply them. */
-export function graphqlGuardPlugins(rt: Runtime, principalOf: (request: Request) => Principal | null | undefined): Plugin<Ctx>[] {
+export function graphqlGuardPlugins(
+  rt: Runtime,
+  principalOf: (request: Request) => Principal | null | undefined,
+): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
     queryCostPlugin(),
@@ -143,12 +167,27 @@ export function graphqlGuardPlugins(rt: Runtime, principalOf: (request: Request)
  */
 export function userInputErrorOf(error: unknown): GraphQLError | undefined {
   const original = error instanceof GraphQLError ? error.originalError : error;
-  if (error instanceof GraphQLError && !error.path && (original instanceof GraphQLError || (!original && /^Variable "\$/.test(error.message)))) {
+  if (
+    error instanceof GraphQLError &&
+    !error.path &&
+    (original instanceof GraphQLError || (!original && /^Variable "\$/.test(error.message)))
+  ) {
     // A variable GraphQL could not coerce names its field (`fields: [{loc: ['input', 'kind'], ...}]`).
     const coercion = variableCoercionExtensions(error.message);
-    return new GraphQLError(error.message, { nodes: error.nodes, extensions: { ...(original instanceof GraphQLError ? original.extensions : {}), ...coercion, code: 'BAD_USER_INPUT' } });
+    return new GraphQLError(error.message, {
+      nodes: error.nodes,
+      extensions: {
+        ...(original instanceof GraphQLError ? original.extensions : {}),
+        ...coercion,
+        code: 'BAD_USER_INPUT',
+      },
+    });
   }
   if (!(original instanceof PothosValidationError)) return undefined;
   const base = error instanceof GraphQLError ? error : undefined;
-  return new GraphQLError(original.message, { nodes: base?.nodes, path: base?.path, extensions: { code: 'BAD_USER_INPUT' } });
+  return new GraphQLError(original.message, {
+    nodes: base?.nodes,
+    path: base?.path,
+    extensions: { code: 'BAD_USER_INPUT' },
+  });
 }

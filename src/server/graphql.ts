@@ -5,7 +5,15 @@
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
-import { GraphQLError, type GraphQLNamedType, type DefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type FieldNode, getNamedType } from 'graphql';
+import {
+  GraphQLError,
+  type GraphQLNamedType,
+  type DefinitionNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  type FieldNode,
+  getNamedType,
+} from 'graphql';
 import { getArgumentValues } from 'graphql/execution/values.js';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
@@ -77,7 +85,11 @@ function useAudit(): Plugin<Ctx> {
             const named = (def ? getNamedType(def.type) : null) as GraphQLNamedType | null;
             const target = auditTargetOfResult(named, value, fieldArgs.id ?? input?.id, fieldArgs.deliveryId);
             const hinted = auditTargetOf(ctx, key);
-            entries.push({ action: sel.name.value, targetType: hinted?.targetType ?? target.targetType, targetId: hinted?.targetId ?? target.targetId });
+            entries.push({
+              action: sel.name.value,
+              targetType: hinted?.targetType ?? target.targetType,
+              targetId: hinted?.targetId ?? target.targetId,
+            });
           }
           void recordAudit(ctx, entries);
         },
@@ -93,7 +105,16 @@ function useResponseExtras(ctxByRequest: WeakMap<Request, Ctx>): Plugin {
       const ctx = ctxByRequest.get(request);
       if (!ctx) return;
       for (const c of ctx.responseCookies) {
-        response.headers.append('set-cookie', serializeCookie(c.name, c.value, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: c.maxAgeSeconds, secure: request.url.startsWith('https:') }));
+        response.headers.append(
+          'set-cookie',
+          serializeCookie(c.name, c.value, {
+            httpOnly: true,
+            sameSite: 'lax',
+            path: '/',
+            maxAge: c.maxAgeSeconds,
+            secure: request.url.startsWith('https:'),
+          }),
+        );
       }
       for (const [k, v] of Object.entries(ctx.responseHeaders)) response.headers.set(k, v);
     },
@@ -111,7 +132,12 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
     const requestId = req.headers.get('x-request-id') ?? crypto.randomUUID();
     // Yoga runs as Express middleware: the Express request (with its proxy-aware `ip`) is in the server context.
     const clientIp = (initial as { req?: { ip?: string } }).req?.ip ?? null;
-    const ctx = await contextFromCredential(rt, { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') }, requestId, clientIp);
+    const ctx = await contextFromCredential(
+      rt,
+      { authorization: req.headers.get('authorization'), cookie: req.headers.get('cookie') },
+      requestId,
+      clientIp,
+    );
     ctxByRequest.set(req, ctx);
     return ctx;
   };
@@ -144,7 +170,8 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       maskError: (error) => {
         const badInput = userInputErrorOf(error);
         if (badInput) return badInput;
-        if (error instanceof GraphQLError) return toGraphQLError(error, (e) => rt.logger.error({ err: e }, 'unexpected error in resolver'));
+        if (error instanceof GraphQLError)
+          return toGraphQLError(error, (e) => rt.logger.error({ err: e }, 'unexpected error in resolver'));
         if (error instanceof DomainError) return domainToGraphQL(error);
         rt.logger.error({ err: error }, 'unexpected error');
         return domainToGraphQL(new InternalError());
@@ -169,7 +196,13 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       earlyCredentials as Plugin<Ctx>,
       ...graphqlGuardPlugins(rt, principalOf),
       // Documents seen before run compiled (compiled-execution.ts).
-      useCompiledExecution({ onCompileError: (errors) => rt.logger.warn({ errors: errors.map((e) => e.message) }, 'GraphQL document not compilable; it runs interpreted') }) as Plugin<Ctx>,
+      useCompiledExecution({
+        onCompileError: (errors) =>
+          rt.logger.warn(
+            { errors: errors.map((e) => e.message) },
+            'GraphQL document not compilable; it runs interpreted',
+          ),
+      }) as Plugin<Ctx>,
       useAudit(),
       useResponseExtras(ctxByRequest),
     ],
@@ -197,15 +230,28 @@ interface WsRoot {
 export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): WebSocketServer {
   // A message is held whole in memory: cap it like an HTTP body (ws would allow 100 MiB), close code 1009.
   // No per-message compression: every subscriber's frame would be deflated on its own (CPU and memory per socket).
-  const wss = new WebSocketServer({ server, path: GRAPHQL_PATH, maxPayload: rt.config.bodyLimitBytes, perMessageDeflate: false });
+  const wss = new WebSocketServer({
+    server,
+    path: GRAPHQL_PATH,
+    maxPayload: rt.config.bodyLimitBytes,
+    perMessageDeflate: false,
+  });
   // Subscribers who see the same thing share one operation, and its frame is serialised once (live-fanout.ts).
   const fanout = createFanout();
-  wss.once('close', addLiveSubscriptionSource(() => fanout.size()));
+  wss.once(
+    'close',
+    addLiveSubscriptionSource(() => fanout.size()),
+  );
   useServer(
     {
       onConnect: async (wsCtx) => {
         const params = (wsCtx.connectionParams ?? {}) as Record<string, unknown>;
-        const authorization = typeof params.authorization === 'string' ? params.authorization : typeof params.Authorization === 'string' ? params.Authorization : null;
+        const authorization =
+          typeof params.authorization === 'string'
+            ? params.authorization
+            : typeof params.Authorization === 'string'
+              ? params.Authorization
+              : null;
         const { headers } = wsCtx.extra.request;
         // The session cookie rides along on any page's WebSocket to this host: a cookie-authenticated
         // connection must come from a page of this origin (the console), not from another site's page
@@ -226,7 +272,10 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const root = args.rootValue as WsRoot;
         if (!root.fanout) return root.subscribe(args) as never;
         const { contextFactory, ...join } = root.fanout;
-        return fanout.join({ ...join, start: async () => root.subscribe({ ...args, contextValue: await contextFactory() }) as never }) as never;
+        return fanout.join({
+          ...join,
+          start: async () => root.subscribe({ ...args, contextValue: await contextFactory() }) as never,
+        }) as never;
       },
       onSubscribe: async (wsCtx, id, params) => {
         const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
@@ -234,7 +283,11 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         // operations: it is checked again for every operation, and the connection is closed if it fails.
         if (extra.principal && !(await principalStillValid(rt, extra.principal))) {
           extra.socket.close(4403, 'Forbidden');
-          return [domainToGraphQL(new Unauthenticated('The credential of this connection was revoked or has ended; connect again.'))];
+          return [
+            domainToGraphQL(
+              new Unauthenticated('The credential of this connection was revoked or has ended; connect again.'),
+            ),
+          ];
         }
         const { schema, execute, subscribe, contextFactory, parse, validate } = yoga.getEnveloped({
           wsPrincipal: extra.principal ?? null,
@@ -247,7 +300,8 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         try {
           document = parse(params.query);
           const errors = validate(schema, document);
-          if (errors.length) return introspectionAllowed(rt.config.introspection, extra.principal) ? errors : withoutSuggestions(errors);
+          if (errors.length)
+            return introspectionAllowed(rt.config.introspection, extra.principal) ? errors : withoutSuggestions(errors);
         } catch (err) {
           if (err instanceof GraphQLError) return [err];
           throw err;
@@ -255,7 +309,8 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
         const key = fanoutKey(extra.principal ?? null, document, params.query, params.operationName, params.variables);
         const root: WsRoot = { execute, subscribe };
         // A shared subscription's context is made once, by the subscriber that starts its group.
-        if (key) root.fanout = { key, socket: extra.socket, id, contextFactory: () => contextFactory() as Promise<Ctx> };
+        if (key)
+          root.fanout = { key, socket: extra.socket, id, contextFactory: () => contextFactory() as Promise<Ctx> };
         return {
           schema,
           operationName: params.operationName,

@@ -36,7 +36,9 @@ const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
 export function deploymentWarnings(config: { host: string; nodeEnv?: string }): string[] {
   const warnings: string[] = [];
   if (!config.nodeEnv && !LOOPBACK_HOSTS.has(config.host) && !config.host.startsWith('127.')) {
-    warnings.push(`NODE_ENV is unset while listening on ${config.host}: development defaults apply (anyone may introspect the GraphQL schema). Set NODE_ENV=production; see the README's Production checklist.`);
+    warnings.push(
+      `NODE_ENV is unset while listening on ${config.host}: development defaults apply (anyone may introspect the GraphQL schema). Set NODE_ENV=production; see the README's Production checklist.`,
+    );
   }
   return warnings;
 }
@@ -77,12 +79,16 @@ export interface RunningServer {
  */
 function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
   return (err: unknown, req, res, next) => {
-    if (isClientAbort(err)) return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
+    if (isClientAbort(err))
+      return void rt.logger.debug({ path: req.path }, 'client closed the request before its body arrived');
     const e = bodyReadError(err, rt.config.bodyLimitBytes);
     if (!e) return next(err);
     if (e instanceof PayloadTooLarge) return sendError(res, e);
     // GraphQL-over-HTTP answers a body it cannot parse with 400 in GraphQL's error shape.
-    const domain = e.reason === 'INVALID_JSON' ? new DomainError('BAD_USER_INPUT', 'POST body sent invalid JSON.', {}, 'INVALID_JSON') : e;
+    const domain =
+      e.reason === 'INVALID_JSON'
+        ? new DomainError('BAD_USER_INPUT', 'POST body sent invalid JSON.', {}, 'INVALID_JSON')
+        : e;
     res.status(e.reason === 'INVALID_JSON' ? 400 : 415).json({ errors: [graphqlErrorFromDomain(domain).toJSON()] });
   };
 }
@@ -98,7 +104,8 @@ function graphqlJsonOnly(rt: Runtime): express.RequestHandler {
   return (req, res, next) => {
     if (req.method !== 'POST') return next();
     try {
-      if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaType('Send GraphQL POSTs as application/json.');
+      if (!isJsonContentType(req.headers['content-type']))
+        throw new UnsupportedMediaType('Send GraphQL POSTs as application/json.');
       assertCookieRequestAllowed(req, rt.config, true);
       next();
     } catch (err) {
@@ -122,7 +129,10 @@ const terminalAccessLog: PinoHttpOptions = {
 };
 
 /** Builds the Express app and HTTP server (not yet listening). */
-export function createServer(rt: Runtime, opts: ServerOptions): { app: express.Express; server: http.Server; wss: WebSocketServer } {
+export function createServer(
+  rt: Runtime,
+  opts: ServerOptions,
+): { app: express.Express; server: http.Server; wss: WebSocketServer } {
   const app = express();
   app.disable('x-powered-by');
   // An API's responses are not cached by validators; hashing every body for an ETag is wasted work.
@@ -153,7 +163,12 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   });
   app.use((req: Request, res: Response, next) => {
     const end = httpDuration.startTimer({ method: req.method });
-    res.on('finish', () => end({ route: req.route?.path ? String(req.baseUrl + req.route.path) : req.baseUrl || 'other', status: String(res.statusCode) }));
+    res.on('finish', () =>
+      end({
+        route: req.route?.path ? String(req.baseUrl + req.route.path) : req.baseUrl || 'other',
+        status: String(res.statusCode),
+      }),
+    );
     next();
   });
 
@@ -167,12 +182,19 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   app.get('/readyz', async (_req, res) => {
     const checks: Record<string, string> = {};
     await Promise.all([
-      rt.prisma.$queryRaw`SELECT 1`.then(() => (checks.postgres = 'ok')).catch((e: Error) => (checks.postgres = e.message)),
-      rt.redis.ping().then(() => (checks.redis = 'ok')).catch((e: Error) => (checks.redis = e.message)),
+      rt.prisma.$queryRaw`SELECT 1`
+        .then(() => (checks.postgres = 'ok'))
+        .catch((e: Error) => (checks.postgres = e.message)),
+      rt.redis
+        .ping()
+        .then(() => (checks.redis = 'ok'))
+        .catch((e: Error) => (checks.redis = e.message)),
     ]);
     const ok = Object.values(checks).every((v) => v === 'ok');
     const warnings = deploymentWarnings(rt.config);
-    res.status(ok ? 200 : 503).json({ status: ok ? 'ready' : 'unavailable', checks, ...(warnings.length ? { warnings } : {}) });
+    res
+      .status(ok ? 200 : 503)
+      .json({ status: ok ? 'ready' : 'unavailable', checks, ...(warnings.length ? { warnings } : {}) });
   });
   app.get('/metrics', async (_req, res) => {
     reportsReplicaLag.set((await replicaLagSeconds(rt)) ?? -1);
@@ -195,15 +217,32 @@ export function createServer(rt: Runtime, opts: ServerOptions): { app: express.E
   app.use(GRAPHIQL_ASSETS_PATH, graphiqlAssets());
   // Yoga reads the body itself without a size limit; parse it here with the same 1 MiB limit as REST
   // (yoga uses an already parsed req.body as is).
-  app.use(GRAPHQL_PATH, graphqlJsonOnly(rt), express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }), graphqlBodyErrors(rt), graphqlInputGuard);
+  app.use(
+    GRAPHQL_PATH,
+    graphqlJsonOnly(rt),
+    express.json({ limit: rt.config.bodyLimitBytes, type: ['application/json', 'application/*+json'] }),
+    graphqlBodyErrors(rt),
+    graphqlInputGuard,
+  );
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   // The operator console at / (its client-side routes answer index.html to a browser).
   app.use(consoleApp());
   app.use('/api', (_req, res) => {
-    sendError(res, new DomainError('NOT_FOUND', 'No such endpoint. The API lives under /api/v1; see /openapi.json.', {}, 'ROUTE_NOT_FOUND'));
+    sendError(
+      res,
+      new DomainError(
+        'NOT_FOUND',
+        'No such endpoint. The API lives under /api/v1; see /openapi.json.',
+        {},
+        'ROUTE_NOT_FOUND',
+      ),
+    );
   });
   app.use((_req: Request, res: Response) => {
-    sendError(res, new DomainError('NOT_FOUND', 'Not found. Try /graphql, /api/v1, /openapi.json or /docs.', {}, 'ROUTE_NOT_FOUND'));
+    sendError(
+      res,
+      new DomainError('NOT_FOUND', 'Not found. Try /graphql, /api/v1, /openapi.json or /docs.', {}, 'ROUTE_NOT_FOUND'),
+    );
   });
 
   const server = http.createServer(app);

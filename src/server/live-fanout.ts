@@ -14,7 +14,15 @@
  * A subscriber that does not read (its socket's send buffer above MAX_BUFFERED_BYTES) is closed with
  * 1013 (try again later) rather than buffered without bound.
  */
-import { getOperationAST, Kind, type DocumentNode, type ExecutionResult, type FieldNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import {
+  getOperationAST,
+  Kind,
+  type DocumentNode,
+  type ExecutionResult,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { WebSocket } from 'ws';
 import type { Principal } from '../principal.js';
 
@@ -78,18 +86,32 @@ function selectsLeavesOnly(document: DocumentNode, set: SelectionSetNode | undef
   return set.selections.every((sel) => {
     if (sel.kind === Kind.FIELD) return !sel.selectionSet;
     if (sel.kind === Kind.INLINE_FRAGMENT) return selectsLeavesOnly(document, sel.selectionSet);
-    const fragment = document.definitions.find((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === sel.name.value);
+    const fragment = document.definitions.find(
+      (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === sel.name.value,
+    );
     return !!fragment && selectsLeavesOnly(document, fragment.selectionSet); // validated: no fragment cycles
   });
 }
 
 /** The group key of a caller and a validated operation; null when this operation must run on its own. */
-export function fanoutKey(principal: Principal | null, document: DocumentNode, query: string, operationName: string | null | undefined, variables: unknown): string | null {
+export function fanoutKey(
+  principal: Principal | null,
+  document: DocumentNode,
+  query: string,
+  operationName: string | null | undefined,
+  variables: unknown,
+): string | null {
   const root = soleRootField(document, operationName);
   const sharedBy = root ? SHARED_SUBSCRIPTIONS.get(root.name.value) : undefined;
   if (!principal || !root || !sharedBy) return null;
   const perUser = sharedBy === 'user' || !selectsLeavesOnly(document, root.selectionSet);
-  const who = [principal.tenantId, perUser ? principal.userId : null, principal.role, principal.userKind, principal.credential.kind];
+  const who = [
+    principal.tenantId,
+    perUser ? principal.userId : null,
+    principal.role,
+    principal.userKind,
+    principal.credential.kind,
+  ];
   return JSON.stringify([who, query, operationName ?? null, variables ?? null]);
 }
 
@@ -110,7 +132,9 @@ export interface Fanout {
   size(): { groups: number; members: number };
 }
 
-export function createFanout(onSlowConsumer: (socket: WebSocket) => void = (s) => s.close(1013, 'Subscriber not reading')): Fanout {
+export function createFanout(
+  onSlowConsumer: (socket: WebSocket) => void = (s) => s.close(1013, 'Subscriber not reading'),
+): Fanout {
   const groups = new Map<string, Group>();
 
   function deliver(group: Group, result: ExecutionResult): void {
@@ -172,7 +196,9 @@ export function createFanout(onSlowConsumer: (socket: WebSocket) => void = (s) =
       const joined = group;
       let settle!: (r: IteratorResult<ExecutionResult>) => void;
       let fail!: (err: unknown) => void;
-      const ended = new Promise<IteratorResult<ExecutionResult>>((resolve, reject) => ((settle = resolve), (fail = reject)));
+      const ended = new Promise<IteratorResult<ExecutionResult>>(
+        (resolve, reject) => ((settle = resolve), (fail = reject)),
+      );
       ended.catch(() => undefined); // a failure the subscriber has not asked for yet is not unhandled: next() still rejects with it
       const member: Member = {
         socket,

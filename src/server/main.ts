@@ -19,7 +19,11 @@ async function main(): Promise<void> {
   // restart's time is loading modules: the GraphQL schema, Prisma, BullMQ, the REST contract).
   const storage = startStorage(config);
   storage.catch(() => undefined); // startApp awaits it and reports a failure
-  const [{ startApp }, { installProcessGuards }, { ensureConsoleBuilt }] = await Promise.all([import('./app.js'), import('./process-guards.js'), import('./console.js')]);
+  const [{ startApp }, { installProcessGuards }, { ensureConsoleBuilt }] = await Promise.all([
+    import('./app.js'),
+    import('./process-guards.js'),
+    import('./console.js'),
+  ]);
   await ensureConsoleBuilt((m) => console.log(m));
   // A person at a terminal reads lines; a log collector (stdout piped or redirected) gets JSON.
   const prettyLogs = process.stdout.isTTY === true;
@@ -49,7 +53,12 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   process.on('SIGINT', () => shutdown('SIGINT'));
-  const where = { embeddedPostgres: !config.databaseUrl, localRedis: !config.redisUrl && !config.redisCluster, redisCluster: !!config.redisCluster, workers: !!app.workers };
+  const where = {
+    embeddedPostgres: !config.databaseUrl,
+    localRedis: !config.redisUrl && !config.redisCluster,
+    redisCluster: !!config.redisCluster,
+    workers: !!app.workers,
+  };
   if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
   else logger.info(where, 'operations worker running (RUN_HTTP=false)');
   if (app.demoLogin) {

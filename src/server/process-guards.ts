@@ -21,14 +21,28 @@ import type { Server } from 'node:http';
 import type { Logger } from '../logger.js';
 
 /** Codes of socket errors that concern one connection only. */
-const CONNECTION_ERRORS = new Set(['EPIPE', 'ECONNRESET', 'ECONNABORTED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ECONNREFUSED']);
+const CONNECTION_ERRORS = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ECONNREFUSED',
+]);
 
 const SOCKET_SYSCALLS = new Set(['read', 'write', 'connect']);
 
 /** True for an errno error from a socket connect, read or write (what an unlistened socket 'error' event throws). */
 export function isConnectionError(err: unknown): boolean {
   const e = err as { code?: unknown; syscall?: unknown } | null;
-  return !!e && typeof e === 'object' && typeof e.code === 'string' && CONNECTION_ERRORS.has(e.code) && SOCKET_SYSCALLS.has(e.syscall as string);
+  return (
+    !!e &&
+    typeof e === 'object' &&
+    typeof e.code === 'string' &&
+    CONNECTION_ERRORS.has(e.code) &&
+    SOCKET_SYSCALLS.has(e.syscall as string)
+  );
 }
 
 export interface ProcessGuardOptions {
@@ -84,7 +98,11 @@ export function installProcessGuards(opts: ProcessGuardOptions): () => void {
  * Without it a second server error (e.g. EMFILE on accept) is thrown: ws forwards the HTTP server's
  * errors to the WebSocket server, where graphql-ws listens only `once`.
  */
-export function guardServerErrors(logger: Logger, server: Server, wss?: { on(event: 'error', fn: (err: Error) => void): unknown }): void {
+export function guardServerErrors(
+  logger: Logger,
+  server: Server,
+  wss?: { on(event: 'error', fn: (err: Error) => void): unknown },
+): void {
   server.on('error', (err) => logger.error({ err }, 'HTTP server error'));
   wss?.on('error', (err) => logger.error({ err }, 'WebSocket server error'));
 }

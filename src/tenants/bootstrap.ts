@@ -18,7 +18,11 @@ export async function bootstrapDemoTenant(prisma: PrismaClient): Promise<DemoLog
   if ((await prisma.tenant.count()) > 0) return null;
   const password = crypto.randomBytes(12).toString('base64url');
   try {
-    const created = await createTenant(prisma, { name: 'demo', adminEmail: 'admin@demo.local', adminPassword: password });
+    const created = await createTenant(prisma, {
+      name: 'demo',
+      adminEmail: 'admin@demo.local',
+      adminPassword: password,
+    });
     return { tenant: created.tenant.name, email: created.admin.email, password, ingestKey: created.ingestKey };
   } catch (err) {
     if (err instanceof Conflict) return null; // another node bootstrapped first

@@ -19,12 +19,18 @@ type Tx = Pick<PrismaClient, 'ingestKey'>;
 /** Creates a key for the tenant; returns the cleartext once. */
 export async function createIngestKey(db: Tx, tenantId: string): Promise<{ id: string; cleartext: string }> {
   const cleartext = randomSecret(INGEST_KEY_PREFIX, 32);
-  const row = await db.ingestKey.create({ data: { tenantId, keyHash: tokenHash(cleartext), keyPrefix: cleartext.slice(0, 10) } });
+  const row = await db.ingestKey.create({
+    data: { tenantId, keyHash: tokenHash(cleartext), keyPrefix: cleartext.slice(0, 10) },
+  });
   return { id: row.id, cleartext };
 }
 
 /** New current key; every older key stays valid for 24 hours (or less, if it was already ending). */
-export async function rotateIngestKey(prisma: PrismaClient, tenantId: string, now: Date): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
+export async function rotateIngestKey(
+  prisma: PrismaClient,
+  tenantId: string,
+  now: Date,
+): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
   const previousValidUntil = new Date(now.getTime() + INGEST_KEY_GRACE_MS);
   return prisma.$transaction(async (tx) => {
     await tx.ingestKey.updateMany({ where: { tenantId, validUntil: null }, data: { validUntil: previousValidUntil } });
@@ -34,21 +40,41 @@ export async function rotateIngestKey(prisma: PrismaClient, tenantId: string, no
 }
 
 /** The tenant principal for an X-Service-Key value; 401 when missing, unknown or past its grace. */
-export async function authenticateIngestKey(prisma: PrismaClient, key: string | undefined | null, now: Date): Promise<Principal> {
+export async function authenticateIngestKey(
+  prisma: PrismaClient,
+  key: string | undefined | null,
+  now: Date,
+): Promise<Principal> {
   if (!key) throw new Unauthenticated('Missing X-Service-Key header.', 'INGEST_KEY_INVALID');
-  const row = await prisma.ingestKey.findUnique({ where: { keyHash: tokenHash(key) }, select: { id: true, tenantId: true, validUntil: true } });
-  if (!row || (row.validUntil && row.validUntil <= now)) throw new Unauthenticated('Invalid X-Service-Key.', 'INGEST_KEY_INVALID');
-  return { tenantId: row.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'ingest_key', id: row.id } };
+  const row = await prisma.ingestKey.findUnique({
+    where: { keyHash: tokenHash(key) },
+    select: { id: true, tenantId: true, validUntil: true },
+  });
+  if (!row || (row.validUntil && row.validUntil <= now))
+    throw new Unauthenticated('Invalid X-Service-Key.', 'INGEST_KEY_INVALID');
+  return {
+    tenantId: row.tenantId,
+    userId: null,
+    email: null,
+    role: null,
+    userKind: null,
+    credential: { kind: 'ingest_key', id: row.id },
+  };
 }
 
 /** Keys of the caller's tenant that are current or still in their rotation grace, newest first. */
 export async function listIngestKeys(ctx: Ctx): Promise<IngestKey[]> {
   requireUser(ctx);
-  return ctx.db.ingestKey.findMany({ where: { OR: [{ validUntil: null }, { validUntil: { gt: ctx.rt.clock.now() } }] }, orderBy: { createdAt: 'desc' } });
+  return ctx.db.ingestKey.findMany({
+    where: { OR: [{ validUntil: null }, { validUntil: { gt: ctx.rt.clock.now() } }] },
+    orderBy: { createdAt: 'desc' },
+  });
 }
 
 /** A new current key for the caller's tenant (cleartext returned once); older keys keep working for 24 hours. */
-export async function rotateTenantIngestKey(ctx: Ctx): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
+export async function rotateTenantIngestKey(
+  ctx: Ctx,
+): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
   const me = requireUser(ctx);
   return rotateIngestKey(ctx.db as PrismaClient, me.tenantId, ctx.rt.clock.now());
 }

@@ -26,15 +26,23 @@ export async function createTenant(
   const name = input.name?.trim();
   if (!name) throw new ValidationFailed([{ loc: ['name'], msg: 'is required' }]);
   try {
-    return await prisma.$transaction(async (tx) => {
-      const tenant = await tx.tenant.create({ data: { name } });
-      const admin = await insertUser(tx, tenant.id, { email: input.adminEmail, password: input.adminPassword, role: 'admin', kind: 'human' });
-      const key = await createIngestKey(tx, tenant.id);
-      if (seed) await seed(tx, tenant.id);
-      return { tenant, admin, ingestKey: key.cleartext };
-      // Hashing the admin's password inside the transaction takes CPU time: on a busy machine Prisma's
-      // 5 s default expired the first start's demo bootstrap (and tests' tenants).
-    }, { timeout: 30_000, maxWait: 30_000 });
+    return await prisma.$transaction(
+      async (tx) => {
+        const tenant = await tx.tenant.create({ data: { name } });
+        const admin = await insertUser(tx, tenant.id, {
+          email: input.adminEmail,
+          password: input.adminPassword,
+          role: 'admin',
+          kind: 'human',
+        });
+        const key = await createIngestKey(tx, tenant.id);
+        if (seed) await seed(tx, tenant.id);
+        return { tenant, admin, ingestKey: key.cleartext };
+        // Hashing the admin's password inside the transaction takes CPU time: on a busy machine Prisma's
+        // 5 s default expired the first start's demo bootstrap (and tests' tenants).
+      },
+      { timeout: 30_000, maxWait: 30_000 },
+    );
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`A tenant named "${name}" already exists.`, 'ALREADY_EXISTS');
     throw err;

@@ -14,13 +14,19 @@ import type { Principal } from '../principal.js';
 export function assertMayManagePeople(me: Pick<Principal, 'userKind' | 'credential'>): void {
   if (me.credential.kind === 'system') return;
   if (me.userKind !== 'human') {
-    throw new Forbidden("Only a person can create users or change a user's role or password; service users cannot.", 'USER_MANAGEMENT_HUMAN_ONLY');
+    throw new Forbidden(
+      "Only a person can create users or change a user's role or password; service users cannot.",
+      'USER_MANAGEMENT_HUMAN_ONLY',
+    );
   }
 }
 
 /** `remaining`: the tenant's human admins other than the one being demoted. */
 export function assertKeepsAnAdmin(remaining: number, email: string): void {
   if (remaining < 1) {
-    throw new Conflict(`${email} is the tenant's last admin who is a person; make another person admin first.`, 'LAST_ADMIN');
+    throw new Conflict(
+      `${email} is the tenant's last admin who is a person; make another person admin first.`,
+      'LAST_ADMIN',
+    );
   }
 }

@@ -23,13 +23,19 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 function validate(input: CreateUserInput): void {
   const problems: FieldProblem[] = [];
   if (!EMAIL.test(input.email ?? '')) problems.push({ loc: ['input', 'email'], msg: 'must be an email address' });
-  if (input.kind === 'service' && input.password) problems.push({ loc: ['input', 'password'], msg: 'service users cannot have a password' });
-  if (input.password != null && input.password.length < 8) problems.push({ loc: ['input', 'password'], msg: 'must be at least 8 characters' });
+  if (input.kind === 'service' && input.password)
+    problems.push({ loc: ['input', 'password'], msg: 'service users cannot have a password' });
+  if (input.password != null && input.password.length < 8)
+    problems.push({ loc: ['input', 'password'], msg: 'must be at least 8 characters' });
   if (problems.length) throw new ValidationFailed(problems);
 }
 
 /** Creates a user in `tenantId`. Emails are unique across the installation (login names no tenant). */
-export async function insertUser(db: Pick<PrismaClient, 'user'>, tenantId: string, input: CreateUserInput): Promise<User> {
+export async function insertUser(
+  db: Pick<PrismaClient, 'user'>,
+  tenantId: string,
+  input: CreateUserInput,
+): Promise<User> {
   validate(input);
   const email = input.email.trim().toLowerCase();
   try {
@@ -69,7 +75,11 @@ export async function findUserByEmail(db: Pick<PrismaClient, 'user'>, email: str
  * tenant's admin rows are locked first, so two admins demoting each other at once cannot both succeed.
  * Takes effect on the user's next request (roles are read per credential check).
  */
-export async function setUserRole(db: Pick<PrismaClient, 'user' | '$transaction'>, userId: string, role: 'admin' | 'member'): Promise<User> {
+export async function setUserRole(
+  db: Pick<PrismaClient, 'user' | '$transaction'>,
+  userId: string,
+  role: 'admin' | 'member',
+): Promise<User> {
   return db.$transaction(async (tx) => {
     const user = await tx.user.findUnique({ where: { id: userId } });
     if (!user) throw new NotFound(`User ${userId}`);
@@ -86,7 +96,8 @@ export async function setUserRole(db: Pick<PrismaClient, 'user' | '$transaction'
 /** GraphQL `setUserRole`: an admin changes the role of a user of their own tenant (another tenant's: 404). */
 export async function changeUserRole(ctx: Ctx, userId: string, role: 'admin' | 'member'): Promise<User> {
   assertMayManagePeople(requireUser(ctx));
-  if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } }))) throw new NotFound(`User ${userId}`);
+  if (!(await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true } })))
+    throw new NotFound(`User ${userId}`);
   return setUserRole(ctx.db, userId, role);
 }
 
@@ -96,7 +107,10 @@ export function generatePassword(): string {
 }
 
 /** GraphQL `resetUserPassword`: an admin sets a generated password for a person of their tenant, shown once. */
-export async function resetUserPassword(ctx: Ctx, userId: string): Promise<{ user: User; password: string; sessionsEnded: number }> {
+export async function resetUserPassword(
+  ctx: Ctx,
+  userId: string,
+): Promise<{ user: User; password: string; sessionsEnded: number }> {
   assertMayManagePeople(requireUser(ctx));
   const user = await ctx.db.user.findUnique({ where: { id: userId } });
   if (!user) throw new NotFound(`User ${userId}`);
@@ -116,7 +130,8 @@ export async function resetPassword(
   now: Date,
   userLoc: string[] = ['email'],
 ): Promise<{ sessionsEnded: number }> {
-  if (user.kind === 'service') throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
+  if (user.kind === 'service')
+    throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
   if (password.length < 8) throw new ValidationFailed([{ loc: ['password'], msg: 'must be at least 8 characters' }]);
   const passwordHash = await hashPassword(password);
   const [, ended] = await db.$transaction([

@@ -31,16 +31,34 @@ function announcedBody(e: TriggerableEvent): AnnouncedBody {
  * tenant matches, using `db` (pass the transaction that marks the events evaluated, or the root client).
  * Returns the ids of the messages written now; dispatch them after commit with `dispatchOutbox`.
  */
-export async function writeEventTriggerOutbox(db: Pick<PrismaClient, 'outboundWebhook' | '$queryRawUnsafe'>, events: TriggerableEvent[], now: Date): Promise<string[]> {
+export async function writeEventTriggerOutbox(
+  db: Pick<PrismaClient, 'outboundWebhook' | '$queryRawUnsafe'>,
+  events: TriggerableEvent[],
+  now: Date,
+): Promise<string[]> {
   if (events.length === 0) return [];
   const tenantIds = [...new Set(events.map((e) => e.tenantId))];
-  const hooks = await db.outboundWebhook.findMany({ where: { tenantId: { in: tenantIds }, enabled: true }, select: { tenantId: true, triggers: true } });
-  const eventHooks = hooks.map((h) => ({ tenantId: h.tenantId, triggers: storedTriggers(h.triggers).filter((t) => t.on === 'EVENT') })).filter((h) => h.triggers.length);
+  const hooks = await db.outboundWebhook.findMany({
+    where: { tenantId: { in: tenantIds }, enabled: true },
+    select: { tenantId: true, triggers: true },
+  });
+  const eventHooks = hooks
+    .map((h) => ({ tenantId: h.tenantId, triggers: storedTriggers(h.triggers).filter((t) => t.on === 'EVENT') }))
+    .filter((h) => h.triggers.length);
   if (eventHooks.length === 0) return [];
   const rows = events
     .map((e) => ({ e, body: announcedBody(e) }))
-    .filter(({ e, body }) => eventHooks.some((h) => h.tenantId === e.tenantId && webhookWants(h.triggers, 'event.received', body)))
-    .map(({ e, body }) => ({ tenantId: e.tenantId, topic: 'event.received' as const, subjectId: e.id, body: body as never, dedupKey: `event.received:${e.id}`, createdAt: now }));
+    .filter(({ e, body }) =>
+      eventHooks.some((h) => h.tenantId === e.tenantId && webhookWants(h.triggers, 'event.received', body)),
+    )
+    .map(({ e, body }) => ({
+      tenantId: e.tenantId,
+      topic: 'event.received' as const,
+      subjectId: e.id,
+      body: body as never,
+      dedupKey: `event.received:${e.id}`,
+      createdAt: now,
+    }));
   if (rows.length === 0) return [];
   return writeOutboxBatch(db, rows);
 }

@@ -22,7 +22,10 @@ export function generateWebhookSecret(): string {
 
 /** The Standard Webhooks signing key: the base64-decoded part of the secret after `whsec_`. */
 function standardWebhooksKey(secret: string): Buffer {
-  return Buffer.from(secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret, 'base64');
+  return Buffer.from(
+    secret.startsWith(WEBHOOK_SECRET_PREFIX) ? secret.slice(WEBHOOK_SECRET_PREFIX.length) : secret,
+    'base64',
+  );
 }
 
 export interface SignatureInput {

@@ -93,14 +93,21 @@ export function validateTriggers(input: WebhookTrigger[], base: string[] = ['inp
     const fam = family(t.on);
     const norm: WebhookTrigger = { on: t.on };
     if (t.severities?.length) {
-      if (fam === 'proposal') problems.push({ loc: loc('severities'), msg: 'proposals have no severity; filter proposals by kinds' });
+      if (fam === 'proposal')
+        problems.push({ loc: loc('severities'), msg: 'proposals have no severity; filter proposals by kinds' });
       else if (fam === 'report') problems.push({ loc: loc('severities'), msg: 'report deliveries have no severity' });
-      else if (t.severities.some((s) => !SEVERITIES.includes(s))) problems.push({ loc: loc('severities'), msg: `must be among ${SEVERITIES.join(', ')}` });
+      else if (t.severities.some((s) => !SEVERITIES.includes(s)))
+        problems.push({ loc: loc('severities'), msg: `must be among ${SEVERITIES.join(', ')}` });
       else norm.severities = [...new Set(t.severities)];
     }
     if (t.kinds?.length) {
-      if (fam !== 'proposal') problems.push({ loc: loc('kinds'), msg: 'only proposal triggers filter by kind (events: use typeGlob)' });
-      else if (t.kinds.length > MAX_LIST || t.kinds.some((k) => typeof k !== 'string' || !k.trim() || k.length > 100)) problems.push({ loc: loc('kinds'), msg: `must be 1 to ${MAX_LIST} non-empty strings of at most 100 characters` });
+      if (fam !== 'proposal')
+        problems.push({ loc: loc('kinds'), msg: 'only proposal triggers filter by kind (events: use typeGlob)' });
+      else if (t.kinds.length > MAX_LIST || t.kinds.some((k) => typeof k !== 'string' || !k.trim() || k.length > 100))
+        problems.push({
+          loc: loc('kinds'),
+          msg: `must be 1 to ${MAX_LIST} non-empty strings of at most 100 characters`,
+        });
       else norm.kinds = [...new Set(t.kinds.map((k) => k.trim()))];
     }
     if (t.typeGlob != null && t.typeGlob !== '') {
@@ -109,20 +116,31 @@ export function validateTriggers(input: WebhookTrigger[], base: string[] = ['inp
       else norm.typeGlob = t.typeGlob;
     }
     if (t.labels != null) {
-      if (!isStringMap(t.labels) || Object.keys(t.labels).length > MAX_LIST) problems.push({ loc: loc('labels'), msg: `must be an object of at most ${MAX_LIST} string values` });
+      if (!isStringMap(t.labels) || Object.keys(t.labels).length > MAX_LIST)
+        problems.push({ loc: loc('labels'), msg: `must be an object of at most ${MAX_LIST} string values` });
       else if (Object.keys(t.labels).length) norm.labels = t.labels;
     }
     if (t.payloadConditions?.length) {
       t.payloadConditions.forEach((c, j) => {
         const cl = [...base, String(i), 'payloadConditions', String(j)];
-        if (typeof c.path !== 'string' || !/^[^.\s]+(\.[^.\s]+)*$/.test(c.path) || c.path.length > 200) problems.push({ loc: [...cl, 'path'], msg: 'must be a dot path such as build.status' });
-        if (!CONDITION_OPS.includes(c.op)) problems.push({ loc: [...cl, 'op'], msg: `must be one of ${CONDITION_OPS.join(', ')}` });
-        if (c.op !== 'exists' && c.value === undefined) problems.push({ loc: [...cl, 'value'], msg: 'is required for this op' });
-        if (c.op === 'in' && !Array.isArray(c.value)) problems.push({ loc: [...cl, 'value'], msg: 'must be a list for op in' });
-        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value !== 'number' && typeof c.value !== 'string') problems.push({ loc: [...cl, 'value'], msg: 'must be a number or string for comparisons' });
+        if (typeof c.path !== 'string' || !/^[^.\s]+(\.[^.\s]+)*$/.test(c.path) || c.path.length > 200)
+          problems.push({ loc: [...cl, 'path'], msg: 'must be a dot path such as build.status' });
+        if (!CONDITION_OPS.includes(c.op))
+          problems.push({ loc: [...cl, 'op'], msg: `must be one of ${CONDITION_OPS.join(', ')}` });
+        if (c.op !== 'exists' && c.value === undefined)
+          problems.push({ loc: [...cl, 'value'], msg: 'is required for this op' });
+        if (c.op === 'in' && !Array.isArray(c.value))
+          problems.push({ loc: [...cl, 'value'], msg: 'must be a list for op in' });
+        if (['gt', 'gte', 'lt', 'lte'].includes(c.op) && typeof c.value !== 'number' && typeof c.value !== 'string')
+          problems.push({ loc: [...cl, 'value'], msg: 'must be a number or string for comparisons' });
       });
-      if (t.payloadConditions.length > MAX_LIST) problems.push({ loc: loc('payloadConditions'), msg: `must list at most ${MAX_LIST} conditions` });
-      norm.payloadConditions = t.payloadConditions.map((c) => ({ path: c.path, op: c.op, ...(c.op === 'exists' && c.value === undefined ? {} : { value: c.value }) }));
+      if (t.payloadConditions.length > MAX_LIST)
+        problems.push({ loc: loc('payloadConditions'), msg: `must list at most ${MAX_LIST} conditions` });
+      norm.payloadConditions = t.payloadConditions.map((c) => ({
+        path: c.path,
+        op: c.op,
+        ...(c.op === 'exists' && c.value === undefined ? {} : { value: c.value }),
+      }));
     }
     out.push(norm);
   });
@@ -132,12 +150,19 @@ export function validateTriggers(input: WebhookTrigger[], base: string[] = ['inp
 
 /** Triggers as stored on a webhook row; unknown shapes are ignored rather than trusted. */
 export function storedTriggers(json: unknown): WebhookTrigger[] {
-  return Array.isArray(json) ? (json.filter((t) => t && typeof t === 'object' && (t as WebhookTrigger).on in TRIGGER_TOPICS) as WebhookTrigger[]) : [];
+  return Array.isArray(json)
+    ? (json.filter((t) => t && typeof t === 'object' && (t as WebhookTrigger).on in TRIGGER_TOPICS) as WebhookTrigger[])
+    : [];
 }
 
 /** The proposal kind of an announcement: `payload.proposal.kind`, `payload.kind` or label `proposal_kind`. */
 function proposalKindOf(body: AnnouncedBody): unknown {
-  for (const v of [readPath(body.payload, 'proposal.kind'), readPath(body.payload, 'kind'), readPath(body.labels, 'proposal_kind')]) if (typeof v === 'string') return v;
+  for (const v of [
+    readPath(body.payload, 'proposal.kind'),
+    readPath(body.payload, 'kind'),
+    readPath(body.labels, 'proposal_kind'),
+  ])
+    if (typeof v === 'string') return v;
   return undefined;
 }
 

@@ -21,7 +21,12 @@ export interface OutboundWebhookInput {
   enabled?: boolean | null;
 }
 
-export type OutboundWebhookPatch = Partial<{ name: string | null; url: string | null; triggers: WebhookTrigger[] | null; enabled: boolean | null }>;
+export type OutboundWebhookPatch = Partial<{
+  name: string | null;
+  url: string | null;
+  triggers: WebhookTrigger[] | null;
+  enabled: boolean | null;
+}>;
 
 export interface RevealedSecret {
   webhookId: string;
@@ -33,7 +38,8 @@ export interface RevealedSecret {
 function checkName(name: string | null | undefined, problems: FieldProblem[]): string | undefined {
   if (name == null) return undefined;
   const trimmed = name.trim();
-  if (trimmed.length === 0 || trimmed.length > 100) problems.push({ loc: ['input', 'name'], msg: 'must be 1 to 100 characters' });
+  if (trimmed.length === 0 || trimmed.length > 100)
+    problems.push({ loc: ['input', 'name'], msg: 'must be 1 to 100 characters' });
   return trimmed;
 }
 
@@ -45,7 +51,10 @@ export async function loadOutboundWebhook(ctx: Ctx, id: string): Promise<Outboun
 }
 
 /** Creates a webhook with a fresh signing secret, returned this once (and later only through reveal). */
-export async function createOutboundWebhook(ctx: Ctx, input: OutboundWebhookInput): Promise<{ webhook: OutboundWebhook; secret: string }> {
+export async function createOutboundWebhook(
+  ctx: Ctx,
+  input: OutboundWebhookInput,
+): Promise<{ webhook: OutboundWebhook; secret: string }> {
   requireUser(ctx);
   const problems: FieldProblem[] = [];
   const name = checkName(input.name, problems) ?? '';
@@ -61,13 +70,24 @@ export async function createOutboundWebhook(ctx: Ctx, input: OutboundWebhookInpu
   const secret = generateWebhookSecret();
   const webhook = await ctx.db.outboundWebhook.create({
     // createdAt on the service clock: fan-out compares it with the outbox message's time.
-    data: { name, url: input.url, enabled: input.enabled ?? true, triggers: triggers as never, secretCiphertext: ctx.rt.secretBox.seal(secret), createdAt: ctx.rt.clock.now() } as never,
+    data: {
+      name,
+      url: input.url,
+      enabled: input.enabled ?? true,
+      triggers: triggers as never,
+      secretCiphertext: ctx.rt.secretBox.seal(secret),
+      createdAt: ctx.rt.clock.now(),
+    } as never,
   });
   return { webhook, secret };
 }
 
 /** Changes name, URL (re-checked by the SSRF guard), triggers or enabled; omitted fields stay. */
-export async function updateOutboundWebhook(ctx: Ctx, id: string, patch: OutboundWebhookPatch): Promise<OutboundWebhook> {
+export async function updateOutboundWebhook(
+  ctx: Ctx,
+  id: string,
+  patch: OutboundWebhookPatch,
+): Promise<OutboundWebhook> {
   const hook = await loadOutboundWebhook(ctx, id);
   const problems: FieldProblem[] = [];
   const name = checkName(patch.name, problems);
@@ -81,7 +101,8 @@ export async function updateOutboundWebhook(ctx: Ctx, id: string, patch: Outboun
     }
   }
   if (problems.length) throw new ValidationFailed(problems);
-  if (patch.url != null && patch.url !== hook.url) await assertDeliverableUrl(patch.url, urlPolicyOf(ctx.rt), ['input', 'url']);
+  if (patch.url != null && patch.url !== hook.url)
+    await assertDeliverableUrl(patch.url, urlPolicyOf(ctx.rt), ['input', 'url']);
   return ctx.db.outboundWebhook.update({
     where: { id: hook.id },
     data: {
@@ -103,7 +124,11 @@ export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<Outbo
 }
 
 function revealed(ctx: Ctx, hook: OutboundWebhook, secret: string): RevealedSecret {
-  return { webhookId: hook.id, secret, previousSecretValidUntil: previousValidUntil(hook, ctx.rt.clock.now().getTime()) };
+  return {
+    webhookId: hook.id,
+    secret,
+    previousSecretValidUntil: previousValidUntil(hook, ctx.rt.clock.now().getTime()),
+  };
 }
 
 /** The current signing secret in clear (admins; audited like every mutation). */
@@ -119,6 +144,9 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()) });
+  const updated = await ctx.db.outboundWebhook.update({
+    where: { id: hook.id },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  });
   return revealed(ctx, updated, secret);
 }

@@ -29,10 +29,20 @@ export class DeepJson {
 /** JSON text for values that may contain RawNumber and DeepJson. */
 export function toJson(v: unknown): string {
   if (v instanceof RawNumber) return v.text;
-  if (v instanceof DeepJson) return v.kind === 'object' ? '{"a":'.repeat(v.depth) + '1' + '}'.repeat(v.depth) : '['.repeat(v.depth) + ']'.repeat(v.depth);
+  if (v instanceof DeepJson)
+    return v.kind === 'object'
+      ? '{"a":'.repeat(v.depth) + '1' + '}'.repeat(v.depth)
+      : '['.repeat(v.depth) + ']'.repeat(v.depth);
   if (Array.isArray(v)) return '[' + v.map((x) => (x === undefined ? 'null' : toJson(x))).join(',') + ']';
   if (v && typeof v === 'object') {
-    return '{' + Object.entries(v).filter(([, x]) => x !== undefined).map(([k, x]) => JSON.stringify(k) + ':' + toJson(x)).join(',') + '}';
+    return (
+      '{' +
+      Object.entries(v)
+        .filter(([, x]) => x !== undefined)
+        .map(([k, x]) => JSON.stringify(k) + ':' + toJson(x))
+        .join(',') +
+      '}'
+    );
   }
   // JSON.stringify escapes lone surrogates as \udXXX, which a JSON parser turns back into them.
   return JSON.stringify(v) ?? 'null';
@@ -87,7 +97,9 @@ const HOSTILE_STRINGS = [
 ];
 
 /** Any UTF-16 code units, NULs and lone surrogates included. */
-const codeUnits = fc.array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 }).map((codes) => String.fromCharCode(...codes));
+const codeUnits = fc
+  .array(fc.integer({ min: 0, max: 0xffff }), { maxLength: 24 })
+  .map((codes) => String.fromCharCode(...codes));
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.constantFrom(...HOSTILE_STRINGS), weight: 4 },
@@ -95,7 +107,21 @@ export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { arbitrary: fc.string({ maxLength: 30 }), weight: 1 },
 );
 
-const HOSTILE_NUMBERS = ['1e309', '-1e309', '1e+308', '-0', '0', '-1', '2147483648', '-2147483649', '9007199254740993', '123456789012345678901234567890', '0.1', '1.5', '4.9e-324'];
+const HOSTILE_NUMBERS = [
+  '1e309',
+  '-1e309',
+  '1e+308',
+  '-0',
+  '0',
+  '-1',
+  '2147483648',
+  '-2147483649',
+  '9007199254740993',
+  '123456789012345678901234567890',
+  '0.1',
+  '1.5',
+  '4.9e-324',
+];
 
 export const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...HOSTILE_NUMBERS).map((t) => new RawNumber(t)),
@@ -105,11 +131,19 @@ export const hostileNumber: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Numbers for a query string: as the text a client would send. */
-export const hostileNumeral: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...HOSTILE_NUMBERS, 'NaN', 'Infinity', '12abc', ' 1', '0x10', ''), fc.integer().map(String));
+export const hostileNumeral: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom(...HOSTILE_NUMBERS, 'NaN', 'Infinity', '12abc', ' 1', '0x10', ''),
+  fc.integer().map(String),
+);
 
 /** Whole bodies or values no schema expects: very deep, very wide, wrong type. */
 export const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
-  fc.constantFrom(new DeepJson(50_000, 'object'), new DeepJson(3_000, 'object'), new DeepJson(50_000, 'array'), new DeepJson(33, 'object')),
+  fc.constantFrom(
+    new DeepJson(50_000, 'object'),
+    new DeepJson(3_000, 'object'),
+    new DeepJson(50_000, 'array'),
+    new DeepJson(33, 'object'),
+  ),
   fc.constant(Object.fromEntries(Array.from({ length: 1500 }, (_, i) => [`k${i}`, i]))),
   hostileString,
   hostileNumber,
@@ -130,7 +164,10 @@ export function encodeSegment(s: string): string {
   let out = '';
   for (const ch of s) {
     const c = ch.charCodeAt(0);
-    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff) out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0')).join('');
+    if (ch.length === 1 && c >= 0xd800 && c <= 0xdfff)
+      out += [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+        .map((b) => '%' + b.toString(16).toUpperCase().padStart(2, '0'))
+        .join('');
     else out += encodeURIComponent(ch);
   }
   return out;
@@ -142,7 +179,10 @@ export const RAW_SEGMENTS = ['%E0%A4%A', '%zz', '%', '%00', '%ED%A0%80', '..', '
 /** Runs `fn` with a deadline; a request still pending then is a hang. */
 export async function withDeadline<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const ctl = new AbortController();
-  const timer = setTimeout(() => ctl.abort(new Error(`hang: ${what} took longer than ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
+  const timer = setTimeout(
+    () => ctl.abort(new Error(`hang: ${what} took longer than ${REQUEST_TIMEOUT_MS} ms`)),
+    REQUEST_TIMEOUT_MS,
+  );
   try {
     return await fn(ctl.signal);
   } finally {

@@ -15,7 +15,20 @@ import { buildTenant, buildToken, buildUser, type BuiltTenant } from '../factori
 import { eventually, gql, rest } from '../helpers/http.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { hmacHex } from '../../src/signing.js';
-import { FUZZ_RUNS, FUZZ_SEED, FUZZ_TEST_TIMEOUT_MS, RAW_SEGMENTS, encodeSegment, hostileJson, hostileNumber, hostileNumeral, hostileString, leaf, toJson, withDeadline } from './hostile.js';
+import {
+  FUZZ_RUNS,
+  FUZZ_SEED,
+  FUZZ_TEST_TIMEOUT_MS,
+  RAW_SEGMENTS,
+  encodeSegment,
+  hostileJson,
+  hostileNumber,
+  hostileNumeral,
+  hostileString,
+  leaf,
+  toJson,
+  withDeadline,
+} from './hostile.js';
 import { lyingEncoding, misfitReportQuery, type EncodedBody } from './families.js';
 
 type Schema = Record<string, any>;
@@ -49,7 +62,8 @@ function arbitraryFor(raw: Schema | undefined, depth = 0): fc.Arbitrary<unknown>
     }
     return arbitraryFor(merged, depth);
   }
-  if (schema.oneOf || schema.anyOf) return fc.oneof(...(schema.oneOf ?? schema.anyOf).map((x: Schema) => arbitraryFor(x, depth)));
+  if (schema.oneOf || schema.anyOf)
+    return fc.oneof(...(schema.oneOf ?? schema.anyOf).map((x: Schema) => arbitraryFor(x, depth)));
   if (schema.enum) return leaf(fc.constantFrom(...schema.enum), hostileString);
   const types: string[] = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : ['object'];
   const options = types.map((type): fc.Arbitrary<unknown> => {
@@ -59,13 +73,21 @@ function arbitraryFor(raw: Schema | undefined, depth = 0): fc.Arbitrary<unknown>
       case 'string': {
         const valid =
           schema.format === 'date-time'
-            ? fc.date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true }).map((d) => d.toISOString())
-            : fc.string({ minLength: schema.minLength ?? 0, maxLength: Math.min(schema.maxLength ?? 20, Math.max(20, schema.minLength ?? 0)) }); // short, but never below the contract's minLength
+            ? fc
+                .date({ min: new Date('2000-01-01'), max: new Date('2100-01-01'), noInvalidDate: true })
+                .map((d) => d.toISOString())
+            : fc.string({
+                minLength: schema.minLength ?? 0,
+                maxLength: Math.min(schema.maxLength ?? 20, Math.max(20, schema.minLength ?? 0)),
+              }); // short, but never below the contract's minLength
         return leaf(valid, hostileString);
       }
       case 'integer':
       case 'number':
-        return leaf(fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 1000, 1000) }), hostileNumber);
+        return leaf(
+          fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 1000, 1000) }),
+          hostileNumber,
+        );
       case 'boolean':
         return leaf(fc.boolean(), hostileString);
       case 'array':
@@ -76,7 +98,13 @@ function arbitraryFor(raw: Schema | undefined, depth = 0): fc.Arbitrary<unknown>
         const model = Object.fromEntries(Object.entries(props).map(([k, v]) => [k, arbitraryFor(v, depth + 1)]));
         // Required properties mostly present (a leaf may still be hostile), optional ones at random.
         const required = (schema.required ?? []).filter((k: string) => k in model);
-        return leaf(fc.oneof({ arbitrary: fc.record(model, { requiredKeys: required }), weight: 4 }, { arbitrary: fc.record(model, { requiredKeys: [] }), weight: 1 }), hostileJson);
+        return leaf(
+          fc.oneof(
+            { arbitrary: fc.record(model, { requiredKeys: required }), weight: 4 },
+            { arbitrary: fc.record(model, { requiredKeys: [] }), weight: 1 },
+          ),
+          hostileJson,
+        );
       }
     }
   });
@@ -100,7 +128,12 @@ interface Operation {
 }
 
 const operations: Operation[] = Object.entries(doc.paths as Record<string, Schema>).flatMap(([path, item]) =>
-  METHODS.filter((m) => item[m]).map((method) => ({ method, path, op: item[method], params: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map(resolve) })),
+  METHODS.filter((m) => item[m]).map((method) => ({
+    method,
+    path,
+    op: item[method],
+    params: [...(item.parameters ?? []), ...(item[method].parameters ?? [])].map(resolve),
+  })),
 );
 
 /** `arb` in about one case out of eight, else undefined. */
@@ -136,11 +169,16 @@ function queryValue(p: Schema): fc.Arbitrary<string> {
 function caseFor(o: Operation): fc.Arbitrary<Case> {
   const pathParams = o.params.filter((p) => p.in === 'path');
   const queryParams = o.params.filter((p) => p.in === 'query');
-  const pathArb = fc.tuple(...pathParams.map((p) => pathValue(p.name).map((v) => [p.name, v] as const))).map((pairs) =>
-    pairs.reduce((acc, [k, v]) => acc.replace(`{${k}}`, v), o.path),
-  );
+  const pathArb = fc
+    .tuple(...pathParams.map((p) => pathValue(p.name).map((v) => [p.name, v] as const)))
+    .map((pairs) => pairs.reduce((acc, [k, v]) => acc.replace(`{${k}}`, v), o.path));
   const queryArb = fc
-    .tuple(...queryParams.map((p) => fc.option(queryValue(p), { nil: undefined }).map((v) => (v === undefined ? '' : `${p.name}=${v}`))), sometimes(fc.constantFrom('unknown=1', 'limit=1&limit=2', '%00=x')))
+    .tuple(
+      ...queryParams.map((p) =>
+        fc.option(queryValue(p), { nil: undefined }).map((v) => (v === undefined ? '' : `${p.name}=${v}`)),
+      ),
+      sometimes(fc.constantFrom('unknown=1', 'limit=1&limit=2', '%00=x')),
+    )
     .map((parts) => parts.filter(Boolean).join('&'));
   const bodySchema = o.op.requestBody?.content?.['application/json']?.schema;
   const report = reportFamily(bodySchema);
@@ -152,10 +190,19 @@ function caseFor(o: Operation): fc.Arbitrary<Case> {
         ...(report ? [{ arbitrary: report.map(toJson), weight: 4 }] : []),
       )
     : sometimes(hostileJson.map(toJson));
-  const contentType = fc.oneof({ arbitrary: fc.constant('application/json'), weight: 8 }, { arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded'), weight: 1 });
+  const contentType = fc.oneof(
+    { arbitrary: fc.constant('application/json'), weight: 8 },
+    {
+      arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', 'application/x-www-form-urlencoded'),
+      weight: 1,
+    },
+  );
   return fc.record({ path: pathArb, query: queryArb, body: bodyArb, contentType }).chain((c) =>
     // About one body in four is sent compressed with a Content-Encoding that lies (every route with a body).
-    (c.body === undefined ? fc.constant(undefined) : fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: lyingEncoding(c.body), weight: 1 })).map((encoded) => ({ ...c, encoded })),
+    (c.body === undefined
+      ? fc.constant(undefined)
+      : fc.oneof({ arbitrary: fc.constant(undefined), weight: 3 }, { arbitrary: lyingEncoding(c.body), weight: 1 })
+    ).map((encoded) => ({ ...c, encoded })),
   );
 }
 
@@ -163,7 +210,8 @@ function caseFor(o: Operation): fc.Arbitrary<Case> {
 function reportFamily(bodySchema: Schema | undefined): fc.Arbitrary<unknown> | undefined {
   const body = resolve(bodySchema);
   if (body.properties?.entity && body.properties?.filters) return misfitReportQuery;
-  if (resolve(body.properties?.query).properties?.filters) return misfitReportQuery.map((query) => ({ name: 'fuzz report', query }));
+  if (resolve(body.properties?.query).properties?.filters)
+    return misfitReportQuery.map((query) => ({ name: 'fuzz report', query }));
   return undefined;
 }
 
@@ -201,13 +249,30 @@ beforeAll(async () => {
   ids.tokenId = [(await s.app.rt.prisma.accessToken.findFirstOrThrow({ where: { userId: victim.id } })).id];
   const device = await api.post('/sot/devices', { name: 'fuzz-dev-1', management_address: '10.9.9.9' });
   ids.deviceId = [device.body.id];
-  const proposal = await api.post('/sot/proposals', { title: 'fuzz', kind: 'config_change', device_id: device.body.id, proposed_intent: 'hostname fuzz' });
+  const proposal = await api.post('/sot/proposals', {
+    title: 'fuzz',
+    kind: 'config_change',
+    device_id: device.body.id,
+    proposed_intent: 'hostname fuzz',
+  });
   ids.proposalId = [proposal.body.id];
-  await gql(s.url, t.adminToken, 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', { input: { name: 'fuzz', typeGlob: 'fuzz.*' } });
-  await rest(s.url).post('/events', { type: 'fuzz.seed', source: 'fuzz' }, { headers: { 'x-service-key': t.ingestKey } });
-  ids.alertId = [await eventually(async () => (await s.app.rt.prisma.alert.findFirst({ where: { tenantId: t.tenantId } }))?.id)];
+  await gql(s.url, t.adminToken, 'mutation($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id } }', {
+    input: { name: 'fuzz', typeGlob: 'fuzz.*' },
+  });
+  await rest(s.url).post(
+    '/events',
+    { type: 'fuzz.seed', source: 'fuzz' },
+    { headers: { 'x-service-key': t.ingestKey } },
+  );
+  ids.alertId = [
+    await eventually(async () => (await s.app.rt.prisma.alert.findFirst({ where: { tenantId: t.tenantId } }))?.id),
+  ];
   for (const kind of ['events', 'sot'] as const) {
-    const r = await gql(s.url, t.adminToken, `mutation { createInboundWebhook(input: { name: "fuzz ${kind}", kind: ${kind.toUpperCase()} }) { slug secret } }`);
+    const r = await gql(
+      s.url,
+      t.adminToken,
+      `mutation { createInboundWebhook(input: { name: "fuzz ${kind}", kind: ${kind.toUpperCase()} }) { slug secret } }`,
+    );
     hooks[kind] = r.data.createInboundWebhook;
   }
   ids.slug = [hooks.events.slug];
@@ -218,34 +283,54 @@ afterAll(async () => {
 });
 
 describe('REST contract fuzzer', () => {
-  it('answers every generated request to every route without a 5xx or a hang, and stays up', async () => {
-    const failures: string[] = [];
-    let requests = 0;
-    const statuses = new Map<number, number>();
-    for (const o of operations) {
-      // The sot webhook route's slug must be the sot hook's to pass its signature check.
-      const arb = caseFor(o).map((c) => (o.path === '/sot/webhooks/{slug}' && c.path.endsWith(encodeSegment(hooks.events.slug)) ? { ...c, path: c.path.replace(encodeSegment(hooks.events.slug), hooks.sot.slug) } : c));
-      await fc.assert(
-        fc.asyncProperty(arb, async (c) => {
-          requests++;
-          let r: { status: number; text: string };
-          try {
-            r = await send(o, c);
-          } catch (err) {
-            failures.push(`${o.method.toUpperCase()} ${c.path}?${c.query} body=${(c.body ?? '').slice(0, 300)} → ${(err as Error).message}`);
-            return false;
-          }
-          statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
-          if (r.status >= 500) failures.push(`${o.method.toUpperCase()} ${c.path}?${c.query}${c.encoded ? ` content-encoding=${c.encoded.encoding} (${Buffer.from(c.encoded.bytes).toString('base64').slice(0, 200)})` : ''} body=${(c.body ?? '').slice(0, 300)} → ${r.status} ${r.text.slice(0, 300)}`);
-          return r.status < 500;
-        }),
-        { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
-      ).catch(() => undefined); // collected above, all routes still run
-    }
-    const byStatus = [...statuses].sort((a, b) => a[0] - b[0]).map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`REST fuzz: ${operations.length} routes × ${FUZZ_RUNS} cases = ${requests} requests (seed ${FUZZ_SEED}); statuses ${byStatus}`);
-    expect(failures).toEqual([]);
-    const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
-    expect(health.status).toBe(200);
-  }, FUZZ_TEST_TIMEOUT_MS);
+  it(
+    'answers every generated request to every route without a 5xx or a hang, and stays up',
+    async () => {
+      const failures: string[] = [];
+      let requests = 0;
+      const statuses = new Map<number, number>();
+      for (const o of operations) {
+        // The sot webhook route's slug must be the sot hook's to pass its signature check.
+        const arb = caseFor(o).map((c) =>
+          o.path === '/sot/webhooks/{slug}' && c.path.endsWith(encodeSegment(hooks.events.slug))
+            ? { ...c, path: c.path.replace(encodeSegment(hooks.events.slug), hooks.sot.slug) }
+            : c,
+        );
+        await fc
+          .assert(
+            fc.asyncProperty(arb, async (c) => {
+              requests++;
+              let r: { status: number; text: string };
+              try {
+                r = await send(o, c);
+              } catch (err) {
+                failures.push(
+                  `${o.method.toUpperCase()} ${c.path}?${c.query} body=${(c.body ?? '').slice(0, 300)} → ${(err as Error).message}`,
+                );
+                return false;
+              }
+              statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
+              if (r.status >= 500)
+                failures.push(
+                  `${o.method.toUpperCase()} ${c.path}?${c.query}${c.encoded ? ` content-encoding=${c.encoded.encoding} (${Buffer.from(c.encoded.bytes).toString('base64').slice(0, 200)})` : ''} body=${(c.body ?? '').slice(0, 300)} → ${r.status} ${r.text.slice(0, 300)}`,
+                );
+              return r.status < 500;
+            }),
+            { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
+          )
+          .catch(() => undefined); // collected above, all routes still run
+      }
+      const byStatus = [...statuses]
+        .sort((a, b) => a[0] - b[0])
+        .map(([k, v]) => `${k}: ${v}`)
+        .join(', ');
+      console.log(
+        `REST fuzz: ${operations.length} routes × ${FUZZ_RUNS} cases = ${requests} requests (seed ${FUZZ_SEED}); statuses ${byStatus}`,
+      );
+      expect(failures).toEqual([]);
+      const health = await withDeadline('/healthz', (signal) => fetch(`${s.url}/healthz`, { signal }));
+      expect(health.status).toBe(200);
+    },
+    FUZZ_TEST_TIMEOUT_MS,
+  );
 });

@@ -23,10 +23,22 @@ export function useAlertsSuite(): void {
     other = await buildTenant(s.app.rt);
     member = await buildUser(s.app.rt, t.tenantId);
     memberToken = await buildToken(s.app.rt, member as never);
-    const r = await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "App", typeGlob: "app.*", alertSeverity: WARNING }) { id } }');
+    const r = await gql(
+      s.url,
+      t.adminToken,
+      'mutation { createAlertRule(input: { name: "App", typeGlob: "app.*", alertSeverity: WARNING }) { id } }',
+    );
     ruleId = r.data.createAlertRule.id;
-    await gql(s.url, t.adminToken, 'mutation { createAlertRule(input: { name: "Crit", typeGlob: "crit.*", alertSeverity: CRITICAL, dedupKeyTemplate: "crit:{{source}}" }) { id } }');
-    await gql(s.url, other.adminToken, 'mutation { createAlertRule(input: { name: "Theirs", typeGlob: "app.*" }) { id } }');
+    await gql(
+      s.url,
+      t.adminToken,
+      'mutation { createAlertRule(input: { name: "Crit", typeGlob: "crit.*", alertSeverity: CRITICAL, dedupKeyTemplate: "crit:{{source}}" }) { id } }',
+    );
+    await gql(
+      s.url,
+      other.adminToken,
+      'mutation { createAlertRule(input: { name: "Theirs", typeGlob: "app.*" }) { id } }',
+    );
   });
   afterAll(async () => {
     await s?.stop();
@@ -40,7 +52,11 @@ export let n = 0;
 /** Ingests an event through POST /events and waits for the alert it opens or bumps. */
 export async function raise(tenant: BuiltTenant, body: Record<string, unknown>): Promise<any> {
   const source = (body.source as string) ?? `src-${++n}`;
-  const r = await rest(s.url).post('/events', { type: 'app.error', ...body, source }, { headers: { 'x-service-key': tenant.ingestKey } });
+  const r = await rest(s.url).post(
+    '/events',
+    { type: 'app.error', ...body, source },
+    { headers: { 'x-service-key': tenant.ingestKey } },
+  );
   expect(r.status).toBe(202);
   return eventually(async () => {
     const ev = await s.app.rt.prisma.alertEvent.findFirst({ where: { eventId: r.body.id }, include: { alert: true } });

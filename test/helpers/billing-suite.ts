@@ -44,13 +44,25 @@ export async function meter(t: BuiltTenant, from = hourStart(T0).toISOString()):
   const r = await gql(s.url, t.adminToken, 'mutation($from: String) { recomputeUsage(from: $from) }', { from });
   expect(r.errors).toBeUndefined();
   expect(r.data.recomputeUsage).toBeGreaterThan(0);
-  await eventually(async () => {
-    const c = await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }');
-    return c.data.billing.current.metering.pendingWindows === 0;
-  }, 90_000, 200);
+  await eventually(
+    async () => {
+      const c = await gql(s.url, t.adminToken, '{ billing { current { metering { pendingWindows } } } }');
+      return c.data.billing.current.metering.pendingWindows === 0;
+    },
+    90_000,
+    200,
+  );
 }
 
 export async function usageRows(t: BuiltTenant) {
-  const rows = await s.app.rt.prisma.billingUsage.findMany({ where: { tenantId: t.tenantId }, orderBy: [{ meter: 'asc' }, { windowStart: 'asc' }, { dimension: 'asc' }] });
-  return rows.map((r) => ({ meter: r.meter, windowStart: r.windowStart.toISOString(), dimension: r.dimension, quantity: r.quantity.toString() }));
+  const rows = await s.app.rt.prisma.billingUsage.findMany({
+    where: { tenantId: t.tenantId },
+    orderBy: [{ meter: 'asc' }, { windowStart: 'asc' }, { dimension: 'asc' }],
+  });
+  return rows.map((r) => ({
+    meter: r.meter,
+    windowStart: r.windowStart.toISOString(),
+    dimension: r.dimension,
+    quantity: r.quantity.toString(),
+  }));
 }

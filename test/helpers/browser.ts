@@ -13,7 +13,16 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'console');
 
 // Without the last three flags chromium keeps calling hosts it cannot reach from here.
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 export interface ConsoleBrowser {
   browser: Browser;
@@ -27,7 +36,10 @@ export interface ConsoleBrowser {
 /** Builds the console when needed and launches chromium (a fresh profile every time). */
 export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
   if (consoleStale()) await buildConsole(() => {}, { onlyIfStale: true });
-  if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`);
+  if (!fs.existsSync(CHROMIUM))
+    throw new Error(
+      `${CHROMIUM} is missing: apt-get install -y --no-install-recommends chromium (or set CHROMIUM_PATH)`,
+    );
   // launch() gives the browser a fresh temporary user-data-dir of its own, removed on close().
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   const contexts: BrowserContext[] = [];
@@ -36,7 +48,11 @@ export async function launchConsoleBrowser(): Promise<ConsoleBrowser> {
     browser,
     pageErrors,
     async newPage(opts = {}) {
-      const context = await browser.newContext(opts.narrow ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true } : { viewport: { width: 1280, height: 800 } });
+      const context = await browser.newContext(
+        opts.narrow
+          ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }
+          : { viewport: { width: 1280, height: 800 } },
+      );
       // Shorter than the test's own timeout, so a missing element names itself instead of timing the test out.
       context.setDefaultTimeout(15_000);
       contexts.push(context);

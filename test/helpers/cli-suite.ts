@@ -15,7 +15,8 @@ import { ops as opsProcess, opsOnClock, type CliResult } from './cli.js';
 
 // Commands run as the compiled CLI process, on the suite server's clock (a peer of that server:
 // TEST_TIME_OF_DAY moves both); a few smoke tests start it through npm: exit 0 with pure JSON stdout, 1 and 2.
-export const ops: typeof opsProcess = (args, env) => opsOnClock(args, { TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)), ...env });
+export const ops: typeof opsProcess = (args, env) =>
+  opsOnClock(args, { TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)), ...env });
 
 export let s: TestServer;
 export let env: Record<string, string | undefined>;
@@ -45,7 +46,12 @@ export async function login(email: string, password: string) {
 export async function createTenant(name = `cli-${uniq()}`) {
   const password = 'pw-' + uniq() + uniq();
   const email = `admin-${uniq()}@${name}.test`;
-  const out = json(await ops(['tenant', 'create', '--name', name, '--admin-email', email, '--admin-password', password, '--json'], env));
+  const out = json(
+    await ops(
+      ['tenant', 'create', '--name', name, '--admin-email', email, '--admin-password', password, '--json'],
+      env,
+    ),
+  );
   return { ...out, name, email, password };
 }
 

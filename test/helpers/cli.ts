@@ -84,10 +84,18 @@ export function npmOps(args: string[], env: Record<string, string | undefined>):
  * only (undefined removes a variable), and the outcome as a process would print it. `opts.clock`: the
  * standalone commands' "now" (a test server's clock, for a peer such as `gpu collect`).
  */
-export async function opsInProcess(args: string[], env: Record<string, string | undefined>, opts: CliOptions = {}): Promise<CliResult> {
+export async function opsInProcess(
+  args: string[],
+  env: Record<string, string | undefined>,
+  opts: CliOptions = {},
+): Promise<CliResult> {
   const { runCli } = await import('../../src/server/cli/run.js');
   const clean: NodeJS.ProcessEnv = { LOG_LEVEL: 'warn' };
   for (const [k, v] of Object.entries(env)) if (v !== undefined) clean[k] = v;
   const out = await runCli(args, clean, opts);
-  return { code: out.code, stdout: out.stdout === undefined ? '' : out.stdout + '\n', stderr: out.stderr === undefined ? '' : out.stderr + '\n' };
+  return {
+    code: out.code,
+    stdout: out.stdout === undefined ? '' : out.stdout + '\n',
+    stderr: out.stderr === undefined ? '' : out.stderr + '\n',
+  };
 }

@@ -32,4 +32,6 @@ export function testClock(): TestClock {
  * Times of day a time-sensitive test runs at: just after midnight, the hour a CI run once failed at,
  * noon and just before midnight. `TEST_TIMES_OF_DAY=00:05,00:45` overrides them.
  */
-export const TIMES_OF_DAY: string[] = (process.env.TEST_TIMES_OF_DAY ?? '00:05,03:38,12:00,23:55').split(',').map((t) => t.trim());
+export const TIMES_OF_DAY: string[] = (process.env.TEST_TIMES_OF_DAY ?? '00:05,03:38,12:00,23:55')
+  .split(',')
+  .map((t) => t.trim());

@@ -41,7 +41,8 @@ export function useConsoleSuite(opts: ConsoleSuiteOptions = {}): void {
 }
 
 /** POST /events with the tenant's ingest key (the response, unchecked). */
-export const ingest = (body: Record<string, unknown>) => rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
+export const ingest = (body: Record<string, unknown>) =>
+  rest(s.url).post('/events', body, { headers: { 'x-service-key': t.ingestKey } });
 
 /** A GraphQL call as `token` (the admin's by default) that must succeed; its data. */
 export const api = async (query: string, variables?: Record<string, unknown>, token = t.adminToken) => {

@@ -23,15 +23,18 @@ const schemaTypes = (() => {
 export function handTyped(text: string): string[] {
   const found: string[] = [];
   const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-  if (/import\s*{[^}]*\bgql\b[^}]*}\s*from\s*'urql'/.test(code) || /\bgql\s*(<[^`]*?>)?\s*`/.test(code)) found.push('gql tag (untyped document)');
-  for (const m of code.matchAll(/\b(useQuery|useMutation|useSubscription|graphql)\s*</g)) found.push(`${m[1]}<…> (result typed by hand)`);
+  if (/import\s*{[^}]*\bgql\b[^}]*}\s*from\s*'urql'/.test(code) || /\bgql\s*(<[^`]*?>)?\s*`/.test(code))
+    found.push('gql tag (untyped document)');
+  for (const m of code.matchAll(/\b(useQuery|useMutation|useSubscription|graphql)\s*</g))
+    found.push(`${m[1]}<…> (result typed by hand)`);
   if (/\bas\s+unknown\b/.test(code)) found.push('as unknown');
   for (const m of code.matchAll(/\b(?:interface\s+([A-Z]\w*)\b[^{=]*{|type\s+([A-Z]\w*)(?:<[^>]*>)?\s*=\s*{)/g)) {
     const name = m[1] ?? m[2];
     if (/(Result|Data|Doc|Response|Payload)$/.test(name)) found.push(`${name} (a result type by hand)`);
-    else if (schemaTypes.some((t) => t === name || (t.endsWith(name) && /[a-z]$/.test(t.slice(0, -name.length))))) found.push(`${name} (copies a schema type)`);
+    else if (schemaTypes.some((t) => t === name || (t.endsWith(name) && /[a-z]$/.test(t.slice(0, -name.length)))))
+      found.push(`${name} (copies a schema type)`);
   }
-  if (/\bfragment\s+\w+\s+on\s+\w+/.test(code) && !/\breadFragment\(/.test(code)) found.push('a fragment declared and never read');
+  if (/\bfragment\s+\w+\s+on\s+\w+/.test(code) && !/\breadFragment\(/.test(code))
+    found.push('a fragment declared and never read');
   return found;
 }
-

@@ -124,7 +124,8 @@ export async function startEarlyCloseReceiver(choose: (n: number) => Behaviour):
         }
         const { seen } = current;
         const b = seen.behaviour;
-        const want = b.ending === 'behave' ? current.remaining : Math.max(0, (b.afterBodyBytes ?? 0) - seen.bodyBytesRead);
+        const want =
+          b.ending === 'behave' ? current.remaining : Math.max(0, (b.afterBodyBytes ?? 0) - seen.bodyBytesRead);
         const take = Math.min(want, buffered.length);
         seen.bodyBytesRead += take;
         current.remaining -= take;

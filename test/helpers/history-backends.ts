@@ -16,7 +16,11 @@ export interface Backend {
 
 export async function postgresBackend(): Promise<Backend> {
   const s = await startTestServer({ start: { workers: false } });
-  return { app: s.app, cliEnv: { DATABASE_URL: s.db.url, DATA_DIR: s.config.dataDir, APP_SECRET: 'test-secret-'.padEnd(48, 'x') }, stop: s.stop };
+  return {
+    app: s.app,
+    cliEnv: { DATABASE_URL: s.db.url, DATA_DIR: s.config.dataDir, APP_SECRET: 'test-secret-'.padEnd(48, 'x') },
+    stop: s.stop,
+  };
 }
 
 export async function pgliteBackend(): Promise<Backend> {

@@ -19,13 +19,19 @@ export interface CallOptions {
 }
 
 /** One REST call; the body is parsed as JSON when the response says so. */
-export async function call<T = any>(baseUrl: string, method: string, path: string, opts: CallOptions = {}): Promise<HttpResult<T>> {
+export async function call<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+): Promise<HttpResult<T>> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: string | Buffer | undefined;
   if (opts.raw !== undefined) body = opts.raw;
   else if (opts.body !== undefined) body = JSON.stringify(opts.body);
-  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+  if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type'))
+    headers['content-type'] = 'application/json';
   const res = await fetch(baseUrl + path, { method, headers, body: body as BodyInit | undefined });
   const text = await res.text();
   let parsed: unknown = text;
@@ -52,7 +58,12 @@ export interface GqlResult<T = any> {
 }
 
 /** The whole HTTP answer to a GraphQL request, for tests that look at statuses and non-GraphQL bodies. */
-export function gqlRaw(baseUrl: string, token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<HttpResult> {
+export function gqlRaw(
+  baseUrl: string,
+  token: string | undefined,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<HttpResult> {
   return call(baseUrl, 'POST', '/graphql', { token, body: { query, variables } });
 }
 
@@ -63,15 +74,24 @@ export function gqlRaw(baseUrl: string, token: string | undefined, query: string
  * body (`{detail}`) fails the test here, loudly, instead of reading as "no data". Use `gqlRaw` to look
  * at such answers on purpose.
  */
-export async function gql<T = any>(baseUrl: string, token: string | undefined, query: string, variables?: Record<string, unknown>): Promise<GqlResult<T>> {
+export async function gql<T = any>(
+  baseUrl: string,
+  token: string | undefined,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<GqlResult<T>> {
   const res = await gqlRaw(baseUrl, token, query, variables);
   const body = res.body as { data?: unknown; errors?: unknown } | string;
-  const isGraphQL = typeof body === 'object' && body !== null && !Array.isArray(body) && ('data' in body || Array.isArray(body.errors));
+  const isGraphQL =
+    typeof body === 'object' && body !== null && !Array.isArray(body) && ('data' in body || Array.isArray(body.errors));
   const hasErrors = isGraphQL && Array.isArray((body as { errors?: unknown }).errors);
-  const ok = isGraphQL && ((res.status >= 200 && res.status < 300) || (res.status >= 400 && res.status < 500 && hasErrors));
+  const ok =
+    isGraphQL && ((res.status >= 200 && res.status < 300) || (res.status >= 400 && res.status < 500 && hasErrors));
   if (!ok) {
     const shown = typeof body === 'string' ? body : JSON.stringify(body);
-    throw new Error(`GraphQL request got HTTP ${res.status} (${res.headers.get('content-type') ?? 'no content-type'}), not a GraphQL response: ${shown.slice(0, 500)}\nquery: ${query.slice(0, 200)}`);
+    throw new Error(
+      `GraphQL request got HTTP ${res.status} (${res.headers.get('content-type') ?? 'no content-type'}), not a GraphQL response: ${shown.slice(0, 500)}\nquery: ${query.slice(0, 200)}`,
+    );
   }
   return { status: res.status, ...(body as object) };
 }
@@ -153,7 +173,8 @@ export function subscribe<T = any>(client: Client, query: string, variables?: Re
 /** An error as text: graphql-ws reports CloseEvents, GraphQL error arrays or Errors. */
 function describe(e: unknown): string {
   if (e instanceof Error) return e.message;
-  if (e && typeof e === 'object' && 'code' in e) return `socket closed ${(e as { code: number; reason?: string }).code} ${(e as { reason?: string }).reason ?? ''}`.trim();
+  if (e && typeof e === 'object' && 'code' in e)
+    return `socket closed ${(e as { code: number; reason?: string }).code} ${(e as { reason?: string }).reason ?? ''}`.trim();
   try {
     return JSON.stringify(e);
   } catch {
@@ -165,7 +186,11 @@ function describe(e: unknown): string {
 export const DEADLINE_SCALE = Number(process.env.TEST_DEADLINE_SCALE ?? 3);
 
 /** Polls `fn` until it returns a truthy value or the time runs out. */
-export async function eventually<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10000, intervalMs = 50): Promise<T> {
+export async function eventually<T>(
+  fn: () => Promise<T | undefined | null | false>,
+  timeoutMs = 10000,
+  intervalMs = 50,
+): Promise<T> {
   // A deadline says "this should happen", not "this fast": it is stretched by DEADLINE_SCALE so a
   // loaded 2-core machine (CI neighbours, `stress-ng --cpu 2`) still gets there.
   timeoutMs *= DEADLINE_SCALE;
@@ -178,7 +203,8 @@ export async function eventually<T>(fn: () => Promise<T | undefined | null | fal
     } catch (err) {
       last = err;
     }
-    if (Date.now() > deadline) throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
     await new Promise((r) => setTimeout(r, intervalMs));
   }
 }

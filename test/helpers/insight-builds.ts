@@ -11,7 +11,11 @@ export const SUMMARIES = ['build 101 passed', 'build 102 failed', 'build 103 pas
 export async function ingestBuilds(url: string, ingestKey: string): Promise<void> {
   const headers = { 'x-service-key': ingestKey };
   for (const summary of SUMMARIES) {
-    const r = await rest(url).post('/events', { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary }, { headers });
+    const r = await rest(url).post(
+      '/events',
+      { type: 'ci.build', source: SOURCE, severity: summary.includes('failed') ? 'warning' : 'info', summary },
+      { headers },
+    );
     expect(r.status).toBe(202);
   }
   await rest(url).post('/events', { type: 'ci.build', source: 'elsewhere', summary: 'not in the report' }, { headers });

@@ -111,7 +111,6 @@ export function handWrittenPartitioning(): string {
   return m!.script.slice(m!.script.indexOf(PARTITIONING_MARKER));
 }
 
-
 /** Registers the hook that drops the file's scratch databases after it. */
 export function useScratchDatabases(): void {
   afterAll(dropScratchDatabases);

@@ -13,7 +13,8 @@ export interface ToolCallSpec {
 }
 
 /** One scripted answer: text, tool calls, an HTTP error, or never answering (a hung model). */
-export type Turn = { content?: string; toolCalls?: ToolCallSpec[] } | { status: number; error: string } | { hang: true };
+export type Turn =
+  { content?: string; toolCalls?: ToolCallSpec[] } | { status: number; error: string } | { hang: true };
 
 export interface RecordedRequest {
   path: string;
@@ -48,22 +49,31 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       const body = raw ? JSON.parse(raw) : {};
       requests.push({ path: req.url ?? '', headers: req.headers, body });
       if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-        res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+        res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'not found' } }));
         return;
       }
       const next = queue.shift();
-      const turn: Turn = typeof next === 'function' ? next(body) : (next ?? { status: 500, error: 'no scripted turn left' });
+      const turn: Turn =
+        typeof next === 'function' ? next(body) : (next ?? { status: 500, error: 'no scripted turn left' });
       if ('hang' in turn) {
         hung.add(res);
         res.on('close', () => hung.delete(res));
         return;
       }
       if ('status' in turn) {
-        res.writeHead(turn.status, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: turn.error, type: 'server_error' } }));
+        res
+          .writeHead(turn.status, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: turn.error, type: 'server_error' } }));
         return;
       }
       const model = body.model;
-      const calls = (turn.toolCalls ?? []).map((c, i) => ({ id: `call_${requests.length}_${i}`, name: c.name, args: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments) }));
+      const calls = (turn.toolCalls ?? []).map((c, i) => ({
+        id: `call_${requests.length}_${i}`,
+        name: c.name,
+        args: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
+      }));
       if (!body.stream) {
         res.writeHead(200, { 'content-type': 'application/json' }).end(
           JSON.stringify({
@@ -74,7 +84,19 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
             choices: [
               {
                 index: 0,
-                message: { role: 'assistant', content: turn.content ?? null, ...(calls.length ? { tool_calls: calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: c.args } })) } : {}) },
+                message: {
+                  role: 'assistant',
+                  content: turn.content ?? null,
+                  ...(calls.length
+                    ? {
+                        tool_calls: calls.map((c) => ({
+                          id: c.id,
+                          type: 'function',
+                          function: { name: c.name, arguments: c.args },
+                        })),
+                      }
+                    : {}),
+                },
                 finish_reason: calls.length ? 'tool_calls' : 'stop',
               },
             ],
@@ -90,12 +112,20 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       calls.forEach((c, index) => {
         // Arguments arrive split across deltas, as real servers send them.
         const half = Math.ceil(c.args.length / 2);
-        res.write(chunk(model, { tool_calls: [{ index, id: c.id, type: 'function', function: { name: c.name, arguments: c.args.slice(0, half) } }] }));
+        res.write(
+          chunk(model, {
+            tool_calls: [
+              { index, id: c.id, type: 'function', function: { name: c.name, arguments: c.args.slice(0, half) } },
+            ],
+          }),
+        );
         res.write(chunk(model, { tool_calls: [{ index, function: { arguments: c.args.slice(half) } }] }));
       });
       res.write(chunk(model, {}, calls.length ? 'tool_calls' : 'stop'));
       if (body.stream_options?.include_usage) {
-        res.write(`data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage: USAGE })}\n\n`);
+        res.write(
+          `data: ${JSON.stringify({ id: 'chatcmpl-test', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [], usage: USAGE })}\n\n`,
+        );
       }
       res.end('data: [DONE]\n\n');
     });
@@ -118,5 +148,7 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
 
 /** The tool messages of a request, parsed. */
 export function toolResults(body: any): Array<{ tool_call_id: string; content: any }> {
-  return (body.messages ?? []).filter((m: any) => m.role === 'tool').map((m: any) => ({ tool_call_id: m.tool_call_id, content: JSON.parse(m.content) }));
+  return (body.messages ?? [])
+    .filter((m: any) => m.role === 'tool')
+    .map((m: any) => ({ tool_call_id: m.tool_call_id, content: JSON.parse(m.content) }));
 }

@@ -42,7 +42,9 @@ export async function startOpenAiStreamServer(opts: StreamServerOptions = {}): P
 
   const server = http.createServer({ noDelay: true }, (req, res) => {
     if (req.method !== 'POST' || req.url !== '/v1/chat/completions') {
-      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'not found' } }));
+      res
+        .writeHead(404, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ error: { message: 'not found' } }));
       return;
     }
     const chunks: Buffer[] = [];
@@ -62,7 +64,9 @@ export async function startOpenAiStreamServer(opts: StreamServerOptions = {}): P
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       } catch {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: 'invalid JSON' } }));
+        res
+          .writeHead(400, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { message: 'invalid JSON' } }));
         return;
       }
       state.bodies.push(body);
@@ -74,14 +78,36 @@ export async function startOpenAiStreamServer(opts: StreamServerOptions = {}): P
       const start = async () => {
         if (opts.beforeStream) await opts.beforeStream(n);
         if (!body.stream) {
-          setTimeout(() => {
-            res.writeHead(200, { 'content-type': 'application/json' });
-            res.end(JSON.stringify({ id, object: 'chat.completion', created, model: body.model, choices: [{ index: 0, message: { role: 'assistant', content: 'tok '.repeat(count).trim() }, finish_reason: 'length' }], usage: { prompt_tokens: 1, completion_tokens: count, total_tokens: count + 1 } }));
-            state.completed++;
-          }, firstTokenDelayMs + interTokenDelayMs * Math.max(0, count - 1));
+          setTimeout(
+            () => {
+              res.writeHead(200, { 'content-type': 'application/json' });
+              res.end(
+                JSON.stringify({
+                  id,
+                  object: 'chat.completion',
+                  created,
+                  model: body.model,
+                  choices: [
+                    {
+                      index: 0,
+                      message: { role: 'assistant', content: 'tok '.repeat(count).trim() },
+                      finish_reason: 'length',
+                    },
+                  ],
+                  usage: { prompt_tokens: 1, completion_tokens: count, total_tokens: count + 1 },
+                }),
+              );
+              state.completed++;
+            },
+            firstTokenDelayMs + interTokenDelayMs * Math.max(0, count - 1),
+          );
           return;
         }
-        res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          connection: 'keep-alive',
+        });
         res.write(chunk({ role: 'assistant', content: '' }));
         let sent = 0;
         const next = () => {
@@ -94,7 +120,9 @@ export async function startOpenAiStreamServer(opts: StreamServerOptions = {}): P
           }
           res.write(chunk({}, 'length'));
           if (body.stream_options?.include_usage) {
-            res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: count, total_tokens: count + 1 } })}\n\n`);
+            res.write(
+              `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [], usage: { prompt_tokens: 1, completion_tokens: count, total_tokens: count + 1 } })}\n\n`,
+            );
           }
           res.end('data: [DONE]\n\n');
           state.completed++;

@@ -21,15 +21,23 @@ export interface Peer {
 
 /** Waits until the peer answers `/-/ready` (the fact), failing at once if it exits first. */
 async function waitReady(url: string, child: ChildProcess, output: () => string): Promise<void> {
-  const outcome = await eventually(async () => {
-    if (child.exitCode !== null) return 'exited';
-    const r = await fetch(url + '/-/ready').catch(() => undefined); // not listening yet
-    return r?.ok ? 'ready' : undefined;
-  }, 60_000, 100);
+  const outcome = await eventually(
+    async () => {
+      if (child.exitCode !== null) return 'exited';
+      const r = await fetch(url + '/-/ready').catch(() => undefined); // not listening yet
+      return r?.ok ? 'ready' : undefined;
+    },
+    60_000,
+    100,
+  );
   if (outcome === 'exited') throw new Error(`${url}: exited with ${child.exitCode}:\n${output()}`);
 }
 
-async function startPeer(binary: string, args: (port: number, dir: string) => string[], files: Record<string, string>): Promise<Peer> {
+async function startPeer(
+  binary: string,
+  args: (port: number, dir: string) => string[],
+  files: Record<string, string>,
+): Promise<Peer> {
   const port = await freePort();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `${path.basename(binary)}-`));
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, name), text);
@@ -37,7 +45,10 @@ async function startPeer(binary: string, args: (port: number, dir: string) => st
   let out = '';
   // A missing binary is a spawn 'error' event: report it as the test's failure, not an uncaught exception.
   child.once('error', (err: NodeJS.ErrnoException) => {
-    out += err.code === 'ENOENT' ? `${binary} is not installed (.ci/run installs it: apt-get install ${binary})\n` : `${err.message}\n`;
+    out +=
+      err.code === 'ENOENT'
+        ? `${binary} is not installed (.ci/run installs it: apt-get install ${binary})\n`
+        : `${err.message}\n`;
   });
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));

@@ -57,11 +57,37 @@ export async function startPgReplica(): Promise<PgReplica> {
     fs.rmSync(dir, { recursive: true, force: true });
   };
   try {
-    const [cmd, args] = asPostgres(path.join(bin, 'pg_basebackup'), ['-h', primary.hostname, '-p', primary.port || '5432', '-U', primary.username || 'postgres', '-D', data, '-R', '-X', 'stream', '-c', 'fast']);
+    const [cmd, args] = asPostgres(path.join(bin, 'pg_basebackup'), [
+      '-h',
+      primary.hostname,
+      '-p',
+      primary.port || '5432',
+      '-U',
+      primary.username || 'postgres',
+      '-D',
+      data,
+      '-R',
+      '-X',
+      'stream',
+      '-c',
+      'fast',
+    ]);
     await exec(cmd, args);
     const [pcmd, pargs] = asPostgres(path.join(bin, 'postgres'), [
-      '-D', data, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dir}`,
-      '-c', 'hot_standby=on', '-c', 'config_file=' + path.join(data, 'postgresql.conf'), '-c', `hba_file=${path.join(data, 'pg_hba.conf')}`,
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      `unix_socket_directories=${dir}`,
+      '-c',
+      'hot_standby=on',
+      '-c',
+      'config_file=' + path.join(data, 'postgresql.conf'),
+      '-c',
+      `hba_file=${path.join(data, 'pg_hba.conf')}`,
     ]);
     // pg_basebackup copies the data directory only (Debian keeps the configuration in /etc): write a minimal one.
     const writeAs = async (file: string, text: string) => {
@@ -72,17 +98,21 @@ export async function startPgReplica(): Promise<PgReplica> {
     await writeAs(path.join(data, 'pg_hba.conf'), 'host all all 127.0.0.1/32 trust\n');
     child = spawn(pcmd, pargs, { stdio: 'ignore' });
     const replicaUrl = (name: string) => `postgresql://${primary.username || 'postgres'}@127.0.0.1:${port}/${name}`;
-    await eventually(async () => {
-      const c = new pg.Client({ connectionString: replicaUrl('postgres') });
-      try {
-        await c.connect();
-        return (await c.query('SELECT pg_is_in_recovery() AS r')).rows[0].r === true;
-      } catch {
-        return false;
-      } finally {
-        await c.end().catch(() => undefined);
-      }
-    }, 60_000, 200);
+    await eventually(
+      async () => {
+        const c = new pg.Client({ connectionString: replicaUrl('postgres') });
+        try {
+          await c.connect();
+          return (await c.query('SELECT pg_is_in_recovery() AS r')).rows[0].r === true;
+        } catch {
+          return false;
+        } finally {
+          await c.end().catch(() => undefined);
+        }
+      },
+      60_000,
+      200,
+    );
     return {
       port,
       url: replicaUrl,

@@ -42,7 +42,12 @@ export interface StartedProcess {
  * Resolves once `output()` matches `pattern` (checked whenever the child writes), rejects when the child
  * exits first. No deadline of its own: waiting on the fact, the test's hook or test timeout is the limit.
  */
-export function untilOutput(child: ChildProcess, output: () => string, pattern: RegExp | string, what = 'the process'): Promise<void> {
+export function untilOutput(
+  child: ChildProcess,
+  output: () => string,
+  pattern: RegExp | string,
+  what = 'the process',
+): Promise<void> {
   const seen = () => (typeof pattern === 'string' ? output().includes(pattern) : pattern.test(output()));
   return new Promise<void>((resolve, reject) => {
     const done = () => {
@@ -83,12 +88,19 @@ export async function startServiceProcess(
   opts: { /** In a process group of its own, like a job a terminal runs in the foreground. */ ownGroup?: boolean } = {},
 ): Promise<StartedProcess> {
   const port = Number(env.PORT);
-  const child = spawn(cmd, args, { cwd: REPO_ROOT, env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }), stdio: ['ignore', 'pipe', 'pipe'], detached: opts.ownGroup ?? false });
+  const child = spawn(cmd, args, {
+    cwd: REPO_ROOT,
+    env: childEnv({ HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env }),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.ownGroup ?? false,
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (err += d));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   const outputClosed = new Promise<void>((resolve) => child.on('close', () => resolve()));
   await untilOutput(child, () => out + err, 'operations service listening', 'the service');
   return { child, url: `http://127.0.0.1:${port}`, port, stdout: () => out, stderr: () => err, exited, outputClosed };
@@ -107,7 +119,10 @@ function parentOf(pid: number): number | null {
 
 /** Every live process below `root` (children, grandchildren, …), from /proc. */
 export function descendants(root: number): number[] {
-  const pids = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+  const pids = fs
+    .readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .map(Number);
   const parent = new Map(pids.map((p) => [p, parentOf(p)]));
   const found: number[] = [];
   const walk = (p: number) => {
@@ -157,7 +172,10 @@ export function portOpen(port: number): Promise<boolean> {
  * The service on the embedded database as a first `npm start` runs it: a fresh DATA_DIR (`<name>-…`
  * under the temp dir), a free port, its own Redis prefix, the demo tenant bootstrapped.
  */
-export async function startEmbeddedService(name: string, redisPrefix: string): Promise<StartedProcess & { dataDir: string }> {
+export async function startEmbeddedService(
+  name: string,
+  redisPrefix: string,
+): Promise<StartedProcess & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
   const svc = await startServiceProcess(process.execPath, SERVICE_MAIN, {
     DATA_DIR: dataDir,
@@ -174,7 +192,10 @@ export async function startEmbeddedService(name: string, redisPrefix: string): P
  * Stops what `startEmbeddedService` started: SIGTERM (SIGKILL after 30 s), then anything left below it
  * (its redis-server), its DATA_DIR and its Redis keys.
  */
-export async function stopEmbeddedService(svc: (StartedProcess & { dataDir: string }) | undefined, redisPrefix: string): Promise<void> {
+export async function stopEmbeddedService(
+  svc: (StartedProcess & { dataDir: string }) | undefined,
+  redisPrefix: string,
+): Promise<void> {
   if (!svc) return;
   const leftovers = descendants(svc.child.pid!);
   if (svc.child.exitCode === null && svc.child.signalCode === null) {

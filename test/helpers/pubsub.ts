@@ -26,7 +26,10 @@ async function withRedis<T>(fn: (redis: Redis) => Promise<T>): Promise<T> {
 }
 
 async function numsub(redis: Redis, where: Installation, topic: Topic, id: string): Promise<number> {
-  const [, n] = (await redis.call('PUBSUB', 'NUMSUB', pubsubChannel(where.config.redisPrefix, topic, id))) as [string, number];
+  const [, n] = (await redis.call('PUBSUB', 'NUMSUB', pubsubChannel(where.config.redisPrefix, topic, id))) as [
+    string,
+    number,
+  ];
   return Number(n);
 }
 
@@ -36,11 +39,21 @@ export function subscriberCount(where: Installation, topic: Topic, id: string): 
 }
 
 /** Resolves once at least `count` connections listen on `topic:id` (one per server listening). */
-export function untilSubscribed(where: Installation, topic: Topic, id: string, count = 1, timeoutMs = 15000): Promise<void> {
+export function untilSubscribed(
+  where: Installation,
+  topic: Topic,
+  id: string,
+  count = 1,
+  timeoutMs = 15000,
+): Promise<void> {
   return withRedis(async (redis) => {
-    await eventually(async () => (await numsub(redis, where, topic, id)) >= count, timeoutMs, 20).catch((err: Error) => {
-      throw new Error(`fewer than ${count} subscribers on ${topic}:${id} (${where.config.redisPrefix}): ${err.message}`);
-    });
+    await eventually(async () => (await numsub(redis, where, topic, id)) >= count, timeoutMs, 20).catch(
+      (err: Error) => {
+        throw new Error(
+          `fewer than ${count} subscribers on ${topic}:${id} (${where.config.redisPrefix}): ${err.message}`,
+        );
+      },
+    );
   });
 }
 

@@ -20,7 +20,10 @@ export interface BurstOutcome {
  * Sends `size` concurrent requests at a time until at least one is answered 429 (or `deadlineMs`
  * passes, which throws). `acceptedStatus` is what a request under the limit gets.
  */
-export async function burstUntilLimited(send: () => Promise<HttpResult>, opts: { perSecond: number; acceptedStatus: number; size?: number; deadlineMs?: number }): Promise<BurstOutcome> {
+export async function burstUntilLimited(
+  send: () => Promise<HttpResult>,
+  opts: { perSecond: number; acceptedStatus: number; size?: number; deadlineMs?: number },
+): Promise<BurstOutcome> {
   const size = opts.size ?? 3 * opts.perSecond;
   const deadline = Date.now() + (opts.deadlineMs ?? 60_000);
   const started = Date.now();
@@ -28,7 +31,10 @@ export async function burstUntilLimited(send: () => Promise<HttpResult>, opts: {
   for (;;) {
     results.push(...(await Promise.all(Array.from({ length: size }, send))));
     const unexpected = results.filter((r) => r.status !== opts.acceptedStatus && r.status !== 429);
-    if (unexpected.length) throw new Error(`unexpected answers in the burst: ${unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('; ')}`);
+    if (unexpected.length)
+      throw new Error(
+        `unexpected answers in the burst: ${unexpected.map((r) => `${r.status} ${JSON.stringify(r.body)}`).join('; ')}`,
+      );
     if (results.some((r) => r.status === 429)) break;
     if (Date.now() > deadline) throw new Error(`no 429 after ${results.length} requests in ${Date.now() - started} ms`);
   }

@@ -29,7 +29,13 @@ export interface RedisClusterHandle {
 }
 
 async function clusterNodes(port: number): Promise<Array<{ port: number; flags: string[]; slots: string[] }>> {
-  const c = new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1, lazyConnect: true, retryStrategy: () => null });
+  const c = new Redis({
+    host: '127.0.0.1',
+    port,
+    maxRetriesPerRequest: 1,
+    lazyConnect: true,
+    retryStrategy: () => null,
+  });
   c.on('error', () => undefined);
   try {
     await c.connect();
@@ -62,13 +68,19 @@ function canListen(port: number): Promise<boolean> {
 async function clusterPort(taken: readonly number[]): Promise<number> {
   for (let tries = 0; tries < 200; tries++) {
     const port = await freePort();
-    if (port + BUS_OFFSET > 65535 || taken.some((t) => t === port || t + BUS_OFFSET === port || t === port + BUS_OFFSET)) continue;
+    if (
+      port + BUS_OFFSET > 65535 ||
+      taken.some((t) => t === port || t + BUS_OFFSET === port || t === port + BUS_OFFSET)
+    )
+      continue;
     if (await canListen(port + BUS_OFFSET)) return port;
   }
   throw new Error('no free port pair (port, port + 10000) for a Redis Cluster node');
 }
 
-export async function startRedisCluster(opts: { masters?: number; replicasPerMaster?: number } = {}): Promise<RedisClusterHandle> {
+export async function startRedisCluster(
+  opts: { masters?: number; replicasPerMaster?: number } = {},
+): Promise<RedisClusterHandle> {
   const masters = opts.masters ?? 3;
   const replicas = opts.replicasPerMaster ?? 0;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'ops-redis-cluster-'));
@@ -76,14 +88,39 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
   for (let i = 0; i < masters * (1 + replicas); i++) ports.push(await clusterPort(ports));
   const children = new Map<number, ChildProcess>();
   for (const port of ports) {
-    const child = spawn('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--dir', dir,
-      '--cluster-enabled', 'yes', '--cluster-config-file', `nodes-${port}.conf`, '--cluster-node-timeout', '2000',
-      // A replica takes over however long its link was down (a loaded machine can stall replication).
-      '--cluster-replica-validity-factor', '0',
-      '--appendonly', 'yes', '--appendfilename', `appendonly-${port}.aof`, '--appenddirname', `aof-${port}`,
-      '--save', '', '--maxmemory-policy', 'noeviction', '--logfile', path.join(dir, `redis-${port}.log`),
-    ], { stdio: 'ignore' });
+    const child = spawn(
+      'redis-server',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        `nodes-${port}.conf`,
+        '--cluster-node-timeout',
+        '2000',
+        // A replica takes over however long its link was down (a loaded machine can stall replication).
+        '--cluster-replica-validity-factor',
+        '0',
+        '--appendonly',
+        'yes',
+        '--appendfilename',
+        `appendonly-${port}.aof`,
+        '--appenddirname',
+        `aof-${port}`,
+        '--save',
+        '',
+        '--maxmemory-policy',
+        'noeviction',
+        '--logfile',
+        path.join(dir, `redis-${port}.log`),
+      ],
+      { stdio: 'ignore' },
+    );
     children.set(port, child);
   }
   const handle: RedisClusterHandle = {
@@ -104,7 +141,9 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     async masters() {
       const alive = ports.filter((p) => children.get(p)?.exitCode === null && children.get(p)?.signalCode === null);
       const nodes = await clusterNodes(alive[0]);
-      return nodes.filter((n) => n.flags.includes('master') && !n.flags.includes('fail') && n.slots.length).map((n) => n.port);
+      return nodes
+        .filter((n) => n.flags.includes('master') && !n.flags.includes('fail') && n.slots.length)
+        .map((n) => n.port);
     },
     async kill(port) {
       const child = children.get(port)!;
@@ -115,7 +154,7 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     async stop() {
       await Promise.all(
         [...children.values()].map((c) => {
-          if (c.exitCode !== null || c.signalCode !== null) return undefined;
+          if (c.exitCode !== null || c.signalCode !== null) return Promise.resolve();
           const exited = new Promise((resolve) => c.once('exit', resolve));
           c.kill('SIGKILL');
           return exited;
@@ -125,32 +164,44 @@ export async function startRedisCluster(opts: { masters?: number; replicasPerMas
     },
   };
   try {
-    for (const port of ports) await eventually(async () => (await clusterNodes(port).catch(() => null)) !== null, 30_000, 100);
-    await exec('redis-cli', ['--cluster', 'create', ...ports.map((p) => `127.0.0.1:${p}`), '--cluster-replicas', String(replicas), '--cluster-yes']);
+    for (const port of ports)
+      await eventually(async () => (await clusterNodes(port).catch(() => null)) !== null, 30_000, 100);
+    await exec('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((p) => `127.0.0.1:${p}`),
+      '--cluster-replicas',
+      String(replicas),
+      '--cluster-yes',
+    ]);
     // Ready when every node knows every other and all 16384 slots are served.
-    await eventually(async () => {
-      for (const port of ports) {
-        const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
-        c.on('error', () => undefined);
-        await c.connect();
-        const info = (await c.call('CLUSTER', 'INFO')) as string;
-        c.disconnect();
-        if (!info.includes('cluster_state:ok') || !info.includes(`cluster_known_nodes:${ports.length}`)) return false;
-      }
-      const nodes = await clusterNodes(ports[0]);
-      const replicaPorts = nodes.filter((n) => n.flags.includes('slave')).map((n) => n.port);
-      if (replicaPorts.length !== masters * replicas) return false;
-      // Every replica has synced with its master (a failover needs a replica with the data).
-      for (const port of replicaPorts) {
-        const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
-        c.on('error', () => undefined);
-        await c.connect();
-        const info = (await c.call('INFO', 'replication')) as string;
-        c.disconnect();
-        if (!info.includes('master_link_status:up')) return false;
-      }
-      return true;
-    }, 60_000, 200);
+    await eventually(
+      async () => {
+        for (const port of ports) {
+          const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
+          c.on('error', () => undefined);
+          await c.connect();
+          const info = (await c.call('CLUSTER', 'INFO')) as string;
+          c.disconnect();
+          if (!info.includes('cluster_state:ok') || !info.includes(`cluster_known_nodes:${ports.length}`)) return false;
+        }
+        const nodes = await clusterNodes(ports[0]);
+        const replicaPorts = nodes.filter((n) => n.flags.includes('slave')).map((n) => n.port);
+        if (replicaPorts.length !== masters * replicas) return false;
+        // Every replica has synced with its master (a failover needs a replica with the data).
+        for (const port of replicaPorts) {
+          const c = new Redis({ host: '127.0.0.1', port, lazyConnect: true, maxRetriesPerRequest: 1 });
+          c.on('error', () => undefined);
+          await c.connect();
+          const info = (await c.call('INFO', 'replication')) as string;
+          c.disconnect();
+          if (!info.includes('master_link_status:up')) return false;
+        }
+        return true;
+      },
+      60_000,
+      200,
+    );
   } catch (err) {
     await handle.stop();
     throw err;

@@ -42,14 +42,32 @@ export const dayOf = (d: Date) => d.toISOString().slice(0, 10) + 'T00:00:00.000Z
 
 export function alertRow(tenantId: string, severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) {
   const key = crypto.randomBytes(6).toString('hex');
-  return { tenantId, severity, summary: `${severity} ${source}`, source, dedupKey: key, liveDedupKey: key, createdAt, firstSeenAt: createdAt, lastSeenAt: createdAt };
+  return {
+    tenantId,
+    severity,
+    summary: `${severity} ${source}`,
+    source,
+    dedupKey: key,
+    liveDedupKey: key,
+    createdAt,
+    firstSeenAt: createdAt,
+    lastSeenAt: createdAt,
+  };
 }
 
 /** Six alerts over three days for a tenant (written directly with their creation times). */
 export async function seedAlerts(tenantId: string): Promise<void> {
-  const mk = (severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) => alertRow(tenantId, severity, createdAt, source);
+  const mk = (severity: 'info' | 'warning' | 'critical', createdAt: Date, source: string) =>
+    alertRow(tenantId, severity, createdAt, source);
   await s.app.rt.prisma.alert.createMany({
-    data: [mk('critical', daysAgo(0), 'db-1'), mk('critical', daysAgo(0), 'db-2'), mk('warning', daysAgo(0), 'web-1'), mk('critical', daysAgo(1), 'db-1'), mk('info', daysAgo(2), 'web-1'), mk('info', daysAgo(2), 'web-2')],
+    data: [
+      mk('critical', daysAgo(0), 'db-1'),
+      mk('critical', daysAgo(0), 'db-2'),
+      mk('warning', daysAgo(0), 'web-1'),
+      mk('critical', daysAgo(1), 'db-1'),
+      mk('info', daysAgo(2), 'web-1'),
+      mk('info', daysAgo(2), 'web-2'),
+    ],
   });
 }
 
@@ -63,9 +81,29 @@ export function useReportsSuite(): void {
     bobToken = await buildToken(s.app.rt, await buildUser(s.app.rt, t.tenantId));
     rcv = await startReceiver();
     // Events through the ingest API: 3 from ci, 2 from db-1 (with labels and payload).
-    for (let i = 0; i < 3; i++) await ingest({ type: 'deploy.started', source: 'ci', summary: `deploy ${i}`, severity: 'info', labels: { env: 'prod' }, payload: { sha: `abc${i}`, duration: 10 * (i + 1) } });
-    for (let i = 0; i < 2; i++) await ingest({ type: 'disk.full', source: 'db-1', summary: `disk ${i}`, severity: 'critical', labels: { env: 'staging' }, payload: { pct: 97 + i } });
-    const foreign = await rest(s.url).post('/events', { type: 'deploy.started', source: 'ci' }, { headers: { 'x-service-key': other.ingestKey } });
+    for (let i = 0; i < 3; i++)
+      await ingest({
+        type: 'deploy.started',
+        source: 'ci',
+        summary: `deploy ${i}`,
+        severity: 'info',
+        labels: { env: 'prod' },
+        payload: { sha: `abc${i}`, duration: 10 * (i + 1) },
+      });
+    for (let i = 0; i < 2; i++)
+      await ingest({
+        type: 'disk.full',
+        source: 'db-1',
+        summary: `disk ${i}`,
+        severity: 'critical',
+        labels: { env: 'staging' },
+        payload: { pct: 97 + i },
+      });
+    const foreign = await rest(s.url).post(
+      '/events',
+      { type: 'deploy.started', source: 'ci' },
+      { headers: { 'x-service-key': other.ingestKey } },
+    );
     expect(foreign.status).toBe(202);
     await seedAlerts(t.tenantId);
     await s.app.rt.prisma.alert.create({ data: alertRow(other.tenantId, 'critical', daysAgo(0), 'db-9') });

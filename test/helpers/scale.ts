@@ -15,7 +15,11 @@ import type { RedisClusterHandle } from './redis-cluster.js';
 import { eventually } from './http.js';
 
 /** Environment every node of one installation on `cluster` shares (each node adds its DATA_DIR). */
-export function clusterEnv(cluster: RedisClusterHandle, databaseUrl: string, extra: Record<string, string> = {}): Record<string, string | undefined> {
+export function clusterEnv(
+  cluster: RedisClusterHandle,
+  databaseUrl: string,
+  extra: Record<string, string> = {},
+): Record<string, string | undefined> {
   return {
     DATABASE_URL: databaseUrl,
     REDIS_URL: undefined,
@@ -34,26 +38,52 @@ export function nodeDataDir(): string {
 
 /** A runtime in the test process on the installation's cluster and database (no HTTP, no workers). */
 export function clusterRuntime(env: Record<string, string | undefined>, databaseUrl: string): Runtime {
-  const config = loadConfig({ ...(env as Record<string, string>), REDIS_URL: '', LOG_LEVEL: 'silent', BOOTSTRAP_DEMO: 'false', DATA_DIR: nodeDataDir() });
+  const config = loadConfig({
+    ...(env as Record<string, string>),
+    REDIS_URL: '',
+    LOG_LEVEL: 'silent',
+    BOOTSTRAP_DEMO: 'false',
+    DATA_DIR: nodeDataDir(),
+  });
   return createRuntime(config, databaseUrl, { kind: 'cluster', ...config.redisCluster! }, { poolSize: 2 });
 }
 
 /** Waits until `count` connections listen on the sharded channel of `topic` for `tenantId`. */
-export async function untilShardSubscribed(cluster: RedisClusterHandle, redisPrefix: string, topic: keyof PubSubChannels, tenantId: string, count = 1): Promise<void> {
+export async function untilShardSubscribed(
+  cluster: RedisClusterHandle,
+  redisPrefix: string,
+  topic: keyof PubSubChannels,
+  tenantId: string,
+  count = 1,
+): Promise<void> {
   const channel = pubsubChannel(redisPrefix, topic, tenantId, true);
-  await eventually(async () => {
-    const any = new Redis({ host: '127.0.0.1', port: (await cluster.masters())[0], lazyConnect: true, maxRetriesPerRequest: 1 });
-    any.on('error', () => undefined);
-    await any.connect();
-    const slot = Number(await any.call('CLUSTER', 'KEYSLOT', channel));
-    any.disconnect();
-    const owner = new Redis({ host: '127.0.0.1', port: await cluster.masterOfSlot(slot), lazyConnect: true, maxRetriesPerRequest: 1 });
-    owner.on('error', () => undefined);
-    await owner.connect();
-    const [, n] = (await owner.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number];
-    owner.disconnect();
-    return n >= count;
-  }, 60_000, 100);
+  await eventually(
+    async () => {
+      const any = new Redis({
+        host: '127.0.0.1',
+        port: (await cluster.masters())[0],
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+      });
+      any.on('error', () => undefined);
+      await any.connect();
+      const slot = Number(await any.call('CLUSTER', 'KEYSLOT', channel));
+      any.disconnect();
+      const owner = new Redis({
+        host: '127.0.0.1',
+        port: await cluster.masterOfSlot(slot),
+        lazyConnect: true,
+        maxRetriesPerRequest: 1,
+      });
+      owner.on('error', () => undefined);
+      await owner.connect();
+      const [, n] = (await owner.call('PUBSUB', 'SHARDNUMSUB', channel)) as [string, number];
+      owner.disconnect();
+      return n >= count;
+    },
+    60_000,
+    100,
+  );
 }
 
 /** The masters (ports) holding at least one key that starts with `prefix`. */

@@ -81,7 +81,9 @@ export function testConfig(databaseUrl: string, env: Record<string, string> = {}
  * (unless one was passed in), the Redis keys of its prefix and its DATA_DIR (unless the test chose them:
  * a second node sharing another server's prefix or DATA_DIR leaves them to that server).
  */
-export async function startTestServer(opts: { env?: Record<string, string>; start?: StartOptions; db?: TestDatabase } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Record<string, string>; start?: StartOptions; db?: TestDatabase } = {},
+): Promise<TestServer> {
   const db = opts.db ?? (await createTestDatabase());
   const config = testConfig(db.url, opts.env);
   const ownsPrefix = opts.env?.REDIS_PREFIX === undefined;

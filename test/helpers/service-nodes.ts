@@ -17,7 +17,10 @@ export interface ServiceNode {
 }
 
 /** Starts one node with `env` on top of the shared settings; `role` picks RUN_HTTP/RUN_WORKERS. */
-export async function startServiceNode(role: 'api' | 'worker', env: Record<string, string | undefined>): Promise<ServiceNode> {
+export async function startServiceNode(
+  role: 'api' | 'worker',
+  env: Record<string, string | undefined>,
+): Promise<ServiceNode> {
   const port = role === 'api' ? await freePort() : 0;
   const child = spawn(process.execPath, SERVICE_MAIN, {
     cwd: REPO_ROOT,

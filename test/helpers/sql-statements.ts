@@ -4,7 +4,9 @@
  */
 import pg from 'pg';
 
-export async function countStatements<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[]; values: unknown[][] }> {
+export async function countStatements<T>(
+  fn: () => Promise<T>,
+): Promise<{ result: T; statements: string[]; values: unknown[][] }> {
   const proto = pg.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
   const original = proto.query;
   const statements: string[] = [];

@@ -40,8 +40,14 @@ export async function startReceiver(handler: Handler = () => ({ status: 200 })):
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', async () => {
-      const r: ReceivedRequest = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), path: req.url ?? '/', at: Date.now() };
+    req.on('end', () => void answer());
+    async function answer() {
+      const r: ReceivedRequest = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        path: req.url ?? '/',
+        at: Date.now(),
+      };
       const index = requests.push(r) - 1;
       const reply = await current(r, index);
       if (reply.hold) return;
@@ -49,7 +55,7 @@ export async function startReceiver(handler: Handler = () => ({ status: 200 })):
       if (res.destroyed) return;
       res.writeHead(reply.status, { 'content-type': 'text/plain', ...(reply.headers ?? {}) });
       res.end(reply.body ?? 'ok');
-    });
+    }
   });
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));

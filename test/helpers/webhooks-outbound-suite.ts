@@ -55,8 +55,8 @@ export async function siteWith(env: Record<string, string>): Promise<Site> {
   return site;
 }
 
-
-export const WEBHOOK_FIELDS = 'id name url enabled triggers { on severities kinds typeGlob labels payloadConditions { path op value } } previousSecretValidUntil lastFailureError lastFailure { id status lastError }';
+export const WEBHOOK_FIELDS =
+  'id name url enabled triggers { on severities kinds typeGlob labels payloadConditions { path op value } } previousSecretValidUntil lastFailureError lastFailure { id status lastError }';
 export const CREATE = `mutation($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret webhook { ${WEBHOOK_FIELDS} } } }`;
 export const WEBHOOK = `query($id: ID!, $first: Int) { webhook: outboundWebhook(id: $id) { ${WEBHOOK_FIELDS} deliveries(first: $first) { id status attemptCount lastError body attempts { number responseStatus responseBody durationMs error requestHeaders } } } }`;
 
@@ -82,20 +82,43 @@ export async function receiver(...args: Parameters<typeof startReceiver>): Promi
   return r;
 }
 
-export async function createWebhook(url: string, triggers: unknown[] = [{ on: 'ALERT_OPENED' }], token = t.adminToken, name = 'receiver', at: Site = main) {
+export async function createWebhook(
+  url: string,
+  triggers: unknown[] = [{ on: 'ALERT_OPENED' }],
+  token = t.adminToken,
+  name = 'receiver',
+  at: Site = main,
+) {
   const r = await gql(at.s.url, token, CREATE, { input: { name, url, triggers } });
   expect(r.errors).toBeUndefined();
   return r.data.createOutboundWebhook as { id: string; secret: string; webhook: any };
 }
 
 /** Announces a change the way the alerts and proposals areas do: an outbox row, then dispatch. */
-export async function announce(topic: OutboxTopic, body: Record<string, unknown>, tenantId = t.tenantId, at: Site = main): Promise<string> {
-  const id = await writeOutbox(at.s.app.rt.prisma, { createdAt: at.s.app.rt.clock.now(), tenantId, topic, subjectId: crypto.randomUUID(), body: body as never });
+export async function announce(
+  topic: OutboxTopic,
+  body: Record<string, unknown>,
+  tenantId = t.tenantId,
+  at: Site = main,
+): Promise<string> {
+  const id = await writeOutbox(at.s.app.rt.prisma, {
+    createdAt: at.s.app.rt.clock.now(),
+    tenantId,
+    topic,
+    subjectId: crypto.randomUUID(),
+    body: body as never,
+  });
   await dispatchOutbox(at.s.app.rt, [id]);
   return id;
 }
 
-export const alertBody = (severity = 'critical') => ({ source: 'rules', kind: 'alert.opened', severity, labels: { team: 'core' }, payload: { alertId: 'a1', summary: 'disk full' } });
+export const alertBody = (severity = 'critical') => ({
+  source: 'rules',
+  kind: 'alert.opened',
+  severity,
+  labels: { team: 'core' },
+  payload: { alertId: 'a1', summary: 'disk full' },
+});
 
 export async function webhookView(id: string, first?: number, at: Site = main) {
   const r = await gql(at.s.url, at.t.adminToken, WEBHOOK, { id, first });

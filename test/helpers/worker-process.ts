@@ -14,23 +14,30 @@ import { untilOutput } from './processes.js';
 const testDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Starts the worker process; `onCleanup` receives a function that kills it if it still runs. */
-export async function spawnWorker(s: TestServer, onCleanup: (kill: () => Promise<void>) => void): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--enable-source-maps', path.join(testDir, 'fixtures/durability-worker.mjs')], {
-    env: {
-      ...process.env,
-      DATABASE_URL: s.db.url,
-      REDIS_URL,
-      REDIS_PREFIX: s.config.redisPrefix,
-      APP_SECRET: s.config.appSecret,
-      BOOTSTRAP_DEMO: 'false',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: s.config.dataDir,
-      PORT: '0',
-      // The worker reads the server's clock (TEST_TIME_OF_DAY or a test's own clock).
-      TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)),
+export async function spawnWorker(
+  s: TestServer,
+  onCleanup: (kill: () => Promise<void>) => void,
+): Promise<ChildProcess> {
+  const child = spawn(
+    process.execPath,
+    ['--enable-source-maps', path.join(testDir, 'fixtures/durability-worker.mjs')],
+    {
+      env: {
+        ...process.env,
+        DATABASE_URL: s.db.url,
+        REDIS_URL,
+        REDIS_PREFIX: s.config.redisPrefix,
+        APP_SECRET: s.config.appSecret,
+        BOOTSTRAP_DEMO: 'false',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: s.config.dataDir,
+        PORT: '0',
+        // The worker reads the server's clock (TEST_TIME_OF_DAY or a test's own clock).
+        TEST_CLOCK_OFFSET_MS: String(clockOffsetMs(s)),
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   onCleanup(async () => {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   });

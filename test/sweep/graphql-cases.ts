@@ -36,7 +36,9 @@ export function literal(type: GraphQLInputType, world: World, name: string, root
   if (isScalarType(t)) {
     switch (t.name) {
       case 'ID':
-        return JSON.stringify(name === 'id' ? (world[rootEntity] ?? crypto.randomUUID()) : (world[entityOf(name)] ?? crypto.randomUUID()));
+        return JSON.stringify(
+          name === 'id' ? (world[rootEntity] ?? crypto.randomUUID()) : (world[entityOf(name)] ?? crypto.randomUUID()),
+        );
       case 'Int':
       case 'Float':
         return '1';
@@ -47,7 +49,13 @@ export function literal(type: GraphQLInputType, world: World, name: string, root
       case 'JSON':
         return '{}';
       default:
-        return JSON.stringify(name === 'url' ? 'http://127.0.0.1:9/sweep' : name === 'email' ? `sweep-${crypto.randomBytes(3).toString('hex')}@example.test` : 'sweep');
+        return JSON.stringify(
+          name === 'url'
+            ? 'http://127.0.0.1:9/sweep'
+            : name === 'email'
+              ? `sweep-${crypto.randomBytes(3).toString('hex')}@example.test`
+              : 'sweep',
+        );
     }
   }
   throw new Error(`no literal for ${String(type)}`);
@@ -64,10 +72,21 @@ export function rootEntityOf(name: string, field: GraphQLField<unknown, unknown>
   return entityOf(words.join('') || name);
 }
 
-export function documentFor(kind: 'query' | 'mutation', name: string, field: GraphQLField<unknown, unknown>, world: World): string {
+export function documentFor(
+  kind: 'query' | 'mutation',
+  name: string,
+  field: GraphQLField<unknown, unknown>,
+  world: World,
+): string {
   const entity = rootEntityOf(name, field);
-  const args = field.args.filter((x: GraphQLArgument) => isNonNullType(x.type)).map((x) => `${x.name}: ${literal(x.type, world, x.name, entity)}`);
-  const selection = isObjectType(getNamedType(field.type)) || !isScalarType(getNamedType(field.type)) && !isEnumType(getNamedType(field.type)) ? ' { __typename }' : '';
+  const args = field.args
+    .filter((x: GraphQLArgument) => isNonNullType(x.type))
+    .map((x) => `${x.name}: ${literal(x.type, world, x.name, entity)}`);
+  const selection =
+    isObjectType(getNamedType(field.type)) ||
+    (!isScalarType(getNamedType(field.type)) && !isEnumType(getNamedType(field.type)))
+      ? ' { __typename }'
+      : '';
   return `${kind} { ${name}${args.length ? `(${args.join(', ')})` : ''}${selection} }`;
 }
 
@@ -75,24 +94,46 @@ export function documentFor(kind: 'query' | 'mutation', name: string, field: Gra
  * A field that a REST route runs is called the way that route calls it: its own operation with the
  * variables it makes from the contract's example body, so the arguments are valid but for the ids.
  */
-export function restShapedCall(name: string, world: World): { query: string; variables: Record<string, unknown> } | undefined {
+export function restShapedCall(
+  name: string,
+  world: World,
+): { query: string; variables: Record<string, unknown> } | undefined {
   const route = routes.find((r) => rootFieldOf(r)?.name === name && 'operation' in r);
   if (!route || !('operation' in route)) return undefined;
-  const params = Object.fromEntries([...route.path.matchAll(/:(\w+)/g)].map(([, p]) => [p!, idFor(world, p!, route.path)]));
-  const variables = route.variables?.({ params, query: {}, body: validBody(route, world) ?? {}, headers: {}, now: new Date() }) ?? {};
+  const params = Object.fromEntries(
+    [...route.path.matchAll(/:(\w+)/g)].map(([, p]) => [p!, idFor(world, p!, route.path)]),
+  );
+  const variables =
+    route.variables?.({ params, query: {}, body: validBody(route, world) ?? {}, headers: {}, now: new Date() }) ?? {};
   // The REST adapter turns the route's variables into GraphQL input (camel case, enum values) the same way.
   return { query: route.operation, variables: variablesToGraphQL(schema, parse(route.operation), variables) };
 }
 
-export async function graphql(query: string, token?: string, variables?: Record<string, unknown>): Promise<{ data?: Json; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {
+export async function graphql(
+  query: string,
+  token?: string,
+  variables?: Record<string, unknown>,
+): Promise<{ data?: Json; errors?: Array<{ message: string; extensions?: { code?: string } }> }> {
   const res = await request('POST', '/graphql', { body: { query, variables }, token });
   expect(typeof res.body, `GraphQL answered with JSON for ${query}`).toBe('object');
   return res.body;
 }
 
-export function rootFields(): Array<{ kind: 'query' | 'mutation'; name: string; field: GraphQLField<unknown, unknown> }> {
+export function rootFields(): Array<{
+  kind: 'query' | 'mutation';
+  name: string;
+  field: GraphQLField<unknown, unknown>;
+}> {
   return [
-    ...Object.entries(schema.getQueryType()!.getFields()).map(([name, field]) => ({ kind: 'query' as const, name, field })),
-    ...Object.entries(schema.getMutationType()!.getFields()).map(([name, field]) => ({ kind: 'mutation' as const, name, field })),
+    ...Object.entries(schema.getQueryType()!.getFields()).map(([name, field]) => ({
+      kind: 'query' as const,
+      name,
+      field,
+    })),
+    ...Object.entries(schema.getMutationType()!.getFields()).map(([name, field]) => ({
+      kind: 'mutation' as const,
+      name,
+      field,
+    })),
   ];
 }

@@ -1,14 +1,9 @@
 /** Values for the REST sweep from the route table and its OpenAPI contract: bodies, paths, queries, credentials. */
 import crypto from 'node:crypto';
-import {
-  parse,
-  type GraphQLField,
-  type OperationDefinitionNode,
-  type FieldNode,
-} from 'graphql';
+import { parse, type GraphQLField, type OperationDefinitionNode, type FieldNode } from 'graphql';
 import type { RouteEntry } from '../../rest/route-types.js';
 import { schema } from '../../schema/index.js';
-import {  NON_ID_PARAMS, type World } from './world.js';
+import { NON_ID_PARAMS, type World } from './world.js';
 import { a, clusterCredential, doc, entityOf, pushIntegration, signingHooks, type Json, type Schema } from './suite.js';
 
 // ------------------------------------------------------------------ OpenAPI-driven values
@@ -32,7 +27,11 @@ export function merged(schema: Schema | undefined): Schema {
     const alt = merged((schema.oneOf ?? schema.anyOf)[0]);
     if (!schema.properties && !schema.type) return alt;
     const { oneOf: _o, anyOf: _a, ...base } = schema;
-    return { ...base, properties: { ...base.properties, ...alt.properties }, required: [...new Set([...(base.required ?? []), ...(alt.required ?? [])])] };
+    return {
+      ...base,
+      properties: { ...base.properties, ...alt.properties },
+      required: [...new Set([...(base.required ?? []), ...(alt.required ?? [])])],
+    };
   }
   return schema;
 }
@@ -79,10 +78,13 @@ export function minimal(schema: Schema, world: World, name: string): Json {
 /** The JSON types a schema allows (`integer` counts as `number`). */
 export function allowedTypes(schema: Schema): Set<string> {
   const out = new Set<string>();
-  const add = (t: unknown) => (Array.isArray(t) ? t : t ? [t] : []).forEach((x: string) => out.add(x === 'integer' ? 'number' : x));
+  const add = (t: unknown) =>
+    (Array.isArray(t) ? t : t ? [t] : []).forEach((x: string) => out.add(x === 'integer' ? 'number' : x));
   add(schema.type);
-  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])]) allowedTypes(alt).forEach((t) => out.add(t));
-  if (schema.enum) schema.enum.forEach((v: unknown) => out.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v));
+  for (const alt of [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])])
+    allowedTypes(alt).forEach((t) => out.add(t));
+  if (schema.enum)
+    schema.enum.forEach((v: unknown) => out.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v));
   return out;
 }
 
@@ -90,7 +92,13 @@ export function allowedTypes(schema: Schema): Set<string> {
 export function wrongType(schema: Schema): Json {
   const allowed = allowedTypes(schema);
   if (!allowed.size) return undefined;
-  const candidates: Array<[string, Json]> = [['number', 12345], ['string', 'not-the-right-type'], ['boolean', true], ['array', ['x']], ['object', { x: 1 }]];
+  const candidates: Array<[string, Json]> = [
+    ['number', 12345],
+    ['string', 'not-the-right-type'],
+    ['boolean', true],
+    ['array', ['x']],
+    ['object', { x: 1 }],
+  ];
   return candidates.find(([t]) => !allowed.has(t))?.[1];
 }
 
@@ -115,7 +123,12 @@ export function validBody(route: RouteEntry, world: World): Json {
   const example = media.example ?? (Object.values(media.examples ?? {})[0] as { value?: Json } | undefined)?.value;
   if (example !== undefined) {
     // Ids in examples are placeholders: aim them at the world's objects.
-    return Object.fromEntries(Object.entries(example as Record<string, Json>).map(([k, v]) => [k, k.endsWith('_id') ? (world[entityOf(k)] ?? v) : v]));
+    return Object.fromEntries(
+      Object.entries(example as Record<string, Json>).map(([k, v]) => [
+        k,
+        k.endsWith('_id') ? (world[entityOf(k)] ?? v) : v,
+      ]),
+    );
   }
   return minimal(media.schema, world, 'body');
 }
@@ -123,7 +136,12 @@ export function validBody(route: RouteEntry, world: World): Json {
 export function queryOf(route: RouteEntry, world: World): string {
   const params = (operationOf(route).parameters ?? []).filter((p: Schema) => p.in === 'query' && p.required);
   if (!params.length) return '';
-  return '?' + params.map((p: Schema) => `${p.name}=${encodeURIComponent(String(minimal(p.schema ?? {}, world, p.name)))}`).join('&');
+  return (
+    '?' +
+    params
+      .map((p: Schema) => `${p.name}=${encodeURIComponent(String(minimal(p.schema ?? {}, world, p.name)))}`)
+      .join('&')
+  );
 }
 
 export function fillPath(route: RouteEntry, ids: (param: string) => string): string {
@@ -133,7 +151,8 @@ export function fillPath(route: RouteEntry, ids: (param: string) => string): str
 /** A fresh id for every id param (an object that exists nowhere); a real value for the others (`:provider`). */
 export const randomIds = (param: string): string => NON_ID_PARAMS[param] ?? crypto.randomUUID();
 
-export const idParamsOf = (route: RouteEntry): string[] => [...route.path.matchAll(/:(\w+)/g)].map(([, p]) => p!).filter((p) => !NON_ID_PARAMS[p]);
+export const idParamsOf = (route: RouteEntry): string[] =>
+  [...route.path.matchAll(/:(\w+)/g)].map(([, p]) => p!).filter((p) => !NON_ID_PARAMS[p]);
 
 /** The GraphQL root field a route runs (undefined for plain handlers). */
 export function rootFieldOf(route: RouteEntry): GraphQLField<unknown, unknown> | undefined {
@@ -145,7 +164,8 @@ export function rootFieldOf(route: RouteEntry): GraphQLField<unknown, unknown> |
 }
 
 export function scopesOf(field: GraphQLField<unknown, unknown> | undefined): Record<string, unknown> | undefined {
-  return (field?.extensions as { pothosOptions?: { authScopes?: Record<string, unknown> } } | undefined)?.pothosOptions?.authScopes;
+  return (field?.extensions as { pothosOptions?: { authScopes?: Record<string, unknown> } } | undefined)?.pothosOptions
+    ?.authScopes;
 }
 
 export const isCustomAuth = (route: RouteEntry) => typeof route.auth === 'function';
@@ -154,11 +174,20 @@ export const isUserAuth = (route: RouteEntry) => route.auth === undefined || rou
 /** Headers that authenticate a call to a route with its own credential (ingest key, signed webhook). */
 export function customCredential(route: RouteEntry, raw: string): { headers: Record<string, string>; path: string } {
   // The ingest key authenticates POST /events and the GPU collector's pushes.
-  if (route.path === '/events' || route.path === '/ai-factory/gpu/samples') return { headers: { 'x-service-key': a.ingestKey }, path: '/api/v1' + route.path };
-  if (route.path === '/integrations/:integrationId/push') return { headers: { authorization: `Bearer ${pushIntegration.token}` }, path: fillPath(route, () => pushIntegration.id) };
-  if (route.path.startsWith('/clusters/') && !route.path.includes(':')) return { headers: { authorization: `Bearer ${clusterCredential}` }, path: fillPath(route, randomIds) };
+  if (route.path === '/events' || route.path === '/ai-factory/gpu/samples')
+    return { headers: { 'x-service-key': a.ingestKey }, path: '/api/v1' + route.path };
+  if (route.path === '/integrations/:integrationId/push')
+    return {
+      headers: { authorization: `Bearer ${pushIntegration.token}` },
+      path: fillPath(route, () => pushIntegration.id),
+    };
+  if (route.path.startsWith('/clusters/') && !route.path.includes(':'))
+    return { headers: { authorization: `Bearer ${clusterCredential}` }, path: fillPath(route, randomIds) };
   const hook = signingHooks[route.path];
-  if (!hook) throw new Error(`${route.method.toUpperCase()} ${route.path} has its own authentication; teach the sweep how to sign for it (customCredential).`);
+  if (!hook)
+    throw new Error(
+      `${route.method.toUpperCase()} ${route.path} has its own authentication; teach the sweep how to sign for it (customCredential).`,
+    );
   const sig = crypto.createHmac('sha256', hook.secret).update(raw).digest('hex');
   return { headers: { 'x-service-signature': sig }, path: fillPath(route, () => hook.slug) };
 }

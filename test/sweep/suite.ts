@@ -49,7 +49,8 @@ export function idFor(world: World, name: string, where: string): string {
   if (NON_ID_PARAMS[name]) return NON_ID_PARAMS[name];
   const entity = entityOf(name);
   const id = world[entity];
-  if (!id) throw new Error(`${where}: no '${entity}' in the sweep's world. Add a builder for it in test/sweep/world.ts.`);
+  if (!id)
+    throw new Error(`${where}: no '${entity}' in the sweep's world. Add a builder for it in test/sweep/world.ts.`);
   return id;
 }
 
@@ -60,7 +61,11 @@ export interface Res {
   body: Json;
 }
 
-export async function request(method: string, path: string, opts: { token?: string; body?: Json; headers?: Record<string, string>; raw?: string } = {}): Promise<Res> {
+export async function request(
+  method: string,
+  path: string,
+  opts: { token?: string; body?: Json; headers?: Record<string, string>; raw?: string } = {},
+): Promise<Res> {
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   const body = opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body));
@@ -99,14 +104,23 @@ export function useSweepSuite(): void {
     memberToken = await buildToken(rt, member);
     revokedToken = await buildToken(rt, a.admin);
     const mine = await request('GET', '/api/v1/auth/tokens', { token: revokedToken });
-    const revokedId = (mine.body as Array<{ id: string; token_prefix: string }>).find((t) => revokedToken.startsWith(t.token_prefix))!.id;
+    const revokedId = (mine.body as Array<{ id: string; token_prefix: string }>).find((t) =>
+      revokedToken.startsWith(t.token_prefix),
+    )!.id;
     expect((await request('DELETE', `/api/v1/auth/tokens/${revokedId}`, { token: revokedToken })).status).toBe(204);
     const ctx = createCtx(rt, principalOf(a.admin), 'sweep');
-    for (const [path, kind] of [['/webhooks/:slug', 'events'], ['/sot/webhooks/:slug', 'sot']] as const) {
+    for (const [path, kind] of [
+      ['/webhooks/:slug', 'events'],
+      ['/sot/webhooks/:slug', 'sot'],
+    ] as const) {
       const { webhook, secret } = await createInboundWebhook(ctx, { name: `sweep-${kind}`, kind });
       signingHooks[path] = { slug: webhook.slug, secret };
     }
-    const integration = await createIntegration(ctx, { provider: 'webhook', name: 'sweep-push', freshnessSeconds: null });
+    const integration = await createIntegration(ctx, {
+      provider: 'webhook',
+      name: 'sweep-push',
+      freshnessSeconds: null,
+    });
     pushIntegration = { id: integration.integration.id, token: integration.pushToken! };
     const invite = await createClusterInvite(ctx, { hubUrl: 'http://127.0.0.1:9' });
     clusterCredential = (await joinWithInvite(rt, { invite: invite.token, name: 'sweep-member' })).credential;
@@ -117,6 +131,8 @@ export function useSweepSuite(): void {
     await s?.stop();
     const rest = [...counts.rest.entries()].map(([k, v]) => `${k}: ${v}`).join(', ');
     const gql = [...counts.graphql.entries()].map(([k, v]) => `${k}: ${v}`).join(', ');
-    console.log(`route sweep: ${routes.length} REST routes (${rest}); ${Object.keys(schema.getQueryType()!.getFields()).length + Object.keys(schema.getMutationType()!.getFields()).length} GraphQL root fields (${gql})`);
+    console.log(
+      `route sweep: ${routes.length} REST routes (${rest}); ${Object.keys(schema.getQueryType()!.getFields()).length + Object.keys(schema.getMutationType()!.getFields()).length} GraphQL root fields (${gql})`,
+    );
   });
 }

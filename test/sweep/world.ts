@@ -59,41 +59,123 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
   const tag = crypto.randomBytes(3).toString('hex');
   const device = await createDevice(ctx, { name: `sweep-${tag}`, role: 'edge', site: 'lab' });
   const other = await buildUser(rt, t.tenantId);
-  const proposal = await openProposal(createCtx(rt, principalOf(other), 'sweep-world'), { title: 'sweep', kind: 'config', deviceId: device.id, proposedIntent: 'mtu 9000\n' });
-  const rule = await createAlertRule(ctx, { name: `sweep-${tag}`, kind: 'match', typeGlob: 'sweep.*', alertSeverity: 'critical' });
-  const window = await createMaintenanceWindow(ctx, { name: `sweep-${tag}`, startsAt: new Date(Date.now() + 86400_000), endsAt: new Date(Date.now() + 2 * 86400_000) });
-  const outbound = await createOutboundWebhook(ctx, { name: `sweep-${tag}`, url: 'http://127.0.0.1:9/sweep', triggers: [{ on: 'ALERT_OPENED' }] });
+  const proposal = await openProposal(createCtx(rt, principalOf(other), 'sweep-world'), {
+    title: 'sweep',
+    kind: 'config',
+    deviceId: device.id,
+    proposedIntent: 'mtu 9000\n',
+  });
+  const rule = await createAlertRule(ctx, {
+    name: `sweep-${tag}`,
+    kind: 'match',
+    typeGlob: 'sweep.*',
+    alertSeverity: 'critical',
+  });
+  const window = await createMaintenanceWindow(ctx, {
+    name: `sweep-${tag}`,
+    startsAt: new Date(Date.now() + 86400_000),
+    endsAt: new Date(Date.now() + 2 * 86400_000),
+  });
+  const outbound = await createOutboundWebhook(ctx, {
+    name: `sweep-${tag}`,
+    url: 'http://127.0.0.1:9/sweep',
+    triggers: [{ on: 'ALERT_OPENED' }],
+  });
   const inbound = await createInboundWebhook(ctx, { name: `sweep-${tag}` });
   const token = await mintToken(ctx, { name: `sweep-${tag}`, expiresInDays: null });
   // Already evaluated, so no background job changes the tenant while the sweep compares snapshots.
-  const event = await rt.prisma.event.create({ data: { tenantId: t.tenantId, type: 'sweep.happened', source: 'sweep', receivedVia: 'ingest', payload: {}, evaluatedAt: new Date() }, select: { id: true } });
+  const event = await rt.prisma.event.create({
+    data: {
+      tenantId: t.tenantId,
+      type: 'sweep.happened',
+      source: 'sweep',
+      receivedVia: 'ingest',
+      payload: {},
+      evaluatedAt: new Date(),
+    },
+    select: { id: true },
+  });
   const alert = await rt.prisma.alert.create({
-    data: { tenantId: t.tenantId, severity: 'critical', summary: 'sweep', dedupKey: `sweep-${tag}`, liveDedupKey: `sweep-${tag}`, deviceId: device.id, ruleId: rule.id },
+    data: {
+      tenantId: t.tenantId,
+      severity: 'critical',
+      summary: 'sweep',
+      dedupKey: `sweep-${tag}`,
+      liveDedupKey: `sweep-${tag}`,
+      deviceId: device.id,
+      ruleId: rule.id,
+    },
     select: { id: true },
   });
   // A failed delivery: nothing re-drives it while the sweep runs.
   const delivery = await rt.prisma.delivery.create({
-    data: { tenantId: t.tenantId, webhookId: outbound.webhook.id, topic: 'alert.opened', body: '{}', status: 'failed', failedAt: new Date() },
+    data: {
+      tenantId: t.tenantId,
+      webhookId: outbound.webhook.id,
+      topic: 'alert.opened',
+      body: '{}',
+      status: 'failed',
+      failedAt: new Date(),
+    },
     select: { id: true },
   });
   // The assistant's objects: a triage of the alert (with its proposed actions) and a copilot conversation.
   await triageAlert(ctx, { alertId: alert.id });
-  const action = await rt.prisma.assistantAction.findFirstOrThrow({ where: { alertId: alert.id }, select: { id: true } });
+  const action = await rt.prisma.assistantAction.findFirstOrThrow({
+    where: { alertId: alert.id },
+    select: { id: true },
+  });
   const chat = await copilotChat(ctx, { message: 'which alerts are critical right now?' });
   // Finished ones: no job touches them while the sweep runs.
-  const diagnostic = await rt.prisma.gpuDiagnostic.create({ data: { tenantId: t.tenantId, gpuIds: [], targetNode: 'sweep', level: 1, status: 'completed', result: 'pass', finishedAt: new Date() }, select: { id: true } });
+  const diagnostic = await rt.prisma.gpuDiagnostic.create({
+    data: {
+      tenantId: t.tenantId,
+      gpuIds: [],
+      targetNode: 'sweep',
+      level: 1,
+      status: 'completed',
+      result: 'pass',
+      finishedAt: new Date(),
+    },
+    select: { id: true },
+  });
   const run = await rt.prisma.aiperfRun.create({
-    data: { tenantId: t.tenantId, endpointUrl: 'http://127.0.0.1:9', model: 'sweep', mode: 'concurrency', concurrency: 1, requestCount: 1, inputTokens: 1, outputTokens: 1, status: 'succeeded', finishedAt: new Date() },
+    data: {
+      tenantId: t.tenantId,
+      endpointUrl: 'http://127.0.0.1:9',
+      model: 'sweep',
+      mode: 'concurrency',
+      concurrency: 1,
+      requestCount: 1,
+      inputTokens: 1,
+      outputTokens: 1,
+      status: 'succeeded',
+      finishedAt: new Date(),
+    },
     select: { id: true },
   });
   // The lead's `gpu(id)` field needs one too (no job derives anything from a row without samples).
-  const gpu = await rt.prisma.gpu.create({ data: { tenantId: t.tenantId, uuid: `GPU-sweep-${tag}`, node: 'sweep', index: 0, source: 'dcgm' }, select: { id: true } });
+  const gpu = await rt.prisma.gpu.create({
+    data: { tenantId: t.tenantId, uuid: `GPU-sweep-${tag}`, node: 'sweep', index: 0, source: 'dcgm' },
+    select: { id: true },
+  });
   // Reports: a saved report, a dashboard showing it, and a weekly schedule delivering it to the webhook.
   const report = await createSavedReport(ctx, { name: `sweep-${tag}`, query: { entity: 'alerts' } });
-  const dashboard = await createDashboard(ctx, { name: `sweep-${tag}`, panels: [{ title: 'sweep', savedReportId: report.id, viz: 'table', position: { x: 0, y: 0, w: 4, h: 3 } }] });
-  const schedule = await createSchedule(ctx, { savedReportId: report.id, webhookId: outbound.webhook.id, cron: '0 8 * * 1' });
+  const dashboard = await createDashboard(ctx, {
+    name: `sweep-${tag}`,
+    panels: [{ title: 'sweep', savedReportId: report.id, viz: 'table', position: { x: 0, y: 0, w: 4, h: 3 } }],
+  });
+  const schedule = await createSchedule(ctx, {
+    savedReportId: report.id,
+    webhookId: outbound.webhook.id,
+    cron: '0 8 * * 1',
+  });
   // Integrations: a push integration (no probe, no freshness check) and the tenant's alertmanager config.
-  const integration = await createIntegration(ctx, { provider: 'webhook', name: `sweep-${tag}`, freshnessSeconds: null });
+  const integration = await createIntegration(ctx, {
+    provider: 'webhook',
+    name: `sweep-${tag}`,
+    freshnessSeconds: null,
+  });
   await putProviderConfig(ctx, NON_ID_PARAMS.provider!, { url: OTHER_TENANT_PROVIDER_URL });
   // Clusters: a member cluster that joined with an invite.
   const invite = await createClusterInvite(ctx, { hubUrl: 'http://127.0.0.1:9' });
@@ -148,7 +230,11 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.billingMeter.findMany({ ...where, orderBy: { id: 'asc' } }),
     // Health fields (and the updatedAt the check stamps with them, once a minute) are the periodic health
     // check's to update; the rest is what a request could change.
-    rt.prisma.integration.findMany({ ...where, orderBy: { id: 'asc' }, omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true, updatedAt: true } }),
+    rt.prisma.integration.findMany({
+      ...where,
+      orderBy: { id: 'asc' },
+      omit: { healthStatus: true, healthChecks: true, healthReason: true, healthCheckedAt: true, updatedAt: true },
+    }),
     rt.prisma.integrationProviderConfig.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.cluster.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.clusterInvite.findMany({ ...where, orderBy: { id: 'asc' } }),

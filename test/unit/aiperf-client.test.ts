@@ -12,7 +12,15 @@ import { startOpenAiStreamServer, type StreamServer } from '../helpers/openai-st
 let srv: StreamServer;
 let port: string;
 
-const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({ endpointUrl: srv.url, model: 'm', inputTokens: 4, outputTokens: 5, streaming: true, timeoutMs: 30_000, ...over });
+const req = (over: Partial<ChatRequest> = {}): ChatRequest => ({
+  endpointUrl: srv.url,
+  model: 'm',
+  inputTokens: 4,
+  outputTokens: 5,
+  streaming: true,
+  timeoutMs: 30_000,
+  ...over,
+});
 
 beforeAll(async () => {
   srv = await startOpenAiStreamServer({ tokens: 5, firstTokenDelayMs: 100, interTokenDelayMs: 10 });

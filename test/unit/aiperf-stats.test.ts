@@ -9,7 +9,12 @@ import { validateAiperfInput, type AiperfRunInput } from '../../src/gpu/aiperf.j
 import { aggregateResults } from '../../src/gpu/aiperf-results.js';
 import { ValidationFailed } from '../../src/errors.js';
 
-const base: AiperfRunInput = { endpointUrl: 'http://127.0.0.1:8000', model: 'm', mode: 'concurrency', requestCount: 10 };
+const base: AiperfRunInput = {
+  endpointUrl: 'http://127.0.0.1:8000',
+  model: 'm',
+  mode: 'concurrency',
+  requestCount: 10,
+};
 
 function problems(input: AiperfRunInput): string[] {
   try {
@@ -22,7 +27,16 @@ function problems(input: AiperfRunInput): string[] {
 }
 
 function measure(over: Partial<RequestMeasure>): RequestMeasure {
-  return { ok: true, error: null, ttftMs: 100, itlMs: [10, 10], latencyMs: 120, outputTokens: 3, startedAt: 0, ...over };
+  return {
+    ok: true,
+    error: null,
+    ttftMs: 100,
+    itlMs: [10, 10],
+    latencyMs: 120,
+    outputTokens: 3,
+    startedAt: 0,
+    ...over,
+  };
 }
 
 describe('percentiles', () => {
@@ -69,7 +83,14 @@ describe('the endpoint', () => {
 
 describe('run validation', () => {
   it('accepts a minimal concurrency run with defaults', () => {
-    expect(validateAiperfInput(base)).toMatchObject({ concurrency: 1, inputTokens: 128, outputTokens: 64, streaming: true, requestRate: null, durationS: null });
+    expect(validateAiperfInput(base)).toMatchObject({
+      concurrency: 1,
+      inputTokens: 128,
+      outputTokens: 64,
+      streaming: true,
+      requestRate: null,
+      durationS: null,
+    });
   });
 
   it('names REST fields for every problem', () => {
@@ -77,16 +98,38 @@ describe('run validation', () => {
     expect(problems({ ...base, durationS: 5 })).toEqual(['input.durationS']);
     expect(problems({ ...base, mode: 'request_rate' })).toEqual(['input.requestRate']);
     expect(problems({ ...base, requestRate: 5 })).toEqual(['input.requestRate']);
-    expect(problems({ ...base, concurrency: 0, inputTokens: 0, outputTokens: 40_000, model: '' })).toEqual(['input.model', 'input.concurrency', 'input.inputTokens', 'input.outputTokens']);
-    expect(problems({ ...base, mode: 'request_rate', requestRate: 1000, requestCount: null, durationS: 3600 })).toEqual(['input.durationS']);
+    expect(problems({ ...base, concurrency: 0, inputTokens: 0, outputTokens: 40_000, model: '' })).toEqual([
+      'input.model',
+      'input.concurrency',
+      'input.inputTokens',
+      'input.outputTokens',
+    ]);
+    expect(problems({ ...base, mode: 'request_rate', requestRate: 1000, requestCount: null, durationS: 3600 })).toEqual(
+      ['input.durationS'],
+    );
     expect(problems({ ...base, mode: 'burst' as never })).toEqual(['input.mode']);
   });
 });
 
 describe('aggregation', () => {
   it('counts errors apart and computes rates over the wall time', () => {
-    const r = aggregateResults([measure({}), measure({ ttftMs: 200, itlMs: [30], outputTokens: 2 }), measure({ ok: false, error: 'HTTP 500', ttftMs: null, itlMs: [], outputTokens: 0 })], 2000);
-    expect(r).toMatchObject({ requests: 3, errors: 1, output_tokens: 5, output_tokens_per_s: 2.5, requests_per_s: 1, duration_s: 2, error_samples: ['HTTP 500'] });
+    const r = aggregateResults(
+      [
+        measure({}),
+        measure({ ttftMs: 200, itlMs: [30], outputTokens: 2 }),
+        measure({ ok: false, error: 'HTTP 500', ttftMs: null, itlMs: [], outputTokens: 0 }),
+      ],
+      2000,
+    );
+    expect(r).toMatchObject({
+      requests: 3,
+      errors: 1,
+      output_tokens: 5,
+      output_tokens_per_s: 2.5,
+      requests_per_s: 1,
+      duration_s: 2,
+      error_samples: ['HTTP 500'],
+    });
     expect(r.ttft_ms).toMatchObject({ p50: 150, avg: 150 });
     expect(r.itl_ms).toMatchObject({ p50: 10, avg: 16.667 });
   });

@@ -44,9 +44,13 @@ describe('snooze durations', () => {
   it('needs exactly one of duration and until, in the future', () => {
     const now = new Date('2030-01-01T00:00:00Z');
     expect(snoozeUntil({ duration: '2s' }, now).toISOString()).toBe('2030-01-01T00:00:02.000Z');
-    expect(snoozeUntil({ until: new Date('2031-01-01T00:00:00Z') }, now).toISOString()).toBe('2031-01-01T00:00:00.000Z');
+    expect(snoozeUntil({ until: new Date('2031-01-01T00:00:00Z') }, now).toISOString()).toBe(
+      '2031-01-01T00:00:00.000Z',
+    );
     expect(() => snoozeUntil({}, now)).toThrow(ValidationFailed);
-    expect(() => snoozeUntil({ duration: '1m', until: new Date('2031-01-01T00:00:00Z') }, now)).toThrow(ValidationFailed);
+    expect(() => snoozeUntil({ duration: '1m', until: new Date('2031-01-01T00:00:00Z') }, now)).toThrow(
+      ValidationFailed,
+    );
     expect(() => snoozeUntil({ duration: '0' }, now)).toThrow(/longer than zero/);
     expect(() => snoozeUntil({ until: new Date('2029-01-01T00:00:00Z') }, now)).toThrow(/future/);
   });
@@ -71,8 +75,12 @@ describe('maintenance windows', () => {
   it('applies only to alerts inside its scope', () => {
     const scoped = { ...base, startsAt: start, endsAt: end, source: 'db-1', matchLabels: { env: 'prod' } };
     const at = new Date('2030-01-01T10:30:00Z');
-    expect(suppressingWindow([scoped], { source: 'db-1', labels: { env: 'prod', x: 'y' }, deviceId: null }, at)).toBe(scoped);
-    expect(suppressingWindow([scoped], { source: 'db-2', labels: { env: 'prod' }, deviceId: null }, at)).toBeUndefined();
+    expect(suppressingWindow([scoped], { source: 'db-1', labels: { env: 'prod', x: 'y' }, deviceId: null }, at)).toBe(
+      scoped,
+    );
+    expect(
+      suppressingWindow([scoped], { source: 'db-2', labels: { env: 'prod' }, deviceId: null }, at),
+    ).toBeUndefined();
     expect(suppressingWindow([scoped], { source: 'db-1', labels: { env: 'dev' }, deviceId: null }, at)).toBeUndefined();
     const device = { ...base, startsAt: start, endsAt: end, deviceId: 'd1' };
     expect(suppressingWindow([device], { source: 'x', labels: {}, deviceId: 'd2' }, at)).toBeUndefined();

@@ -4,7 +4,15 @@ import type { Principal } from '../../src/principal.js';
 import { Forbidden, Unauthenticated } from '../../src/errors.js';
 
 function principal(overrides: Partial<Principal> = {}): Principal {
-  return { tenantId: 't', userId: 'u1', email: 'u1@x.test', role: 'member', userKind: 'human', credential: { kind: 'pat', id: 'tok' }, ...overrides };
+  return {
+    tenantId: 't',
+    userId: 'u1',
+    email: 'u1@x.test',
+    role: 'member',
+    userKind: 'human',
+    credential: { kind: 'pat', id: 'tok' },
+    ...overrides,
+  };
 }
 
 describe('alert policy', () => {
@@ -15,7 +23,9 @@ describe('alert policy', () => {
   });
 
   it('refuses credentials that act for no one, and anonymous callers', () => {
-    expect(() => alertActor(principal({ userId: null, role: null, userKind: null, credential: { kind: 'ingest_key', id: 'k' } }))).toThrow(Forbidden);
+    expect(() =>
+      alertActor(principal({ userId: null, role: null, userKind: null, credential: { kind: 'ingest_key', id: 'k' } })),
+    ).toThrow(Forbidden);
     expect(() => alertActor(null)).toThrow(Unauthenticated);
   });
 });

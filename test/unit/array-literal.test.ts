@@ -16,7 +16,18 @@ afterAll(async () => {
 
 describe('array literals', () => {
   it('round-trips text with quotes, backslashes, commas, braces, NULL-looking text and nulls', async () => {
-    const values = ['plain', 'a "quoted" word', 'back\\slash', 'x,y', '{braces}', 'NULL', '', ' spaced ', 'ünïcødé', null];
+    const values = [
+      'plain',
+      'a "quoted" word',
+      'back\\slash',
+      'x,y',
+      '{braces}',
+      'NULL',
+      '',
+      ' spaced ',
+      'ünïcødé',
+      null,
+    ];
     const r = await sql.query('SELECT $1::text[] AS v', [textArray(values)]);
     expect(r.rows[0].v).toEqual(values);
   });

@@ -57,22 +57,42 @@ describe('session JWTs', () => {
 
   it('returns null for an expired token, another key, or garbage', async () => {
     expect(await verifySessionJwt(key, await signSessionJwt(key, claims, 60, now.getTime() - 120_000), now)).toBeNull();
-    expect(await verifySessionJwt(new Uint8Array(32).fill(8), await signSessionJwt(key, claims, 60, now.getTime()), now)).toBeNull();
+    expect(
+      await verifySessionJwt(new Uint8Array(32).fill(8), await signSessionJwt(key, claims, 60, now.getTime()), now),
+    ).toBeNull();
     expect(await verifySessionJwt(key, 'not.a.jwt', now)).toBeNull();
     expect(await verifySessionJwt(key, '', now)).toBeNull();
   });
 
   it('returns null for a token from another issuer or without the session claims', async () => {
     const exp = Math.floor(now.getTime() / 1000) + 60;
-    const foreign = await new SignJWT({ sid: 's1', tid: 't1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('u1').setIssuer('someone-else').setExpirationTime(exp).sign(key);
+    const foreign = await new SignJWT({ sid: 's1', tid: 't1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuer('someone-else')
+      .setExpirationTime(exp)
+      .sign(key);
     expect(await verifySessionJwt(key, foreign, now)).toBeNull();
-    const noSession = await new SignJWT({ tid: 't1' }).setProtectedHeader({ alg: 'HS256' }).setSubject('u1').setIssuer('ops-service').setExpirationTime(exp).sign(key);
+    const noSession = await new SignJWT({ tid: 't1' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('u1')
+      .setIssuer('ops-service')
+      .setExpirationTime(exp)
+      .sign(key);
     expect(await verifySessionJwt(key, noSession, now)).toBeNull();
   });
 
   it('returns null for an unsigned (alg none) token', async () => {
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
-    const payload = Buffer.from(JSON.stringify({ sub: 'u1', sid: 's1', tid: 't1', iss: 'ops-service', exp: Math.floor(now.getTime() / 1000) + 60 })).toString('base64url');
+    const payload = Buffer.from(
+      JSON.stringify({
+        sub: 'u1',
+        sid: 's1',
+        tid: 't1',
+        iss: 'ops-service',
+        exp: Math.floor(now.getTime() / 1000) + 60,
+      }),
+    ).toString('base64url');
     expect(await verifySessionJwt(key, `${header}.${payload}.`, now)).toBeNull();
   });
 });

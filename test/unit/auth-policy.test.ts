@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { assertMayMintFor, assertMayMintForOthers, mayListTokensOf, mayManageToken, passwordLoginRefusal, seesTokenChange } from '../../src/auth/policy.js';
+import {
+  assertMayMintFor,
+  assertMayMintForOthers,
+  mayListTokensOf,
+  mayManageToken,
+  passwordLoginRefusal,
+  seesTokenChange,
+} from '../../src/auth/policy.js';
 import { Forbidden } from '../../src/errors.js';
 
 const member = { userId: 'mia', role: 'member' as const };

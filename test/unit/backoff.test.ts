@@ -38,7 +38,11 @@ describe('webhook retry backoff', () => {
 
   it('honours a longer Retry-After', () => {
     const start = new Date(0);
-    const next = nextAttemptAt({ attempt: 1, windowStartedAt: start, now: start, retryAfterMs: 120_000 }, schedule, noJitter);
+    const next = nextAttemptAt(
+      { attempt: 1, windowStartedAt: start, now: start, retryAfterMs: 120_000 },
+      schedule,
+      noJitter,
+    );
     expect(next?.getTime()).toBe(120_000);
   });
 

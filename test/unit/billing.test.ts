@@ -5,7 +5,15 @@
 import { describe, expect, it } from 'vitest';
 import { Decimal, isCurrency, minorUnits, money, parseDecimal, quantity, sum } from '../../src/billing/money.js';
 import { forecastMonthEnd, percentOf, thresholdsReached } from '../../src/billing/forecast.js';
-import { dayOf, isTimeZone, lastDays, monthOf, parseBoundary, windowStartOf, windowsBetween } from '../../src/billing/periods.js';
+import {
+  dayOf,
+  isTimeZone,
+  lastDays,
+  monthOf,
+  parseBoundary,
+  windowStartOf,
+  windowsBetween,
+} from '../../src/billing/periods.js';
 import { globToPostgresRegex, jsonPathSegments } from '../../src/billing/metering.js';
 import { gpuModelMatches } from '../../src/billing/catalogue.js';
 import { priceSegments, type SkuView } from '../../src/billing/prices.js';
@@ -57,11 +65,9 @@ describe('forecast and budget thresholds', () => {
 describe('windows and periods', () => {
   it('windows are UTC hours', () => {
     expect(windowStartOf(new Date('2026-11-23T10:59:59.999Z')).toISOString()).toBe('2026-11-23T10:00:00.000Z');
-    expect(windowsBetween(new Date('2026-11-23T10:30:00Z'), new Date('2026-11-23T13:00:00Z')).map((d) => d.toISOString())).toEqual([
-      '2026-11-23T10:00:00.000Z',
-      '2026-11-23T11:00:00.000Z',
-      '2026-11-23T12:00:00.000Z',
-    ]);
+    expect(
+      windowsBetween(new Date('2026-11-23T10:30:00Z'), new Date('2026-11-23T13:00:00Z')).map((d) => d.toISOString()),
+    ).toEqual(['2026-11-23T10:00:00.000Z', '2026-11-23T11:00:00.000Z', '2026-11-23T12:00:00.000Z']);
   });
 
   it('the calendar month and days follow the tenant time zone, DST included', () => {
@@ -119,11 +125,16 @@ describe('custom meters and catalogue matching', () => {
   });
 
   it('price segments: the default until the first change, then each change until the next', () => {
-    const sku = { id: 's', meter: 'm', unitPrice: '1', history: [
-      { unitPrice: new Decimal(2), effectiveFrom: new Date('2026-11-10T00:00:00Z') },
-      { unitPrice: new Decimal(3), effectiveFrom: new Date('2026-11-20T00:00:00Z') },
-      { unitPrice: new Decimal(4), effectiveFrom: new Date('2026-11-20T00:00:00Z') },
-    ] } as unknown as SkuView;
+    const sku = {
+      id: 's',
+      meter: 'm',
+      unitPrice: '1',
+      history: [
+        { unitPrice: new Decimal(2), effectiveFrom: new Date('2026-11-10T00:00:00Z') },
+        { unitPrice: new Decimal(3), effectiveFrom: new Date('2026-11-20T00:00:00Z') },
+        { unitPrice: new Decimal(4), effectiveFrom: new Date('2026-11-20T00:00:00Z') },
+      ],
+    } as unknown as SkuView;
     const seg = priceSegments([sku]);
     expect(seg.price).toEqual(['1', '2', '4']);
     expect(seg.from).toEqual(['1970-01-01T00:00:00.000Z', '2026-11-10T00:00:00.000Z', '2026-11-20T00:00:00.000Z']);

@@ -4,7 +4,16 @@ import { ConfigError, loadConfig } from '../../src/config.js';
 describe('loadConfig', () => {
   it('uses the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 8080, jwtTtlSeconds: 3600, bootstrapDemo: true, bodyLimitBytes: 1024 * 1024, runWorkers: true, runHttp: true, trustProxy: false, credentialRecheckMs: 15_000 });
+    expect(c).toMatchObject({
+      port: 8080,
+      jwtTtlSeconds: 3600,
+      bootstrapDemo: true,
+      bodyLimitBytes: 1024 * 1024,
+      runWorkers: true,
+      runHttp: true,
+      trustProxy: false,
+      credentialRecheckMs: 15_000,
+    });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.redisUrl).toBeUndefined();
   });
@@ -28,8 +37,24 @@ describe('loadConfig', () => {
   });
 
   it('accepts valid values', () => {
-    const c = loadConfig({ PORT: '0', DATABASE_URL: 'postgresql://u@h/db', REDIS_URL: 'redis://h:6379', BOOTSTRAP_DEMO: 'false', JWT_TTL_SECONDS: '60', RUN_HTTP: 'false', TRUST_PROXY: 'loopback, 10.0.0.0/8' });
-    expect(c).toMatchObject({ port: 0, databaseUrl: 'postgresql://u@h/db', redisUrl: 'redis://h:6379', bootstrapDemo: false, jwtTtlSeconds: 60, runHttp: false, trustProxy: 'loopback, 10.0.0.0/8' });
+    const c = loadConfig({
+      PORT: '0',
+      DATABASE_URL: 'postgresql://u@h/db',
+      REDIS_URL: 'redis://h:6379',
+      BOOTSTRAP_DEMO: 'false',
+      JWT_TTL_SECONDS: '60',
+      RUN_HTTP: 'false',
+      TRUST_PROXY: 'loopback, 10.0.0.0/8',
+    });
+    expect(c).toMatchObject({
+      port: 0,
+      databaseUrl: 'postgresql://u@h/db',
+      redisUrl: 'redis://h:6379',
+      bootstrapDemo: false,
+      jwtTtlSeconds: 60,
+      runHttp: false,
+      trustProxy: 'loopback, 10.0.0.0/8',
+    });
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
   });

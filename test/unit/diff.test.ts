@@ -3,7 +3,10 @@ import { configDrift, normalizeConfig } from '../../src/devices/diff.js';
 
 describe('configuration drift', () => {
   it('reports in sync when only line endings and trailing whitespace differ', () => {
-    const drift = configDrift('hostname r1\ninterface e1\n  mtu 9000\n', 'hostname r1\r\ninterface e1   \r\n  mtu 9000\r\n\r\n');
+    const drift = configDrift(
+      'hostname r1\ninterface e1\n  mtu 9000\n',
+      'hostname r1\r\ninterface e1   \r\n  mtu 9000\r\n\r\n',
+    );
     expect(drift).toEqual({ inSync: true, diff: '', linesAdded: 0, linesRemoved: 0 });
   });
 
@@ -16,7 +19,9 @@ describe('configuration drift', () => {
     expect(lines[0]).toBe('--- intended/r1');
     expect(lines[1]).toBe('+++ observed/r1');
     expect(lines[2]).toMatch(/^@@ -1,3 \+1,3 @@/);
-    expect(lines).toEqual(expect.arrayContaining([' hostname r1', '-ntp 10.0.0.1', '-mtu 9000', '+mtu 1500', '+snmp on']));
+    expect(lines).toEqual(
+      expect.arrayContaining([' hostname r1', '-ntp 10.0.0.1', '-mtu 9000', '+mtu 1500', '+snmp on']),
+    );
   });
 
   it('treats an empty observed configuration as everything removed', () => {

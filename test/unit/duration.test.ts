@@ -15,7 +15,8 @@ describe('parseDurationMs (older_than)', () => {
   });
 
   it('returns null for text that is not a positive duration of at most ten years', () => {
-    for (const bad of ['', '24', 'h', '1y', '-5m', '1h 30m', 'yesterday', '0m', '0h0m']) expect(parseDurationMs(bad)).toBeNull();
+    for (const bad of ['', '24', 'h', '1y', '-5m', '1h 30m', 'yesterday', '0m', '0h0m'])
+      expect(parseDurationMs(bad)).toBeNull();
     expect(parseDurationMs('3650d')).toBe(MAX_DURATION_MS);
     expect(parseDurationMs('3651d')).toBeNull();
   });

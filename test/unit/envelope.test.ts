@@ -16,7 +16,19 @@ function problems(fn: () => unknown): string[] {
 
 describe('parseEnvelope', () => {
   it('maps shape A, dropping tenant_id and defaulting labels and payload', () => {
-    expect(parseEnvelope({ type: 'deploy.started', module: 'ci', source: 'gha', summary: ' Started ', severity: 'critical', tenant_id: 'x' }, 'events')).toEqual({
+    expect(
+      parseEnvelope(
+        {
+          type: 'deploy.started',
+          module: 'ci',
+          source: 'gha',
+          summary: ' Started ',
+          severity: 'critical',
+          tenant_id: 'x',
+        },
+        'events',
+      ),
+    ).toEqual({
       type: 'deploy.started',
       module: 'ci',
       source: 'gha',
@@ -28,7 +40,12 @@ describe('parseEnvelope', () => {
   });
 
   it('maps shape B: kind is the type, severity defaults to info, summary from payload.summary or the type', () => {
-    expect(parseEnvelope({ source: 'r1', kind: 'build.done', labels: { env: 'prod' }, payload: { summary: 'Build done' } }, 'webhook')).toMatchObject({
+    expect(
+      parseEnvelope(
+        { source: 'r1', kind: 'build.done', labels: { env: 'prod' }, payload: { summary: 'Build done' } },
+        'webhook',
+      ),
+    ).toMatchObject({
       type: 'build.done',
       severity: 'info',
       labels: { env: 'prod' },
@@ -39,11 +56,16 @@ describe('parseEnvelope', () => {
   });
 
   it('accepts type and kind together when they agree, and labels in shape A', () => {
-    expect(parseEnvelope({ type: 'a.b', kind: 'a.b', source: 's', labels: { k: 'v' } }, 'events')).toMatchObject({ type: 'a.b', labels: { k: 'v' } });
+    expect(parseEnvelope({ type: 'a.b', kind: 'a.b', source: 's', labels: { k: 'v' } }, 'events')).toMatchObject({
+      type: 'a.b',
+      labels: { k: 'v' },
+    });
   });
 
   it('lists every problem: missing fields, bad enum, unknown field, non-string label, non-object payload', () => {
-    const p = problems(() => parseEnvelope({ severity: 'fatal', sevrity: 'critical', labels: { n: 1 }, payload: [1] }, 'events'));
+    const p = problems(() =>
+      parseEnvelope({ severity: 'fatal', sevrity: 'critical', labels: { n: 1 }, payload: [1] }, 'events'),
+    );
     expect(p).toEqual(
       expect.arrayContaining([
         expect.stringMatching(/^type: is required/),
@@ -57,17 +79,32 @@ describe('parseEnvelope', () => {
   });
 
   it('rejects disagreeing type and kind, over-long fields, and type on a webhook', () => {
-    expect(problems(() => parseEnvelope({ type: 'a', kind: 'b', source: 's' }, 'events'))).toEqual([expect.stringMatching(/^kind: differs/)]);
-    expect(problems(() => parseEnvelope({ type: 'a'.repeat(201), source: 's' }, 'events'))).toEqual([expect.stringMatching(/^type: must be at most 200/)]);
+    expect(problems(() => parseEnvelope({ type: 'a', kind: 'b', source: 's' }, 'events'))).toEqual([
+      expect.stringMatching(/^kind: differs/),
+    ]);
+    expect(problems(() => parseEnvelope({ type: 'a'.repeat(201), source: 's' }, 'events'))).toEqual([
+      expect.stringMatching(/^type: must be at most 200/),
+    ]);
     expect(problems(() => parseEnvelope({ type: 'a.b', source: 's' }, 'webhook'))).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^type: inbound webhooks take shape B/), expect.stringMatching(/^kind: is required/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^type: inbound webhooks take shape B/),
+        expect.stringMatching(/^kind: is required/),
+      ]),
     );
     expect(problems(() => parseEnvelope([], 'events'))).toEqual([': must be a JSON object']); // loc [] is the whole document
   });
 });
 
 describe('event filters', () => {
-  const ev = { type: 'deploy.started', module: 'ci', source: 'gha', summary: 'Deploy of API', severity: 'warning', labels: { env: 'prod', team: 'core' }, receivedAt: new Date() };
+  const ev = {
+    type: 'deploy.started',
+    module: 'ci',
+    source: 'gha',
+    summary: 'Deploy of API',
+    severity: 'warning',
+    labels: { env: 'prod', team: 'core' },
+    receivedAt: new Date(),
+  };
 
   it('matches * globs anchored at both ends', () => {
     expect(globMatches('deploy.*', 'deploy.started')).toBe(true);
@@ -79,10 +116,26 @@ describe('event filters', () => {
   });
 
   it('matches live events with the same semantics as the query', () => {
-    expect(matchesEventFilter(ev, { type: 'deploy.*', severities: ['warning'], labels: { env: 'prod' }, search: 'api', module: 'ci', source: 'gha', sinceHours: 1 }, new Date())).toBe(true);
+    expect(
+      matchesEventFilter(
+        ev,
+        {
+          type: 'deploy.*',
+          severities: ['warning'],
+          labels: { env: 'prod' },
+          search: 'api',
+          module: 'ci',
+          source: 'gha',
+          sinceHours: 1,
+        },
+        new Date(),
+      ),
+    ).toBe(true);
     expect(matchesEventFilter(ev, { labels: { env: 'staging' } }, new Date())).toBe(false);
     expect(matchesEventFilter(ev, { severities: ['critical'] }, new Date())).toBe(false);
-    expect(matchesEventFilter({ ...ev, receivedAt: new Date(Date.now() - 2 * 3600_000) }, { sinceHours: 1 }, new Date())).toBe(false);
+    expect(
+      matchesEventFilter({ ...ev, receivedAt: new Date(Date.now() - 2 * 3600_000) }, { sinceHours: 1 }, new Date()),
+    ).toBe(false);
   });
 
   it('compiles globs and labels into Prisma conditions', () => {

@@ -5,7 +5,15 @@ import type { Principal } from '../../src/principal.js';
 import { Conflict, Forbidden } from '../../src/errors.js';
 
 function principal(overrides: Partial<Principal> = {}): Principal {
-  return { tenantId: 't', userId: 'bob', email: 'bob@x.test', role: 'member', userKind: 'human', credential: { kind: 'pat', id: 'tok-1' }, ...overrides };
+  return {
+    tenantId: 't',
+    userId: 'bob',
+    email: 'bob@x.test',
+    role: 'member',
+    userKind: 'human',
+    credential: { kind: 'pat', id: 'tok-1' },
+    ...overrides,
+  };
 }
 
 describe('four-eyes rule', () => {
@@ -13,19 +21,30 @@ describe('four-eyes rule', () => {
 
   it('lets a human other than the proposer approve, with any credential and role', () => {
     expect(fourEyesViolation(principal(), proposal)).toBeNull();
-    expect(fourEyesViolation(principal({ credential: { kind: 'session', id: 's' }, role: 'admin' }), proposal)).toBeNull();
+    expect(
+      fourEyesViolation(principal({ credential: { kind: 'session', id: 's' }, role: 'admin' }), proposal),
+    ).toBeNull();
   });
 
   it('refuses the proposer whatever the credential, saying why', () => {
-    expect(fourEyesViolation(principal({ userId: 'alice', credential: { kind: 'pat', id: 'another-token' } }), proposal)).toMatch(/another of your personal access tokens/);
-    expect(fourEyesViolation(principal({ userId: 'alice', credential: { kind: 'session', id: 's' } }), proposal)).toMatch(/different human must approve/);
+    expect(
+      fourEyesViolation(principal({ userId: 'alice', credential: { kind: 'pat', id: 'another-token' } }), proposal),
+    ).toMatch(/another of your personal access tokens/);
+    expect(
+      fourEyesViolation(principal({ userId: 'alice', credential: { kind: 'session', id: 's' } }), proposal),
+    ).toMatch(/different human must approve/);
     expect(fourEyesViolation(principal({ userId: 'alice', role: 'admin' }), proposal)).not.toBeNull();
   });
 
   it('refuses service users and credentials without a user', () => {
     expect(fourEyesViolation(principal({ userKind: 'service' }), proposal)).toMatch(/Service users cannot approve/);
     expect(fourEyesViolation(principal({ userKind: 'service', role: 'admin' }), proposal)).not.toBeNull();
-    expect(fourEyesViolation(principal({ userId: null, userKind: null, credential: { kind: 'webhook', id: 'w' } }), proposal)).toMatch(/signed-in user/);
+    expect(
+      fourEyesViolation(
+        principal({ userId: null, userKind: null, credential: { kind: 'webhook', id: 'w' } }),
+        proposal,
+      ),
+    ).toMatch(/signed-in user/);
     expect(fourEyesViolation(null, proposal)).not.toBeNull();
   });
 

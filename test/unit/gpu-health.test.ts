@@ -14,20 +14,30 @@ const ok = { utilization: 50, temperatureC: 60, powerW: 200, powerLimitW: 400, e
 
 describe('gpuHealth', () => {
   it('is healthy with no reasons when every check passes', () => {
-    expect(gpuHealth({ latest: ok, lastSeenAt: seen, lastXid: null, lastXidAt: null }, now)).toEqual({ status: 'healthy', reasons: [] });
+    expect(gpuHealth({ latest: ok, lastSeenAt: seen, lastXid: null, lastXidAt: null }, now)).toEqual({
+      status: 'healthy',
+      reasons: [],
+    });
   });
   it('is unknown before the first sample, missing after the missed samples', () => {
     expect(gpuHealth({ latest: null, lastSeenAt: null, lastXid: null, lastXidAt: null }, now).status).toBe('unknown');
-    const late = new Date(now.getTime() - DEFAULT_HEALTH_LIMITS.intervalMs * DEFAULT_HEALTH_LIMITS.missingAfterIntervals - 1);
+    const late = new Date(
+      now.getTime() - DEFAULT_HEALTH_LIMITS.intervalMs * DEFAULT_HEALTH_LIMITS.missingAfterIntervals - 1,
+    );
     const v = gpuHealth({ latest: ok, lastSeenAt: late, lastXid: null, lastXidAt: null }, now);
     expect(v.status).toBe('missing');
-    expect(v.reasons[0]).toBe("no sample for 60 s (expected every 10 s)");
+    expect(v.reasons[0]).toBe('no sample for 60 s (expected every 10 s)');
   });
   it('takes the worst of temperature, power, ECC and a recent XID, listing every reason', () => {
-    const v = gpuHealth({ latest: { ...ok, temperatureC: 84, powerW: 399, eccDbe: 1 }, lastSeenAt: seen, lastXid: 13, lastXidAt: seen }, now);
+    const v = gpuHealth(
+      { latest: { ...ok, temperatureC: 84, powerW: 399, eccDbe: 1 }, lastSeenAt: seen, lastXid: 13, lastXidAt: seen },
+      now,
+    );
     expect(v.status).toBe('critical');
     expect(v.reasons).toHaveLength(4);
-    expect(gpuHealth({ latest: { ...ok, temperatureC: 90 }, lastSeenAt: seen, lastXid: null, lastXidAt: null }, now).status).toBe('critical');
+    expect(
+      gpuHealth({ latest: { ...ok, temperatureC: 90 }, lastSeenAt: seen, lastXid: null, lastXidAt: null }, now).status,
+    ).toBe('critical');
     expect(gpuHealth({ latest: ok, lastSeenAt: seen, lastXid: 13, lastXidAt: seen }, now).status).toBe('warning');
   });
   it('forgets an XID after an hour', () => {
@@ -49,14 +59,17 @@ describe('deriveGpuEvents', () => {
   const s = (o: Record<string, unknown>) => ({ uuid: 'GPU-1', node: 'n1', index: 0, at: now, ...o });
   it('reports an XID when its value changes, not while it stays', () => {
     const state = { lastXid: 0, lastXidAt: null, lastEccDbe: 0, hot: false };
-    expect(deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => [e.type, e.severity])).toEqual([['gpu.xid', 'critical']]);
+    expect(
+      deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => [e.type, e.severity]),
+    ).toEqual([['gpu.xid', 'critical']]);
     expect(deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toEqual([]);
     expect(deriveGpuEvents(state, s({ xid: 0 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toEqual([]);
     expect(deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toHaveLength(1);
   });
   it('reports a thermal excursion once, and its end with hysteresis', () => {
     const state = { lastXid: null, lastXidAt: null, lastEccDbe: null, hot: false };
-    const types = (t: number) => deriveGpuEvents(state, s({ temperatureC: t }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => e.type);
+    const types = (t: number) =>
+      deriveGpuEvents(state, s({ temperatureC: t }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => e.type);
     expect(types(85)).toEqual(['gpu.thermal']);
     expect(types(95)).toEqual([]);
     expect(types(80)).toEqual([]); // within 5 °C of the limit: still hot
@@ -66,7 +79,11 @@ describe('deriveGpuEvents', () => {
     const state = { lastXid: null, lastXidAt: null, lastEccDbe: 2, hot: false };
     expect(deriveGpuEvents(state, s({ eccDbe: 2 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toEqual([]);
     const [e] = deriveGpuEvents(state, s({ eccDbe: 5 }), DEFAULT_HEALTH_LIMITS, 'dcgm');
-    expect(e).toMatchObject({ type: 'gpu.ecc', severity: 'critical', summary: 'GPU 0 on n1: 3 new uncorrected ECC error(s)' });
+    expect(e).toMatchObject({
+      type: 'gpu.ecc',
+      severity: 'critical',
+      summary: 'GPU 0 on n1: 3 new uncorrected ECC error(s)',
+    });
   });
 });
 

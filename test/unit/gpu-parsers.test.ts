@@ -51,7 +51,10 @@ describe('dcgm-exporter text (fixture)', () => {
 
   it('uses the fallback node when the exporter sends no Hostname label', () => {
     const text = read('dcgm-exporter.txt').replace(/,Hostname="dgx-a100-01"/g, '');
-    expect(parseDcgmText(text, AT, targetHost('http://10.0.0.7:9400/metrics')).map((s) => s.node)).toEqual(['10.0.0.7', '10.0.0.7']);
+    expect(parseDcgmText(text, AT, targetHost('http://10.0.0.7:9400/metrics')).map((s) => s.node)).toEqual([
+      '10.0.0.7',
+      '10.0.0.7',
+    ]);
     expect(targetHost('http://[::1]:9400/metrics')).toBe('::1');
   });
 });
@@ -61,7 +64,20 @@ describe('nvidia-smi CSV (fixture)', () => {
 
   it('reads each GPU line in the order of nvidiaSmiArgs()', () => {
     expect(samples).toHaveLength(3);
-    expect(samples[0]).toMatchObject({ uuid: 'GPU-5d3e6c1a-8f2b-4c7d-9e0a-1b2c3d4e5f60', node: 'gpu-host-1', index: 0, model: 'NVIDIA A100-SXM4-80GB', utilization: 87, memUsedMib: 40321, memTotalMib: 81920, temperatureC: 62, powerW: 312.44, powerLimitW: 400, smClockMhz: 1410, eccDbe: 0 });
+    expect(samples[0]).toMatchObject({
+      uuid: 'GPU-5d3e6c1a-8f2b-4c7d-9e0a-1b2c3d4e5f60',
+      node: 'gpu-host-1',
+      index: 0,
+      model: 'NVIDIA A100-SXM4-80GB',
+      utilization: 87,
+      memUsedMib: 40321,
+      memTotalMib: 81920,
+      temperatureC: 62,
+      powerW: 312.44,
+      powerLimitW: 400,
+      smClockMhz: 1410,
+      eccDbe: 0,
+    });
   });
 
   it('turns [N/A] into null', () => {
@@ -79,7 +95,21 @@ describe('nvidia-smi CSV (fixture)', () => {
 
 describe('collector batching', () => {
   const many = (n: number): GpuSampleInput[] =>
-    Array.from({ length: n }, (_, i) => ({ uuid: `GPU-${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-dddddddddddd`, node: 'n', index: i % 8, model: 'NVIDIA H100 80GB HBM3', at: AT, utilization: 50, memUsedMib: 1, memTotalMib: 2, temperatureC: 40, powerW: 100.5, powerLimitW: 700, smClockMhz: 1980, eccDbe: 0 }));
+    Array.from({ length: n }, (_, i) => ({
+      uuid: `GPU-${String(i).padStart(8, '0')}-aaaa-bbbb-cccc-dddddddddddd`,
+      node: 'n',
+      index: i % 8,
+      model: 'NVIDIA H100 80GB HBM3',
+      at: AT,
+      utilization: 50,
+      memUsedMib: 1,
+      memTotalMib: 2,
+      temperatureC: 40,
+      powerW: 100.5,
+      powerLimitW: 700,
+      smClockMhz: 1980,
+      eccDbe: 0,
+    }));
 
   it('keeps every body within 5,000 samples and 1 MiB, and loses no sample', () => {
     const samples = many(12_345);
@@ -107,18 +137,34 @@ describe('collector batching', () => {
 describe('dcgm provider config', () => {
   const at = ['input', 'config'];
   it('takes 1 to 50 http(s) targets and an interval of 5 to 3600 s', () => {
-    expect(validateConfig({ targets: ['http://10.0.0.1:9400/metrics'], interval_seconds: 30 }, dcgmProvider.configSchema, at)).toEqual([]);
-    expect(validateConfig({ targets: [] }, dcgmProvider.configSchema, at)).toEqual([{ loc: [...at, 'targets'], msg: 'must have at least 1 item(s)' }]);
-    expect(validateConfig({ targets: Array(51).fill('http://h/metrics') }, dcgmProvider.configSchema, at)).toEqual([{ loc: [...at, 'targets'], msg: 'must have at most 50 items' }]);
-    expect(validateConfig({ targets: ['http://ok/metrics', 'ftp://x/metrics', 7] }, dcgmProvider.configSchema, at)).toEqual([
+    expect(
+      validateConfig(
+        { targets: ['http://10.0.0.1:9400/metrics'], interval_seconds: 30 },
+        dcgmProvider.configSchema,
+        at,
+      ),
+    ).toEqual([]);
+    expect(validateConfig({ targets: [] }, dcgmProvider.configSchema, at)).toEqual([
+      { loc: [...at, 'targets'], msg: 'must have at least 1 item(s)' },
+    ]);
+    expect(validateConfig({ targets: Array(51).fill('http://h/metrics') }, dcgmProvider.configSchema, at)).toEqual([
+      { loc: [...at, 'targets'], msg: 'must have at most 50 items' },
+    ]);
+    expect(
+      validateConfig({ targets: ['http://ok/metrics', 'ftp://x/metrics', 7] }, dcgmProvider.configSchema, at),
+    ).toEqual([
       { loc: [...at, 'targets', '1'], msg: 'must be an absolute http or https URL' },
       { loc: [...at, 'targets', '2'], msg: 'must be a string' },
     ]);
-    expect(validateConfig({ targets: 'http://h/metrics', interval_seconds: 2 }, dcgmProvider.configSchema, at)).toEqual([
-      { loc: [...at, 'targets'], msg: 'must be a list' },
-      { loc: [...at, 'interval_seconds'], msg: 'must be between 5 and 3600' },
+    expect(validateConfig({ targets: 'http://h/metrics', interval_seconds: 2 }, dcgmProvider.configSchema, at)).toEqual(
+      [
+        { loc: [...at, 'targets'], msg: 'must be a list' },
+        { loc: [...at, 'interval_seconds'], msg: 'must be between 5 and 3600' },
+      ],
+    );
+    expect(validateConfig({}, dcgmProvider.configSchema, at)).toEqual([
+      { loc: [...at, 'targets'], msg: 'is required' },
     ]);
-    expect(validateConfig({}, dcgmProvider.configSchema, at)).toEqual([{ loc: [...at, 'targets'], msg: 'is required' }]);
     expect(dcgmProvider.pullEverySeconds!({ targets: [], interval_seconds: 45 })).toBe(45);
   });
 });

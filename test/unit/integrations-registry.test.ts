@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { findProvider, getProvider, listProviders, registerProvider, secretFields } from '../../src/integrations/registry.js';
+import {
+  findProvider,
+  getProvider,
+  listProviders,
+  registerProvider,
+  secretFields,
+} from '../../src/integrations/registry.js';
 import { effectiveConfig, maskedConfig, MASK, unmask, validateConfig } from '../../src/integrations/config.js';
 import { alertmanagerProvider } from '../../src/integrations/providers/alertmanager.js';
 import { valueAt, webhookProvider } from '../../src/integrations/providers/webhook.js';
@@ -16,7 +22,15 @@ describe('provider registry', () => {
       name: 'GPU exporter',
       description: 'A provider added by a module of its own.',
       capabilities: { push: false, pull: true, health: false },
-      configSchema: { type: 'object', additionalProperties: false, required: ['url'], properties: { url: { type: 'string', format: 'uri', maxLength: 2048 }, token: { type: 'string', 'x-secret': true } } },
+      configSchema: {
+        type: 'object',
+        additionalProperties: false,
+        required: ['url'],
+        properties: {
+          url: { type: 'string', format: 'uri', maxLength: 2048 },
+          token: { type: 'string', 'x-secret': true },
+        },
+      },
       pull: async () => ({ signals: [], complete: true }),
     };
     registerProvider(gpu);
@@ -40,14 +54,23 @@ describe('config schema validation', () => {
     expect(validateConfig({}, schema, ['c'])).toEqual([{ loc: ['c', 'url'], msg: 'is required' }]);
     expect(validateConfig({}, schema, ['c'], { requireAll: false })).toEqual([]);
     expect(validateConfig({ url: 'http://user:pw@h/' }, schema, ['c'])[0].msg).toMatch(/credentials/);
-    expect(validateConfig({ url: 'https://h', default_severity: 'loud' }, schema, ['c'])).toEqual([{ loc: ['c', 'default_severity'], msg: 'must be one of info, warning, critical' }]);
+    expect(validateConfig({ url: 'https://h', default_severity: 'loud' }, schema, ['c'])).toEqual([
+      { loc: ['c', 'default_severity'], msg: 'must be one of info, warning, critical' },
+    ]);
     expect(validateConfig([], schema, ['c'])).toEqual([{ loc: ['c'], msg: 'must be a JSON object' }]);
   });
   it('masks secrets, keeps them when the mask comes back, and layers defaults', () => {
     expect(maskedConfig({ url: 'u' }, ['bearer_token'])).toEqual({ url: 'u', bearer_token: MASK });
-    expect(unmask({ bearer_token: MASK, url: 'v' }, { bearer_token: 's3cret' })).toEqual({ bearer_token: 's3cret', url: 'v' });
+    expect(unmask({ bearer_token: MASK, url: 'v' }, { bearer_token: 's3cret' })).toEqual({
+      bearer_token: 's3cret',
+      url: 'v',
+    });
     expect(unmask({ bearer_token: 'new' }, { bearer_token: 's3cret' })).toEqual({ bearer_token: 'new' });
-    expect(effectiveConfig(schema, { url: 'tenant', default_severity: 'critical' }, { url: 'own' })).toEqual({ url: 'own', default_severity: 'critical', targets: true });
+    expect(effectiveConfig(schema, { url: 'tenant', default_severity: 'critical' }, { url: 'own' })).toEqual({
+      url: 'own',
+      default_severity: 'critical',
+      targets: true,
+    });
   });
 });
 
@@ -60,7 +83,12 @@ describe('provider mappings', () => {
         receiver: 'ops',
         groupKey: '{}:{alertname="A"}',
         alerts: [
-          { status: 'firing', labels: { alertname: 'A', severity: 'page' }, annotations: { description: 'desc' }, fingerprint: 'f1' },
+          {
+            status: 'firing',
+            labels: { alertname: 'A', severity: 'page' },
+            annotations: { description: 'desc' },
+            fingerprint: 'f1',
+          },
           { status: 'resolved', labels: { alertname: 'B' }, annotations: {} },
         ],
       },
@@ -68,19 +96,32 @@ describe('provider mappings', () => {
     );
     expect(signals.map((x) => [x.type, x.severity, x.summary, x.alert])).toEqual([
       ['alertmanager.firing', 'critical', 'desc', { key: 'f1', state: 'firing' }],
-      ['alertmanager.resolved', 'info', 'Resolved: B', { key: labelsFingerprint({ alertname: 'B' }), state: 'resolved' }],
+      [
+        'alertmanager.resolved',
+        'info',
+        'Resolved: B',
+        { key: labelsFingerprint({ alertname: 'B' }), state: 'resolved' },
+      ],
     ]);
-    expect(() => alertmanagerProvider.parsePush!({ version: '3', alerts: [{ status: 'odd', labels: {} }] }, {})).toThrow(ValidationFailed);
+    expect(() =>
+      alertmanagerProvider.parsePush!({ version: '3', alerts: [{ status: 'odd', labels: {} }] }, {}),
+    ).toThrow(ValidationFailed);
     try {
       alertmanagerProvider.parsePush!({ version: '3', alerts: [{ status: 'odd', labels: {} }] }, {});
     } catch (err) {
-      expect((err as ValidationFailed).extra.fields!.map((f) => f.loc.join('.'))).toEqual(['version', 'alerts[0].status']);
+      expect((err as ValidationFailed).extra.fields!.map((f) => f.loc.join('.'))).toEqual([
+        'version',
+        'alerts[0].status',
+      ]);
     }
   });
   it('reads dot paths for the generic webhook and maps severities', () => {
     expect(valueAt({ a: { b: [{ c: 1 }] } }, 'a.b[0].c')).toBe(1);
     expect(valueAt({ a: 1 }, 'a.b.c')).toBeUndefined();
-    const [sig] = webhookProvider.parsePush!({ msg: 'hi' }, { paths: { summary: 'msg' }, event_type: 'x.y', default_severity: 'warning' });
+    const [sig] = webhookProvider.parsePush!(
+      { msg: 'hi' },
+      { paths: { summary: 'msg' }, event_type: 'x.y', default_severity: 'warning' },
+    );
     expect(sig).toMatchObject({ type: 'x.y', summary: 'hi', severity: 'warning' });
     expect(sig.alert).toBeUndefined();
     expect(severityOf({ severity: 'WARN' }, 'info')).toBe('warning');

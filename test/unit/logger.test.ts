@@ -6,7 +6,10 @@ import { pinoHttp } from 'pino-http';
 import { createLogger } from '../../src/logger.js';
 
 /** Serves one request through pino-http (as src/http/server.ts does) and returns the log lines written. */
-async function accessLogOf(requestHeaders: Record<string, string>, responseHeaders: Record<string, string>): Promise<string> {
+async function accessLogOf(
+  requestHeaders: Record<string, string>,
+  responseHeaders: Record<string, string>,
+): Promise<string> {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -34,11 +37,23 @@ async function accessLogOf(requestHeaders: Record<string, string>, responseHeade
 describe('the access log', () => {
   it('redacts credentials in request headers and the refreshed JWT and cookies in response headers', async () => {
     const log = await accessLogOf(
-      { authorization: 'Bearer spat_request_secret', cookie: 'ops_session=cookie_secret', 'x-service-key': 'sik_key_secret', 'x-service-signature': 'signature_secret' },
+      {
+        authorization: 'Bearer spat_request_secret',
+        cookie: 'ops_session=cookie_secret',
+        'x-service-key': 'sik_key_secret',
+        'x-service-signature': 'signature_secret',
+      },
       { 'x-refreshed-token': 'eyJ.refreshed_jwt_secret', 'set-cookie': 'ops_session=set_cookie_secret' },
     );
     expect(log).toContain('request completed');
-    for (const secret of ['spat_request_secret', 'cookie_secret', 'sik_key_secret', 'signature_secret', 'refreshed_jwt_secret', 'set_cookie_secret']) {
+    for (const secret of [
+      'spat_request_secret',
+      'cookie_secret',
+      'sik_key_secret',
+      'signature_secret',
+      'refreshed_jwt_secret',
+      'set_cookie_secret',
+    ]) {
       expect(log, secret).not.toContain(secret);
     }
     expect(log).toContain('[redacted]');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { conditionHolds, eventMatches, globToRegExp, renderTemplate, templateProblems, typeMatches, type MatchableEvent, type RuleCriteria } from '../../src/events/match.js';
+import {
+  conditionHolds,
+  eventMatches,
+  globToRegExp,
+  renderTemplate,
+  templateProblems,
+  typeMatches,
+  type MatchableEvent,
+  type RuleCriteria,
+} from '../../src/events/match.js';
 
 const ev: MatchableEvent = {
   type: 'deploy.started',
@@ -10,7 +19,14 @@ const ev: MatchableEvent = {
   labels: { env: 'prod', team: 'core' },
   payload: { version: 'v42', duration: 12.5, tags: ['canary', 'eu'], nested: { ok: true, count: '7' } },
 };
-const any: RuleCriteria = { typeGlob: null, severities: [], module: null, source: null, labels: {}, payloadConditions: [] };
+const any: RuleCriteria = {
+  typeGlob: null,
+  severities: [],
+  module: null,
+  source: null,
+  labels: {},
+  payloadConditions: [],
+};
 
 describe('type globs', () => {
   it('matches one segment with * and many with **', () => {
@@ -61,7 +77,20 @@ describe('payload conditions', () => {
 describe('eventMatches', () => {
   it('matches when every set criterion holds', () => {
     expect(eventMatches(any, ev)).toBe(true);
-    expect(eventMatches({ ...any, typeGlob: 'deploy.*', severities: ['critical'], module: 'ci', source: 'gha', labels: { env: 'prod' }, payloadConditions: [{ path: 'duration', op: 'gt', value: 1 }] }, ev)).toBe(true);
+    expect(
+      eventMatches(
+        {
+          ...any,
+          typeGlob: 'deploy.*',
+          severities: ['critical'],
+          module: 'ci',
+          source: 'gha',
+          labels: { env: 'prod' },
+          payloadConditions: [{ path: 'duration', op: 'gt', value: 1 }],
+        },
+        ev,
+      ),
+    ).toBe(true);
   });
   it('rejects on any single failing criterion', () => {
     expect(eventMatches({ ...any, severities: ['info', 'warning'] }, ev)).toBe(false);

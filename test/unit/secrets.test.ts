@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { SecretBox, constantTimeEqual, hashPassword, randomSecret, tokenHash, verifyPassword } from '../../src/secrets.js';
+import {
+  SecretBox,
+  constantTimeEqual,
+  hashPassword,
+  randomSecret,
+  tokenHash,
+  verifyPassword,
+} from '../../src/secrets.js';
 
 describe('randomSecret', () => {
   it('starts with the prefix and carries the requested entropy in URL-safe characters', () => {

@@ -35,7 +35,9 @@ describe('outbound webhook signatures', () => {
     expect(h['webhook-signature'].split(' ')).toHaveLength(2);
     expect(new Webhook(secret).verify(body, h)).toBeTruthy();
     expect(new Webhook(previousSecret).verify(body, h)).toBeTruthy();
-    expect(h['x-service-signature-previous']).toBe(crypto.createHmac('sha256', previousSecret).update(body).digest('hex'));
+    expect(h['x-service-signature-previous']).toBe(
+      crypto.createHmac('sha256', previousSecret).update(body).digest('hex'),
+    );
   });
 
   it('a stale timestamp is rejected by receivers (replay protection)', () => {

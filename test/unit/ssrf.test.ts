@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { assertDeliverableUrl, compileUrlPolicy, DisallowedAddressError, guardedLookup, isDisallowedAddress } from '../../src/net/url-guard.js';
+import {
+  assertDeliverableUrl,
+  compileUrlPolicy,
+  DisallowedAddressError,
+  guardedLookup,
+  isDisallowedAddress,
+} from '../../src/net/url-guard.js';
 import { classifyAddress, isPublicAddress } from '../../src/net/address-policy.js';
 import { sendWebhookRequest } from '../../src/deliveries/sender.js';
 import { ValidationFailed } from '../../src/errors.js';
@@ -12,13 +18,28 @@ const fakeDns = (map: Record<string, string[]>) => async (host: string) => {
 
 describe('SSRF guard for receiver URLs', () => {
   it('refuses private, loopback, link-local and other non-public addresses', () => {
-    for (const ip of ['127.0.0.1', '10.1.2.3', '172.16.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1']) {
+    for (const ip of [
+      '127.0.0.1',
+      '10.1.2.3',
+      '172.16.0.1',
+      '192.168.1.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      '0.0.0.0',
+      '224.0.0.1',
+      '::1',
+      'fe80::1',
+      'fd00::1',
+      '::ffff:127.0.0.1',
+      '::ffff:10.0.0.1',
+    ]) {
       expect(isDisallowedAddress(ip, none), ip).toBe(true);
     }
   });
 
   it('allows public addresses', () => {
-    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8']) expect(isDisallowedAddress(ip, none), ip).toBe(false);
+    for (const ip of ['93.184.216.34', '8.8.8.8', '2606:4700::1111', '::ffff:8.8.8.8'])
+      expect(isDisallowedAddress(ip, none), ip).toBe(false);
   });
 
   it('an allowlist permits listed addresses, CIDRs and host names only', () => {
@@ -33,13 +54,22 @@ describe('SSRF guard for receiver URLs', () => {
 
   it('refuses a host name that resolves to a private address, and accepts a public one', async () => {
     const dns = fakeDns({ 'evil.example': ['93.184.216.34', '10.0.0.5'], 'good.example': ['93.184.216.34'] });
-    await expect(assertDeliverableUrl('https://evil.example/hook', none, 'url', dns)).rejects.toBeInstanceOf(ValidationFailed);
+    await expect(assertDeliverableUrl('https://evil.example/hook', none, 'url', dns)).rejects.toBeInstanceOf(
+      ValidationFailed,
+    );
     await expect(assertDeliverableUrl('https://good.example/hook', none, 'url', dns)).resolves.toBeInstanceOf(URL);
   });
 
   it('refuses bad schemes, credentials, IP literals and unresolvable hosts with a field-level 422', async () => {
     const dns = fakeDns({});
-    for (const url of ['ftp://example.com/', 'not a url', 'https://user:pw@93.184.216.34/', 'http://127.0.0.1:8080/', 'http://[::1]/', 'https://nowhere.invalid/']) {
+    for (const url of [
+      'ftp://example.com/',
+      'not a url',
+      'https://user:pw@93.184.216.34/',
+      'http://127.0.0.1:8080/',
+      'http://[::1]/',
+      'https://nowhere.invalid/',
+    ]) {
       const err = await assertDeliverableUrl(url, none, ['input', 'url'], dns).catch((e) => e);
       expect(err, url).toBeInstanceOf(ValidationFailed);
       expect((err as ValidationFailed).extra.fields?.[0].loc).toEqual(['input', 'url']);
@@ -48,7 +78,9 @@ describe('SSRF guard for receiver URLs', () => {
 
   it('the send-time lookup refuses a name that resolves to a disallowed address (DNS rebinding)', async () => {
     const lookup = (policy: ReturnType<typeof compileUrlPolicy>) =>
-      new Promise<unknown>((resolve) => guardedLookup(policy)('localhost', { all: true }, (err: unknown, addrs: unknown) => resolve(err ?? addrs)));
+      new Promise<unknown>((resolve) =>
+        guardedLookup(policy)('localhost', { all: true }, (err: unknown, addrs: unknown) => resolve(err ?? addrs)),
+      );
     expect(await lookup(none)).toBeInstanceOf(DisallowedAddressError);
     expect(Array.isArray(await lookup(compileUrlPolicy(['127.0.0.0/8', '::1'])))).toBe(true);
   });
@@ -118,7 +150,17 @@ describe('address classification (src/net/address-policy.ts)', () => {
     ['[5f00::1]', 'segmentRouting'],
     ['[4000::1]', 'unicast'], // outside 2000::/3: not allocated for global unicast
   ];
-  const PUBLIC = ['8.8.8.8', '93.184.216.34', '1.1.1.1', '134744072', '[2606:4700::1111]', '[2a00:1450:4001:81b::200e]', '[::ffff:8.8.8.8]', '[64:ff9b::808:808]', '[2002:808:808::1]'];
+  const PUBLIC = [
+    '8.8.8.8',
+    '93.184.216.34',
+    '1.1.1.1',
+    '134744072',
+    '[2606:4700::1111]',
+    '[2a00:1450:4001:81b::200e]',
+    '[::ffff:8.8.8.8]',
+    '[64:ff9b::808:808]',
+    '[2002:808:808::1]',
+  ];
 
   it.each(REFUSED)('refuses %s (%s) in the classifier and as a receiver URL', async (host, range) => {
     const hostname = new URL(`http://${host}/`).hostname;
@@ -132,13 +174,32 @@ describe('address classification (src/net/address-policy.ts)', () => {
   });
 
   it('classifies the raw spellings by value, not only what the URL parser normalises', () => {
-    for (const ip of ['2130706433', '017700000001', '0x7f000001', '0x7f.1', '0177.0.0.1', '127.1', '::127.0.0.1', '::ffff:127.0.0.1', '[::ffff:7f00:1]', 'fe80::1%eth0']) {
+    for (const ip of [
+      '2130706433',
+      '017700000001',
+      '0x7f000001',
+      '0x7f.1',
+      '0177.0.0.1',
+      '127.1',
+      '::127.0.0.1',
+      '::ffff:127.0.0.1',
+      '[::ffff:7f00:1]',
+      'fe80::1%eth0',
+    ]) {
       expect(isPublicAddress(ip), ip).toBe(false);
     }
-    expect(classifyAddress('::127.0.0.1')).toMatchObject({ address: '::7f00:1', range: 'ipv4Compatible', embedded: [{ address: '127.0.0.1', range: 'loopback' }] });
+    expect(classifyAddress('::127.0.0.1')).toMatchObject({
+      address: '::7f00:1',
+      range: 'ipv4Compatible',
+      embedded: [{ address: '127.0.0.1', range: 'loopback' }],
+    });
     expect(classifyAddress('2002:7f00:1::')!.embedded![0]).toMatchObject({ address: '127.0.0.1', range: 'loopback' });
-    expect(classifyAddress('2001:0:4136:e378:8000:63bf:80ff:fffe')!.embedded!.map((e) => e.address)).toEqual(['65.54.227.120', '127.0.0.1']);
-    for (const junk of ['', 'localhost', '1.2.3.4.5', '08.0.0.1', '::g', '127.0.0.1/8', '[::1']) expect(classifyAddress(junk), junk).toBeNull();
+    expect(classifyAddress('2001:0:4136:e378:8000:63bf:80ff:fffe')!.embedded!.map((e) => e.address)).toEqual([
+      '65.54.227.120',
+      '127.0.0.1',
+    ]);
+    for (const junk of ['', 'localhost', '1.2.3.4.5', '08.0.0.1', '::g', '127.0.0.1/8', '[::1'])
+      expect(classifyAddress(junk), junk).toBeNull();
     expect(isDisallowedAddress('not-an-ip', none)).toBe(true);
   });
 
@@ -150,9 +211,15 @@ describe('address classification (src/net/address-policy.ts)', () => {
   });
 
   it('refuses a name that resolves to any encoded special address', async () => {
-    const dns = fakeDns({ 'compat.example': ['::7f00:1'], 'nat64.example': ['64:ff9b::a9fe:a9fe'], 'mixed.example': ['2606:4700::1111', '2002:a00:1::'] });
+    const dns = fakeDns({
+      'compat.example': ['::7f00:1'],
+      'nat64.example': ['64:ff9b::a9fe:a9fe'],
+      'mixed.example': ['2606:4700::1111', '2002:a00:1::'],
+    });
     for (const host of ['compat.example', 'nat64.example', 'mixed.example']) {
-      await expect(assertDeliverableUrl(`https://${host}/hook`, none, 'url', dns), host).rejects.toBeInstanceOf(ValidationFailed);
+      await expect(assertDeliverableUrl(`https://${host}/hook`, none, 'url', dns), host).rejects.toBeInstanceOf(
+        ValidationFailed,
+      );
     }
   });
 
@@ -163,7 +230,8 @@ describe('address classification (src/net/address-policy.ts)', () => {
     expect(isDisallowedAddress('100.100.1.1', p)).toBe(false);
     expect(isDisallowedAddress('fd00::5', p)).toBe(false);
     // Other forms reach other places (a tunnel, a relay, a translator): not covered by the entry.
-    for (const ip of ['::7f00:1', '2002:7f00:1::', '64:ff9b::7f00:1', '127.0.0.2', 'fe80::1']) expect(isDisallowedAddress(ip, p), ip).toBe(true);
+    for (const ip of ['::7f00:1', '2002:7f00:1::', '64:ff9b::7f00:1', '127.0.0.2', 'fe80::1'])
+      expect(isDisallowedAddress(ip, p), ip).toBe(true);
   });
 
   it('the sender refuses an encoded IP-literal receiver before connecting (send-time check, no lookup for literals)', async () => {

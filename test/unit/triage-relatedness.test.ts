@@ -24,19 +24,37 @@ describe('entities', () => {
   });
   it('reads labels, top-level payload keys and payload.labels; a GPU index alone names no GPU', () => {
     const e = entitiesOf({ service: 'checkout', gpu: '0' }, { node: 'n1', labels: { pod: 'p-1' }, note: 'x' });
-    expect(e.map((x) => `${x.cls}:${x.norm}:${x.via}`)).toEqual(['service:checkout:label', 'machine:n1:payload', 'pod:p-1:payload']);
+    expect(e.map((x) => `${x.cls}:${x.norm}:${x.via}`)).toEqual([
+      'service:checkout:label',
+      'machine:n1:payload',
+      'pod:p-1:payload',
+    ]);
   });
   it("takes the rule's dedup labels as keys of their own", () => {
     expect(dedupKeysOf('shop:{{labels.tenant_slug}}:{{payload.Shard}}')).toEqual(['tenant_slug', 'shard']);
-    expect(entitiesOf({ tenant_slug: 'acme' }, null, ['tenant_slug'])[0]).toMatchObject({ cls: 'dedup:tenant_slug', strength: 'specific' });
+    expect(entitiesOf({ tenant_slug: 'acme' }, null, ['tenant_slug'])[0]).toMatchObject({
+      cls: 'dedup:tenant_slug',
+      strength: 'specific',
+    });
   });
 });
 
 describe('change vocabulary', () => {
   it('matches words as token prefixes and globs over the whole type', () => {
-    for (const t of ['deploy.started', 'app.deployed', 'k8s.rollout.done', 'feature_flag.toggled', 'featureFlag.changed', 'db.migration.applied', 'secret.updated', 'svc.restarted', 'hpa.scaled'])
+    for (const t of [
+      'deploy.started',
+      'app.deployed',
+      'k8s.rollout.done',
+      'feature_flag.toggled',
+      'featureFlag.changed',
+      'db.migration.applied',
+      'secret.updated',
+      'svc.restarted',
+      'hpa.scaled',
+    ])
       expect(isChangeType(vocabulary(), t), t).toBe(true);
-    for (const t of ['app.error', 'job.failed', 'gpu.xid', 'http.5xx']) expect(isChangeType(vocabulary(), t), t).toBe(false);
+    for (const t of ['app.error', 'job.failed', 'gpu.xid', 'http.5xx'])
+      expect(isChangeType(vocabulary(), t), t).toBe(false);
     expect(termMatches('*.toggled', 'x.toggled')).toBe(true);
     expect(isChangeType(vocabulary(['canary']), 'canary.started')).toBe(true);
     expect(isChangeType(vocabulary(), 'canary.started')).toBe(false);
@@ -50,15 +68,33 @@ describe('change vocabulary', () => {
 
 describe('relations and score', () => {
   it('gives an unrelated change no relation and score 0, whatever its time', () => {
-    const r = relationsOf(side({ service: 'checkout' }), { deviceId: null, source: 'ci', entities: entitiesOf({ service: 'search' }, null), minutesBefore: 0, precursor: null });
+    const r = relationsOf(side({ service: 'checkout' }), {
+      deviceId: null,
+      source: 'ci',
+      entities: entitiesOf({ service: 'search' }, null),
+      minutesBefore: 0,
+      precursor: null,
+    });
     expect(r).toEqual([]);
     expect(scoreOf(r, 0)).toBe(0);
     expect(confidenceOf(0)).toBeNull();
   });
   it('states the shared label and ranks a specific entity above a broad one', () => {
     const a = side({ service: 'checkout', namespace: 'shop' });
-    const specific = relationsOf(a, { deviceId: null, source: 'ci', entities: entitiesOf({ app: 'checkout' }, null), minutesBefore: 2, precursor: null });
-    const broad = relationsOf(a, { deviceId: null, source: 'ci', entities: entitiesOf({ namespace: 'shop' }, null), minutesBefore: 2, precursor: null });
+    const specific = relationsOf(a, {
+      deviceId: null,
+      source: 'ci',
+      entities: entitiesOf({ app: 'checkout' }, null),
+      minutesBefore: 2,
+      precursor: null,
+    });
+    const broad = relationsOf(a, {
+      deviceId: null,
+      source: 'ci',
+      entities: entitiesOf({ namespace: 'shop' }, null),
+      minutesBefore: 2,
+      precursor: null,
+    });
     expect(specific[0]).toMatchObject({ kind: 'shared_label', detail: 'same app=checkout label' });
     expect(confidenceOf(scoreOf(specific, 2))).toBe('high');
     expect(confidenceOf(scoreOf(broad, 2))).toBe('low');
@@ -66,8 +102,24 @@ describe('relations and score', () => {
   it('adds the precursor bonus only to a related fault that fits the symptom', () => {
     const xid = precursorOf('gpu.xid');
     const a = side({ node: 'gn-7' });
-    expect(relationsOf(a, { deviceId: null, source: 'gpu/gn-8', entities: entitiesOf({ node: 'gn-8' }, null), minutesBefore: 1, precursor: xid })).toEqual([]);
-    expect(relationsOf(a, { deviceId: null, source: 'gpu/gn-7', entities: entitiesOf({ node: 'gn-7' }, null), minutesBefore: 1, precursor: xid }).map((r) => r.kind)).toEqual(['shared_label', 'precursor']);
+    expect(
+      relationsOf(a, {
+        deviceId: null,
+        source: 'gpu/gn-8',
+        entities: entitiesOf({ node: 'gn-8' }, null),
+        minutesBefore: 1,
+        precursor: xid,
+      }),
+    ).toEqual([]);
+    expect(
+      relationsOf(a, {
+        deviceId: null,
+        source: 'gpu/gn-7',
+        entities: entitiesOf({ node: 'gn-7' }, null),
+        minutesBefore: 1,
+        precursor: xid,
+      }).map((r) => r.kind),
+    ).toEqual(['shared_label', 'precursor']);
   });
   it('decays with time but never below half, so time only breaks ties', () => {
     expect(timeFactor(0)).toBe(1);

@@ -41,7 +41,14 @@ export function ActionButton(props: {
   }
   return (
     <span className="action">
-      <button type="button" aria-label={props.label} className={props.variant ?? 'plain'} disabled={busy || !!denied} aria-describedby={denied ? reasonId : undefined} onClick={click}>
+      <button
+        type="button"
+        aria-label={props.label}
+        className={props.variant ?? 'plain'}
+        disabled={busy || !!denied}
+        aria-describedby={denied ? reasonId : undefined}
+        onClick={() => void click()}
+      >
         {props.children}
       </button>
       {denied && (

@@ -39,7 +39,17 @@ function extent(values: number[]): [number, number] {
   return [lo, hi];
 }
 
-function Frame({ label, description, children, legend }: { label: string; description: string; children: ReactNode; legend?: Series[] }) {
+function Frame({
+  label,
+  description,
+  children,
+  legend,
+}: {
+  label: string;
+  description: string;
+  children: ReactNode;
+  legend?: Series[];
+}) {
   return (
     <figure className="chart">
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-label={label}>
@@ -80,7 +90,19 @@ function YAxis({ lo, hi }: { lo: number; hi: number }) {
 }
 
 /** Lines over x (times when `time` is set, else category indexes labelled by `categories`). */
-export function LineChart({ label, series, time = true, categories, unit = '' }: { label: string; series: Series[]; time?: boolean; categories?: string[]; unit?: string }) {
+export function LineChart({
+  label,
+  series,
+  time = true,
+  categories,
+  unit = '',
+}: {
+  label: string;
+  series: Series[];
+  time?: boolean;
+  categories?: string[];
+  unit?: string;
+}) {
   const xs = series.flatMap((s) => s.points.map((p) => p.x));
   const ys = series.flatMap((s) => s.points.flatMap((p) => (p.y === null ? [] : [p.y])));
   if (!ys.length) return <p className="empty">{label}: no data in this window.</p>;
@@ -88,9 +110,16 @@ export function LineChart({ label, series, time = true, categories, unit = '' }:
   const [lo, hi] = extent(ys);
   const x = (v: number) => PAD.l + (W - PAD.l - PAD.r) * (x1 === x0 ? 0.5 : (v - x0) / (x1 - x0));
   const y = (v: number) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - lo) / (hi - lo));
-  const xLabel = (v: number) => (time ? new Date(v).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }) : (categories?.[v] ?? String(v)));
+  const xLabel = (v: number) =>
+    time
+      ? new Date(v).toLocaleString(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' })
+      : (categories?.[v] ?? String(v));
   return (
-    <Frame label={label} legend={series} description={`${series.length} series, ${xLabel(x0)} to ${xLabel(x1)}, ${niceNumber(Math.min(...ys))}–${niceNumber(Math.max(...ys))}${unit}`}>
+    <Frame
+      label={label}
+      legend={series}
+      description={`${series.length} series, ${xLabel(x0)} to ${xLabel(x1)}, ${niceNumber(Math.min(...ys))}–${niceNumber(Math.max(...ys))}${unit}`}
+    >
       <YAxis lo={lo} hi={hi} />
       {series.map((s, i) => {
         // A gap (null) breaks the line.
@@ -107,11 +136,20 @@ export function LineChart({ label, series, time = true, categories, unit = '' }:
         if (cur) segments.push(cur);
         const single = s.points.filter((p) => p.y !== null).length === 1;
         return (
-          <g key={s.name} stroke={COLORS[i % COLORS.length]} fill="none" strokeWidth={2} vectorEffect="non-scaling-stroke">
+          <g
+            key={s.name}
+            stroke={COLORS[i % COLORS.length]}
+            fill="none"
+            strokeWidth={2}
+            vectorEffect="non-scaling-stroke"
+          >
             {segments.map((d, j) => (
               <path key={j} d={d} vectorEffect="non-scaling-stroke" />
             ))}
-            {single && s.points.filter((p) => p.y !== null).map((p) => <circle key={p.x} cx={x(p.x)} cy={y(p.y!)} r={3} fill={COLORS[i % COLORS.length]} />)}
+            {single &&
+              s.points
+                .filter((p) => p.y !== null)
+                .map((p) => <circle key={p.x} cx={x(p.x)} cy={y(p.y!)} r={3} fill={COLORS[i % COLORS.length]} />)}
           </g>
         );
       })}
@@ -126,7 +164,15 @@ export function LineChart({ label, series, time = true, categories, unit = '' }:
 }
 
 /** Vertical bars, one per labelled value (optionally stacked parts per bar). */
-export function BarChart({ label, bars, unit = '' }: { label: string; bars: { label: string; value: number }[]; unit?: string }) {
+export function BarChart({
+  label,
+  bars,
+  unit = '',
+}: {
+  label: string;
+  bars: { label: string; value: number }[];
+  unit?: string;
+}) {
   if (!bars.length) return <p className="empty">{label}: nothing to chart.</p>;
   const [lo, hi] = extent(bars.map((b) => b.value));
   const inner = W - PAD.l - PAD.r;
@@ -134,11 +180,20 @@ export function BarChart({ label, bars, unit = '' }: { label: string; bars: { la
   const y = (v: number) => PAD.t + (H - PAD.t - PAD.b) * (1 - (v - lo) / (hi - lo));
   const every = Math.ceil(bars.length / 12);
   return (
-    <Frame label={label} description={`${bars.length} bars, ${niceNumber(Math.min(...bars.map((b) => b.value)))}–${niceNumber(Math.max(...bars.map((b) => b.value)))}${unit}`}>
+    <Frame
+      label={label}
+      description={`${bars.length} bars, ${niceNumber(Math.min(...bars.map((b) => b.value)))}–${niceNumber(Math.max(...bars.map((b) => b.value)))}${unit}`}
+    >
       <YAxis lo={lo} hi={hi} />
       {bars.map((b, i) => (
         <g key={i}>
-          <rect x={PAD.l + i * bw + bw * 0.1} width={Math.max(1, bw * 0.8)} y={Math.min(y(b.value), y(0))} height={Math.abs(y(0) - y(b.value))} fill={COLORS[0]}>
+          <rect
+            x={PAD.l + i * bw + bw * 0.1}
+            width={Math.max(1, bw * 0.8)}
+            y={Math.min(y(b.value), y(0))}
+            height={Math.abs(y(0) - y(b.value))}
+            fill={COLORS[0]}
+          >
             <title>{`${b.label}: ${b.value}${unit}`}</title>
           </rect>
           {i % every === 0 && (

@@ -30,14 +30,31 @@ const isObject = (v: Json): v is Record<string, Json> => !!v && typeof v === 'ob
 /** The parts of a JSON schema the form uses; what is not an object schema reads as no properties. */
 export function schemaOf(v: Json): ConfigSchema {
   if (!isObject(v)) return {};
-  const props = isObject(v.properties) ? Object.fromEntries(Object.entries(v.properties).filter(([, p]) => isObject(p))) : {};
-  return { properties: props as Record<string, JsonSchemaProp>, required: Array.isArray(v.required) ? v.required.filter((x): x is string => typeof x === 'string') : [] };
+  const props = isObject(v.properties)
+    ? Object.fromEntries(Object.entries(v.properties).filter(([, p]) => isObject(p)))
+    : {};
+  return {
+    properties: props as Record<string, JsonSchemaProp>,
+    required: Array.isArray(v.required) ? v.required.filter((x): x is string => typeof x === 'string') : [],
+  };
 }
 
 /** Arrays of plain strings get one input per item (kept as lines of text). */
 const isStringList = (p: JsonSchemaProp) => p.type === 'array' && p.items?.type === 'string';
 
-function StringList({ label, value, onChange, hint, url }: { label: string; value: string; onChange: (v: string) => void; hint?: string; url: boolean }) {
+function StringList({
+  label,
+  value,
+  onChange,
+  hint,
+  url,
+}: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  hint?: string;
+  url: boolean;
+}) {
   const items = value === '' ? [''] : value.split('\n');
   const set = (next: string[]) => onChange(next.join('\n'));
   return (
@@ -45,9 +62,20 @@ function StringList({ label, value, onChange, hint, url }: { label: string; valu
       <legend>{label}</legend>
       {items.map((item, i) => (
         <div className="kv-row" key={i}>
-          <TextField label={`${label} ${i + 1}`} type={url ? 'url' : 'text'} value={item} onChange={(v) => set(items.map((x, j) => (j === i ? v : x)))} placeholder={url ? 'http://gpu-node-1:9400/metrics' : undefined} />
+          <TextField
+            label={`${label} ${i + 1}`}
+            type={url ? 'url' : 'text'}
+            value={item}
+            onChange={(v) => set(items.map((x, j) => (j === i ? v : x)))}
+            placeholder={url ? 'http://gpu-node-1:9400/metrics' : undefined}
+          />
           {items.length > 1 && (
-            <button type="button" className="plain" aria-label={`Remove item ${i + 1} of ${label}`} onClick={() => set(items.filter((_, j) => j !== i))}>
+            <button
+              type="button"
+              className="plain"
+              aria-label={`Remove item ${i + 1} of ${label}`}
+              onClick={() => set(items.filter((_, j) => j !== i))}
+            >
               Remove
             </button>
           )}
@@ -63,7 +91,15 @@ function StringList({ label, value, onChange, hint, url }: { label: string; valu
   );
 }
 
-export function ConfigFields({ provider, values, onChange }: { provider: ProviderForm; values: Record<string, string>; onChange: (v: Record<string, string>) => void }) {
+export function ConfigFields({
+  provider,
+  values,
+  onChange,
+}: {
+  provider: ProviderForm;
+  values: Record<string, string>;
+  onChange: (v: Record<string, string>) => void;
+}) {
   const schema = schemaOf(provider.configSchema);
   const props = schema.properties ?? {};
   const required = new Set(schema.required ?? []);
@@ -73,12 +109,71 @@ export function ConfigFields({ provider, values, onChange }: { provider: Provide
         const label = `${key.replace(/_/g, ' ')}${required.has(key) ? ' (required)' : ''}`;
         const set = (v: string) => onChange({ ...values, [key]: v });
         const value = values[key] ?? '';
-        if (p.enum) return <SelectField key={key} label={label} value={value} onChange={set} options={[{ value: '', label: p.default !== undefined ? `default (${String(p.default)})` : '—' }, ...p.enum.map((v) => ({ value: v, label: v }))]} hint={p.description} />;
-        if (p.type === 'boolean') return <SelectField key={key} label={label} value={value} onChange={set} options={[{ value: '', label: 'default' }, { value: 'true', label: 'yes' }, { value: 'false', label: 'no' }]} hint={p.description} />;
-        if (isStringList(p)) return <StringList key={key} label={label} value={value} onChange={set} hint={p.description} url={p.items?.format === 'uri'} />;
+        if (p.enum)
+          return (
+            <SelectField
+              key={key}
+              label={label}
+              value={value}
+              onChange={set}
+              options={[
+                { value: '', label: p.default !== undefined ? `default (${String(p.default)})` : '—' },
+                ...p.enum.map((v) => ({ value: v, label: v })),
+              ]}
+              hint={p.description}
+            />
+          );
+        if (p.type === 'boolean')
+          return (
+            <SelectField
+              key={key}
+              label={label}
+              value={value}
+              onChange={set}
+              options={[
+                { value: '', label: 'default' },
+                { value: 'true', label: 'yes' },
+                { value: 'false', label: 'no' },
+              ]}
+              hint={p.description}
+            />
+          );
+        if (isStringList(p))
+          return (
+            <StringList
+              key={key}
+              label={label}
+              value={value}
+              onChange={set}
+              hint={p.description}
+              url={p.items?.format === 'uri'}
+            />
+          );
         const isSecret = p['x-secret'] || provider.secretFields.includes(key);
         const isJson = p.type === 'object' || p.type === 'array';
-        return <TextField key={key} label={label} value={value} onChange={set} type={isSecret ? 'password' : p.type === 'integer' || p.type === 'number' ? 'number' : p.format === 'uri' ? 'url' : 'text'} multiline={isJson} placeholder={isJson ? JSON.stringify(p.default ?? {}) : p.default !== undefined ? String(p.default) : undefined} hint={p.description} autoComplete={isSecret ? 'new-password' : undefined} />;
+        return (
+          <TextField
+            key={key}
+            label={label}
+            value={value}
+            onChange={set}
+            type={
+              isSecret
+                ? 'password'
+                : p.type === 'integer' || p.type === 'number'
+                  ? 'number'
+                  : p.format === 'uri'
+                    ? 'url'
+                    : 'text'
+            }
+            multiline={isJson}
+            placeholder={
+              isJson ? JSON.stringify(p.default ?? {}) : p.default !== undefined ? String(p.default) : undefined
+            }
+            hint={p.description}
+            autoComplete={isSecret ? 'new-password' : undefined}
+          />
+        );
       })}
     </>
   );
@@ -90,7 +185,11 @@ export function configOf(provider: ProviderForm, values: Record<string, string>)
   for (const [key, p] of Object.entries(schemaOf(provider.configSchema).properties ?? {})) {
     const v = values[key];
     if (v === undefined || v.trim() === '') continue;
-    if (isStringList(p)) out[key] = v.split('\n').map((s) => s.trim()).filter(Boolean);
+    if (isStringList(p))
+      out[key] = v
+        .split('\n')
+        .map((s) => s.trim())
+        .filter(Boolean);
     else if (p.type === 'object' || p.type === 'array') {
       try {
         out[key] = JSON.parse(v);

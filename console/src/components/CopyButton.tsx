@@ -18,7 +18,7 @@ export function CopyButton({ text, label = 'Copy' }: { text: string; label?: str
     setTimeout(() => setDone(false), 2000);
   }
   return (
-    <button type="button" className="plain" onClick={copy} aria-label={label}>
+    <button type="button" className="plain" onClick={() => void copy()} aria-label={label}>
       {done ? 'Copied' : label}
     </button>
   );

@@ -8,7 +8,19 @@ export interface Column<T> {
   wide?: boolean;
 }
 
-export function DataTable<T>({ rows, columns, rowKey, caption, empty = 'Nothing here yet.' }: { rows: readonly T[] | undefined; columns: Column<T>[]; rowKey: (row: T) => string; caption: string; empty?: string }) {
+export function DataTable<T>({
+  rows,
+  columns,
+  rowKey,
+  caption,
+  empty = 'Nothing here yet.',
+}: {
+  rows: readonly T[] | undefined;
+  columns: Column<T>[];
+  rowKey: (row: T) => string;
+  caption: string;
+  empty?: string;
+}) {
   return (
     <div className="table-wrap">
       <table aria-label={caption}>

@@ -17,16 +17,41 @@ export function Field({ label, hint, children }: { label: string; hint?: string;
   );
 }
 
-export function TextField(props: { label: string; value: string; onChange: (v: string) => void; type?: string; hint?: string; required?: boolean; placeholder?: string; multiline?: boolean; autoComplete?: string }) {
-  const common = { value: props.value, required: props.required, placeholder: props.placeholder, onChange: (e: { target: { value: string } }) => props.onChange(e.target.value) };
+export function TextField(props: {
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  type?: string;
+  hint?: string;
+  required?: boolean;
+  placeholder?: string;
+  multiline?: boolean;
+  autoComplete?: string;
+}) {
+  const common = {
+    value: props.value,
+    required: props.required,
+    placeholder: props.placeholder,
+    onChange: (e: { target: { value: string } }) => props.onChange(e.target.value),
+  };
   return (
     <Field label={props.label} hint={props.hint}>
-      {props.multiline ? <textarea rows={6} {...common} /> : <input type={props.type ?? 'text'} autoComplete={props.autoComplete} {...common} />}
+      {props.multiline ? (
+        <textarea rows={6} {...common} />
+      ) : (
+        <input type={props.type ?? 'text'} autoComplete={props.autoComplete} {...common} />
+      )}
     </Field>
   );
 }
 
-export function SelectField<V extends string>(props: { label: string; value: V; onChange: (v: V) => void; options: readonly (V | { value: V; label: string })[]; hint?: string }) {
+export function SelectField<V extends string>(props: {
+  label: string;
+  value: V;
+  onChange: (v: V) => void;
+  options: readonly (V | { value: V; label: string })[];
+  hint?: string;
+}) {
   return (
     <Field label={props.label} hint={props.hint}>
       <select value={props.value} onChange={(e) => props.onChange(e.target.value as V)}>
@@ -78,7 +103,7 @@ export function MutationForm(props: {
     }
   }
   return (
-    <form className="card form" onSubmit={submit} aria-label={props.title ?? props.submitLabel}>
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-label={props.title ?? props.submitLabel}>
       {props.title && <h2>{props.title}</h2>}
       <fieldset disabled={!!props.deniedBecause}>{props.children}</fieldset>
       <div className="form-actions">

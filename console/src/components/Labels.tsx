@@ -3,10 +3,19 @@ import { Link } from 'wouter';
 import { entriesOf, safeHref } from '../lib/labels';
 
 /** The alerts list filtered by one label, in any status (the filter text of lib/labels.ts, in the URL). */
-export const alertsWithLabel = (key: string, value: string) => `/alerts?status=any&label=${encodeURIComponent(`${key}=${value}`)}`;
+export const alertsWithLabel = (key: string, value: string) =>
+  `/alerts?status=any&label=${encodeURIComponent(`${key}=${value}`)}`;
 
 /** Labels as chips; with `href`, each chip links there (e.g. the alerts list filtered by that label). */
-export function LabelList({ labels, name = 'Labels', href }: { labels: unknown; name?: string; href?: (key: string, value: string) => string }) {
+export function LabelList({
+  labels,
+  name = 'Labels',
+  href,
+}: {
+  labels: unknown;
+  name?: string;
+  href?: (key: string, value: string) => string;
+}) {
   const entries = entriesOf(labels);
   if (!entries.length) return <span className="hint">none</span>;
   return (

@@ -4,10 +4,27 @@
  */
 import { useState, type ReactNode } from 'react';
 import { SelectField, TextField } from './Field';
-import { conditionRowsOf, conditionsOf, labelRowsOf, labelsOf, PAYLOAD_OPS, type ConditionRow, type LabelRow } from '../lib/match-rows';
+import {
+  conditionRowsOf,
+  conditionsOf,
+  labelRowsOf,
+  labelsOf,
+  PAYLOAD_OPS,
+  type ConditionRow,
+  type LabelRow,
+} from '../lib/match-rows';
 
 /** Rows, or a JSON text area; switching back to rows needs valid JSON (the error says what is wrong). */
-function RowsOrJson<T>(props: { legend: string; rows: T[]; onChange: (rows: T[]) => void; toJson: (rows: T[]) => unknown; fromJson: (v: unknown) => T[]; blank: T; renderRow: (row: T, set: (r: T) => void, i: number) => ReactNode; hint?: string }) {
+function RowsOrJson<T>(props: {
+  legend: string;
+  rows: T[];
+  onChange: (rows: T[]) => void;
+  toJson: (rows: T[]) => unknown;
+  fromJson: (v: unknown) => T[];
+  blank: T;
+  renderRow: (row: T, set: (r: T) => void, i: number) => ReactNode;
+  hint?: string;
+}) {
   const [json, setJson] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const update = (i: number, r: T) => props.onChange(props.rows.map((x, j) => (j === i ? r : x)));
@@ -28,7 +45,12 @@ function RowsOrJson<T>(props: { legend: string; rows: T[]; onChange: (rows: T[])
           {props.rows.map((r, i) => (
             <div className="kv-row" key={i}>
               {props.renderRow(r, (x) => update(i, x), i)}
-              <button type="button" className="plain" aria-label={`Remove ${props.legend.toLowerCase()} row ${i + 1}`} onClick={() => props.onChange(props.rows.filter((_, j) => j !== i))}>
+              <button
+                type="button"
+                className="plain"
+                aria-label={`Remove ${props.legend.toLowerCase()} row ${i + 1}`}
+                onClick={() => props.onChange(props.rows.filter((_, j) => j !== i))}
+              >
                 Remove
               </button>
             </div>
@@ -37,7 +59,11 @@ function RowsOrJson<T>(props: { legend: string; rows: T[]; onChange: (rows: T[])
             <button type="button" className="plain" onClick={() => props.onChange([...props.rows, props.blank])}>
               Add {props.legend.toLowerCase().replace(/s$/, '')}
             </button>
-            <button type="button" className="plain" onClick={() => setJson(JSON.stringify(props.toJson(props.rows), null, 2))}>
+            <button
+              type="button"
+              className="plain"
+              onClick={() => setJson(JSON.stringify(props.toJson(props.rows), null, 2))}
+            >
               Edit {props.legend.toLowerCase()} as JSON
             </button>
           </div>
@@ -68,8 +94,18 @@ export function LabelRows({ rows, onChange }: { rows: LabelRow[]; onChange: (row
       hint="Every label must be on the event with this value."
       renderRow={(r, set, i) => (
         <>
-          <TextField label={`Label ${i + 1} key`} value={r.key} onChange={(key) => set({ ...r, key })} placeholder="env" />
-          <TextField label={`Label ${i + 1} value`} value={r.value} onChange={(value) => set({ ...r, value })} placeholder="prod" />
+          <TextField
+            label={`Label ${i + 1} key`}
+            value={r.key}
+            onChange={(key) => set({ ...r, key })}
+            placeholder="env"
+          />
+          <TextField
+            label={`Label ${i + 1} value`}
+            value={r.value}
+            onChange={(value) => set({ ...r, value })}
+            placeholder="prod"
+          />
         </>
       )}
     />
@@ -91,9 +127,26 @@ export function ConditionRows({ rows, onChange }: { rows: ConditionRow[]; onChan
       hint="All must hold. Values are JSON when they parse (90, true), else text; IN takes a, b, c."
       renderRow={(r, set, i) => (
         <>
-          <TextField label={`Condition ${i + 1} path`} value={r.path} onChange={(path) => set({ ...r, path })} placeholder="disk.pct" />
-          <SelectField label={`Condition ${i + 1} operator`} value={r.op} onChange={(op) => set({ ...r, op })} options={PAYLOAD_OPS.map((o) => ({ value: o, label: o.toLowerCase() }))} />
-          {r.op !== 'EXISTS' && <TextField label={`Condition ${i + 1} value`} value={r.value} onChange={(value) => set({ ...r, value })} placeholder="90" />}
+          <TextField
+            label={`Condition ${i + 1} path`}
+            value={r.path}
+            onChange={(path) => set({ ...r, path })}
+            placeholder="disk.pct"
+          />
+          <SelectField
+            label={`Condition ${i + 1} operator`}
+            value={r.op}
+            onChange={(op) => set({ ...r, op })}
+            options={PAYLOAD_OPS.map((o) => ({ value: o, label: o.toLowerCase() }))}
+          />
+          {r.op !== 'EXISTS' && (
+            <TextField
+              label={`Condition ${i + 1} value`}
+              value={r.value}
+              onChange={(value) => set({ ...r, value })}
+              placeholder="90"
+            />
+          )}
         </>
       )}
     />

@@ -3,7 +3,19 @@ import type { ReactNode } from 'react';
 import type { CombinedError } from 'urql';
 import { ErrorView } from './ErrorView';
 
-export function Page({ title, actions, error, loading, children }: { title: string; actions?: ReactNode; error?: CombinedError | null; loading?: boolean; children?: ReactNode }) {
+export function Page({
+  title,
+  actions,
+  error,
+  loading,
+  children,
+}: {
+  title: string;
+  actions?: ReactNode;
+  error?: CombinedError | null;
+  loading?: boolean;
+  children?: ReactNode;
+}) {
   return (
     <section className="page" aria-labelledby="page-title">
       <header className="page-head">

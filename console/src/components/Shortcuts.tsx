@@ -24,7 +24,9 @@ function typingInto(target: EventTarget | null): boolean {
 
 /** The page's search field: the one in a `role=search` region, else the first text input of main. */
 function focusSearch(): void {
-  const field = document.querySelector<HTMLElement>('main [role="search"] input, main [role="search"] select, main input[type="search"], main input[type="text"]');
+  const field = document.querySelector<HTMLElement>(
+    'main [role="search"] input, main [role="search"] select, main input[type="search"], main input[type="text"]',
+  );
   field?.focus();
 }
 
@@ -70,7 +72,13 @@ export function Shortcuts() {
   if (!open) return null;
   return (
     <div className="overlay" onClick={() => setOpen(false)}>
-      <div role="dialog" aria-modal="true" aria-labelledby="shortcuts-title" className="card dialog" onClick={(e) => e.stopPropagation()}>
+      <div
+        role="dialog"
+        aria-modal="true"
+        aria-labelledby="shortcuts-title"
+        className="card dialog"
+        onClick={(e) => e.stopPropagation()}
+      >
         <h2 id="shortcuts-title">Keyboard shortcuts</h2>
         <table aria-label="Keyboard shortcuts">
           <tbody>

@@ -11,13 +11,37 @@ import { ActionButton } from './ActionButton';
 import { graphql } from '../lib/graphql';
 
 const StarterRulesQuery = graphql(`
-  query ConsoleStarterRules { starterRules { offered rules { key name description enabled } } }
+  query ConsoleStarterRules {
+    starterRules {
+      offered
+      rules {
+        key
+        name
+        description
+        enabled
+      }
+    }
+  }
 `);
 const AddStarterRules = graphql(`
-  mutation ConsoleAddStarterRules { addStarterRules { offered rules { key name enabled ruleId } } }
+  mutation ConsoleAddStarterRules {
+    addStarterRules {
+      offered
+      rules {
+        key
+        name
+        enabled
+        ruleId
+      }
+    }
+  }
 `);
 const DismissStarterRules = graphql(`
-  mutation ConsoleDismissStarterRules { dismissStarterRules { offered } }
+  mutation ConsoleDismissStarterRules {
+    dismissStarterRules {
+      offered
+    }
+  }
 `);
 
 /** Mutations that make rules: the Alert rules page's cached lists are fetched again. */
@@ -46,7 +70,10 @@ export function StarterRulesOffer() {
   return (
     <section className="card offer" aria-label="Starter rules">
       <h2>Page someone when GPUs or the budget need it</h2>
-      <p>This tenant has no alert rules yet, so these events open no alert. Add the starter rules in one step (you can edit or turn off each one under Alert rules):</p>
+      <p>
+        This tenant has no alert rules yet, so these events open no alert. Add the starter rules in one step (you can
+        edit or turn off each one under Alert rules):
+      </p>
       <ul>
         {offer.rules.map((r) => (
           <li key={r.key}>

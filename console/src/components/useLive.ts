@@ -13,8 +13,17 @@ export function useLiveQuery<Data, Vars extends AnyVariables, SubData, SubVars e
   subscriptionVariables?: SubVars;
   pause?: boolean;
 }) {
-  const [result, reexecute] = useQuery<Data, Vars>({ query: opts.query, variables: opts.variables, pause: opts.pause, requestPolicy: 'cache-and-network' } as never);
-  const [sub] = useSubscription<SubData, SubData, SubVars>({ query: opts.subscription, variables: opts.subscriptionVariables, pause: opts.pause } as never);
+  const [result, reexecute] = useQuery<Data, Vars>({
+    query: opts.query,
+    variables: opts.variables,
+    pause: opts.pause,
+    requestPolicy: 'cache-and-network',
+  } as never);
+  const [sub] = useSubscription<SubData, SubData, SubVars>({
+    query: opts.subscription,
+    variables: opts.subscriptionVariables,
+    pause: opts.pause,
+  } as never);
   const seen = useRef(sub.data);
   useEffect(() => {
     if (sub.data && sub.data !== seen.current) {

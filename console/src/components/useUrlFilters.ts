@@ -4,7 +4,9 @@
  */
 import { useSearchParams } from 'wouter';
 
-export function useUrlFilters<K extends string>(defaults: Record<K, string>): [Record<K, string>, (key: K, value: string) => void] {
+export function useUrlFilters<K extends string>(
+  defaults: Record<K, string>,
+): [Record<K, string>, (key: K, value: string) => void] {
   const [params, setParams] = useSearchParams();
   const values = {} as Record<K, string>;
   for (const key of Object.keys(defaults) as K[]) values[key] = params.get(key) ?? defaults[key];

@@ -34,7 +34,9 @@ export function makeClient(onSessionEnded: () => void = () => {}): ConsoleClient
     exchanges: [
       mapExchange({
         onError(error, operation) {
-          const ended = error.graphQLErrors.some((e) => (e.extensions as { code?: string } | undefined)?.code === 'UNAUTHENTICATED');
+          const ended = error.graphQLErrors.some(
+            (e) => (e.extensions as { code?: string } | undefined)?.code === 'UNAUTHENTICATED',
+          );
           // The sign-in check itself and the login attempt answer UNAUTHENTICATED by design.
           if (ended && !['ConsoleViewer', 'ConsoleLogin'].includes(operationName(operation.query))) onSessionEnded();
         },

@@ -53,7 +53,15 @@ export function typeWords(type: string): string {
 }
 
 /** The GraphQL type an evidence kind (triage checks and causes) names. */
-const EVIDENCE_TYPE: Record<string, string> = { event: 'Event', alert: 'Alert', device: 'Device', proposal: 'Proposal', rule: 'AlertRule', integration: 'Integration', gpu: 'Gpu' };
+const EVIDENCE_TYPE: Record<string, string> = {
+  event: 'Event',
+  alert: 'Alert',
+  device: 'Device',
+  proposal: 'Proposal',
+  rule: 'AlertRule',
+  integration: 'Integration',
+  gpu: 'Gpu',
+};
 
 /**
  * Where an evidence item opens, by its kind and id. Drift reports and intent versions live on their

@@ -16,7 +16,10 @@ export interface ConditionRow {
 
 export function labelRowsOf(labels: unknown): LabelRow[] {
   if (!labels || typeof labels !== 'object' || Array.isArray(labels)) return [];
-  return Object.entries(labels as Record<string, unknown>).map(([key, v]) => ({ key, value: typeof v === 'string' ? v : JSON.stringify(v) }));
+  return Object.entries(labels as Record<string, unknown>).map(([key, v]) => ({
+    key,
+    value: typeof v === 'string' ? v : JSON.stringify(v),
+  }));
 }
 
 /** Rows → the labels object (rows without a key are left out). */
@@ -27,7 +30,11 @@ export function labelsOf(rows: LabelRow[]): Record<string, string> {
 }
 
 export function conditionRowsOf(conditions: readonly { path: string; op: string; value?: unknown }[]): ConditionRow[] {
-  return conditions.map((c) => ({ path: c.path, op: c.op as PayloadOp, value: c.value == null ? '' : typeof c.value === 'string' ? c.value : JSON.stringify(c.value) }));
+  return conditions.map((c) => ({
+    path: c.path,
+    op: c.op as PayloadOp,
+    value: c.value == null ? '' : typeof c.value === 'string' ? c.value : JSON.stringify(c.value),
+  }));
 }
 
 /** A typed value: JSON when it parses (numbers, booleans, lists), else the text; `IN` also takes `a, b, c`. */
@@ -35,11 +42,22 @@ function valueOf(op: PayloadOp, text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    return op === 'IN' ? text.split(',').map((s) => s.trim()).filter(Boolean) : text;
+    return op === 'IN'
+      ? text
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : text;
   }
 }
 
 /** Rows → the conditions the rule mutations take (rows without a path are left out). */
 export function conditionsOf(rows: ConditionRow[]): { path: string; op: PayloadOp; value?: unknown }[] {
-  return rows.filter((r) => r.path.trim()).map((r) => (r.op === 'EXISTS' ? { path: r.path.trim(), op: r.op } : { path: r.path.trim(), op: r.op, value: valueOf(r.op, r.value) }));
+  return rows
+    .filter((r) => r.path.trim())
+    .map((r) =>
+      r.op === 'EXISTS'
+        ? { path: r.path.trim(), op: r.op }
+        : { path: r.path.trim(), op: r.op, value: valueOf(r.op, r.value) },
+    );
 }

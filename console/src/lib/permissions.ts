@@ -9,9 +9,12 @@ import type { Me } from './session';
 export type Denial = string | null;
 
 export const adminOnly = (me: Me): Denial => (me.role === 'ADMIN' ? null : 'Only admins can do this.');
-export const humanOnly = (me: Me): Denial => (me.kind === 'HUMAN' ? null : 'Only people (not service users) can do this.');
+export const humanOnly = (me: Me): Denial =>
+  me.kind === 'HUMAN' ? null : 'Only people (not service users) can do this.';
 
 /** Four-eyes, as the server applies it: a human other than the proposer. */
 export function approvalDenial(me: Me, proposerId: string): Denial {
-  return humanOnly(me) ?? (me.id === proposerId ? 'Four-eyes rule: a second person must approve your own proposal.' : null);
+  return (
+    humanOnly(me) ?? (me.id === proposerId ? 'Four-eyes rule: a second person must approve your own proposal.' : null)
+  );
 }

@@ -14,17 +14,31 @@ const ViewerQuery = graphql(`
   query ConsoleViewer {
     viewer {
       credentialKind
-      user { id email name role kind tenant { id name } }
+      user {
+        id
+        email
+        name
+        role
+        kind
+        tenant {
+          id
+          name
+        }
+      }
     }
   }
 `);
 const LoginMutation = graphql(`
   mutation ConsoleLogin($email: String!, $password: String!) {
-    login(email: $email, password: $password) { expiresIn }
+    login(email: $email, password: $password) {
+      expiresIn
+    }
   }
 `);
 const LogoutMutation = graphql(`
-  mutation ConsoleLogout { logout }
+  mutation ConsoleLogout {
+    logout
+  }
 `);
 
 interface SessionState {
@@ -57,7 +71,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const [loading, setLoading] = useState(true);
 
   const renew = useCallback((old: ConsoleClient) => {
-    old.ws.dispose();
+    void old.ws.dispose();
     const next = makeClient(() => setMe(null));
     setClient(next);
     return next;
@@ -72,7 +86,6 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void loadViewer(client);
     // Only the first client: later ones are loaded by signIn/signOut.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const value = useMemo<SessionState>(

@@ -19,35 +19,137 @@ import { graphql } from '../lib/graphql';
 const AlertQuery = graphql(`
   query ConsoleAlert($id: ID!) {
     alert(id: $id) {
-      id summary status severity source count dedupKey suppressed firstSeenAt lastSeenAt snoozedUntil acknowledgedAt resolvedAt allowedActions labels annotations
-      assignee { email }
-      rule { id name kind typeGlob source }
-      device { id name site role }
-      maintenanceWindow { id name }
-      events(limit: 20) { id type severity summary source receivedAt }
-      timeline { id action fromStatus toStatus note createdAt actor { email } actorEventId actorEvent { id type summary } }
+      id
+      summary
+      status
+      severity
+      source
+      count
+      dedupKey
+      suppressed
+      firstSeenAt
+      lastSeenAt
+      snoozedUntil
+      acknowledgedAt
+      resolvedAt
+      allowedActions
+      labels
+      annotations
+      assignee {
+        email
+      }
+      rule {
+        id
+        name
+        kind
+        typeGlob
+        source
+      }
+      device {
+        id
+        name
+        site
+        role
+      }
+      maintenanceWindow {
+        id
+        name
+      }
+      events(limit: 20) {
+        id
+        type
+        severity
+        summary
+        source
+        receivedAt
+      }
+      timeline {
+        id
+        action
+        fromStatus
+        toStatus
+        note
+        createdAt
+        actor {
+          email
+        }
+        actorEventId
+        actorEvent {
+          id
+          type
+          summary
+        }
+      }
     }
     alertConversation(alertId: $id) {
       id
-      messages { id role content createdAt author { email } }
+      messages {
+        id
+        role
+        content
+        createdAt
+        author {
+          email
+        }
+      }
     }
   }
 `);
 const AlertChangedOne = graphql(`
-  subscription ConsoleAlertChanged($filter: AlertChangedFilter) { alertChanged(filter: $filter) { change alert { id status } } }
+  subscription ConsoleAlertChanged($filter: AlertChangedFilter) {
+    alertChanged(filter: $filter) {
+      change
+      alert {
+        id
+        status
+      }
+    }
+  }
 `);
 const Acknowledge = graphql(`
-  mutation ConsoleAcknowledgeAlert($id: ID!) { acknowledgeAlert(id: $id) { id status allowedActions acknowledgedAt assignee { email } } }
+  mutation ConsoleAcknowledgeAlert($id: ID!) {
+    acknowledgeAlert(id: $id) {
+      id
+      status
+      allowedActions
+      acknowledgedAt
+      assignee {
+        email
+      }
+    }
+  }
 `);
 const Snooze = graphql(`
-  mutation ConsoleSnoozeAlert($id: ID!, $input: SnoozeAlertInput!) { snoozeAlert(id: $id, input: $input) { id status allowedActions snoozedUntil } }
+  mutation ConsoleSnoozeAlert($id: ID!, $input: SnoozeAlertInput!) {
+    snoozeAlert(id: $id, input: $input) {
+      id
+      status
+      allowedActions
+      snoozedUntil
+    }
+  }
 `);
 const Resolve = graphql(`
-  mutation ConsoleResolveAlert($id: ID!) { resolveAlert(id: $id) { id status allowedActions resolvedAt } }
+  mutation ConsoleResolveAlert($id: ID!) {
+    resolveAlert(id: $id) {
+      id
+      status
+      allowedActions
+      resolvedAt
+    }
+  }
 `);
 const SendChat = graphql(`
   mutation ConsoleSendAlertChat($alertId: ID!, $message: String!) {
-    sendAlertChatMessage(alertId: $alertId, message: $message) { reply { id content } conversation { id } }
+    sendAlertChatMessage(alertId: $alertId, message: $message) {
+      reply {
+        id
+        content
+      }
+      conversation {
+        id
+      }
+    }
   }
 `);
 
@@ -60,7 +162,12 @@ const SNOOZE_FOR = [
 ] as const;
 
 export function AlertDetail({ params }: { params: { id: string } }) {
-  const { result, refetch } = useLiveQuery({ query: AlertQuery, variables: { id: params.id }, subscription: AlertChangedOne, subscriptionVariables: { filter: { alertId: params.id } } });
+  const { result, refetch } = useLiveQuery({
+    query: AlertQuery,
+    variables: { id: params.id },
+    subscription: AlertChangedOne,
+    subscriptionVariables: { filter: { alertId: params.id } },
+  });
   const [, acknowledge] = useMutation(Acknowledge);
   const [, snooze] = useMutation(Snooze);
   const [, resolve] = useMutation(Resolve);
@@ -68,18 +175,25 @@ export function AlertDetail({ params }: { params: { id: string } }) {
   const [snoozeFor, setSnoozeFor] = useState<(typeof SNOOZE_FOR)[number]['value']>('1h');
   const [message, setMessage] = useState('');
   const a = result.data?.alert;
-  const notNow = (action: 'ACKNOWLEDGE' | 'SNOOZE' | 'RESOLVE') => (a && !a.allowedActions.includes(action) ? `Not possible while the alert is ${lower(a.status)}.` : null);
+  const notNow = (action: 'ACKNOWLEDGE' | 'SNOOZE' | 'RESOLVE') =>
+    a && !a.allowedActions.includes(action) ? `Not possible while the alert is ${lower(a.status)}.` : null;
   const refresh = () => refetch();
 
   return (
-    <Page title={a ? a.summary : 'Alert'} error={result.error} loading={result.fetching && !a} actions={<Link href="/alerts">All alerts</Link>}>
+    <Page
+      title={a ? a.summary : 'Alert'}
+      error={result.error}
+      loading={result.fetching && !a}
+      actions={<Link href="/alerts">All alerts</Link>}
+    >
       {a && (
         <>
           <Card title="State">
             <dl className="facts">
               <dt>Status</dt>
               <dd>
-                <Badge value={a.status} /> {a.snoozedUntil && a.status === 'SNOOZED' ? `until ${when(a.snoozedUntil)}` : ''}
+                <Badge value={a.status} />{' '}
+                {a.snoozedUntil && a.status === 'SNOOZED' ? `until ${when(a.snoozedUntil)}` : ''}
               </dd>
               <dt>Severity</dt>
               <dd>
@@ -94,7 +208,13 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               <dt>Assignee</dt>
               <dd>{a.assignee?.email ?? '—'}</dd>
               <dt>Rule</dt>
-              <dd>{a.rule ? <Link href="/rules">{`${a.rule.name} (${lower(a.rule.kind)}${a.rule.typeGlob ? `, ${a.rule.typeGlob}` : ''})`}</Link> : '—'}</dd>
+              <dd>
+                {a.rule ? (
+                  <Link href="/rules">{`${a.rule.name} (${lower(a.rule.kind)}${a.rule.typeGlob ? `, ${a.rule.typeGlob}` : ''})`}</Link>
+                ) : (
+                  '—'
+                )}
+              </dd>
               <dt>Device</dt>
               <dd>{a.device ? <Link href={`/devices/${a.device.id}`}>{a.device.name}</Link> : '—'}</dd>
               <dt>Maintenance</dt>
@@ -105,12 +225,19 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               </dd>
             </dl>
             <div className="row-actions" role="group" aria-label="Alert actions">
-              <ActionButton variant="primary" run={() => acknowledge({ id: a.id })} deniedBecause={notNow('ACKNOWLEDGE')}>
+              <ActionButton
+                variant="primary"
+                run={() => acknowledge({ id: a.id })}
+                deniedBecause={notNow('ACKNOWLEDGE')}
+              >
                 Acknowledge
               </ActionButton>
               <span className="snooze">
                 <SelectField label="Snooze for" value={snoozeFor} onChange={setSnoozeFor} options={SNOOZE_FOR} />
-                <ActionButton run={() => snooze({ id: a.id, input: { duration: snoozeFor } })} deniedBecause={notNow('SNOOZE')}>
+                <ActionButton
+                  run={() => snooze({ id: a.id, input: { duration: snoozeFor } })}
+                  deniedBecause={notNow('SNOOZE')}
+                >
                   Snooze
                 </ActionButton>
               </span>
@@ -188,7 +315,15 @@ export function AlertDetail({ params }: { params: { id: string } }) {
 }
 
 /** Who made a change: a person, the event that made it (linked while the event is kept), or the service. */
-function ActionBy({ entry: t }: { entry: { actor: { email: string } | null; actorEventId: string | null; actorEvent: { id: string; type: string; summary: string | null } | null } }) {
+function ActionBy({
+  entry: t,
+}: {
+  entry: {
+    actor: { email: string } | null;
+    actorEventId: string | null;
+    actorEvent: { id: string; type: string; summary: string | null } | null;
+  };
+}) {
   if (t.actor) return <>{t.actor.email}</>;
   if (t.actorEvent) {
     return (

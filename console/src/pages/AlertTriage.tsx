@@ -21,32 +21,97 @@ const TriageQuery = graphql(`
     alert(id: $id) {
       id
       latestTriage {
-        id summary provider createdAt
-        checks { name status message interesting evidence { kind id label } }
-        likelyCauses { cause confidence score relations { kind detail } evidence { kind id label } }
+        id
+        summary
+        provider
+        createdAt
+        checks {
+          name
+          status
+          message
+          interesting
+          evidence {
+            kind
+            id
+            label
+          }
+        }
+        likelyCauses {
+          cause
+          confidence
+          score
+          relations {
+            kind
+            detail
+          }
+          evidence {
+            kind
+            id
+            label
+          }
+        }
       }
-      assistantActions { id tool args argsHash rationale risk status reason result expiresAt decidedBy { email } }
+      assistantActions {
+        id
+        tool
+        args
+        argsHash
+        rationale
+        risk
+        status
+        reason
+        result
+        expiresAt
+        decidedBy {
+          email
+        }
+      }
     }
   }
 `);
 const Triage = graphql(`
-  mutation ConsoleTriageAlert($alertId: ID!) { triageAlert(alertId: $alertId) { id summary } }
+  mutation ConsoleTriageAlert($alertId: ID!) {
+    triageAlert(alertId: $alertId) {
+      id
+      summary
+    }
+  }
 `);
 const ApproveAction = graphql(`
   mutation ConsoleApproveAssistantAction($actionId: ID!, $alertId: ID!, $argsHash: String) {
-    approveAssistantAction(actionId: $actionId, alertId: $alertId, argsHash: $argsHash) { id status result }
+    approveAssistantAction(actionId: $actionId, alertId: $alertId, argsHash: $argsHash) {
+      id
+      status
+      result
+    }
   }
 `);
 const RejectAction = graphql(`
   mutation ConsoleRejectAssistantAction($actionId: ID!, $alertId: ID!, $reason: String) {
-    rejectAssistantAction(actionId: $actionId, alertId: $alertId, reason: $reason) { id status reason }
+    rejectAssistantAction(actionId: $actionId, alertId: $alertId, reason: $reason) {
+      id
+      status
+      reason
+    }
   }
 `);
 
 /** `deviceId`: the alert's device (its drift reports and intent versions open on its page). */
-export function AlertTriage({ alertId, deviceId, onChanged }: { alertId: string; deviceId: string | null; onChanged: () => void }) {
+export function AlertTriage({
+  alertId,
+  deviceId,
+  onChanged,
+}: {
+  alertId: string;
+  deviceId: string | null;
+  onChanged: () => void;
+}) {
   const me = useMe();
-  const [result, refetch] = useQuery({ query: TriageQuery, variables: { id: alertId }, requestPolicy: 'cache-and-network' });
+  const [result, refetch] = useQuery({
+    query: TriageQuery,
+    variables: { id: alertId },
+    requestPolicy: 'cache-and-network',
+  });
   const [, triage] = useMutation(Triage);
   const [, approve] = useMutation(ApproveAction);
   const [, reject] = useMutation(RejectAction);
@@ -58,7 +123,11 @@ export function AlertTriage({ alertId, deviceId, onChanged }: { alertId: string;
   const a = result.data?.alert;
   const t = a?.latestTriage;
   // Drift reports and intent versions open on their device's page: the alert's device, else the device the triage looked at.
-  const device = deviceId ?? [...(t?.checks ?? []), ...(t?.likelyCauses ?? [])].flatMap((x) => x.evidence).find((e) => e.kind === 'DEVICE')?.id ?? null;
+  const device =
+    deviceId ??
+    [...(t?.checks ?? []), ...(t?.likelyCauses ?? [])].flatMap((x) => x.evidence).find((e) => e.kind === 'DEVICE')
+      ?.id ??
+    null;
   return (
     <Card title="Triage">
       <ErrorView error={result.error} />
@@ -68,14 +137,18 @@ export function AlertTriage({ alertId, deviceId, onChanged }: { alertId: string;
       {t && (
         <>
           <p>
-            {t.summary} <small className="hint">({t.provider}, {when(t.createdAt)})</small>
+            {t.summary}{' '}
+            <small className="hint">
+              ({t.provider}, {when(t.createdAt)})
+            </small>
           </p>
           <h3>Likely causes</h3>
           <ul>
             {t.likelyCauses.map((c, i) => (
               <li key={i}>
                 {c.cause} <Badge value={c.confidence} />
-                {c.score != null && <small className="hint"> score {c.score}</small>} <Evidence items={c.evidence} deviceId={device} />
+                {c.score != null && <small className="hint"> score {c.score}</small>}{' '}
+                <Evidence items={c.evidence} deviceId={device} />
               </li>
             ))}
           </ul>
@@ -101,21 +174,45 @@ export function AlertTriage({ alertId, deviceId, onChanged }: { alertId: string;
         empty="No actions proposed."
         columns={[
           { header: 'Action', cell: (x) => <code>{lower(x.tool)}</code> },
-          { header: 'Arguments', cell: (x) => <IdFields value={x.args} name={`Arguments of ${lower(x.tool)}`} />, wide: true },
+          {
+            header: 'Arguments',
+            cell: (x) => <IdFields value={x.args} name={`Arguments of ${lower(x.tool)}`} />,
+            wide: true,
+          },
           { header: 'Why', cell: (x) => x.rationale },
           { header: 'Risk', cell: (x) => <Badge value={x.risk} /> },
-          { header: 'Status', cell: (x) => <>{<Badge value={x.status} />} {x.reason ?? ''} {x.decidedBy ? `by ${x.decidedBy.email}` : ''}</> },
-          { header: 'Result', cell: (x) => (x.result ? <IdFields value={x.result} name={`Result of ${lower(x.tool)}`} /> : '—'), wide: true },
+          {
+            header: 'Status',
+            cell: (x) => (
+              <>
+                {<Badge value={x.status} />} {x.reason ?? ''} {x.decidedBy ? `by ${x.decidedBy.email}` : ''}
+              </>
+            ),
+          },
+          {
+            header: 'Result',
+            cell: (x) => (x.result ? <IdFields value={x.result} name={`Result of ${lower(x.tool)}`} /> : '—'),
+            wide: true,
+          },
           {
             header: 'Decide',
             cell: (x) => {
               const decided = x.status !== 'PROPOSED' ? `Already ${lower(x.status)}.` : null;
               return (
                 <div className="row-actions" role="group" aria-label={`Decide ${lower(x.tool)}`}>
-                  <ActionButton variant="primary" run={() => approve({ actionId: x.id, alertId, argsHash: x.argsHash })} deniedBecause={decided ?? humanOnly(me)} onDone={refresh}>
+                  <ActionButton
+                    variant="primary"
+                    run={() => approve({ actionId: x.id, alertId, argsHash: x.argsHash })}
+                    deniedBecause={decided ?? humanOnly(me)}
+                    onDone={refresh}
+                  >
                     Approve
                   </ActionButton>
-                  <ActionButton run={() => reject({ actionId: x.id, alertId, reason: rejectReason || null })} deniedBecause={decided} onDone={refresh}>
+                  <ActionButton
+                    run={() => reject({ actionId: x.id, alertId, reason: rejectReason || null })}
+                    deniedBecause={decided}
+                    onDone={refresh}
+                  >
                     Reject
                   </ActionButton>
                 </div>

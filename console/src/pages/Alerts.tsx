@@ -21,12 +21,43 @@ const AlertsQuery = graphql(`
   query ConsoleAlerts($filter: AlertFilter, $first: Int) {
     alerts(filter: $filter, first: $first) {
       totalCount
-      edges { node { id summary status severity source count suppressed lastSeenAt labels assignee { email } rule { id name } device { id name } } }
+      edges {
+        node {
+          id
+          summary
+          status
+          severity
+          source
+          count
+          suppressed
+          lastSeenAt
+          labels
+          assignee {
+            email
+          }
+          rule {
+            id
+            name
+          }
+          device {
+            id
+            name
+          }
+        }
+      }
     }
   }
 `);
 const AlertChangedSubscription = graphql(`
-  subscription ConsoleAlertsChanged { alertChanged { change alert { id status } } }
+  subscription ConsoleAlertsChanged {
+    alertChanged {
+      change
+      alert {
+        id
+        status
+      }
+    }
+  }
 `);
 
 const STATUSES = [
@@ -48,7 +79,9 @@ const PAGE = 100;
 export function Alerts() {
   const [values, set] = useUrlFilters(FILTER_DEFAULTS);
   const status = (STATUSES.find((x) => x.value === values.status)?.value ?? 'live') as Status;
-  const severity = ((SEVERITIES as readonly string[]).includes(values.severity) ? values.severity : '') as SeverityChoice;
+  const severity = (
+    (SEVERITIES as readonly string[]).includes(values.severity) ? values.severity : ''
+  ) as SeverityChoice;
   const typed = useDebounced({ q: values.q, source: values.source, label: values.label });
   const labelFilter = parseLabelText(values.label);
   const filter = useMemo<AlertFilter>(() => {
@@ -63,17 +96,37 @@ export function Alerts() {
     if (values.suppressed === 'hide') f.suppressed = false;
     return f;
   }, [status, severity, typed, values.suppressed]);
-  const { result } = useLiveQuery({ query: AlertsQuery, variables: { filter, first: PAGE }, subscription: AlertChangedSubscription });
+  const { result } = useLiveQuery({
+    query: AlertsQuery,
+    variables: { filter, first: PAGE },
+    subscription: AlertChangedSubscription,
+  });
   const total = result.data?.alerts.totalCount;
   return (
     <Page title="Alerts" error={result.error} loading={result.fetching && !result.data}>
       <div className="filters" role="search" aria-label="Filter alerts">
-        <TextField label="Search" type="search" value={values.q} onChange={(v) => set('q', v)} placeholder="words in summary, source or dedup key" />
+        <TextField
+          label="Search"
+          type="search"
+          value={values.q}
+          onChange={(v) => set('q', v)}
+          placeholder="words in summary, source or dedup key"
+        />
         <SelectField label="Status" value={status} onChange={(v) => set('status', v)} options={STATUSES} />
         <SelectField label="Severity" value={severity} onChange={(v) => set('severity', v)} options={SEVERITIES} />
-        <TextField label="Labels" value={values.label} onChange={(v) => set('label', v)} placeholder="service=checkout, env=prod" hint={labelFilter.error ?? undefined} />
+        <TextField
+          label="Labels"
+          value={values.label}
+          onChange={(v) => set('label', v)}
+          placeholder="service=checkout, env=prod"
+          hint={labelFilter.error ?? undefined}
+        />
         <TextField label="Source" value={values.source} onChange={(v) => set('source', v)} />
-        <CheckboxField label="Show suppressed (maintenance)" checked={values.suppressed !== 'hide'} onChange={(v) => set('suppressed', v ? 'show' : 'hide')} />
+        <CheckboxField
+          label="Show suppressed (maintenance)"
+          checked={values.suppressed !== 'hide'}
+          onChange={(v) => set('suppressed', v ? 'show' : 'hide')}
+        />
       </div>
       {total != null && (
         <p className="hint" role="status" aria-label="Alerts found">
@@ -91,10 +144,18 @@ export function Alerts() {
           { header: 'Status', cell: (a) => <Badge value={a.status} /> },
           { header: 'Severity', cell: (a) => <Badge value={a.severity} /> },
           { header: 'Source', cell: (a) => a.source ?? '—', wide: true },
-          { header: 'Labels', cell: (a) => <LabelList labels={a.labels} name={`Labels of ${a.summary}`} />, wide: true },
+          {
+            header: 'Labels',
+            cell: (a) => <LabelList labels={a.labels} name={`Labels of ${a.summary}`} />,
+            wide: true,
+          },
           { header: 'Count', cell: (a) => a.count, wide: true },
           { header: 'Rule', cell: (a) => a.rule?.name ?? '—', wide: true },
-          { header: 'Device', cell: (a) => (a.device ? <Link href={`/devices/${a.device.id}`}>{a.device.name}</Link> : '—'), wide: true },
+          {
+            header: 'Device',
+            cell: (a) => (a.device ? <Link href={`/devices/${a.device.id}`}>{a.device.name}</Link> : '—'),
+            wide: true,
+          },
           { header: 'Assignee', cell: (a) => a.assignee?.email ?? '—', wide: true },
           { header: 'Last seen', cell: (a) => when(a.lastSeenAt) },
           { header: 'Maintenance', cell: (a) => (a.suppressed ? 'suppressed' : ''), wide: true },

@@ -13,8 +13,23 @@ import { hrefOf, typeWords } from '../lib/links';
 const AuditQuery = graphql(`
   query ConsoleAuditLog($action: String, $after: String, $first: Int) {
     auditLog(action: $action, after: $after, first: $first) {
-      edges { node { id action createdAt credentialKind targetType targetId actor { email } } }
-      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          id
+          action
+          createdAt
+          credentialKind
+          targetType
+          targetId
+          actor {
+            email
+          }
+        }
+      }
+      pageInfo {
+        hasNextPage
+        endCursor
+      }
     }
   }
 `);
@@ -24,7 +39,11 @@ export function Audit() {
   const typed = useDebounced(action);
   const [cursors, setCursors] = useState<string[]>([]);
   const after = cursors[cursors.length - 1] ?? null;
-  const [result] = useQuery({ query: AuditQuery, variables: { action: typed || null, after, first: 100 }, requestPolicy: 'cache-and-network' });
+  const [result] = useQuery({
+    query: AuditQuery,
+    variables: { action: typed || null, after, first: 100 },
+    requestPolicy: 'cache-and-network',
+  });
   const page = result.data?.auditLog;
   return (
     <Page title="Audit log" error={result.error} loading={result.fetching && !result.data}>
@@ -52,10 +71,20 @@ export function Audit() {
         ]}
       />
       <div className="row-actions">
-        <button type="button" className="plain" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+        <button
+          type="button"
+          className="plain"
+          disabled={!cursors.length}
+          onClick={() => setCursors(cursors.slice(0, -1))}
+        >
           Newer
         </button>
-        <button type="button" className="plain" disabled={!page?.pageInfo.hasNextPage} onClick={() => page?.pageInfo.endCursor && setCursors([...cursors, page.pageInfo.endCursor])}>
+        <button
+          type="button"
+          className="plain"
+          disabled={!page?.pageInfo.hasNextPage}
+          onClick={() => page?.pageInfo.endCursor && setCursors([...cursors, page.pageInfo.endCursor])}
+        >
           Older
         </button>
       </div>

@@ -23,43 +23,66 @@ import { SkuFields, SkusCard } from './billing/Skus';
 
 const BillingQuery = graphql(
   `
-  query ConsoleBilling {
-    billing {
-      current { ...ConsoleBillingCurrent ...ConsoleBillingBudget }
-      settings { ...ConsoleBillingSettings }
-      skus { ...ConsoleBillingSku }
-      meters { ...ConsoleBillingMeter }
+    query ConsoleBilling {
+      billing {
+        current {
+          ...ConsoleBillingCurrent
+          ...ConsoleBillingBudget
+        }
+        settings {
+          ...ConsoleBillingSettings
+        }
+        skus {
+          ...ConsoleBillingSku
+        }
+        meters {
+          ...ConsoleBillingMeter
+        }
+      }
     }
-  }
-`,
+  `,
   [CurrentMonthFields, BudgetFields, SettingsFields, SkuFields, MeterFields],
 );
 const BreakdownQuery = graphql(
   `
-  query ConsoleBillingBreakdown($groupBy: BillingGroupBy!) {
-    billing { breakdown(groupBy: $groupBy) { ...ConsoleBillingBreakdown } }
-  }
-`,
+    query ConsoleBillingBreakdown($groupBy: BillingGroupBy!) {
+      billing {
+        breakdown(groupBy: $groupBy) {
+          ...ConsoleBillingBreakdown
+        }
+      }
+    }
+  `,
   [BreakdownFields],
 );
 const DailyQuery = graphql(
   `
-  query ConsoleBillingDaily($days: Int) {
-    billing { daily(days: $days) { ...ConsoleBillingDaily } }
-  }
-`,
+    query ConsoleBillingDaily($days: Int) {
+      billing {
+        daily(days: $days) {
+          ...ConsoleBillingDaily
+        }
+      }
+    }
+  `,
   [DailyFields],
 );
 const LocalGpuQuery = graphql(
   `
-  query ConsoleBillingLocalGpu {
-    billing { localGpu { ...ConsoleBillingLocalGpu } }
-  }
-`,
+    query ConsoleBillingLocalGpu {
+      billing {
+        localGpu {
+          ...ConsoleBillingLocalGpu
+        }
+      }
+    }
+  `,
   [LocalGpuFields],
 );
 const Recompute = graphql(`
-  mutation ConsoleRecomputeUsage($from: String) { recomputeUsage(from: $from) }
+  mutation ConsoleRecomputeUsage($from: String) {
+    recomputeUsage(from: $from)
+  }
 `);
 
 const GROUPS = ['SOURCE', 'MODULE', 'SKU', 'METER'] as const;
@@ -70,8 +93,16 @@ export function Billing() {
   const [result, refetch] = useQuery({ query: BillingQuery, requestPolicy: 'cache-and-network' });
   const [groupBy, setGroupBy] = useState<(typeof GROUPS)[number]>('SOURCE');
   const [days, setDays] = useState('30');
-  const [breakdown, refetchBreakdown] = useQuery({ query: BreakdownQuery, variables: { groupBy }, requestPolicy: 'cache-and-network' });
-  const [daily, refetchDaily] = useQuery({ query: DailyQuery, variables: { days: Number(days) }, requestPolicy: 'cache-and-network' });
+  const [breakdown, refetchBreakdown] = useQuery({
+    query: BreakdownQuery,
+    variables: { groupBy },
+    requestPolicy: 'cache-and-network',
+  });
+  const [daily, refetchDaily] = useQuery({
+    query: DailyQuery,
+    variables: { days: Number(days) },
+    requestPolicy: 'cache-and-network',
+  });
   const [local, refetchLocal] = useQuery({ query: LocalGpuQuery, requestPolicy: 'cache-and-network' });
   const reload = () => {
     const o = { requestPolicy: 'network-only' as const };
@@ -92,11 +123,22 @@ export function Billing() {
       loading={result.fetching && !result.data}
       actions={
         <>
-          <SelectField label="Re-meter" value={span} onChange={setSpan} options={[{ value: 'day', label: 'the last 24 hours' }, { value: 'month', label: 'the whole month' }]} />
+          <SelectField
+            label="Re-meter"
+            value={span}
+            onChange={setSpan}
+            options={[
+              { value: 'day', label: 'the last 24 hours' },
+              { value: 'month', label: 'the whole month' },
+            ]}
+          />
           <ActionButton
             run={async () => {
               // The last 24 hours: from the start of the hour 24 hours ago (the windows are hourly).
-              const from = span === 'day' ? new Date(Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000).toISOString() : undefined;
+              const from =
+                span === 'day'
+                  ? new Date(Math.floor((Date.now() - 86_400_000) / 3_600_000) * 3_600_000).toISOString()
+                  : undefined;
               const r = await recompute(from ? { from } : {});
               if (r.data) setNote(`${r.data.recomputeUsage} hourly windows queued for metering.`);
               return r;
@@ -125,7 +167,16 @@ export function Billing() {
       </Card>
 
       <Card title="Daily">
-        <SelectField label="Days" value={days} onChange={setDays} options={[{ value: '7', label: '7 days' }, { value: '30', label: '30 days' }, { value: '90', label: '90 days' }]} />
+        <SelectField
+          label="Days"
+          value={days}
+          onChange={setDays}
+          options={[
+            { value: '7', label: '7 days' },
+            { value: '30', label: '30 days' },
+            { value: '90', label: '90 days' },
+          ]}
+        />
         {daily.data && <DailyView daily={daily.data.billing.daily} days={days} />}
       </Card>
 

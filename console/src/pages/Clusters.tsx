@@ -16,20 +16,48 @@ import { when } from '../lib/format';
 import { graphql, type Json, type ResultOf } from '../lib/graphql';
 
 const ClustersQuery = graphql(`
-  query ConsoleClusters { clusters { id name status url version lastSeenAt createdAt revokedAt summary } }
+  query ConsoleClusters {
+    clusters {
+      id
+      name
+      status
+      url
+      version
+      lastSeenAt
+      createdAt
+      revokedAt
+      summary
+    }
+  }
 `);
 const CreateInvite = graphql(`
-  mutation ConsoleCreateClusterInvite($expiresInHours: Int, $hubUrl: String) { createClusterInvite(expiresInHours: $expiresInHours, hubUrl: $hubUrl) { id token command expiresAt } }
+  mutation ConsoleCreateClusterInvite($expiresInHours: Int, $hubUrl: String) {
+    createClusterInvite(expiresInHours: $expiresInHours, hubUrl: $hubUrl) {
+      id
+      token
+      command
+      expiresAt
+    }
+  }
 `);
 const RevokeCluster = graphql(`
-  mutation ConsoleRevokeCluster($id: ID!) { revokeCluster(id: $id) { id status revokedAt } }
+  mutation ConsoleRevokeCluster($id: ID!) {
+    revokeCluster(id: $id) {
+      id
+      status
+      revokedAt
+    }
+  }
 `);
 
 type Invite = ResultOf<typeof CreateInvite>['createClusterInvite'];
 
 /** The member's last heartbeat summary (JSON: `open_alerts` by severity, `device_count`), as text. */
 function summaryOf(summary: Json): { openAlerts: string; devices: string } {
-  const s = summary && typeof summary === 'object' && !Array.isArray(summary) ? Object.fromEntries(Object.entries(summary)) : {};
+  const s =
+    summary && typeof summary === 'object' && !Array.isArray(summary)
+      ? Object.fromEntries(Object.entries(summary))
+      : {};
   const open = s.open_alerts && typeof s.open_alerts === 'object' ? Object.entries(s.open_alerts) : null;
   return {
     openAlerts: open ? open.map(([k, v]) => `${k} ${String(v)}`).join(' · ') : '—',
@@ -54,7 +82,8 @@ export function Clusters() {
           <p>Single use, until {when(invite.expiresAt)}. Shown only this once. On the member installation, run:</p>
           <pre aria-label="Join command">{invite.command}</pre>
           <p className="secret">
-            <code aria-label="Invite token">{invite.token}</code> <CopyButton text={invite.command} label="Copy join command" />
+            <code aria-label="Invite token">{invite.token}</code>{' '}
+            <CopyButton text={invite.command} label="Copy join command" />
           </p>
           <button type="button" className="plain" onClick={() => setInvite(null)}>
             Done
@@ -77,7 +106,13 @@ export function Clusters() {
           {
             header: 'Actions',
             cell: (c) => (
-              <ActionButton variant="danger" confirm={`Revoke ${c.name}? Its next call is refused.`} run={() => revoke({ id: c.id })} deniedBecause={denied ?? (c.status === 'REVOKED' ? 'Already revoked.' : null)} onDone={reload}>
+              <ActionButton
+                variant="danger"
+                confirm={`Revoke ${c.name}? Its next call is refused.`}
+                run={() => revoke({ id: c.id })}
+                deniedBecause={denied ?? (c.status === 'REVOKED' ? 'Already revoked.' : null)}
+                onDone={reload}
+              >
                 Revoke
               </ActionButton>
             ),
@@ -89,13 +124,26 @@ export function Clusters() {
         submitLabel="Create invite"
         deniedBecause={denied}
         onSubmit={async () => {
-          const r = await createInvite({ expiresInHours: form.hours ? Number(form.hours) : undefined, hubUrl: form.hubUrl || undefined });
+          const r = await createInvite({
+            expiresInHours: form.hours ? Number(form.hours) : undefined,
+            hubUrl: form.hubUrl || undefined,
+          });
           if (r.data) setInvite(r.data.createClusterInvite);
           return r;
         }}
       >
-        <TextField label="Expires after (hours)" type="number" value={form.hours} onChange={(hours) => setForm({ ...form, hours })} />
-        <TextField label="Hub URL" value={form.hubUrl} onChange={(hubUrl) => setForm({ ...form, hubUrl })} hint="Where members reach this installation (default: PUBLIC_BASE_URL or this page's origin)" />
+        <TextField
+          label="Expires after (hours)"
+          type="number"
+          value={form.hours}
+          onChange={(hours) => setForm({ ...form, hours })}
+        />
+        <TextField
+          label="Hub URL"
+          value={form.hubUrl}
+          onChange={(hubUrl) => setForm({ ...form, hubUrl })}
+          hint="Where members reach this installation (default: PUBLIC_BASE_URL or this page's origin)"
+        />
       </MutationForm>
     </Page>
   );

@@ -14,25 +14,61 @@ import { graphql, readFragment, type FragmentOf, type ResultOf } from '../lib/gr
 
 /** One stored turn of a conversation. */
 const MessageFields = graphql(`
-  fragment ConsoleCopilotMessage on AssistantMessage { id role content createdAt provider citations author { email } }
+  fragment ConsoleCopilotMessage on AssistantMessage {
+    id
+    role
+    content
+    createdAt
+    provider
+    citations
+    author {
+      email
+    }
+  }
 `);
 
 const ConversationsQuery = graphql(`
-  query ConsoleCopilotConversations { copilotConversations(limit: 50) { id title updatedAt } }
+  query ConsoleCopilotConversations {
+    copilotConversations(limit: 50) {
+      id
+      title
+      updatedAt
+    }
+  }
 `);
 const ConversationQuery = graphql(
   `
-  query ConsoleCopilotConversation($id: ID!) {
-    copilotConversation(id: $id) { id title updatedAt messages(limit: 200) { id ...ConsoleCopilotMessage } }
-  }
-`,
+    query ConsoleCopilotConversation($id: ID!) {
+      copilotConversation(id: $id) {
+        id
+        title
+        updatedAt
+        messages(limit: 200) {
+          id
+          ...ConsoleCopilotMessage
+        }
+      }
+    }
+  `,
   [MessageFields],
 );
 const ChatSubscription = graphql(`
   subscription ConsoleCopilotChat($input: AssistantChatInput!) {
     assistantChat(input: $input) {
-      delta done
-      result { conversation { id } citations actions { id tool rationale risk } }
+      delta
+      done
+      result {
+        conversation {
+          id
+        }
+        citations
+        actions {
+          id
+          tool
+          rationale
+          risk
+        }
+      }
     }
   }
 `);
@@ -44,10 +80,13 @@ function Message({ message }: { message: FragmentOf<typeof MessageFields> }) {
   return (
     <li className={m.role === 'USER' ? 'chat-user' : 'chat-assistant'}>
       <small className="hint">
-        {m.role === 'USER' ? (m.author?.email ?? 'you') : `assistant${m.provider ? ` (${m.provider})` : ''}`} · {when(m.createdAt)}
+        {m.role === 'USER' ? (m.author?.email ?? 'you') : `assistant${m.provider ? ` (${m.provider})` : ''}`} ·{' '}
+        {when(m.createdAt)}
       </small>
       <p>{m.content}</p>
-      {m.citations.length > 0 && <small className="hint">based on {m.citations.map((c) => c.slice(0, 8)).join(', ')}</small>}
+      {m.citations.length > 0 && (
+        <small className="hint">based on {m.citations.map((c) => c.slice(0, 8)).join(', ')}</small>
+      )}
     </li>
   );
 }
@@ -56,7 +95,12 @@ export function Copilot() {
   const client = useClient();
   const [list, refetchList] = useQuery({ query: ConversationsQuery, requestPolicy: 'cache-and-network' });
   const [current, setCurrent] = useState<string | null>(null);
-  const [conv, refetchConv] = useQuery({ query: ConversationQuery, variables: { id: current ?? '' }, pause: !current, requestPolicy: 'cache-and-network' });
+  const [conv, refetchConv] = useQuery({
+    query: ConversationQuery,
+    variables: { id: current ?? '' },
+    pause: !current,
+    requestPolicy: 'cache-and-network',
+  });
   const [text, setText] = useState('');
   const [pending, setPending] = useState<{ question: string; reply: string } | null>(null);
   const [lastActions, setLastActions] = useState<readonly ProposedAction[]>([]);
@@ -106,13 +150,25 @@ export function Copilot() {
     <Page title="Copilot" error={list.error}>
       <div className="copilot">
         <Card title="Conversations">
-          <button type="button" className="plain" onClick={() => { setCurrent(null); setLastActions([]); }}>
+          <button
+            type="button"
+            className="plain"
+            onClick={() => {
+              setCurrent(null);
+              setLastActions([]);
+            }}
+          >
             New conversation
           </button>
           <ul className="conversations">
             {list.data?.copilotConversations.map((c) => (
               <li key={c.id}>
-                <button type="button" className="link" aria-current={c.id === current ? 'true' : undefined} onClick={() => setCurrent(c.id)}>
+                <button
+                  type="button"
+                  className="link"
+                  aria-current={c.id === current ? 'true' : undefined}
+                  onClick={() => setCurrent(c.id)}
+                >
                   {c.title}
                 </button>
                 <small className="hint"> {when(c.updatedAt)}</small>
@@ -145,7 +201,8 @@ export function Copilot() {
               <ul>
                 {lastActions.map((a) => (
                   <li key={a.id}>
-                    {a.tool.toLowerCase().replace(/_/g, ' ')} ({a.risk.toLowerCase()} risk): {a.rationale} — approve or reject it on the alert.
+                    {a.tool.toLowerCase().replace(/_/g, ' ')} ({a.risk.toLowerCase()} risk): {a.rationale} — approve or
+                    reject it on the alert.
                   </li>
                 ))}
               </ul>
@@ -153,7 +210,12 @@ export function Copilot() {
           )}
           <form className="chat-form" onSubmit={send} aria-label="Ask the copilot">
             <Field label="Message">
-              <textarea rows={3} value={text} onChange={(e) => setText(e.target.value)} placeholder="What is failing right now?" />
+              <textarea
+                rows={3}
+                value={text}
+                onChange={(e) => setText(e.target.value)}
+                placeholder="What is failing right now?"
+              />
             </Field>
             <button type="submit" className="primary" disabled={!!pending || !text.trim()}>
               Send

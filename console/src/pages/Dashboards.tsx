@@ -16,31 +16,71 @@ import { graphql, readFragment, type FragmentOf, type ResultOf, type VariablesOf
 /** One panel as drawn: its title, width and the report's answer (or why there is none). */
 const PanelFields = graphql(
   `
-  fragment ConsoleDashboardPanel on DashboardPanel { title viz position { w } error data { ...ConsoleReportResult } }
-`,
+    fragment ConsoleDashboardPanel on DashboardPanel {
+      title
+      viz
+      position {
+        w
+      }
+      error
+      data {
+        ...ConsoleReportResult
+      }
+    }
+  `,
   [ReportResultFields],
 );
 
 const DashboardsQuery = graphql(
   `
-  query ConsoleDashboards {
-    dashboards {
-      id name canEdit updatedAt
-      panels { index title viz savedReportId position { x y w h } ...ConsoleDashboardPanel }
+    query ConsoleDashboards {
+      dashboards {
+        id
+        name
+        canEdit
+        updatedAt
+        panels {
+          index
+          title
+          viz
+          savedReportId
+          position {
+            x
+            y
+            w
+            h
+          }
+          ...ConsoleDashboardPanel
+        }
+      }
+      savedReports {
+        id
+        name
+      }
     }
-    savedReports { id name }
-  }
-`,
+  `,
   [PanelFields],
 );
 const CreateDashboard = graphql(`
-  mutation ConsoleCreateDashboard($input: DashboardInput!) { createDashboard(input: $input) { id name } }
+  mutation ConsoleCreateDashboard($input: DashboardInput!) {
+    createDashboard(input: $input) {
+      id
+      name
+    }
+  }
 `);
 const UpdateDashboard = graphql(`
-  mutation ConsoleUpdateDashboard($id: ID!, $input: UpdateDashboardInput!) { updateDashboard(id: $id, input: $input) { id updatedAt } }
+  mutation ConsoleUpdateDashboard($id: ID!, $input: UpdateDashboardInput!) {
+    updateDashboard(id: $id, input: $input) {
+      id
+      updatedAt
+    }
+  }
 `);
 const DeleteDashboard = graphql(`
-  mutation ConsoleDeleteDashboard($id: ID!) { deleteDashboard(id: $id) }
+  mutation ConsoleDeleteDashboard($id: ID!) {
+    deleteDashboard(id: $id)
+  }
 `);
 
 type Panel = ResultOf<typeof DashboardsQuery>['dashboards'][number]['panels'][number];
@@ -49,7 +89,13 @@ type Viz = PanelInput['viz'];
 const VIZ = ['TABLE', 'LINE', 'BAR', 'STAT'] as const satisfies readonly Viz[];
 
 /** The panels as the mutation takes them (the patch replaces the whole list). */
-const panelInputs = (panels: readonly Panel[]): PanelInput[] => panels.map((p) => ({ title: p.title, viz: p.viz, savedReportId: p.savedReportId, position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h } }));
+const panelInputs = (panels: readonly Panel[]): PanelInput[] =>
+  panels.map((p) => ({
+    title: p.title,
+    viz: p.viz,
+    savedReportId: p.savedReportId,
+    position: { x: p.position.x, y: p.position.y, w: p.position.w, h: p.position.h },
+  }));
 
 function PanelView({ panel: ref }: { panel: FragmentOf<typeof PanelFields> }) {
   const panel = readFragment(PanelFields, ref);
@@ -66,7 +112,11 @@ function PanelView({ panel: ref }: { panel: FragmentOf<typeof PanelFields> }) {
   } else if (panel.viz === 'TABLE') body = <ResultTable result={d} caption={panel.title} />;
   else body = <ResultChart result={d} kind={panel.viz} label={panel.title} />;
   return (
-    <section className="card panel" aria-label={`Panel ${panel.title}`} style={{ gridColumn: `span ${Math.min(12, Math.max(3, panel.position.w))}` }}>
+    <section
+      className="card panel"
+      aria-label={`Panel ${panel.title}`}
+      style={{ gridColumn: `span ${Math.min(12, Math.max(3, panel.position.w))}` }}
+    >
       <h3>{panel.title}</h3>
       {body}
     </section>
@@ -105,7 +155,13 @@ export function Dashboards() {
                 <button type="button" className="plain" onClick={() => setOpenId(d.id)}>
                   Open
                 </button>
-                <ActionButton variant="danger" confirm={`Delete the dashboard ${d.name}?`} run={() => remove({ id: d.id })} deniedBecause={d.canEdit ? null : 'Only its owner or an admin can delete it.'} onDone={reload}>
+                <ActionButton
+                  variant="danger"
+                  confirm={`Delete the dashboard ${d.name}?`}
+                  run={() => remove({ id: d.id })}
+                  deniedBecause={d.canEdit ? null : 'Only its owner or an admin can delete it.'}
+                  onDone={reload}
+                >
                   Delete
                 </ActionButton>
               </div>
@@ -136,9 +192,22 @@ export function Dashboards() {
             {[...open.panels]
               .sort((a, b) => a.position.y - b.position.y || a.position.x - b.position.x)
               .map((p) => (
-                <div key={p.index} className="panel-cell" style={{ gridColumn: `span ${Math.min(12, Math.max(3, p.position.w))}` }}>
+                <div
+                  key={p.index}
+                  className="panel-cell"
+                  style={{ gridColumn: `span ${Math.min(12, Math.max(3, p.position.w))}` }}
+                >
                   <PanelView panel={p} />
-                  <ActionButton run={() => update({ id: open.id, input: { panels: panelInputs(open.panels.filter((x) => x.index !== p.index)) } })} deniedBecause={denied} onDone={reload}>
+                  <ActionButton
+                    run={() =>
+                      update({
+                        id: open.id,
+                        input: { panels: panelInputs(open.panels.filter((x) => x.index !== p.index)) },
+                      })
+                    }
+                    deniedBecause={denied}
+                    onDone={reload}
+                  >
                     Remove panel {p.title}
                   </ActionButton>
                 </div>
@@ -150,17 +219,50 @@ export function Dashboards() {
             deniedBecause={denied}
             onSubmit={async () => {
               const y = Math.max(0, ...open.panels.map((p) => p.position.y + p.position.h));
-              const next = [...panelInputs(open.panels), { title: panel.title, viz: panel.viz, savedReportId: panel.savedReportId, position: { x: 0, y, w: Number(panel.w), h: 4 } }];
+              const next = [
+                ...panelInputs(open.panels),
+                {
+                  title: panel.title,
+                  viz: panel.viz,
+                  savedReportId: panel.savedReportId,
+                  position: { x: 0, y, w: Number(panel.w), h: 4 },
+                },
+              ];
               const r = await update({ id: open.id, input: { panels: next } });
               if (!r.error) setPanel({ ...panel, title: '' });
               return r;
             }}
             onDone={reload}
           >
-            <TextField label="Panel title" value={panel.title} onChange={(title) => setPanel({ ...panel, title })} required />
-            <SelectField label="Panel report" value={panel.savedReportId} onChange={(savedReportId) => setPanel({ ...panel, savedReportId })} options={[{ value: '', label: '—' }, ...reports.map((r) => ({ value: r.id, label: r.name }))]} hint={reports.length ? undefined : 'Save a report on the Reports page first.'} />
-            <SelectField label="Show as" value={panel.viz} onChange={(viz) => setPanel({ ...panel, viz })} options={VIZ} />
-            <SelectField label="Width" value={panel.w} onChange={(w) => setPanel({ ...panel, w })} options={[{ value: '4', label: 'third' }, { value: '6', label: 'half' }, { value: '12', label: 'full' }]} />
+            <TextField
+              label="Panel title"
+              value={panel.title}
+              onChange={(title) => setPanel({ ...panel, title })}
+              required
+            />
+            <SelectField
+              label="Panel report"
+              value={panel.savedReportId}
+              onChange={(savedReportId) => setPanel({ ...panel, savedReportId })}
+              options={[{ value: '', label: '—' }, ...reports.map((r) => ({ value: r.id, label: r.name }))]}
+              hint={reports.length ? undefined : 'Save a report on the Reports page first.'}
+            />
+            <SelectField
+              label="Show as"
+              value={panel.viz}
+              onChange={(viz) => setPanel({ ...panel, viz })}
+              options={VIZ}
+            />
+            <SelectField
+              label="Width"
+              value={panel.w}
+              onChange={(w) => setPanel({ ...panel, w })}
+              options={[
+                { value: '4', label: 'third' },
+                { value: '6', label: 'half' },
+                { value: '12', label: 'full' },
+              ]}
+            />
           </MutationForm>
         </Card>
       )}

@@ -22,12 +22,47 @@ import { graphql } from '../lib/graphql';
 const DeviceQuery = graphql(`
   query ConsoleDevice($id: ID!) {
     device(id: $id) {
-      id name site role platform managementAddress externalId labels
-      intent { id version config }
-      observedConfig { config observedAt }
-      drift { id status inSync diff detail createdAt intentVersion observedAt }
+      id
+      name
+      site
+      role
+      platform
+      managementAddress
+      externalId
+      labels
+      intent {
+        id
+        version
+        config
+      }
+      observedConfig {
+        config
+        observedAt
+      }
+      drift {
+        id
+        status
+        inSync
+        diff
+        detail
+        createdAt
+        intentVersion
+        observedAt
+      }
     }
-    proposals(deviceId: $id, first: 20) { edges { node { id title status createdAt proposer { email } } } }
+    proposals(deviceId: $id, first: 20) {
+      edges {
+        node {
+          id
+          title
+          status
+          createdAt
+          proposer {
+            email
+          }
+        }
+      }
+    }
   }
 `);
 // A query of its own: the server's cost limit multiplies nested lists by their page size (first: 20 here).
@@ -35,35 +70,95 @@ const HistoryQuery = graphql(`
   query ConsoleDeviceHistory($id: ID!) {
     device(id: $id) {
       id
-      intentHistory(first: 20) { edges { node { id version config comment createdAt author { email } proposal { id title } } } }
+      intentHistory(first: 20) {
+        edges {
+          node {
+            id
+            version
+            config
+            comment
+            createdAt
+            author {
+              email
+            }
+            proposal {
+              id
+              title
+            }
+          }
+        }
+      }
     }
   }
 `);
 const DeviceChangedOne = graphql(`
-  subscription ConsoleDeviceChanged($id: ID) { deviceChanged(id: $id) { id change name } }
+  subscription ConsoleDeviceChanged($id: ID) {
+    deviceChanged(id: $id) {
+      id
+      change
+      name
+    }
+  }
 `);
 const Reconcile = graphql(`
-  mutation ConsoleReconcileDevice($id: ID!) { reconcileDevice(id: $id) { deviceId jobId queuedAt } }
+  mutation ConsoleReconcileDevice($id: ID!) {
+    reconcileDevice(id: $id) {
+      deviceId
+      jobId
+      queuedAt
+    }
+  }
 `);
 const SetIntent = graphql(`
-  mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { id version } }
+  mutation ConsoleSetDeviceIntent($input: SetDeviceIntentInput!) {
+    setDeviceIntent(input: $input) {
+      id
+      version
+    }
+  }
 `);
 const UpdateDevice = graphql(`
-  mutation ConsoleUpdateDevice($id: ID!, $input: UpdateDeviceInput!) { updateDevice(id: $id, input: $input) { id name site role platform managementAddress labels } }
+  mutation ConsoleUpdateDevice($id: ID!, $input: UpdateDeviceInput!) {
+    updateDevice(id: $id, input: $input) {
+      id
+      name
+      site
+      role
+      platform
+      managementAddress
+      labels
+    }
+  }
 `);
 const DeleteDevice = graphql(`
-  mutation ConsoleDeleteDevice($id: ID!) { deleteDevice(id: $id) }
+  mutation ConsoleDeleteDevice($id: ID!) {
+    deleteDevice(id: $id)
+  }
 `);
 const ReportObserved = graphql(`
-  mutation ConsoleReportObservedConfig($input: ReportObservedConfigInput!) { reportObservedConfig(input: $input) { id } }
+  mutation ConsoleReportObservedConfig($input: ReportObservedConfigInput!) {
+    reportObservedConfig(input: $input) {
+      id
+    }
+  }
 `);
 const OpenProposal = graphql(`
-  mutation ConsoleOpenProposal($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
+  mutation ConsoleOpenProposal($input: OpenProposalInput!) {
+    openProposal(input: $input) {
+      id
+      status
+    }
+  }
 `);
 
 export function DeviceDetail({ params }: { params: { id: string } }) {
   const me = useMe();
-  const { result, refetch, live } = useLiveQuery({ query: DeviceQuery, variables: { id: params.id }, subscription: DeviceChangedOne, subscriptionVariables: { id: params.id } });
+  const { result, refetch, live } = useLiveQuery({
+    query: DeviceQuery,
+    variables: { id: params.id },
+    subscription: DeviceChangedOne,
+    subscriptionVariables: { id: params.id },
+  });
   const [history, refetchHistory] = useQuery({ query: HistoryQuery, variables: { id: params.id } });
   useEffect(() => {
     if (live.data) refetchHistory({ requestPolicy: 'network-only' });
@@ -76,7 +171,14 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
   const [, reportObserved] = useMutation(ReportObserved);
   const [, navigate] = useLocation();
   const [editing, setEditing] = useState(false);
-  const [fields, setFields] = useState({ name: '', site: '', role: '', platform: '', managementAddress: '', labels: '{}' });
+  const [fields, setFields] = useState({
+    name: '',
+    site: '',
+    role: '',
+    platform: '',
+    managementAddress: '',
+    labels: '{}',
+  });
   const setField = (k: keyof typeof fields) => (v: string) => setFields({ ...fields, [k]: v });
   const [observed, setObserved] = useState('');
   const [config, setConfig] = useState<string | null>(null);
@@ -92,13 +194,21 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
     const b = versions.find((v) => String(v.version) === to) ?? versions[0];
     if (!a || !b) return null;
     // Without the ==== separator line createTwoFilesPatch starts with.
-    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 }).replace(/^=+\n/, '');
+    return createTwoFilesPatch(`v${a.version}`, `v${b.version}`, a.config, b.config, '', '', { context: 3 }).replace(
+      /^=+\n/,
+      '',
+    );
   }, [versions, from, to]);
   const draft = config ?? d?.intent?.config ?? '';
   const versionOptions = versions.map((v) => ({ value: String(v.version), label: `v${v.version}` }));
 
   return (
-    <Page title={d ? d.name : 'Device'} error={result.error} loading={result.fetching && !d} actions={<Link href="/devices">All devices</Link>}>
+    <Page
+      title={d ? d.name : 'Device'}
+      error={result.error}
+      loading={result.fetching && !d}
+      actions={<Link href="/devices">All devices</Link>}
+    >
       {result.data && !d && <p>No such device.</p>}
       {d && (
         <>
@@ -118,7 +228,11 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
               </dd>
               <dt>Drift</dt>
               <dd>
-                <Badge value={d.drift?.status ?? 'UNKNOWN'} /> {d.drift ? `checked ${when(d.drift.createdAt)}${d.drift.intentVersion ? ` against v${d.drift.intentVersion}` : ''}` : 'never reconciled'} {d.drift?.detail ?? ''}
+                <Badge value={d.drift?.status ?? 'UNKNOWN'} />{' '}
+                {d.drift
+                  ? `checked ${when(d.drift.createdAt)}${d.drift.intentVersion ? ` against v${d.drift.intentVersion}` : ''}`
+                  : 'never reconciled'}{' '}
+                {d.drift?.detail ?? ''}
               </dd>
             </dl>
             <div className="row-actions">
@@ -126,7 +240,10 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 variant="primary"
                 run={async () => {
                   const r = await reconcile({ id: d.id });
-                  if (r.data) setReconciled(`Reconcile queued at ${when(r.data.reconcileDevice.queuedAt)}; the drift updates when it has run.`);
+                  if (r.data)
+                    setReconciled(
+                      `Reconcile queued at ${when(r.data.reconcileDevice.queuedAt)}; the drift updates when it has run.`,
+                    );
                   return r;
                 }}
               >
@@ -137,13 +254,26 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 className="plain"
                 aria-expanded={editing}
                 onClick={() => {
-                  setFields({ name: d.name, site: d.site ?? '', role: d.role ?? '', platform: d.platform ?? '', managementAddress: d.managementAddress ?? '', labels: JSON.stringify(d.labels ?? {}) });
+                  setFields({
+                    name: d.name,
+                    site: d.site ?? '',
+                    role: d.role ?? '',
+                    platform: d.platform ?? '',
+                    managementAddress: d.managementAddress ?? '',
+                    labels: JSON.stringify(d.labels ?? {}),
+                  });
                   setEditing(!editing);
                 }}
               >
                 Edit device
               </button>
-              <ActionButton variant="danger" deniedBecause={adminOnly(me)} confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`} run={() => deleteDevice({ id: d.id })} onDone={() => navigate('/devices')}>
+              <ActionButton
+                variant="danger"
+                deniedBecause={adminOnly(me)}
+                confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`}
+                run={() => deleteDevice({ id: d.id })}
+                onDone={() => navigate('/devices')}
+              >
                 Delete device
               </ActionButton>
               {reconciled && <span aria-live="polite">{reconciled}</span>}
@@ -163,7 +293,17 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                   throw new Error('Labels: not valid JSON (an object of string values, e.g. {"env": "prod"}).');
                 }
                 const blank = (v: string) => (v.trim() ? v.trim() : null);
-                return updateDevice({ id: d.id, input: { name: fields.name, site: blank(fields.site), role: blank(fields.role), platform: blank(fields.platform), managementAddress: blank(fields.managementAddress), labels } });
+                return updateDevice({
+                  id: d.id,
+                  input: {
+                    name: fields.name,
+                    site: blank(fields.site),
+                    role: blank(fields.role),
+                    platform: blank(fields.platform),
+                    managementAddress: blank(fields.managementAddress),
+                    labels,
+                  },
+                });
               }}
               onDone={() => setEditing(false)}
             >
@@ -171,8 +311,17 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
               <TextField label="Device site" value={fields.site} onChange={setField('site')} />
               <TextField label="Device role" value={fields.role} onChange={setField('role')} />
               <TextField label="Platform" value={fields.platform} onChange={setField('platform')} />
-              <TextField label="Management address" value={fields.managementAddress} onChange={setField('managementAddress')} />
-              <TextField label="Labels (JSON)" value={fields.labels} onChange={setField('labels')} placeholder='{"env": "prod"}' />
+              <TextField
+                label="Management address"
+                value={fields.managementAddress}
+                onChange={setField('managementAddress')}
+              />
+              <TextField
+                label="Labels (JSON)"
+                value={fields.labels}
+                onChange={setField('labels')}
+                placeholder='{"env": "prod"}'
+              />
             </MutationForm>
           )}
 
@@ -204,7 +353,13 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
             onSubmit={() => reportObserved({ input: { deviceId: d.id, config: observed } })}
             onDone={() => setObserved('')}
           >
-            <TextField label="Running config (read off the device)" value={observed} onChange={setObserved} multiline required />
+            <TextField
+              label="Running config (read off the device)"
+              value={observed}
+              onChange={setObserved}
+              multiline
+              required
+            />
             <p className="hint">Recorded as the observed configuration (what a collector does), then reconciled.</p>
           </MutationForm>
 
@@ -217,15 +372,29 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 { header: 'Version', cell: (v) => `v${v.version}` },
                 { header: 'When', cell: (v) => when(v.createdAt) },
                 { header: 'Author', cell: (v) => v.author?.email ?? '—' },
-                { header: 'From', cell: (v) => (v.proposal ? `proposal: ${v.proposal.title}` : 'direct edit'), wide: true },
+                {
+                  header: 'From',
+                  cell: (v) => (v.proposal ? `proposal: ${v.proposal.title}` : 'direct edit'),
+                  wide: true,
+                },
                 { header: 'Comment', cell: (v) => v.comment ?? '', wide: true },
               ]}
             />
             {versions.length > 1 && (
               <>
                 <div className="filters">
-                  <SelectField label="Compare from" value={from || String(versions[1].version)} onChange={setFrom} options={versionOptions} />
-                  <SelectField label="Compare to" value={to || String(versions[0].version)} onChange={setTo} options={versionOptions} />
+                  <SelectField
+                    label="Compare from"
+                    value={from || String(versions[1].version)}
+                    onChange={setFrom}
+                    options={versionOptions}
+                  />
+                  <SelectField
+                    label="Compare to"
+                    value={to || String(versions[0].version)}
+                    onChange={setTo}
+                    options={versionOptions}
+                  />
                 </div>
                 <pre aria-label="Version diff">{versionDiff}</pre>
               </>
@@ -240,7 +409,15 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 submitLabel="Propose change"
                 onDone={refetch}
                 onSubmit={async () => {
-                  const r = await openProposal({ input: { deviceId: d.id, kind: 'config_change', title: title || `Change ${d.name}`, proposedIntent: draft, reason: comment || null } });
+                  const r = await openProposal({
+                    input: {
+                      deviceId: d.id,
+                      kind: 'config_change',
+                      title: title || `Change ${d.name}`,
+                      proposedIntent: draft,
+                      reason: comment || null,
+                    },
+                  });
                   if (!r.error) setTitle('');
                   return r;
                 }}

@@ -19,18 +19,47 @@ const DevicesQuery = graphql(`
   query ConsoleDevices($filter: DeviceFilter, $first: Int) {
     devices(filter: $filter, first: $first) {
       totalCount
-      edges { node { id name site role platform managementAddress updatedAt drift { status } intent { version } } }
+      edges {
+        node {
+          id
+          name
+          site
+          role
+          platform
+          managementAddress
+          updatedAt
+          drift {
+            status
+          }
+          intent {
+            version
+          }
+        }
+      }
     }
   }
 `);
 const DeviceChangedAny = graphql(`
-  subscription ConsoleDevicesChanged { deviceChanged { id change name } }
+  subscription ConsoleDevicesChanged {
+    deviceChanged {
+      id
+      change
+      name
+    }
+  }
 `);
 const DeleteDevice = graphql(`
-  mutation ConsoleDeleteDeviceFromList($id: ID!) { deleteDevice(id: $id) }
+  mutation ConsoleDeleteDeviceFromList($id: ID!) {
+    deleteDevice(id: $id)
+  }
 `);
 const CreateDevice = graphql(`
-  mutation ConsoleCreateDevice($input: DeviceInput!) { createDevice(input: $input) { id name } }
+  mutation ConsoleCreateDevice($input: DeviceInput!) {
+    createDevice(input: $input) {
+      id
+      name
+    }
+  }
 `);
 
 export function Devices() {
@@ -40,7 +69,11 @@ export function Devices() {
   const [role, setRole] = useState('');
   const typed = useDebounced({ search, site, role });
   const filter = useMemo(() => Object.fromEntries(Object.entries(typed).filter(([, v]) => v)) as DeviceFilter, [typed]);
-  const { result, refetch } = useLiveQuery({ query: DevicesQuery, variables: { filter, first: 200 }, subscription: DeviceChangedAny });
+  const { result, refetch } = useLiveQuery({
+    query: DevicesQuery,
+    variables: { filter, first: 200 },
+    subscription: DeviceChangedAny,
+  });
   const [, create] = useMutation(CreateDevice);
   const [, remove] = useMutation(DeleteDevice);
   const [form, setForm] = useState({ name: '', site: '', role: '', platform: '', managementAddress: '' });
@@ -68,7 +101,14 @@ export function Devices() {
           {
             header: 'Actions',
             cell: (d) => (
-              <ActionButton variant="danger" label={`Delete ${d.name}`} deniedBecause={adminOnly(me)} confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`} run={() => remove({ id: d.id })} onDone={refetch}>
+              <ActionButton
+                variant="danger"
+                label={`Delete ${d.name}`}
+                deniedBecause={adminOnly(me)}
+                confirm={`Delete ${d.name} with its intent history? Its alerts, events and proposals stay, detached.`}
+                run={() => remove({ id: d.id })}
+                onDone={refetch}
+              >
                 Delete
               </ActionButton>
             ),

@@ -11,9 +11,31 @@ import { graphql } from '../lib/graphql';
 const EventQuery = graphql(`
   query ConsoleEvent($id: ID!) {
     event(id: $id) {
-      id type source module summary severity labels payload receivedAt receivedVia evaluatedAt evaluationError
-      device { id name site role }
-      alerts { id summary status severity lastSeenAt }
+      id
+      type
+      source
+      module
+      summary
+      severity
+      labels
+      payload
+      receivedAt
+      receivedVia
+      evaluatedAt
+      evaluationError
+      device {
+        id
+        name
+        site
+        role
+      }
+      alerts {
+        id
+        summary
+        status
+        severity
+        lastSeenAt
+      }
     }
   }
 `);
@@ -23,7 +45,12 @@ export function EventDetail({ params }: { params: { id: string } }) {
   const e = result.data?.event;
   const payload = e ? json(e.payload) : '';
   return (
-    <Page title={e ? e.summary || e.type : 'Event'} error={result.error} loading={result.fetching && !e} actions={<Link href="/">Timeline</Link>}>
+    <Page
+      title={e ? e.summary || e.type : 'Event'}
+      error={result.error}
+      loading={result.fetching && !e}
+      actions={<Link href="/">Timeline</Link>}
+    >
       {e && (
         <>
           <Card title={`${e.type} from ${e.source}`}>
@@ -45,7 +72,13 @@ export function EventDetail({ params }: { params: { id: string } }) {
                 {when(e.receivedAt)} via {lower(e.receivedVia)}
               </dd>
               <dt>Rules</dt>
-              <dd>{e.evaluationError ? `evaluation failed: ${e.evaluationError}` : e.evaluatedAt ? `evaluated ${when(e.evaluatedAt)}` : 'not evaluated yet'}</dd>
+              <dd>
+                {e.evaluationError
+                  ? `evaluation failed: ${e.evaluationError}`
+                  : e.evaluatedAt
+                    ? `evaluated ${when(e.evaluatedAt)}`
+                    : 'not evaluated yet'}
+              </dd>
               <dt>Device</dt>
               <dd>{e.device ? <Link href={`/devices/${e.device.id}`}>{e.device.name}</Link> : '—'}</dd>
               <dt>Labels</dt>

@@ -21,31 +21,73 @@ import { AiperfRunFields, LoadTests } from './gpu/LoadTests';
 
 const GpuQuery = graphql(
   `
-  query ConsoleGpuOverview {
-    gpuSummary {
-      fleet { ...ConsoleGpuFleet }
-      gpus { id ...ConsoleGpuRow ...ConsoleGpuDiagnosticTarget }
+    query ConsoleGpuOverview {
+      gpuSummary {
+        fleet {
+          ...ConsoleGpuFleet
+        }
+        gpus {
+          id
+          ...ConsoleGpuRow
+          ...ConsoleGpuDiagnosticTarget
+        }
+      }
+      gpuEvents(limit: 50, sinceHours: 168) {
+        id
+        type
+        severity
+        summary
+        source
+        receivedAt
+      }
     }
-    gpuEvents(limit: 50, sinceHours: 168) { id type severity summary source receivedAt }
-  }
-`,
+  `,
   [FleetFields, GpuRowFields, DiagnosticTargetFields],
 );
 const GpuHealthChanged = graphql(`
-  subscription ConsoleGpuHealthChanged { gpuHealthChanged { id health } }
+  subscription ConsoleGpuHealthChanged {
+    gpuHealthChanged {
+      id
+      health
+    }
+  }
 `);
 const SeriesQuery = graphql(`
   query ConsoleGpuTimeseries($metric: GpuMetric!, $sinceHours: Float) {
-    gpuTimeseries(metric: $metric, sinceHours: $sinceHours) { metric resolution stepSeconds series { gpu { id uuid index node } points { t v } } }
+    gpuTimeseries(metric: $metric, sinceHours: $sinceHours) {
+      metric
+      resolution
+      stepSeconds
+      series {
+        gpu {
+          id
+          uuid
+          index
+          node
+        }
+        points {
+          t
+          v
+        }
+      }
+    }
   }
 `);
 const RunsQuery = graphql(
   `
-  query ConsoleGpuRuns {
-    aiperfRuns(limit: 20) { id status ...ConsoleAiperfRun }
-    gpuDiagnostics(limit: 20) { id status ...ConsoleGpuDiagnostic }
-  }
-`,
+    query ConsoleGpuRuns {
+      aiperfRuns(limit: 20) {
+        id
+        status
+        ...ConsoleAiperfRun
+      }
+      gpuDiagnostics(limit: 20) {
+        id
+        status
+        ...ConsoleGpuDiagnostic
+      }
+    }
+  `,
   [AiperfRunFields, DiagnosticFields],
 );
 
@@ -65,11 +107,17 @@ export function GpuOverview() {
   const { result, refetch } = useLiveQuery({ query: GpuQuery, variables: {}, subscription: GpuHealthChanged });
   const [metric, setMetric] = useState<Metric>('UTILIZATION');
   const [hours, setHours] = useState('6');
-  const [series] = useQuery({ query: SeriesQuery, variables: { metric, sinceHours: Number(hours) }, requestPolicy: 'cache-and-network' });
+  const [series] = useQuery({
+    query: SeriesQuery,
+    variables: { metric, sinceHours: Number(hours) },
+    requestPolicy: 'cache-and-network',
+  });
   const [runs, refetchRuns] = useQuery({ query: RunsQuery, requestPolicy: 'cache-and-network' });
   const reloadRuns = () => refetchRuns({ requestPolicy: 'network-only' });
   // Diagnostics and load tests run as jobs with no subscription: poll while one is queued or running.
-  const active = !!runs.data && [...runs.data.gpuDiagnostics, ...runs.data.aiperfRuns].some((x) => x.status === 'QUEUED' || x.status === 'RUNNING');
+  const active =
+    !!runs.data &&
+    [...runs.data.gpuDiagnostics, ...runs.data.aiperfRuns].some((x) => x.status === 'QUEUED' || x.status === 'RUNNING');
   useEffect(() => {
     if (!active) return;
     const t = setInterval(() => refetchRuns({ requestPolicy: 'network-only' }), 2000);
@@ -84,7 +132,14 @@ export function GpuOverview() {
       error={result.error}
       loading={result.fetching && !result.data}
       actions={
-        <button type="button" className="plain" onClick={() => { refetch(); reloadRuns(); }}>
+        <button
+          type="button"
+          className="plain"
+          onClick={() => {
+            refetch();
+            reloadRuns();
+          }}
+        >
           Refresh
         </button>
       }
@@ -93,8 +148,23 @@ export function GpuOverview() {
       <GpuTable gpus={summary?.gpus ?? []} />
       <Card title="Over time">
         <div className="filters">
-          <SelectField label="Metric" value={metric} onChange={setMetric} options={METRICS.map((m) => ({ value: m.value, label: m.label }))} />
-          <SelectField label="Window" value={hours} onChange={setHours} options={[{ value: '1', label: '1 hour' }, { value: '6', label: '6 hours' }, { value: '24', label: '24 hours' }, { value: '168', label: '7 days' }]} />
+          <SelectField
+            label="Metric"
+            value={metric}
+            onChange={setMetric}
+            options={METRICS.map((m) => ({ value: m.value, label: m.label }))}
+          />
+          <SelectField
+            label="Window"
+            value={hours}
+            onChange={setHours}
+            options={[
+              { value: '1', label: '1 hour' },
+              { value: '6', label: '6 hours' },
+              { value: '24', label: '24 hours' },
+              { value: '168', label: '7 days' },
+            ]}
+          />
         </div>
         {series.error ? (
           <p className="error">{series.error.message}</p>
@@ -102,12 +172,19 @@ export function GpuOverview() {
           <LineChart
             label={`GPU ${chosen?.label} per GPU`}
             unit={chosen?.unit ?? ''}
-            series={series.data.gpuTimeseries.series.map((s) => ({ name: `${s.gpu.node} #${s.gpu.index}`, points: s.points.map((p) => ({ x: Date.parse(p.t), y: p.v })) }))}
+            series={series.data.gpuTimeseries.series.map((s) => ({
+              name: `${s.gpu.node} #${s.gpu.index}`,
+              points: s.points.map((p) => ({ x: Date.parse(p.t), y: p.v })),
+            }))}
           />
         ) : (
           <p>Loading…</p>
         )}
-        {series.data && <small className="hint">resolution {series.data.gpuTimeseries.resolution}, one point per {series.data.gpuTimeseries.stepSeconds} s</small>}
+        {series.data && (
+          <small className="hint">
+            resolution {series.data.gpuTimeseries.resolution}, one point per {series.data.gpuTimeseries.stepSeconds} s
+          </small>
+        )}
       </Card>
       <DataTable
         caption="GPU events"
@@ -122,7 +199,12 @@ export function GpuOverview() {
           { header: 'Source', cell: (e) => e.source, wide: true },
         ]}
       />
-      <Diagnostics diagnostics={runs.data?.gpuDiagnostics} gpus={summary?.gpus ?? []} denied={denied} onDone={reloadRuns} />
+      <Diagnostics
+        diagnostics={runs.data?.gpuDiagnostics}
+        gpus={summary?.gpus ?? []}
+        denied={denied}
+        onDone={reloadRuns}
+      />
       <LoadTests runs={runs.data?.aiperfRuns} denied={denied} onDone={reloadRuns} />
     </Page>
   );

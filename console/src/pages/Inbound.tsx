@@ -13,25 +13,71 @@ import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
 const InboundQuery = graphql(`
-  query ConsoleInboundWebhooks { inboundWebhooks { id name kind slug url createdAt previousSecretValidUntil } }
+  query ConsoleInboundWebhooks {
+    inboundWebhooks {
+      id
+      name
+      kind
+      slug
+      url
+      createdAt
+      previousSecretValidUntil
+    }
+  }
 `);
 const IngestKeysQuery = graphql(`
-  query ConsoleIngestKeys { ingestKeys { id keyPrefix createdAt validUntil } }
+  query ConsoleIngestKeys {
+    ingestKeys {
+      id
+      keyPrefix
+      createdAt
+      validUntil
+    }
+  }
 `);
 const CreateInbound = graphql(`
-  mutation ConsoleCreateInboundWebhook($input: CreateInboundWebhookInput!) { createInboundWebhook(input: $input) { id name kind slug url createdAt secret } }
+  mutation ConsoleCreateInboundWebhook($input: CreateInboundWebhookInput!) {
+    createInboundWebhook(input: $input) {
+      id
+      name
+      kind
+      slug
+      url
+      createdAt
+      secret
+    }
+  }
 `);
 const RevealInbound = graphql(`
-  mutation ConsoleRevealInboundSecret($id: ID!) { revealInboundWebhookSecret(id: $id) }
+  mutation ConsoleRevealInboundSecret($id: ID!) {
+    revealInboundWebhookSecret(id: $id)
+  }
 `);
 const RotateInbound = graphql(`
-  mutation ConsoleRotateInboundSecret($id: ID!) { rotateInboundWebhookSecret(id: $id) { id secret previousSecretValidUntil } }
+  mutation ConsoleRotateInboundSecret($id: ID!) {
+    rotateInboundWebhookSecret(id: $id) {
+      id
+      secret
+      previousSecretValidUntil
+    }
+  }
 `);
 const DeleteInbound = graphql(`
-  mutation ConsoleDeleteInboundWebhook($id: ID!) { deleteInboundWebhook(id: $id) }
+  mutation ConsoleDeleteInboundWebhook($id: ID!) {
+    deleteInboundWebhook(id: $id)
+  }
 `);
 const RotateIngestKey = graphql(`
-  mutation ConsoleRotateIngestKey { rotateIngestKey { key previousValidUntil ingestKey { id keyPrefix } } }
+  mutation ConsoleRotateIngestKey {
+    rotateIngestKey {
+      key
+      previousValidUntil
+      ingestKey {
+        id
+        keyPrefix
+      }
+    }
+  }
 `);
 
 export function Inbound() {
@@ -70,7 +116,14 @@ export function Inbound() {
         columns={[
           { header: 'Name', cell: (h) => h.name },
           { header: 'Kind', cell: (h) => lower(h.kind) },
-          { header: 'URL', cell: (h) => <><code>{h.url}</code> <CopyButton text={h.url} label="Copy URL" /></> },
+          {
+            header: 'URL',
+            cell: (h) => (
+              <>
+                <code>{h.url}</code> <CopyButton text={h.url} label="Copy URL" />
+              </>
+            ),
+          },
           { header: 'Previous secret valid until', cell: (h) => when(h.previousSecretValidUntil), wide: true },
           {
             header: 'Secret',
@@ -91,14 +144,25 @@ export function Inbound() {
                   confirm="Issue a new secret? The old one keeps verifying for 24 hours."
                   run={async () => {
                     const r = await rotate({ id: h.id });
-                    if (r.data) setShown({ label: `New secret of ${h.name}`, value: r.data.rotateInboundWebhookSecret.secret, note: `The previous secret verifies until ${when(r.data.rotateInboundWebhookSecret.previousSecretValidUntil)}.` });
+                    if (r.data)
+                      setShown({
+                        label: `New secret of ${h.name}`,
+                        value: r.data.rotateInboundWebhookSecret.secret,
+                        note: `The previous secret verifies until ${when(r.data.rotateInboundWebhookSecret.previousSecretValidUntil)}.`,
+                      });
                     return r;
                   }}
                   onDone={reload}
                 >
                   Rotate secret
                 </ActionButton>
-                <ActionButton variant="danger" deniedBecause={denied} confirm={`Delete ${h.name}?`} run={() => remove({ id: h.id })} onDone={reload}>
+                <ActionButton
+                  variant="danger"
+                  deniedBecause={denied}
+                  confirm={`Delete ${h.name}?`}
+                  run={() => remove({ id: h.id })}
+                  onDone={reload}
+                >
                   Delete
                 </ActionButton>
               </div>
@@ -113,7 +177,11 @@ export function Inbound() {
         onSubmit={async () => {
           const r = await create({ input: { name, kind } });
           if (r.data) {
-            setShown({ label: `Secret of ${r.data.createInboundWebhook.name}`, value: r.data.createInboundWebhook.secret, note: `POST signed events to ${r.data.createInboundWebhook.url}` });
+            setShown({
+              label: `Secret of ${r.data.createInboundWebhook.name}`,
+              value: r.data.createInboundWebhook.secret,
+              note: `POST signed events to ${r.data.createInboundWebhook.url}`,
+            });
             setName('');
           }
           return r;
@@ -121,7 +189,15 @@ export function Inbound() {
         onDone={reload}
       >
         <TextField label="Webhook name" value={name} onChange={setName} required />
-        <SelectField label="Kind" value={kind} onChange={setKind} options={[{ value: 'EVENTS', label: 'events (timeline)' }, { value: 'SOT', label: 'source of truth (NetBox)' }]} />
+        <SelectField
+          label="Kind"
+          value={kind}
+          onChange={setKind}
+          options={[
+            { value: 'EVENTS', label: 'events (timeline)' },
+            { value: 'SOT', label: 'source of truth (NetBox)' },
+          ]}
+        />
       </MutationForm>
 
       <Card title="Ingest key">
@@ -148,7 +224,12 @@ export function Inbound() {
           confirm="Mint a new ingest key? Older keys keep working for 24 hours."
           run={async () => {
             const r = await rotateKey({});
-            if (r.data) setShown({ label: 'New ingest key', value: r.data.rotateIngestKey.key, note: `Shown this once. Older keys work until ${when(r.data.rotateIngestKey.previousValidUntil)}.` });
+            if (r.data)
+              setShown({
+                label: 'New ingest key',
+                value: r.data.rotateIngestKey.key,
+                note: `Shown this once. Older keys work until ${when(r.data.rotateIngestKey.previousValidUntil)}.`,
+              });
             return r;
           }}
           onDone={() => refetchKeys({ requestPolicy: 'network-only' })}

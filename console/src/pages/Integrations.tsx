@@ -22,44 +22,124 @@ import { HealthFields, HealthView } from './integrations/Health';
 
 const IntegrationsQuery = graphql(
   `
-  query ConsoleIntegrations {
-    integrations {
-      id name provider enabled freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil lastEventAt lastPullAt lastError
-      health { ...ConsoleIntegrationHealth }
-      healthHistory(limit: 10) { checkedAt status reason }
+    query ConsoleIntegrations {
+      integrations {
+        id
+        name
+        provider
+        enabled
+        freshnessSeconds
+        pushUrl
+        pushTokenPrefix
+        previousPushTokenValidUntil
+        lastEventAt
+        lastPullAt
+        lastError
+        health {
+          ...ConsoleIntegrationHealth
+        }
+        healthHistory(limit: 10) {
+          checkedAt
+          status
+          reason
+        }
+      }
+      integrationProviders {
+        id
+        name
+        description
+        capabilities {
+          push
+          pull
+          health
+        }
+        configSchema
+        secretFields
+      }
     }
-    integrationProviders { id name description capabilities { push pull health } configSchema secretFields }
-  }
-`,
+  `,
   [HealthFields],
 );
 const HealthChanged = graphql(`
-  subscription ConsoleIntegrationHealthChanged { integrationHealthChanged { integrationId status previousStatus } }
+  subscription ConsoleIntegrationHealthChanged {
+    integrationHealthChanged {
+      integrationId
+      status
+      previousStatus
+    }
+  }
 `);
 const CheckHealth = graphql(
   `
-  query ConsoleCheckIntegrationHealth($id: ID!) {
-    integrationHealth(id: $id, refresh: true) { ...ConsoleIntegrationHealth }
-  }
-`,
+    query ConsoleCheckIntegrationHealth($id: ID!) {
+      integrationHealth(id: $id, refresh: true) {
+        ...ConsoleIntegrationHealth
+      }
+    }
+  `,
   [HealthFields],
 );
 const CreateIntegration = graphql(`
   mutation ConsoleCreateIntegration($input: CreateIntegrationInput!, $dryRun: Boolean) {
-    createIntegration(input: $input, dryRun: $dryRun) { pushToken integration { id name } dryRun { configOk reachable { ok message latencyMs } } }
+    createIntegration(input: $input, dryRun: $dryRun) {
+      pushToken
+      integration {
+        id
+        name
+      }
+      dryRun {
+        configOk
+        reachable {
+          ok
+          message
+          latencyMs
+        }
+      }
+    }
   }
 `);
 const UpdateIntegration = graphql(`
-  mutation ConsoleUpdateIntegration($id: ID!, $input: UpdateIntegrationInput!) { updateIntegration(id: $id, input: $input) { id enabled } }
+  mutation ConsoleUpdateIntegration($id: ID!, $input: UpdateIntegrationInput!) {
+    updateIntegration(id: $id, input: $input) {
+      id
+      enabled
+    }
+  }
 `);
 const DeleteIntegration = graphql(`
-  mutation ConsoleDeleteIntegration($id: ID!) { deleteIntegration(id: $id) }
+  mutation ConsoleDeleteIntegration($id: ID!) {
+    deleteIntegration(id: $id)
+  }
 `);
 const RotatePushToken = graphql(`
-  mutation ConsoleRotateIntegrationPushToken($id: ID!) { rotateIntegrationPushToken(id: $id) { pushToken integration { id name pushTokenPrefix previousPushTokenValidUntil } } }
+  mutation ConsoleRotateIntegrationPushToken($id: ID!) {
+    rotateIntegrationPushToken(id: $id) {
+      pushToken
+      integration {
+        id
+        name
+        pushTokenPrefix
+        previousPushTokenValidUntil
+      }
+    }
+  }
 `);
 const IngestNow = graphql(`
-  mutation ConsoleIngestIntegration($provider: String!) { ingestIntegration(provider: $provider) { provider hint events alertsOpened alertsResolved integrations { integrationId name ok error } } }
+  mutation ConsoleIngestIntegration($provider: String!) {
+    ingestIntegration(provider: $provider) {
+      provider
+      hint
+      events
+      alertsOpened
+      alertsResolved
+      integrations {
+        integrationId
+        name
+        ok
+        error
+      }
+    }
+  }
 `);
 
 type CreateInput = VariablesOf<typeof CreateIntegration>['input'];
@@ -83,11 +163,19 @@ export function Integrations() {
 
   async function submit(dryRun: boolean) {
     if (!provider) return;
-    const input: CreateInput = { provider: provider.id, name: form.name, enabled: form.enabled, config: configOf(provider, config) };
+    const input: CreateInput = {
+      provider: provider.id,
+      name: form.name,
+      enabled: form.enabled,
+      config: configOf(provider, config),
+    };
     if (form.freshness) input.freshnessSeconds = Number(form.freshness);
     const r = await create({ input, dryRun });
     const p = r.data?.createIntegration;
-    if (p?.dryRun) setNote(`Dry run: config ${p.dryRun.configOk ? 'valid' : 'invalid'}; ${p.dryRun.reachable ? `remote ${p.dryRun.reachable.ok === null ? 'not probed' : p.dryRun.reachable.ok ? 'reachable' : 'unreachable'}: ${p.dryRun.reachable.message}` : 'no probe'}. Nothing was saved.`);
+    if (p?.dryRun)
+      setNote(
+        `Dry run: config ${p.dryRun.configOk ? 'valid' : 'invalid'}; ${p.dryRun.reachable ? `remote ${p.dryRun.reachable.ok === null ? 'not probed' : p.dryRun.reachable.ok ? 'reachable' : 'unreachable'}: ${p.dryRun.reachable.message}` : 'no probe'}. Nothing was saved.`,
+      );
     if (p?.integration) {
       setNote(null);
       if (p.pushToken) setSecret({ name: p.integration.name, token: p.pushToken, url: null });
@@ -102,10 +190,12 @@ export function Integrations() {
       {secret && (
         <Card title="Push token">
           <p>
-            The push token of <strong>{secret.name}</strong> is shown only this once. The system sends it as <code>Authorization: Bearer …</code>.
+            The push token of <strong>{secret.name}</strong> is shown only this once. The system sends it as{' '}
+            <code>Authorization: Bearer …</code>.
           </p>
           <p className="secret">
-            <code aria-label="Push token value">{secret.token}</code> <CopyButton text={secret.token} label="Copy push token" />
+            <code aria-label="Push token value">{secret.token}</code>{' '}
+            <CopyButton text={secret.token} label="Copy push token" />
           </p>
           <button type="button" className="plain" onClick={() => setSecret(null)}>
             Done
@@ -146,7 +236,18 @@ export function Integrations() {
             ),
           },
           { header: 'Enabled', cell: (i) => (i.enabled ? 'yes' : 'no') },
-          { header: 'Push URL', cell: (i) => (i.pushUrl ? <span><code>{i.pushUrl}</code> {i.pushTokenPrefix && <small>token {i.pushTokenPrefix}…</small>}</span> : '—'), wide: true },
+          {
+            header: 'Push URL',
+            cell: (i) =>
+              i.pushUrl ? (
+                <span>
+                  <code>{i.pushUrl}</code> {i.pushTokenPrefix && <small>token {i.pushTokenPrefix}…</small>}
+                </span>
+              ) : (
+                '—'
+              ),
+            wide: true,
+          },
           { header: 'Last event', cell: (i) => when(i.lastEventAt), wide: true },
           {
             header: 'Actions',
@@ -154,7 +255,10 @@ export function Integrations() {
               const p = providers.find((x) => x.id === i.provider);
               return (
                 <div className="row-actions" role="group" aria-label={`Actions for ${i.name}`}>
-                  <ActionButton run={() => client.query(CheckHealth, { id: i.id }, { requestPolicy: 'network-only' }).toPromise()} onDone={refetch}>
+                  <ActionButton
+                    run={() => client.query(CheckHealth, { id: i.id }, { requestPolicy: 'network-only' }).toPromise()}
+                    onDone={refetch}
+                  >
                     Check health
                   </ActionButton>
                   {p?.capabilities.pull && (
@@ -163,7 +267,15 @@ export function Integrations() {
                         const r = await ingest({ provider: i.provider });
                         const x = r.data?.ingestIntegration;
                         // With no enabled integration of the provider nothing is pulled: the hint says what to do.
-                        if (x) setNote(x.hint ? `Nothing pulled from ${i.provider}. ${x.hint}` : `Pulled ${i.provider}: ${x.events} events, ${x.alertsOpened} alerts opened, ${x.alertsResolved} resolved${x.integrations.filter((y) => !y.ok).map((y) => `; ${y.name}: ${y.error}`).join('')}.`);
+                        if (x)
+                          setNote(
+                            x.hint
+                              ? `Nothing pulled from ${i.provider}. ${x.hint}`
+                              : `Pulled ${i.provider}: ${x.events} events, ${x.alertsOpened} alerts opened, ${x.alertsResolved} resolved${x.integrations
+                                  .filter((y) => !y.ok)
+                                  .map((y) => `; ${y.name}: ${y.error}`)
+                                  .join('')}.`,
+                          );
                         return r;
                       }}
                       onDone={refetch}
@@ -171,7 +283,11 @@ export function Integrations() {
                       Pull now
                     </ActionButton>
                   )}
-                  <ActionButton run={() => update({ id: i.id, input: { enabled: !i.enabled } })} deniedBecause={denied} onDone={refetch}>
+                  <ActionButton
+                    run={() => update({ id: i.id, input: { enabled: !i.enabled } })}
+                    deniedBecause={denied}
+                    onDone={refetch}
+                  >
                     {i.enabled ? 'Disable' : 'Enable'}
                   </ActionButton>
                   {p?.capabilities.push && (
@@ -179,7 +295,12 @@ export function Integrations() {
                       confirm={`Rotate the push token of ${i.name}? The old one keeps working for 24 hours.`}
                       run={async () => {
                         const r = await rotate({ id: i.id });
-                        if (r.data) setSecret({ name: i.name, token: r.data.rotateIntegrationPushToken.pushToken, url: i.pushUrl });
+                        if (r.data)
+                          setSecret({
+                            name: i.name,
+                            token: r.data.rotateIntegrationPushToken.pushToken,
+                            url: i.pushUrl,
+                          });
                         return r;
                       }}
                       deniedBecause={denied}
@@ -188,7 +309,13 @@ export function Integrations() {
                       Rotate push token
                     </ActionButton>
                   )}
-                  <ActionButton variant="danger" confirm={`Delete ${i.name} and its health history? Its alerts stay.`} run={() => remove({ id: i.id })} deniedBecause={denied} onDone={refetch}>
+                  <ActionButton
+                    variant="danger"
+                    confirm={`Delete ${i.name} and its health history? Its alerts stay.`}
+                    run={() => remove({ id: i.id })}
+                    deniedBecause={denied}
+                    onDone={refetch}
+                  >
                     Delete
                   </ActionButton>
                 </div>
@@ -197,10 +324,36 @@ export function Integrations() {
           },
         ]}
       />
-      <MutationForm title="Connect a system" submitLabel="Create integration" deniedBecause={denied} onSubmit={() => submit(false)} onDone={refetch}>
-        <SelectField label="Provider" value={provider?.id ?? ''} onChange={(p) => { setForm({ ...form, provider: p }); setConfig({}); }} options={providers.map((p) => ({ value: p.id, label: p.name }))} hint={provider?.description} />
-        <TextField label="Integration name" value={form.name} onChange={(name) => setForm({ ...form, name })} required />
-        <TextField label="Expect an event every (seconds)" type="number" value={form.freshness} onChange={(freshness) => setForm({ ...form, freshness })} hint="empty: no freshness check" />
+      <MutationForm
+        title="Connect a system"
+        submitLabel="Create integration"
+        deniedBecause={denied}
+        onSubmit={() => submit(false)}
+        onDone={refetch}
+      >
+        <SelectField
+          label="Provider"
+          value={provider?.id ?? ''}
+          onChange={(p) => {
+            setForm({ ...form, provider: p });
+            setConfig({});
+          }}
+          options={providers.map((p) => ({ value: p.id, label: p.name }))}
+          hint={provider?.description}
+        />
+        <TextField
+          label="Integration name"
+          value={form.name}
+          onChange={(name) => setForm({ ...form, name })}
+          required
+        />
+        <TextField
+          label="Expect an event every (seconds)"
+          type="number"
+          value={form.freshness}
+          onChange={(freshness) => setForm({ ...form, freshness })}
+          hint="empty: no freshness check"
+        />
         <CheckboxField label="Enabled" checked={form.enabled} onChange={(enabled) => setForm({ ...form, enabled })} />
         {provider && <ConfigFields provider={provider} values={config} onChange={setConfig} />}
       </MutationForm>

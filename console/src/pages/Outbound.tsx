@@ -13,20 +13,62 @@ import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
 const OutboundQuery = graphql(`
-  query ConsoleOutboundWebhooks { outboundWebhooks { id name url enabled lastFailureAt lastFailureError triggers { on typeGlob } } }
+  query ConsoleOutboundWebhooks {
+    outboundWebhooks {
+      id
+      name
+      url
+      enabled
+      lastFailureAt
+      lastFailureError
+      triggers {
+        on
+        typeGlob
+      }
+    }
+  }
 `);
 const CreateOutbound = graphql(`
-  mutation ConsoleCreateOutboundWebhook($input: CreateOutboundWebhookInput!) { createOutboundWebhook(input: $input) { id secret webhook { id name } } }
+  mutation ConsoleCreateOutboundWebhook($input: CreateOutboundWebhookInput!) {
+    createOutboundWebhook(input: $input) {
+      id
+      secret
+      webhook {
+        id
+        name
+      }
+    }
+  }
 `);
 const SetEnabled = graphql(`
-  mutation ConsoleUpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { id enabled } }
+  mutation ConsoleUpdateOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) {
+    updateOutboundWebhook(id: $id, input: $input) {
+      id
+      enabled
+    }
+  }
 `);
 const DeleteOutbound = graphql(`
-  mutation ConsoleDeleteOutboundWebhook($id: ID!) { deleteOutboundWebhook(id: $id) }
+  mutation ConsoleDeleteOutboundWebhook($id: ID!) {
+    deleteOutboundWebhook(id: $id)
+  }
 `);
 
 type Trigger = (typeof TRIGGERS)[number];
-export const TRIGGERS = ['ALERT_OPENED', 'ALERT_ACKNOWLEDGED', 'ALERT_SNOOZED', 'ALERT_REOPENED', 'ALERT_RESOLVED', 'EVENT', 'PROPOSAL_OPENED', 'PROPOSAL_APPROVED', 'PROPOSAL_DENIED', 'PROPOSAL_APPLIED', 'PROPOSAL_FAILED', 'REPORT_DELIVERED'] as const;
+export const TRIGGERS = [
+  'ALERT_OPENED',
+  'ALERT_ACKNOWLEDGED',
+  'ALERT_SNOOZED',
+  'ALERT_REOPENED',
+  'ALERT_RESOLVED',
+  'EVENT',
+  'PROPOSAL_OPENED',
+  'PROPOSAL_APPROVED',
+  'PROPOSAL_DENIED',
+  'PROPOSAL_APPLIED',
+  'PROPOSAL_FAILED',
+  'REPORT_DELIVERED',
+] as const;
 
 export function Outbound() {
   const me = useMe();
@@ -61,17 +103,33 @@ export function Outbound() {
         columns={[
           { header: 'Name', cell: (w) => <Link href={`/webhooks/${w.id}`}>{w.name}</Link> },
           { header: 'URL', cell: (w) => <code>{w.url}</code>, wide: true },
-          { header: 'On', cell: (w) => w.triggers.map((t) => lower(t.on) + (t.typeGlob ? ` ${t.typeGlob}` : '')).join(', ') },
+          {
+            header: 'On',
+            cell: (w) => w.triggers.map((t) => lower(t.on) + (t.typeGlob ? ` ${t.typeGlob}` : '')).join(', '),
+          },
           { header: 'Enabled', cell: (w) => (w.enabled ? 'yes' : 'no') },
-          { header: 'Last failure', cell: (w) => (w.lastFailureAt ? `${when(w.lastFailureAt)}: ${w.lastFailureError ?? ''}` : '—'), wide: true },
+          {
+            header: 'Last failure',
+            cell: (w) => (w.lastFailureAt ? `${when(w.lastFailureAt)}: ${w.lastFailureError ?? ''}` : '—'),
+            wide: true,
+          },
           {
             header: 'Actions',
             cell: (w) => (
               <div className="row-actions" role="group" aria-label={`Actions for ${w.name}`}>
-                <ActionButton deniedBecause={denied} run={() => setEnabled({ id: w.id, input: { enabled: !w.enabled } })}>
+                <ActionButton
+                  deniedBecause={denied}
+                  run={() => setEnabled({ id: w.id, input: { enabled: !w.enabled } })}
+                >
                   {w.enabled ? 'Disable' : 'Enable'}
                 </ActionButton>
-                <ActionButton variant="danger" deniedBecause={denied} confirm={`Delete ${w.name} and its delivery history?`} run={() => remove({ id: w.id })} onDone={reload}>
+                <ActionButton
+                  variant="danger"
+                  deniedBecause={denied}
+                  confirm={`Delete ${w.name} and its delivery history?`}
+                  run={() => remove({ id: w.id })}
+                  onDone={reload}
+                >
                   Delete
                 </ActionButton>
               </div>
@@ -99,10 +157,17 @@ export function Outbound() {
         <TextField label="Receiver URL" value={url} onChange={setUrl} type="url" required placeholder="https://…" />
         <fieldset aria-label="Triggers" className="checks">
           {TRIGGERS.map((t) => (
-            <CheckboxField key={t} label={lower(t)} checked={on.includes(t)} onChange={(c) => setOn(c ? [...on, t] : on.filter((x) => x !== t))} />
+            <CheckboxField
+              key={t}
+              label={lower(t)}
+              checked={on.includes(t)}
+              onChange={(c) => setOn(c ? [...on, t] : on.filter((x) => x !== t))}
+            />
           ))}
         </fieldset>
-        {on.includes('EVENT') && <TextField label="Event type glob" value={typeGlob} onChange={setTypeGlob} placeholder="deploy.*" />}
+        {on.includes('EVENT') && (
+          <TextField label="Event type glob" value={typeGlob} onChange={setTypeGlob} placeholder="deploy.*" />
+        )}
       </MutationForm>
     </Page>
   );

@@ -22,44 +22,114 @@ import { TRIGGERS } from './Outbound';
 /** One delivery opened: its body and each attempt (request headers, response status and body, timing). */
 const DeliveryDetailFields = graphql(`
   fragment ConsoleDeliveryDetail on Delivery {
-    id body
-    attempts { id number createdAt durationMs responseStatus responseBody error requestHeaders }
+    id
+    body
+    attempts {
+      id
+      number
+      createdAt
+      durationMs
+      responseStatus
+      responseBody
+      error
+      requestHeaders
+    }
   }
 `);
 
 const WebhookQuery = graphql(
   `
-  query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
-    webhook: outboundWebhook(id: $id) {
-      id name url enabled previousSecretValidUntil
-      triggers { on typeGlob severities kinds labels payloadConditions { path op value } }
-      deliveries(first: 50, status: $status) {
-        id topic status attemptCount createdAt deliveredAt failedAt nextAttemptAt lastError
-        ...ConsoleDeliveryDetail
+    query ConsoleWebhook($id: ID!, $status: DeliveryStatus) {
+      webhook: outboundWebhook(id: $id) {
+        id
+        name
+        url
+        enabled
+        previousSecretValidUntil
+        triggers {
+          on
+          typeGlob
+          severities
+          kinds
+          labels
+          payloadConditions {
+            path
+            op
+            value
+          }
+        }
+        deliveries(first: 50, status: $status) {
+          id
+          topic
+          status
+          attemptCount
+          createdAt
+          deliveredAt
+          failedAt
+          nextAttemptAt
+          lastError
+          ...ConsoleDeliveryDetail
+        }
       }
     }
-  }
-`,
+  `,
   [DeliveryDetailFields],
 );
 const DeliveryChanged = graphql(`
-  subscription ConsoleDeliveryChanged($webhookId: ID) { deliveryChanged(webhookId: $webhookId) { id status attemptCount } }
+  subscription ConsoleDeliveryChanged($webhookId: ID) {
+    deliveryChanged(webhookId: $webhookId) {
+      id
+      status
+      attemptCount
+    }
+  }
 `);
 const Redeliver = graphql(`
-  mutation ConsoleRedeliver($deliveryId: ID!) { redeliver(deliveryId: $deliveryId) { id status attemptCount } }
+  mutation ConsoleRedeliver($deliveryId: ID!) {
+    redeliver(deliveryId: $deliveryId) {
+      id
+      status
+      attemptCount
+    }
+  }
 `);
 const RevealSecret = graphql(`
-  mutation ConsoleRevealOutboundSecret($id: ID!) { revealOutboundWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }
+  mutation ConsoleRevealOutboundSecret($id: ID!) {
+    revealOutboundWebhookSecret(id: $id) {
+      webhookId
+      secret
+      previousSecretValidUntil
+    }
+  }
 `);
 const RotateSecret = graphql(`
-  mutation ConsoleRotateOutboundSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }
+  mutation ConsoleRotateOutboundSecret($id: ID!) {
+    rotateWebhookSecret(id: $id) {
+      webhookId
+      secret
+      previousSecretValidUntil
+    }
+  }
 `);
 
 const UpdateWebhook = graphql(`
-  mutation ConsoleEditOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) { updateOutboundWebhook(id: $id, input: $input) { id name url enabled triggers { on typeGlob } } }
+  mutation ConsoleEditOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) {
+    updateOutboundWebhook(id: $id, input: $input) {
+      id
+      name
+      url
+      enabled
+      triggers {
+        on
+        typeGlob
+      }
+    }
+  }
 `);
 const DeleteWebhook = graphql(`
-  mutation ConsoleDeleteOutboundWebhookDetail($id: ID!) { deleteOutboundWebhook(id: $id) }
+  mutation ConsoleDeleteOutboundWebhookDetail($id: ID!) {
+    deleteOutboundWebhook(id: $id)
+  }
 `);
 
 type Trigger = (typeof TRIGGERS)[number];
@@ -73,7 +143,8 @@ function DeliveryDetail({ delivery }: { delivery: FragmentOf<typeof DeliveryDeta
       {shownDelivery.attempts.map((a) => (
         <section key={a.id} aria-label={`Attempt ${a.number}`}>
           <h3>
-            Attempt {a.number} · {when(a.createdAt)} · {a.durationMs} ms · {a.responseStatus ?? 'no response'} {a.error ?? ''}
+            Attempt {a.number} · {when(a.createdAt)} · {a.durationMs} ms · {a.responseStatus ?? 'no response'}{' '}
+            {a.error ?? ''}
           </h3>
           <div className="grid2">
             <div>
@@ -97,7 +168,12 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
   const me = useMe();
   const denied = adminOnly(me);
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('');
-  const { result } = useLiveQuery({ query: WebhookQuery, variables: { id: params.id, status: status || null }, subscription: DeliveryChanged, subscriptionVariables: { webhookId: params.id } });
+  const { result } = useLiveQuery({
+    query: WebhookQuery,
+    variables: { id: params.id, status: status || null },
+    subscription: DeliveryChanged,
+    subscriptionVariables: { webhookId: params.id },
+  });
   const [, redeliver] = useMutation(Redeliver);
   const [, reveal] = useMutation(RevealSecret);
   const [, rotate] = useMutation(RotateSecret);
@@ -110,7 +186,12 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
   const w = result.data?.webhook;
   const shownDelivery = w?.deliveries.find((d) => d.id === open);
   return (
-    <Page title={w ? w.name : 'Outbound webhook'} error={result.error} loading={result.fetching && !w} actions={<Link href="/webhooks">All outbound webhooks</Link>}>
+    <Page
+      title={w ? w.name : 'Outbound webhook'}
+      error={result.error}
+      loading={result.fetching && !w}
+      actions={<Link href="/webhooks">All outbound webhooks</Link>}
+    >
       {w && (
         <>
           <Card title="Receiver">
@@ -132,21 +213,53 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
               </p>
             )}
             <div className="row-actions">
-              <ActionButton deniedBecause={denied} run={async () => { const r = await reveal({ id: w.id }); if (r.data) setSecret(r.data.revealOutboundWebhookSecret.secret); return r; }}>
+              <ActionButton
+                deniedBecause={denied}
+                run={async () => {
+                  const r = await reveal({ id: w.id });
+                  if (r.data) setSecret(r.data.revealOutboundWebhookSecret.secret);
+                  return r;
+                }}
+              >
                 Reveal secret
               </ActionButton>
-              <ActionButton deniedBecause={denied} confirm="Issue a new signing secret? For 24 hours deliveries carry both signatures." run={async () => { const r = await rotate({ id: w.id }); if (r.data) setSecret(r.data.rotateWebhookSecret.secret); return r; }}>
+              <ActionButton
+                deniedBecause={denied}
+                confirm="Issue a new signing secret? For 24 hours deliveries carry both signatures."
+                run={async () => {
+                  const r = await rotate({ id: w.id });
+                  if (r.data) setSecret(r.data.rotateWebhookSecret.secret);
+                  return r;
+                }}
+              >
                 Rotate secret
               </ActionButton>
               <button
                 type="button"
                 className="plain"
                 aria-expanded={!!edit}
-                onClick={() => setEdit(edit ? null : { name: w.name, url: w.url, on: w.triggers.map((t) => t.on as Trigger), typeGlob: w.triggers.find((t) => t.on === 'EVENT')?.typeGlob ?? '' })}
+                onClick={() =>
+                  setEdit(
+                    edit
+                      ? null
+                      : {
+                          name: w.name,
+                          url: w.url,
+                          on: w.triggers.map((t) => t.on as Trigger),
+                          typeGlob: w.triggers.find((t) => t.on === 'EVENT')?.typeGlob ?? '',
+                        },
+                  )
+                }
               >
                 Edit webhook
               </button>
-              <ActionButton variant="danger" deniedBecause={denied} confirm={`Delete ${w.name} and its delivery history?`} run={() => remove({ id: w.id })} onDone={() => navigate('/webhooks')}>
+              <ActionButton
+                variant="danger"
+                deniedBecause={denied}
+                confirm={`Delete ${w.name} and its delivery history?`}
+                run={() => remove({ id: w.id })}
+                onDone={() => navigate('/webhooks')}
+              >
                 Delete webhook
               </ActionButton>
             </div>
@@ -160,21 +273,52 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
                 // The other settings of a trigger kept (severities, kinds, labels, payload conditions) stay as they are.
                 const triggers = edit.on.map((o) => {
                   const was = w.triggers.find((t) => t.on === o);
-                  const kept = was ? { typeGlob: was.typeGlob, severities: was.severities, kinds: was.kinds, labels: was.labels, payloadConditions: was.payloadConditions } : {};
+                  const kept = was
+                    ? {
+                        typeGlob: was.typeGlob,
+                        severities: was.severities,
+                        kinds: was.kinds,
+                        labels: was.labels,
+                        payloadConditions: was.payloadConditions,
+                      }
+                    : {};
                   return { ...kept, on: o, ...(o === 'EVENT' ? { typeGlob: edit.typeGlob || null } : {}) };
                 });
                 return update({ id: w.id, input: { name: edit.name, url: edit.url, triggers } });
               }}
               onDone={() => setEdit(null)}
             >
-              <TextField label="Webhook name" value={edit.name} onChange={(name) => setEdit({ ...edit, name })} required />
-              <TextField label="Receiver URL" value={edit.url} onChange={(url) => setEdit({ ...edit, url })} type="url" required />
+              <TextField
+                label="Webhook name"
+                value={edit.name}
+                onChange={(name) => setEdit({ ...edit, name })}
+                required
+              />
+              <TextField
+                label="Receiver URL"
+                value={edit.url}
+                onChange={(url) => setEdit({ ...edit, url })}
+                type="url"
+                required
+              />
               <fieldset aria-label="Triggers" className="checks">
                 {TRIGGERS.map((t) => (
-                  <CheckboxField key={t} label={lower(t)} checked={edit.on.includes(t)} onChange={(c) => setEdit({ ...edit, on: c ? [...edit.on, t] : edit.on.filter((x) => x !== t) })} />
+                  <CheckboxField
+                    key={t}
+                    label={lower(t)}
+                    checked={edit.on.includes(t)}
+                    onChange={(c) => setEdit({ ...edit, on: c ? [...edit.on, t] : edit.on.filter((x) => x !== t) })}
+                  />
                 ))}
               </fieldset>
-              {edit.on.includes('EVENT') && <TextField label="Event type glob" value={edit.typeGlob} onChange={(typeGlob) => setEdit({ ...edit, typeGlob })} placeholder="deploy.*" />}
+              {edit.on.includes('EVENT') && (
+                <TextField
+                  label="Event type glob"
+                  value={edit.typeGlob}
+                  onChange={(typeGlob) => setEdit({ ...edit, typeGlob })}
+                  placeholder="deploy.*"
+                />
+              )}
             </MutationForm>
           )}
           <div className="filters">
@@ -196,10 +340,20 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
                 header: 'Actions',
                 cell: (d) => (
                   <div className="row-actions">
-                    <button type="button" className="plain" aria-expanded={open === d.id} onClick={() => setOpen(open === d.id ? null : d.id)}>
+                    <button
+                      type="button"
+                      className="plain"
+                      aria-expanded={open === d.id}
+                      onClick={() => setOpen(open === d.id ? null : d.id)}
+                    >
                       {open === d.id ? 'Hide' : 'Details'}
                     </button>
-                    <ActionButton deniedBecause={denied ?? (d.status === 'PENDING' || d.status === 'RETRYING' ? 'Still being delivered.' : null)} run={() => redeliver({ deliveryId: d.id })}>
+                    <ActionButton
+                      deniedBecause={
+                        denied ?? (d.status === 'PENDING' || d.status === 'RETRYING' ? 'Still being delivered.' : null)
+                      }
+                      run={() => redeliver({ deliveryId: d.id })}
+                    >
                       Redeliver
                     </ActionButton>
                   </div>
@@ -207,9 +361,7 @@ export function OutboundDetail({ params }: { params: { id: string } }) {
               },
             ]}
           />
-          {shownDelivery && (
-            <DeliveryDetail delivery={shownDelivery} />
-          )}
+          {shownDelivery && <DeliveryDetail delivery={shownDelivery} />}
         </>
       )}
     </Page>

@@ -20,48 +20,141 @@ import { graphql, readFragment, type FragmentOf, type ResultOf } from '../lib/gr
 
 /** What the revise form starts from. */
 const RevisionFields = graphql(`
-  fragment ConsoleProposalRevision on Proposal { id title kind status revision reason action proposedIntent proposer { id } device { id } }
+  fragment ConsoleProposalRevision on Proposal {
+    id
+    title
+    kind
+    status
+    revision
+    reason
+    action
+    proposedIntent
+    proposer {
+      id
+    }
+    device {
+      id
+    }
+  }
 `);
 
 const ProposalsQuery = graphql(
   `
-  query ConsoleProposals($status: ProposalStatus, $first: Int) {
-    proposals(status: $status, first: $first) {
-      edges {
-        node {
-          id title kind status revision reason action proposedIntent denialReason failureReason createdAt
-          proposer { id email } approver { email } deniedBy { email } device { id name }
-          ...ConsoleProposalRevision
+    query ConsoleProposals($status: ProposalStatus, $first: Int) {
+      proposals(status: $status, first: $first) {
+        edges {
+          node {
+            id
+            title
+            kind
+            status
+            revision
+            reason
+            action
+            proposedIntent
+            denialReason
+            failureReason
+            createdAt
+            proposer {
+              id
+              email
+            }
+            approver {
+              email
+            }
+            deniedBy {
+              email
+            }
+            device {
+              id
+              name
+            }
+            ...ConsoleProposalRevision
+          }
         }
       }
     }
-  }
-`,
+  `,
   [RevisionFields],
 );
 const ProposalChangedSubscription = graphql(`
-  subscription ConsoleProposalChanged { proposalChanged { id change status } }
+  subscription ConsoleProposalChanged {
+    proposalChanged {
+      id
+      change
+      status
+    }
+  }
 `);
 const ApproveProposal = graphql(`
-  mutation ConsoleApproveProposal($id: ID!, $revision: Int) { approveProposal(id: $id, revision: $revision) { id status approvedAt approver { email } } }
+  mutation ConsoleApproveProposal($id: ID!, $revision: Int) {
+    approveProposal(id: $id, revision: $revision) {
+      id
+      status
+      approvedAt
+      approver {
+        email
+      }
+    }
+  }
 `);
 const DenyProposal = graphql(`
-  mutation ConsoleDenyProposal($id: ID!, $reason: String) { denyProposal(id: $id, reason: $reason) { id status denialReason } }
+  mutation ConsoleDenyProposal($id: ID!, $reason: String) {
+    denyProposal(id: $id, reason: $reason) {
+      id
+      status
+      denialReason
+    }
+  }
 `);
 
 const UpdateProposal = graphql(`
   mutation ConsoleUpdateProposal($id: ID!, $input: UpdateProposalInput!) {
-    updateProposal(id: $id, input: $input) { id title kind status revision reason action proposedIntent approver { email } }
+    updateProposal(id: $id, input: $input) {
+      id
+      title
+      kind
+      status
+      revision
+      reason
+      action
+      proposedIntent
+      approver {
+        email
+      }
+    }
   }
 `);
 const OpenProposal = graphql(`
-  mutation ConsoleOpenProposalFromList($input: OpenProposalInput!) { openProposal(input: $input) { id status } }
+  mutation ConsoleOpenProposalFromList($input: OpenProposalInput!) {
+    openProposal(input: $input) {
+      id
+      status
+    }
+  }
 `);
 const DeviceChoicesQuery = graphql(`
-  query ConsoleProposalDevices { devices(first: 200) { edges { node { id name } } } }
+  query ConsoleProposalDevices {
+    devices(first: 200) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
+  }
 `);
 const DeviceIntentQuery = graphql(`
-  query ConsoleProposalDeviceIntent($id: ID!) { device(id: $id) { id intent { version config } } }
+  query ConsoleProposalDeviceIntent($id: ID!) {
+    device(id: $id) {
+      id
+      intent {
+        version
+        config
+      }
+    }
+  }
 `);
 
 type Proposal = ResultOf<typeof ProposalsQuery>['proposals']['edges'][number]['node'];
@@ -73,25 +166,63 @@ function reviseDenial(me: Me, p: { status: Proposal['status']; proposer: { id: s
 }
 
 /** A new revision of the proposal: title, reason and the proposed intent or action. */
-function ReviseForm({ proposal, me, onClose }: { proposal: FragmentOf<typeof RevisionFields>; me: Me; onClose: () => void }) {
+function ReviseForm({
+  proposal,
+  me,
+  onClose,
+}: {
+  proposal: FragmentOf<typeof RevisionFields>;
+  me: Me;
+  onClose: () => void;
+}) {
   const p = readFragment(RevisionFields, proposal);
   const [, update] = useMutation(UpdateProposal);
   const [devices] = useQuery({ query: DeviceChoicesQuery });
-  const [f, setF] = useState({ title: p.title, kind: p.kind, deviceId: p.device?.id ?? '', reason: p.reason ?? '', intent: p.proposedIntent ?? '', action: p.action ?? '' });
-  const deviceOptions = [...(p.device ? [] : [{ value: '', label: 'deleted device: choose another' }]), ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? [])];
+  const [f, setF] = useState({
+    title: p.title,
+    kind: p.kind,
+    deviceId: p.device?.id ?? '',
+    reason: p.reason ?? '',
+    intent: p.proposedIntent ?? '',
+    action: p.action ?? '',
+  });
+  const deviceOptions = [
+    ...(p.device ? [] : [{ value: '', label: 'deleted device: choose another' }]),
+    ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? []),
+  ];
   return (
     <MutationForm
       title={`Revise ${p.title} (revision ${p.revision})`}
       submitLabel="Save revision"
       deniedBecause={reviseDenial(me, p)}
-      onSubmit={() => update({ id: p.id, input: { title: f.title, kind: f.kind, reason: f.reason || null, ...(f.deviceId ? { deviceId: f.deviceId } : {}), ...(p.action ? { action: f.action } : { proposedIntent: f.intent }) } })}
+      onSubmit={() =>
+        update({
+          id: p.id,
+          input: {
+            title: f.title,
+            kind: f.kind,
+            reason: f.reason || null,
+            ...(f.deviceId ? { deviceId: f.deviceId } : {}),
+            ...(p.action ? { action: f.action } : { proposedIntent: f.intent }),
+          },
+        })
+      }
       onDone={onClose}
     >
       <TextField label="Revised title" value={f.title} onChange={(title) => setF({ ...f, title })} />
       <TextField label="Revised kind" value={f.kind} onChange={(kind) => setF({ ...f, kind })} />
-      <SelectField label="Revised target device" value={f.deviceId} onChange={(deviceId) => setF({ ...f, deviceId })} options={deviceOptions} />
+      <SelectField
+        label="Revised target device"
+        value={f.deviceId}
+        onChange={(deviceId) => setF({ ...f, deviceId })}
+        options={deviceOptions}
+      />
       <TextField label="Revised reason" value={f.reason} onChange={(reason) => setF({ ...f, reason })} />
-      {p.action ? <TextField label="Revised action" value={f.action} onChange={(action) => setF({ ...f, action })} /> : <TextField label="Revised intent" value={f.intent} onChange={(intent) => setF({ ...f, intent })} multiline />}
+      {p.action ? (
+        <TextField label="Revised action" value={f.action} onChange={(action) => setF({ ...f, action })} />
+      ) : (
+        <TextField label="Revised intent" value={f.intent} onChange={(intent) => setF({ ...f, intent })} multiline />
+      )}
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
@@ -110,7 +241,10 @@ function OpenProposalForm({ onDone }: { onDone: () => void }) {
   const [reason, setReason] = useState('');
   const [intent, setIntent] = useState<string | null>(null);
   const [current] = useQuery({ query: DeviceIntentQuery, variables: { id: deviceId }, pause: !deviceId });
-  const options = [{ value: '', label: 'choose a device' }, ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? [])];
+  const options = [
+    { value: '', label: 'choose a device' },
+    ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? []),
+  ];
   const base = current.data?.device?.id === deviceId ? (current.data.device.intent?.config ?? '') : '';
   useEffect(() => setIntent(null), [deviceId]);
   return (
@@ -118,7 +252,15 @@ function OpenProposalForm({ onDone }: { onDone: () => void }) {
       title="Open a proposal"
       submitLabel="Open proposal"
       onSubmit={async () => {
-        const r = await open({ input: { deviceId, title, kind, reason: reason || null, ...(what === 'reconcile' ? { action: 'reconcile' } : { proposedIntent: intent ?? base }) } });
+        const r = await open({
+          input: {
+            deviceId,
+            title,
+            kind,
+            reason: reason || null,
+            ...(what === 'reconcile' ? { action: 'reconcile' } : { proposedIntent: intent ?? base }),
+          },
+        });
         if (!r.error) {
           setTitle('');
           setReason('');
@@ -129,11 +271,38 @@ function OpenProposalForm({ onDone }: { onDone: () => void }) {
       onDone={onDone}
     >
       <SelectField label="Target device" value={deviceId} onChange={setDeviceId} options={options} />
-      <SelectField label="Change" value={what} onChange={setWhat} options={[{ value: 'intent', label: 'a new intended configuration' }, { value: 'reconcile', label: 'run a reconcile' }]} />
+      <SelectField
+        label="Change"
+        value={what}
+        onChange={setWhat}
+        options={[
+          { value: 'intent', label: 'a new intended configuration' },
+          { value: 'reconcile', label: 'run a reconcile' },
+        ]}
+      />
       <TextField label="Proposal title" value={title} onChange={setTitle} required />
-      <TextField label="Proposal kind" value={kind} onChange={setKind} hint="A lowercase identifier; outbound triggers select on it." />
+      <TextField
+        label="Proposal kind"
+        value={kind}
+        onChange={setKind}
+        hint="A lowercase identifier; outbound triggers select on it."
+      />
       <TextField label="Why (shown to the approver)" value={reason} onChange={setReason} />
-      {what === 'intent' && <TextField label="Proposed intent" value={intent ?? base} onChange={setIntent} multiline hint={!deviceId ? 'Choose a device: its current intent is the starting point.' : current.data?.device?.intent ? `Starts from v${current.data.device.intent.version}, the current intent.` : 'The device has no intent yet.'} />}
+      {what === 'intent' && (
+        <TextField
+          label="Proposed intent"
+          value={intent ?? base}
+          onChange={setIntent}
+          multiline
+          hint={
+            !deviceId
+              ? 'Choose a device: its current intent is the starting point.'
+              : current.data?.device?.intent
+                ? `Starts from v${current.data.device.intent.version}, the current intent.`
+                : 'The device has no intent yet.'
+          }
+        />
+      )}
     </MutationForm>
   );
 }
@@ -145,7 +314,11 @@ export function Proposals() {
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('PROPOSED');
   const [denyReason, setDenyReason] = useState('');
   const [revising, setRevising] = useState<string | null>(null);
-  const { result, refetch } = useLiveQuery({ query: ProposalsQuery, variables: { status: status || null, first: 100 }, subscription: ProposalChangedSubscription });
+  const { result, refetch } = useLiveQuery({
+    query: ProposalsQuery,
+    variables: { status: status || null, first: 100 },
+    subscription: ProposalChangedSubscription,
+  });
   const [, approve] = useMutation(ApproveProposal);
   const [, deny] = useMutation(DenyProposal);
   const beingRevised = result.data?.proposals.edges.map((e) => e.node).find((p) => p.id === revising);
@@ -162,10 +335,34 @@ export function Proposals() {
         empty="No proposals with this status. Propose a change from a device's page."
         columns={[
           { header: 'Title', cell: (p) => p.title },
-          { header: 'Device', cell: (p) => (p.device ? <Link href={`/devices/${p.device.id}`}>{p.device.name}</Link> : '—') },
-          { header: 'Change', cell: (p) => (p.action ? <code>{p.action}</code> : p.proposedIntent ? <details><summary>new intent</summary><pre>{p.proposedIntent}</pre></details> : '—'), wide: true },
+          {
+            header: 'Device',
+            cell: (p) => (p.device ? <Link href={`/devices/${p.device.id}`}>{p.device.name}</Link> : '—'),
+          },
+          {
+            header: 'Change',
+            cell: (p) =>
+              p.action ? (
+                <code>{p.action}</code>
+              ) : p.proposedIntent ? (
+                <details>
+                  <summary>new intent</summary>
+                  <pre>{p.proposedIntent}</pre>
+                </details>
+              ) : (
+                '—'
+              ),
+            wide: true,
+          },
           { header: 'Proposer', cell: (p) => p.proposer.email },
-          { header: 'Status', cell: (p) => <><Badge value={p.status} /> {p.denialReason ?? p.failureReason ?? ''}</> },
+          {
+            header: 'Status',
+            cell: (p) => (
+              <>
+                <Badge value={p.status} /> {p.denialReason ?? p.failureReason ?? ''}
+              </>
+            ),
+          },
           { header: 'Revision', cell: (p) => `r${p.revision}`, wide: true },
           { header: 'Decided by', cell: (p) => p.approver?.email ?? p.deniedBy?.email ?? '—', wide: true },
           { header: 'Opened', cell: (p) => when(p.createdAt), wide: true },
@@ -175,14 +372,29 @@ export function Proposals() {
               const closed = p.status !== 'PROPOSED' ? `Already ${p.status.toLowerCase()}.` : null;
               return (
                 <div className="row-actions" role="group" aria-label={`Decide ${p.title}`}>
-                  <ActionButton variant="primary" run={() => approve({ id: p.id, revision: p.revision })} deniedBecause={closed ?? approvalDenial(me, p.proposer.id)}>
+                  <ActionButton
+                    variant="primary"
+                    run={() => approve({ id: p.id, revision: p.revision })}
+                    deniedBecause={closed ?? approvalDenial(me, p.proposer.id)}
+                  >
                     Approve
                   </ActionButton>
-                  <ActionButton variant="danger" run={() => deny({ id: p.id, reason: denyReason || null })} deniedBecause={closed}>
+                  <ActionButton
+                    variant="danger"
+                    run={() => deny({ id: p.id, reason: denyReason || null })}
+                    deniedBecause={closed}
+                  >
                     Deny
                   </ActionButton>
                   <span className="action">
-                    <button type="button" className="plain" aria-label={`Revise ${p.title}`} aria-expanded={revising === p.id} disabled={!!reviseDenial(me, p)} onClick={() => setRevising(revising === p.id ? null : p.id)}>
+                    <button
+                      type="button"
+                      className="plain"
+                      aria-label={`Revise ${p.title}`}
+                      aria-expanded={revising === p.id}
+                      disabled={!!reviseDenial(me, p)}
+                      onClick={() => setRevising(revising === p.id ? null : p.id)}
+                    >
                       Revise
                     </button>
                     {reviseDenial(me, p) && <small className="reason">{reviseDenial(me, p)}</small>}
@@ -193,7 +405,14 @@ export function Proposals() {
           },
         ]}
       />
-      {beingRevised && <ReviseForm key={`${beingRevised.id}:${beingRevised.revision}`} proposal={beingRevised} me={me} onClose={() => setRevising(null)} />}
+      {beingRevised && (
+        <ReviseForm
+          key={`${beingRevised.id}:${beingRevised.revision}`}
+          proposal={beingRevised}
+          me={me}
+          onClose={() => setRevising(null)}
+        />
+      )}
       <OpenProposalForm onDone={refetch} />
     </Page>
   );

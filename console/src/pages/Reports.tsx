@@ -22,29 +22,47 @@ import { exportCsv } from './reports/export';
 
 const ReportSchemaQuery = graphql(
   `
-  query ConsoleReportSchema {
-    reportSchema
-    reportExportUrl(format: CSV)
-    savedReports { ...ConsoleSavedReport ...ConsoleScheduleReport }
-  }
-`,
+    query ConsoleReportSchema {
+      reportSchema
+      reportExportUrl(format: CSV)
+      savedReports {
+        ...ConsoleSavedReport
+        ...ConsoleScheduleReport
+      }
+    }
+  `,
   [SavedReportFields, ScheduleReportFields],
 );
 const RunReportQuery = graphql(
   `
-  query ConsoleRunReport($query: JSON!) {
-    reportQuery(query: $query) { ...ConsoleReportResult }
-  }
-`,
+    query ConsoleRunReport($query: JSON!) {
+      reportQuery(query: $query) {
+        ...ConsoleReportResult
+      }
+    }
+  `,
   [ReportResultFields],
 );
 const TranslateReportQuery = graphql(`
   query ConsoleTranslateReport($text: String!) {
-    translateReport(text: $text) { valid query explanation errors { loc msg } }
+    translateReport(text: $text) {
+      valid
+      query
+      explanation
+      errors {
+        loc
+        msg
+      }
+    }
   }
 `);
 const CreateSavedReport = graphql(`
-  mutation ConsoleCreateSavedReport($input: SavedReportInput!) { createSavedReport(input: $input) { id name } }
+  mutation ConsoleCreateSavedReport($input: SavedReportInput!) {
+    createSavedReport(input: $input) {
+      id
+      name
+    }
+  }
 `);
 
 export function Reports() {
@@ -59,7 +77,10 @@ export function Reports() {
   const [runError, setRunError] = useState<CombinedError | Error | string | null>(null);
   const [running, setRunning] = useState(false);
   const [view, setView] = useState<'table' | 'chart'>('table');
-  const [exportState, setExportState] = useState<{ error: string | null; done: string | null }>({ error: null, done: null });
+  const [exportState, setExportState] = useState<{ error: string | null; done: string | null }>({
+    error: null,
+    done: null,
+  });
   const [english, setEnglish] = useState('');
   const [explanation, setExplanation] = useState<string | null>(null);
   const [save, setSave] = useState({ name: '', description: '' });
@@ -79,11 +100,15 @@ export function Reports() {
 
   async function translate() {
     setExplanation(null);
-    const r = await client.query(TranslateReportQuery, { text: english }, { requestPolicy: 'network-only' }).toPromise();
+    const r = await client
+      .query(TranslateReportQuery, { text: english }, { requestPolicy: 'network-only' })
+      .toPromise();
     if (r.error) return setRunError(r.error);
     const t = r.data!.translateReport;
     if (t.valid && t.query) setB(builderOf(t.query));
-    setExplanation(t.valid ? t.explanation : `${t.explanation} ${t.errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ')}`);
+    setExplanation(
+      t.valid ? t.explanation : `${t.explanation} ${t.errors.map((e) => `${e.loc.join('.')}: ${e.msg}`).join('; ')}`,
+    );
   }
 
   return (
@@ -98,10 +123,16 @@ export function Reports() {
         onRun={() => void run()}
         onExport={() => {
           setExportState({ error: null, done: null });
-          void exportCsv(meta.data?.reportExportUrl ?? '/api/v1/reports/query/export?format=csv', query, b.entity).then(setExportState);
+          void exportCsv(meta.data?.reportExportUrl ?? '/api/v1/reports/query/export?format=csv', query, b.entity).then(
+            setExportState,
+          );
         }}
       >
-        {exportState.done && <p className="hint" role="status">{exportState.done}</p>}
+        {exportState.done && (
+          <p className="hint" role="status">
+            {exportState.done}
+          </p>
+        )}
         <ErrorView error={exportState.error ?? runError} />
         <details>
           <summary>Query document</summary>
@@ -111,7 +142,12 @@ export function Reports() {
 
       <Card title="Ask in plain English">
         <div className="inline-form">
-          <TextField label="Question" value={english} onChange={setEnglish} placeholder="critical alerts in the last 24 hours by source" />
+          <TextField
+            label="Question"
+            value={english}
+            onChange={setEnglish}
+            placeholder="critical alerts in the last 24 hours by source"
+          />
           <button type="button" className="plain" onClick={() => void translate()} disabled={!english}>
             Translate
           </button>
@@ -122,14 +158,28 @@ export function Reports() {
       {result && (
         <Card title="Result">
           <div className="tabs" role="group" aria-label="Show the result as">
-            <button type="button" className={view === 'table' ? 'primary' : 'plain'} aria-pressed={view === 'table'} onClick={() => setView('table')}>
+            <button
+              type="button"
+              className={view === 'table' ? 'primary' : 'plain'}
+              aria-pressed={view === 'table'}
+              onClick={() => setView('table')}
+            >
               Table
             </button>
-            <button type="button" className={view === 'chart' ? 'primary' : 'plain'} aria-pressed={view === 'chart'} onClick={() => setView('chart')}>
+            <button
+              type="button"
+              className={view === 'chart' ? 'primary' : 'plain'}
+              aria-pressed={view === 'chart'}
+              onClick={() => setView('chart')}
+            >
               Chart
             </button>
           </div>
-          {view === 'table' ? <ResultTable result={result.data} caption="Report result" /> : <ResultChart result={result.data} label={`Chart of the ${result.title}`} />}
+          {view === 'table' ? (
+            <ResultTable result={result.data} caption="Report result" />
+          ) : (
+            <ResultChart result={result.data} label={`Chart of the ${result.title}`} />
+          )}
         </Card>
       )}
 
@@ -137,17 +187,29 @@ export function Reports() {
         title="Save this query"
         submitLabel="Save report"
         onSubmit={async () => {
-          const r = await createSaved({ input: { name: save.name, description: save.description || undefined, query } });
+          const r = await createSaved({
+            input: { name: save.name, description: save.description || undefined, query },
+          });
           if (!r.error) setSave({ name: '', description: '' });
           return r;
         }}
         onDone={reloadMeta}
       >
         <TextField label="Report name" value={save.name} onChange={(name) => setSave({ ...save, name })} required />
-        <TextField label="Report description" value={save.description} onChange={(description) => setSave({ ...save, description })} />
+        <TextField
+          label="Report description"
+          value={save.description}
+          onChange={(description) => setSave({ ...save, description })}
+        />
       </MutationForm>
 
-      <SavedReports reports={meta.data?.savedReports} query={query} onLoad={setB} onResult={(data, title) => setResult({ data, title })} onDone={reloadMeta} />
+      <SavedReports
+        reports={meta.data?.savedReports}
+        query={query}
+        onLoad={setB}
+        onResult={(data, title) => setResult({ data, title })}
+        onDone={reloadMeta}
+      />
 
       <Schedules reports={meta.data?.savedReports} denied={adminOnly(me)} />
     </Page>

@@ -5,7 +5,14 @@ import { CheckboxField, MutationForm, SelectField, TextField } from '../componen
 import { ConditionRows, LabelRows } from '../components/MatchRows';
 import { lower } from '../lib/format';
 import { graphql, type VariablesOf } from '../lib/graphql';
-import { conditionRowsOf, conditionsOf, labelRowsOf, labelsOf, type ConditionRow, type LabelRow } from '../lib/match-rows';
+import {
+  conditionRowsOf,
+  conditionsOf,
+  labelRowsOf,
+  labelsOf,
+  type ConditionRow,
+  type LabelRow,
+} from '../lib/match-rows';
 import type { Rule } from './Rules';
 
 export const ALERT_SEVERITY = ['WARNING', 'CRITICAL', 'INFO'] as const;
@@ -15,7 +22,27 @@ export const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
 export const UpdateRule = graphql(`
   mutation ConsoleUpdateAlertRule($id: ID!, $input: UpdateAlertRuleInput!) {
-    updateAlertRule(id: $id, input: $input) { id name enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
+    updateAlertRule(id: $id, input: $input) {
+      id
+      name
+      enabled
+      typeGlob
+      source
+      module
+      severities
+      alertSeverity
+      windowSeconds
+      summaryTemplate
+      dedupKeyTemplate
+      labels
+      payloadConditions {
+        path
+        op
+        value
+      }
+      resolveTypeGlob
+      autoResolveAfterSeconds
+    }
   }
 `);
 /** Edits every field `updateAlertRule` takes that the console shows (the kind cannot change). */
@@ -55,33 +82,88 @@ export function EditRuleForm({ rule, denied, onClose }: { rule: Rule; denied: st
           payloadConditions: conditionsOf(conditions),
         };
         if (rule.kind === 'ABSENCE') input.windowSeconds = Number(f.windowSeconds);
-        else Object.assign(input, { resolveTypeGlob: orNull(f.resolveTypeGlob), autoResolveAfterSeconds: f.autoResolve.trim() ? Number(f.autoResolve) : null });
+        else
+          Object.assign(input, {
+            resolveTypeGlob: orNull(f.resolveTypeGlob),
+            autoResolveAfterSeconds: f.autoResolve.trim() ? Number(f.autoResolve) : null,
+          });
         return updateRule({ id: rule.id, input });
       }}
       onDone={onClose}
     >
       <TextField label="Rule name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
-      <TextField label="Event type" value={f.typeGlob} onChange={(typeGlob) => setF({ ...f, typeGlob })} placeholder="deploy.* or **" hint="Empty: any type." />
+      <TextField
+        label="Event type"
+        value={f.typeGlob}
+        onChange={(typeGlob) => setF({ ...f, typeGlob })}
+        placeholder="deploy.* or **"
+        hint="Empty: any type."
+      />
       <TextField label="Event source" value={f.source} onChange={(source) => setF({ ...f, source })} />
       <TextField label="Event module" value={f.module} onChange={(module) => setF({ ...f, module })} />
       <fieldset aria-label="Event severities" className="checks">
         <legend>Event severities (none: any)</legend>
         {EVENT_SEVERITIES.map((sv) => (
-          <CheckboxField key={sv} label={lower(sv)} checked={f.severities.includes(sv)} onChange={(c) => setF({ ...f, severities: c ? [...f.severities, sv] : f.severities.filter((x) => x !== sv) })} />
+          <CheckboxField
+            key={sv}
+            label={lower(sv)}
+            checked={f.severities.includes(sv)}
+            onChange={(c) =>
+              setF({ ...f, severities: c ? [...f.severities, sv] : f.severities.filter((x) => x !== sv) })
+            }
+          />
         ))}
       </fieldset>
-      <SelectField label="Alert severity" value={f.alertSeverity} onChange={(alertSeverity) => setF({ ...f, alertSeverity })} options={ALERT_SEVERITY} />
-      {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={f.windowSeconds} onChange={(windowSeconds) => setF({ ...f, windowSeconds })} />}
-      <TextField label="Summary template" value={f.summaryTemplate} onChange={(summaryTemplate) => setF({ ...f, summaryTemplate })} placeholder="{{type}} on {{source}}" />
-      <TextField label="Dedup key template" value={f.dedupKeyTemplate} onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })} placeholder="{{source}}" hint="Empty: the rule and the event source." />
+      <SelectField
+        label="Alert severity"
+        value={f.alertSeverity}
+        onChange={(alertSeverity) => setF({ ...f, alertSeverity })}
+        options={ALERT_SEVERITY}
+      />
+      {rule.kind === 'ABSENCE' && (
+        <TextField
+          label="Silence window (seconds)"
+          type="number"
+          value={f.windowSeconds}
+          onChange={(windowSeconds) => setF({ ...f, windowSeconds })}
+        />
+      )}
+      <TextField
+        label="Summary template"
+        value={f.summaryTemplate}
+        onChange={(summaryTemplate) => setF({ ...f, summaryTemplate })}
+        placeholder="{{type}} on {{source}}"
+      />
+      <TextField
+        label="Dedup key template"
+        value={f.dedupKeyTemplate}
+        onChange={(dedupKeyTemplate) => setF({ ...f, dedupKeyTemplate })}
+        placeholder="{{source}}"
+        hint="Empty: the rule and the event source."
+      />
       <LabelRows rows={labels} onChange={setLabels} />
       <ConditionRows rows={conditions} onChange={setConditions} />
-      {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={f.resolveTypeGlob} onChange={(resolveTypeGlob) => setF({ ...f, resolveTypeGlob })} placeholder="gpu.thermal_recovered" hint="Such an event resolves the alert with the same dedup key." />}
-      {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={f.autoResolve} onChange={(autoResolve) => setF({ ...f, autoResolve })} hint="Empty: never by itself." />}
+      {rule.kind === 'MATCH' && (
+        <TextField
+          label="Resolved by type"
+          value={f.resolveTypeGlob}
+          onChange={(resolveTypeGlob) => setF({ ...f, resolveTypeGlob })}
+          placeholder="gpu.thermal_recovered"
+          hint="Such an event resolves the alert with the same dedup key."
+        />
+      )}
+      {rule.kind === 'MATCH' && (
+        <TextField
+          label="Auto-resolve after (seconds)"
+          type="number"
+          value={f.autoResolve}
+          onChange={(autoResolve) => setF({ ...f, autoResolve })}
+          hint="Empty: never by itself."
+        />
+      )}
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
     </MutationForm>
   );
 }
-

@@ -6,10 +6,25 @@ import { Card } from '../components/Page';
 import { graphql } from '../lib/graphql';
 
 const SuggestionsQuery = graphql(`
-  query ConsoleSuggestedAlertRules { suggestedAlertRules { key name description kind enabled ruleId } }
+  query ConsoleSuggestedAlertRules {
+    suggestedAlertRules {
+      key
+      name
+      description
+      kind
+      enabled
+      ruleId
+    }
+  }
 `);
 const EnableSuggestion = graphql(`
-  mutation ConsoleEnableSuggestedAlertRule($key: String!) { enableSuggestedAlertRule(key: $key) { id name enabled } }
+  mutation ConsoleEnableSuggestedAlertRule($key: String!) {
+    enableSuggestedAlertRule(key: $key) {
+      id
+      name
+      enabled
+    }
+  }
 `);
 
 export function RuleSuggestions({ denied, onEnabled }: { denied: string | null; onEnabled: () => void }) {

@@ -16,27 +16,89 @@ import { RuleSuggestions } from './RuleSuggestions';
 
 const RulesQuery = graphql(`
   query ConsoleRules {
-    alertRules { id name kind enabled typeGlob source module severities alertSeverity windowSeconds summaryTemplate dedupKeyTemplate labels payloadConditions { path op value } resolveTypeGlob autoResolveAfterSeconds }
-    maintenanceWindows { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
-    devices(first: 200) { edges { node { id name } } }
+    alertRules {
+      id
+      name
+      kind
+      enabled
+      typeGlob
+      source
+      module
+      severities
+      alertSeverity
+      windowSeconds
+      summaryTemplate
+      dedupKeyTemplate
+      labels
+      payloadConditions {
+        path
+        op
+        value
+      }
+      resolveTypeGlob
+      autoResolveAfterSeconds
+    }
+    maintenanceWindows {
+      id
+      name
+      startsAt
+      endsAt
+      repeatEverySeconds
+      source
+      deviceId
+      matchLabels
+      activeNow
+    }
+    devices(first: 200) {
+      edges {
+        node {
+          id
+          name
+        }
+      }
+    }
   }
 `);
 const CreateRule = graphql(`
-  mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) { createAlertRule(input: $input) { id name } }
+  mutation ConsoleCreateAlertRule($input: CreateAlertRuleInput!) {
+    createAlertRule(input: $input) {
+      id
+      name
+    }
+  }
 `);
 const DeleteRule = graphql(`
-  mutation ConsoleDeleteAlertRule($id: ID!) { deleteAlertRule(id: $id) }
+  mutation ConsoleDeleteAlertRule($id: ID!) {
+    deleteAlertRule(id: $id)
+  }
 `);
 const CreateWindow = graphql(`
-  mutation ConsoleCreateMaintenanceWindow($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { id name } }
+  mutation ConsoleCreateMaintenanceWindow($input: CreateMaintenanceWindowInput!) {
+    createMaintenanceWindow(input: $input) {
+      id
+      name
+    }
+  }
 `);
 const UpdateWindow = graphql(`
   mutation ConsoleUpdateMaintenanceWindow($id: ID!, $input: UpdateMaintenanceWindowInput!) {
-    updateMaintenanceWindow(id: $id, input: $input) { id name startsAt endsAt repeatEverySeconds source deviceId matchLabels activeNow }
+    updateMaintenanceWindow(id: $id, input: $input) {
+      id
+      name
+      startsAt
+      endsAt
+      repeatEverySeconds
+      source
+      deviceId
+      matchLabels
+      activeNow
+    }
   }
 `);
 const DeleteWindow = graphql(`
-  mutation ConsoleDeleteMaintenanceWindow($id: ID!) { deleteMaintenanceWindow(id: $id) }
+  mutation ConsoleDeleteMaintenanceWindow($id: ID!) {
+    deleteMaintenanceWindow(id: $id)
+  }
 `);
 
 const KINDS = [
@@ -67,7 +129,17 @@ function parseJson(text: string, field: string, empty: unknown): unknown {
 }
 
 /** Edits a maintenance window's name, span, repeat and source scope. */
-function EditWindowForm({ win, devices, denied, onClose }: { win: Window; devices: { id: string; name: string }[]; denied: string | null; onClose: () => void }) {
+function EditWindowForm({
+  win,
+  devices,
+  denied,
+  onClose,
+}: {
+  win: Window;
+  devices: { id: string; name: string }[];
+  denied: string | null;
+  onClose: () => void;
+}) {
   const [, updateWindow] = useMutation(UpdateWindow);
   const [f, setF] = useState({
     name: win.name,
@@ -78,8 +150,13 @@ function EditWindowForm({ win, devices, denied, onClose }: { win: Window; device
     deviceId: win.deviceId ?? '',
     labels: Object.keys(win.matchLabels ?? {}).length ? JSON.stringify(win.matchLabels) : '',
   });
-  const repeatOptions = [{ value: '', label: 'no' }, { value: '86400', label: 'daily' }, { value: '604800', label: 'weekly' }];
-  if (f.repeat && !repeatOptions.some((o) => o.value === f.repeat)) repeatOptions.push({ value: f.repeat, label: `every ${Number(f.repeat) / 3600} h` });
+  const repeatOptions = [
+    { value: '', label: 'no' },
+    { value: '86400', label: 'daily' },
+    { value: '604800', label: 'weekly' },
+  ];
+  if (f.repeat && !repeatOptions.some((o) => o.value === f.repeat))
+    repeatOptions.push({ value: f.repeat, label: `every ${Number(f.repeat) / 3600} h` });
   return (
     <MutationForm
       title={`Edit window ${win.name}`}
@@ -88,18 +165,53 @@ function EditWindowForm({ win, devices, denied, onClose }: { win: Window; device
       onSubmit={() =>
         updateWindow({
           id: win.id,
-          input: { name: f.name, startsAt: isoOf(f.startsAt), endsAt: isoOf(f.endsAt), source: orNull(f.source), repeatEverySeconds: f.repeat ? Number(f.repeat) : null, deviceId: f.deviceId || null, matchLabels: parseJson(f.labels, 'Only labels', {}) },
+          input: {
+            name: f.name,
+            startsAt: isoOf(f.startsAt),
+            endsAt: isoOf(f.endsAt),
+            source: orNull(f.source),
+            repeatEverySeconds: f.repeat ? Number(f.repeat) : null,
+            deviceId: f.deviceId || null,
+            matchLabels: parseJson(f.labels, 'Only labels', {}),
+          },
         })
       }
       onDone={onClose}
     >
       <TextField label="Window name" value={f.name} onChange={(name) => setF({ ...f, name })} required />
-      <TextField label="Starts" type="datetime-local" value={f.startsAt} onChange={(startsAt) => setF({ ...f, startsAt })} required />
-      <TextField label="Ends" type="datetime-local" value={f.endsAt} onChange={(endsAt) => setF({ ...f, endsAt })} required />
+      <TextField
+        label="Starts"
+        type="datetime-local"
+        value={f.startsAt}
+        onChange={(startsAt) => setF({ ...f, startsAt })}
+        required
+      />
+      <TextField
+        label="Ends"
+        type="datetime-local"
+        value={f.endsAt}
+        onChange={(endsAt) => setF({ ...f, endsAt })}
+        required
+      />
       <TextField label="Only source" value={f.source} onChange={(source) => setF({ ...f, source })} />
-      <SelectField label="Repeats" value={f.repeat} onChange={(repeat) => setF({ ...f, repeat })} options={repeatOptions} />
-      <SelectField label="Only device" value={f.deviceId} onChange={(deviceId) => setF({ ...f, deviceId })} options={[{ value: '', label: 'any device' }, ...devices.map((d) => ({ value: d.id, label: d.name }))]} />
-      <TextField label="Only labels (JSON)" value={f.labels} onChange={(labels) => setF({ ...f, labels })} placeholder='{"env": "prod"}' />
+      <SelectField
+        label="Repeats"
+        value={f.repeat}
+        onChange={(repeat) => setF({ ...f, repeat })}
+        options={repeatOptions}
+      />
+      <SelectField
+        label="Only device"
+        value={f.deviceId}
+        onChange={(deviceId) => setF({ ...f, deviceId })}
+        options={[{ value: '', label: 'any device' }, ...devices.map((d) => ({ value: d.id, label: d.name }))]}
+      />
+      <TextField
+        label="Only labels (JSON)"
+        value={f.labels}
+        onChange={(labels) => setF({ ...f, labels })}
+        placeholder='{"env": "prod"}'
+      />
       <button type="button" className="plain" onClick={onClose}>
         Cancel
       </button>
@@ -117,7 +229,19 @@ export function Rules() {
   const [, deleteRule] = useMutation(DeleteRule);
   const [, createWindow] = useMutation(CreateWindow);
   const [, deleteWindow] = useMutation(DeleteWindow);
-  const blankRule = { kind: 'MATCH' as 'MATCH' | 'ABSENCE', name: '', typeGlob: '', source: '', module: '', severity: '' as (typeof SEVERITY_FILTER)[number], alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number], windowSeconds: '300', summaryTemplate: '', resolveTypeGlob: '', autoResolve: '' };
+  const blankRule = {
+    kind: 'MATCH' as 'MATCH' | 'ABSENCE',
+    name: '',
+    typeGlob: '',
+    source: '',
+    module: '',
+    severity: '' as (typeof SEVERITY_FILTER)[number],
+    alertSeverity: 'WARNING' as (typeof ALERT_SEVERITY)[number],
+    windowSeconds: '300',
+    summaryTemplate: '',
+    resolveTypeGlob: '',
+    autoResolve: '',
+  };
   const [rule, setRule] = useState(blankRule);
   const [ruleLabels, setRuleLabels] = useState<LabelRow[]>([]);
   const [ruleConditions, setRuleConditions] = useState<ConditionRow[]>([]);
@@ -138,20 +262,46 @@ export function Rules() {
         columns={[
           { header: 'Name', cell: (r) => r.name },
           { header: 'Kind', cell: (r) => (r.kind === 'ABSENCE' ? `heartbeat (${r.windowSeconds} s)` : 'match') },
-          { header: 'Matches', cell: (r) => [r.typeGlob && `type ${r.typeGlob}`, r.source && `source ${r.source}`, r.module && `module ${r.module}`, r.severities.length ? r.severities.map(lower).join('/') : null].filter(Boolean).join(' · ') || 'every event' },
+          {
+            header: 'Matches',
+            cell: (r) =>
+              [
+                r.typeGlob && `type ${r.typeGlob}`,
+                r.source && `source ${r.source}`,
+                r.module && `module ${r.module}`,
+                r.severities.length ? r.severities.map(lower).join('/') : null,
+              ]
+                .filter(Boolean)
+                .join(' · ') || 'every event',
+          },
           { header: 'Opens', cell: (r) => <Badge value={r.alertSeverity} /> },
           { header: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') },
           {
             header: 'Actions',
             cell: (r) => (
               <div className="row-actions" role="group" aria-label={`Actions for ${r.name}`}>
-                <button type="button" className="plain" aria-label={`Edit ${r.name}`} aria-expanded={editRule === r.id} onClick={() => setEditRule(editRule === r.id ? null : r.id)}>
+                <button
+                  type="button"
+                  className="plain"
+                  aria-label={`Edit ${r.name}`}
+                  aria-expanded={editRule === r.id}
+                  onClick={() => setEditRule(editRule === r.id ? null : r.id)}
+                >
                   Edit
                 </button>
-                <ActionButton run={() => updateRule({ id: r.id, input: { enabled: !r.enabled } })} deniedBecause={denied}>
+                <ActionButton
+                  run={() => updateRule({ id: r.id, input: { enabled: !r.enabled } })}
+                  deniedBecause={denied}
+                >
                   {r.enabled ? 'Disable' : 'Enable'}
                 </ActionButton>
-                <ActionButton variant="danger" confirm={`Delete the rule ${r.name}? Its alerts stay.`} run={() => deleteRule({ id: r.id })} deniedBecause={denied} onDone={reload}>
+                <ActionButton
+                  variant="danger"
+                  confirm={`Delete the rule ${r.name}? Its alerts stay.`}
+                  run={() => deleteRule({ id: r.id })}
+                  deniedBecause={denied}
+                  onDone={reload}
+                >
                   Delete
                 </ActionButton>
               </div>
@@ -159,13 +309,24 @@ export function Rules() {
           },
         ]}
       />
-      {ruleBeingEdited && <EditRuleForm key={ruleBeingEdited.id} rule={ruleBeingEdited} denied={denied} onClose={() => setEditRule(null)} />}
+      {ruleBeingEdited && (
+        <EditRuleForm
+          key={ruleBeingEdited.id}
+          rule={ruleBeingEdited}
+          denied={denied}
+          onClose={() => setEditRule(null)}
+        />
+      )}
       <MutationForm
         title="New alert rule"
         submitLabel="Create rule"
         deniedBecause={denied}
         onSubmit={async () => {
-          const input: VariablesOf<typeof CreateRule>['input'] = { name: rule.name, kind: rule.kind, alertSeverity: rule.alertSeverity };
+          const input: VariablesOf<typeof CreateRule>['input'] = {
+            name: rule.name,
+            kind: rule.kind,
+            alertSeverity: rule.alertSeverity,
+          };
           if (rule.typeGlob) input.typeGlob = rule.typeGlob;
           if (rule.source) input.source = rule.source;
           if (rule.module) input.module = rule.module;
@@ -188,17 +349,58 @@ export function Rules() {
       >
         <SelectField label="Kind" value={rule.kind} onChange={(kind) => setRule({ ...rule, kind })} options={KINDS} />
         <TextField label="Rule name" value={rule.name} onChange={(name) => setRule({ ...rule, name })} required />
-        <TextField label="Event type" value={rule.typeGlob} onChange={(typeGlob) => setRule({ ...rule, typeGlob })} placeholder="deploy.* or **" />
+        <TextField
+          label="Event type"
+          value={rule.typeGlob}
+          onChange={(typeGlob) => setRule({ ...rule, typeGlob })}
+          placeholder="deploy.* or **"
+        />
         <TextField label="Event source" value={rule.source} onChange={(source) => setRule({ ...rule, source })} />
         <TextField label="Event module" value={rule.module} onChange={(module) => setRule({ ...rule, module })} />
-        <SelectField label="Event severity" value={rule.severity} onChange={(severity) => setRule({ ...rule, severity })} options={SEVERITY_FILTER} />
-        <SelectField label="Alert severity" value={rule.alertSeverity} onChange={(alertSeverity) => setRule({ ...rule, alertSeverity })} options={ALERT_SEVERITY} />
-        {rule.kind === 'ABSENCE' && <TextField label="Silence window (seconds)" type="number" value={rule.windowSeconds} onChange={(windowSeconds) => setRule({ ...rule, windowSeconds })} />}
-        <TextField label="Summary template" value={rule.summaryTemplate} onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })} placeholder="{{type}} on {{source}}" />
+        <SelectField
+          label="Event severity"
+          value={rule.severity}
+          onChange={(severity) => setRule({ ...rule, severity })}
+          options={SEVERITY_FILTER}
+        />
+        <SelectField
+          label="Alert severity"
+          value={rule.alertSeverity}
+          onChange={(alertSeverity) => setRule({ ...rule, alertSeverity })}
+          options={ALERT_SEVERITY}
+        />
+        {rule.kind === 'ABSENCE' && (
+          <TextField
+            label="Silence window (seconds)"
+            type="number"
+            value={rule.windowSeconds}
+            onChange={(windowSeconds) => setRule({ ...rule, windowSeconds })}
+          />
+        )}
+        <TextField
+          label="Summary template"
+          value={rule.summaryTemplate}
+          onChange={(summaryTemplate) => setRule({ ...rule, summaryTemplate })}
+          placeholder="{{type}} on {{source}}"
+        />
         <LabelRows rows={ruleLabels} onChange={setRuleLabels} />
         <ConditionRows rows={ruleConditions} onChange={setRuleConditions} />
-        {rule.kind === 'MATCH' && <TextField label="Resolved by type" value={rule.resolveTypeGlob} onChange={(resolveTypeGlob) => setRule({ ...rule, resolveTypeGlob })} placeholder="gpu.thermal_recovered" />}
-        {rule.kind === 'MATCH' && <TextField label="Auto-resolve after (seconds)" type="number" value={rule.autoResolve} onChange={(autoResolve) => setRule({ ...rule, autoResolve })} />}
+        {rule.kind === 'MATCH' && (
+          <TextField
+            label="Resolved by type"
+            value={rule.resolveTypeGlob}
+            onChange={(resolveTypeGlob) => setRule({ ...rule, resolveTypeGlob })}
+            placeholder="gpu.thermal_recovered"
+          />
+        )}
+        {rule.kind === 'MATCH' && (
+          <TextField
+            label="Auto-resolve after (seconds)"
+            type="number"
+            value={rule.autoResolve}
+            onChange={(autoResolve) => setRule({ ...rule, autoResolve })}
+          />
+        )}
       </MutationForm>
       <RuleSuggestions denied={denied} onEnabled={reload} />
 
@@ -212,17 +414,44 @@ export function Rules() {
             { header: 'Name', cell: (w) => w.name },
             { header: 'From', cell: (w) => when(w.startsAt) },
             { header: 'Until', cell: (w) => when(w.endsAt) },
-            { header: 'Repeats', cell: (w) => (w.repeatEverySeconds ? `every ${w.repeatEverySeconds / 3600} h` : 'no'), wide: true },
-            { header: 'Scope', cell: (w) => [w.source && `source ${w.source}`, w.deviceId && `device ${result.data?.devices.edges.find((e) => e.node.id === w.deviceId)?.node.name ?? w.deviceId.slice(0, 8)}`, Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null].filter(Boolean).join(' · ') || 'everything', wide: true },
+            {
+              header: 'Repeats',
+              cell: (w) => (w.repeatEverySeconds ? `every ${w.repeatEverySeconds / 3600} h` : 'no'),
+              wide: true,
+            },
+            {
+              header: 'Scope',
+              cell: (w) =>
+                [
+                  w.source && `source ${w.source}`,
+                  w.deviceId &&
+                    `device ${result.data?.devices.edges.find((e) => e.node.id === w.deviceId)?.node.name ?? w.deviceId.slice(0, 8)}`,
+                  Object.keys(w.matchLabels ?? {}).length ? JSON.stringify(w.matchLabels) : null,
+                ]
+                  .filter(Boolean)
+                  .join(' · ') || 'everything',
+              wide: true,
+            },
             { header: 'Active', cell: (w) => (w.activeNow ? <Badge value="active" /> : 'no') },
             {
               header: 'Actions',
               cell: (w) => (
                 <div className="row-actions" role="group" aria-label={`Actions for ${w.name}`}>
-                  <button type="button" className="plain" aria-label={`Edit ${w.name}`} aria-expanded={editWin === w.id} onClick={() => setEditWin(editWin === w.id ? null : w.id)}>
+                  <button
+                    type="button"
+                    className="plain"
+                    aria-label={`Edit ${w.name}`}
+                    aria-expanded={editWin === w.id}
+                    onClick={() => setEditWin(editWin === w.id ? null : w.id)}
+                  >
                     Edit
                   </button>
-                  <ActionButton variant="danger" run={() => deleteWindow({ id: w.id })} deniedBecause={denied} onDone={reload}>
+                  <ActionButton
+                    variant="danger"
+                    run={() => deleteWindow({ id: w.id })}
+                    deniedBecause={denied}
+                    onDone={reload}
+                  >
                     Delete
                   </ActionButton>
                 </div>
@@ -230,13 +459,25 @@ export function Rules() {
             },
           ]}
         />
-        {windowBeingEdited && <EditWindowForm key={windowBeingEdited.id} win={windowBeingEdited} devices={result.data?.devices.edges.map((e) => e.node) ?? []} denied={denied} onClose={() => setEditWin(null)} />}
+        {windowBeingEdited && (
+          <EditWindowForm
+            key={windowBeingEdited.id}
+            win={windowBeingEdited}
+            devices={result.data?.devices.edges.map((e) => e.node) ?? []}
+            denied={denied}
+            onClose={() => setEditWin(null)}
+          />
+        )}
         <MutationForm
           title="New maintenance window"
           submitLabel="Create window"
           deniedBecause={denied}
           onSubmit={async () => {
-            const input: VariablesOf<typeof CreateWindow>['input'] = { name: win.name, startsAt: isoOf(win.startsAt), endsAt: isoOf(win.endsAt) };
+            const input: VariablesOf<typeof CreateWindow>['input'] = {
+              name: win.name,
+              startsAt: isoOf(win.startsAt),
+              endsAt: isoOf(win.endsAt),
+            };
             if (win.source) input.source = win.source;
             if (win.repeat) input.repeatEverySeconds = Number(win.repeat);
             const r = await createWindow({ input });
@@ -246,10 +487,31 @@ export function Rules() {
           onDone={reload}
         >
           <TextField label="Window name" value={win.name} onChange={(name) => setWin({ ...win, name })} required />
-          <TextField label="Starts" type="datetime-local" value={win.startsAt} onChange={(startsAt) => setWin({ ...win, startsAt })} required />
-          <TextField label="Ends" type="datetime-local" value={win.endsAt} onChange={(endsAt) => setWin({ ...win, endsAt })} required />
+          <TextField
+            label="Starts"
+            type="datetime-local"
+            value={win.startsAt}
+            onChange={(startsAt) => setWin({ ...win, startsAt })}
+            required
+          />
+          <TextField
+            label="Ends"
+            type="datetime-local"
+            value={win.endsAt}
+            onChange={(endsAt) => setWin({ ...win, endsAt })}
+            required
+          />
           <TextField label="Only source" value={win.source} onChange={(source) => setWin({ ...win, source })} />
-          <SelectField label="Repeats" value={win.repeat} onChange={(repeat) => setWin({ ...win, repeat })} options={[{ value: '', label: 'no' }, { value: '86400', label: 'daily' }, { value: '604800', label: 'weekly' }]} />
+          <SelectField
+            label="Repeats"
+            value={win.repeat}
+            onChange={(repeat) => setWin({ ...win, repeat })}
+            options={[
+              { value: '', label: 'no' },
+              { value: '86400', label: 'daily' },
+              { value: '604800', label: 'weekly' },
+            ]}
+          />
         </MutationForm>
       </Card>
     </Page>

@@ -16,15 +16,27 @@ export function SignIn() {
   }
   return (
     <main className="signin">
-      <form className="card form" onSubmit={submit} aria-labelledby="signin-title">
+      <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="signin-title">
         <h1 id="signin-title">Operations console</h1>
         <label className="field">
           <span className="field-label">Email</span>
-          <input type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.target.value)} />
+          <input
+            type="email"
+            autoComplete="username"
+            required
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+          />
         </label>
         <label className="field">
           <span className="field-label">Password</span>
-          <input type="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
+          <input
+            type="password"
+            autoComplete="current-password"
+            required
+            value={password}
+            onChange={(e) => setPassword(e.target.value)}
+          />
         </label>
         <button type="submit" className="primary" disabled={busy}>
           Sign in

@@ -19,13 +19,35 @@ type EventFilter = NonNullable<VariablesOf<typeof EventsQuery>['filter']>;
 const EventsQuery = graphql(`
   query ConsoleEvents($filter: EventFilter, $first: Int) {
     events(filter: $filter, first: $first) {
-      edges { node { id type source severity module summary receivedAt receivedVia payload } }
+      edges {
+        node {
+          id
+          type
+          source
+          severity
+          module
+          summary
+          receivedAt
+          receivedVia
+          payload
+        }
+      }
     }
   }
 `);
 const EventAddedSubscription = graphql(`
   subscription ConsoleEventAdded($filter: EventFilter) {
-    eventAdded(filter: $filter) { id type source severity module summary receivedAt receivedVia payload }
+    eventAdded(filter: $filter) {
+      id
+      type
+      source
+      severity
+      module
+      summary
+      receivedAt
+      receivedVia
+      payload
+    }
   }
 `);
 
@@ -35,8 +57,16 @@ const FILTER_DEFAULTS = { search: '', module: '', source: '', type: '', label: '
 
 export function Timeline() {
   const [values, set] = useUrlFilters(FILTER_DEFAULTS);
-  const severity = (SEVERITIES as readonly string[]).includes(values.severity) ? (values.severity as (typeof SEVERITIES)[number]) : '';
-  const typed = useDebounced({ module: values.module, source: values.source, type: values.type, search: values.search, label: values.label });
+  const severity = (SEVERITIES as readonly string[]).includes(values.severity)
+    ? (values.severity as (typeof SEVERITIES)[number])
+    : '';
+  const typed = useDebounced({
+    module: values.module,
+    source: values.source,
+    type: values.type,
+    search: values.search,
+    label: values.label,
+  });
   const labelFilter = parseLabelText(values.label);
   const filter = useMemo<EventFilter>(() => {
     const { module, source, type, search } = typed;
@@ -50,20 +80,45 @@ export function Timeline() {
     if (labels) f.labels = labels;
     return f;
   }, [typed, severity]);
-  const [page] = useQuery({ query: EventsQuery, variables: { filter, first: 100 }, requestPolicy: 'cache-and-network' });
+  const [page] = useQuery({
+    query: EventsQuery,
+    variables: { filter, first: 100 },
+    requestPolicy: 'cache-and-network',
+  });
   const live = useLiveItems({ subscription: EventAddedSubscription, variables: { filter }, pick: (d) => d.eventAdded });
   const rows = useMemo(() => {
     const seen = new Set<string>();
-    return [...live.items, ...(page.data?.events.edges.map((e) => e.node) ?? [])].filter((e) => !seen.has(e.id) && seen.add(e.id));
+    return [...live.items, ...(page.data?.events.edges.map((e) => e.node) ?? [])].filter(
+      (e) => !seen.has(e.id) && seen.add(e.id),
+    );
   }, [live.items, page.data]);
   return (
-    <Page title="Timeline" error={page.error} actions={<span className="live" aria-live="polite">{live.error ? 'live updates stopped' : 'live'}</span>}>
+    <Page
+      title="Timeline"
+      error={page.error}
+      actions={
+        <span className="live" aria-live="polite">
+          {live.error ? 'live updates stopped' : 'live'}
+        </span>
+      }
+    >
       <div className="filters" role="search" aria-label="Filter events">
-        <TextField label="Text" value={values.search} onChange={(v) => set('search', v)} placeholder="words in summary, type or source" />
+        <TextField
+          label="Text"
+          value={values.search}
+          onChange={(v) => set('search', v)}
+          placeholder="words in summary, type or source"
+        />
         <TextField label="Module" value={values.module} onChange={(v) => set('module', v)} />
         <TextField label="Source" value={values.source} onChange={(v) => set('source', v)} />
         <TextField label="Type" value={values.type} onChange={(v) => set('type', v)} placeholder="deploy.*" />
-        <TextField label="Labels" value={values.label} onChange={(v) => set('label', v)} placeholder="env=prod, team=gpu" hint={labelFilter.error ?? undefined} />
+        <TextField
+          label="Labels"
+          value={values.label}
+          onChange={(v) => set('label', v)}
+          placeholder="env=prod, team=gpu"
+          hint={labelFilter.error ?? undefined}
+        />
         <SelectField label="Severity" value={severity} onChange={(v) => set('severity', v)} options={SEVERITIES} />
       </div>
       <ErrorView error={live.error} />

@@ -12,25 +12,73 @@ import { graphql } from '../lib/graphql';
 
 const TokensQuery = graphql(`
   query ConsoleTokens {
-    tokens { id name description tokenPrefix status createdAt expiresAt lastUsedAt revokedAt graceUntil }
+    tokens {
+      id
+      name
+      description
+      tokenPrefix
+      status
+      createdAt
+      expiresAt
+      lastUsedAt
+      revokedAt
+      graceUntil
+    }
   }
 `);
 const TokenChangedSubscription = graphql(`
-  subscription ConsoleTokenChanged { tokenChanged { id change } }
+  subscription ConsoleTokenChanged {
+    tokenChanged {
+      id
+      change
+    }
+  }
 `);
 const CreateToken = graphql(`
   mutation ConsoleCreateToken($input: CreateTokenInput!) {
-    createToken(input: $input) { token accessToken { id name tokenPrefix status expiresAt } }
+    createToken(input: $input) {
+      token
+      accessToken {
+        id
+        name
+        tokenPrefix
+        status
+        expiresAt
+      }
+    }
   }
 `);
 const RevokeToken = graphql(`
-  mutation ConsoleRevokeToken($id: ID!) { revokeToken(id: $id) { id status revokedAt } }
+  mutation ConsoleRevokeToken($id: ID!) {
+    revokeToken(id: $id) {
+      id
+      status
+      revokedAt
+    }
+  }
 `);
 const ReactivateToken = graphql(`
-  mutation ConsoleReactivateToken($id: ID!) { reactivateToken(id: $id) { id status revokedAt } }
+  mutation ConsoleReactivateToken($id: ID!) {
+    reactivateToken(id: $id) {
+      id
+      status
+      revokedAt
+    }
+  }
 `);
 const RotateToken = graphql(`
-  mutation ConsoleRotateToken($id: ID!) { rotateToken(id: $id) { token accessToken { id name tokenPrefix status expiresAt } } }
+  mutation ConsoleRotateToken($id: ID!) {
+    rotateToken(id: $id) {
+      token
+      accessToken {
+        id
+        name
+        tokenPrefix
+        status
+        expiresAt
+      }
+    }
+  }
 `);
 
 const EXPIRY = [
@@ -59,7 +107,8 @@ export function Tokens() {
             The token <strong>{minted.name}</strong> is shown only this once. Copy it now.
           </p>
           <p className="secret">
-            <code aria-label="New token value">{minted.token}</code> <CopyButton text={minted.token} label="Copy token" />
+            <code aria-label="New token value">{minted.token}</code>{' '}
+            <CopyButton text={minted.token} label="Copy token" />
           </p>
           <button type="button" className="plain" onClick={() => setMinted(null)}>
             Done
@@ -70,7 +119,13 @@ export function Tokens() {
         title="Mint a token"
         submitLabel="Mint token"
         onSubmit={async () => {
-          const r = await createToken({ input: { name, description: description || undefined, expiresInDays: expiry === 'never' ? null : Number(expiry) } });
+          const r = await createToken({
+            input: {
+              name,
+              description: description || undefined,
+              expiresInDays: expiry === 'never' ? null : Number(expiry),
+            },
+          });
           if (r.data) {
             setMinted({ name: r.data.createToken.accessToken.name, token: r.data.createToken.token });
             setName('');
@@ -101,14 +156,20 @@ export function Tokens() {
                 {t.status === 'REVOKED' ? (
                   <ActionButton run={() => reactivate({ id: t.id })}>Reactivate</ActionButton>
                 ) : (
-                  <ActionButton variant="danger" confirm={`Revoke ${t.name}? Scripts using it stop working.`} run={() => revoke({ id: t.id })} deniedBecause={t.status === 'EXPIRED' ? 'Expired.' : null}>
+                  <ActionButton
+                    variant="danger"
+                    confirm={`Revoke ${t.name}? Scripts using it stop working.`}
+                    run={() => revoke({ id: t.id })}
+                    deniedBecause={t.status === 'EXPIRED' ? 'Expired.' : null}
+                  >
                     Revoke
                   </ActionButton>
                 )}
                 <ActionButton
                   run={async () => {
                     const r = await rotate({ id: t.id });
-                    if (r.data) setMinted({ name: r.data.rotateToken.accessToken.name, token: r.data.rotateToken.token });
+                    if (r.data)
+                      setMinted({ name: r.data.rotateToken.accessToken.name, token: r.data.rotateToken.token });
                     return r;
                   }}
                   deniedBecause={t.status !== 'ACTIVE' ? 'Only an active token can be rotated.' : null}

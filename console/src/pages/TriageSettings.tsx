@@ -11,10 +11,23 @@ import { adminOnly } from '../lib/permissions';
 import { graphql } from '../lib/graphql';
 
 const SettingsQuery = graphql(`
-  query ConsoleTriageSettings { triageSettings { changeTypes defaultChangeTypes entityKeys windowMinutes highThreshold mediumThreshold } }
+  query ConsoleTriageSettings {
+    triageSettings {
+      changeTypes
+      defaultChangeTypes
+      entityKeys
+      windowMinutes
+      highThreshold
+      mediumThreshold
+    }
+  }
 `);
 const SetChangeTypes = graphql(`
-  mutation ConsoleSetTriageChangeTypes($changeTypes: [String!]!) { setTriageChangeTypes(changeTypes: $changeTypes) { changeTypes } }
+  mutation ConsoleSetTriageChangeTypes($changeTypes: [String!]!) {
+    setTriageChangeTypes(changeTypes: $changeTypes) {
+      changeTypes
+    }
+  }
 `);
 
 export function TriageSettings() {
@@ -29,7 +42,9 @@ export function TriageSettings() {
       {s && (
         <>
           <Card title="What counts as a change">
-            <p>Built in: <code>{s.defaultChangeTypes.join(' ')}</code></p>
+            <p>
+              Built in: <code>{s.defaultChangeTypes.join(' ')}</code>
+            </p>
             <p>Your own terms: {s.changeTypes.length ? <code>{s.changeTypes.join(' ')}</code> : 'none'}</p>
           </Card>
           <MutationForm
@@ -39,12 +54,18 @@ export function TriageSettings() {
             onSubmit={() => save({ changeTypes: terms.split(/[\s,]+/).filter(Boolean) })}
             onDone={() => refetch({ requestPolicy: 'network-only' })}
           >
-            <TextField label="Own change terms" value={terms} onChange={setTerms} hint="Words (canary) or globs over the whole event type (*.toggled), separated by commas." />
+            <TextField
+              label="Own change terms"
+              value={terms}
+              onChange={setTerms}
+              hint="Words (canary) or globs over the whole event type (*.toggled), separated by commas."
+            />
           </MutationForm>
           <Card title="How causes are ranked">
             <p>
-              Candidates from the {s.windowMinutes} minutes before an alert are ranked by what they share with it; confidence is high from a score of {s.highThreshold}, medium from{' '}
-              {s.mediumThreshold}. Entity keys compared: <code>{s.entityKeys.join(' ')}</code>, plus the rule&apos;s dedup labels.
+              Candidates from the {s.windowMinutes} minutes before an alert are ranked by what they share with it;
+              confidence is high from a score of {s.highThreshold}, medium from {s.mediumThreshold}. Entity keys
+              compared: <code>{s.entityKeys.join(' ')}</code>, plus the rule&apos;s dedup labels.
             </p>
           </Card>
         </>

@@ -16,19 +16,59 @@ import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
 const UsersQuery = graphql(`
-  query ConsoleUsers { users { id email name role kind createdAt } }
+  query ConsoleUsers {
+    users {
+      id
+      email
+      name
+      role
+      kind
+      createdAt
+    }
+  }
 `);
 const CreateUser = graphql(`
-  mutation ConsoleCreateUser($input: CreateUserInput!) { createUser(input: $input) { id email name role kind createdAt } }
+  mutation ConsoleCreateUser($input: CreateUserInput!) {
+    createUser(input: $input) {
+      id
+      email
+      name
+      role
+      kind
+      createdAt
+    }
+  }
 `);
 const SetRole = graphql(`
-  mutation ConsoleSetUserRole($userId: ID!, $role: Role!) { setUserRole(userId: $userId, role: $role) { id role } }
+  mutation ConsoleSetUserRole($userId: ID!, $role: Role!) {
+    setUserRole(userId: $userId, role: $role) {
+      id
+      role
+    }
+  }
 `);
 const ResetPassword = graphql(`
-  mutation ConsoleResetUserPassword($userId: ID!) { resetUserPassword(userId: $userId) { user { id email } password sessionsEnded } }
+  mutation ConsoleResetUserPassword($userId: ID!) {
+    resetUserPassword(userId: $userId) {
+      user {
+        id
+        email
+      }
+      password
+      sessionsEnded
+    }
+  }
 `);
 const MintFor = graphql(`
-  mutation ConsoleMintServiceToken($input: CreateTokenInput!) { createToken(input: $input) { token accessToken { id name } } }
+  mutation ConsoleMintServiceToken($input: CreateTokenInput!) {
+    createToken(input: $input) {
+      token
+      accessToken {
+        id
+        name
+      }
+    }
+  }
 `);
 
 export function Users() {
@@ -39,8 +79,16 @@ export function Users() {
   const [, mint] = useMutation(MintFor);
   const [, setRole] = useMutation(SetRole);
   const [, reset] = useMutation(ResetPassword);
-  const [newPassword, setNewPassword] = useState<{ email: string; password: string; sessionsEnded: number } | null>(null);
-  const blank = { email: '', name: '', password: '', role: 'MEMBER' as 'MEMBER' | 'ADMIN', kind: 'HUMAN' as 'HUMAN' | 'SERVICE' };
+  const [newPassword, setNewPassword] = useState<{ email: string; password: string; sessionsEnded: number } | null>(
+    null,
+  );
+  const blank = {
+    email: '',
+    name: '',
+    password: '',
+    role: 'MEMBER' as 'MEMBER' | 'ADMIN',
+    kind: 'HUMAN' as 'HUMAN' | 'SERVICE',
+  };
   const [form, setForm] = useState(blank);
   const [minted, setMinted] = useState<{ email: string; token: string } | null>(null);
   return (
@@ -51,17 +99,20 @@ export function Users() {
             Token for <strong>{minted.email}</strong>, shown this once:
           </p>
           <p className="secret">
-            <code aria-label="New token value">{minted.token}</code> <CopyButton text={minted.token} label="Copy token" />
+            <code aria-label="New token value">{minted.token}</code>{' '}
+            <CopyButton text={minted.token} label="Copy token" />
           </p>
         </Card>
       )}
       {newPassword && (
         <Card title="New password">
           <p>
-            Password of <strong>{newPassword.email}</strong>, shown this once ({newPassword.sessionsEnded} open session(s) ended):
+            Password of <strong>{newPassword.email}</strong>, shown this once ({newPassword.sessionsEnded} open
+            session(s) ended):
           </p>
           <p className="secret">
-            <code aria-label="New password value">{newPassword.password}</code> <CopyButton text={newPassword.password} label="Copy password" />
+            <code aria-label="New password value">{newPassword.password}</code>{' '}
+            <CopyButton text={newPassword.password} label="Copy password" />
           </p>
         </Card>
       )}
@@ -94,7 +145,12 @@ export function Users() {
                     confirm={`Reset the password of ${u.email}? Their open sessions end.`}
                     run={async () => {
                       const r = await reset({ userId: u.id });
-                      if (r.data) setNewPassword({ email: r.data.resetUserPassword.user.email, password: r.data.resetUserPassword.password, sessionsEnded: r.data.resetUserPassword.sessionsEnded });
+                      if (r.data)
+                        setNewPassword({
+                          email: r.data.resetUserPassword.user.email,
+                          password: r.data.resetUserPassword.password,
+                          sessionsEnded: r.data.resetUserPassword.sessionsEnded,
+                        });
                       return r;
                     }}
                   >
@@ -112,7 +168,13 @@ export function Users() {
                 <ActionButton
                   deniedBecause={denied}
                   run={async () => {
-                    const r = await mint({ input: { name: `${u.email.split('@')[0]}-${new Date().toISOString().slice(0, 10)}`, userId: u.id, expiresInDays: 90 } });
+                    const r = await mint({
+                      input: {
+                        name: `${u.email.split('@')[0]}-${new Date().toISOString().slice(0, 10)}`,
+                        userId: u.id,
+                        expiresInDays: 90,
+                      },
+                    });
                     if (r.data) setMinted({ email: u.email, token: r.data.createToken.token });
                     return r;
                   }}
@@ -130,18 +192,51 @@ export function Users() {
         submitLabel="Create user"
         deniedBecause={denied}
         onSubmit={async () => {
-          const input = { email: form.email, role: form.role, kind: form.kind, ...(form.name ? { name: form.name } : {}), ...(form.kind === 'HUMAN' && form.password ? { password: form.password } : {}) };
+          const input = {
+            email: form.email,
+            role: form.role,
+            kind: form.kind,
+            ...(form.name ? { name: form.name } : {}),
+            ...(form.kind === 'HUMAN' && form.password ? { password: form.password } : {}),
+          };
           const r = await create({ input });
           if (!r.error) setForm(blank);
           return r;
         }}
         onDone={() => refetch({ requestPolicy: 'network-only' })}
       >
-        <TextField label="User email" type="email" value={form.email} onChange={(email) => setForm({ ...form, email })} required />
+        <TextField
+          label="User email"
+          type="email"
+          value={form.email}
+          onChange={(email) => setForm({ ...form, email })}
+          required
+        />
         <TextField label="User name" value={form.name} onChange={(name) => setForm({ ...form, name })} />
-        <SelectField label="User kind" value={form.kind} onChange={(kind) => setForm({ ...form, kind })} options={[{ value: 'HUMAN', label: 'person' }, { value: 'SERVICE', label: 'service (tokens only)' }]} />
-        <SelectField label="Role" value={form.role} onChange={(role) => setForm({ ...form, role })} options={['MEMBER', 'ADMIN']} />
-        {form.kind === 'HUMAN' && <TextField label="Initial password" type="password" autoComplete="new-password" value={form.password} onChange={(password) => setForm({ ...form, password })} />}
+        <SelectField
+          label="User kind"
+          value={form.kind}
+          onChange={(kind) => setForm({ ...form, kind })}
+          options={[
+            { value: 'HUMAN', label: 'person' },
+            { value: 'SERVICE', label: 'service (tokens only)' },
+          ]}
+        />
+        <SelectField
+          label="Role"
+          value={form.role}
+          onChange={(role) => setForm({ ...form, role })}
+          options={['MEMBER', 'ADMIN']}
+        />
+        {form.kind === 'HUMAN' && (
+          <TextField
+            label="Initial password"
+            type="password"
+            autoComplete="new-password"
+            value={form.password}
+            onChange={(password) => setForm({ ...form, password })}
+          />
+        )}
       </MutationForm>
     </Page>
   );

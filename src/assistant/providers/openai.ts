@@ -6,13 +6,28 @@
  * never to follow instructions inside them; whatever a model does, nothing changes without a human.
  */
 import OpenAI from 'openai';
-import type { ChatCompletionChunk, ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
+import type {
+  ChatCompletionChunk,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions';
 import type { AssistantConfig } from '../../config.js';
 import { UpstreamFailed, UpstreamTimeout } from '../../errors.js';
 import { PROPOSE_TOOL } from '../tools.js';
 import { policyFetch, RedirectRefusedError } from '../../net/guarded-fetch.js';
 import { compileUrlPolicy, DisallowedAddressError } from '../../net/url-guard.js';
-import type { AssistantProvider, CauseDraft, ChatDraft, ChatRequest, Completion, CompletionRequest, TokenUsage, Toolbox, TriageDraft, TriageRequest } from '../types.js';
+import type {
+  AssistantProvider,
+  CauseDraft,
+  ChatDraft,
+  ChatRequest,
+  Completion,
+  CompletionRequest,
+  TokenUsage,
+  Toolbox,
+  TriageDraft,
+  TriageRequest,
+} from '../types.js';
 import { triageFactsForModel, TRIAGE_INSTRUCTIONS } from '../model-facts.js';
 
 export const SYSTEM_PROMPT = [
@@ -43,19 +58,42 @@ function addUsage(total: TokenUsage, u: ChatCompletionChunk['usage'] | undefined
 /** The model's error as a 502/504 naming what failed, never the key or the request. */
 function upstreamError(err: unknown, timedOut: boolean, cfg: AssistantConfig): Error {
   if (timedOut || err instanceof OpenAI.APIConnectionTimeoutError) {
-    return new UpstreamTimeout(`The language model did not answer within ${cfg.timeoutMs} ms (ASSISTANT_TIMEOUT_MS). The conversation is kept; try again.`);
+    return new UpstreamTimeout(
+      `The language model did not answer within ${cfg.timeoutMs} ms (ASSISTANT_TIMEOUT_MS). The conversation is kept; try again.`,
+    );
   }
   let cause: unknown = (err as { cause?: unknown }).cause;
   // undici wraps a refused lookup in `fetch failed`.
-  for (let i = 0; i < 3 && cause && !(cause instanceof RedirectRefusedError) && !(cause instanceof DisallowedAddressError); i++) cause = (cause as { cause?: unknown }).cause;
-  if (cause instanceof RedirectRefusedError) return new UpstreamFailed(`The language model server at ASSISTANT_BASE_URL ${cause.message}; point ASSISTANT_BASE_URL at the final address.`);
-  if (cause instanceof DisallowedAddressError) return new UpstreamFailed(`${cause.message.replace(/^Receiver host/, 'The language model host')} Allow it with ASSISTANT_URL_ALLOWLIST.`);
-  if (err instanceof OpenAI.APIConnectionError) return new UpstreamFailed('Could not reach the language model server at ASSISTANT_BASE_URL. The conversation is kept; try again.');
+  for (
+    let i = 0;
+    i < 3 && cause && !(cause instanceof RedirectRefusedError) && !(cause instanceof DisallowedAddressError);
+    i++
+  )
+    cause = (cause as { cause?: unknown }).cause;
+  if (cause instanceof RedirectRefusedError)
+    return new UpstreamFailed(
+      `The language model server at ASSISTANT_BASE_URL ${cause.message}; point ASSISTANT_BASE_URL at the final address.`,
+    );
+  if (cause instanceof DisallowedAddressError)
+    return new UpstreamFailed(
+      `${cause.message.replace(/^Receiver host/, 'The language model host')} Allow it with ASSISTANT_URL_ALLOWLIST.`,
+    );
+  if (err instanceof OpenAI.APIConnectionError)
+    return new UpstreamFailed(
+      'Could not reach the language model server at ASSISTANT_BASE_URL. The conversation is kept; try again.',
+    );
   if (err instanceof OpenAI.APIError) {
-    const what = String(err.message ?? '').replace(/\s+/g, ' ').slice(0, 300);
-    return new UpstreamFailed(`The language model server answered with an error${err.status ? ` (${err.status})` : ''}: ${what}. The conversation is kept; try again.`);
+    const what = String(err.message ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 300);
+    return new UpstreamFailed(
+      `The language model server answered with an error${err.status ? ` (${err.status})` : ''}: ${what}. The conversation is kept; try again.`,
+    );
   }
-  if (err instanceof SyntaxError) return new UpstreamFailed('The language model server sent a response that is not valid JSON. The conversation is kept; try again.');
+  if (err instanceof SyntaxError)
+    return new UpstreamFailed(
+      'The language model server sent a response that is not valid JSON. The conversation is kept; try again.',
+    );
   return err as Error;
 }
 
@@ -71,12 +109,19 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
   });
   const model = cfg.model!;
   const toolSpecs = (tb: Toolbox): ChatCompletionTool[] => [
-    ...tb.tools.map((t) => ({ type: 'function' as const, function: { name: t.name, description: t.description, parameters: t.parameters } })),
+    ...tb.tools.map((t) => ({
+      type: 'function' as const,
+      function: { name: t.name, description: t.description, parameters: t.parameters },
+    })),
     { type: 'function' as const, function: PROPOSE_TOOL },
   ];
 
   /** Runs the tool loop until the model answers with text; streams content through onDelta. */
-  async function run(messages: ChatCompletionMessageParam[], tb: Toolbox, onDelta?: (t: string) => void): Promise<{ text: string; usage: TokenUsage }> {
+  async function run(
+    messages: ChatCompletionMessageParam[],
+    tb: Toolbox,
+    onDelta?: (t: string) => void,
+  ): Promise<{ text: string; usage: TokenUsage }> {
     const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, model };
     const controller = new AbortController();
     let timedOut = false;
@@ -87,7 +132,14 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
     try {
       for (let round = 0; round < cfg.maxToolRounds; round++) {
         const stream = await client.chat.completions.create(
-          { model, messages, tools: toolSpecs(tb), tool_choice: 'auto', stream: true, stream_options: { include_usage: true } },
+          {
+            model,
+            messages,
+            tools: toolSpecs(tb),
+            tool_choice: 'auto',
+            stream: true,
+            stream_options: { include_usage: true },
+          },
           { signal: controller.signal },
         );
         let text = '';
@@ -112,7 +164,11 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
         messages.push({
           role: 'assistant',
           content: text || null,
-          tool_calls: pending.map((c) => ({ id: c.id, type: 'function' as const, function: { name: c.name, arguments: c.args || '{}' } })),
+          tool_calls: pending.map((c) => ({
+            id: c.id,
+            type: 'function' as const,
+            function: { name: c.name, arguments: c.args || '{}' },
+          })),
         });
         for (const c of pending) {
           let args: unknown;
@@ -121,11 +177,20 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
           } catch {
             args = null;
           }
-          const result = args === null ? { ok: false, data: { error: 'The arguments are not valid JSON.' } } : await tb.call(c.name, args);
-          messages.push({ role: 'tool', tool_call_id: c.id, content: JSON.stringify(result.ok ? { untrusted_data: result.data } : result.data) });
+          const result =
+            args === null
+              ? { ok: false, data: { error: 'The arguments are not valid JSON.' } }
+              : await tb.call(c.name, args);
+          messages.push({
+            role: 'tool',
+            tool_call_id: c.id,
+            content: JSON.stringify(result.ok ? { untrusted_data: result.data } : result.data),
+          });
         }
       }
-      throw new UpstreamFailed(`The language model kept calling tools for ${cfg.maxToolRounds} rounds without answering (ASSISTANT_MAX_TOOL_ROUNDS).`);
+      throw new UpstreamFailed(
+        `The language model kept calling tools for ${cfg.maxToolRounds} rounds without answering (ASSISTANT_MAX_TOOL_ROUNDS).`,
+      );
     } catch (err) {
       throw upstreamError(err, timedOut, cfg);
     } finally {
@@ -158,7 +223,12 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
     },
     async chat(req: ChatRequest): Promise<ChatDraft> {
       const messages: ChatCompletionMessageParam[] = [
-        { role: 'system', content: SYSTEM_PROMPT + (req.alert ? ` This conversation is about alert ${req.alert.id}; read it with get_alert.` : '') },
+        {
+          role: 'system',
+          content:
+            SYSTEM_PROMPT +
+            (req.alert ? ` This conversation is about alert ${req.alert.id}; read it with get_alert.` : ''),
+        },
         ...req.history.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
         { role: 'user', content: req.message },
       ];
@@ -174,7 +244,14 @@ export function createOpenAIProvider(cfg: AssistantConfig): AssistantProvider {
       }, cfg.timeoutMs);
       try {
         const r = await client.chat.completions.create(
-          { model, messages: [{ role: 'system', content: req.system }, { role: 'user', content: req.user }], ...(req.json ? { response_format: { type: 'json_object' as const } } : {}) },
+          {
+            model,
+            messages: [
+              { role: 'system', content: req.system },
+              { role: 'user', content: req.user },
+            ],
+            ...(req.json ? { response_format: { type: 'json_object' as const } } : {}),
+          },
           { signal: controller.signal },
         );
         const usage: TokenUsage = { promptTokens: 0, completionTokens: 0, totalTokens: 0, model: r.model || model };
@@ -198,14 +275,24 @@ export function parseTriageAnswer(text: string): { summary: string; likelyCauses
       const o = JSON.parse(text.slice(start, end + 1)) as { summary?: unknown; likely_causes?: unknown };
       const causes = Array.isArray(o.likely_causes) ? o.likely_causes : [];
       return {
-        summary: typeof o.summary === 'string' && o.summary.trim() ? o.summary.trim().slice(0, 4000) : 'The model gave no summary.',
+        summary:
+          typeof o.summary === 'string' && o.summary.trim()
+            ? o.summary.trim().slice(0, 4000)
+            : 'The model gave no summary.',
         likelyCauses: causes
-          .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object' && typeof (c as Record<string, unknown>).cause === 'string')
+          .filter(
+            (c): c is Record<string, unknown> =>
+              !!c && typeof c === 'object' && typeof (c as Record<string, unknown>).cause === 'string',
+          )
           .slice(0, 10)
           .map((c) => ({
             cause: String(c.cause).slice(0, 1000),
-            confidence: (['high', 'medium', 'low'].includes(c.confidence as string) ? c.confidence : 'low') as CauseDraft['confidence'],
-            evidence: Array.isArray(c.evidence) ? c.evidence.filter((x): x is string => typeof x === 'string').slice(0, 20) : [],
+            confidence: (['high', 'medium', 'low'].includes(c.confidence as string)
+              ? c.confidence
+              : 'low') as CauseDraft['confidence'],
+            evidence: Array.isArray(c.evidence)
+              ? c.evidence.filter((x): x is string => typeof x === 'string').slice(0, 20)
+              : [],
           })),
       };
     } catch {

@@ -27,7 +27,10 @@ export function severityOf(labels: Record<string, string>, fallback: EventSeveri
 
 /** A stable key for a label set (Prometheus' own API has no fingerprint). */
 export function labelsFingerprint(labels: Record<string, string>): string {
-  const canonical = Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join('\u0000');
+  const canonical = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join('\u0000');
   return crypto.createHash('sha256').update(canonical).digest('hex').slice(0, 16);
 }
 

@@ -21,7 +21,8 @@ function targetsOf(config: Record<string, unknown>): string[] {
 export const dcgmProvider: Provider = {
   id: 'dcgm',
   name: 'NVIDIA DCGM exporter',
-  description: 'Scrapes dcgm-exporter endpoints (Prometheus text) every interval_seconds and records GPU telemetry, health and hardware events (/ai-factory).',
+  description:
+    'Scrapes dcgm-exporter endpoints (Prometheus text) every interval_seconds and records GPU telemetry, health and hardware events (/ai-factory).',
   capabilities: { push: false, pull: true, health: true },
   configSchema: {
     type: 'object',
@@ -35,10 +36,17 @@ export const dcgmProvider: Provider = {
         maxItems: DCGM_MAX_TARGETS,
         description: 'dcgm-exporter metrics URLs, e.g. http://gpu-node-1:9400/metrics (1 to 50).',
       },
-      interval_seconds: { type: 'integer', minimum: 5, maximum: 3600, default: DCGM_DEFAULT_INTERVAL_S, description: 'Seconds between scheduled scrapes.' },
+      interval_seconds: {
+        type: 'integer',
+        minimum: 5,
+        maximum: 3600,
+        default: DCGM_DEFAULT_INTERVAL_S,
+        description: 'Seconds between scheduled scrapes.',
+      },
     },
   },
-  pullEverySeconds: (config) => (typeof config.interval_seconds === 'number' ? config.interval_seconds : DCGM_DEFAULT_INTERVAL_S),
+  pullEverySeconds: (config) =>
+    typeof config.interval_seconds === 'number' ? config.interval_seconds : DCGM_DEFAULT_INTERVAL_S,
   async pull(pc) {
     if (!pc.integration) throw new Error('a dcgm pull records for an integration; none was given');
     const targets = targetsOf(pc.config);
@@ -46,15 +54,36 @@ export const dcgmProvider: Provider = {
     const up = scraped.targets.filter((t) => t.ok).length;
     if (up === 0) throw new Error(describeFailures(scraped.targets));
     // The integration row's tenant, as a system credential (like a worker acting for the tenant).
-    const principal: Principal = { tenantId: pc.integration.tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: `integration:${pc.integration.id}` } };
-    const recorded = await recordGpuSamples(createCtx(pc.rt, principal, `dcgm-pull-${pc.integration.id}`), scraped.samples, 'dcgm');
+    const principal: Principal = {
+      tenantId: pc.integration.tenantId,
+      userId: null,
+      email: null,
+      role: null,
+      userKind: null,
+      credential: { kind: 'system', id: `integration:${pc.integration.id}` },
+    };
+    const recorded = await recordGpuSamples(
+      createCtx(pc.rt, principal, `dcgm-pull-${pc.integration.id}`),
+      scraped.samples,
+      'dcgm',
+    );
     // Telemetry arriving is what the freshness check (freshness_seconds) of a dcgm integration watches.
-    if (scraped.samples.length) await pc.rt.prisma.integration.updateMany({ where: { id: pc.integration.id, tenantId: pc.integration.tenantId }, data: { lastEventAt: pc.rt.clock.now() } });
+    if (scraped.samples.length)
+      await pc.rt.prisma.integration.updateMany({
+        where: { id: pc.integration.id, tenantId: pc.integration.tenantId },
+        data: { lastEventAt: pc.rt.clock.now() },
+      });
     const down = targets.length - up;
     return {
       signals: [],
       complete: false,
-      summary: { targets_up: up, targets_down: down, gpus: recorded.gpus, samples: recorded.samples, gpu_events: recorded.events },
+      summary: {
+        targets_up: up,
+        targets_down: down,
+        gpus: recorded.gpus,
+        samples: recorded.samples,
+        gpu_events: recorded.events,
+      },
       ...(down > 0 ? { error: describeFailures(scraped.targets) } : {}),
     };
   },
@@ -64,7 +93,16 @@ export const dcgmProvider: Provider = {
     const scraped = await scrapeDcgmTargets(targets, { policy: pc.policy, timeoutMs: pc.timeoutMs }, pc.rt.clock.now());
     const latencyMs = Math.round(performance.now() - started);
     const up = scraped.targets.filter((t) => t.ok);
-    if (up.length < targets.length) return { ok: false, latencyMs: up.length ? latencyMs : null, message: `${targets.length - up.length} of ${targets.length} target(s) failed: ${describeFailures(scraped.targets)}` };
-    return { ok: true, latencyMs, message: `${scraped.samples.length} GPU(s) on ${targets.length} target(s) in ${latencyMs} ms` };
+    if (up.length < targets.length)
+      return {
+        ok: false,
+        latencyMs: up.length ? latencyMs : null,
+        message: `${targets.length - up.length} of ${targets.length} target(s) failed: ${describeFailures(scraped.targets)}`,
+      };
+    return {
+      ok: true,
+      latencyMs,
+      message: `${scraped.samples.length} GPU(s) on ${targets.length} target(s) in ${latencyMs} ms`,
+    };
   },
 };

@@ -8,4 +8,5 @@ import { pagerdutyProvider } from './pagerduty.js';
 import { prometheusProvider } from './prometheus.js';
 import { webhookProvider } from './webhook.js';
 
-for (const p of [alertmanagerProvider, dcgmProvider, pagerdutyProvider, prometheusProvider, webhookProvider]) if (!findProvider(p.id)) registerProvider(p);
+for (const p of [alertmanagerProvider, dcgmProvider, pagerdutyProvider, prometheusProvider, webhookProvider])
+  if (!findProvider(p.id)) registerProvider(p);

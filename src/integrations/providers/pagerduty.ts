@@ -20,7 +20,12 @@ import { stringMap } from './common.js';
 
 const ACTIONS = { trigger: 'firing', acknowledge: 'acknowledged', resolve: 'resolved' } as const;
 type PdAction = keyof typeof ACTIONS;
-const SEVERITY: Record<string, EventSeverity> = { critical: 'critical', error: 'critical', warning: 'warning', info: 'info' };
+const SEVERITY: Record<string, EventSeverity> = {
+  critical: 'critical',
+  error: 'critical',
+  warning: 'warning',
+  info: 'info',
+};
 const LABEL_VALUE_MAX = 200;
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -53,7 +58,8 @@ function linkAnnotations(body: Record<string, unknown>): Record<string, string> 
     for (const l of body.links.slice(0, 20)) {
       const href = isObject(l) ? text(l.href) : undefined;
       if (!href) continue;
-      if (!out.runbook_url && /runbook|playbook/i.test(`${href} ${isObject(l) ? String(l.text ?? '') : ''}`)) out.runbook_url = href.slice(0, 2000);
+      if (!out.runbook_url && /runbook|playbook/i.test(`${href} ${isObject(l) ? String(l.text ?? '') : ''}`))
+        out.runbook_url = href.slice(0, 2000);
       else out.link ??= href.slice(0, 2000);
     }
   }
@@ -65,9 +71,15 @@ function check(body: unknown): FieldProblem[] {
   const bad = (field: string, msg: string) => problems.push({ loc: [...field.split('.')], msg });
   if (!isObject(body)) return [{ loc: [], msg: 'must be a PagerDuty Events API v2 event (a JSON object)' }];
   const action = body.event_action;
-  if (typeof action !== 'string' || !(action in ACTIONS)) bad('event_action', 'must be trigger, acknowledge or resolve');
-  if (body.dedup_key !== undefined && (typeof body.dedup_key !== 'string' || body.dedup_key.length === 0 || body.dedup_key.length > 255)) bad('dedup_key', 'must be a string of 1 to 255 characters');
-  if ((action === 'acknowledge' || action === 'resolve') && typeof body.dedup_key !== 'string') bad('dedup_key', `is required for ${action}`);
+  if (typeof action !== 'string' || !(action in ACTIONS))
+    bad('event_action', 'must be trigger, acknowledge or resolve');
+  if (
+    body.dedup_key !== undefined &&
+    (typeof body.dedup_key !== 'string' || body.dedup_key.length === 0 || body.dedup_key.length > 255)
+  )
+    bad('dedup_key', 'must be a string of 1 to 255 characters');
+  if ((action === 'acknowledge' || action === 'resolve') && typeof body.dedup_key !== 'string')
+    bad('dedup_key', `is required for ${action}`);
   if (action === 'trigger') {
     const p = body.payload;
     if (!isObject(p)) bad('payload', 'is required for trigger (summary, source, severity)');
@@ -75,8 +87,10 @@ function check(body: unknown): FieldProblem[] {
       if (!text(p.summary)) bad('payload.summary', 'is missing or blank');
       else if ((p.summary as string).length > 1024) bad('payload.summary', 'must be at most 1024 characters');
       if (!text(p.source)) bad('payload.source', 'is missing or blank');
-      if (typeof p.severity !== 'string' || !(p.severity in SEVERITY)) bad('payload.severity', 'must be critical, error, warning or info');
-      if (p.custom_details !== undefined && p.custom_details !== null && typeof p.custom_details !== 'object') bad('payload.custom_details', 'must be an object');
+      if (typeof p.severity !== 'string' || !(p.severity in SEVERITY))
+        bad('payload.severity', 'must be critical, error, warning or info');
+      if (p.custom_details !== undefined && p.custom_details !== null && typeof p.custom_details !== 'object')
+        bad('payload.custom_details', 'must be an object');
     }
   }
   return problems;
@@ -85,15 +99,23 @@ function check(body: unknown): FieldProblem[] {
 export const pagerdutyProvider: Provider = {
   id: 'pagerduty',
   name: 'PagerDuty Events API v2',
-  description: 'Receives PagerDuty Events API v2 events (trigger, acknowledge, resolve) from any tool that sends to PagerDuty: set its URL to the push URL and its routing key to the push token.',
+  description:
+    'Receives PagerDuty Events API v2 events (trigger, acknowledge, resolve) from any tool that sends to PagerDuty: set its URL to the push URL and its routing key to the push token.',
   capabilities: { push: true, pull: false, health: false },
   configSchema: { type: 'object', additionalProperties: false, properties: {} },
   pushProtocol: {
     credentialField: 'routing_key',
-    accepted: (signals) => ({ status: 202, body: { status: 'success', message: 'Event processed', dedup_key: signals[0]?.alert?.key ?? null } }),
+    accepted: (signals) => ({
+      status: 202,
+      body: { status: 'success', message: 'Event processed', dedup_key: signals[0]?.alert?.key ?? null },
+    }),
     rejected: (problems) => ({
       status: 400,
-      body: { status: 'invalid event', message: 'Event object is invalid', errors: problems.map((p) => `'${p.loc.join('.') || 'body'}' ${p.msg}`) },
+      body: {
+        status: 'invalid event',
+        message: 'Event object is invalid',
+        errors: problems.map((p) => `'${p.loc.join('.') || 'body'}' ${p.msg}`),
+      },
     }),
   },
   parsePush(body) {
@@ -113,7 +135,10 @@ export const pagerdutyProvider: Provider = {
     const verb = action === 'trigger' ? 'triggered' : action === 'acknowledge' ? 'acknowledged' : 'resolved';
     const signal: Signal = {
       type: `pagerduty.${verb}`,
-      summary: (action === 'trigger' ? String(p.summary) : `${action === 'resolve' ? 'Resolved' : 'Acknowledged'}: ${text(p.summary) ?? key}`).slice(0, 1000),
+      summary: (action === 'trigger'
+        ? String(p.summary)
+        : `${action === 'resolve' ? 'Resolved' : 'Acknowledged'}: ${text(p.summary) ?? key}`
+      ).slice(0, 1000),
       severity: action === 'trigger' ? SEVERITY[p.severity as string]! : 'info',
       labels,
       payload: { ...stored, dedup_key: key },

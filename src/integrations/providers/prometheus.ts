@@ -26,7 +26,8 @@ interface PromTarget {
 export const prometheusProvider: Provider = {
   id: 'prometheus',
   name: 'Prometheus',
-  description: 'Reads firing alerts (/api/v1/alerts) and target health (/api/v1/targets) of a Prometheus server on demand.',
+  description:
+    'Reads firing alerts (/api/v1/alerts) and target health (/api/v1/targets) of a Prometheus server on demand.',
   capabilities: { push: false, pull: true, health: true },
   configSchema: {
     type: 'object',
@@ -34,19 +35,33 @@ export const prometheusProvider: Provider = {
     required: ['url'],
     properties: {
       url: { type: 'string', format: 'uri', maxLength: 2048, description: 'Base URL of the Prometheus server.' },
-      bearer_token: { type: 'string', maxLength: 4096, 'x-secret': true, 'x-header': true, description: 'Sent as `Authorization: Bearer`; visible ASCII only.' },
+      bearer_token: {
+        type: 'string',
+        maxLength: 4096,
+        'x-secret': true,
+        'x-header': true,
+        description: 'Sent as `Authorization: Bearer`; visible ASCII only.',
+      },
       username: { type: 'string', maxLength: 200, description: 'HTTP basic auth user.' },
       password: { type: 'string', maxLength: 4096, 'x-secret': true, description: 'HTTP basic auth password.' },
       default_severity: SEVERITY_FIELD,
-      targets: { type: 'boolean', default: true, description: 'Also read target health; a down target opens an alert until it is up again.' },
+      targets: {
+        type: 'boolean',
+        default: true,
+        description: 'Also read target health; a down target opens an alert until it is up again.',
+      },
     },
   },
   async pull(pc) {
     const base = String(pc.config.url ?? '');
     const opts = { policy: pc.policy, timeoutMs: pc.timeoutMs, headers: authHeaders(pc.config) };
     const fallback = (pc.config.default_severity as EventSeverity) ?? 'warning';
-    const { json: alerts } = await guardedGetJson<{ status?: string; data?: { alerts?: PromAlert[] } }>(joinUrl(base, '/api/v1/alerts'), opts);
-    if (alerts.status !== 'success' || !Array.isArray(alerts.data?.alerts)) throw new Error('the answer of /api/v1/alerts is not a Prometheus success response');
+    const { json: alerts } = await guardedGetJson<{ status?: string; data?: { alerts?: PromAlert[] } }>(
+      joinUrl(base, '/api/v1/alerts'),
+      opts,
+    );
+    if (alerts.status !== 'success' || !Array.isArray(alerts.data?.alerts))
+      throw new Error('the answer of /api/v1/alerts is not a Prometheus success response');
     const signals: Signal[] = [];
     const firing = alerts.data.alerts.filter((a) => a.state === 'firing');
     for (const a of firing) {
@@ -63,7 +78,10 @@ export const prometheusProvider: Provider = {
     }
     const summary: Record<string, number> = { firing: firing.length };
     if (pc.config.targets !== false) {
-      const { json: targets } = await guardedGetJson<{ status?: string; data?: { activeTargets?: PromTarget[] } }>(joinUrl(base, '/api/v1/targets?state=active'), opts);
+      const { json: targets } = await guardedGetJson<{ status?: string; data?: { activeTargets?: PromTarget[] } }>(
+        joinUrl(base, '/api/v1/targets?state=active'),
+        opts,
+      );
       const list = Array.isArray(targets.data?.activeTargets) ? targets.data.activeTargets : [];
       summary.targets_up = list.filter((t) => t.health === 'up').length;
       summary.targets_down = list.filter((t) => t.health === 'down').length;
@@ -74,12 +92,21 @@ export const prometheusProvider: Provider = {
           summary: `Target down: ${t.scrapeUrl ?? labels.instance ?? 'unknown'}`.slice(0, 1000),
           severity: 'warning',
           labels,
-          payload: { scrape_url: t.scrapeUrl ?? null, scrape_pool: t.scrapePool ?? null, last_error: t.lastError ?? null },
+          payload: {
+            scrape_url: t.scrapeUrl ?? null,
+            scrape_pool: t.scrapePool ?? null,
+            last_error: t.lastError ?? null,
+          },
           alert: { key: `target:${labelsFingerprint({ url: t.scrapeUrl ?? '' })}`, state: 'firing' },
         });
       }
     }
     return { signals, complete: true, summary };
   },
-  probe: (pc) => probeUrl(String(pc.config.url ?? ''), '/-/healthy', { policy: pc.policy, timeoutMs: pc.timeoutMs, headers: authHeaders(pc.config) }),
+  probe: (pc) =>
+    probeUrl(String(pc.config.url ?? ''), '/-/healthy', {
+      policy: pc.policy,
+      timeoutMs: pc.timeoutMs,
+      headers: authHeaders(pc.config),
+    }),
 };

@@ -16,22 +16,29 @@ export function adminSocketPath(dataDir: string): string {
  * answers there (no socket file, or one left by a server that is gone), so the CLI runs the command
  * itself.
  */
-export function sendToAdminSocket(socketPath: string, argv: string[]): Promise<{ code: number; stdout?: string; stderr?: string } | null> {
+export function sendToAdminSocket(
+  socketPath: string,
+  argv: string[],
+): Promise<{ code: number; stdout?: string; stderr?: string } | null> {
   if (!fs.existsSync(socketPath)) return Promise.resolve(null);
   return new Promise((resolve, reject) => {
-    const req = http.request({ socketPath, path: '/v1/command', method: 'POST', headers: { 'content-type': 'application/json' } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        try {
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-          if (res.statusCode !== 200) reject(new Error(`The running server refused the command: ${body.error ?? res.statusCode}`));
-          else resolve(body);
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
-    });
+    const req = http.request(
+      { socketPath, path: '/v1/command', method: 'POST', headers: { 'content-type': 'application/json' } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          try {
+            const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+            if (res.statusCode !== 200)
+              reject(new Error(`The running server refused the command: ${body.error ?? res.statusCode}`));
+            else resolve(body);
+          } catch (err) {
+            reject(err as Error);
+          }
+        });
+      },
+    );
     req.on('error', (err: NodeJS.ErrnoException) => {
       // Nobody listens: a socket file left behind by a server that died.
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') resolve(null);

@@ -50,7 +50,13 @@ export interface Command {
   run(rt: Runtime, values: Values, env: NodeJS.ProcessEnv, clock?: Clock): Promise<CommandResult>;
 }
 
-const OPERATOR: Omit<Principal, 'tenantId'> = { userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: 'cli' } };
+const OPERATOR: Omit<Principal, 'tenantId'> = {
+  userId: null,
+  email: null,
+  role: null,
+  userKind: null,
+  credential: { kind: 'system', id: 'cli' },
+};
 
 /** Records an operator action in the tenant's audit log (actor: none, credential kind: system). */
 async function audit(rt: Runtime, tenantId: string, entry: AuditEntry): Promise<void> {
@@ -72,7 +78,9 @@ function expiryDays(raw: string | boolean | undefined): number | null {
   if (raw === undefined || raw === 'never') return null;
   const n = Number(raw);
   if (typeof raw !== 'string' || raw.trim() === '' || !Number.isInteger(n)) {
-    throw new UsageError(`--expires-in-days must be a whole number of days (e.g. 30, 90, 365) or "never", got "${String(raw)}".`);
+    throw new UsageError(
+      `--expires-in-days must be a whole number of days (e.g. 30, 90, 365) or "never", got "${String(raw)}".`,
+    );
   }
   return n;
 }
@@ -81,12 +89,32 @@ const tenantCreate: Command = {
   name: 'tenant create',
   summary: 'Create a tenant with its first admin and ingest key (the key is shown once).',
   synopsis: '--name N --admin-email E --admin-password P [--starter-rules gpu.xid,gpu.thermal,…] [--json]',
-  options: { name: { type: 'string' }, 'admin-email': { type: 'string' }, 'admin-password': { type: 'string' }, 'starter-rules': { type: 'string' } },
+  options: {
+    name: { type: 'string' },
+    'admin-email': { type: 'string' },
+    'admin-password': { type: 'string' },
+    'starter-rules': { type: 'string' },
+  },
   required: ['name', 'admin-email', 'admin-password'],
-  fieldOptions: { name: '--name', email: '--admin-email', password: '--admin-password', starterRules: '--starter-rules' },
+  fieldOptions: {
+    name: '--name',
+    email: '--admin-email',
+    password: '--admin-password',
+    starterRules: '--starter-rules',
+  },
   async run(rt, v) {
-    const starterRules = typeof v['starter-rules'] === 'string' ? v['starter-rules'].split(',').map((k) => k.trim()).filter(Boolean) : [];
-    const created = await createTenant(rt.prisma, { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password') }, starterRulesSeed(starterRules, ['starterRules']));
+    const starterRules =
+      typeof v['starter-rules'] === 'string'
+        ? v['starter-rules']
+            .split(',')
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : [];
+    const created = await createTenant(
+      rt.prisma,
+      { name: str(v, 'name'), adminEmail: str(v, 'admin-email'), adminPassword: str(v, 'admin-password') },
+      starterRulesSeed(starterRules, ['starterRules']),
+    );
     await audit(rt, created.tenant.id, { action: 'createTenant', targetType: 'Tenant', targetId: created.tenant.id });
     return {
       json: {
@@ -107,7 +135,14 @@ const userCreate: Command = {
   name: 'user create',
   summary: 'Create a user in a tenant: a person (who logs in) or, with --service, a service user (PATs only).',
   synopsis: '--tenant N --email E [--password P] --role admin|member [--service] [--name NAME] [--json]',
-  options: { tenant: { type: 'string' }, email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, service: { type: 'boolean' }, name: { type: 'string' } },
+  options: {
+    tenant: { type: 'string' },
+    email: { type: 'string' },
+    password: { type: 'string' },
+    role: { type: 'string' },
+    service: { type: 'boolean' },
+    name: { type: 'string' },
+  },
   required: ['tenant', 'email', 'role'],
   fieldOptions: { email: '--email', password: '--password', name: '--name' },
   async run(rt, v) {
@@ -124,7 +159,13 @@ const userCreate: Command = {
     });
     await audit(rt, tenant.id, { action: 'createUser', targetType: 'User', targetId: user.id });
     return {
-      json: { id: user.id, email: user.email, role: user.role, kind: user.kind, tenant: { id: tenant.id, name: tenant.name } },
+      json: {
+        id: user.id,
+        email: user.email,
+        role: user.role,
+        kind: user.kind,
+        tenant: { id: tenant.id, name: tenant.name },
+      },
       text: `${kind === 'service' ? 'Service user' : 'User'} ${user.email} (${user.role}, id ${user.id}) created in tenant "${tenant.name}".`,
     };
   },
@@ -143,20 +184,30 @@ const tokenCreate: Command = {
     // Operator tooling: the one place besides login that finds a user across tenants, by login name.
     const user = await rt.prisma.user.findUnique({ where: { email } });
     if (!user) throw new NotFound(`User with email ${email}`);
-    const asUser: Principal = { tenantId: user.tenantId, userId: user.id, email: user.email, role: user.role, userKind: user.kind, credential: { kind: 'system', id: 'cli' } };
+    const asUser: Principal = {
+      tenantId: user.tenantId,
+      userId: user.id,
+      email: user.email,
+      role: user.role,
+      userKind: user.kind,
+      credential: { kind: 'system', id: 'cli' },
+    };
     const minted = await mintToken(createCtx(rt, asUser, 'cli'), { name: str(v, 'name'), expiresInDays });
     await audit(rt, user.tenantId, { action: 'createToken', targetType: 'AccessToken', targetId: minted.token.id });
     const expires = minted.token.expiresAt ? `expires ${minted.token.expiresAt.toISOString()}` : 'never expires';
     return {
       json: { id: minted.token.id, token: minted.cleartext },
-      text: [`Token "${minted.token.name}" for ${user.email} (id ${minted.token.id}, ${expires}).`, `Token (shown only this once): ${minted.cleartext}`].join('\n'),
+      text: [
+        `Token "${minted.token.name}" for ${user.email} (id ${minted.token.id}, ${expires}).`,
+        `Token (shown only this once): ${minted.cleartext}`,
+      ].join('\n'),
     };
   },
 };
 
 const ingestKeyRotate: Command = {
   name: 'ingest-key rotate',
-  summary: "Issue a new ingest key for a tenant; the previous key keeps working for 24 hours.",
+  summary: 'Issue a new ingest key for a tenant; the previous key keeps working for 24 hours.',
   synopsis: '--tenant N [--json]',
   options: { tenant: { type: 'string' } },
   required: ['tenant'],
@@ -166,8 +217,16 @@ const ingestKeyRotate: Command = {
     await audit(rt, tenant.id, { action: 'rotateIngestKey', targetType: 'IngestKey', targetId: key.id });
     const until = key.previousValidUntil.toISOString();
     return {
-      json: { tenant: { id: tenant.id, name: tenant.name }, id: key.id, ingest_key: key.cleartext, previous_key_valid_until: until },
-      text: [`New ingest key for tenant "${tenant.name}" (shown only this once): ${key.cleartext}`, `The previous key keeps working until ${until}.`].join('\n'),
+      json: {
+        tenant: { id: tenant.id, name: tenant.name },
+        id: key.id,
+        ingest_key: key.cleartext,
+        previous_key_valid_until: until,
+      },
+      text: [
+        `New ingest key for tenant "${tenant.name}" (shown only this once): ${key.cleartext}`,
+        `The previous key keeps working until ${until}.`,
+      ].join('\n'),
     };
   },
 };
@@ -183,7 +242,9 @@ const dbMigrate: Command = {
     const applied = await migrate(rt.databaseUrl);
     return {
       json: { applied },
-      text: applied.length ? `Applied ${applied.length} migration(s):\n${applied.map((m) => `  ${m}`).join('\n')}` : 'The database is up to date.',
+      text: applied.length
+        ? `Applied ${applied.length} migration(s):\n${applied.map((m) => `  ${m}`).join('\n')}`
+        : 'The database is up to date.',
     };
   },
 };
@@ -196,9 +257,26 @@ const retentionRun: Command = {
   required: [],
   async run(rt) {
     const report = await runRetention(rt);
-    const lines = report.tables.map((t) => `${t.table}: ${t.partitionsDropped.length} partitions dropped${t.partitionsDropped.length ? ` (${t.partitionsDropped.join(', ')})` : ''}, ${t.rowsDeleted} rows deleted`);
-    return { json: report, text: [`Retention at ${report.ranAt} (${report.partitionsCreated} partitions created ahead):`, ...lines].join('\n') };
+    const lines = report.tables.map(
+      (t) =>
+        `${t.table}: ${t.partitionsDropped.length} partitions dropped${t.partitionsDropped.length ? ` (${t.partitionsDropped.join(', ')})` : ''}, ${t.rowsDeleted} rows deleted`,
+    );
+    return {
+      json: report,
+      text: [`Retention at ${report.ranAt} (${report.partitionsCreated} partitions created ahead):`, ...lines].join(
+        '\n',
+      ),
+    };
   },
 };
 
-export const commands: Command[] = [tenantCreate, userCreate, tokenCreate, ingestKeyRotate, dbMigrate, retentionRun, clusterJoinCommand, gpuCollectCommand as Command];
+export const commands: Command[] = [
+  tenantCreate,
+  userCreate,
+  tokenCreate,
+  ingestKeyRotate,
+  dbMigrate,
+  retentionRun,
+  clusterJoinCommand,
+  gpuCollectCommand as Command,
+];

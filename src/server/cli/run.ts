@@ -20,8 +20,23 @@ import type { Clock } from '../../clock.js';
 export const SERVER_URL_ENV = 'OPS_SERVER_URL';
 
 /** Every command: tenants, users, tokens, keys and the database; then the daily tasks inside a tenant. */
-const ORDER = ['tenant', 'user', 'password', 'token', 'ingest-key', 'rule', 'device', 'webhook', 'db', 'retention', 'cluster', 'gpu'];
-const commands: Command[] = [...coreCommands, ...dailyCommands].sort((a, b) => ORDER.indexOf(a.name.split(' ')[0]!) - ORDER.indexOf(b.name.split(' ')[0]!));
+const ORDER = [
+  'tenant',
+  'user',
+  'password',
+  'token',
+  'ingest-key',
+  'rule',
+  'device',
+  'webhook',
+  'db',
+  'retention',
+  'cluster',
+  'gpu',
+];
+const commands: Command[] = [...coreCommands, ...dailyCommands].sort(
+  (a, b) => ORDER.indexOf(a.name.split(' ')[0]!) - ORDER.indexOf(b.name.split(' ')[0]!),
+);
 
 const EXIT_FAILURE = 1;
 const EXIT_USAGE = 2;
@@ -66,7 +81,13 @@ export interface CliOptions {
 }
 
 /** Runs a parsed command in this process: on its own storage and Runtime, or through a running server. */
-async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, argv: string[], opts: CliOptions): Promise<Outcome> {
+async function executeHere(
+  c: Command,
+  values: Values,
+  env: NodeJS.ProcessEnv,
+  argv: string[],
+  opts: CliOptions,
+): Promise<Outcome> {
   if (c.standalone) {
     const result = await c.run(undefined as never, values, env, opts.clock);
     return { code: 0, stdout: values.json ? JSON.stringify(result.json) : result.text };
@@ -80,7 +101,12 @@ async function executeHere(c: Command, values: Values, env: NodeJS.ProcessEnv, a
   const storage = await openStorage(config);
   try {
     if (!c.migrates) await migrate(storage.databaseUrl, true);
-    const rt = await openCliRuntime(c.migrates ? { ...config, redisUrl: undefined, redisCluster: undefined } : config, storage.databaseUrl, storage.embedded, opts.clock);
+    const rt = await openCliRuntime(
+      c.migrates ? { ...config, redisUrl: undefined, redisCluster: undefined } : config,
+      storage.databaseUrl,
+      storage.embedded,
+      opts.clock,
+    );
     try {
       return await runWith(c, values, rt, env);
     } finally {
@@ -122,17 +148,20 @@ function parse(argv: string[]): Parsed {
   }
   if (values.help) return { code: 0, stdout: commandUsage(c) };
   const missing = c.required.filter((k) => values[k] === undefined || values[k] === '');
-  if (missing.length) return { code: EXIT_USAGE, stderr: `Missing ${missing.map((k) => `--${k}`).join(', ')}.\n\n${commandUsage(c)}` };
+  if (missing.length)
+    return { code: EXIT_USAGE, stderr: `Missing ${missing.map((k) => `--${k}`).join(', ')}.\n\n${commandUsage(c)}` };
   return { c, values };
 }
 
 /** Maps what a command threw to the exit code and message (the same wherever it ran). */
 function failure(c: Command, err: unknown): Outcome {
-  if (c.usageErrors?.some((k) => err instanceof k)) return { code: EXIT_USAGE, stderr: `${(err as Error).message}\n\n${commandUsage(c)}` };
+  if (c.usageErrors?.some((k) => err instanceof k))
+    return { code: EXIT_USAGE, stderr: `${(err as Error).message}\n\n${commandUsage(c)}` };
   if (err instanceof UsageError) return { code: EXIT_USAGE, stderr: `${err.message}\n\n${commandUsage(c)}` };
   if (err instanceof ConfigError) return { code: EXIT_USAGE, stderr: `Configuration error: ${err.message}` };
   if (err instanceof ValidationFailed) return { code: EXIT_USAGE, stderr: `Invalid input:\n${describeFields(err, c)}` };
-  if (err instanceof DomainError || err instanceof CliFailure) return { code: EXIT_FAILURE, stderr: `Error: ${err.message}` };
+  if (err instanceof DomainError || err instanceof CliFailure)
+    return { code: EXIT_FAILURE, stderr: `Error: ${err.message}` };
   return { code: EXIT_FAILURE, stderr: `Error: ${(err as Error).message ?? String(err)}` };
 }
 
@@ -142,7 +171,11 @@ function failure(c: Command, err: unknown): Outcome {
  * DATABASE_URL, when a server runs on the embedded database under DATA_DIR, the command runs in that
  * server (src/server/admin-socket.ts).
  */
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv = process.env, opts: CliOptions = {}): Promise<Outcome> {
+export async function runCli(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  opts: CliOptions = {},
+): Promise<Outcome> {
   const p = parse(argv);
   if (!('c' in p)) return p;
   try {

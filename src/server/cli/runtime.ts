@@ -14,7 +14,13 @@ import { createPrisma } from '../../db/client.js';
 import { applyMigrations } from '../../db/migrate.js';
 import type { Queues } from '../../queues.js';
 import type { PubSub } from '../../pubsub.js';
-import { connectRedis, describeRedis, redisTargetOf, type RedisClient, type RedisTarget } from '../../redis-connection.js';
+import {
+  connectRedis,
+  describeRedis,
+  redisTargetOf,
+  type RedisClient,
+  type RedisTarget,
+} from '../../redis-connection.js';
 
 // Heavy modules (PGlite, graphql-yoga's pubsub) are imported only by the commands that use them,
 // so a command starts in a fraction of a second.
@@ -71,7 +77,12 @@ function cliPubSub(target: RedisTarget | undefined, redisPrefix: string, clients
   let real: Promise<PubSub> | undefined;
   const connect = async (): Promise<PubSub> => {
     const { createRedisPubSub } = await import('../../pubsub.js');
-    const opts = { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true } as const;
+    const opts = {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5000,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    } as const;
     const pub = connectRedis(target!, opts);
     pub.on('error', () => {});
     clients.push(pub);
@@ -99,14 +110,24 @@ function cliPubSub(target: RedisTarget | undefined, redisPrefix: string, clients
  * REDIS_URL is set. Queues are not available and session tokens are not signed; sealed secrets use the
  * server's key.
  */
-export async function openCliRuntime(config: Config, databaseUrl: string, embedded: boolean, clock: Clock = systemClock): Promise<Runtime> {
+export async function openCliRuntime(
+  config: Config,
+  databaseUrl: string,
+  embedded: boolean,
+  clock: Clock = systemClock,
+): Promise<Runtime> {
   const logger = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
   const prisma = createPrisma(databaseUrl, embedded ? 1 : 2);
   const redisClients: RedisClient[] = [];
   const target = redisTargetOf(config, config.redisUrl);
   if (target) {
     // Fail fast: an operator command should not hang retrying an unreachable Redis.
-    const probe = connectRedis(target, { maxRetriesPerRequest: 1, connectTimeout: 5000, retryStrategy: () => null, lazyConnect: true });
+    const probe = connectRedis(target, {
+      maxRetriesPerRequest: 1,
+      connectTimeout: 5000,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
     probe.on('error', () => {});
     redisClients.push(probe);
     try {

@@ -24,9 +24,13 @@ export function opt(values: Values, key: string): string | undefined {
 /** `--severity critical,warning` → the list, or a usage error naming the option. */
 export function severities(raw: string | undefined, option: string): Severity[] | undefined {
   if (raw === undefined) return undefined;
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = list.filter((s) => !SEVERITIES.includes(s as Severity));
-  if (bad.length || list.length === 0) throw new UsageError(`${option} takes info, warning or critical (comma-separated), got "${raw}".`);
+  if (bad.length || list.length === 0)
+    throw new UsageError(`${option} takes info, warning or critical (comma-separated), got "${raw}".`);
   return list as Severity[];
 }
 
@@ -38,9 +42,24 @@ export async function tenantCtx(rt: Runtime, v: Values): Promise<{ ctx: Ctx; ten
   // Operator tooling: the acting user is found across tenants, then checked to be in this one.
   const actor = as
     ? await rt.prisma.user.findFirst({ where: { email: as.trim().toLowerCase(), tenantId: tenant.id } })
-    : await rt.prisma.user.findFirst({ where: { tenantId: tenant.id, role: 'admin', kind: 'human' }, orderBy: { createdAt: 'asc' } });
-  if (!actor) throw new NotFound(as ? `User ${as} in tenant "${tenant.name}"` : `An admin in tenant "${tenant.name}" (create one with "user create")`);
-  const principal: Principal = { tenantId: tenant.id, userId: actor.id, email: actor.email, role: actor.role, userKind: actor.kind, credential: { kind: 'system', id: 'cli' } };
+    : await rt.prisma.user.findFirst({
+        where: { tenantId: tenant.id, role: 'admin', kind: 'human' },
+        orderBy: { createdAt: 'asc' },
+      });
+  if (!actor)
+    throw new NotFound(
+      as
+        ? `User ${as} in tenant "${tenant.name}"`
+        : `An admin in tenant "${tenant.name}" (create one with "user create")`,
+    );
+  const principal: Principal = {
+    tenantId: tenant.id,
+    userId: actor.id,
+    email: actor.email,
+    role: actor.role,
+    userKind: actor.kind,
+    credential: { kind: 'system', id: 'cli' },
+  };
   return { ctx: createCtx(rt, principal, 'cli'), tenant };
 }
 
@@ -53,10 +72,21 @@ export const TENANT_OPTS = { tenant: { type: 'string' }, as: { type: 'string' } 
 export function table(rows: string[][]): string {
   if (rows.length === 0) return '(none)';
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((c, i) => c.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }
 
 /** A context of the tenant with no acting user (the `system` credential), for audit entries. */
 export function systemCtx(rt: Runtime, tenantId: string): Ctx {
-  return createCtx(rt, { tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: 'cli' } }, 'cli');
+  return createCtx(
+    rt,
+    { tenantId, userId: null, email: null, role: null, userKind: null, credential: { kind: 'system', id: 'cli' } },
+    'cli',
+  );
 }

@@ -18,9 +18,22 @@ const userList: Command = {
   async run(rt, v) {
     const tenant = await findTenant(rt.prisma, str(v, 'tenant'));
     if (!tenant) throw new NotFound(`Tenant "${str(v, 'tenant')}"`);
-    const users = await rt.prisma.user.findMany({ where: { tenantId: tenant.id }, orderBy: { createdAt: 'asc' }, select: { id: true, email: true, name: true, role: true, kind: true, createdAt: true } });
+    const users = await rt.prisma.user.findMany({
+      where: { tenantId: tenant.id },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true, email: true, name: true, role: true, kind: true, createdAt: true },
+    });
     return {
-      json: { items: users.map((u) => ({ id: u.id, email: u.email, name: u.name, role: u.role, kind: u.kind, created_at: u.createdAt.toISOString() })) },
+      json: {
+        items: users.map((u) => ({
+          id: u.id,
+          email: u.email,
+          name: u.name,
+          role: u.role,
+          kind: u.kind,
+          created_at: u.createdAt.toISOString(),
+        })),
+      },
       text: table(users.map((u) => [u.id, u.email, u.role, u.kind, u.name ?? ''])),
     };
   },
@@ -38,13 +51,17 @@ const userSetRole: Command = {
     const user = await findUserByEmail(rt.prisma, str(v, 'email'));
     const updated = await setUserRole(rt.prisma, user.id, role);
     await audit(systemCtx(rt, user.tenantId), { action: 'setUserRole', targetType: 'User', targetId: user.id });
-    return { json: { id: updated.id, email: updated.email, role: updated.role, previous_role: user.role }, text: `${updated.email} is now ${updated.role} (was ${user.role}).` };
+    return {
+      json: { id: updated.id, email: updated.email, role: updated.role, previous_role: user.role },
+      text: `${updated.email} is now ${updated.role} (was ${user.role}).`,
+    };
   },
 };
 
 const passwordReset: Command = {
   name: 'password reset',
-  summary: "Set a new password for a person (generated and shown once unless --password is given); ends the user's open sessions.",
+  summary:
+    "Set a new password for a person (generated and shown once unless --password is given); ends the user's open sessions.",
   synopsis: '--email E [--password P] [--json]',
   options: { email: { type: 'string' }, password: { type: 'string' } },
   required: ['email'],
@@ -56,8 +73,16 @@ const passwordReset: Command = {
     const { sessionsEnded } = await resetPassword(rt.prisma, user, password, rt.clock.now());
     await audit(systemCtx(rt, user.tenantId), { action: 'resetPassword', targetType: 'User', targetId: user.id });
     return {
-      json: { id: user.id, email: user.email, sessions_ended: sessionsEnded, ...(given === undefined ? { password } : {}) },
-      text: [`Password of ${user.email} reset; ${sessionsEnded} open session(s) ended.`, ...(given === undefined ? [`New password (shown only this once): ${password}`] : [])].join('\n'),
+      json: {
+        id: user.id,
+        email: user.email,
+        sessions_ended: sessionsEnded,
+        ...(given === undefined ? { password } : {}),
+      },
+      text: [
+        `Password of ${user.email} reset; ${sessionsEnded} open session(s) ended.`,
+        ...(given === undefined ? [`New password (shown only this once): ${password}`] : []),
+      ].join('\n'),
     };
   },
 };

@@ -6,14 +6,48 @@ import { money, MoneyFields } from './money';
 
 export const CurrentMonthFields = graphql(
   `
-  fragment ConsoleBillingCurrent on BillingCurrent {
-    asOf total { ...ConsoleMoney } period { start end timeZone }
-    forecast { amount { ...ConsoleMoney } method description }
-    budget { amount { ...ConsoleMoney } forecastPercent firedThresholds }
-    metering { lastComputedAt pendingWindows }
-    skus { skuId name unit quantity unitPrice { ...ConsoleMoney } amount { ...ConsoleMoney } }
-  }
-`,
+    fragment ConsoleBillingCurrent on BillingCurrent {
+      asOf
+      total {
+        ...ConsoleMoney
+      }
+      period {
+        start
+        end
+        timeZone
+      }
+      forecast {
+        amount {
+          ...ConsoleMoney
+        }
+        method
+        description
+      }
+      budget {
+        amount {
+          ...ConsoleMoney
+        }
+        forecastPercent
+        firedThresholds
+      }
+      metering {
+        lastComputedAt
+        pendingWindows
+      }
+      skus {
+        skuId
+        name
+        unit
+        quantity
+        unitPrice {
+          ...ConsoleMoney
+        }
+        amount {
+          ...ConsoleMoney
+        }
+      }
+    }
+  `,
   [MoneyFields],
 );
 
@@ -24,19 +58,29 @@ export function CurrentMonth({ current }: { current: FragmentOf<typeof CurrentMo
       <dl className="stats" aria-label="This month">
         <div>
           <dt>Month to date</dt>
-          <dd className="money" aria-label="Month to date amount">{money(c.total)}</dd>
+          <dd className="money" aria-label="Month to date amount">
+            {money(c.total)}
+          </dd>
         </div>
         <div>
           <dt>Forecast</dt>
-          <dd className="money" title={c.forecast.description}>{money(c.forecast.amount)}</dd>
+          <dd className="money" title={c.forecast.description}>
+            {money(c.forecast.amount)}
+          </dd>
         </div>
         <div>
           <dt>Budget</dt>
-          <dd className="money">{c.budget ? `${money(c.budget.amount)} (forecast ${c.budget.forecastPercent} %)` : 'none'}</dd>
+          <dd className="money">
+            {c.budget ? `${money(c.budget.amount)} (forecast ${c.budget.forecastPercent} %)` : 'none'}
+          </dd>
         </div>
         <div>
           <dt>Metering</dt>
-          <dd>{c.metering.pendingWindows ? `${c.metering.pendingWindows} windows pending` : `up to date ${when(c.metering.lastComputedAt)}`}</dd>
+          <dd>
+            {c.metering.pendingWindows
+              ? `${c.metering.pendingWindows} windows pending`
+              : `up to date ${when(c.metering.lastComputedAt)}`}
+          </dd>
         </div>
       </dl>
       <DataTable
@@ -51,7 +95,10 @@ export function CurrentMonth({ current }: { current: FragmentOf<typeof CurrentMo
           { header: 'Amount', cell: (x) => <span className="money">{money(x.amount)}</span> },
         ]}
       />
-      <p className="hint">Period {when(c.period.start)} to {when(c.period.end)} ({c.period.timeZone}), as of {when(c.asOf)}. {c.forecast.description}</p>
+      <p className="hint">
+        Period {when(c.period.start)} to {when(c.period.end)} ({c.period.timeZone}), as of {when(c.asOf)}.{' '}
+        {c.forecast.description}
+      </p>
     </>
   );
 }

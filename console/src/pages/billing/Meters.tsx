@@ -8,24 +8,63 @@ import { Card } from '../../components/Page';
 import { graphql, readFragment, type FragmentOf, type VariablesOf } from '../../lib/graphql';
 
 export const MeterFields = graphql(`
-  fragment ConsoleBillingMeter on BillingMeter { id slug typeGlob aggregation valuePath groupBy unit unitPrice skuId }
+  fragment ConsoleBillingMeter on BillingMeter {
+    id
+    slug
+    typeGlob
+    aggregation
+    valuePath
+    groupBy
+    unit
+    unitPrice
+    skuId
+  }
 `);
 
 const CreateMeter = graphql(`
-  mutation ConsoleCreateMeter($input: CreateMeterInput!) { createMeter(input: $input) { id slug } }
+  mutation ConsoleCreateMeter($input: CreateMeterInput!) {
+    createMeter(input: $input) {
+      id
+      slug
+    }
+  }
 `);
 const DeleteMeter = graphql(`
-  mutation ConsoleDeleteMeter($id: ID!) { deleteMeter(id: $id) }
+  mutation ConsoleDeleteMeter($id: ID!) {
+    deleteMeter(id: $id)
+  }
 `);
 
 type MeterInput = VariablesOf<typeof CreateMeter>['input'];
-const AGGREGATIONS = ['SUM', 'COUNT', 'AVG', 'MIN', 'MAX', 'LATEST'] as const satisfies readonly MeterInput['aggregation'][];
+const AGGREGATIONS = [
+  'SUM',
+  'COUNT',
+  'AVG',
+  'MIN',
+  'MAX',
+  'LATEST',
+] as const satisfies readonly MeterInput['aggregation'][];
 
-export function MetersCard({ meters, denied, onDone }: { meters: readonly FragmentOf<typeof MeterFields>[] | undefined; denied: string | null; onDone: () => void }) {
+export function MetersCard({
+  meters,
+  denied,
+  onDone,
+}: {
+  meters: readonly FragmentOf<typeof MeterFields>[] | undefined;
+  denied: string | null;
+  onDone: () => void;
+}) {
   const rows = meters && readFragment(MeterFields, meters);
   const [, createMeter] = useMutation(CreateMeter);
   const [, deleteMeter] = useMutation(DeleteMeter);
-  const [meter, setMeter] = useState({ slug: '', typeGlob: '', aggregation: 'SUM' as MeterInput['aggregation'], valuePath: '', groupBy: '', unitPrice: '' });
+  const [meter, setMeter] = useState({
+    slug: '',
+    typeGlob: '',
+    aggregation: 'SUM' as MeterInput['aggregation'],
+    valuePath: '',
+    groupBy: '',
+    unitPrice: '',
+  });
   return (
     <Card title="Meters">
       <DataTable
@@ -35,12 +74,22 @@ export function MetersCard({ meters, denied, onDone }: { meters: readonly Fragme
         columns={[
           { header: 'Meter', cell: (m) => m.slug },
           { header: 'Events', cell: (m) => <code>{m.typeGlob}</code> },
-          { header: 'Measure', cell: (m) => `${m.aggregation.toLowerCase()}${m.valuePath ? ` of ${m.valuePath}` : ''}${m.groupBy ? ` per ${m.groupBy}` : ''}` },
+          {
+            header: 'Measure',
+            cell: (m) =>
+              `${m.aggregation.toLowerCase()}${m.valuePath ? ` of ${m.valuePath}` : ''}${m.groupBy ? ` per ${m.groupBy}` : ''}`,
+          },
           { header: 'Price', cell: (m) => `${m.unitPrice} per ${m.unit}`, wide: true },
           {
             header: 'Actions',
             cell: (m) => (
-              <ActionButton variant="danger" confirm={`Delete the meter ${m.slug}?`} run={() => deleteMeter({ id: m.id })} deniedBecause={denied} onDone={onDone}>
+              <ActionButton
+                variant="danger"
+                confirm={`Delete the meter ${m.slug}?`}
+                run={() => deleteMeter({ id: m.id })}
+                deniedBecause={denied}
+                onDone={onDone}
+              >
                 Delete meter
               </ActionButton>
             ),
@@ -61,11 +110,32 @@ export function MetersCard({ meters, denied, onDone }: { meters: readonly Fragme
         onDone={onDone}
       >
         <TextField label="Meter slug" value={meter.slug} onChange={(slug) => setMeter({ ...meter, slug })} required />
-        <TextField label="Event type" value={meter.typeGlob} onChange={(typeGlob) => setMeter({ ...meter, typeGlob })} placeholder="cloud.cost" required />
-        <SelectField label="Aggregation" value={meter.aggregation} onChange={(aggregation) => setMeter({ ...meter, aggregation })} options={AGGREGATIONS} />
-        <TextField label="Value path" value={meter.valuePath} onChange={(valuePath) => setMeter({ ...meter, valuePath })} placeholder="$.cost" />
+        <TextField
+          label="Event type"
+          value={meter.typeGlob}
+          onChange={(typeGlob) => setMeter({ ...meter, typeGlob })}
+          placeholder="cloud.cost"
+          required
+        />
+        <SelectField
+          label="Aggregation"
+          value={meter.aggregation}
+          onChange={(aggregation) => setMeter({ ...meter, aggregation })}
+          options={AGGREGATIONS}
+        />
+        <TextField
+          label="Value path"
+          value={meter.valuePath}
+          onChange={(valuePath) => setMeter({ ...meter, valuePath })}
+          placeholder="$.cost"
+        />
         <TextField label="Per label" value={meter.groupBy} onChange={(groupBy) => setMeter({ ...meter, groupBy })} />
-        <TextField label="Price per unit" value={meter.unitPrice} onChange={(unitPrice) => setMeter({ ...meter, unitPrice })} placeholder="1" />
+        <TextField
+          label="Price per unit"
+          value={meter.unitPrice}
+          onChange={(unitPrice) => setMeter({ ...meter, unitPrice })}
+          placeholder="1"
+        />
       </MutationForm>
     </Card>
   );

@@ -6,27 +6,56 @@ import { amountOf, money, MoneyFields } from './money';
 
 export const BreakdownFields = graphql(
   `
-  fragment ConsoleBillingBreakdown on BillingBreakdown {
-    total { ...ConsoleMoney } rows { key skuId quantity unit amount { ...ConsoleMoney } }
-  }
-`,
+    fragment ConsoleBillingBreakdown on BillingBreakdown {
+      total {
+        ...ConsoleMoney
+      }
+      rows {
+        key
+        skuId
+        quantity
+        unit
+        amount {
+          ...ConsoleMoney
+        }
+      }
+    }
+  `,
   [MoneyFields],
 );
 
 export const DailyFields = graphql(
   `
-  fragment ConsoleBillingDaily on BillingDaily {
-    total { ...ConsoleMoney } timeZone series { date total { ...ConsoleMoney } }
-  }
-`,
+    fragment ConsoleBillingDaily on BillingDaily {
+      total {
+        ...ConsoleMoney
+      }
+      timeZone
+      series {
+        date
+        total {
+          ...ConsoleMoney
+        }
+      }
+    }
+  `,
   [MoneyFields],
 );
 
-export function BreakdownView({ breakdown, groupBy }: { breakdown: FragmentOf<typeof BreakdownFields>; groupBy: string }) {
+export function BreakdownView({
+  breakdown,
+  groupBy,
+}: {
+  breakdown: FragmentOf<typeof BreakdownFields>;
+  groupBy: string;
+}) {
   const b = readFragment(BreakdownFields, breakdown);
   return (
     <>
-      <BarChart label={`Spend by ${groupBy.toLowerCase()}`} bars={b.rows.map((r) => ({ label: `${r.key || '(none)'} · ${r.skuId}`, value: Number(amountOf(r.amount)) }))} />
+      <BarChart
+        label={`Spend by ${groupBy.toLowerCase()}`}
+        bars={b.rows.map((r) => ({ label: `${r.key || '(none)'} · ${r.skuId}`, value: Number(amountOf(r.amount)) }))}
+      />
       <DataTable
         caption="Breakdown"
         rows={b.rows}
@@ -48,7 +77,10 @@ export function DailyView({ daily, days }: { daily: FragmentOf<typeof DailyField
   const d = readFragment(DailyFields, daily);
   return (
     <>
-      <BarChart label="Spend per day" bars={d.series.map((x) => ({ label: x.date.slice(5), value: Number(amountOf(x.total)) }))} />
+      <BarChart
+        label="Spend per day"
+        bars={d.series.map((x) => ({ label: x.date.slice(5), value: Number(amountOf(x.total)) }))}
+      />
       <p className="hint">
         Total {money(d.total)} over {days} days ({d.timeZone})
       </p>

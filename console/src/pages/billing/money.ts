@@ -2,7 +2,10 @@
 import { graphql, readFragment, type FragmentOf } from '../../lib/graphql';
 
 export const MoneyFields = graphql(`
-  fragment ConsoleMoney on Money { amount currency }
+  fragment ConsoleMoney on Money {
+    amount
+    currency
+  }
 `);
 
 export type MoneyRef = FragmentOf<typeof MoneyFields>;

@@ -8,15 +8,40 @@ import { when } from '../../lib/format';
 import { graphql, readFragment, type FragmentOf } from '../../lib/graphql';
 
 export const DiagnosticFields = graphql(`
-  fragment ConsoleGpuDiagnostic on GpuDiagnostic { id status result level gpu node createdAt error checks { name status detail gpuUuid } }
+  fragment ConsoleGpuDiagnostic on GpuDiagnostic {
+    id
+    status
+    result
+    level
+    gpu
+    node
+    createdAt
+    error
+    checks {
+      name
+      status
+      detail
+      gpuUuid
+    }
+  }
 `);
 /** What the diagnostics show of a GPU: a name for a check's GPU, and a target to diagnose. */
 export const DiagnosticTargetFields = graphql(`
-  fragment ConsoleGpuDiagnosticTarget on Gpu { id uuid index node }
+  fragment ConsoleGpuDiagnosticTarget on Gpu {
+    id
+    uuid
+    index
+    node
+  }
 `);
 
 const StartDiagnostic = graphql(`
-  mutation ConsoleStartGpuDiagnostic($input: StartGpuDiagnosticInput!) { startGpuDiagnostic(input: $input) { id status } }
+  mutation ConsoleStartGpuDiagnostic($input: StartGpuDiagnosticInput!) {
+    startGpuDiagnostic(input: $input) {
+      id
+      status
+    }
+  }
 `);
 
 /** Check and result statuses → the badge colours the stylesheet has. */
@@ -47,7 +72,14 @@ export function Diagnostics(props: {
         columns={[
           { header: 'When', cell: (d) => when(d.createdAt) },
           { header: 'Target', cell: (d) => `${d.gpu ?? d.node ?? '—'} (level ${d.level})` },
-          { header: 'Status', cell: (d) => <span><Badge value={d.status} /> {d.result && <Badge value={CHECK_BADGE[d.result]} />}</span> },
+          {
+            header: 'Status',
+            cell: (d) => (
+              <span>
+                <Badge value={d.status} /> {d.result && <Badge value={CHECK_BADGE[d.result]} />}
+              </span>
+            ),
+          },
           {
             header: 'Checks',
             cell: (d) =>
@@ -57,7 +89,8 @@ export function Diagnostics(props: {
                 <ul className="checks" aria-label="Checks">
                   {d.checks.map((c, i) => (
                     <li key={i}>
-                      <Badge value={CHECK_BADGE[c.status]} /> {c.gpuUuid ? <small className="hint">{gpuName(c.gpuUuid)} </small> : null}
+                      <Badge value={CHECK_BADGE[c.status]} />{' '}
+                      {c.gpuUuid ? <small className="hint">{gpuName(c.gpuUuid)} </small> : null}
                       {c.name}: {c.status.toLowerCase()}
                       {c.status !== 'PASS' && c.detail ? ` (${c.detail})` : ''}
                     </li>
@@ -75,12 +108,32 @@ export function Diagnostics(props: {
         deniedBecause={props.denied}
         onSubmit={() => {
           const [kind, value] = diag.target.split(':', 2);
-          return startDiagnostic({ input: { level: Number(diag.level), ...(kind === 'node' ? { node: value } : { gpu: value }) } });
+          return startDiagnostic({
+            input: { level: Number(diag.level), ...(kind === 'node' ? { node: value } : { gpu: value }) },
+          });
         }}
         onDone={props.onDone}
       >
-        <SelectField label="Diagnose" value={diag.target} onChange={(target) => setDiag({ ...diag, target })} options={[{ value: '', label: '—' }, ...nodes.map((n) => ({ value: `node:${n}`, label: `every GPU of ${n}` })), ...gpus.map((g) => ({ value: `gpu:${g.id}`, label: `${g.node} #${g.index}` }))]} />
-        <SelectField label="Level" value={diag.level} onChange={(level) => setDiag({ ...diag, level })} options={[{ value: '1', label: '1 (quick)' }, { value: '2', label: '2' }, { value: '3', label: '3 (long)' }]} />
+        <SelectField
+          label="Diagnose"
+          value={diag.target}
+          onChange={(target) => setDiag({ ...diag, target })}
+          options={[
+            { value: '', label: '—' },
+            ...nodes.map((n) => ({ value: `node:${n}`, label: `every GPU of ${n}` })),
+            ...gpus.map((g) => ({ value: `gpu:${g.id}`, label: `${g.node} #${g.index}` })),
+          ]}
+        />
+        <SelectField
+          label="Level"
+          value={diag.level}
+          onChange={(level) => setDiag({ ...diag, level })}
+          options={[
+            { value: '1', label: '1 (quick)' },
+            { value: '2', label: '2' },
+            { value: '3', label: '3 (long)' },
+          ]}
+        />
       </MutationForm>
     </Card>
   );

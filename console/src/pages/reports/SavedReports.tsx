@@ -8,19 +8,39 @@ import { ReportResultFields, type ReportResultRef } from './result';
 import { builderOf, type Builder } from './query';
 
 export const SavedReportFields = graphql(`
-  fragment ConsoleSavedReport on SavedReport { id name description entity query canEdit updatedAt }
+  fragment ConsoleSavedReport on SavedReport {
+    id
+    name
+    description
+    entity
+    query
+    canEdit
+    updatedAt
+  }
 `);
 
 const UpdateSavedReport = graphql(`
-  mutation ConsoleUpdateSavedReport($id: ID!, $input: UpdateSavedReportInput!) { updateSavedReport(id: $id, input: $input) { id query updatedAt } }
+  mutation ConsoleUpdateSavedReport($id: ID!, $input: UpdateSavedReportInput!) {
+    updateSavedReport(id: $id, input: $input) {
+      id
+      query
+      updatedAt
+    }
+  }
 `);
 const DeleteSavedReport = graphql(`
-  mutation ConsoleDeleteSavedReport($id: ID!) { deleteSavedReport(id: $id) }
+  mutation ConsoleDeleteSavedReport($id: ID!) {
+    deleteSavedReport(id: $id)
+  }
 `);
 const RunSavedReport = graphql(
   `
-  mutation ConsoleRunSavedReport($id: ID!) { runSavedReport(id: $id) { ...ConsoleReportResult } }
-`,
+    mutation ConsoleRunSavedReport($id: ID!) {
+      runSavedReport(id: $id) {
+        ...ConsoleReportResult
+      }
+    }
+  `,
   [ReportResultFields],
 );
 
@@ -65,10 +85,20 @@ export function SavedReports(props: {
                 >
                   Run
                 </ActionButton>
-                <ActionButton run={() => updateSaved({ id: r.id, input: { query: props.query } })} deniedBecause={denied} onDone={props.onDone}>
+                <ActionButton
+                  run={() => updateSaved({ id: r.id, input: { query: props.query } })}
+                  deniedBecause={denied}
+                  onDone={props.onDone}
+                >
                   Replace query
                 </ActionButton>
-                <ActionButton variant="danger" confirm={`Delete the report ${r.name}? Its schedules are disabled.`} run={() => deleteSaved({ id: r.id })} deniedBecause={denied} onDone={props.onDone}>
+                <ActionButton
+                  variant="danger"
+                  confirm={`Delete the report ${r.name}? Its schedules are disabled.`}
+                  run={() => deleteSaved({ id: r.id })}
+                  deniedBecause={denied}
+                  onDone={props.onDone}
+                >
                   Delete
                 </ActionButton>
               </div>

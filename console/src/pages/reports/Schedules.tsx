@@ -11,26 +11,62 @@ import { graphql, readFragment, type FragmentOf, type ResultOf, type VariablesOf
 
 /** What a schedule shows of a saved report. */
 export const ScheduleReportFields = graphql(`
-  fragment ConsoleScheduleReport on SavedReport { id name }
+  fragment ConsoleScheduleReport on SavedReport {
+    id
+    name
+  }
 `);
 
 const SchedulesQuery = graphql(`
   query ConsoleReportSchedules {
-    reportSchedules { id savedReportId webhookId cron timezone format enabled disabledReason lastRunAt lastError }
-    outboundWebhooks { id name }
+    reportSchedules {
+      id
+      savedReportId
+      webhookId
+      cron
+      timezone
+      format
+      enabled
+      disabledReason
+      lastRunAt
+      lastError
+    }
+    outboundWebhooks {
+      id
+      name
+    }
   }
 `);
 const CreateSchedule = graphql(`
-  mutation ConsoleCreateReportSchedule($input: ReportScheduleInput!) { createReportSchedule(input: $input) { id } }
+  mutation ConsoleCreateReportSchedule($input: ReportScheduleInput!) {
+    createReportSchedule(input: $input) {
+      id
+    }
+  }
 `);
 const UpdateSchedule = graphql(`
-  mutation ConsoleUpdateReportSchedule($id: ID!, $input: UpdateReportScheduleInput!) { updateReportSchedule(id: $id, input: $input) { id enabled disabledReason } }
+  mutation ConsoleUpdateReportSchedule($id: ID!, $input: UpdateReportScheduleInput!) {
+    updateReportSchedule(id: $id, input: $input) {
+      id
+      enabled
+      disabledReason
+    }
+  }
 `);
 const RunSchedule = graphql(`
-  mutation ConsoleRunReportSchedule($id: ID!) { runReportSchedule(id: $id) { scheduleId status rowCount reason } }
+  mutation ConsoleRunReportSchedule($id: ID!) {
+    runReportSchedule(id: $id) {
+      scheduleId
+      status
+      rowCount
+      reason
+    }
+  }
 `);
 const DeleteSchedule = graphql(`
-  mutation ConsoleDeleteReportSchedule($id: ID!) { deleteReportSchedule(id: $id) }
+  mutation ConsoleDeleteReportSchedule($id: ID!) {
+    deleteReportSchedule(id: $id)
+  }
 `);
 
 type Format = VariablesOf<typeof CreateSchedule>['input']['format'] & string;
@@ -40,17 +76,34 @@ function runNoteOf(r: ResultOf<typeof RunSchedule>['runReportSchedule']): string
   return `Run: ${r.status.toLowerCase()}${r.rowCount !== null ? `, ${r.rowCount} rows` : ''}${r.reason ? ` (${r.reason})` : ''}`;
 }
 
-export function Schedules({ reports: refs, denied }: { reports: readonly FragmentOf<typeof ScheduleReportFields>[] | undefined; denied: string | null }) {
+export function Schedules({
+  reports: refs,
+  denied,
+}: {
+  reports: readonly FragmentOf<typeof ScheduleReportFields>[] | undefined;
+  denied: string | null;
+}) {
   const reports = readFragment(ScheduleReportFields, refs ?? []);
-  const [schedules, refetchSchedules] = useQuery({ query: SchedulesQuery, pause: !!denied, requestPolicy: 'cache-and-network' });
+  const [schedules, refetchSchedules] = useQuery({
+    query: SchedulesQuery,
+    pause: !!denied,
+    requestPolicy: 'cache-and-network',
+  });
   const reload = () => refetchSchedules({ requestPolicy: 'network-only' });
   const [, createSchedule] = useMutation(CreateSchedule);
   const [, updateSchedule] = useMutation(UpdateSchedule);
   const [, runSchedule] = useMutation(RunSchedule);
   const [, deleteSchedule] = useMutation(DeleteSchedule);
-  const [sched, setSched] = useState({ savedReportId: '', webhookId: '', cron: '0 8 * * 1', timezone: 'UTC', format: 'CSV' as Format });
+  const [sched, setSched] = useState({
+    savedReportId: '',
+    webhookId: '',
+    cron: '0 8 * * 1',
+    timezone: 'UTC',
+    format: 'CSV' as Format,
+  });
   const [runNote, setRunNote] = useState<string | null>(null);
-  const savedName = (id: string | null) => reports.find((r) => r.id === id)?.name ?? (id ? id.slice(0, 8) : 'deleted report');
+  const savedName = (id: string | null) =>
+    reports.find((r) => r.id === id)?.name ?? (id ? id.slice(0, 8) : 'deleted report');
   const webhookName = (id: string) => schedules.data?.outboundWebhooks.find((w) => w.id === id)?.name ?? id.slice(0, 8);
 
   return (
@@ -60,7 +113,11 @@ export function Schedules({ reports: refs, denied }: { reports: readonly Fragmen
       ) : (
         <>
           <ErrorView error={schedules.error} />
-          {runNote && <p role="status" className="hint">{runNote}</p>}
+          {runNote && (
+            <p role="status" className="hint">
+              {runNote}
+            </p>
+          )}
           <DataTable
             caption="Report schedules"
             rows={schedules.data?.reportSchedules}
@@ -70,8 +127,20 @@ export function Schedules({ reports: refs, denied }: { reports: readonly Fragmen
               { header: 'Report', cell: (x) => savedName(x.savedReportId) },
               { header: 'When', cell: (x) => `${x.cron} (${x.timezone})` },
               { header: 'To', cell: (x) => `${webhookName(x.webhookId)} as ${x.format.toLowerCase()}`, wide: true },
-              { header: 'State', cell: (x) => (x.enabled ? <Badge value="active" /> : <span>disabled{x.disabledReason ? `: ${x.disabledReason}` : ''}</span>) },
-              { header: 'Last run', cell: (x) => (x.lastError ? `${when(x.lastRunAt)} — ${x.lastError}` : when(x.lastRunAt)), wide: true },
+              {
+                header: 'State',
+                cell: (x) =>
+                  x.enabled ? (
+                    <Badge value="active" />
+                  ) : (
+                    <span>disabled{x.disabledReason ? `: ${x.disabledReason}` : ''}</span>
+                  ),
+              },
+              {
+                header: 'Last run',
+                cell: (x) => (x.lastError ? `${when(x.lastRunAt)} — ${x.lastError}` : when(x.lastRunAt)),
+                wide: true,
+              },
               {
                 header: 'Actions',
                 cell: (x) => (
@@ -86,7 +155,9 @@ export function Schedules({ reports: refs, denied }: { reports: readonly Fragmen
                     >
                       Run now
                     </ActionButton>
-                    <ActionButton run={() => updateSchedule({ id: x.id, input: { enabled: !x.enabled } })}>{x.enabled ? 'Disable' : 'Enable'}</ActionButton>
+                    <ActionButton run={() => updateSchedule({ id: x.id, input: { enabled: !x.enabled } })}>
+                      {x.enabled ? 'Disable' : 'Enable'}
+                    </ActionButton>
                     <ActionButton variant="danger" run={() => deleteSchedule({ id: x.id })} onDone={reload}>
                       Delete
                     </ActionButton>
@@ -101,14 +172,48 @@ export function Schedules({ reports: refs, denied }: { reports: readonly Fragmen
         title="New schedule"
         submitLabel="Create schedule"
         deniedBecause={denied}
-        onSubmit={() => createSchedule({ input: { savedReportId: sched.savedReportId, webhookId: sched.webhookId, cron: sched.cron, timezone: sched.timezone || undefined, format: sched.format } })}
+        onSubmit={() =>
+          createSchedule({
+            input: {
+              savedReportId: sched.savedReportId,
+              webhookId: sched.webhookId,
+              cron: sched.cron,
+              timezone: sched.timezone || undefined,
+              format: sched.format,
+            },
+          })
+        }
         onDone={reload}
       >
-        <SelectField label="Saved report" value={sched.savedReportId} onChange={(savedReportId) => setSched({ ...sched, savedReportId })} options={[{ value: '', label: '—' }, ...reports.map((r) => ({ value: r.id, label: r.name }))]} />
-        <SelectField label="Deliver to webhook" value={sched.webhookId} onChange={(webhookId) => setSched({ ...sched, webhookId })} options={[{ value: '', label: '—' }, ...(schedules.data?.outboundWebhooks ?? []).map((w) => ({ value: w.id, label: w.name }))]} />
-        <TextField label="Cron" value={sched.cron} onChange={(cron) => setSched({ ...sched, cron })} hint="5 or 6 fields, e.g. 0 8 * * 1 (Mondays 08:00)" required />
+        <SelectField
+          label="Saved report"
+          value={sched.savedReportId}
+          onChange={(savedReportId) => setSched({ ...sched, savedReportId })}
+          options={[{ value: '', label: '—' }, ...reports.map((r) => ({ value: r.id, label: r.name }))]}
+        />
+        <SelectField
+          label="Deliver to webhook"
+          value={sched.webhookId}
+          onChange={(webhookId) => setSched({ ...sched, webhookId })}
+          options={[
+            { value: '', label: '—' },
+            ...(schedules.data?.outboundWebhooks ?? []).map((w) => ({ value: w.id, label: w.name })),
+          ]}
+        />
+        <TextField
+          label="Cron"
+          value={sched.cron}
+          onChange={(cron) => setSched({ ...sched, cron })}
+          hint="5 or 6 fields, e.g. 0 8 * * 1 (Mondays 08:00)"
+          required
+        />
         <TextField label="Time zone" value={sched.timezone} onChange={(timezone) => setSched({ ...sched, timezone })} />
-        <SelectField label="Format" value={sched.format} onChange={(format) => setSched({ ...sched, format })} options={FORMATS} />
+        <SelectField
+          label="Format"
+          value={sched.format}
+          onChange={(format) => setSched({ ...sched, format })}
+          options={FORMATS}
+        />
       </MutationForm>
     </Card>
   );

@@ -11,12 +11,25 @@ function fileNameOf(header: string | null, entity: string): string {
 }
 
 /** What happened: a note for the user, or the server's refusal (`{code, detail}`) as text. */
-export async function exportCsv(url: string, query: Json, entity: string): Promise<{ error: string | null; done: string | null }> {
-  const res = await fetch(url.replace('format=CSV', 'format=csv'), { method: 'POST', credentials: 'same-origin', headers: { 'content-type': 'application/json', accept: 'text/csv' }, body: JSON.stringify(query) });
+export async function exportCsv(
+  url: string,
+  query: Json,
+  entity: string,
+): Promise<{ error: string | null; done: string | null }> {
+  const res = await fetch(url.replace('format=CSV', 'format=csv'), {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json', accept: 'text/csv' },
+    body: JSON.stringify(query),
+  });
   if (!res.ok) {
     // REST errors are {code, detail}; detail is a message or a list of {loc, msg} for invalid fields.
-    const body: { code?: string; detail?: string | { loc: (string | number)[]; msg: string }[] } | null = await res.json().catch(() => null);
-    const detail = Array.isArray(body?.detail) ? body.detail.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ') : (body?.detail ?? '');
+    const body: { code?: string; detail?: string | { loc: (string | number)[]; msg: string }[] } | null = await res
+      .json()
+      .catch(() => null);
+    const detail = Array.isArray(body?.detail)
+      ? body.detail.map((p) => `${p.loc.join('.')}: ${p.msg}`).join('; ')
+      : (body?.detail ?? '');
     return { error: `${res.status} ${body?.code ?? res.statusText}: ${detail}`, done: null };
   }
   const blob = await res.blob();

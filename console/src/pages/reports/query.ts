@@ -6,19 +6,31 @@
  */
 import type { Json } from '../../lib/graphql';
 
-const objectOf = (v: Json): Readonly<Record<string, Json>> => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {});
+const objectOf = (v: Json): Readonly<Record<string, Json>> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v)) : {};
 const arrayOf = (v: Json): readonly Json[] => (Array.isArray(v) ? v : []);
 const stringsOf = (v: Json): string[] => arrayOf(v).filter((x): x is string => typeof x === 'string');
 
 function fieldOf(v: Json) {
   const f = objectOf(v);
-  return { name: String(f.name ?? ''), type: String(f.type ?? 'string'), ops: stringsOf(f.ops), description: typeof f.description === 'string' ? f.description : undefined, values: Array.isArray(f.values) ? stringsOf(f.values) : undefined };
+  return {
+    name: String(f.name ?? ''),
+    type: String(f.type ?? 'string'),
+    ops: stringsOf(f.ops),
+    description: typeof f.description === 'string' ? f.description : undefined,
+    values: Array.isArray(f.values) ? stringsOf(f.values) : undefined,
+  };
 }
 export type CatalogueField = ReturnType<typeof fieldOf>;
 
 function entityOf(v: Json) {
   const e = objectOf(v);
-  return { entity: String(e.entity ?? ''), timeField: String(e.time_field ?? 'time'), windowOptional: e.window_optional === true, fields: arrayOf(e.fields).map(fieldOf) };
+  return {
+    entity: String(e.entity ?? ''),
+    timeField: String(e.time_field ?? 'time'),
+    windowOptional: e.window_optional === true,
+    fields: arrayOf(e.fields).map(fieldOf),
+  };
 }
 export type CatalogueEntity = ReturnType<typeof entityOf>;
 
@@ -27,7 +39,11 @@ export function catalogueOf(reportSchema: Json) {
   const doc = objectOf(reportSchema);
   const bucket = objectOf(objectOf(objectOf(doc.schema).properties).bucket);
   const limit = objectOf(doc.limits).defaultLimit;
-  return { entities: arrayOf(doc.catalogue).map(entityOf), buckets: stringsOf(bucket.enum), defaultLimit: typeof limit === 'number' ? limit : 1000 };
+  return {
+    entities: arrayOf(doc.catalogue).map(entityOf),
+    buckets: stringsOf(bucket.enum),
+    defaultLimit: typeof limit === 'number' ? limit : 1000,
+  };
 }
 
 export interface FilterRow {
@@ -47,7 +63,16 @@ export interface Builder {
   filters: FilterRow[];
 }
 
-export const EMPTY_BUILDER: Builder = { entity: 'events', sinceHours: '24', bucket: '', groupBy: '', aggregate: '', aggregateField: '', limit: '', filters: [] };
+export const EMPTY_BUILDER: Builder = {
+  entity: 'events',
+  sinceHours: '24',
+  bucket: '',
+  groupBy: '',
+  aggregate: '',
+  aggregateField: '',
+  limit: '',
+  filters: [],
+};
 export const AGGREGATES = ['', 'count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'p50', 'p95'];
 
 /** The builder's state → the query document the API takes. */
@@ -56,15 +81,27 @@ export function queryOf(b: Builder, fields: readonly CatalogueField[]): Record<s
   q.since_hours = b.sinceHours === '' ? null : Number(b.sinceHours);
   if (b.bucket) q.bucket = b.bucket;
   if (b.groupBy) q.group_by = [b.groupBy];
-  if (b.aggregate) q.aggregate = b.aggregateField && b.aggregate !== 'count' ? [{ fn: b.aggregate, field: b.aggregateField }] : b.aggregate === 'count' ? 'count' : [{ fn: b.aggregate }];
+  if (b.aggregate)
+    q.aggregate =
+      b.aggregateField && b.aggregate !== 'count'
+        ? [{ fn: b.aggregate, field: b.aggregateField }]
+        : b.aggregate === 'count'
+          ? 'count'
+          : [{ fn: b.aggregate }];
   if (b.limit) q.limit = Number(b.limit);
   const filters = b.filters
     .filter((f) => f.field && f.op)
     .map((f) => {
       const type = fields.find((x) => x.name === f.field)?.type ?? (f.field.startsWith('payload.') ? 'json' : 'string');
-      const one = (v: string): Json => (type === 'integer' || (type === 'json' && v !== '' && !Number.isNaN(Number(v))) ? Number(v) : type === 'boolean' ? v === 'true' : v);
+      const one = (v: string): Json =>
+        type === 'integer' || (type === 'json' && v !== '' && !Number.isNaN(Number(v)))
+          ? Number(v)
+          : type === 'boolean'
+            ? v === 'true'
+            : v;
       if (f.op === 'exists') return { field: f.field, op: f.op, value: f.value !== 'false' };
-      if (f.op === 'in' || f.op === 'not_in') return { field: f.field, op: f.op, value: f.value.split(',').map((s) => one(s.trim())) };
+      if (f.op === 'in' || f.op === 'not_in')
+        return { field: f.field, op: f.op, value: f.value.split(',').map((s) => one(s.trim())) };
       return { field: f.field, op: f.op, value: one(f.value) };
     });
   if (filters.length) q.filters = filters;
@@ -84,6 +121,12 @@ export function builderOf(query: Json): Builder {
     aggregate: first?.fn ? String(first.fn) : '',
     aggregateField: first && 'field' in first && first.field ? String(first.field) : '',
     limit: q.limit ? String(q.limit) : '',
-    filters: arrayOf(q.filters).map(objectOf).map((f) => ({ field: String(f.field ?? ''), op: String(f.op ?? 'eq'), value: Array.isArray(f.value) ? f.value.join(',') : String(f.value ?? '') })),
+    filters: arrayOf(q.filters)
+      .map(objectOf)
+      .map((f) => ({
+        field: String(f.field ?? ''),
+        op: String(f.op ?? 'eq'),
+        value: Array.isArray(f.value) ? f.value.join(',') : String(f.value ?? ''),
+      })),
   };
 }

@@ -7,7 +7,16 @@ import { BarChart, LineChart, type Series } from '../../components/Chart';
 import { graphql, readFragment, type FragmentOf, type ResultOf } from '../../lib/graphql';
 
 export const ReportResultFields = graphql(`
-  fragment ConsoleReportResult on ReportResult { entity columns { name type } rows rowCount truncated }
+  fragment ConsoleReportResult on ReportResult {
+    entity
+    columns {
+      name
+      type
+    }
+    rows
+    rowCount
+    truncated
+  }
 `);
 
 export type ReportResultRef = FragmentOf<typeof ReportResultFields>;
@@ -22,15 +31,26 @@ export const isNumeric = (type: ColumnType) => NUMERIC.includes(type);
 /** The result with its rows as objects (a row that is not an object, which the server never sends, is empty). */
 export function readResult(ref: ReportResultRef) {
   const r = readFragment(ReportResultFields, ref);
-  const rows: Row[] = r.rows.map((x) => (x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x)) : {}));
+  const rows: Row[] = r.rows.map((x) =>
+    x && typeof x === 'object' && !Array.isArray(x) ? Object.fromEntries(Object.entries(x)) : {},
+  );
   return { ...r, rows };
 }
 
 /** The chart of a result: x is `bucket` (time) or the first text column; one series per number column, or per group value with a bucket. */
-export function ResultChart({ result: ref, kind = 'auto', label }: { result: ReportResultRef; kind?: 'auto' | 'LINE' | 'BAR'; label: string }) {
+export function ResultChart({
+  result: ref,
+  kind = 'auto',
+  label,
+}: {
+  result: ReportResultRef;
+  kind?: 'auto' | 'LINE' | 'BAR';
+  label: string;
+}) {
   const result = readResult(ref);
   const numeric = result.columns.filter((c) => isNumeric(c.type));
-  if (!numeric.length || !result.rows.length) return <p className="empty">Nothing to chart: the result has no number column (add an aggregate such as count).</p>;
+  if (!numeric.length || !result.rows.length)
+    return <p className="empty">Nothing to chart: the result has no number column (add an aggregate such as count).</p>;
   const bucket = result.columns.find((c) => c.name === 'bucket');
   const category = result.columns.find((c) => c !== bucket && !isNumeric(c.type));
   const y = numeric[0].name;
@@ -45,17 +65,33 @@ export function ResultChart({ result: ref, kind = 'auto', label }: { result: Rep
       }
       series = [...groups.values()];
     } else {
-      series = numeric.map((c) => ({ name: c.name, points: result.rows.map((r) => ({ x: Date.parse(String(r.bucket)), y: r[c.name] === null ? null : Number(r[c.name]) })) }));
+      series = numeric.map((c) => ({
+        name: c.name,
+        points: result.rows.map((r) => ({
+          x: Date.parse(String(r.bucket)),
+          y: r[c.name] === null ? null : Number(r[c.name]),
+        })),
+      }));
     }
     for (const s of series) s.points.sort((a, b) => a.x - b.x);
     return <LineChart label={label} series={series} />;
   }
-  const labelOf = (r: Row) => (category ? String(r[category.name] ?? '—') : bucket ? new Date(String(r.bucket)).toLocaleString() : y);
+  const labelOf = (r: Row) =>
+    category ? String(r[category.name] ?? '—') : bucket ? new Date(String(r.bucket)).toLocaleString() : y;
   if (kind === 'LINE') {
     const cats = result.rows.map(labelOf);
-    return <LineChart label={label} time={false} categories={cats} series={[{ name: y, points: result.rows.map((r, i) => ({ x: i, y: Number(r[y]) })) }]} />;
+    return (
+      <LineChart
+        label={label}
+        time={false}
+        categories={cats}
+        series={[{ name: y, points: result.rows.map((r, i) => ({ x: i, y: Number(r[y]) })) }]}
+      />
+    );
   }
-  return <BarChart label={label} bars={result.rows.slice(0, 60).map((r) => ({ label: labelOf(r), value: Number(r[y]) }))} />;
+  return (
+    <BarChart label={label} bars={result.rows.slice(0, 60).map((r) => ({ label: labelOf(r), value: Number(r[y]) }))} />
+  );
 }
 
 function cellText(v: unknown): string {
@@ -93,5 +129,8 @@ export function statOf(ref: ReportResultRef): { value: string; how: string } {
   const more = d.truncated ? ' (at least: the result was truncated)' : '';
   if (!col) return { value: String(d.rowCount), how: `rows${more}` };
   const sum = d.rows.reduce((acc, r) => acc + (Number(r[col.name]) || 0), 0);
-  return { value: String(Math.round(sum * 1000) / 1000), how: `total of ${col.name} over ${d.rows.length} rows${more}` };
+  return {
+    value: String(Math.round(sum * 1000) / 1000),
+    how: `total of ${col.name} over ${d.rows.length} rows${more}`,
+  };
 }
