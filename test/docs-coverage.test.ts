@@ -22,6 +22,11 @@ describe('the documentation shell blocks', () => {
     ).toEqual([]);
   });
 
+  it('leave the README a front door: 500 lines at most, guides in docs/', () => {
+    const lines = fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length;
+    expect(lines).toBeLessThanOrEqual(500);
+  });
+
   it('have a language on every fence, so no command hides in an untagged block', () => {
     const untagged = documentationFiles().flatMap((file) =>
       fencedBlocks(fs.readFileSync(path.join(REPO_ROOT, file), 'utf8'))
