@@ -136,6 +136,27 @@ describe('deprecated REST operations', () => {
   });
 });
 
+describe('the served contract', () => {
+  it('has an absolute server URL, the request origin, so clients resolve paths without a base URL', async () => {
+    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as Record<string, any>;
+    expect(doc.servers).toEqual([{ url: `${s.url}/api/v1` }]);
+  });
+
+  it("declares billing's group_by enum once, as a component both the parameter and the response use", async () => {
+    const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as Record<string, any>;
+    const param = (doc.paths['/billing/breakdown'].get.parameters as Array<any>).find((p) => p.name === 'group_by');
+    expect(param.schema.$ref).toBe('#/components/schemas/BillingGroupBy');
+    expect(doc.components.schemas.BillingBreakdown.properties.group_by).toEqual({
+      $ref: '#/components/schemas/BillingGroupBy',
+    });
+    const res = await rest(s.url, t.adminToken).get('/billing/breakdown?group_by=sku');
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.group_by).toBe('sku');
+    expect((await rest(s.url, t.adminToken).get('/billing/breakdown')).body.group_by).toBe('source');
+    expect((await rest(s.url, t.adminToken).get('/billing/breakdown?group_by=colour')).status).toBe(422);
+  });
+});
+
 describe('the release this server runs', () => {
   it('GET /api/v1/version and serverInfo report the version, the served schema hash and the features', async () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };

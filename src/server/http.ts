@@ -206,8 +206,11 @@ export function createServer(
   });
 
   const openapi = loadOpenApi();
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
+  // `servers` is absolute (PUBLIC_BASE_URL, else the request's origin): generated clients that resolve
+  // paths against it (orval's fetch client) then work without a base URL of their own.
+  app.get('/openapi.json', (req, res) => {
+    const origin = (rt.config.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+    res.json({ ...openapi, servers: [{ url: `${origin}/api/v1` }] });
   });
   app.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
