@@ -32,6 +32,7 @@ import { restInputGuard } from '../src/http/input-guards.js';
 import { markServiceDocument } from '../src/http/query-cost.js';
 import { assertCookieRequestAllowed } from '../src/http/same-origin.js';
 import { bodyReadError, isClientAbort } from '../src/http/body-errors.js';
+import { deprecationMiddleware } from './deprecation.js';
 
 /** The GraphQL server the routes run their operations on (the host passes its yoga instance). */
 export type Yoga = Pick<YogaServerInstance<Record<string, unknown>, Ctx>, 'getEnveloped'>;
@@ -258,7 +259,13 @@ export function createRestRouter(rt: Runtime, yoga: Yoga, entries: RouteEntry[],
   // One Express route per entry: gate (401 before anything looks at the body) → request validation →
   // handler. Matching each request against its own route once keeps the per-request cost flat as the
   // table grows.
-  for (const e of entries) router[e.method](e.path, gate(e), ...(selfValidating(e) ? [] : validator), handle(e));
+  // Deprecated operations (`deprecated: true`) answer with Deprecation/Sunset headers, errors included.
+  const deprecation = (e: RouteEntry) => {
+    const m = deprecationMiddleware(apiSpec.paths?.[e.path.replace(/:(\w+)/g, '{$1}')]?.[e.method]);
+    return m ? [m] : [];
+  };
+  for (const e of entries)
+    router[e.method](e.path, ...deprecation(e), gate(e), ...(selfValidating(e) ? [] : validator), handle(e));
   // Whatever matched no entry: the validator answers 404 or 405 (with Allow) from the contract.
   router.use(validator);
 

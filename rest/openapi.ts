@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import YAML from 'yaml';
 import { PROJECT_ROOT } from '../src/project-root.js';
+import { serviceVersion } from '../src/version.js';
 
 const here = path.join(PROJECT_ROOT, 'rest');
 
@@ -82,8 +83,11 @@ function readContract(): Doc {
   }
 }
 
-/** The merged OpenAPI 3.1 document (a fresh deep copy each call). */
+/** The merged OpenAPI 3.1 document (a fresh deep copy each call); `info.version` is the release's. */
 export function loadOpenApi(): Doc {
-  cached ??= readContract();
+  if (!cached) {
+    cached = readContract();
+    cached.info = { ...cached.info, version: serviceVersion() };
+  }
   return structuredClone(cached);
 }

@@ -159,6 +159,10 @@ const AlertFilter = builder.inputType('AlertFilter', {
     assigneeId: t.id(),
     suppressed: t.boolean(),
     search: t.string({ description: 'Case-insensitive text in the summary, source or dedup key.' }),
+    dedupKey: t.string({
+      description:
+        "The alert with this dedup key: its own `dedupKey`, or the key an integration's sender used (PagerDuty's `dedup_key`, Alertmanager's fingerprint), which the alert stores as `integration:<id>:<key>`.",
+    }),
     labels: t.field({
       type: 'JSON',
       description: 'Exact match on each key: `{"service": "checkout"}` keeps alerts whose label service is checkout.',
@@ -176,8 +180,12 @@ function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereIn
     if (problem) throw new ValidationFailed([{ loc: ['filter', 'labels'], msg: problem }]);
     labels = Object.entries(f.labels as Record<string, string>).map(([k, v]) => ({ labels: { path: [k], equals: v } }));
   }
+  // A sender's own key matches the alert of any of the tenant's integrations that stored it.
+  const dedup: Prisma.AlertWhereInput[] = f.dedupKey
+    ? [{ OR: [{ dedupKey: f.dedupKey }, { dedupKey: { startsWith: 'integration:', endsWith: `:${f.dedupKey}` } }] }]
+    : [];
   return {
-    ...(labels.length ? { AND: labels } : {}),
+    ...(labels.length || dedup.length ? { AND: [...labels, ...dedup] } : {}),
     ...(f.severity ? { severity: f.severity } : {}),
     ...(f.status?.length ? { status: { in: [...f.status] } } : {}),
     ...(f.since ? { firstSeenAt: { gte: f.since } } : {}),

@@ -24,6 +24,8 @@ import './gpu.js';
 import './gpu-runs.js';
 import './billing.js';
 import './history.js';
+import './deprecated.js';
+import './server-info.js';
 import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

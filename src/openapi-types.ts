@@ -1175,7 +1175,7 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
-  '/integrations/config/{provider}': {
+  '/integration-configs/{provider}': {
     parameters: {
       query?: never;
       header?: never;
@@ -1189,7 +1189,7 @@ export interface paths {
      * The tenant's config of a provider (secrets masked)
      * @description Integrations of the provider inherit these fields unless they set their own. Empty `config` when never set.
      */
-    get: operations['getIntegrationConfig'];
+    get: operations['getProviderConfig'];
     /**
      * Replace the tenant's config of a provider (admin)
      * @description Validated against the provider's schema (422 naming `body.config.<field>`). Secret fields are sealed and never logged;
@@ -1198,9 +1198,46 @@ export interface paths {
      *     integrations of the provider inherit it, and only integrations are pulled, so with none the answer's `hint` says to
      *     create one (POST /integrations).
      */
-    put: operations['putIntegrationConfig'];
+    put: operations['putProviderConfig'];
     post?: never;
     /** Remove the tenant's config of a provider (admin) */
+    delete: operations['deleteProviderConfig'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/integrations/config/{provider}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A provider id (alertmanager, dcgm, pagerduty, prometheus, webhook). */
+        provider: components['parameters']['IntegrationsProvider'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Deprecated: use GET /integration-configs/{provider}
+     * @deprecated
+     * @description Integrations of the provider inherit these fields unless they set their own. Empty `config` when never set.
+     */
+    get: operations['getIntegrationConfig'];
+    /**
+     * Deprecated: use PUT /integration-configs/{provider}
+     * @deprecated
+     * @description Validated against the provider's schema (422 naming `body.config.<field>`). Secret fields are sealed and never logged;
+     *     send `********` to keep a stored secret. A field sent in an HTTP header (`bearer_token`) must be visible ASCII without
+     *     spaces: a placeholder such as `…` is a 422 naming `body.config.bearer_token`. The config holds defaults only:
+     *     integrations of the provider inherit it, and only integrations are pulled, so with none the answer's `hint` says to
+     *     create one (POST /integrations).
+     */
+    put: operations['putIntegrationConfig'];
+    post?: never;
+    /**
+     * Deprecated: use DELETE /integration-configs/{provider}
+     * @deprecated
+     */
     delete: operations['deleteIntegrationConfig'];
     options?: never;
     head?: never;
@@ -1333,6 +1370,29 @@ export interface paths {
      *     `{status: "invalid event", message, errors}` for a body it cannot take.
      */
     post: operations['pushToIntegration'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/version': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The release this server runs
+     * @description `version` is the semantic version (CHANGELOG.md has its section; a breaking change ships only in a new
+     *     major version). `schema_hash` is `sha256:<hex>` of the printed, sorted GraphQL schema, equal to GraphQL
+     *     `serverInfo.schemaHash`: two servers with the same hash serve the same schema. `features` lists the
+     *     optional features turned on (`assistant:openai`, `integration:pagerduty`, `redis-cluster`, …), sorted.
+     */
+    get: operations['getVersion'];
+    put?: never;
+    post?: never;
     delete?: never;
     options?: never;
     head?: never;
@@ -2441,9 +2501,13 @@ export interface components {
         last_computed_at: string | null;
       };
     };
+    /**
+     * @description What a breakdown groups by (one component, so generated clients declare it once).
+     * @enum {string}
+     */
+    BillingGroupBy: 'source' | 'module' | 'sku' | 'meter';
     BillingBreakdown: {
-      /** @enum {string} */
-      group_by: 'source' | 'module' | 'sku' | 'meter';
+      group_by: components['schemas']['BillingGroupBy'];
       period: components['schemas']['BillingPeriod'];
       currency: string;
       total: components['schemas']['Money'];
@@ -3021,6 +3085,12 @@ export interface components {
           [key: string]: number;
         };
       }[];
+    };
+    ServerVersion: {
+      /** @example 1.0.0 */
+      version: string;
+      schema_hash: string;
+      features: string[];
     };
     ProposalsProposal: {
       id: string;
@@ -3864,6 +3934,8 @@ export interface operations {
         source?: string;
         /** @description Only alerts raised by this rule (its id). */
         rule?: string;
+        /** @description Only the alert with this dedup key: the alert's own `dedup_key`, or the key an integration's sender used (PagerDuty's `dedup_key` as the 202 of `/v2/enqueue` returns it, Alertmanager's fingerprint). */
+        dedup_key?: string;
         /** @description Only alerts with this label, as `key:value` (exact match); repeat for several (all must match), e.g. `label=service:checkout&label=env:prod`. */
         label?: string[];
       };
@@ -4282,7 +4354,7 @@ export interface operations {
   billingBreakdown: {
     parameters: {
       query?: {
-        group_by?: 'source' | 'module' | 'sku' | 'meter';
+        group_by?: components['schemas']['BillingGroupBy'];
         /** @description A calendar month in the billing time zone, YYYY-MM (instead of from/to) */
         period?: components['parameters']['BillingPeriodParam'];
         /** @description Start, an ISO date (midnight in the billing time zone) or a date-time with offset */
@@ -5654,6 +5726,90 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
     };
   };
+  getProviderConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A provider id (alertmanager, dcgm, pagerduty, prometheus, webhook). */
+        provider: components['parameters']['IntegrationsProvider'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The config */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IntegrationProviderConfig'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  putProviderConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A provider id (alertmanager, dcgm, pagerduty, prometheus, webhook). */
+        provider: components['parameters']['IntegrationsProvider'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          config: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IntegrationProviderConfig'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  deleteProviderConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @description A provider id (alertmanager, dcgm, pagerduty, prometheus, webhook). */
+        provider: components['parameters']['IntegrationsProvider'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
   getIntegrationConfig: {
     parameters: {
       query?: never;
@@ -5974,6 +6130,27 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+    };
+  };
+  getVersion: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The release */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerVersion'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
     };
   };
   openProposal: {

@@ -43,4 +43,5 @@ export const DOC_RUNS: DocRun[] = [
     test: 'test/openapi-client.test.ts',
   },
   { id: 'cli', file: 'docs/cli.md', test: 'test/docs-run.test.ts', generic: true },
+  { id: 'pagerduty', file: 'docs/pagerduty.md', test: 'test/docs-run.test.ts', generic: true },
 ];

@@ -41,6 +41,7 @@ function listVariables(req: RestRequest): Record<string, unknown> {
       source: q.source ?? null,
       ruleId: q.rule ?? null,
       labels: parseLabelParams(q.label),
+      dedupKey: q.dedup_key ?? null,
     },
   };
 }

@@ -18,29 +18,38 @@ import {
 const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint';
 const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
 
+/** GET/PUT/DELETE of a provider's tenant config at `path`. */
+function providerConfigRoutes(path: string): RouteEntry[] {
+  return [
+    {
+      method: 'get',
+      path,
+      operation: `query IntegrationConfig($provider: String!) { integrationConfig(provider: $provider) { ${CONFIG_FIELDS} } }`,
+      variables: (req) => ({ provider: req.params.provider }),
+      respond: (data) => presentProviderConfig(data.integrationConfig),
+    },
+    {
+      method: 'put',
+      path,
+      operation: `mutation SetIntegrationConfig($provider: String!, $config: JSON!) { setIntegrationConfig(provider: $provider, config: $config) { ${CONFIG_FIELDS} } }`,
+      variables: (req) => ({ ...req.body, provider: req.params.provider }),
+      respond: (data) => presentProviderConfig(data.setIntegrationConfig),
+    },
+    {
+      method: 'delete',
+      path,
+      operation:
+        'mutation DeleteIntegrationConfig($provider: String!) { deleteIntegrationConfig(provider: $provider) }',
+      variables: (req) => ({ provider: req.params.provider }),
+      status: 204,
+    },
+  ];
+}
+
 export const integrationsRoutes: RouteEntry[] = [
-  // /integrations/config/:provider first: `config` would otherwise match :integrationId.
-  {
-    method: 'get',
-    path: '/integrations/config/:provider',
-    operation: `query IntegrationConfig($provider: String!) { integrationConfig(provider: $provider) { ${CONFIG_FIELDS} } }`,
-    variables: (req) => ({ provider: req.params.provider }),
-    respond: (data) => presentProviderConfig(data.integrationConfig),
-  },
-  {
-    method: 'put',
-    path: '/integrations/config/:provider',
-    operation: `mutation SetIntegrationConfig($provider: String!, $config: JSON!) { setIntegrationConfig(provider: $provider, config: $config) { ${CONFIG_FIELDS} } }`,
-    variables: (req) => ({ ...req.body, provider: req.params.provider }),
-    respond: (data) => presentProviderConfig(data.setIntegrationConfig),
-  },
-  {
-    method: 'delete',
-    path: '/integrations/config/:provider',
-    operation: 'mutation DeleteIntegrationConfig($provider: String!) { deleteIntegrationConfig(provider: $provider) }',
-    variables: (req) => ({ provider: req.params.provider }),
-    status: 204,
-  },
+  // /integrations/config/:provider (deprecated for /integration-configs/:provider) first: `config` would
+  // otherwise match :integrationId.
+  ...['/integration-configs/:provider', '/integrations/config/:provider'].flatMap(providerConfigRoutes),
   {
     method: 'get',
     path: '/integrations',

@@ -37,14 +37,7 @@ export async function integrationPushAuth(rt: Runtime, req: Request): Promise<Pr
     throw new Unauthenticated(
       "Send Authorization: Bearer <the integration's push token> (PagerDuty events: routing_key).",
     );
-  const hash = tokenHash(token);
-  // Credential resolution by hash: the root client, like ingest keys.
-  const row = await rt.prisma.integration.findFirst({
-    where: {
-      OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: rt.clock.now() } }],
-    },
-    select: { id: true, tenantId: true, enabled: true, provider: true },
-  });
+  const row = await integrationByPushToken(rt, token);
   if (!row || !constantTimeEqual(row.id, String(req.params.integrationId ?? '')))
     throw new Unauthenticated('Invalid push token for this integration.');
   // A token in the body counts only for a provider whose protocol puts it there.
@@ -52,6 +45,28 @@ export async function integrationPushAuth(rt: Runtime, req: Request): Promise<Pr
     throw new Unauthenticated("Send Authorization: Bearer <the integration's push token>.");
   if (!row.enabled) throw new NotFound('Enabled integration');
   await consumeInboundRate(rt, `integration:${row.id}`);
+  return pushPrincipal(row);
+}
+
+/**
+ * The integration a push token belongs to (its current token, or the rotated-away one during its 24 h
+ * grace), looked up by hash with the root client like ingest keys; null when none.
+ */
+export async function integrationByPushToken(
+  rt: Runtime,
+  token: string,
+): Promise<{ id: string; tenantId: string; enabled: boolean; provider: string } | null> {
+  const hash = tokenHash(token);
+  return rt.prisma.integration.findFirst({
+    where: {
+      OR: [{ pushTokenHash: hash }, { previousTokenHash: hash, previousTokenValidUntil: { gt: rt.clock.now() } }],
+    },
+    select: { id: true, tenantId: true, enabled: true, provider: true },
+  });
+}
+
+/** Push credentials act for the tenant like signed webhooks: credential kind `webhook`, id = the integration's. */
+export function pushPrincipal(row: { id: string; tenantId: string }): Principal {
   return {
     tenantId: row.tenantId,
     userId: null,

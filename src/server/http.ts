@@ -14,6 +14,7 @@ import type { Runtime } from '../runtime.js';
 import { createGraphQL, attachGraphQLWs, GRAPHQL_PATH } from './graphql.js';
 import { createRestRouter } from '../../rest/adapter.js';
 import { routes } from '../../rest/routes/index.js';
+import { pagerDutyEventsRouter } from '../../rest/pagerduty-events.js';
 import { loadOpenApi } from '../../rest/openapi.js';
 import { registry, httpDuration, reportsReplicaLag } from '../metrics.js';
 import { replicaLagSeconds } from '../reports-replica.js';
@@ -175,6 +176,8 @@ export function createServer(
   // The API first: it carries the traffic (ingest above all), so its requests skip the other routes.
   const yoga = createGraphQL(rt, opts.schema);
   app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
+  // PagerDuty's own path (`/v2/enqueue`, `/v2/change/enqueue`) for clients that let only the host change.
+  app.use(pagerDutyEventsRouter(rt));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -203,8 +206,11 @@ export function createServer(
   });
 
   const openapi = loadOpenApi();
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
+  // `servers` is absolute (PUBLIC_BASE_URL, else the request's origin): generated clients that resolve
+  // paths against it (orval's fetch client) then work without a base URL of their own.
+  app.get('/openapi.json', (req, res) => {
+    const origin = (rt.config.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
+    res.json({ ...openapi, servers: [{ url: `${origin}/api/v1` }] });
   });
   app.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);
