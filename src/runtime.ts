@@ -2,6 +2,7 @@
  * The process-wide parts every request and job shares: config, logger, Prisma, Redis, queues, pubsub,
  * and the keys derived from APP_SECRET. Built once by `createRuntime`, closed once by `close()`.
  */
+import { noTelemetry, type Telemetry } from './tracing.js';
 import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -36,6 +37,8 @@ export interface Runtime {
   redisTarget: RedisTarget;
   /** The connection BullMQ queues and workers open theirs from (a shared Cluster client on a cluster). */
   bullConnection: unknown;
+  /** Tracer and meter (no-ops unless OTLP export is configured: src/server/telemetry.ts). */
+  telemetry: Telemetry;
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
@@ -44,7 +47,7 @@ export function createRuntime(
   config: Config,
   databaseUrl: string,
   redisTarget: RedisTarget,
-  opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean } = {},
+  opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean; telemetry?: Telemetry } = {},
 ): Runtime {
   const prettyLogs = opts.prettyLogs === true;
   const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs });
@@ -107,6 +110,7 @@ export function createRuntime(
     reportsDatabaseUrl,
     redisTarget,
     bullConnection: bull,
+    telemetry: opts.telemetry ?? noTelemetry,
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();

@@ -4,6 +4,7 @@
  * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL or
  * REDIS_CLUSTER_NODES, as the server).
  */
+import { noTelemetry } from '../../tracing.js';
 import { systemClock, type Clock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -145,6 +146,7 @@ export async function openCliRuntime(
     logger,
     prettyLogs: false,
     clock,
+    telemetry: noTelemetry,
     prisma,
     get redis(): RedisClient {
       return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
