@@ -19,8 +19,6 @@ export interface OtelConfig {
   sampleRatio: number;
   /** OTEL_METRIC_EXPORT_INTERVAL (ms, default 60000). */
   metricExportIntervalMs: number;
-  /** Spans of GraphQL resolvers that take at least this long (OTEL_RESOLVER_SPAN_MIN_MS, default 10). */
-  resolverSpanMinMs: number;
 }
 
 function keyValues(raw: string | undefined, name: string): Record<string, string> {
@@ -71,6 +69,5 @@ export function loadOtelConfig(env: NodeJS.ProcessEnv): OtelConfig {
     resourceAttributes: keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES'),
     sampleRatio: sampleRatio(env),
     metricExportIntervalMs: int(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000, 100),
-    resolverSpanMinMs: int(env, 'OTEL_RESOLVER_SPAN_MIN_MS', 10, 0),
   };
 }

@@ -15,6 +15,8 @@ import {
   type Span,
   type Tracer,
   metrics,
+  isSpanContextValid,
+  TraceFlags,
 } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 
@@ -23,8 +25,6 @@ export interface Telemetry {
   meter: Meter;
   /** True when spans are exported (OTEL_EXPORTER_OTLP_ENDPOINT set). */
   enabled: boolean;
-  /** Resolver spans only for resolvers at least this slow (ms). */
-  resolverSpanMinMs: number;
 }
 
 /** No export: the API's no-op tracer and meter (nothing is recorded, nothing allocated per call). */
@@ -32,7 +32,6 @@ export const noTelemetry: Telemetry = {
   tracer: trace.getTracerProvider().getTracer('ops-service'),
   meter: metrics.getMeterProvider().getMeter('ops-service'),
   enabled: false,
-  resolverSpanMinMs: Infinity,
 };
 
 const propagator = new W3CTraceContextPropagator();
@@ -42,9 +41,10 @@ const getter = {
   keys: (c: Record<string, unknown>) => Object.keys(c),
 };
 
-/** The W3C `traceparent` of the active span, when one is being recorded; else undefined. */
+/** The W3C `traceparent` of the active (or continued remote) span when it is sampled; else undefined. */
 export function activeTraceparent(ctx: Context = context.active()): string | undefined {
-  if (!trace.getSpan(ctx)?.isRecording()) return undefined;
+  const sc = trace.getSpanContext(ctx);
+  if (!sc || !isSpanContextValid(sc) || (sc.traceFlags & TraceFlags.SAMPLED) === 0) return undefined;
   const carrier: Record<string, string> = {};
   propagator.inject(ctx, carrier, setter);
   return carrier.traceparent;

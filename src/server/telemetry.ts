@@ -8,7 +8,7 @@
  * Prisma's tracing hook (its client reads a global), and ioredis's `sendCommand` wrapper; all three are
  * undone by `shutdown()`.
  *
- * Spans: HTTP requests (http-tracing.ts), GraphQL operations and slow resolvers (graphql-tracing.ts),
+ * Spans: HTTP requests (http-tracing.ts), GraphQL operations by name (graphql-tracing.ts),
  * Prisma queries (@prisma/instrumentation), Redis commands inside a traced operation (ioredis
  * instrumentation, without arguments), BullMQ jobs continuing the trace that enqueued them (src/tracing.ts),
  * outbound deliveries (src/deliveries/attempt.ts).
@@ -111,7 +111,6 @@ export function startTelemetry(otel: OtelConfig): TelemetryHandle {
     tracer: tracerProvider.getTracer('ops-service', serviceVersion()),
     meter: meterProvider.getMeter('ops-service', serviceVersion()),
     enabled: !!otel.tracesUrl,
-    resolverSpanMinMs: otel.resolverSpanMinMs,
   };
   let done: Promise<void> | undefined;
   return {
