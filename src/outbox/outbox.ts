@@ -101,15 +101,13 @@ const INSERT_BATCH = `
 export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<void> {
   if (outboxIds.length === 0) return;
   try {
-    await rt.queues
-      .get('outbox')
-      .addBulk(
-        outboxIds.map((id) => ({
-          name: 'outbox',
-          data: withTraceparent({ outboxId: id }),
-          opts: { jobId: outboxJobId(id) },
-        })),
-      );
+    await rt.queues.get('outbox').addBulk(
+      outboxIds.map((id) => ({
+        name: 'outbox',
+        data: withTraceparent({ outboxId: id }),
+        opts: { jobId: outboxJobId(id) },
+      })),
+    );
   } catch (err) {
     rt.logger.warn({ err, outboxIds }, 'outbox enqueue failed; the sweeper will re-drive these messages');
   }
