@@ -79,6 +79,8 @@ export async function inSpan<T>(
       try {
         return await fn(span);
       } catch (err) {
+        // BullMQ's DelayedError is control flow (a job moved to later), not a failure.
+        if (err instanceof Error && err.name === 'DelayedError') throw err;
         span.recordException(err instanceof Error ? { name: err.name, message: err.message } : String(err));
         span.setStatus({ code: SpanStatusCode.ERROR, message: err instanceof Error ? err.name : 'error' });
         throw err;
