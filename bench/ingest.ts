@@ -13,8 +13,12 @@
  *    tenth one matching a `bench.alert.*` rule; prints event→alert (AlertEvent.createdAt −
  *    Event.receivedAt) and event→evaluated (evaluatedAt − receivedAt) p50/p95.
  *
+ * 5. With BENCH_TRACING=compare (`npm run bench:ingest -- --tracing`): a second API process with OpenTelemetry
+ *    export on (OTEL_EXPORTER_OTLP_ENDPOINT at a sink on 127.0.0.1, every request sampled) takes the same
+ *    closed loop right after the untraced one; prints both rates, p99s and traced ÷ untraced.
+ *
  * Env: BENCH_DURATION_S (10), BENCH_CONNECTIONS (50), BENCH_TENANTS (100), BENCH_ALERT_RATE (1000),
- * BENCH_ALERT_PHASE_S (5), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL (or BENCH_*), as the tests.
+ * BENCH_ALERT_PHASE_S (5), BENCH_TRACING (off | compare), TEST_DATABASE_ADMIN_URL / TEST_REDIS_URL (or BENCH_*), as the tests.
  */
 import crypto from 'node:crypto';
 import os from 'node:os';
@@ -30,6 +34,7 @@ import { startChild, type Child } from './lib/child.js';
 import { closedLoop, latencySummary, openLoop, quantile, type LoadResult } from './lib/load.js';
 import { BASELINE_TABLE_SQL } from './lib/serve-baseline.js';
 import { goalLine } from './lib/goal.js';
+import { startOtlpSink } from './lib/otlp-sink.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -39,6 +44,7 @@ const CONNECTIONS = num('BENCH_CONNECTIONS', 50);
 const TENANTS = num('BENCH_TENANTS', 100);
 const ALERT_RATE = num('BENCH_ALERT_RATE', 1000);
 const ALERT_PHASE_MS = num('BENCH_ALERT_PHASE_S', 5) * 1000;
+const TRACING = process.env.BENCH_TRACING === 'compare' || process.argv.includes('--tracing');
 
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : 'n/a');
 
@@ -145,6 +151,7 @@ async function main(): Promise<void> {
     const ourLat = latencySummary(ours.latencies);
     console.log(`\n${goalLine('ratio ours/baseline', ourRate / baseRate, { atLeast: 1.3 })}`);
     console.log(goalLine('p99', ourLat.p99, { atMost: 50 }, ' ms', 1));
+    if (TRACING) await compareTracing(env, keys, ourRate, ourLat.p99, children);
 
     // Event → alert at ~ALERT_RATE events/s, after the evaluation backlog of the runs above.
     const backlog = async () =>
@@ -243,3 +250,43 @@ main().catch((err) => {
   console.error(err);
   process.exit(1);
 });
+
+/** The same closed loop against an API process exporting traces and metrics (OTLP/HTTP to a local sink). */
+async function compareTracing(
+  env: Record<string, string>,
+  keys: string[],
+  untracedRate: number,
+  untracedP99: number,
+  children: Array<Child<{ url: string }>>,
+): Promise<void> {
+  const sink = await startOtlpSink();
+  try {
+    const traced = await startChild<{ url: string }>(path.join(here, 'lib/serve-app.ts'), {
+      ...env,
+      BENCH_ROLE: 'api',
+      OTEL_EXPORTER_OTLP_ENDPOINT: sink.url,
+      OTEL_SERVICE_NAME: 'bench-ingest',
+    });
+    children.push(traced);
+    const r = await closedLoop({
+      baseUrl: traced.info.url,
+      connections: CONNECTIONS,
+      warmupMs: WARMUP_MS,
+      durationMs: DURATION_MS,
+      okStatus: 202,
+      next: (i) => ({
+        path: '/api/v1/events',
+        headers: { 'x-service-key': keys[i % keys.length] },
+        body: eventBody(i),
+      }),
+    });
+    const rate = report('POST /api/v1/events (traced)', r);
+    const p99 = latencySummary(r.latencies).p99;
+    console.log(
+      `tracing on ÷ off: ${fmt(rate / untracedRate, 3)} of the throughput (${fmt(rate, 0)} vs ${fmt(untracedRate, 0)}/s), ` +
+        `p99 ${fmt(p99, 2)} vs ${fmt(untracedP99, 2)} ms; the sink got ${sink.exports} exports, ${fmt(sink.bytes / 1024, 0)} KiB`,
+    );
+  } finally {
+    await sink.close();
+  }
+}

@@ -5,6 +5,7 @@
  */
 import path from 'node:path';
 import { bool, ConfigError, int, url } from './config-env.js';
+import { loadOtelConfig, type OtelConfig } from './config-otel.js';
 import {
   loadAlertingConfig,
   loadAssistantConfig,
@@ -80,6 +81,8 @@ export interface Config {
   introspection: IntrospectionPolicy;
   /** NODE_ENV as given (unset: development defaults). */
   nodeEnv?: string;
+  /** OpenTelemetry export (OTEL_*): off unless an OTLP endpoint is set. */
+  otel: OtelConfig;
 }
 
 export interface RedisClusterConfig {
@@ -176,5 +179,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     assistant: loadAssistantConfig(env),
     introspection: introspectionPolicy(env),
     nodeEnv: env.NODE_ENV || undefined,
+    otel: loadOtelConfig(env),
   };
 }

@@ -1,6 +1,8 @@
 /**
- * Queue names and job payload types. Job data carries ids, never secrets or whole payloads.
+ * Queue names and job payload types. Job data carries ids, never secrets or whole payloads; besides them
+ * only the enqueuing request's W3C `traceparent` when it is traced (src/tracing.ts).
  */
+import { withTraceparent } from './tracing.js';
 import { Queue, type ConnectionOptions, type JobsOptions, type Worker } from 'bullmq';
 
 export const QueueNames = {
@@ -104,7 +106,7 @@ export class Queues {
 
   /** Adds a job; `jobId` makes the add idempotent (BullMQ ignores a duplicate id). */
   async add<N extends QueueName>(name: N, data: JobPayloads[N], opts: JobsOptions = {}): Promise<void> {
-    await (this.get(name) as Queue).add(name, data, opts);
+    await (this.get(name) as Queue).add(name, withTraceparent(data), opts);
   }
 
   /**
@@ -124,7 +126,7 @@ export class Queues {
     const queue = this.get(name) as Queue;
     const job = await queue.getJob(jobId);
     if (!job) {
-      await queue.add(name, data, { ...opts, jobId });
+      await queue.add(name, withTraceparent(data), { ...opts, jobId });
       return true;
     }
     const state = await job.getState();

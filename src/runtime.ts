@@ -7,6 +7,7 @@
  * `declare module '../runtime.js'`), and the composition root builds them all in one place
  * (src/server/runtime-parts.ts) when the runtime is created. No area keeps a module-level singleton per runtime.
  */
+import { noTelemetry, type Telemetry } from './tracing.js';
 import crypto from 'node:crypto';
 import type { Config } from './config.js';
 import { createLogger, type Logger } from './logger.js';
@@ -46,6 +47,8 @@ export interface Runtime {
   bullConnection: unknown;
   /** The areas' stateful pieces (RuntimeParts), built once with the runtime. */
   parts: RuntimeParts;
+  /** Tracer and meter (no-ops unless OTLP export is configured: src/server/telemetry.ts). */
+  telemetry: Telemetry;
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
@@ -60,6 +63,7 @@ export function createRuntime(
     poolSize?: number;
     clock?: Clock;
     prettyLogs?: boolean;
+    telemetry?: Telemetry;
   },
 ): Runtime {
   const prettyLogs = opts.prettyLogs === true;
@@ -124,6 +128,7 @@ export function createRuntime(
     redisTarget,
     bullConnection: bull,
     parts: {} as RuntimeParts,
+    telemetry: opts.telemetry ?? noTelemetry,
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();

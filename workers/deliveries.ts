@@ -7,6 +7,7 @@
  * is moved back to delayed; so is a first-attempts job, narrowed to the deliveries still held once the
  * others went out, after its deliveries whose receivers free within moments waited for them here.
  */
+import { inJobSpan } from '../src/tracing.js';
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
@@ -80,17 +81,7 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
     AttemptOutcome | { settled: number; skipped: number; held: number }
   >(
     QueueNames.deliveries,
-    async (job, token) => {
-      const data = job.data;
-      if ('deliveryIds' in data) return runFirstAttempts(rt, deps, job, data, waitHere, token);
-      const outcome = await attempt(rt, deps, { deliveryId: data.deliveryId });
-      if (outcome.kind === 'gone') throw new UnrecoverableError(`delivery ${data.deliveryId} no longer exists`);
-      if (outcome.kind === 'delayed') {
-        await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
-        throw new DelayedError();
-      }
-      return outcome;
-    },
+    async (job, token) => inJobSpan(rt.telemetry, QueueNames.deliveries, job, () => processDelivery(job, token)),
     workerOptions(rt, QueueNames.deliveries, {
       concurrency,
       lockDuration: jobLockMs,
@@ -98,6 +89,17 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
       maxStalledCount: 5,
     }),
   );
+  async function processDelivery(job: DeliveryJob, token?: string) {
+    const data = job.data;
+    if ('deliveryIds' in data) return runFirstAttempts(rt, deps, job, data, waitHere, token);
+    const outcome = await attempt(rt, deps, { deliveryId: data.deliveryId });
+    if (outcome.kind === 'gone') throw new UnrecoverableError(`delivery ${data.deliveryId} no longer exists`);
+    if (outcome.kind === 'delayed') {
+      await job.moveToDelayed(Date.now() + outcome.retryInMs, token);
+      throw new DelayedError();
+    }
+    return outcome;
+  }
   worker.on('failed', (job, err) => logJobFailure(rt, err, subjectOf(job?.data), 'delivery job failed'));
   return [worker];
 }

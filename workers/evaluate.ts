@@ -2,6 +2,7 @@
  * The `evaluate` worker: rule evaluation for batches of stored events, plus the alerting upkeep
  * tasks (re-drive sweeper, absence check, snooze wake-up, auto-resolve) registered in workers/maintenance.ts.
  */
+import { inJobSpan } from '../src/tracing.js';
 import { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
@@ -17,7 +18,7 @@ import type { MaintenanceTask } from './task.js';
 export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {
   const worker = new Worker<JobPayloads['evaluate']>(
     QueueNames.evaluate,
-    async (job) => evaluateEvents(rt, job.data.eventIds ?? []),
+    async (job) => inJobSpan(rt.telemetry, QueueNames.evaluate, job, () => evaluateEvents(rt, job.data.eventIds ?? [])),
     workerOptions(rt, QueueNames.evaluate, { concurrency: rt.config.alerting.evaluateConcurrency }),
   );
   worker.on('failed', (job, err) =>

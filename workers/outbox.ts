@@ -5,6 +5,7 @@
  * task, re-registered by workers/maintenance.ts if Redis loses its schedules) re-drives whatever lost
  * jobs were carrying.
  */
+import { inJobSpan } from '../src/tracing.js';
 import { UnrecoverableError, Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
@@ -29,11 +30,12 @@ export async function startOutboxWorkers(rt: Runtime): Promise<Worker[]> {
   const { concurrency, jobLockMs, maxInFlightPerReceiver } = rt.config.webhooks;
   const worker = new Worker<JobPayloads['outbox'], { created: number }>(
     QueueNames.outbox,
-    async (job) => {
-      const created = await fanOutOutboxMessage(rt, job.data.outboxId, engine);
-      if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
-      return { created };
-    },
+    async (job) =>
+      inJobSpan(rt.telemetry, QueueNames.outbox, job, async () => {
+        const created = await fanOutOutboxMessage(rt, job.data.outboxId, engine);
+        if (created === null) throw new UnrecoverableError(`outbox message ${job.data.outboxId} no longer exists`);
+        return { created };
+      }),
     // The fan-out makes first attempts: a crashed worker's job must come back as soon as a delivery job's.
     // A receiver that does not answer keeps at most its in-flight share of fan-out jobs (their sends to
     // it), so one slow receiver always leaves `concurrency` fan-outs running.

@@ -5,6 +5,7 @@
  * retryable. At-least-once: a worker that dies mid-send leaves the attempt unrecorded and the job is run
  * again; the receiver deduplicates by `webhook-id` (the delivery id).
  */
+import { inSpan, SpanKind, SpanStatusCode } from '../tracing.js';
 import { newDeliveryId } from './ids.js';
 import { previousValidUntil } from '../auth/secret-rotation.js';
 import type { Runtime } from '../runtime.js';
@@ -196,13 +197,14 @@ async function attemptNow(
       }),
     };
     started();
-    result = await sendWebhookRequest({
+    const request = {
       url: d.webhook.url,
       body: d.body,
       headers,
       timeoutMs: rt.config.webhooks.timeoutMs,
       policy: urlPolicyOf(rt),
-    });
+    };
+    result = rt.telemetry.enabled ? await tracedSend(rt, d, attempt, request) : await sendWebhookRequest(request);
   } finally {
     admission.release();
     slots.release();
@@ -269,4 +271,40 @@ async function settle(
   }
   if (v.status === 'delivered') return { kind: 'delivered', attempt };
   return { kind: 'failed', attempt, reason: v.error ?? 'failed' };
+}
+
+/** One send as a client span: the delivery's ids, the receiver's host (never its path, query or body), the outcome. */
+function tracedSend(
+  rt: Runtime,
+  d: Pick<DeliveryWithWebhook, 'id' | 'webhookId' | 'topic'> & { webhook: { url: string } },
+  attempt: number,
+  request: Parameters<typeof sendWebhookRequest>[0],
+): Promise<SendResult> {
+  let host = '';
+  try {
+    host = new URL(d.webhook.url).host;
+  } catch {
+    /* an invalid URL fails the send below */
+  }
+  return inSpan(
+    rt.telemetry.tracer,
+    'webhook delivery',
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        'http.request.method': 'POST',
+        'server.address': host,
+        'ops.delivery.id': d.id,
+        'ops.webhook.id': d.webhookId,
+        'ops.delivery.topic': d.topic,
+        'ops.delivery.attempt': attempt,
+      },
+    },
+    async (span) => {
+      const result = await sendWebhookRequest(request);
+      if (result.status !== null) span.setAttribute('http.response.status_code', result.status);
+      if (result.error) span.setStatus({ code: SpanStatusCode.ERROR, message: 'send failed' });
+      return result;
+    },
+  );
 }

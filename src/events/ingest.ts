@@ -4,6 +4,8 @@
  * event survives any crash that follows. Evaluation is announced after commit (BullMQ `evaluate`, ids
  * only); if that enqueue is lost, the rules sweeper re-drives rows whose `evaluatedAt` is still null.
  */
+import { context } from '@opentelemetry/api';
+import { activeTraceparent, contextFrom } from '../tracing.js';
 import type { Ctx } from '../context.js';
 import type { Runtime } from '../runtime.js';
 import { Unauthenticated } from '../errors.js';
@@ -88,11 +90,14 @@ const EVALUATE_JOB_MAX = 500;
 
 class EvaluateEnqueuer {
   private ids: string[] = [];
+  /** The trace of the batch's first traced request: its job continues that one (src/tracing.ts). */
+  private traceparent: string | undefined;
   private timer: NodeJS.Timeout | undefined;
   constructor(private readonly rt: Runtime) {}
 
-  add(ids: string[]): void {
+  add(ids: string[], traceparent?: string): void {
     this.ids.push(...ids);
+    this.traceparent ??= traceparent;
     if (this.ids.length >= EVALUATE_JOB_MAX) this.flush();
     else this.timer ??= setTimeout(() => this.flush(), EVALUATE_COALESCE_MS);
   }
@@ -100,17 +105,24 @@ class EvaluateEnqueuer {
   flush(): void {
     clearTimeout(this.timer);
     this.timer = undefined;
+    const traced = this.traceparent ? contextFrom({ traceparent: this.traceparent }) : context.active();
+    this.traceparent = undefined;
     while (this.ids.length > 0) {
       const eventIds = this.ids.splice(0, EVALUATE_JOB_MAX);
-      enqueueEvaluation(this.rt, eventIds).catch((err: Error) =>
-        this.rt.logger.warn(
-          { err: err.message, events: eventIds.length },
-          'evaluate enqueue failed; the sweeper will re-drive these events',
-        ),
-      );
+      context
+        .with(traced, () => enqueueEvaluation(this.rt, eventIds))
+        .catch((err: Error) =>
+          this.rt.logger.warn(
+            { err: err.message, events: eventIds.length },
+            'evaluate enqueue failed; the sweeper will re-drive these events',
+          ),
+        );
     }
   }
 }
+
+/** The `traceparent` of the request that accepted a row, while tracing is on. */
+const traceOfRow = new WeakMap<EventRow, string>();
 
 function enqueuerOf(rt: Runtime): EvaluateEnqueuer {
   return rt.parts.eventIngest.enqueuer;
@@ -118,7 +130,12 @@ function enqueuerOf(rt: Runtime): EvaluateEnqueuer {
 
 /** After commit: evaluation is enqueued (coalesced), one pubsub message per event. Never throws. */
 function announceCommitted(rt: Runtime, rows: EventRow[]): void {
-  enqueuerOf(rt).add(rows.map((r) => r.id));
+  // Rows are written by whichever request's add flushed the batch: the trace is each row's own.
+  const traced = rows.find((r) => traceOfRow.has(r));
+  enqueuerOf(rt).add(
+    rows.map((r) => r.id),
+    traced && traceOfRow.get(traced),
+  );
   for (const row of rows) {
     eventsAccepted.inc({ via: row.receivedVia });
     rt.pubsub.publish('eventAdded', row.tenantId, serializeEvent(row));
@@ -149,6 +166,8 @@ export async function acceptEvent(ctx: Ctx, input: AcceptEventInput): Promise<Ev
     receivedVia: input.via,
     receivedAt,
   };
+  const traceparent = activeTraceparent();
+  if (traceparent) traceOfRow.set(row, traceparent);
   await batcherOf(ctx.rt).add(row);
   return row;
 }

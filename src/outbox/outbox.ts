@@ -6,6 +6,7 @@
  * is ever lost. What a job does with its message (fan-out into webhook deliveries) is
  * src/deliveries/fanout.ts.
  */
+import { withTraceparent } from '../tracing.js';
 import { v7 as uuidv7 } from 'uuid';
 import type { Runtime } from '../runtime.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
@@ -100,9 +101,13 @@ const INSERT_BATCH = `
 export async function dispatchOutbox(rt: Runtime, outboxIds: string[]): Promise<void> {
   if (outboxIds.length === 0) return;
   try {
-    await rt.queues
-      .get('outbox')
-      .addBulk(outboxIds.map((id) => ({ name: 'outbox', data: { outboxId: id }, opts: { jobId: outboxJobId(id) } })));
+    await rt.queues.get('outbox').addBulk(
+      outboxIds.map((id) => ({
+        name: 'outbox',
+        data: withTraceparent({ outboxId: id }),
+        opts: { jobId: outboxJobId(id) },
+      })),
+    );
   } catch (err) {
     rt.logger.warn({ err, outboxIds }, 'outbox enqueue failed; the sweeper will re-drive these messages');
   }

@@ -11,6 +11,7 @@ import { buildRuntimeParts } from './runtime-parts.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
 import { startAdminSocket } from './admin-socket.js';
+import { startTelemetry } from './telemetry.js';
 import { startWorkers, type Workers } from '../../workers/index.js';
 import { schema } from '../../schema/index.js';
 
@@ -47,11 +48,15 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   } = await (opts.storage ?? startStorage(config));
   stoppers.push(...storageStoppers);
   await applyMigrations(databaseUrl);
+  // Before the runtime: its clients' first commands are already traced; flushed after it closes.
+  const telemetry = startTelemetry(config.otel);
+  stoppers.push(() => telemetry.shutdown());
   const rt = createRuntime(config, databaseUrl, redisTarget, {
     parts: buildRuntimeParts,
     poolSize,
     clock: opts.clock,
     prettyLogs: opts.prettyLogs,
+    telemetry: telemetry.telemetry,
   });
   stoppers.push(() => rt.close());
   // The demo bootstrap (Postgres), the workers (mostly Redis round trips) and the HTTP server (mostly

@@ -2,6 +2,7 @@
  * GraphQL over HTTP (graphql-yoga, GraphiQL in the browser) and over WebSocket (graphql-ws), sharing
  * one context factory and one plugin list. REST executes through the same envelope (src/http/rest.ts).
  */
+import { useOperationSpans } from './graphql-tracing.js';
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -205,6 +206,7 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
       }) as Plugin<Ctx>,
       useAudit(),
       useResponseExtras(ctxByRequest),
+      useOperationSpans(rt),
     ],
   });
 }

@@ -2,6 +2,7 @@
  * The HTTP server: Express 5 with GraphQL (HTTP + WS) at /graphql, REST at /api/v1, the contract at
  * /openapi.json with a bundled viewer at /docs, /healthz, /readyz, /metrics, and the operator console at /.
  */
+import { httpTracing } from './http-tracing.js';
 import http from 'node:http';
 import crypto from 'node:crypto';
 import path from 'node:path';
@@ -139,6 +140,8 @@ export function createServer(
   // An API's responses are not cached by validators; hashing every body for an ETag is wasted work.
   app.set('etag', false);
   app.set('trust proxy', rt.config.trustProxy);
+  // First, so the request's span is active for everything after it.
+  app.use(httpTracing(rt));
   const requestId = (req: http.IncomingMessage, res: http.ServerResponse): string => {
     const id = (req.headers['x-request-id'] as string | undefined) ?? crypto.randomUUID();
     res.setHeader('x-request-id', id);

@@ -5,6 +5,7 @@
  * REDIS_CLUSTER_NODES, as the server).
  */
 import { lazyRuntimeParts } from '../runtime-parts.js';
+import { noTelemetry } from '../../tracing.js';
 import { systemClock, type Clock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -146,6 +147,7 @@ export async function openCliRuntime(
     logger,
     prettyLogs: false,
     clock,
+    telemetry: noTelemetry,
     prisma,
     get redis(): RedisClient {
       return redisClients[0] ?? unavailable('This command needs Redis; set REDIS_URL or REDIS_CLUSTER_NODES.');
