@@ -50,17 +50,15 @@ async function overHttp(base: string, query: string): Promise<string> {
   return `${r.status} ${e?.code ?? 'ok'}${e?.limit ? ` ${e.limit}` : ''}`;
 }
 
-/** Sends `query` as a subscribe message before (or without) connection_init, and reports what came back. */
-async function overWs(base: string, query: string): Promise<string> {
+/** Sends `query` as a subscribe message once the connection is acknowledged, and reports what came back. */
+async function overWs(base: string, query: string, authorization?: string): Promise<string> {
   const ws = new WebSocket(base.replace('http', 'ws') + '/graphql', 'graphql-transport-ws');
   return new Promise((resolve) => {
-    ws.on('open', () => {
-      ws.send(JSON.stringify({ type: 'connection_init', payload: {} }));
-      ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
-    });
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'connection_init', payload: { authorization } })));
     ws.on('message', (data: Buffer) => {
       const m = JSON.parse(data.toString()) as { type: string; payload?: unknown };
-      if (m.type === 'connection_ack') return;
+      if (m.type === 'connection_ack')
+        return ws.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
       ws.close();
       resolve(`${m.type} ${JSON.stringify(m.payload).slice(0, 80)}`);
     });

@@ -10,10 +10,12 @@ import { defineReceiverAdmission } from '../deliveries/receiver-limits.js';
 import { prepareInboundRateLimit } from '../events/rate-limit.js';
 import { prepareIntegrationIngestLimit } from '../integrations/ingest.js';
 import { prepareLoginLimits } from '../auth/sessions.js';
+import { defineReportSlots } from '../reports/slots.js';
 
 export function defineRedisCommands(rt: Runtime): void {
   defineReceiverAdmission(rt.redis);
   prepareInboundRateLimit(rt);
   prepareIntegrationIngestLimit(rt);
   prepareLoginLimits(rt);
+  defineReportSlots(rt);
 }
