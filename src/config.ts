@@ -57,6 +57,10 @@ export interface Config {
   wsConnectionInitTimeoutMs: number;
   /** A request whose headers and body take longer than this to arrive is cut, 408 (HTTP_REQUEST_TIMEOUT_SECONDS, default 30). */
   httpRequestTimeoutSeconds: number;
+  /** Assistant and copilot calls per user per minute (ASSISTANT_RATE_PER_USER_PER_MINUTE, default 20). */
+  assistantRatePerUserPerMinute: number;
+  /** Assistant and copilot calls per tenant per minute (ASSISTANT_RATE_PER_TENANT_PER_MINUTE, default 60). */
+  assistantRatePerTenantPerMinute: number;
   dataDir: string;
   /** Secret for JWT signing and for encrypting stored webhook secrets (32+ bytes). */
   appSecret?: string;
@@ -177,6 +181,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     wsMaxSubscriptionsPerConnection: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
     wsConnectionInitTimeoutMs: int(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', 3000, 100),
     httpRequestTimeoutSeconds: int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1),
+    assistantRatePerUserPerMinute: int(env, 'ASSISTANT_RATE_PER_USER_PER_MINUTE', 20, 1),
+    assistantRatePerTenantPerMinute: int(env, 'ASSISTANT_RATE_PER_TENANT_PER_MINUTE', 60, 1),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     appSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL_SECONDS', 3600, 60),

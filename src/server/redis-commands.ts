@@ -11,6 +11,7 @@ import { prepareInboundRateLimit } from '../events/rate-limit.js';
 import { prepareIntegrationIngestLimit } from '../integrations/ingest.js';
 import { prepareLoginLimits } from '../auth/sessions.js';
 import { defineReportSlots } from '../reports/slots.js';
+import { prepareAssistantRateLimits } from '../assistant/rate-limit.js';
 
 export function defineRedisCommands(rt: Runtime): void {
   defineReceiverAdmission(rt.redis);
@@ -18,4 +19,5 @@ export function defineRedisCommands(rt: Runtime): void {
   prepareIntegrationIngestLimit(rt);
   prepareLoginLimits(rt);
   defineReportSlots(rt);
+  prepareAssistantRateLimits(rt);
 }
