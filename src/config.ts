@@ -42,6 +42,26 @@ export interface Config {
   reportsDatabaseUrl?: string;
   /** Replica lag above this is named in report responses (REPORTS_LAG_NOTICE_SECONDS, default 5). */
   reportsLagNoticeSeconds: number;
+  /** Report queries and exports one tenant may run at once, across nodes (REPORTS_TENANT_CONCURRENCY, default 2). */
+  reportsTenantConcurrency: number;
+  /** An export whose client reads nothing for this long is cut (REPORTS_EXPORT_STALL_SECONDS, default 30). */
+  reportsExportStallSeconds: number;
+  /** Longest an export's statement may run (REPORTS_EXPORT_TIMEOUT_SECONDS, default 600). */
+  reportsExportTimeoutSeconds: number;
+  /** graphql-ws connections one client address may hold on a node (WS_MAX_CONNECTIONS_PER_IP, default 64). */
+  wsMaxConnectionsPerIp: number;
+  /** graphql-ws connections one credential may hold on a node (WS_MAX_CONNECTIONS_PER_CREDENTIAL, default 32). */
+  wsMaxConnectionsPerCredential: number;
+  /** Operations one graphql-ws connection may run at once (WS_MAX_SUBSCRIPTIONS_PER_CONNECTION, default 100). */
+  wsMaxSubscriptionsPerConnection: number;
+  /** A graphql-ws socket that sends no connection_init within this is closed, 4408 (WS_CONNECTION_INIT_TIMEOUT_MS, default 3000). */
+  wsConnectionInitTimeoutMs: number;
+  /** A request whose headers and body take longer than this to arrive is cut, 408 (HTTP_REQUEST_TIMEOUT_SECONDS, default 30). */
+  httpRequestTimeoutSeconds: number;
+  /** Assistant and copilot calls per user per minute (ASSISTANT_RATE_PER_USER_PER_MINUTE, default 20). */
+  assistantRatePerUserPerMinute: number;
+  /** Assistant and copilot calls per tenant per minute (ASSISTANT_RATE_PER_TENANT_PER_MINUTE, default 60). */
+  assistantRatePerTenantPerMinute: number;
   dataDir: string;
   /** Secret for JWT signing and for encrypting stored webhook secrets (32+ bytes). */
   appSecret?: string;
@@ -156,6 +176,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisCluster: redisCluster(env),
     reportsDatabaseUrl: url(env, 'REPORTS_DATABASE_URL', ['postgres:', 'postgresql:']),
     reportsLagNoticeSeconds: int(env, 'REPORTS_LAG_NOTICE_SECONDS', 5, 0),
+    reportsTenantConcurrency: int(env, 'REPORTS_TENANT_CONCURRENCY', 2, 1),
+    reportsExportStallSeconds: int(env, 'REPORTS_EXPORT_STALL_SECONDS', 30, 1),
+    reportsExportTimeoutSeconds: int(env, 'REPORTS_EXPORT_TIMEOUT_SECONDS', 600, 1),
+    wsMaxConnectionsPerIp: int(env, 'WS_MAX_CONNECTIONS_PER_IP', 64, 1),
+    wsMaxConnectionsPerCredential: int(env, 'WS_MAX_CONNECTIONS_PER_CREDENTIAL', 32, 1),
+    wsMaxSubscriptionsPerConnection: int(env, 'WS_MAX_SUBSCRIPTIONS_PER_CONNECTION', 100, 1),
+    wsConnectionInitTimeoutMs: int(env, 'WS_CONNECTION_INIT_TIMEOUT_MS', 3000, 100),
+    httpRequestTimeoutSeconds: int(env, 'HTTP_REQUEST_TIMEOUT_SECONDS', 30, 1),
+    assistantRatePerUserPerMinute: int(env, 'ASSISTANT_RATE_PER_USER_PER_MINUTE', 20, 1),
+    assistantRatePerTenantPerMinute: int(env, 'ASSISTANT_RATE_PER_TENANT_PER_MINUTE', 60, 1),
     dataDir: path.resolve(env.DATA_DIR ?? 'data'),
     appSecret,
     jwtTtlSeconds: int(env, 'JWT_TTL_SECONDS', 3600, 60),

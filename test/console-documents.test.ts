@@ -23,6 +23,7 @@ import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import { formatDocument } from 'urql';
 import { MAX_QUERY_NODES, queryCostError } from '../src/http/query-cost.js';
 import { MAX_QUERY_DEPTH } from '../src/server/graphql.js';
+import { fragmentExpansionRefusal } from '../src/server/graphql-expansion.js';
 
 const root = path.resolve(import.meta.dirname, '..');
 const schema = buildSchema(fs.readFileSync(path.join(root, 'schema.graphql'), 'utf8'));
@@ -60,6 +61,8 @@ for (const { doc } of docs)
  */
 function problems(doc: DocumentNode): string[] {
   try {
+    const overLimits = fragmentExpansionRefusal(doc);
+    if (overLimits) return [overLimits.message];
     const invalid = validate(schema, doc, rules).map((e) => e.message);
     const tooComplex = queryCostError(schema, doc);
     return tooComplex ? [...invalid, tooComplex.message] : invalid;

@@ -4,7 +4,8 @@
  * JSON argument, so its 422s carry the same paths (`body.filters.1.op`) as the route's body.
  */
 import type { RouteEntry } from '../route-types.js';
-import { exportReport, type ExportFormat } from '../../src/reports/export.js';
+import type { Writable } from 'node:stream';
+import { ExportStalled, exportReport, stallOf, type ExportFormat } from '../../src/reports/export.js';
 import {
   DASHBOARD_FIELDS,
   REPORT_RESULT_FIELDS,
@@ -18,6 +19,16 @@ import {
   presentScheduleRun,
   presentTranslation,
 } from '../presenters/reports.js';
+
+/** Why an export ended without failing: its client closed the connection or read nothing (else undefined). */
+function clientWentAway(err: unknown, res: Writable): string | undefined {
+  const stall = err instanceof ExportStalled ? err : stallOf(res);
+  if (stall) return stall.message;
+  const code = (err as { code?: unknown }).code;
+  if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE' || res.destroyed)
+    return 'the client closed the connection';
+  return undefined;
+}
 
 export const reportsRoutes: RouteEntry[] = [
   {
@@ -42,8 +53,14 @@ export const reportsRoutes: RouteEntry[] = [
         };
         await exportReport(req.ctx, vars.query, vars.format as ExportFormat, res, head);
       } catch (err) {
-        // Once the stream has started the status is sent: a failure (or a client that went away) can
-        // only end the response early.
+        // A client that hung up, or stopped reading and was cut, is one info line: nothing failed here.
+        const hangUp = clientWentAway(err, res);
+        if (hangUp) {
+          req.ctx.rt.logger.info({ reason: hangUp }, 'report export ended early by its client');
+          if (!res.destroyed) res.destroy();
+          return;
+        }
+        // Once the stream has started the status is sent: a failure can only end the response early.
         if (!res.headersSent) throw err;
         if (!res.destroyed) {
           req.ctx.rt.logger.warn({ err }, 'report export failed mid-stream');

@@ -14,6 +14,7 @@ import { storeProposedActions } from './actions.js';
 import { validDrafts } from './triage.js';
 import { assertMayReadConversation } from './policy.js';
 import { recordUsage } from './usage.js';
+import { consumeAssistantCall } from './rate-limit.js';
 
 export const MAX_MESSAGE_CHARS = 4000;
 /** Earlier messages handed to the provider with a new one. */
@@ -134,6 +135,7 @@ export async function sendAlertChat(
 ): Promise<ChatResult> {
   const me = requireUser(ctx);
   const text = checkMessage(input.message);
+  await consumeAssistantCall(ctx.rt, me);
   const alert = await loadAlert(ctx, input.alertId);
   const conv = await ctx.db.assistantConversation.upsert({
     where: { tenantId_alertId: { tenantId: me.tenantId, alertId: alert.id } },
@@ -151,6 +153,7 @@ export async function copilotChat(
 ): Promise<ChatResult> {
   const me = requireUser(ctx);
   const text = checkMessage(input.message);
+  await consumeAssistantCall(ctx.rt, me);
   let conv: AssistantConversation;
   if (input.conversationId) {
     conv = await loadConversation(ctx, input.conversationId);

@@ -17,6 +17,7 @@ import { storeProposedActions } from './actions.js';
 import { recordUsage } from './usage.js';
 import { settleCauses } from './evidence.js';
 import type { ActionDraft } from './types.js';
+import { consumeAssistantCall } from './rate-limit.js';
 
 /** Keeps the drafts that pass validation for `alertId` (the others are logged and dropped). */
 export function validDrafts(ctx: Ctx, drafts: ActionDraft[], alertId: string): ActionDraft[] {
@@ -36,6 +37,7 @@ export function validDrafts(ctx: Ctx, drafts: ActionDraft[], alertId: string): A
 export async function triageAlert(ctx: Ctx, input: { alertId: string }): Promise<AssistantTriage> {
   const me = requireUser(ctx);
   const alert = await loadAlert(ctx, input.alertId);
+  await consumeAssistantCall(ctx.rt, me);
   const facts = await gatherFacts(ctx, alert);
   const checks = runChecks(facts);
   const toolbox = createToolbox(ctx, alert.id);

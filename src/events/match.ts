@@ -2,6 +2,7 @@
  * Pure rule matching: type globs, label subsets, payload conditions and summary/dedup templates.
  * No I/O here, so the evaluation worker and the unit tests share exactly the same logic.
  */
+import { globMatch } from './glob.js';
 
 export type Severity = 'info' | 'warning' | 'critical';
 export const PAYLOAD_OPS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists', 'in'] as const;
@@ -37,9 +38,11 @@ export interface RuleCriteria {
 const globCache = new Map<string, RegExp>();
 
 /**
- * Compiles a type glob: `*` matches any run of characters except `.`, `**` any run including `.`,
+ * A type glob as a regex: `*` matches any run of characters except `.`, `**` any run including `.`,
  * `?` one character; everything else is literal. `deploy.*` matches `deploy.started` but not
- * `deploy.step.done`; `deploy.**` matches both. The whole type must match.
+ * `deploy.step.done`; `deploy.**` matches both. The whole type must match. Only for Postgres, whose
+ * regex engine does not backtrack (billing meters filter rows with it): in process, globs are matched
+ * by `typeMatches`, in linear time (./glob.ts), never by this backtracking regex.
  */
 export function globToRegExp(glob: string): RegExp {
   let re = globCache.get(glob);
@@ -61,10 +64,10 @@ export function globToRegExp(glob: string): RegExp {
   return re;
 }
 
-/** True when `type` matches the glob (a null/empty glob matches every type). */
+/** True when `type` matches the glob (a null/empty glob matches every type), in linear time. */
 export function typeMatches(glob: string | null, type: string): boolean {
   if (!glob) return true;
-  return globToRegExp(glob).test(type);
+  return globMatch(glob, type);
 }
 
 /** Reads a dotted path (`a.b.0.c`) from a JSON value; undefined when any step is missing. */

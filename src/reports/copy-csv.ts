@@ -71,11 +71,11 @@ function coalesce(header: string): Transform {
 
 /**
  * Streams the query (compiled with `settingPlaceholder`) as CSV with a header into `out`, on a client
- * of the reports pool; returns the number of rows. The caller releases the client (discarding it on
- * an error: a COPY torn down mid-stream leaves the connection unusable).
+ * of its own; returns the number of rows. The caller closes the connection (a COPY torn down mid-stream
+ * leaves it unusable).
  */
 export async function copyCsv(
-  client: pg.PoolClient,
+  client: pg.ClientBase,
   compiled: { sql: string; params: unknown[]; columns: OutputColumn[] },
   out: Writable,
 ): Promise<number> {

@@ -14,7 +14,8 @@ import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { compileReportQuery } from './compile.js';
 import { copyCsv, copyCsvApplies, settingPlaceholder } from './copy-csv.js';
-import { reportsPool, reportTypes } from './pool.js';
+import { reportsConnection, reportTypes } from './pool.js';
+import { withReportSlot } from './slots.js';
 import { parseReportQuery } from './query.js';
 import { outputColumns } from './validate.js';
 
@@ -119,30 +120,72 @@ export async function exportReport(
     placeholder: copy ? settingPlaceholder : undefined,
   });
   const names = compiled.columns.map((c) => c.name);
-  const client = await reportsPool(ctx.rt).connect();
-  let rows = 0;
-  let failed: Error | undefined;
-  try {
-    if (copy) {
+  return withReportSlot(ctx.rt, me.tenantId, async () => {
+    const client = await reportsConnection(ctx.rt, ctx.rt.config.reportsExportTimeoutSeconds * 1000);
+    const unguard = cutWhenStalled(out, ctx.rt.config.reportsExportStallSeconds * 1000);
+    try {
+      if (copy) {
+        start(head(q.entity, format, ctx.rt.clock.now()));
+        return { rows: await copyCsv(client, compiled, out) };
+      }
+      const source = client.query(
+        new QueryStream(compiled.sql, compiled.params, { batchSize: BATCH_SIZE, rowMode: 'array', types: reportTypes }),
+      );
       start(head(q.entity, format, ctx.rt.clock.now()));
-      return { rows: await copyCsv(client, compiled, out) };
+      const encoder = format === 'csv' ? csvEncoder(names) : jsonArrayEncoder(names);
+      await pipeline(source, encoder, coalesce(), out);
+      const rows =
+        'info' in encoder
+          ? (encoder.info as { records: number }).records
+          : (encoder as Transform & { rows: number }).rows;
+      return { rows };
+    } finally {
+      unguard();
+      // Closing the connection ends a query torn down mid-stream on the server too.
+      client.release();
     }
-    const source = client.query(
-      new QueryStream(compiled.sql, compiled.params, { batchSize: BATCH_SIZE, rowMode: 'array', types: reportTypes }),
-    );
-    start(head(q.entity, format, ctx.rt.clock.now()));
-    const encoder = format === 'csv' ? csvEncoder(names) : jsonArrayEncoder(names);
-    await pipeline(source, encoder, coalesce(), out);
-    rows =
-      'info' in encoder
-        ? (encoder.info as { records: number }).records
-        : (encoder as Transform & { rows: number }).rows;
-    return { rows };
-  } catch (err) {
-    failed = err as Error;
-    throw err;
-  } finally {
-    // A connection whose cursor was torn down mid-stream is not reused.
-    client.release(failed ?? undefined);
+  });
+}
+
+/** Why an export was cut: its client read nothing for config.reportsExportStallSeconds. */
+export class ExportStalled extends Error {
+  readonly code = 'EXPORT_STALLED';
+  constructor(seconds: number) {
+    super(`the client read nothing for ${seconds} s`);
   }
+}
+
+const stalledCuts = new WeakMap<Writable, ExportStalled>();
+
+/** Why `out` was cut, when cutWhenStalled cut it (the pipeline may report it as a premature close). */
+export function stallOf(out: Writable): ExportStalled | undefined {
+  return stalledCuts.get(out);
+}
+
+/**
+ * Destroys `out` once it has wanted draining (its buffer full, the client reading nothing) for `ms`
+ * without a break, so a client that stops reading cannot hold a connection and a slot for longer.
+ * Returns the function that stops watching.
+ */
+export function cutWhenStalled(out: Writable, ms: number): () => void {
+  let stalledSince: number | undefined;
+  const timer = setInterval(
+    () => {
+      if (!out.writableNeedDrain) {
+        stalledSince = undefined;
+        return;
+      }
+      const now = performance.now();
+      stalledSince ??= now;
+      if (now - stalledSince >= ms) {
+        clearInterval(timer);
+        const cut = new ExportStalled(Math.round(ms / 1000));
+        stalledCuts.set(out, cut);
+        out.destroy(cut);
+      }
+    },
+    Math.max(50, Math.min(1000, ms / 4)),
+  );
+  timer.unref();
+  return () => clearInterval(timer);
 }

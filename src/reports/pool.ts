@@ -1,17 +1,20 @@
 /**
- * The reports' own pg pool, one per runtime (closed with it). Reports read through plain `pg` rather
+ * The reports' own pg connections, one per query or export. Reports read through plain `pg` rather
  * than Prisma's `$queryRawUnsafe` because exports need a server-side cursor (pg-query-stream), and the
  * query endpoint then decodes rows exactly as the export does: int8/numeric as numbers and Prisma's
  * UTC `timestamp(3)` columns as ISO-8601 strings, with no BigInt or Decimal objects to convert.
  * Its connections are named `ops-reports` in pg_stat_activity. They go to REPORTS_DATABASE_URL (a read
  * replica) when it is set, else to the primary; every statement runs in a READ ONLY transaction.
+ *
+ * There is no shared pool: a pool of four let four exports whose clients never read hold every tenant's
+ * reports (issue 40). Each query or export opens its own connection, with the statement timeout it
+ * runs under, and closes it when done; how many one tenant runs at once is capped across nodes
+ * (./slots.ts), and a stalled export is cut (./export.ts).
  */
 import pg from 'pg';
 import type { Runtime } from '../runtime.js';
 import { utcFromSql } from '../db/timestamps.js';
 
-/** Connections for report queries and exports (an export holds one for its whole stream). */
-const POOL_SIZE = 4;
 const TIMESTAMP = 1114;
 const TIMESTAMPTZ = 1184;
 const INT8 = 20;
@@ -37,26 +40,24 @@ export function utcIso(s: string): string {
   return `${s.slice(0, 10)}T${s.slice(11, 19)}.${frac}Z`;
 }
 
-declare module '../runtime.js' {
-  interface RuntimeParts {
-    reportsPool: pg.Pool;
-  }
+/** A connection of its own for one query or export; `release()` closes it. */
+export interface ReportsConnection extends pg.ClientBase {
+  release(): void;
 }
 
-/** Builds the runtime's reports pool (src/server/runtime-parts.ts); it connects on first use, closes with the runtime. */
-export function createReportsPool(rt: Runtime): pg.Pool {
-  const p = new pg.Pool({
+/** Opens a reports connection whose statements are cut after `statementTimeoutMs`. */
+export async function reportsConnection(rt: Runtime, statementTimeoutMs: number): Promise<ReportsConnection> {
+  const client = new pg.Client({
     connectionString: rt.reportsDatabaseUrl,
-    max: POOL_SIZE,
     application_name: 'ops-reports',
     types: reportTypes as never,
+    statement_timeout: statementTimeoutMs,
+    connectionTimeoutMillis: 10_000,
   });
-  p.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports pool connection error'));
-  rt.onClose(() => p.end());
-  return p;
-}
-
-/** The pool for this runtime. */
-export function reportsPool(rt: Runtime): pg.Pool {
-  return rt.parts.reportsPool;
+  // A connection that drops mid-query rejects that query; the event itself must not go unhandled.
+  client.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports connection error'));
+  await client.connect();
+  return Object.assign(client, {
+    release: () => void client.end().catch(() => undefined),
+  });
 }

@@ -1,12 +1,13 @@
 /**
  * Runs report queries for the caller's tenant: validate → compile (tenant from the credential only)
- * → one read-only statement on the reports pool, bounded by a statement timeout.
+ * → one read-only statement on a connection of its own, bounded by a statement timeout.
  */
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { ValidationFailed } from '../errors.js';
 import { compileReportQuery } from './compile.js';
-import { reportsPool } from './pool.js';
+import { reportsConnection } from './pool.js';
+import { withReportSlot } from './slots.js';
 import { readWithRecoveryRetry, replicaLagSeconds } from '../reports-replica.js';
 import { validateReportQuery, type OutputColumn, type ReportQuery } from './validate.js';
 
@@ -45,8 +46,7 @@ export async function executeReportQuery(rt: Ctx['rt'], tenantId: string, q: Rep
 
 async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise<ReportResult> {
   const compiled = compileReportQuery(q, tenantId, { now: rt.clock.now(), extraRow: true });
-  const client = await reportsPool(rt).connect();
-  let failed: Error | undefined;
+  const client = await reportsConnection(rt, QUERY_TIMEOUT_MS);
   try {
     await client.query('BEGIN READ ONLY');
     await client.query(`SET LOCAL statement_timeout = ${QUERY_TIMEOUT_MS}`);
@@ -58,16 +58,16 @@ async function runOnce(rt: Ctx['rt'], tenantId: string, q: ReportQuery): Promise
     );
     return { entity: q.entity, columns: compiled.columns, rows, row_count: rows.length, truncated };
   } catch (err) {
-    failed = err as Error;
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   } finally {
-    client.release(failed && !('code' in failed) ? failed : undefined);
+    client.release();
   }
 }
 
-/** Validates and runs a query document for the caller's tenant. */
+/** Validates and runs a query document for the caller's tenant, in one of its report slots (./slots.ts). */
 export async function runReport(ctx: Ctx, input: unknown, base: string[] = ['query']): Promise<ReportResult> {
   const me = requireUser(ctx);
-  return executeReportQuery(ctx.rt, me.tenantId, parseReportQuery(input, base));
+  const q = parseReportQuery(input, base);
+  return withReportSlot(ctx.rt, me.tenantId, () => executeReportQuery(ctx.rt, me.tenantId, q));
 }

@@ -8,6 +8,7 @@ import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { SavedReport } from '../generated/prisma/client.js';
 import { assertCanEdit } from './policy.js';
 import { executeReportQuery, parseReportQuery, type ReportResult } from './query.js';
+import { withReportSlot } from './slots.js';
 export type { ReportParameters } from './parameters.js';
 import { applyParameters, type ReportParameters } from './parameters.js';
 import { disableSchedulesOfReport } from './schedules.js';
@@ -97,5 +98,6 @@ export async function runSavedReport(
 ): Promise<ReportResult> {
   const me = requireUser(ctx);
   const r = await loadSavedReport(ctx, id);
-  return executeReportQuery(ctx.rt, me.tenantId, applyParameters(r.query, params, base));
+  const q = applyParameters(r.query, params, base);
+  return withReportSlot(ctx.rt, me.tenantId, () => executeReportQuery(ctx.rt, me.tenantId, q));
 }

@@ -4,6 +4,8 @@
  * - a token limit applied while parsing (graphql-armor max-tokens), so a 5,000-level document or one
  *   field repeated 20,000 times is refused after MAX_QUERY_TOKENS tokens, before the recursive parser
  *   or any validation rule walks it;
+ * - fragment limits before validation (graphql-expansion.ts): spreads counted and each fragment's
+ *   expansion measured once, so a fragment bomb is refused before any validation rule expands it;
  * - a node limit before execution (src/http/query-cost.ts): nodes counted from page sizes, with the
  *   variables' values, refused as QUERY_TOO_COMPLEX with the cost and the limit;
  * - string literals in the document follow the same text rule as JSON input (no NUL, no unpaired
@@ -21,6 +23,7 @@ import type { Ctx } from '../context.js';
 import { safeLiteralsRule } from '../http/input-guards.js';
 import { graphqlErrorFromDomain, variableCoercionExtensions } from '../http/error-mapping.js';
 import { queryCostError } from '../http/query-cost.js';
+import { expansionError, fragmentExpansionRefusal } from './graphql-expansion.js';
 import type { IntrospectionPolicy } from '../config.js';
 import type { Principal } from '../principal.js';
 
@@ -111,6 +114,20 @@ function hideSuggestionsPlugin(
   };
 }
 
+/**
+ * Refuses a document over the fragment limits (graphql-expansion.ts) before graphql-js' validation runs:
+ * the standard rules and the depth rule walk every expansion of a fragment, so a fragment bomb is
+ * answered from the parsed document in a linear walk instead.
+ */
+function fragmentLimitsPlugin(): Plugin {
+  return {
+    onValidate({ params, setResult }) {
+      const refusal = fragmentExpansionRefusal(params.documentAST);
+      if (refusal) setResult([expansionError(refusal)]);
+    },
+  };
+}
+
 function safeLiteralsPlugin(): Plugin {
   return {
     onValidate({ addValidationRule }) {
@@ -152,6 +169,7 @@ export function graphqlGuardPlugins(
 ): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
+    fragmentLimitsPlugin() as Plugin<Ctx>,
     queryCostPlugin(),
     safeLiteralsPlugin() as Plugin<Ctx>,
     introspectionPolicyPlugin(rt),

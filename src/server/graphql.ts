@@ -20,13 +20,13 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { maxDepthPlugin } from '@escape.tech/graphql-armor-max-depth';
 import { maxAliasesPlugin } from '@escape.tech/graphql-armor-max-aliases';
-import { serialize as serializeCookie } from 'cookie';
+import { parse as parseCookie, serialize as serializeCookie } from 'cookie';
 import type { Runtime } from '../runtime.js';
 import { createCtx, type Ctx } from '../context.js';
 import { contextFromCredential } from '../auth/request-context.js';
 import { authenticateConnection, principalStillValid, watchCredential } from '../auth/connection-credentials.js';
 import type { Principal } from '../principal.js';
-import { DomainError, InternalError, Unauthenticated } from '../errors.js';
+import { DomainError, InternalError, RateLimited, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
 import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { auditTargetOfResult } from './audit-target.js';
@@ -37,6 +37,8 @@ import { cookieOriginAllowed } from '../http/same-origin.js';
 import { useCompiledExecution } from './compiled-execution.js';
 import { createFanout, fanoutKey, type FanoutJoin } from './live-fanout.js';
 import { addLiveSubscriptionSource } from '../metrics.js';
+import { SESSION_COOKIE } from '../principal.js';
+import { WS_CLOSE, wsLimits } from './ws-limits.js';
 
 export const GRAPHQL_PATH = '/graphql';
 /** Deepest selection a document may have (the dashboard query is 9 deep). */
@@ -238,6 +240,7 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
     maxPayload: rt.config.bodyLimitBytes,
     perMessageDeflate: false,
   });
+  const limits = wsLimits(rt, wss);
   // Subscribers who see the same thing share one operation, and its frame is serialised once (live-fanout.ts).
   const fanout = createFanout();
   wss.once(
@@ -246,6 +249,10 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
   );
   useServer(
     {
+      // A socket that sends no connection_init in time is closed (4408), so it holds nothing for long.
+      connectionInitWaitTimeout: rt.config.wsConnectionInitTimeoutMs,
+      // Every connection authenticates at connection_init: no credential or a bad one is closed 4401, a
+      // session cookie from another site's page 4403, all before any operation (issue 40).
       onConnect: async (wsCtx) => {
         const params = (wsCtx.connectionParams ?? {}) as Record<string, unknown>;
         const authorization =
@@ -255,19 +262,35 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
               ? params.Authorization
               : null;
         const { headers } = wsCtx.extra.request;
+        const { socket } = wsCtx.extra;
+        const refuse = (code: number, reason: string) => {
+          socket.close(code, reason);
+          return false;
+        };
+        const cookie = headers.cookie ?? null;
+        const sessionCookie = !!cookie && !!parseCookie(cookie)[SESSION_COOKIE];
+        if (!authorization && !sessionCookie)
+          return refuse(
+            WS_CLOSE.unauthorized,
+            'Unauthorized: send connectionParams.authorization (Bearer <PAT or session JWT>)',
+          );
         // The session cookie rides along on any page's WebSocket to this host: a cookie-authenticated
         // connection must come from a page of this origin (the console), not from another site's page
         // (the one origin rule of REST and GraphQL over HTTP, src/http/same-origin.ts).
-        if (!authorization && !cookieOriginAllowed(headers, rt.config)) return false;
+        if (!authorization && !cookieOriginAllowed(headers, rt.config))
+          return refuse(WS_CLOSE.forbidden, 'Forbidden: the session cookie is only accepted from this origin');
+        let principal: Principal | null;
         try {
-          const principal = await authenticateConnection(rt, { authorization, cookie: headers.cookie ?? null });
-          (wsCtx.extra as { principal?: Principal | null }).principal = principal;
-          if (principal) closeWhenCredentialEnds(rt, wsCtx.extra.socket, principal);
-          return true;
+          principal = await authenticateConnection(rt, { authorization, cookie });
         } catch (err) {
-          if (err instanceof Unauthenticated) return false;
-          throw err;
+          if (err instanceof Unauthenticated) principal = null;
+          else throw err;
         }
+        if (!principal) return refuse(WS_CLOSE.unauthorized, 'Unauthorized: the credential is not valid');
+        if (!limits.admitCredential(socket, principal)) return false;
+        (wsCtx.extra as { principal?: Principal | null }).principal = principal;
+        closeWhenCredentialEnds(rt, socket, principal);
+        return true;
       },
       execute: (args) => (args.rootValue as WsRoot).execute(args) as never,
       subscribe: (args) => {
@@ -281,6 +304,8 @@ export function attachGraphQLWs(rt: Runtime, yoga: Yoga, server: HttpServer): We
       },
       onSubscribe: async (wsCtx, id, params) => {
         const extra = wsCtx.extra as typeof wsCtx.extra & { principal?: Principal | null };
+        const tooMany = limits.operationRefusal(Object.keys(wsCtx.subscriptions).length);
+        if (tooMany) return [domainToGraphQL(new RateLimited(1, tooMany))];
         // A credential revoked (PAT) or ended (logout) after the connection opened must not start new
         // operations: it is checked again for every operation, and the connection is closed if it fails.
         if (extra.principal && !(await principalStillValid(rt, extra.principal))) {

@@ -254,7 +254,11 @@ export function createServer(
     );
   });
 
-  const server = http.createServer(app);
+  // A request (headers and body) must arrive within HTTP_REQUEST_TIMEOUT_SECONDS: a body dripped a byte
+  // at a time is answered 408 and closed instead of holding a socket. Node checks every 30 s, so a drip
+  // is cut 30-60 s in (checking every second reset keep-alive connections of a busy event loop).
+  const requestTimeout = rt.config.httpRequestTimeoutSeconds * 1000;
+  const server = http.createServer({ requestTimeout, headersTimeout: Math.min(requestTimeout, 60_000) }, app);
   const wss = attachGraphQLWs(rt, yoga, server);
   guardServerErrors(rt.logger, server, wss);
   return { app, server, wss };

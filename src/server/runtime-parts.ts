@@ -18,7 +18,8 @@ import { createEventIngest } from '../events/ingest.js';
 import { createInboundRateLimiter } from '../events/rate-limit.js';
 import { createIntegrationIngestLimiter } from '../integrations/ingest.js';
 import { createAssistantProvider } from '../assistant/providers/index.js';
-import { createReportsPool } from '../reports/pool.js';
+import { createReportSlots } from '../reports/slots.js';
+import { createAssistantLimiters } from '../assistant/rate-limit.js';
 import { createReplicaLagPool } from '../reports-replica.js';
 
 /**
@@ -35,7 +36,8 @@ const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] }
   eventIngest: createEventIngest,
   deliveryEngine: createDeliveryEngine,
   assistantProvider: createAssistantProvider,
-  reportsPool: createReportsPool,
+  reportSlots: createReportSlots,
+  assistantLimiters: createAssistantLimiters,
   replicaLagPool: createReplicaLagPool,
 };
 

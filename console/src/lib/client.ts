@@ -21,9 +21,9 @@ export function makeClient(onSessionEnded: () => void = () => {}): ConsoleClient
   const ws = createWsClient({
     url: wsUrl,
     lazy: true,
-    // Reconnects after a server restart; a revoked session closes with 4403 and is not retried.
+    // Reconnects after a server restart; a session refused at connect (4401) or revoked (4403) is not retried.
     retryAttempts: 20,
-    shouldRetry: (e) => !(e && typeof e === 'object' && 'code' in e && (e as CloseEvent).code === 4403),
+    shouldRetry: (e) => !(e && typeof e === 'object' && 'code' in e && [4401, 4403].includes((e as CloseEvent).code)),
   });
   const urql = new Client({
     url: '/graphql',
