@@ -89,6 +89,10 @@ builder.prismaObject('Device', {
     platform: t.exposeString('platform', { nullable: true }),
     managementAddress: t.exposeString('managementAddress', { nullable: true }),
     labels: t.expose('labels', { type: 'JSON' }),
+    aliases: t.exposeStringList('aliases', {
+      description:
+        'Other names events call the device by. An event links to the device whose name or alias equals its source, or its host, device, instance (without the port) or node label.',
+    }),
     externalId: t.exposeString('externalId', {
       nullable: true,
       description: 'Id in the upstream source of truth (NetBox), set by its webhook.',
@@ -262,6 +266,10 @@ const DeviceInput = builder.inputType('DeviceInput', {
     platform: t.string(),
     managementAddress: t.string({ description: 'IP address or host name.' }),
     labels: t.field({ type: 'JSON', description: 'Object of string → string.' }),
+    aliases: t.stringList({
+      description:
+        'Other names events call the device by: an event whose source, or host/device/instance/node label, is the name or an alias links to the device.',
+    }),
   }),
 });
 const UpdateDeviceInput = builder.inputType('UpdateDeviceInput', {
@@ -273,6 +281,10 @@ const UpdateDeviceInput = builder.inputType('UpdateDeviceInput', {
     platform: t.string(),
     managementAddress: t.string({ description: 'IP address or host name.' }),
     labels: t.field({ type: 'JSON', description: 'Object of string → string.' }),
+    aliases: t.stringList({
+      description:
+        'Other names events call the device by: an event whose source, or host/device/instance/node label, is the name or an alias links to the device.',
+    }),
   }),
 });
 

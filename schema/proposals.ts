@@ -14,6 +14,7 @@ import {
   updateProposal,
 } from '../src/proposals/proposals.js';
 import { OPEN_PROPOSAL_STATUSES } from '../src/proposals/states.js';
+import { proposalDiff } from '../src/proposals/review.js';
 
 export const ProposalStatusEnum = builder.enumType('ProposalStatus', {
   description:
@@ -43,7 +44,14 @@ builder.prismaObject('Proposal', {
       description:
         '`reconcile` runs here; any other action is released to automation via the proposal.applied trigger.',
     }),
-    reason: t.exposeString('reason', { nullable: true }),
+    reason: t.exposeString('reason', { nullable: true, description: 'Why the proposer wants the change.' }),
+    diff: t.string({
+      nullable: true,
+      select: { deviceId: true, proposedIntent: true },
+      description:
+        "What approving would change: a unified diff of the device's current intent (`--- current/<device>`) against the proposed one (`+++ proposed/<device>`), the same diff as drift. Empty when they are equal; null for an action proposal or a deleted device.",
+      resolve: (p, _args, ctx) => proposalDiff(ctx, p),
+    }),
     revision: t.exposeInt('revision', {
       description: 'Bumped by every edit; an approval holds only for the revision it was given to.',
     }),

@@ -63,7 +63,11 @@ builder.prismaObject('AlertRule', {
     dedupKeyTemplate: t.exposeString('dedupKeyTemplate', {
       nullable: true,
       description:
-        "Default: the event's dedup_key (for integration events the upstream alert's key), else the rule id and the event source.",
+        "Default: the event's dedup_key (for integration events the upstream alert's key), else `<rule id>:<source>:<label fingerprint>:<type>`: two event types, sources or label sets open two alerts (the fingerprint leaves out volatile labels such as value, count, timestamp). Set a template such as `{{rule.id}}:{{source}}` to merge them.",
+    }),
+    summaryFollowsLatest: t.exposeBoolean('summaryFollowsLatest', {
+      description:
+        "Match rules: a bump re-renders the alert's summary from its latest event (false: the first event's stays).",
     }),
     resolveTypeGlob: t.exposeString('resolveTypeGlob', {
       nullable: true,
@@ -114,7 +118,11 @@ const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, 
     description: 'e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`.',
   }),
   dedupKeyTemplate: t.string({
-    description: "Same placeholders as summaryTemplate; default the event's dedup_key, else `<rule id>:<source>`.",
+    description:
+      "Same placeholders as summaryTemplate; default the event's dedup_key, else `<rule id>:<source>:<label fingerprint>:<type>` (distinct problems, distinct alerts).",
+  }),
+  summaryFollowsLatest: t.boolean({
+    description: "Match rules: a bump re-renders the alert's summary from its latest event (default false).",
   }),
   resolveTypeGlob: t.string({
     description:

@@ -96,13 +96,15 @@ export interface Config {
   assistant: AssistantConfig;
   /**
    * Who may run GraphQL introspection (`__schema`, `__type`): `public` (anyone), `authenticated` (a
-   * credential is needed; the default when NODE_ENV=production) or `off`.
+   * credential is needed) or `off` (the default when NODE_ENV=production).
    */
   introspection: IntrospectionPolicy;
   /** NODE_ENV as given (unset: development defaults). */
   nodeEnv?: string;
   /** OpenTelemetry export (OTEL_*): off unless an OTLP endpoint is set. */
   otel: OtelConfig;
+  /** METRICS_TOKEN: when set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
+  metricsToken?: string;
 }
 
 export interface RedisClusterConfig {
@@ -135,7 +137,7 @@ export type IntrospectionPolicy = 'public' | 'authenticated' | 'off';
 
 function introspectionPolicy(env: NodeJS.ProcessEnv): IntrospectionPolicy {
   const raw = env.INTROSPECTION;
-  if (raw === undefined || raw === '') return env.NODE_ENV === 'production' ? 'authenticated' : 'public';
+  if (raw === undefined || raw === '') return env.NODE_ENV === 'production' ? 'off' : 'public';
   if (raw === 'public' || raw === 'authenticated' || raw === 'off') return raw;
   throw new ConfigError(`INTROSPECTION must be one of public, authenticated, off; got "${raw}".`);
 }
@@ -170,7 +172,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   return {
     port: int(env, 'PORT', 8080),
-    host: env.HOST ?? '0.0.0.0',
+    // Safe by default: only this machine reaches the service until HOST says otherwise (HOST=0.0.0.0).
+    host: env.HOST || '127.0.0.1',
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     redisCluster: redisCluster(env),
@@ -210,5 +213,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     introspection: introspectionPolicy(env),
     nodeEnv: env.NODE_ENV || undefined,
     otel: loadOtelConfig(env),
+    metricsToken: env.METRICS_TOKEN || undefined,
   };
 }

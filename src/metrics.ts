@@ -21,6 +21,13 @@ export const eventsAccepted = new Counter({
   registers: [registry],
 });
 
+export const eventsIngestRejected = new Counter({
+  name: 'events_ingest_rejected_total',
+  help: 'Ingest requests (POST /events) and batch items refused, by HTTP status (401, 422, 429) and reason',
+  labelNames: ['status', 'reason'] as const,
+  registers: [registry],
+});
+
 export const eventsEvaluationSetAside = new Counter({
   name: 'events_evaluation_set_aside_total',
   help: 'Events whose rule evaluation failed MAX_EVALUATION_ATTEMPTS times and were set aside with their error',

@@ -867,6 +867,18 @@ export interface paths {
      *     Limits: body up to 1 MiB (413 above); 10 POSTs per second per ingest key (429 with
      *     `Retry-After` above; the rate is the server's `INGEST_RATE_PER_SECOND`). After an ingest-key
      *     rotation the previous key keeps working for 24 hours.
+     *
+     *     **Batches.** The body may also be a JSON array of 1 to 100 envelopes (an empty or longer array is
+     *     a 422). Each item is validated and stored on its own, and the 202 answer lists one result per item
+     *     in request order: `accepted` with the event's `id`, or `rejected` with the item's error `code` and
+     *     `detail` (field locations name the item: `["body", "3", "severity"]`). A bad item never loses
+     *     the good ones. Each item counts against the ingest key's rate: items past the budget are rejected
+     *     with `RATE_LIMITED` (the answer then carries `Retry-After`); resend just those. The single-object
+     *     form is unchanged.
+     *
+     *     Every refused ingest (401, 422, 429, and each rejected batch item) is logged at `warn` with
+     *     the tenant (or the first 10 characters of the key sent), the status and the reason, and counted
+     *     in `/metrics` as `events_ingest_rejected_total{status, reason}`.
      */
     post: operations['ingestEvent'];
     delete?: never;
@@ -2611,6 +2623,8 @@ export interface components {
       labels: {
         [key: string]: string;
       };
+      /** @description Other names events call the device by. An event links to the device whose name or alias equals its `source`, or its `host`, `device`, `instance` (without the port) or `node` label; alerts opened from it carry the device. */
+      aliases: string[];
       /** @description Id in the upstream source of truth, set by its webhook. */
       external_id: string | null;
       /** Format: date-time */
@@ -2628,6 +2642,8 @@ export interface components {
       labels?: {
         [key: string]: string;
       } | null;
+      /** @description Other names events call the device by (their source, or host/device/instance/node label). */
+      aliases?: string[] | null;
     };
     DevicesObservedConfig: {
       device_id: string;
@@ -2745,6 +2761,37 @@ export interface components {
       id: string;
       /** @enum {string} */
       status: 'accepted';
+    };
+    /** @description Up to 100 envelopes, each stored or rejected on its own. */
+    EventsEnvelopeBatch: components['schemas']['EventsEnvelope'][];
+    EventsBatchAccepted: {
+      /** @description Items stored. */
+      accepted: number;
+      /** @description Items refused. */
+      rejected: number;
+      /** @description One result per item, in request order. */
+      items: (
+        | {
+            index: number;
+            /** @enum {string} */
+            status: 'accepted';
+            /** @description The stored event's id. */
+            id: string;
+          }
+        | {
+            index: number;
+            /** @enum {string} */
+            status: 'rejected';
+            code: components['schemas']['ErrorCode'];
+            /** @description A message, or for VALIDATION_FAILED the offending fields of the item. */
+            detail:
+              | string
+              | {
+                  loc: string[];
+                  msg: string;
+                }[];
+          }
+      )[];
     };
     EventsWebhookAccepted: components['schemas']['EventsAccepted'] & {
       event: components['schemas']['EventsEvent'];
@@ -3101,7 +3148,10 @@ export interface components {
       /** @description Null once the target device has been deleted. */
       device_id: string | null;
       proposed_intent: string | null;
+      /** @description What approving would change, for the reviewer. A unified diff of the device's current intent (`--- current/<device>`) against `proposed_intent` (`+++ proposed/<device>`), made like the drift diff; empty when they are equal, null for an action proposal or a deleted device. */
+      diff: string | null;
       action: string | null;
+      /** @description Why the proposer wants the change. */
       reason: string | null;
       /** @description Bumped by every edit; an approval holds for one revision only. */
       revision: number;
@@ -3351,8 +3401,10 @@ export interface components {
       alert_severity?: components['schemas']['RulesSeverity'] | null;
       /** @description e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`. */
       summary_template?: string | null;
-      /** @description Same placeholders; default the event's `dedup_key` (for integration events the upstream alert's key, e.g. Alertmanager's fingerprint), else `<rule id>:<source>`. */
+      /** @description Same placeholders. Default: the event's `dedup_key` (for integration events the upstream alert's key, e.g. Alertmanager's fingerprint), else `<rule id>:<source>:<label fingerprint>:<type>`, so distinct problems stay distinct alerts: two event types, two sources or two label sets under one rule open two alerts. The label fingerprint hashes the event's sorted labels minus volatile keys (`value`, `count`, `timestamp`, `time`, `request_id`, `trace_id`, `span_id`), as Alertmanager's fingerprint does. An event meeting `resolve_type_glob` resolves every live alert of the rule with the same source and label fingerprint, whatever its type. Alerts opened before this default (key `<rule id>:<source>`) keep their key while live. To merge several problems into one alert, set a template, e.g. `{{rule.id}}:{{source}}`. */
       dedup_key_template?: string | null;
+      /** @description Match rules: each bump re-renders the alert summary from its latest event (default false: the first event names the alert). */
+      summary_follows_latest?: boolean | null;
       /** @description Match rules: an event of this type (meeting `resolve_conditions` and the rule's module, source and labels) resolves the rule's live alert with the same dedup key, e.g. `gpu.thermal_recovered`. An event matching the rule with `event_action: resolve` does too. */
       resolve_type_glob?: string | null;
       /** @description Conditions on the resolving event's payload (needs `resolve_type_glob`). */
@@ -3381,8 +3433,10 @@ export interface components {
       alert_severity?: components['schemas']['RulesSeverity'] | null;
       /** @description e.g. `{{type}} on {{source}}`, `{{payload.x}}`, `{{labels.env}}`, `{{rule.name}}`. */
       summary_template?: string | null;
-      /** @description Same placeholders; default the event's `dedup_key` (for integration events the upstream alert's key, e.g. Alertmanager's fingerprint), else `<rule id>:<source>`. */
+      /** @description Same placeholders. Default: the event's `dedup_key` (for integration events the upstream alert's key, e.g. Alertmanager's fingerprint), else `<rule id>:<source>:<label fingerprint>:<type>`, so distinct problems stay distinct alerts: two event types, two sources or two label sets under one rule open two alerts. The label fingerprint hashes the event's sorted labels minus volatile keys (`value`, `count`, `timestamp`, `time`, `request_id`, `trace_id`, `span_id`), as Alertmanager's fingerprint does. An event meeting `resolve_type_glob` resolves every live alert of the rule with the same source and label fingerprint, whatever its type. Alerts opened before this default (key `<rule id>:<source>`) keep their key while live. To merge several problems into one alert, set a template, e.g. `{{rule.id}}:{{source}}`. */
       dedup_key_template?: string | null;
+      /** @description Match rules: each bump re-renders the alert summary from its latest event (default false: the first event names the alert). */
+      summary_follows_latest?: boolean | null;
       /** @description Match rules: an event of this type (meeting `resolve_conditions` and the rule's module, source and labels) resolves the rule's live alert with the same dedup key, e.g. `gpu.thermal_recovered`. An event matching the rule with `event_action: resolve` does too. */
       resolve_type_glob?: string | null;
       /** @description Conditions on the resolving event's payload (needs `resolve_type_glob`). */
@@ -3407,6 +3461,7 @@ export interface components {
       alert_severity: components['schemas']['RulesSeverity'];
       summary_template: string | null;
       dedup_key_template: string | null;
+      summary_follows_latest: boolean;
       resolve_type_glob: string | null;
       resolve_conditions: components['schemas']['RulesPayloadCondition'][];
       auto_resolve_after_seconds: number | null;
@@ -4173,6 +4228,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -4199,6 +4255,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -4300,6 +4357,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -5134,17 +5192,19 @@ export interface operations {
     };
     requestBody: {
       content: {
-        'application/json': components['schemas']['EventsEnvelope'];
+        'application/json': components['schemas']['EventsEnvelope'] | components['schemas']['EventsEnvelopeBatch'];
       };
     };
     responses: {
-      /** @description Stored (committed); rule evaluation follows asynchronously */
+      /** @description Stored (committed); rule evaluation follows asynchronously. A batch gets one result per item. */
       202: {
         headers: {
+          /** @description Batches only, when items were rejected by the rate limit; seconds until it refills. */
+          'Retry-After'?: number;
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['EventsAccepted'];
+          'application/json': components['schemas']['EventsAccepted'] | components['schemas']['EventsBatchAccepted'];
         };
       };
       401: components['responses']['Unauthorized'];
@@ -6383,6 +6443,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
     };
   };
   exportReportQuery: {
@@ -6414,6 +6475,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
     };
   };
   getReportQuerySchema: {
@@ -6664,6 +6726,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
     };
   };
   listDashboards: {
@@ -6830,6 +6893,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
     };
   };
   listReportSchedules: {

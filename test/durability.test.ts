@@ -136,7 +136,8 @@ describe('durability of rule evaluation', () => {
     const t = await buildTenant(s.app.rt);
     await deployRule(s, t);
     const a = await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.started', source: 'ci', enqueue: false });
-    const b = await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.finished', source: 'ci', enqueue: false });
+    // Same type and source: one problem, one alert (another type would be its own alert).
+    const b = await buildEvent(s.app.rt, t.tenantId, { type: 'deploy.started', source: 'ci', enqueue: false });
     const alerts = await settled(s, t, [a.id, b.id]);
     expect(alerts).toHaveLength(1);
     expect(alerts[0]!.count).toBe(2);

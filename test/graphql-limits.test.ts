@@ -234,11 +234,11 @@ describe('bad arguments are BAD_USER_INPUT, not INTERNAL_SERVER_ERROR', () => {
   });
 });
 
-describe('introspection needs a credential in production', () => {
+describe('introspection needs a credential (INTROSPECTION=authenticated), and is off in production by default', () => {
   let prod: TestServer;
   let off: TestServer;
   beforeAll(async () => {
-    prod = await startTestServer({ env: { NODE_ENV: 'production' } });
+    prod = await startTestServer({ env: { NODE_ENV: 'production', INTROSPECTION: 'authenticated' } });
     off = await startTestServer({ env: { INTROSPECTION: 'off' } });
   });
   afterAll(async () => {
@@ -266,7 +266,7 @@ describe('introspection needs a credential in production', () => {
     expect(() => loadConfig({ INTROSPECTION: 'sometimes' })).toThrow(
       /INTROSPECTION must be one of public, authenticated, off/,
     );
-    expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe('authenticated');
+    expect(loadConfig({ NODE_ENV: 'production' }).introspection).toBe('off');
     expect(loadConfig({ NODE_ENV: 'production', INTROSPECTION: 'public' }).introspection).toBe('public');
   });
 

@@ -1,6 +1,6 @@
 /**
  * "Did you mean …" hints name the schema's fields, arguments and enum values: a caller who may not
- * introspect (INTROSPECTION=off, or anonymous under NODE_ENV=production's default `authenticated`)
+ * introspect (INTROSPECTION=off, NODE_ENV=production's default, or anonymous under INTROSPECTION=authenticated)
  * gets validation and variable errors without them; a caller who may introspect still gets them.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,11 @@ function messages(res: { errors?: Array<{ message: string }> }): string {
 }
 
 describe.each([
-  ['NODE_ENV=production (introspection needs a credential)', { NODE_ENV: 'production' }],
+  [
+    'NODE_ENV=production, INTROSPECTION=authenticated (introspection needs a credential)',
+    { NODE_ENV: 'production', INTROSPECTION: 'authenticated' },
+  ],
+  ['NODE_ENV=production (introspection off by default)', { NODE_ENV: 'production' }],
   ['INTROSPECTION=off', { INTROSPECTION: 'off' }],
 ])('%s', (_label, env) => {
   let s: TestServer;

@@ -6,7 +6,8 @@ import { snake, snakeTop } from '../shape.js';
 
 type Node = Record<string, any>;
 
-export const DEVICE_FIELDS = 'id name role site platform managementAddress labels externalId createdAt updatedAt';
+export const DEVICE_FIELDS =
+  'id name role site platform managementAddress labels aliases externalId createdAt updatedAt';
 export const DEVICE_DETAIL_FIELDS = `${DEVICE_FIELDS} intent { version } drift { status createdAt }`;
 export const INTENT_FIELDS = 'id version config comment createdAt author { id email } proposal { id }';
 export const OBSERVED_CONFIG_FIELDS = 'id observedConfig { config observedAt }';

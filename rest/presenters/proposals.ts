@@ -4,7 +4,7 @@
 type Node = Record<string, any>;
 
 export const PROPOSAL_FIELDS =
-  'id title kind status proposedIntent action reason revision approvedAt approvedRevision deniedAt denialReason appliedAt failureReason createdAt updatedAt device { id } proposer { id } approver { id } deniedBy { id }';
+  'id title kind status proposedIntent diff action reason revision approvedAt approvedRevision deniedAt denialReason appliedAt failureReason createdAt updatedAt device { id } proposer { id } approver { id } deniedBy { id }';
 
 export function presentProposal(p: Node): Record<string, unknown> {
   return {
@@ -16,6 +16,7 @@ export function presentProposal(p: Node): Record<string, unknown> {
     proposed_intent: p.proposedIntent,
     action: p.action,
     reason: p.reason,
+    diff: p.diff,
     revision: p.revision,
     proposer_id: p.proposer.id,
     approver_id: p.approver?.id ?? null,

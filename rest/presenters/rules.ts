@@ -8,7 +8,7 @@ type Node = Record<string, any>;
 
 /** GraphQL selection that presentAlertRule reads. */
 export const ALERT_RULE_FIELDS = `id name kind enabled typeGlob severities module source labels payloadConditions { path op value }
-  windowSeconds alertSeverity summaryTemplate dedupKeyTemplate resolveTypeGlob resolveConditions { path op value }
+  windowSeconds alertSeverity summaryTemplate dedupKeyTemplate summaryFollowsLatest resolveTypeGlob resolveConditions { path op value }
   autoResolveAfterSeconds suggestionKey createdAt updatedAt`;
 
 const conditions = (list: Node[] | null | undefined) =>
@@ -34,6 +34,7 @@ export function presentAlertRule(r: Node): Record<string, unknown> {
     alert_severity: r.alertSeverity,
     summary_template: r.summaryTemplate,
     dedup_key_template: r.dedupKeyTemplate,
+    summary_follows_latest: r.summaryFollowsLatest,
     resolve_type_glob: r.resolveTypeGlob,
     resolve_conditions: conditions(r.resolveConditions),
     auto_resolve_after_seconds: r.autoResolveAfterSeconds,

@@ -8,8 +8,11 @@
  * GET /events/stream is a stream, so it is a handler too. GET /events executes the `events` query.
  */
 import type { RouteEntry } from '../route-types.js';
+import { DomainError } from '../../src/errors.js';
 import { acceptEvent } from '../../src/events/ingest.js';
-import { ingestKeyAuth } from '../../src/events/ingest-auth.js';
+import { acceptEventBatch } from '../../src/events/ingest-batch.js';
+import { recordRejectedIngest } from '../../src/events/ingest-rejections.js';
+import { eventIngestKeyAuth } from '../../src/events/ingest-auth.js';
 import { webhookSignatureAuth } from '../../src/events/inbound-webhooks.js';
 import { EVENT_FIELDS, presentEvent } from '../presenters/events.js';
 import { nodesOf } from '../presenters/lists.js';
@@ -28,12 +31,29 @@ export const eventsRoutes: RouteEntry[] = [
   {
     method: 'post',
     path: '/events',
-    auth: ingestKeyAuth,
-    // parseEnvelope (src/events/envelope.ts) checks the body field by field with the same 422 shape.
+    auth: eventIngestKeyAuth,
+    // parseEnvelope (src/events/envelope.ts) checks the body field by field with the same 422 shape;
+    // an array is a batch of envelopes (src/events/ingest-batch.ts), answered per item.
     validatesOwnInput: true,
     handler: async (req, res) => {
-      const { id } = await acceptEvent(req.ctx, { body: req.body, endpoint: 'events', via: 'ingest' });
-      res.status(202).json({ id, status: 'accepted' });
+      const ctx = req.ctx;
+      try {
+        if (Array.isArray(req.body)) {
+          const { retryAfterSeconds, ...batch } = await acceptEventBatch(
+            ctx,
+            req.body as unknown[],
+            `key:${ctx.principal!.credential.id}`,
+          );
+          if (retryAfterSeconds) res.setHeader('Retry-After', String(retryAfterSeconds));
+          res.status(202).json(batch);
+          return;
+        }
+        const { id } = await acceptEvent(ctx, { body: req.body, endpoint: 'events', via: 'ingest' });
+        res.status(202).json({ id, status: 'accepted' });
+      } catch (err) {
+        if (err instanceof DomainError) recordRejectedIngest(ctx.rt, { tenantId: ctx.principal?.tenantId }, err);
+        throw err;
+      }
     },
   },
   {

@@ -53,6 +53,8 @@ export interface OpenAlertInput {
   dedupKey: string;
   severity: Alert['severity'];
   summary: string;
+  /** A bump replaces the live alert's summary with `summary` (the rule's `summaryFollowsLatest`). */
+  followSummary?: boolean;
   source: string | null;
   deviceId: string | null;
   labels: Record<string, unknown>;
@@ -101,7 +103,11 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       suppressed: !!input.suppressedBy,
       maintenanceWindowId: input.suppressedBy?.id ?? null,
     },
-    update: { count: { increment: input.eventIds.length }, lastSeenAt: input.seenAt },
+    update: {
+      count: { increment: input.eventIds.length },
+      lastSeenAt: input.seenAt,
+      ...(input.followSummary ? { summary: input.summary } : {}),
+    },
   });
   const opened = alert.id === newId;
   if (input.eventIds.length)

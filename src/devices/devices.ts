@@ -52,6 +52,7 @@ function normalizeFields(f: DeviceFields): DeviceFields {
     ...(f.platform !== undefined ? { platform: trimmed(f.platform) } : {}),
     ...(f.managementAddress !== undefined ? { managementAddress: trimmed(f.managementAddress) } : {}),
     ...(f.labels !== undefined ? { labels: f.labels ?? {} } : {}),
+    ...(f.aliases !== undefined ? { aliases: [...new Set((f.aliases ?? []).map((a) => a.trim()))] } : {}),
   };
 }
 

@@ -46,3 +46,21 @@ export function configDrift(intended: string, observed: string, label = 'config'
   const text = formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
   return { inSync: false, diff: text, linesAdded, linesRemoved };
 }
+
+/**
+ * What a proposal would change: a unified diff of the device's current intent (`current/<label>`)
+ * against the proposed one (`proposed/<label>`), normalised like drift. Empty when they are the same.
+ */
+export function intentChangeDiff(current: string, proposed: string, label = 'config', context = 3): string {
+  const patch = structuredPatch(
+    `current/${label}`,
+    `proposed/${label}`,
+    normalizeConfig(current),
+    normalizeConfig(proposed),
+    undefined,
+    undefined,
+    { context },
+  );
+  if (patch.hunks.length === 0) return '';
+  return formatPatch(patch, { includeIndex: false, includeUnderline: false, includeFileHeaders: true });
+}

@@ -11,7 +11,12 @@ import { ValidationFailed, type FieldProblem } from '../errors.js';
 import type { DeviceFields } from './validation.js';
 
 export type NetboxChange =
-  | { action: 'upsert'; event: 'created' | 'updated'; externalId: string; fields: DeviceFields & { name: string } }
+  | {
+      action: 'upsert';
+      event: 'created' | 'updated';
+      externalId: string;
+      fields: Omit<DeviceFields, 'aliases'> & { name: string };
+    }
   | { action: 'delete'; externalId: string; name: string | null }
   | { action: 'ignore'; reason: string };
 

@@ -11,11 +11,14 @@ export interface DeviceFields {
   platform?: string | null;
   managementAddress?: string | null;
   labels?: Record<string, string> | null;
+  /** Other names events call the device by (src/devices/event-links.ts). */
+  aliases?: string[] | null;
 }
 
 const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
 const MAX_TEXT = 200;
 const MAX_LABELS = 64;
+const MAX_ALIASES = 20;
 
 /** Problems with the given fields (only those present are checked); `requireName` for creates. */
 function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[] = ['input']): FieldProblem[] {
@@ -41,6 +44,14 @@ function deviceFieldProblems(f: DeviceFields, requireName: boolean, at: string[]
     else
       for (const [k, v] of entries)
         if (typeof v !== 'string') problems.push({ loc: [...at, 'labels', k], msg: 'must be a string' });
+  }
+  if (f.aliases != null) {
+    if (f.aliases.length > MAX_ALIASES)
+      problems.push({ loc: [...at, 'aliases'], msg: `must have at most ${MAX_ALIASES} entries` });
+    f.aliases.forEach((a, i) => {
+      if (typeof a !== 'string' || !a.trim() || a.length > MAX_TEXT)
+        problems.push({ loc: [...at, 'aliases', String(i)], msg: `must be 1 to ${MAX_TEXT} characters` });
+    });
   }
   return problems;
 }

@@ -12,6 +12,8 @@ import type { Principal } from '../principal.js';
 import { authenticateIngestKey } from '../tenants/ingest-keys.js';
 import { tokenHash } from '../secrets.js';
 import { consumeInboundRate } from './rate-limit.js';
+import { DomainError } from '../errors.js';
+import { recordRejectedIngest } from './ingest-rejections.js';
 
 const MEMO_MS = 10_000;
 const MEMO_MAX = 10_000;
@@ -44,4 +46,20 @@ export async function ingestKeyAuth(rt: Runtime, req: Request): Promise<Principa
   const principal = await principalForIngestKey(rt, Array.isArray(header) ? header[0] : header);
   await consumeInboundRate(rt, `key:${principal.credential.id}`);
   return principal;
+}
+
+/** ingestKeyAuth for POST /events: its refusals (401, 429) are recorded as rejected ingests. */
+export async function eventIngestKeyAuth(rt: Runtime, req: Request): Promise<Principal> {
+  const header = req.headers['x-service-key'];
+  const key = Array.isArray(header) ? header[0] : header;
+  let tenantId: string | null = null;
+  try {
+    const principal = await principalForIngestKey(rt, key);
+    tenantId = principal.tenantId;
+    await consumeInboundRate(rt, `key:${principal.credential.id}`);
+    return principal;
+  } catch (err) {
+    if (err instanceof DomainError) recordRejectedIngest(rt, { tenantId, key }, err);
+    throw err;
+  }
 }

@@ -40,3 +40,25 @@ export async function consumeInboundRate(rt: Runtime, credentialKey: string): Pr
     throw err;
   }
 }
+
+/**
+ * Counts `n` more items against `credentialKey` (the items of a batch after the first, which the request
+ * itself paid for). Returns how many of them fit in the budget (the first ones) and, when some did not,
+ * the seconds until the budget refills. Every item counts, whether it fits or not.
+ */
+export async function consumeInboundItems(
+  rt: Runtime,
+  credentialKey: string,
+  n: number,
+): Promise<{ allowed: number; retryAfterSeconds: number | null }> {
+  if (n <= 0) return { allowed: 0, retryAfterSeconds: null };
+  try {
+    await limiterOf(rt).consume(credentialKey, n);
+    return { allowed: n, retryAfterSeconds: null };
+  } catch (err) {
+    if (!(err instanceof RateLimiterRes)) throw err;
+    const before = err.consumedPoints - n;
+    const allowed = Math.max(0, Math.min(n, rt.config.ingestRatePerSecond - before));
+    return { allowed, retryAfterSeconds: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+  }
+}

@@ -17,6 +17,8 @@ import { matchableOf, planBatch, templateVars } from './plan.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
+import { linkEventsToDevices } from '../devices/event-links.js';
+import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -152,6 +154,8 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
         (r) => r.tenantId,
       );
       const now = rt.clock.now();
+      // Events find their device (one lookup for the batch) before the alerts they open take it.
+      await linkEventsToDevices(tx, events);
       // Plan the batch first: one alert write per run of triggers on a dedup key and one tracker write
       // per (rule, source), however many events of the batch share them.
       const plan = planBatch(events, rulesByTenant);
@@ -172,9 +176,17 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       const windowsByTenant = plan.keys.size
         ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId)
         : new Map<string, MaintenanceWindow[]>();
+      // Resolve criteria on default keys first: they act on the alerts live before this batch.
+      for (const t of await actOnFamilies(tx, plan, now)) {
+        changes.push(t.change);
+        outboxIds.push(t.outboxId);
+        if (t.change.change === 'resolved') result.resolved++;
+      }
+      const legacyLive = await liveLegacyKeys(tx, plan);
       for (const [key, steps] of [...plan.keys].sort(byKey)) {
         const tenantId = key.slice(0, key.indexOf('\u0000'));
-        const dedupKey = key.slice(key.indexOf('\u0000') + 1);
+        // An alert opened under the older default key keeps it while it is live.
+        const dedupKey = legacyLive.get(key) ?? key.slice(key.indexOf('\u0000') + 1);
         // Consecutive triggers become one open-or-bump; an acknowledge/resolve step applies in between.
         let run: { rule: AlertRule; first: Event; last: Event; ids: string[] } | null = null;
         const flush = async () => {
@@ -182,6 +194,8 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           const { rule, first, last, ids } = run;
           run = null;
           const m = matchableOf(first);
+          const summaryOf = (ev: Event) =>
+            renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, matchableOf(ev)));
           const window = suppressingWindow(
             windowsByTenant.get(tenantId) ?? [],
             { source: first.source, labels: m.labels, deviceId: first.deviceId },
@@ -193,7 +207,8 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             ruleId: rule.id,
             dedupKey,
             severity: rule.alertSeverity,
-            summary: renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, m)),
+            summary: summaryOf(rule.summaryFollowsLatest ? last : first),
+            followSummary: rule.summaryFollowsLatest,
             source: first.source,
             deviceId: first.deviceId,
             labels: m.labels,

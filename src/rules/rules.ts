@@ -27,6 +27,7 @@ export interface AlertRuleInput {
   alertSeverity?: Severity | null;
   summaryTemplate?: string | null;
   dedupKeyTemplate?: string | null;
+  summaryFollowsLatest?: boolean | null;
   resolveTypeGlob?: string | null;
   resolveConditions?: Array<{ path?: string | null; op?: string | null; value?: unknown }> | null;
   autoResolveAfterSeconds?: number | null;
@@ -115,7 +116,7 @@ function toData(input: AlertRuleInput): Prisma.AlertRuleUncheckedUpdateInput {
         op: c.op,
         ...(c.value === undefined || c.value === null ? {} : { value: c.value }),
       }));
-    } else if (k === 'enabled' || k === 'kind' || k === 'alertSeverity') {
+    } else if (k === 'enabled' || k === 'kind' || k === 'alertSeverity' || k === 'summaryFollowsLatest') {
       if (v !== null) data[k] = v;
     } else data[k] = v;
   }

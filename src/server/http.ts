@@ -23,7 +23,8 @@ import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
 import { guardServerErrors } from './process-guards.js';
-import { DomainError, PayloadTooLarge, UnsupportedMediaType } from '../errors.js';
+import { DomainError, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
+import { constantTimeEqual } from '../secrets.js';
 import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
 import { bodyReadError, isClientAbort } from '../http/body-errors.js';
 import { assertCookieRequestAllowed, isJsonContentType } from '../http/same-origin.js';
@@ -43,6 +44,13 @@ export function deploymentWarnings(config: { host: string; nodeEnv?: string }): 
     );
   }
   return warnings;
+}
+
+/** Whether a /metrics request may read: no METRICS_TOKEN set, or its bearer token (compared in constant time). */
+export function metricsAllowed(token: string | undefined, authorization: string | undefined): boolean {
+  if (!token) return true;
+  const m = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
+  return !!m && constantTimeEqual(m[1]!.trim(), token);
 }
 
 /** Answers a typed error as a REST-style body (`{code, detail}`), through the one builder. */
@@ -202,7 +210,12 @@ export function createServer(
       .status(ok ? 200 : 503)
       .json({ status: ok ? 'ready' : 'unavailable', checks, ...(warnings.length ? { warnings } : {}) });
   });
-  app.get('/metrics', async (_req, res) => {
+  app.get('/metrics', async (req, res) => {
+    if (!metricsAllowed(rt.config.metricsToken, req.headers.authorization))
+      return void sendError(
+        res,
+        new Unauthenticated('This server protects /metrics: send Authorization: Bearer <METRICS_TOKEN>.'),
+      );
     reportsReplicaLag.set((await replicaLagSeconds(rt)) ?? -1);
     res.setHeader('content-type', registry.contentType);
     res.send(await registry.metrics());
@@ -272,7 +285,8 @@ export async function listen(rt: Runtime, opts: ServerOptions, port: number, hos
     server.listen(port, host, () => resolve());
   });
   const addr = server.address() as { port: number };
-  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host;
+  // A wildcard bind is reached from this machine at 127.0.0.1; an IPv6 address goes in brackets.
+  const shownHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
   return {
     server,
     url: `http://${shownHost}:${addr.port}`,

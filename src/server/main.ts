@@ -2,6 +2,7 @@
  * `npm start`: the API and the workers in one process.
  */
 import { loadConfig, ConfigError } from '../config.js';
+import type { Server } from 'node:http';
 import { startStorage } from './storage.js';
 
 async function main(): Promise<void> {
@@ -59,7 +60,8 @@ async function main(): Promise<void> {
     redisCluster: !!config.redisCluster,
     workers: !!app.workers,
   };
-  if (app.server) logger.info({ url: app.url, ...where }, 'operations service listening');
+  const bound = app.server ? boundAddress(app.server.server) : null;
+  if (app.server) logger.info({ url: app.url, address: bound, ...where }, 'operations service listening');
   else logger.info(where, 'operations worker running (RUN_HTTP=false)');
   if (app.demoLogin) {
     // Printed once, on the first start of an empty database; never logged.
@@ -83,9 +85,26 @@ async function main(): Promise<void> {
   if (app.server && prettyLogs) {
     process.stdout.write(
       `\n  Ready. Console ${app.url}/   API ${app.url}/api/v1   Docs ${app.url}/docs   GraphQL ${app.url}/graphql\n` +
+        `  ${exposureNote(config.host, bound)}\n` +
         `  Logs: one line per request (LOG_LEVEL=warn for fewer, or pipe stdout for JSON). Ctrl-C stops the service.\n\n`,
     );
   }
+}
+
+/** The address the HTTP server really listens on, `host:port` (IPv6 in brackets). */
+function boundAddress(server: Server): string | null {
+  const a = server.address();
+  if (!a || typeof a === 'string') return a;
+  return `${a.family === 'IPv6' ? `[${a.address}]` : a.address}:${a.port}`;
+}
+
+/** One line of the banner saying who can reach the service. */
+function exposureNote(host: string, bound: string | null): string {
+  if (host === '0.0.0.0' || host === '::')
+    return `Listening on ${bound} (every interface: other machines can reach it; README: Production checklist).`;
+  if (host === 'localhost' || host === '::1' || host.startsWith('127.'))
+    return `Listening on ${bound}, this machine only (HOST=0.0.0.0 exposes it; README: Production checklist).`;
+  return `Listening on ${bound}.`;
 }
 
 main().catch((err) => {
