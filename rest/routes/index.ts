@@ -16,6 +16,8 @@ import { gpuRunsRoutes } from './gpu-runs.js';
 import { billingRoutes } from './billing.js';
 import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
+import { routingRoutes } from './routing.js';
+import { alertmanagerRoutes } from './alertmanager.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -33,4 +35,6 @@ export const routes: RouteEntry[] = [
   ...billingRoutes,
   ...rulesRoutes,
   ...webhooksRoutes,
+  ...routingRoutes,
+  ...alertmanagerRoutes,
 ];
