@@ -28,7 +28,7 @@ export const alertmanagerRoutes: RouteEntry[] = [
     validatesOwnInput: true,
     handler: async (req, res) => {
       await receiveAlertmanagerAlerts(req.ctx.rt, req.ctx.principal!.tenantId, req.body);
-      res.status(200).end();
+      res.status(200).json({});
     },
   },
   {
@@ -66,7 +66,7 @@ export const alertmanagerRoutes: RouteEntry[] = [
     path: `${BASE}/silence/:silenceId`,
     handler: async (req, res) => {
       await deleteAlertmanagerSilence(req.ctx, String(req.params.silenceId));
-      res.status(200).end();
+      res.status(200).json({});
     },
   },
   {

@@ -36,6 +36,9 @@ CREATE UNIQUE INDEX "TimeInterval_tenantId_name_key" ON "TimeInterval"("tenantId
 -- CreateIndex
 CREATE INDEX "Silence_tenantId_endsAt_idx" ON "Silence"("tenantId", "endsAt");
 
+-- CreateIndex
+CREATE INDEX "Alert_silenceId_idx" ON "Alert"("silenceId");
+
 -- AddForeignKey
 ALTER TABLE "Alert" ADD CONSTRAINT "Alert_silenceId_fkey" FOREIGN KEY ("silenceId") REFERENCES "Silence"("id") ON DELETE SET NULL ON UPDATE CASCADE;
 
