@@ -7,6 +7,7 @@
 import crypto from 'node:crypto';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
+import { buildRuntimeParts } from '../src/server/runtime-parts.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { createTenant } from '../src/tenants/tenants.js';
 import { evaluateEvents } from '../src/rules/evaluate.js';
@@ -28,7 +29,12 @@ const config = loadConfig({
   REDIS_PREFIX: `bench${crypto.randomBytes(4).toString('hex')}`,
   BOOTSTRAP_DEMO: 'false',
 });
-const rt = createRuntime(config, db.url, { kind: 'single', url: REDIS_URL }, { poolSize: CONCURRENCY + 2 });
+const rt = createRuntime(
+  config,
+  db.url,
+  { kind: 'single', url: REDIS_URL },
+  { parts: buildRuntimeParts, poolSize: CONCURRENCY + 2 },
+);
 
 try {
   const { tenant } = await createTenant(rt.prisma, {

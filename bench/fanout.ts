@@ -16,6 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadConfig } from '../src/config.js';
 import { createRuntime } from '../src/runtime.js';
+import { buildRuntimeParts } from '../src/server/runtime-parts.js';
 import { applyMigrations } from '../src/db/migrate.js';
 import { createTenant } from '../src/tenants/tenants.js';
 import { mintToken } from '../src/auth/tokens.js';
@@ -57,7 +58,7 @@ const rt = createRuntime(
   loadConfig({ ...env, LOG_LEVEL: 'silent' }),
   db.url,
   { kind: 'single', url: REDIS_URL },
-  { poolSize: 2 },
+  { parts: buildRuntimeParts, poolSize: 2 },
 );
 const { tenant, admin, ingestKey } = (await createTenant(rt.prisma, {
   name: 'fanout',

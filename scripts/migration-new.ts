@@ -3,13 +3,15 @@
  *
  * Prisma's `migrate dev` needs a native schema engine these machines cannot download, and the Wasm
  * engine cannot introspect Postgres through the pg adapter. So the "before" state is not a shadow
- * database but the datamodel snapshot stored beside the latest migration
- * (`prisma/migrations/<name>/schema.snapshot.prisma`); the Wasm engine diffs it against the current
+ * database but the one datamodel snapshot of the migrations (`prisma/migrations/schema.snapshot.prisma`, the
+ * schema the newest migration produces); the Wasm engine diffs it against the current
  * `prisma/schema/*.prisma` and the SQL lands in `prisma/migrations/<YYYYMMDDHHMMSS>_<name>/migration.sql`,
  * Prisma's layout, so `prisma migrate deploy` and `src/db/migrate.ts` both apply it.
  *
  * The engine insists on a live connection when it starts (it asks the server for its version), so this
  * script serves it a throwaway in-memory PGlite; nothing is read from or written to any database.
+ * One snapshot, rewritten by each new migration: two branches that each add a migration both change it, so
+ * git makes whoever merges second regenerate it (test/migrations.test.ts fails until the snapshot matches).
  * The helpers are exported for test/migrations.test.ts.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -52,7 +54,7 @@ export function concatDatamodel(files: SchemaFile[]): string {
   return SNAPSHOT_HEADER + files.map((f) => `\n// ---- ${f.path} ----\n${f.content.replace(/\s*$/, '\n')}`).join('');
 }
 
-/** The newest migration directory holding a migration.sql, and its snapshot (null if it has none). */
+/** The newest migration directory holding a migration.sql, and the migrations' snapshot (null if there is none). */
 export function latestMigration(dir: string = MIGRATIONS_DIR): { name: string; snapshot: string | null } | null {
   if (!existsSync(dir)) return null;
   const names = readdirSync(dir, { withFileTypes: true })
@@ -61,7 +63,7 @@ export function latestMigration(dir: string = MIGRATIONS_DIR): { name: string; s
     .sort();
   const name = names.at(-1);
   if (!name) return null;
-  const snapshotPath = path.join(dir, name, SNAPSHOT_FILE);
+  const snapshotPath = path.join(dir, SNAPSHOT_FILE);
   return { name, snapshot: existsSync(snapshotPath) ? readFileSync(snapshotPath, 'utf8') : null };
 }
 
@@ -162,9 +164,8 @@ export interface CreateMigrationOptions {
 }
 
 /**
- * Writes `<migrationsDir>/<timestamp>_<name>/{migration.sql, schema.snapshot.prisma}` holding the SQL from
- * the latest snapshot (or from an empty database, for the first migration) to the current schema, and
- * `migration_lock.toml`. Returns the new directory name, or null (writing nothing) when nothing changed.
+ * Writes `<migrationsDir>/<timestamp>_<name>/migration.sql` holding the SQL from the snapshot (or from an empty database, for the first migration) to the current schema, and
+ * rewrites `<migrationsDir>/schema.snapshot.prisma` and `migration_lock.toml`. Returns the new directory name, or null (writing nothing) when nothing changed.
  */
 export async function createMigration(rawName: string, opts: CreateMigrationOptions = {}): Promise<string | null> {
   const migrationsDir = opts.migrationsDir ?? MIGRATIONS_DIR;
@@ -179,12 +180,12 @@ export async function createMigration(rawName: string, opts: CreateMigrationOpti
   const latest = latestMigration(migrationsDir);
   if (latest && latest.snapshot === null) {
     throw new Error(
-      `${path.join(migrationsDir, latest.name)} has no ${SNAPSHOT_FILE}, so there is nothing to diff from. ` +
-        `Write the datamodel that migration produces into that file, then run this again.`,
+      `${path.join(migrationsDir, SNAPSHOT_FILE)} is missing, so there is nothing to diff from. ` +
+        `Write the datamodel that ${latest.name} produces into that file, then run this again.`,
     );
   }
   const from: SchemaFile[] | 'empty' = latest?.snapshot
-    ? [{ path: path.relative(ROOT, path.join(migrationsDir, latest.name, SNAPSHOT_FILE)), content: latest.snapshot }]
+    ? [{ path: path.relative(ROOT, path.join(migrationsDir, SNAPSHOT_FILE)), content: latest.snapshot }]
     : 'empty';
 
   const embedded = opts.databaseUrl ? undefined : await startEmbeddedPostgres('memory://');
@@ -207,7 +208,7 @@ export async function createMigration(rawName: string, opts: CreateMigrationOpti
   const dir = path.join(migrationsDir, dirName);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'migration.sql'), outcome.script);
-  writeFileSync(path.join(dir, SNAPSHOT_FILE), concatDatamodel(current));
+  writeFileSync(path.join(migrationsDir, SNAPSHOT_FILE), concatDatamodel(current));
   writeFileSync(path.join(migrationsDir, 'migration_lock.toml'), MIGRATION_LOCK);
   return dirName;
 }
@@ -225,7 +226,7 @@ async function main(): Promise<void> {
     console.log('no changes: prisma/schema matches the latest migration snapshot');
     return;
   }
-  console.log(`created prisma/migrations/${created}/migration.sql (and ${SNAPSHOT_FILE})`);
+  console.log(`created prisma/migrations/${created}/migration.sql (and rewrote prisma/migrations/${SNAPSHOT_FILE})`);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {

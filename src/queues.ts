@@ -22,6 +22,10 @@ export const QueueNames = {
   aiperf: 'aiperf',
   /** Compute one tenant's usage window (billing meters). */
   billing: 'billing',
+  /** Run one step of an alert group's escalation policy when it is due (workers/escalation.ts). */
+  escalation: 'escalation',
+  /** Page one person for a step of a group's escalation: plan and send their notifications (workers/notifications.ts). */
+  page: 'page',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -44,6 +48,30 @@ export interface JobPayloads {
   aiperf: { runId: string };
   /** A tenant and the ISO start of the hourly window to (re)compute. */
   billing: { tenantId: string; windowStart: string };
+  /** One step of one round of a group's escalation; `epoch` tells a timer made stale by a restart (snooze, escalate now). */
+  escalation: { tenantId: string; groupId: string; step: number; round: number; epoch: number };
+  /** One person paged for a step of a group's escalation (exactly once per group, step, round and person: pageJobId). */
+  page: PageJob;
+}
+
+export interface PageJob {
+  tenantId: string;
+  groupId: string;
+  userId: string;
+  step: number;
+  round: number;
+  urgency: 'high' | 'low';
+  reason: 'escalation' | 'escalate_now' | 'reassign' | 'repeat';
+}
+
+/** The job id of a page: the same person paged for the same step of the same round of a group is one job. */
+export function pageJobId(p: Pick<PageJob, 'groupId' | 'step' | 'round' | 'userId' | 'reason'>): string {
+  return `page-${p.groupId}-${p.round}-${p.step}-${p.userId}-${p.reason}`;
+}
+
+/** The job id of an escalation timer: one per group, step, round and epoch. */
+export function escalationJobId(p: JobPayloads['escalation']): string {
+  return `esc-${p.groupId}-${p.epoch}-${p.round}-${p.step}`;
 }
 
 const defaultJobOptions: JobsOptions = {

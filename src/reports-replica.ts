@@ -58,19 +58,26 @@ export const REPLICA_LAG_SQL = `SELECT CASE
   ELSE COALESCE(EXTRACT(EPOCH FROM now() - pg_last_xact_replay_timestamp()), 0)
 END::float8 AS lag`;
 
-const lagPools = new WeakMap<Runtime, pg.Pool>();
+declare module './runtime.js' {
+  interface RuntimeParts {
+    /** One connection to the reports replica for its lag (null without REPORTS_DATABASE_URL). */
+    replicaLagPool: pg.Pool | null;
+  }
+}
+
+/** Builds the lag pool (src/server/runtime-parts.ts); it connects on first use, closes with the runtime. */
+export function createReplicaLagPool(rt: Runtime): pg.Pool | null {
+  if (rt.reportsDatabaseUrl === rt.databaseUrl) return null;
+  const p = new pg.Pool({ connectionString: rt.reportsDatabaseUrl, max: 1, application_name: 'ops-replica-lag' });
+  p.on('error', () => undefined);
+  rt.onClose(() => p.end());
+  return p;
+}
 
 /** The replica's lag in seconds (0 without REPORTS_DATABASE_URL); null when it cannot be read. */
 export async function replicaLagSeconds(rt: Runtime): Promise<number | null> {
-  if (rt.reportsDatabaseUrl === rt.databaseUrl) return 0;
-  let pool = lagPools.get(rt);
-  if (!pool) {
-    const p = new pg.Pool({ connectionString: rt.reportsDatabaseUrl, max: 1, application_name: 'ops-replica-lag' });
-    p.on('error', () => undefined);
-    lagPools.set(rt, p);
-    rt.onClose(() => p.end());
-    pool = p;
-  }
+  const pool = rt.parts.replicaLagPool;
+  if (!pool) return 0;
   try {
     const { rows } = await pool.query<{ lag: number }>(REPLICA_LAG_SQL);
     return Math.round(Number(rows[0]?.lag ?? 0) * 1000) / 1000;

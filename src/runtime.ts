@@ -1,6 +1,11 @@
 /**
  * The process-wide parts every request and job shares: config, logger, Prisma, Redis, queues, pubsub,
  * and the keys derived from APP_SECRET. Built once by `createRuntime`, closed once by `close()`.
+ *
+ * The stateful pieces the areas keep per process (rate limiters, memos, pools, the delivery engine, the
+ * assistant's provider, …) are `parts`: each area declares its own in `RuntimeParts` (module augmentation,
+ * `declare module '../runtime.js'`), and the composition root builds them all in one place
+ * (src/server/runtime-parts.ts) when the runtime is created. No area keeps a module-level singleton per runtime.
  */
 import crypto from 'node:crypto';
 import type { Config } from './config.js';
@@ -12,6 +17,9 @@ import { createRedisPubSub, type PubSub } from './pubsub.js';
 import { resolveAppSecret, SecretBox } from './secrets.js';
 import { systemClock, type Clock } from './clock.js';
 import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisTarget } from './redis-connection.js';
+
+/** The areas' stateful pieces, declared by each area and built by src/server/runtime-parts.ts. */
+export interface RuntimeParts {}
 
 export interface Runtime {
   config: Config;
@@ -36,6 +44,8 @@ export interface Runtime {
   redisTarget: RedisTarget;
   /** The connection BullMQ queues and workers open theirs from (a shared Cluster client on a cluster). */
   bullConnection: unknown;
+  /** The areas' stateful pieces (RuntimeParts), built once with the runtime. */
+  parts: RuntimeParts;
   onClose(fn: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
@@ -44,7 +54,13 @@ export function createRuntime(
   config: Config,
   databaseUrl: string,
   redisTarget: RedisTarget,
-  opts: { poolSize?: number; clock?: Clock; prettyLogs?: boolean } = {},
+  opts: {
+    /** Builds the areas' parts for this runtime: src/server/runtime-parts.ts `buildRuntimeParts`. */
+    parts: (rt: Runtime) => RuntimeParts;
+    poolSize?: number;
+    clock?: Clock;
+    prettyLogs?: boolean;
+  },
 ): Runtime {
   const prettyLogs = opts.prettyLogs === true;
   const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs });
@@ -88,7 +104,7 @@ export function createRuntime(
   );
   const closers: Array<() => Promise<void> | void> = [];
   const pubsub = createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster');
-  return {
+  const rt: Runtime = {
     config,
     logger,
     prettyLogs,
@@ -107,6 +123,7 @@ export function createRuntime(
     reportsDatabaseUrl,
     redisTarget,
     bullConnection: bull,
+    parts: {} as RuntimeParts,
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
@@ -125,4 +142,6 @@ export function createRuntime(
       await Promise.all([redis, pubClient, subClient, ...shared].map(quit));
     },
   };
+  rt.parts = opts.parts(rt);
+  return rt;
 }

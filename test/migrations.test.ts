@@ -4,7 +4,7 @@
  * guarantees of applyMigrations (Prisma-compatible bookkeeping, idempotence, concurrency, rollback). The
  * embedded Postgres and the time partitions migration: test/migrations-embedded.test.ts.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -40,10 +40,14 @@ afterAll(async () => {
 useScratchDatabases();
 
 describe('checked-in migrations', () => {
-  test('exist, each with a datamodel snapshot', () => {
+  test('exist, with one datamodel snapshot for them all', () => {
     expect(migrations.length, 'no migrations in prisma/migrations: run npm run db:diff -- init').toBeGreaterThan(0);
     const latest = latestMigration();
-    expect(latest?.snapshot, `prisma/migrations/${latest?.name}/${SNAPSHOT_FILE} is missing`).toBeTruthy();
+    expect(latest?.snapshot, `prisma/migrations/${SNAPSHOT_FILE} is missing`).toBeTruthy();
+    const snapshots = readdirSync(DEFAULT_MIGRATIONS_DIR, { recursive: true }).filter((f) =>
+      String(f).endsWith('.prisma'),
+    );
+    expect(snapshots, 'one snapshot, beside the migrations (npm run db:diff rewrites it)').toEqual([SNAPSHOT_FILE]);
   });
 
   test('the latest snapshot matches prisma/schema (no migration is missing)', async () => {
@@ -52,7 +56,7 @@ describe('checked-in migrations', () => {
     const result = await differ.diff([{ path: SNAPSHOT_FILE, content: latest!.snapshot! }], currentSchema);
     expect(
       result.changed,
-      `prisma/schema differs from the snapshot of ${latest!.name}; run npm run db:diff -- <name>. Pending SQL:\n${result.script}`,
+      `prisma/schema differs from prisma/migrations/${SNAPSHOT_FILE} (the schema after ${latest!.name}); run npm run db:diff -- <name>, or after a merge rewrite the snapshot from both sides' migrations. Pending SQL:\n${result.script}`,
     ).toBe(false);
   });
 

@@ -38,7 +38,7 @@ describe('service spine', () => {
 
   it('defines every Redis command of its rate limits before serving, so no auto-pipeline lacks one', () => {
     // A pipeline made now is what ioredis' auto-pipelining fills: a command defined after it exists is
-    // missing from it, and ioredis then crashes the process (src/server/redis-commands.ts).
+    // missing from it, and ioredis then crashes the process (src/server/runtime-parts.ts).
     const pipeline = s.app.rt.redis.pipeline() as unknown as Record<string, unknown>;
     for (const command of ['rlflxIncr', 'opsWebhookReceiversAdmit'])
       expect(typeof pipeline[command], command).toBe('function');

@@ -30,7 +30,7 @@ interface MemoEntry {
   credentialKey?: string;
 }
 
-interface Checks {
+export interface Checks {
   pending: Map<string, Array<(valid: boolean) => void>>;
   scheduled: boolean;
   watched: Map<string, Set<() => void>>;
@@ -38,17 +38,22 @@ interface Checks {
   memo: Map<string, MemoEntry>;
 }
 
-const states = new WeakMap<Runtime, Checks>();
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    /** Batched credential checks, the re-check timer and the principal memo of long-lived connections. */
+    connectionChecks: Checks;
+  }
+}
+
+/** Builds the runtime's connection-credential state (src/server/runtime-parts.ts). */
+export function createConnectionChecks(rt: Runtime): Checks {
+  const state: Checks = { pending: new Map(), scheduled: false, watched: new Map(), memo: new Map() };
+  rt.onClose(() => clearInterval(state.timer));
+  return state;
+}
 
 function stateOf(rt: Runtime): Checks {
-  let s = states.get(rt);
-  if (!s) {
-    s = { pending: new Map(), scheduled: false, watched: new Map(), memo: new Map() };
-    states.set(rt, s);
-    const state = s;
-    rt.onClose(() => clearInterval(state.timer));
-  }
-  return s;
+  return rt.parts.connectionChecks;
 }
 
 const keyOf = (c: Credential) => `${c.kind}:${c.id}`;

@@ -38,45 +38,45 @@ interface LoginLimiters {
   perAddress: RateLimiterRedis;
 }
 
-const limiters = new WeakMap<Runtime, LoginLimiters>();
-/** Builds this runtime's limiters now (src/server/redis-commands.ts, before any traffic). */
-export function prepareLoginLimits(rt: Runtime): void {
-  loginLimiters(rt);
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    loginLimiters: LoginLimiters;
+  }
+}
+
+/** Builds the runtime's login limiters (src/server/runtime-parts.ts, before any traffic). */
+export function createLoginLimiters(rt: Runtime): LoginLimiters {
+  const prefix = `${rt.config.redisPrefix}:rl:login`;
+  return {
+    perClient: new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${prefix}:client`,
+      points: LOGIN_FAILURES_PER_MINUTE,
+      duration: 60,
+    }),
+    perAccount: new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${prefix}:account`,
+      points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE,
+      duration: 60,
+    }),
+    pairSeen: new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${prefix}:pair`,
+      points: 1,
+      duration: LOGIN_ADDRESS_WINDOW_SECONDS,
+    }),
+    perAddress: new RateLimiterRedis({
+      storeClient: rt.redis,
+      keyPrefix: `${prefix}:address`,
+      points: LOGIN_ACCOUNTS_PER_ADDRESS,
+      duration: LOGIN_ADDRESS_WINDOW_SECONDS,
+    }),
+  };
 }
 
 function loginLimiters(rt: Runtime): LoginLimiters {
-  let l = limiters.get(rt);
-  if (!l) {
-    const prefix = `${rt.config.redisPrefix}:rl:login`;
-    l = {
-      perClient: new RateLimiterRedis({
-        storeClient: rt.redis,
-        keyPrefix: `${prefix}:client`,
-        points: LOGIN_FAILURES_PER_MINUTE,
-        duration: 60,
-      }),
-      perAccount: new RateLimiterRedis({
-        storeClient: rt.redis,
-        keyPrefix: `${prefix}:account`,
-        points: LOGIN_FAILURES_PER_ACCOUNT_PER_MINUTE,
-        duration: 60,
-      }),
-      pairSeen: new RateLimiterRedis({
-        storeClient: rt.redis,
-        keyPrefix: `${prefix}:pair`,
-        points: 1,
-        duration: LOGIN_ADDRESS_WINDOW_SECONDS,
-      }),
-      perAddress: new RateLimiterRedis({
-        storeClient: rt.redis,
-        keyPrefix: `${prefix}:address`,
-        points: LOGIN_ACCOUNTS_PER_ADDRESS,
-        duration: LOGIN_ADDRESS_WINDOW_SECONDS,
-      }),
-    };
-    limiters.set(rt, l);
-  }
-  return l;
+  return rt.parts.loginLimiters;
 }
 
 /**

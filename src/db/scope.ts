@@ -11,6 +11,16 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 /** Models that carry a tenantId column. Child rows without one are reached through their parent. */
 export const TENANT_OWNED_MODELS = new Set([
   'IngestKey',
+  'Schedule',
+  'ScheduleLayer',
+  'ScheduleOverride',
+  'CalendarFeed',
+  'EscalationPolicy',
+  'EscalationStep',
+  'AlertGroup',
+  'ContactMethod',
+  'NotificationRule',
+  'Notification',
   'BillingMeter',
   'BillingUsage',
   'BillingWindow',

@@ -32,20 +32,24 @@ export interface DeliveryEngine extends AttemptDeps {
   roomWaits: SendSlots;
 }
 
-const engines = new WeakMap<Runtime, DeliveryEngine>();
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    deliveryEngine: DeliveryEngine;
+  }
+}
+
+/** Builds the runtime's delivery engine (src/server/runtime-parts.ts). */
+export function createDeliveryEngine(rt: Runtime): DeliveryEngine {
+  return {
+    limits: new ReceiverLimits(rt),
+    store: new DeliveryStore(rt),
+    slots: new SendSlots(rt.config.webhooks.concurrency),
+    announcer: new DeliveryAnnouncer(rt),
+    fanOutGate: new SendSlots(FAN_OUT_GATE),
+    roomWaits: new SendSlots(FAN_OUT_GATE / 2),
+  };
+}
 
 export function deliveryEngine(rt: Runtime): DeliveryEngine {
-  let deps = engines.get(rt);
-  if (!deps) {
-    deps = {
-      limits: new ReceiverLimits(rt),
-      store: new DeliveryStore(rt),
-      slots: new SendSlots(rt.config.webhooks.concurrency),
-      announcer: new DeliveryAnnouncer(rt),
-      fanOutGate: new SendSlots(FAN_OUT_GATE),
-      roomWaits: new SendSlots(FAN_OUT_GATE / 2),
-    };
-    engines.set(rt, deps);
-  }
-  return deps;
+  return rt.parts.deliveryEngine;
 }

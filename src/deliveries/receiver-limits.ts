@@ -116,7 +116,7 @@ function admitClient(redis: RedisClient): AdmitClient {
   return client;
 }
 
-/** Defines the admission command on the client (src/server/redis-commands.ts does it as the runtime starts). */
+/** Defines the admission command on the client (building the runtime's parts does it: src/server/runtime-parts.ts). */
 export function defineReceiverAdmission(redis: RedisClient): void {
   admitClient(redis);
 }

@@ -16,12 +16,18 @@ import { consumeInboundRate } from './rate-limit.js';
 const MEMO_MS = 10_000;
 const MEMO_MAX = 10_000;
 
-const memos = new WeakMap<Runtime, Map<string, { principal: Principal; until: number }>>();
+export type IngestKeyMemo = Map<string, { principal: Principal; until: number }>;
+
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    /** Ingest keys' principals by key hash, for MEMO_MS. */
+    ingestKeyMemo: IngestKeyMemo;
+  }
+}
 
 /** The principal for an X-Service-Key value (401 when missing or invalid), memoised briefly. */
 export async function principalForIngestKey(rt: Runtime, key: string | undefined): Promise<Principal> {
-  let memo = memos.get(rt);
-  if (!memo) memos.set(rt, (memo = new Map()));
+  const memo = rt.parts.ingestKeyMemo;
   const hash = key ? tokenHash(key) : '';
   const hit = hash ? memo.get(hash) : undefined;
   const now = Date.now(); // the memo's lifetime, in-process: the system clock

@@ -24,29 +24,40 @@ export interface EventRow extends NewEvent {
   receivedAt: Date;
 }
 
-const batchers = new WeakMap<Runtime, InsertBatcher<EventRow>>();
+/** The process's ingest pipeline: the event batcher and the coalesced evaluation enqueue after it. */
+export interface EventIngest {
+  /**
+   * Writes through the root client because one INSERT carries rows of several tenants; each row's tenantId
+   * was stamped from its request's authenticated principal.
+   */
+  batcher: InsertBatcher<EventRow>;
+  enqueuer: EvaluateEnqueuer;
+}
 
-/**
- * The process's event batcher. It writes through the root client because one INSERT carries rows of
- * several tenants; each row's tenantId was stamped from its request's authenticated principal.
- */
-function batcherOf(rt: Runtime): InsertBatcher<EventRow> {
-  let b = batchers.get(rt);
-  if (!b) {
-    const created = new InsertBatcher<EventRow>(
-      (rows) => insertEventRows(rt, rows),
-      (rows) => announceCommitted(rt, rows),
-      { maxBatch: 200, maxInFlight: 4 },
-    );
-    // On shutdown: commit what was accepted, then enqueue its evaluation before the queues close.
-    rt.onClose(async () => {
-      await created.drain();
-      enqueuerOf(rt).flush();
-    });
-    batchers.set(rt, created);
-    b = created;
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    eventIngest: EventIngest;
   }
-  return b;
+}
+
+/** Builds the runtime's ingest pipeline (src/server/runtime-parts.ts). */
+export function createEventIngest(rt: Runtime): EventIngest {
+  const enqueuer = new EvaluateEnqueuer(rt);
+  const batcher = new InsertBatcher<EventRow>(
+    (rows) => insertEventRows(rt, rows),
+    (rows) => announceCommitted(rt, rows),
+    { maxBatch: 200, maxInFlight: 4 },
+  );
+  // On shutdown: commit what was accepted, then enqueue its evaluation before the queues close.
+  rt.onClose(async () => {
+    await batcher.drain();
+    enqueuer.flush();
+  });
+  return { batcher, enqueuer };
+}
+
+function batcherOf(rt: Runtime): InsertBatcher<EventRow> {
+  return rt.parts.eventIngest.batcher;
 }
 
 /**
@@ -101,16 +112,8 @@ class EvaluateEnqueuer {
   }
 }
 
-const enqueuers = new WeakMap<Runtime, EvaluateEnqueuer>();
-
 function enqueuerOf(rt: Runtime): EvaluateEnqueuer {
-  let e = enqueuers.get(rt);
-  if (!e) {
-    const created = new EvaluateEnqueuer(rt);
-    enqueuers.set(rt, created);
-    e = created;
-  }
-  return e;
+  return rt.parts.eventIngest.enqueuer;
 }
 
 /** After commit: evaluation is enqueued (coalesced), one pubsub message per event. Never throws. */

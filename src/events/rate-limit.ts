@@ -9,27 +9,26 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limite
 import type { Runtime } from '../runtime.js';
 import { RateLimited } from '../errors.js';
 
-const limiters = new WeakMap<Runtime, RateLimiterRedis>();
-
-function limiterOf(rt: Runtime): RateLimiterRedis {
-  let l = limiters.get(rt);
-  if (!l) {
-    const points = rt.config.ingestRatePerSecond;
-    l = new RateLimiterRedis({
-      storeClient: rt.redis,
-      keyPrefix: `${rt.config.redisPrefix}:rl:inbound`,
-      points,
-      duration: 1,
-      insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
-    });
-    limiters.set(rt, l);
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    inboundRateLimiter: RateLimiterRedis;
   }
-  return l;
 }
 
-/** Builds this runtime's limiter now (src/server/redis-commands.ts, before any traffic). */
-export function prepareInboundRateLimit(rt: Runtime): void {
-  limiterOf(rt);
+/** Builds the runtime's inbound limiter (src/server/runtime-parts.ts, before any traffic). */
+export function createInboundRateLimiter(rt: Runtime): RateLimiterRedis {
+  const points = rt.config.ingestRatePerSecond;
+  return new RateLimiterRedis({
+    storeClient: rt.redis,
+    keyPrefix: `${rt.config.redisPrefix}:rl:inbound`,
+    points,
+    duration: 1,
+    insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
+  });
+}
+
+function limiterOf(rt: Runtime): RateLimiterRedis {
+  return rt.parts.inboundRateLimiter;
 }
 
 /** Counts one POST against `credentialKey` (e.g. `key:<ingest key id>`); throws RateLimited (429) past the budget. */

@@ -14,27 +14,26 @@ import { configProblems, effectiveConfigOf, integrationUrlPolicy, missingIntegra
 import { recordSignals } from './record.js';
 import { noteIntegrationError, noteIntegrationSuccess } from './health.js';
 
-const limiters = new WeakMap<Runtime, RateLimiterRedis>();
-
-function limiterOf(rt: Runtime): RateLimiterRedis {
-  let l = limiters.get(rt);
-  if (!l) {
-    const points = rt.config.integrations.ingestPerMinute;
-    l = new RateLimiterRedis({
-      storeClient: rt.redis,
-      keyPrefix: `${rt.config.redisPrefix}:rl:integration-ingest`,
-      points,
-      duration: 60,
-      insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
-    });
-    limiters.set(rt, l);
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    integrationIngestLimiter: RateLimiterRedis;
   }
-  return l;
 }
 
-/** Builds this runtime's limiter now (src/server/redis-commands.ts, before any traffic). */
-export function prepareIntegrationIngestLimit(rt: Runtime): void {
-  limiterOf(rt);
+/** Builds the runtime's integration ingest limiter (src/server/runtime-parts.ts, before any traffic). */
+export function createIntegrationIngestLimiter(rt: Runtime): RateLimiterRedis {
+  const points = rt.config.integrations.ingestPerMinute;
+  return new RateLimiterRedis({
+    storeClient: rt.redis,
+    keyPrefix: `${rt.config.redisPrefix}:rl:integration-ingest`,
+    points,
+    duration: 60,
+    insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
+  });
+}
+
+function limiterOf(rt: Runtime): RateLimiterRedis {
+  return rt.parts.integrationIngestLimiter;
 }
 
 async function consume(rt: Runtime, key: string): Promise<void> {

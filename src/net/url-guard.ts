@@ -42,16 +42,21 @@ export function compileUrlPolicy(entries: string[]): UrlPolicy {
   return { allowedAddresses, allowedHosts };
 }
 
-const policies = new WeakMap<Runtime, UrlPolicy>();
-
-/** The SSRF policy of this runtime (compiled once from WEBHOOK_URL_ALLOWLIST). */
-export function urlPolicyOf(rt: Runtime): UrlPolicy {
-  let p = policies.get(rt);
-  if (!p) {
-    p = compileUrlPolicy(rt.config.webhooks.urlAllowlist);
-    policies.set(rt, p);
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    /** The SSRF policy, compiled once from WEBHOOK_URL_ALLOWLIST. */
+    urlPolicy: UrlPolicy;
   }
-  return p;
+}
+
+/** Builds the runtime's SSRF policy (src/server/runtime-parts.ts). */
+export function createUrlPolicy(rt: Runtime): UrlPolicy {
+  return compileUrlPolicy(rt.config.webhooks.urlAllowlist);
+}
+
+/** The SSRF policy of this runtime. */
+export function urlPolicyOf(rt: Runtime): UrlPolicy {
+  return rt.parts.urlPolicy;
 }
 
 /** True when the allowlist permits this address (an IPv4-mapped address counts as its IPv4 address). */

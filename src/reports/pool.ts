@@ -37,22 +37,26 @@ export function utcIso(s: string): string {
   return `${s.slice(0, 10)}T${s.slice(11, 19)}.${frac}Z`;
 }
 
-const pools = new WeakMap<Runtime, pg.Pool>();
-
-/** The pool for this runtime, created on first use. */
-export function reportsPool(rt: Runtime): pg.Pool {
-  let pool = pools.get(rt);
-  if (!pool) {
-    const p = new pg.Pool({
-      connectionString: rt.reportsDatabaseUrl,
-      max: POOL_SIZE,
-      application_name: 'ops-reports',
-      types: reportTypes as never,
-    });
-    p.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports pool connection error'));
-    pools.set(rt, p);
-    rt.onClose(() => p.end());
-    pool = p;
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    reportsPool: pg.Pool;
   }
-  return pool;
+}
+
+/** Builds the runtime's reports pool (src/server/runtime-parts.ts); it connects on first use, closes with the runtime. */
+export function createReportsPool(rt: Runtime): pg.Pool {
+  const p = new pg.Pool({
+    connectionString: rt.reportsDatabaseUrl,
+    max: POOL_SIZE,
+    application_name: 'ops-reports',
+    types: reportTypes as never,
+  });
+  p.on('error', (err) => rt.logger.warn({ err: err.message }, 'reports pool connection error'));
+  rt.onClose(() => p.end());
+  return p;
+}
+
+/** The pool for this runtime. */
+export function reportsPool(rt: Runtime): pg.Pool {
+  return rt.parts.reportsPool;
 }

@@ -7,7 +7,7 @@ import type { Clock } from '../clock.js';
 import { createRuntime, type Runtime } from '../runtime.js';
 import { applyMigrations } from '../db/migrate.js';
 import { startStorage, type Storage } from './storage.js';
-import { defineRedisCommands } from './redis-commands.js';
+import { buildRuntimeParts } from './runtime-parts.js';
 import { bootstrapDemoTenant, type DemoLogin } from '../tenants/bootstrap.js';
 import { listen, type RunningServer } from './http.js';
 import { startAdminSocket } from './admin-socket.js';
@@ -48,12 +48,12 @@ export async function startApp(config: Config, opts: StartOptions = {}): Promise
   stoppers.push(...storageStoppers);
   await applyMigrations(databaseUrl);
   const rt = createRuntime(config, databaseUrl, redisTarget, {
+    parts: buildRuntimeParts,
     poolSize,
     clock: opts.clock,
     prettyLogs: opts.prettyLogs,
   });
   stoppers.push(() => rt.close());
-  defineRedisCommands(rt);
   // The demo bootstrap (Postgres), the workers (mostly Redis round trips) and the HTTP server (mostly
   // CPU: the schema, the REST contract) start side by side; "listening" is logged once all three are up.
   const [demoLogin, workers, server] = await Promise.all([

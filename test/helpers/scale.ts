@@ -10,6 +10,7 @@ import path from 'node:path';
 import { Redis } from 'ioredis';
 import { loadConfig } from '../../src/config.js';
 import { createRuntime, type Runtime } from '../../src/runtime.js';
+import { buildRuntimeParts } from '../../src/server/runtime-parts.js';
 import { pubsubChannel, type PubSubChannels } from '../../src/pubsub.js';
 import type { RedisClusterHandle } from './redis-cluster.js';
 import { eventually } from './http.js';
@@ -45,7 +46,12 @@ export function clusterRuntime(env: Record<string, string | undefined>, database
     BOOTSTRAP_DEMO: 'false',
     DATA_DIR: nodeDataDir(),
   });
-  return createRuntime(config, databaseUrl, { kind: 'cluster', ...config.redisCluster! }, { poolSize: 2 });
+  return createRuntime(
+    config,
+    databaseUrl,
+    { kind: 'cluster', ...config.redisCluster! },
+    { parts: buildRuntimeParts, poolSize: 2 },
+  );
 }
 
 /** Waits until `count` connections listen on the sharded channel of `topic` for `tenantId`. */

@@ -8,14 +8,18 @@ import type { AssistantProvider } from '../types.js';
 import { builtinProvider } from './builtin.js';
 import { createOpenAIProvider } from './openai.js';
 
-const byRuntime = new WeakMap<Runtime, AssistantProvider>();
-
-/** The provider ASSISTANT_PROVIDER names, built once per runtime. */
-export function assistantProvider(rt: Runtime): AssistantProvider {
-  let p = byRuntime.get(rt);
-  if (!p) {
-    p = rt.config.assistant.provider === 'openai' ? createOpenAIProvider(rt.config.assistant) : builtinProvider;
-    byRuntime.set(rt, p);
+declare module '../../runtime.js' {
+  interface RuntimeParts {
+    assistantProvider: AssistantProvider;
   }
-  return p;
+}
+
+/** Builds the provider ASSISTANT_PROVIDER names (src/server/runtime-parts.ts). */
+export function createAssistantProvider(rt: Runtime): AssistantProvider {
+  return rt.config.assistant.provider === 'openai' ? createOpenAIProvider(rt.config.assistant) : builtinProvider;
+}
+
+/** The runtime's provider. */
+export function assistantProvider(rt: Runtime): AssistantProvider {
+  return rt.parts.assistantProvider;
 }

@@ -4,6 +4,7 @@
  * stays machine-readable, and needs Redis only to tell live views about changes (REDIS_URL or
  * REDIS_CLUSTER_NODES, as the server).
  */
+import { lazyRuntimeParts } from '../runtime-parts.js';
 import { systemClock, type Clock } from '../../clock.js';
 import path from 'node:path';
 import { pino } from 'pino';
@@ -140,7 +141,7 @@ export async function openCliRuntime(
   }
   const closers: Array<() => Promise<void> | void> = [];
   const pubsub = cliPubSub(target, config.redisPrefix, redisClients);
-  return {
+  const rt: Runtime = {
     config,
     logger,
     prettyLogs: false,
@@ -170,6 +171,7 @@ export async function openCliRuntime(
     get bullConnection(): never {
       return unavailable('Operator commands do not enqueue jobs.');
     },
+    parts: {} as Runtime['parts'],
     onClose: (fn) => closers.push(fn),
     async close() {
       for (const fn of closers.reverse()) await fn();
@@ -179,4 +181,6 @@ export async function openCliRuntime(
       await Promise.all(redisClients.map((c) => c.quit().catch(() => c.disconnect())));
     },
   };
+  rt.parts = lazyRuntimeParts(rt);
+  return rt;
 }
