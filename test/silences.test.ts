@@ -203,7 +203,9 @@ describe('a recurring silence on the service clock', () => {
     const messages = await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: inside.id } });
     expect(messages.map((m) => m.topic)).toEqual(['alert.opened']);
     const timeline = await s.app.rt.prisma.alertTimelineEntry.findMany({ where: { alertId: inside.id } });
-    expect(timeline.map((e) => e.action)).toContain('unsilenced');
+    expect(timeline.map((e) => e.note)).toContainEqual(expect.stringMatching(/no longer mutes it; it pages as new/));
+    const detail = await rest(s.url, tenant.adminToken).get(`/alerts/${inside.id}`);
+    expect(detail.status).toBe(200);
     clock.reset();
   });
 

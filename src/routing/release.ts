@@ -42,7 +42,9 @@ export async function releaseUnmutedAlerts(rt: Runtime, limit = 500): Promise<nu
         data: {
           tenantId: row.tenantId,
           alertId: row.id,
-          action: 'unsilenced',
+          // "opened" again (the REST contract's actions): from here on it pages as a new alert would.
+          action: 'opened',
+          toStatus: row.status,
           note: `Silence ${alert.silenceId} no longer mutes it; it pages as new.`,
         },
       });
