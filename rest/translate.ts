@@ -7,7 +7,7 @@
  *
  * Enums: the one place REST enum values are mapped. GraphQL enum values are UPPER_CASE names (`CRITICAL`,
  * `IN_SYNC`) over the lowercase values services and the database use (schema/builder.ts
- * upperCaseValues); REST keeps the SPEC's lowercase values, which ARE those internal values. So a
+ * upperCaseValues); REST keeps docs/spec.md's lowercase values, which ARE those internal values. So a
  * route's variables are turned from internal values into enum names before execution, and every enum
  * in its result back into internal values before its presenter runs, both from the operation's types:
  * no route or presenter spells an enum value.

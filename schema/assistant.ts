@@ -67,7 +67,7 @@ const EvidenceKindEnum = builder.enumType('EvidenceKind', {
   values: upperCaseValues(EVIDENCE_KINDS),
 });
 const RelationKindEnum = builder.enumType('CauseRelationKind', {
-  description: 'How a cause is tied to the alert (README "Triage").',
+  description: 'How a cause is tied to the alert (docs/triage.md).',
   values: upperCaseValues(RELATION_KINDS),
 });
 

@@ -2,7 +2,7 @@
  * GraphQL of integrations: the provider registry, the tenant's integrations with their health (types and
  * the `integrationHealthChanged` subscription in schema/integration-health.ts), per-tenant provider config
  * (secrets masked, with a hint while no integration uses it), and on-demand ingest. Reading and ingest
- * are open to every user of the tenant (SPEC "Authentication" rule 3: a member can investigate); every
+ * are open to every user of the tenant (docs/spec.md "Authentication" rule 3: a member can investigate); every
  * change is for admins.
  */
 import { builder, requestOrigin, NodeRef } from './builder.js';

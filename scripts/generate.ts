@@ -1,7 +1,7 @@
 /**
  * Generates the Prisma client and Pothos types offline.
  * Prisma's CLI wants a native schema engine it would download; `generate` never runs it, so any
- * existing file satisfies the check (see DESIGN.md "Environment facts").
+ * existing file satisfies the check (see docs/design.md "Environment facts").
  */
 import { spawnSync } from 'node:child_process';
 import { createRequire } from 'node:module';

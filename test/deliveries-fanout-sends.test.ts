@@ -11,7 +11,7 @@ import { startReceiver, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, outboxJobId, writeOutbox } from '../src/outbox/outbox.js';
 import { firstAttemptsJobId } from '../src/deliveries/jobs.js';
 import { redriveDeliveries } from '../src/deliveries/redrive.js';
-import { attemptFirstDeliveries } from '../src/deliveries/first-attempts.js';
+import { attempt } from '../src/deliveries/engine.js';
 import { fanOutOutboxMessage } from '../src/deliveries/fanout.js';
 import { writeFanOutRows } from '../src/deliveries/first-write.js';
 import { deliveryIdOf } from '../src/deliveries/ids.js';
@@ -174,13 +174,14 @@ describe('first attempts from the fan-out', () => {
     const deps = deliveryEngine(s.app.rt);
     expect(deps.limits.heldFor(hookId)).toBeGreaterThan(0);
     // Without leave to wait here it is handed back, to wait in Redis…
-    const handedBack = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId]);
+    const handedBack = await attempt(s.app.rt, deps, { deliveryIds: [d.id], webhookIds: [hookId] });
     expect(handedBack.held).toEqual([{ deliveryId: d.id, webhookId: hookId, retryInMs: expect.any(Number) }]);
     // …with leave, it waits for the receiver's room and goes out within the same call.
     const now = s.app.rt.clock.now().getTime();
-    const waited = await attemptFirstDeliveries(s.app.rt, deps, [d.id], [hookId], {
-      eachMs: 2_000,
-      untilMs: now + 5_000,
+    const waited = await attempt(s.app.rt, deps, {
+      deliveryIds: [d.id],
+      webhookIds: [hookId],
+      waitHere: { eachMs: 2_000, untilMs: now + 5_000 },
     });
     expect(waited).toEqual({ settled: 1, skipped: 0, held: [] });
     expect(rcv.uniqueIds().size).toBe(3);

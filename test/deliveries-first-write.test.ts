@@ -169,21 +169,22 @@ describe("a fan-out's write", () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT 1 FROM "OutboxMessage" WHERE "id" = $1 FOR UPDATE', [msg.id]);
-      const write = new FanOutWrite(
-        s.app.rt,
-        new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 }),
-        msg,
-        rows,
-        s.app.rt.clock.now(),
-        10,
-      );
+      // The store's own record, watched: it must run after the commit, never before (where it missed the row).
+      const store = new DeliveryStore(s.app.rt, { loadMs: 1, recordMs: 1 });
+      const order: string[] = [];
+      const storeRecord = store.record.bind(store);
+      store.record = (rec) => {
+        order.push('store.record');
+        return storeRecord(rec);
+      };
+      const write = new FanOutWrite(s.app.rt, store, msg, rows, s.app.rt.clock.now(), 10);
       await waitForLockWait(s.app.rt.prisma, ['INSERT INTO "Delivery"']);
       // The attempt was in flight when the wait ran out; its outcome comes now, while the row is not yet visible.
       const recorded = write.record(outcome(rows[0], msg.createdAt));
-      // Time for a record that did not wait to run and miss the row (it did, before the fix).
-      await new Promise((r) => setTimeout(r, 100));
       await holder.query('COMMIT');
+      order.push('commit');
       expect(await recorded).toBe(true);
+      expect(order).toEqual(['commit', 'store.record']);
     } finally {
       await holder.end();
     }

@@ -103,8 +103,14 @@ describe('receiver limits', () => {
   it('tells requests refused together the times of successive slots, not all the first', async () => {
     const url = `http://127.0.0.1:1/${crypto.randomUUID()}`;
     const limits = new ReceiverLimits(s.app.rt, 1000, 2);
+    const redisMs = async () => {
+      const [sec, micro] = await s.app.rt.redis.time();
+      return Number(sec) * 1000 + Math.floor(Number(micro) / 1000);
+    };
     expect((await limits.admit(url)).ok).toBe(true);
-    await new Promise((r) => setTimeout(r, 100));
+    const firstAdmitted = await redisMs(); // at or after the first slot's stamp
+    // The second request comes once Redis's clock (which stamps the slots) is 100 ms past the first.
+    await eventually(async () => (await redisMs()) - firstAdmitted >= 100, 5_000, 5);
     expect((await limits.admit(url)).ok).toBe(true);
     // A second limiter (another process) knows nothing of the receiver: both its requests go to Redis in one call.
     const other = new ReceiverLimits(s.app.rt, 1000, 2);

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 const MAX_LINES = 400;
 const ROOT = process.cwd();
 const DIRS = ['src', 'schema', 'rest', 'workers', 'scripts', 'bench', 'test', 'console/src'];
-const GENERATED = ['src/generated/', 'console/src/graphql-env.d.ts'];
+const GENERATED = ['src/generated/', 'console/src/graphql-env.d.ts', 'src/openapi-types.ts'];
 const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
 /**
  * Files over the limit when Prettier first wrapped the tree, at their size then. They may shrink, never

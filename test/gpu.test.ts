@@ -95,7 +95,7 @@ describe('pushed samples', () => {
 
   it('stores a repeated push once', async () => {
     const id = uuid();
-    const at = new Date(Date.now() - 5000).toISOString();
+    const at = new Date(clock.now().getTime() - 5000).toISOString();
     const body = { node: 'node-r', samples: [sample(id, { at })] };
     expect((await push(t.ingestKey, body)).body.samples).toBe(1);
     expect((await push(t.ingestKey, body)).body.samples).toBe(0);
@@ -110,7 +110,7 @@ describe('pushed samples', () => {
     expect(JSON.stringify(bad.body.detail)).toContain('index');
     const future = await push(t.ingestKey, {
       node: 'node-bad',
-      samples: [sample(id, { at: new Date(Date.now() + 3600_000).toISOString() })],
+      samples: [sample(id, { at: new Date(clock.now().getTime() + 3600_000).toISOString() })],
     });
     expect(future.status).toBe(422);
     expect(JSON.stringify(future.body.detail)).toMatch(/future/);
@@ -127,7 +127,7 @@ describe('hardware events', () => {
     );
     expect(rule.errors).toBeUndefined();
     const id = uuid();
-    const now = Date.now();
+    const now = clock.now().getTime();
     await push(t.ingestKey, { node: 'node-x', samples: [sample(id, { at: new Date(now - 2000).toISOString() })] });
     const r = await push(t.ingestKey, {
       node: 'node-x',
@@ -166,7 +166,7 @@ describe('hardware events', () => {
 
   it('reports a rising ECC double-bit counter, and a thermal excursion once until it ends', async () => {
     const id = uuid();
-    const base = Date.now() - 10_000;
+    const base = clock.now().getTime() - 10_000;
     const at = (i: number) => new Date(base + i * 1000).toISOString();
     const r = await push(t.ingestKey, {
       node: 'node-e',
@@ -215,7 +215,7 @@ describe('hardware events', () => {
 describe('time series', () => {
   it('returns downsampled points for 24 h from the rollups, at most ~1,000 per series', async () => {
     const id = uuid();
-    const now = Date.now();
+    const now = clock.now().getTime();
     // A day of 1-minute samples (a backfill: rolled up as it lands), utilization = the UTC hour of the sample.
     const samples = Array.from({ length: 24 * 60 }, (_, i) => {
       const at = new Date(Math.floor(now / 60_000) * 60_000 - (24 * 60 - i) * 60_000);
@@ -225,7 +225,7 @@ describe('time series', () => {
       expect((await push(t.ingestKey, { node: 'node-ts', samples: samples.slice(i, i + 500) })).status).toBe(202);
     // History is rolled up after the 202, off the push path: wait for this process's roller.
     await backfillRollupsIdle(s.app.rt);
-    await rollUpRecent(s.app.rt, new Date());
+    await rollUpRecent(s.app.rt, clock.now());
     const r = await rest(s.url, memberToken).get(
       `/ai-factory/gpu/timeseries?metric=utilization&gpu=${id}&since_hours=24`,
     );
@@ -255,7 +255,7 @@ describe('time series', () => {
 
   it('rolls up a backfill whose process never did (a stale marker) in the periodic task, and only once it is stale', async () => {
     const id = uuid();
-    const base = Math.floor(Date.now() / 3600_000) * 3600_000 - 30 * 3600_000;
+    const base = Math.floor(clock.now().getTime() / 3600_000) * 3600_000 - 30 * 3600_000;
     const samples = [0, 1, 2].map((m) =>
       sample(id, { at: new Date(base + m * 60_000).toISOString(), utilization: 10 * (m + 1) }),
     );
@@ -277,16 +277,18 @@ describe('time series', () => {
     ]);
     await s.app.rt.prisma.gpuRollup.deleteMany({ where: { gpuId: gpu.id } });
     await noteBackfill(s.app.rt, new Date(base), new Date(base + 3 * 60_000));
-    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS - 60_000))).toBe(0);
+    expect(await rollUpStaleBackfills(s.app.rt, new Date(clock.now().getTime() + STALE_MS - 60_000))).toBe(0);
     expect(await rollups()).toEqual([]);
-    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBeGreaterThanOrEqual(1);
+    expect(
+      await rollUpStaleBackfills(s.app.rt, new Date(clock.now().getTime() + STALE_MS + 60_000)),
+    ).toBeGreaterThanOrEqual(1);
     expect((await rollups()).map((r) => [r.resolution, r.samples, r.utilization])).toEqual([
       [60, 1, 10],
       [60, 1, 20],
       [60, 1, 30],
       [3600, 3, 20],
     ]);
-    expect(await rollUpStaleBackfills(s.app.rt, new Date(Date.now() + STALE_MS + 60_000))).toBe(0);
+    expect(await rollUpStaleBackfills(s.app.rt, new Date(clock.now().getTime() + STALE_MS + 60_000))).toBe(0);
   });
 
   it("names the bad parameter, and 404s another tenant's GPU", async () => {
@@ -311,10 +313,12 @@ describe('overview', () => {
     expect(o.body.fleet.gpus).toBeGreaterThan(0);
     expect(o.body.open_gpu_alerts).toBeGreaterThanOrEqual(1);
     const id = uuid();
-    const startOfDay = new Date();
+    // "Today" is the service's: its clock's UTC day, not the machine's.
+    const now = clock.now().getTime();
+    const startOfDay = new Date(now);
     startOfDay.setUTCHours(0, 0, 0, 0);
-    const a1 = new Date(Math.max(startOfDay.getTime() + 1000, Date.now() - 60_000)).toISOString();
-    const a2 = new Date(Date.now() - 1000).toISOString();
+    const a1 = new Date(Math.max(startOfDay.getTime() + 1000, now - 60_000)).toISOString();
+    const a2 = new Date(now - 1000).toISOString();
     const before = (await rest(s.url, t.adminToken).get('/ai-factory/overview')).body.energy_today_kwh as number;
     await push(t.ingestKey, {
       node: 'node-energy',

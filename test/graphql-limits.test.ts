@@ -1,7 +1,7 @@
 /**
  * Static limits on GraphQL documents: depth and aliases are refused at validation, tokens while parsing,
  * and operations asking for too many nodes (page sizes multiplied) before they run, over HTTP and WS,
- * while the real dashboard query (the README's, verbatim) and introspection (GraphiQL) pass.
+ * while the real dashboard query (docs/integrating.md's, verbatim) and introspection (GraphiQL) pass.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -99,9 +99,9 @@ describe('documents limited by tokens before anything walks them', () => {
     await client.dispose();
   });
 
-  it("runs the README's Dashboard query verbatim", async () => {
-    const readme = fs.readFileSync(path.resolve(import.meta.dirname, '../README.md'), 'utf8');
-    const dashboard = /```graphql\n(query Dashboard \{[\s\S]*?\n\})\n```/.exec(readme)?.[1];
+  it("runs docs/integrating.md's Dashboard query verbatim", async () => {
+    const doc = fs.readFileSync(path.resolve(import.meta.dirname, '../docs/integrating.md'), 'utf8');
+    const dashboard = /```graphql\n(query Dashboard \{[\s\S]*?\n\})\n```/.exec(doc)?.[1];
     expect(dashboard).toBeDefined();
     const r = await gql(s.url, t.adminToken, dashboard!);
     expect(r.errors).toBeUndefined();

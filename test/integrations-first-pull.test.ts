@@ -1,6 +1,6 @@
 /**
  * The first pull of a monitoring system (issue 24, point 10), against a real Prometheus-shaped receiver on
- * 127.0.0.1: a secret that would not survive an HTTP header (the README's literal placeholder "…", a space,
+ * 127.0.0.1: a secret that would not survive an HTTP header (docs' literal placeholder "…", a space,
  * a control character, non-ASCII) is refused when saved, with a 422 naming the field, instead of every later
  * pull failing with "Invalid character in header content"; a provider config alone creates no integration,
  * so "pull now" with none says what to do, and so does the config it saved.
@@ -56,7 +56,7 @@ afterAll(async () => {
 
 describe('provider config secrets are header-safe when saved', () => {
   const bad: Array<[string, string, RegExp]> = [
-    ['the README placeholder', '…', /placeholder \("…"\), not a token/],
+    ['the docs placeholder', '…', /placeholder \("…"\), not a token/],
     ['three dots', '...', /placeholder/],
     ['a token with an ellipsis inside', 'abc…def', /placeholder/],
     ['a space', 'abc def', /visible ASCII without spaces.*character 4 is a space/],

@@ -1,6 +1,6 @@
 /**
- * The README's quickstart runs as pasted (issue 16): its fenced `bash` blocks, taken from README.md as
- * they are, run one after the other in ONE bash process (as a person pastes them into one shell) against
+ * The README's quickstart runs as pasted (issue 16): its fenced shell blocks, taken from README.md as
+ * they are (test/docs-registry.ts), run one after the other in ONE bash process (as a person pastes them into one shell) against
  * a real server process started the way `npm start` starts it: embedded database under a temporary
  * DATA_DIR, HTTP on a free port. Nothing in the blocks is substituted: the base URL comes in through
  * `BASE`, which the README itself defaults (`BASE=${BASE:-http://127.0.0.1:8080}`), and the CLI finds
@@ -10,13 +10,11 @@
  * proves the first start's promise: its banner names the console, and the demo login printed there
  * signs in to it in a real browser (Debian's chromium).
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import { testRedisPrefix } from './helpers/env.js';
-import { childEnv, REPO_ROOT, runShell } from './helpers/cli.js';
-import { quickstartBlocks } from './helpers/readme.js';
+import { childEnv, runShell } from './helpers/cli.js';
+import { docBlocks } from './helpers/docs.js';
 import { rest } from './helpers/http.js';
 import { startEmbeddedService, stopEmbeddedService } from './helpers/processes.js';
 import { launchConsoleBrowser, screenshot, signIn } from './helpers/browser.js';
@@ -36,7 +34,7 @@ describe('the README quickstart', () => {
     'every block exits 0 in one fresh bash shell, and the tenant ends with the alert its rule opened',
     { timeout: 180_000 },
     async () => {
-      const blocks = quickstartBlocks(fs.readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8'));
+      const blocks = docBlocks('quickstart');
       expect(blocks.length).toBeGreaterThanOrEqual(3);
       expect(blocks[0]).toMatch(/^BASE=\$\{BASE:-http:\/\/127\.0\.0\.1:8080\}$/m);
 

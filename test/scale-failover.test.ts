@@ -56,7 +56,7 @@ beforeAll(async () => {
 afterAll(async () => {
   // Clean-up only, nothing here is asserted. After the failover the worker node often does not exit on
   // SIGTERM (in 2 of 3 runs here it was still there when stop() sent SIGKILL 30 s later; the cause is not
-  // known, README "Running at scale" tells of BullMQ connections stuck on a failed master), so it gets 5 s,
+  // known, docs/scale.md tells of BullMQ connections stuck on a failed master), so it gets 5 s,
   // not 30 s, before SIGKILL; the cluster and the database are removed right after either way.
   await Promise.all([api?.stop(), worker?.stop(5_000)]);
   await rt?.close();

@@ -44,15 +44,22 @@ const serviceEnv = (port: number, prefix: string) => ({
   FORCE_COLOR: undefined,
 });
 
-/** Sends the head and the first bytes of a JSON body that never completes, then closes the connection. */
+/**
+ * Sends the head and the first bytes of a JSON body that never completes, then closes the connection. It
+ * closes once the server has read the head: the head asks `Expect: 100-continue`, and Node's server answers
+ * `100 Continue` when it has parsed the head and handed the request on (a fact, not a pause).
+ */
 function abandonBody(port: number, path: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const s = net.createConnection({ host: '127.0.0.1', port }, () => {
       s.write(
-        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"name":`,
+        `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 1000\r\nExpect: 100-continue\r\n\r\n`,
       );
-      // Closed once the server has read the head (it answers nothing until the body is complete).
-      setTimeout(() => s.destroy(), 300);
+    });
+    let answer = '';
+    s.on('data', (d) => {
+      answer += d.toString('latin1');
+      if (/^HTTP\/1\.1 100 /.test(answer)) s.write('{"name":', () => s.destroy());
     });
     s.on('close', () => resolve());
     s.on('error', reject);

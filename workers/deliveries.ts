@@ -10,14 +10,11 @@
 import { DelayedError, UnrecoverableError, Worker, type Job } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
-import { attemptDelivery, type AttemptDeps, type AttemptOutcome } from '../src/deliveries/attempt.js';
-import {
-  attemptFirstDeliveries,
-  WAIT_HERE_EACH_MS,
-  type FirstAttemptsResult,
-} from '../src/deliveries/first-attempts.js';
+import type { AttemptDeps, AttemptOutcome } from '../src/deliveries/attempt.js';
+import { attempt } from '../src/deliveries/engine.js';
+import { WAIT_HERE_EACH_MS, type FirstAttemptsResult } from '../src/deliveries/first-attempts.js';
 import { deliveryEngine } from '../src/deliveries/deps.js';
-import { SendSlots } from '../src/deliveries/send-slots.js';
+import { Semaphore } from '../src/semaphore.js';
 import { logJobFailure, workerOptions } from './connection.js';
 
 type DeliveryJob = Job<JobPayloads['deliveries']>;
@@ -47,7 +44,7 @@ async function runFirstAttempts(
   deps: AttemptDeps,
   job: DeliveryJob,
   data: FirstAttemptsData,
-  waitHere: SendSlots,
+  waitHere: Semaphore,
   token?: string,
 ): Promise<Omit<FirstAttemptsResult, 'held'> & { held: number }> {
   const mayWait = waitHere.tryAcquire();
@@ -56,7 +53,7 @@ async function runFirstAttempts(
     const wait = mayWait
       ? { eachMs: WAIT_HERE_EACH_MS, untilMs: rt.clock.now().getTime() + WAIT_HERE_TOTAL_MS }
       : undefined;
-    r = await attemptFirstDeliveries(rt, deps, data.deliveryIds, data.webhookIds, wait);
+    r = await attempt(rt, deps, { deliveryIds: data.deliveryIds, webhookIds: data.webhookIds, waitHere: wait });
   } finally {
     if (mayWait) waitHere.release();
   }
@@ -77,7 +74,7 @@ async function runFirstAttempts(
 export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
   const { concurrency, jobLockMs } = rt.config.webhooks;
   const deps = deliveryEngine(rt);
-  const waitHere = new SendSlots(Math.max(1, Math.floor(concurrency / 2)));
+  const waitHere = new Semaphore(Math.max(1, Math.floor(concurrency / 2)));
   const worker = new Worker<
     JobPayloads['deliveries'],
     AttemptOutcome | { settled: number; skipped: number; held: number }
@@ -86,7 +83,7 @@ export async function startDeliveryWorkers(rt: Runtime): Promise<Worker[]> {
     async (job, token) => {
       const data = job.data;
       if ('deliveryIds' in data) return runFirstAttempts(rt, deps, job, data, waitHere, token);
-      const outcome = await attemptDelivery(rt, deps, data.deliveryId);
+      const outcome = await attempt(rt, deps, { deliveryId: data.deliveryId });
       if (outcome.kind === 'gone') throw new UnrecoverableError(`delivery ${data.deliveryId} no longer exists`);
       if (outcome.kind === 'delayed') {
         await job.moveToDelayed(Date.now() + outcome.retryInMs, token);

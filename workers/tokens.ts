@@ -1,5 +1,5 @@
 /**
- * Token upkeep: revoked PATs are removed 7 days after revocation (SPEC: reactivation window).
+ * Token upkeep: revoked PATs are removed 7 days after revocation (docs/spec.md: reactivation window).
  */
 import { purgeRevokedTokens } from '../src/auth/tokens.js';
 import type { MaintenanceTask } from './task.js';

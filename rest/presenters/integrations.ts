@@ -1,6 +1,6 @@
 /**
  * REST shapes of integrations, their health and provider configs (snake_case, lowercase enum values
- * of SPEC). Used by every route of rest/routes/integrations.ts.
+ * of docs/spec.md). Used by every route of rest/routes/integrations.ts.
  */
 type Node = Record<string, any>;
 

@@ -1,6 +1,6 @@
 /**
  * The one way REST unwraps GraphQL lists: a connection's nodes as `{"items": [...]}` (DESIGN: the
- * shape of lists of domain objects), or as a bare array where the SPEC says so (GET /events,
+ * shape of lists of domain objects), or as a bare array where docs/spec.md says so (GET /events,
  * GET /auth/tokens).
  */
 export interface Connection<N> {

@@ -1,6 +1,6 @@
 /**
  * REST routes of the proposals area. Each executes a GraphQL operation of schema/proposals.ts.
- * SPEC names `POST /sot/proposals` for opening and `/proposals…` for the rest; both are kept as given.
+ * docs/spec.md names `POST /sot/proposals` for opening and `/proposals…` for the rest; both are kept as given.
  */
 import type { RouteEntry } from '../route-types.js';
 import { PROPOSAL_FIELDS, presentProposal } from '../presenters/proposals.js';

@@ -6,7 +6,7 @@
  * see secrets. Lists answer `{"items": [...]}`.
  *
  * Inbound webhooks live under `/inbound-webhooks`, not `/webhooks/...`: `POST /webhooks/<slug>` is the
- * SPEC's signed receiving URL, and a slug may be any word.
+ * docs/spec.md's signed receiving URL, and a slug may be any word.
  */
 import type { RouteEntry, RestRequest } from '../route-types.js';
 import {

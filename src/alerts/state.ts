@@ -1,5 +1,5 @@
 /**
- * The alert state machine (DESIGN.md): `open → acknowledged → resolved`, and `snoozed` until a time,
+ * The alert state machine (docs/design.md): `open → acknowledged → resolved`, and `snoozed` until a time,
  * then back to `open`. Pure: callers pass the current status and get the next one or a Conflict.
  */
 import { Conflict } from '../errors.js';

@@ -6,32 +6,19 @@
  * (`allowed_actions`) or on a join (the rule's name, the events) is added by the REST detail.
  */
 import type { Alert } from '../generated/prisma/client.js';
+import type { components } from '../openapi-types.js';
 
-export interface AlertWire {
-  id: string;
-  status: Alert['status'];
-  severity: Alert['severity'];
-  summary: string;
-  source: string | null;
-  /** String → string labels of the opening event or upstream alert. */
-  labels: Record<string, string>;
-  /** String → string notes of the source (description, runbook_url, generator_url, …). */
-  annotations: Record<string, string>;
-  dedup_key: string;
-  count: number;
-  rule_id: string | null;
+/** An alert as REST's contract (rest/openapi/alerts.yaml `AlertsAlert`) describes it. */
+type RestAlert = components['schemas']['AlertsAlert'];
+
+/**
+ * Every field of the REST alert except what depends on the caller (`allowed_actions`), each present (null when
+ * unset), plus the device the alert is about: the compiler holds this shape to the OpenAPI schema, so a field
+ * added to one and not the other does not build (CONTRIBUTING, "Adding a field to Alert").
+ */
+export type AlertWire = Required<Omit<RestAlert, 'allowed_actions'>> & {
   device_id: string | null;
-  assignee_id: string | null;
-  maintenance_window_id: string | null;
-  suppressed: boolean;
-  first_seen_at: string;
-  last_seen_at: string;
-  acknowledged_at: string | null;
-  snoozed_until: string | null;
-  resolved_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+};
 
 export function alertWire(a: Alert): AlertWire {
   return {

@@ -15,7 +15,7 @@ export interface EntityClass {
 }
 
 /**
- * The documented entity keys (README "Triage"). `specific` classes name one thing (a machine, a
+ * The documented entity keys (docs/triage.md). `specific` classes name one thing (a machine, a
  * service, a pod); `broad` ones name a group many unrelated things share (a namespace, a site).
  */
 export const ENTITY_CLASSES: readonly EntityClass[] = [
@@ -39,7 +39,7 @@ export const ENTITY_CLASSES: readonly EntityClass[] = [
   { name: 'site', keys: ['site', 'datacenter', 'dc'], strength: 'broad' },
 ];
 
-/** Every documented key, for the README and the settings query. */
+/** Every documented key, for docs/triage.md and the settings query. */
 export const ENTITY_KEYS: readonly string[] = ENTITY_CLASSES.flatMap((c) => c.keys);
 
 const CLASS_OF_KEY = new Map<string, EntityClass>(ENTITY_CLASSES.flatMap((c) => c.keys.map((k) => [k, c] as const)));

@@ -1,5 +1,5 @@
 /**
- * Relatedness-first scoring of triage candidates (README "Triage"). A candidate earns relations by
+ * Relatedness-first scoring of triage candidates (docs/triage.md). A candidate earns relations by
  * what it shares with the alert: the same device, a shared entity (label or payload), the rule's dedup
  * labels, the same source, a topology link (a device's site, a GPU's node, an integration), and a
  * known-precursor bonus. Time never makes a candidate related: it only decays the score and breaks

@@ -30,7 +30,7 @@ export interface EvidenceItem {
   label: string;
 }
 
-/** How a candidate is tied to the alert (README "Triage": relation kinds and weights). */
+/** How a candidate is tied to the alert (docs/triage.md: relation kinds and weights). */
 export const RELATION_KINDS = [
   'same_device',
   'shared_label',

@@ -11,7 +11,7 @@ import { requireUser } from '../context.js';
 import { invalid } from '../errors.js';
 import { globMatches } from '../events/filter.js';
 
-/** The built-in change vocabulary (README "Triage"). */
+/** The built-in change vocabulary (docs/triage.md). */
 export const DEFAULT_CHANGE_TERMS: readonly string[] = [
   'deploy',
   'release',

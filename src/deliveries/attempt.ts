@@ -14,7 +14,7 @@ import { nextAttemptAt, parseRetryAfter } from './backoff.js';
 import { signatureHeaders } from '../webhooks/signatures.js';
 import { sendWebhookRequest, type SendResult } from './sender.js';
 import type { ReceiverLimits } from './receiver-limits.js';
-import type { SendSlots } from './send-slots.js';
+import type { Semaphore } from '../semaphore.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { enqueueDeliveryAttempt } from './jobs.js';
 import type { DeliveryAnnouncer } from './announce.js';
@@ -88,7 +88,7 @@ export interface AttemptDeps {
   limits: ReceiverLimits;
   store: AttemptStore;
   /** The process's bound on sends in flight. */
-  slots: SendSlots;
+  slots: Semaphore;
   /** Publishes outcomes, those of one turn of the event loop together. */
   announcer: DeliveryAnnouncer;
 }

@@ -8,7 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { AttemptDeps } from './attempt.js';
 import { ReceiverLimits } from './receiver-limits.js';
 import { DeliveryStore } from './store.js';
-import { SendSlots } from './send-slots.js';
+import { Semaphore } from '../semaphore.js';
 import { DeliveryAnnouncer } from './announce.js';
 
 /** Fan-outs that may be between their start and the start of their first attempts at once. */
@@ -23,13 +23,13 @@ export interface DeliveryEngine extends AttemptDeps {
    * A message whose receivers are all known full for longer than a wait first waits, in its place, for
    * the first of them to near its room (at most a second: src/deliveries/fanout.ts, `untilRoomNears`).
    */
-  fanOutGate: SendSlots;
+  fanOutGate: Semaphore;
   /**
    * How many fan-outs may wait in their gate place for their receivers' room at once: half the gate, so
    * the other half always turns over (a tenant whose receivers are all full never holds up the fan-out of
    * the messages queued behind its own; those beyond it go to a first-attempts job as before).
    */
-  roomWaits: SendSlots;
+  roomWaits: Semaphore;
 }
 
 declare module '../runtime.js' {
@@ -43,10 +43,10 @@ export function createDeliveryEngine(rt: Runtime): DeliveryEngine {
   return {
     limits: new ReceiverLimits(rt),
     store: new DeliveryStore(rt),
-    slots: new SendSlots(rt.config.webhooks.concurrency),
+    slots: new Semaphore(rt.config.webhooks.concurrency),
     announcer: new DeliveryAnnouncer(rt),
-    fanOutGate: new SendSlots(FAN_OUT_GATE),
-    roomWaits: new SendSlots(FAN_OUT_GATE / 2),
+    fanOutGate: new Semaphore(FAN_OUT_GATE),
+    roomWaits: new Semaphore(FAN_OUT_GATE / 2),
   };
 }
 

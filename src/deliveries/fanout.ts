@@ -19,7 +19,8 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { deliveryIdOf, ID_CLOCK_MARGIN_MS, uuidv7Millis } from './ids.js';
 import { storedTriggers, webhookWants, type AnnouncedBody } from '../webhooks/triggers.js';
 import { enqueueFirstAttempts } from './jobs.js';
-import { attemptCreatedDeliveries, WAIT_HERE_EACH_MS } from './first-attempts.js';
+import { WAIT_HERE_EACH_MS } from './first-attempts.js';
+import { attempt } from './engine.js';
 import type { DeliveryEngine } from './deps.js';
 import type { DeliveryWithWebhook } from './store.js';
 import { FanOutWrite, FIRST_WRITE_WAIT_MS, writeFanOutRows, type PlannedDelivery } from './first-write.js';
@@ -267,13 +268,10 @@ async function attemptHere(
   // not as a pending row, a first-attempts job, a read and an update; the fan-out keeps its place in the
   // gate meanwhile, so later messages are fanned out as their receivers' room comes (src/deliveries/deps.ts).
   const waitHere = { eachMs: WAIT_HERE_EACH_MS, untilMs: now.getTime() + FIRST_WRITE_WAIT_MS - FAN_OUT_WAIT_MARGIN_MS };
-  const { held } = await attemptCreatedDeliveries(
+  const { held } = await attempt(
     rt,
     { ...engine, store: write },
-    loaded,
-    started,
-    (id) => write.done(id),
-    waitHere,
+    { created: loaded, started, ended: (id) => write.done(id), waitHere },
   );
   const inserted = await write.inserted;
   // A delivery another run wrote first is that run's to attempt.

@@ -5,7 +5,7 @@
  * `pending` and then updating it with the outcome, that is one heap row per delivery instead of two (the
  * update could not be HOT: it changes indexed columns) and no record statement: about 40% less Postgres
  * CPU for these statements in a probe of them alone, 17% less of all Postgres CPU per delivery in
- * bench:deliveries (README, eighth pass).
+ * bench:deliveries (as measured in the commit that made the change).
  *
  * At-least-once holds: until the statement commits the message is not dispatched, so a worker killed
  * before it runs the fan-out again, which sends the same deliveries under the same ids (src/deliveries/ids.ts)

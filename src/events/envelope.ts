@@ -1,5 +1,5 @@
 /**
- * The event envelope: the two body shapes of SPEC "Event envelope" and how both map onto one stored
+ * The event envelope: the two body shapes of docs/spec.md "Event envelope" and how both map onto one stored
  * event. Pure functions; the REST contract (rest/openapi/events.yaml) states the same rules, and this
  * module enforces them for every caller.
  *

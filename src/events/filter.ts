@@ -7,7 +7,7 @@ import type { Prisma } from '../generated/prisma/client.js';
 import { invalid } from '../errors.js';
 import type { EventSeverity } from './envelope.js';
 
-/** Window limits of SPEC "Limits" (two weeks, 500 rows). */
+/** Window limits of docs/spec.md "Limits" (two weeks, 500 rows). */
 export const TIMELINE_LIMITS = { defaultSinceHours: 24, maxSinceHours: 336, defaultLimit: 100, maxLimit: 500 } as const;
 
 export interface EventFilter {

@@ -1,5 +1,5 @@
 /**
- * The inbound rate limit of SPEC "Limits": N POSTs per second per ingest key (per webhook for signed
+ * The inbound rate limit of docs/spec.md "Limits": N POSTs per second per ingest key (per webhook for signed
  * inbound webhooks), N = config.ingestRatePerSecond (INGEST_RATE_PER_SECOND, default 10). Counted in
  * Redis so it holds across API nodes: one EVALSHA round trip per request. If Redis is unreachable an
  * in-process limiter with the same budget stands in (rate-limiter-flexible's insurance limiter), so a

@@ -1,5 +1,5 @@
 /**
- * GET /events/stream: the timeline as server-sent events (DESIGN.md).
+ * GET /events/stream: the timeline as server-sent events (docs/design.md).
  *
  *   id: <event id>
  *   event: event

@@ -32,7 +32,7 @@ import {
 } from 'graphql';
 import { QueryTooComplex } from '../errors.js';
 
-/** Most nodes one operation may ask for (the README's dashboard query asks for 800). */
+/** Most nodes one operation may ask for (docs/integrating.md's dashboard query asks for 800). */
 export const MAX_QUERY_NODES = 5000;
 /** The page size counted for a paginated field whose size the query leaves out (the largest default page). */
 export const ASSUMED_PAGE_SIZE = 100;

@@ -25,9 +25,9 @@ const Proposals = page(() => import('./Proposals'), 'Proposals');
 const Devices = page(() => import('./Devices'), 'Devices');
 const DeviceDetail = page(() => import('./DeviceDetail'), 'DeviceDetail');
 const Rules = page(() => import('./Rules'), 'Rules');
-const Inbound = page(() => import('./Inbound'), 'Inbound');
-const Outbound = page(() => import('./Outbound'), 'Outbound');
-const OutboundDetail = page(() => import('./OutboundDetail'), 'OutboundDetail');
+const InboundWebhooks = page(() => import('./InboundWebhooks'), 'InboundWebhooks');
+const OutboundWebhooks = page(() => import('./OutboundWebhooks'), 'OutboundWebhooks');
+const OutboundWebhookDetail = page(() => import('./OutboundWebhookDetail'), 'OutboundWebhookDetail');
 const Tokens = page(() => import('./Tokens'), 'Tokens');
 const Users = page(() => import('./Users'), 'Users');
 const Audit = page(() => import('./Audit'), 'Audit');
@@ -64,9 +64,15 @@ export const PAGES: PageEntry[] = [
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
-  { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: Inbound },
-  { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: Outbound },
-  { path: '/webhooks/:id', title: 'Outbound webhook', section: 'Configure', component: OutboundDetail, nav: false },
+  { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
+  { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },
+  {
+    path: '/webhooks/:id',
+    title: 'Outbound webhook',
+    section: 'Configure',
+    component: OutboundWebhookDetail,
+    nav: false,
+  },
   { path: '/reports', title: 'Reports', section: 'Insight', component: Reports },
   { path: '/dashboards', title: 'Dashboards', section: 'Insight', component: Dashboards },
   { path: '/integrations', title: 'Integrations', section: 'Insight', component: Integrations },

@@ -70,7 +70,7 @@ export const TRIGGERS = [
   'REPORT_DELIVERED',
 ] as const;
 
-export function Outbound() {
+export function OutboundWebhooks() {
   const me = useMe();
   const denied = adminOnly(me);
   const [result, refetch] = useQuery({ query: OutboundQuery });

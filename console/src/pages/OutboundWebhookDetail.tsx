@@ -17,7 +17,7 @@ import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { json, lower, when } from '../lib/format';
 import { graphql, readFragment, type FragmentOf } from '../lib/graphql';
-import { TRIGGERS } from './Outbound';
+import { TRIGGERS } from './OutboundWebhooks';
 
 /** One delivery opened: its body and each attempt (request headers, response status and body, timing). */
 const DeliveryDetailFields = graphql(`
@@ -164,7 +164,7 @@ function DeliveryDetail({ delivery }: { delivery: FragmentOf<typeof DeliveryDeta
 
 const STATUSES = ['', 'PENDING', 'RETRYING', 'DELIVERED', 'FAILED'] as const;
 
-export function OutboundDetail({ params }: { params: { id: string } }) {
+export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
   const me = useMe();
   const denied = adminOnly(me);
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('');

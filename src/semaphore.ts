@@ -1,12 +1,10 @@
 /**
- * The process-wide bound on concurrent sends (WEBHOOK_DELIVERY_CONCURRENCY): a counting semaphore,
- * waiters served in arrival order. A delivery job may carry many deliveries (every first attempt of an
- * announced change), so the number of jobs running no longer bounds the requests in flight; this does.
- * A send takes its slot before the receiver's rate admission, so admitted requests leave at once.
+ * A counting semaphore, waiters served in arrival order. The delivery engine holds three (src/deliveries/deps.ts):
+ * the bound on sends in flight (WEBHOOK_DELIVERY_CONCURRENCY), the fan-out gate and the room waits.
  */
 const GRANTED = Promise.resolve();
 
-export class SendSlots {
+export class Semaphore {
   private free: number;
   /** Waiters in arrival order from `head` on (an index, not `shift()`: thousands may wait). */
   private waiting: Array<() => void> = [];

@@ -80,7 +80,7 @@ const RotateIngestKey = graphql(`
   }
 `);
 
-export function Inbound() {
+export function InboundWebhooks() {
   const me = useMe();
   const denied = adminOnly(me);
   const [hooks, refetch] = useQuery({ query: InboundQuery });

@@ -1,0 +1,45 @@
+/**
+ * The generic runner of the documentation's shell blocks (issue 39): each docs file that test/docs-registry.ts
+ * marks `generic: true` runs as pasted, after the README's quickstart, in one bash shell with
+ * `set -euo pipefail`, against a fresh service process in the environment test/helpers/docs-env.ts gives (the
+ * one test/readme-using-it.test.ts runs "Using it" in: receivers on 127.0.0.1 for the example hosts, the service
+ * as the hub, a stand-in nvidia-smi). Every block must exit 0 and no command may answer an error body.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inject } from 'vitest';
+import { testRedisPrefix } from './helpers/env.js';
+import { blocksOf, docBlocks } from './helpers/docs.js';
+import { errorBodies, startDocsEnv, type DocsEnv } from './helpers/docs-env.js';
+import { DOC_RUNS } from './docs-registry.js';
+
+for (const run of DOC_RUNS.filter((r) => r.generic)) {
+  describe(`${run.file} runs as written`, () => {
+    const redisPrefix = `${testRedisPrefix(inject('testRunId'))}doc${run.id}${process.pid}`;
+    let env: DocsEnv;
+    beforeAll(async () => {
+      env = await startDocsEnv(`ops-docs-${run.id}`, redisPrefix);
+    }, 180_000);
+    afterAll(async () => {
+      await env?.close();
+    });
+
+    it(
+      'every block exits 0 after the quickstart, in one shell, and no command answers an error',
+      { timeout: 900_000 },
+      async () => {
+        const quickstart = docBlocks('quickstart').map((code, i) => ({ name: `quickstart ${i + 1}`, code }));
+        const blocks = blocksOf(run).map((b) => ({ name: `${run.file}:${b.line}`, code: b.code }));
+        expect(blocks.length).toBeGreaterThan(0);
+        const all = [...quickstart, ...blocks];
+        const result = await env.run(all);
+        const failed = all[result.passed.length];
+        expect(
+          { code: result.code, passed: result.passed },
+          `block "${failed?.name}" failed:\n${failed?.code ?? ''}\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-4000)}`,
+        ).toEqual({ code: 0, passed: all.map((b) => b.name) });
+        const out = result.stdout.slice(result.stdout.indexOf(`__block_start ${blocks[0]!.name}`));
+        expect(errorBodies(out), out.slice(-6000)).toEqual([]);
+      },
+    );
+  });
+}
