@@ -9,6 +9,7 @@ import './events.js';
 import './rules.js';
 import './alerts.js';
 import './maintenance-windows.js';
+import './routing.js';
 import './webhooks.js';
 import './devices.js';
 import './device-config.js';

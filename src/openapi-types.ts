@@ -134,6 +134,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/alertmanager/api/v2/alerts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The tenant's live alerts
+     * @description `filter` takes matchers in Alertmanager's syntax (`alertname="Foo"`, or `{a="b",c=~"d.*"}`); `silenced=false`
+     *     leaves out alerts a silence or maintenance window mutes. `receiver`, `inhibited` and `unprocessed` are
+     *     accepted and do not filter yet.
+     */
+    get: operations['alertmanagerGetAlerts'];
+    put?: never;
+    /**
+     * Post alerts (Prometheus sends here)
+     * @description Authenticated with the tenant's ingest key as `Authorization: Bearer <key>`. Each alert becomes an event
+     *     (`alertmanager.firing` / `alertmanager.resolved`, source `alertmanager-api`). At most 1000 alerts per request.
+     */
+    post: operations['alertmanagerPostAlerts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alertmanager/api/v2/silences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every silence, newest first */
+    get: operations['alertmanagerGetSilences'];
+    put?: never;
+    /**
+     * Create a silence, or change one by id
+     * @description With `id`, changes that silence; an expired one is replaced by a new silence, as Alertmanager does. An empty
+     *     `comment` is recorded as "Created through the Alertmanager API without a comment.".
+     */
+    post: operations['alertmanagerPostSilences'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alertmanager/api/v2/silence/{silenceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    /** One silence */
+    get: operations['alertmanagerGetSilence'];
+    put?: never;
+    post?: never;
+    /**
+     * Expire a silence
+     * @description 409 `SILENCE_EXPIRED` when it has already ended.
+     */
+    delete: operations['alertmanagerDeleteSilence'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alertmanager/api/v2/status': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Status as amtool reads it
+     * @description No cluster (`disabled`), version 0.25.0 (the API level served), no configuration text.
+     */
+    get: operations['alertmanagerGetStatus'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/alerts': {
     parameters: {
       query?: never;
@@ -1780,6 +1872,116 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/silences': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List silences, newest first */
+    get: operations['listSilences'];
+    put?: never;
+    /**
+     * Create a silence
+     * @description `starts_at` absent or in the past means now. At least one matcher must not match the empty string
+     *     (a silence that would mute every alert is refused, as Alertmanager refuses it). `created_by` defaults
+     *     to the caller's email.
+     */
+    post: operations['createSilence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/silences/{silenceId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    /** One silence */
+    get: operations['getSilence'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change a silence that has not expired
+     * @description An expired silence answers 409 `SILENCE_EXPIRED` (create a new one).
+     */
+    patch: operations['updateSilence'];
+    trace?: never;
+  };
+  '/silences/{silenceId}/expire': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * End a silence now
+     * @description A pending silence never starts. 409 `SILENCE_EXPIRED` when it has already ended.
+     */
+    post: operations['expireSilence'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/time-intervals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List named time intervals, by name */
+    get: operations['listTimeIntervals'];
+    put?: never;
+    /** Create a named time interval (admins) */
+    post: operations['createTimeInterval'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/time-intervals/{timeIntervalId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        timeIntervalId: string;
+      };
+      cookie?: never;
+    };
+    /** One time interval */
+    get: operations['getTimeInterval'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete a time interval (admins)
+     * @description 409 `IN_USE` while a silence names it.
+     */
+    delete: operations['deleteTimeInterval'];
+    options?: never;
+    head?: never;
+    /** Rename or replace the specs (admins) */
+    patch: operations['updateTimeInterval'];
+    trace?: never;
+  };
   '/alert-rules/suggestions': {
     parameters: {
       query?: never;
@@ -2150,6 +2352,8 @@ export interface components {
       | 'DEVICE_ALREADY_LINKED'
       | 'DELIVERY_IN_PROGRESS'
       | 'WEBHOOK_DISABLED'
+      | 'SILENCE_EXPIRED'
+      | 'IN_USE'
       | 'BODY_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
       | 'CONTENT_ENCODING_UNSUPPORTED'
@@ -2227,6 +2431,72 @@ export interface components {
     MintedToken: components['schemas']['AccessToken'] & {
       /** @description The cleartext token (spat_…), shown this once. */
       token: string;
+    };
+    AlertmanagerLabelSet: {
+      [key: string]: string;
+    };
+    AlertmanagerMatcher: {
+      name: string;
+      value: string;
+      isRegex: boolean;
+      /** @description Default true (an equality or regex match; false negates it). */
+      isEqual?: boolean;
+    };
+    AlertmanagerPostableAlert: {
+      labels: components['schemas']['AlertmanagerLabelSet'];
+      annotations?: components['schemas']['AlertmanagerLabelSet'];
+      /** Format: date-time */
+      startsAt?: string;
+      /** Format: date-time */
+      endsAt?: string;
+      generatorURL?: string;
+    };
+    AlertmanagerGettableAlert: {
+      labels: components['schemas']['AlertmanagerLabelSet'];
+      annotations: components['schemas']['AlertmanagerLabelSet'];
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      /** Format: date-time */
+      updatedAt: string;
+      fingerprint: string;
+      generatorURL?: string;
+      receivers: {
+        name: string;
+      }[];
+      status: {
+        /** @enum {string} */
+        state: 'unprocessed' | 'active' | 'suppressed';
+        silencedBy: string[];
+        inhibitedBy: string[];
+      };
+    };
+    AlertmanagerPostableSilence: {
+      id?: string;
+      matchers: components['schemas']['AlertmanagerMatcher'][];
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      createdBy: string;
+      comment: string;
+    };
+    AlertmanagerGettableSilence: {
+      id: string;
+      status: {
+        /** @enum {string} */
+        state: 'pending' | 'active' | 'expired';
+      };
+      /** Format: date-time */
+      updatedAt: string;
+      matchers: components['schemas']['AlertmanagerMatcher'][];
+      /** Format: date-time */
+      startsAt: string;
+      /** Format: date-time */
+      endsAt: string;
+      createdBy: string;
+      comment: string;
     };
     /** @enum {string} */
     AlertsSeverity: 'info' | 'warning' | 'critical';
@@ -3355,6 +3625,95 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    /** @enum {string} */
+    RoutingSilenceState: 'pending' | 'active' | 'expired';
+    RoutingMatcher: {
+      name: string;
+      /** @enum {string} */
+      type: '=' | '!=' | '=~' | '!~';
+      value: string;
+    };
+    RoutingSilence: {
+      id: string;
+      matchers: components['schemas']['RoutingMatcher'][];
+      /** Format: date-time */
+      starts_at: string;
+      /** Format: date-time */
+      ends_at: string;
+      created_by: string;
+      comment: string;
+      state: components['schemas']['RoutingSilenceState'];
+      time_interval_id: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    RoutingSilenceUpdate: {
+      matchers?: components['schemas']['RoutingMatcher'][];
+      /** Format: date-time */
+      starts_at?: string;
+      /** Format: date-time */
+      ends_at?: string;
+      created_by?: string;
+      comment?: string;
+      time_interval_id?: string | null;
+    };
+    RoutingSilenceCreate: WithRequired<
+      components['schemas']['RoutingSilenceUpdate'],
+      'matchers' | 'ends_at' | 'comment'
+    >;
+    /** @description One spec; every field present must match, an absent field matches everything. */
+    RoutingTimeIntervalSpec: {
+      times?: {
+        /** @example 09:00 */
+        start_time: string;
+        /** @example 17:00 */
+        end_time: string;
+      }[];
+      /**
+       * @example [
+       *       "monday:friday"
+       *     ]
+       */
+      weekdays?: string[];
+      /**
+       * @example [
+       *       "1:5",
+       *       "-1"
+       *     ]
+       */
+      days_of_month?: string[];
+      /**
+       * @example [
+       *       "january:march"
+       *     ]
+       */
+      months?: string[];
+      /**
+       * @example [
+       *       "2026:2027"
+       *     ]
+       */
+      years?: string[];
+      /** @example Europe/Berlin */
+      location?: string;
+    };
+    RoutingTimeInterval: {
+      id: string;
+      name: string;
+      intervals: components['schemas']['RoutingTimeIntervalSpec'][];
+      active_now: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    RoutingTimeIntervalUpdate: {
+      name?: string;
+      intervals?: components['schemas']['RoutingTimeIntervalSpec'][];
+    };
+    RoutingTimeIntervalCreate: WithRequired<components['schemas']['RoutingTimeIntervalUpdate'], 'name' | 'intervals'>;
     /**
      * @description `match`: each matching event opens or bumps an alert. `absence`: a source that goes quiet for `window_seconds` opens one (heartbeats).
      * @enum {string}
@@ -3973,6 +4332,212 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+    };
+  };
+  alertmanagerGetAlerts: {
+    parameters: {
+      query?: {
+        active?: boolean;
+        silenced?: boolean;
+        inhibited?: boolean;
+        unprocessed?: boolean;
+        filter?: string[];
+        receiver?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Alerts */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertmanagerGettableAlert'][];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  alertmanagerPostAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertmanagerPostableAlert'][];
+      };
+    };
+    responses: {
+      /** @description Recorded (Alertmanager answers with no body; this service answers an empty object) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+    };
+  };
+  alertmanagerGetSilences: {
+    parameters: {
+      query?: {
+        filter?: string[];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Silences */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertmanagerGettableSilence'][];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  alertmanagerPostSilences: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertmanagerPostableSilence'];
+      };
+    };
+    responses: {
+      /** @description The silence's id */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            silenceID: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  alertmanagerGetSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The silence */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertmanagerGettableSilence'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  alertmanagerDeleteSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Expired (an empty object) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            [key: string]: unknown;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  alertmanagerGetStatus: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Status */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            cluster: {
+              /** @enum {string} */
+              status: 'ready' | 'settling' | 'disabled';
+              peers?: {
+                [key: string]: unknown;
+              }[];
+            };
+            versionInfo: {
+              branch: string;
+              buildDate: string;
+              buildUser: string;
+              goVersion: string;
+              revision: string;
+              version: string;
+            };
+            config: {
+              original: string;
+            };
+            /** Format: date-time */
+            uptime: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
     };
   };
   listAlerts: {
@@ -7061,6 +7626,271 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+    };
+  };
+  listSilences: {
+    parameters: {
+      query?: {
+        state?: components['schemas']['RoutingSilenceState'];
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Silences */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['RoutingSilence'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  createSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingSilenceCreate'];
+      };
+    };
+    responses: {
+      /** @description The silence */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingSilence'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The silence */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingSilence'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingSilenceUpdate'];
+      };
+    };
+    responses: {
+      /** @description The silence */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingSilence'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  expireSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        silenceId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The expired silence */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingSilence'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  listTimeIntervals: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Time intervals */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['RoutingTimeInterval'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+    };
+  };
+  createTimeInterval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingTimeIntervalCreate'];
+      };
+    };
+    responses: {
+      /** @description The time interval */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingTimeInterval'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getTimeInterval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        timeIntervalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The time interval */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingTimeInterval'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  deleteTimeInterval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        timeIntervalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  updateTimeInterval: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        timeIntervalId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingTimeIntervalUpdate'];
+      };
+    };
+    responses: {
+      /** @description The time interval */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingTimeInterval'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
     };
   };
   listSuggestedAlertRules: {

@@ -19,6 +19,7 @@ import { gpuTasks } from './gpu.js';
 import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
 import { historyTasks } from './history.js';
+import { routingTasks } from './routing.js';
 import { SupervisedWorkers } from './supervisor.js';
 
 export interface Workers {
@@ -42,6 +43,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   ...billingTasks,
   ...assistantTasks,
   ...historyTasks,
+  ...routingTasks,
 ];
 
 const starters: WorkerStarter[] = [

@@ -17,6 +17,8 @@ import { billingRoutes } from './billing.js';
 import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
 import { metaRoutes } from './meta.js';
+import { routingRoutes } from './routing.js';
+import { alertmanagerRoutes } from './alertmanager.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -35,4 +37,6 @@ export const routes: RouteEntry[] = [
   ...rulesRoutes,
   ...webhooksRoutes,
   ...metaRoutes,
+  ...routingRoutes,
+  ...alertmanagerRoutes,
 ];

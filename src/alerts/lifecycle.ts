@@ -66,6 +66,8 @@ export interface OpenAlertInput {
   eventIds: string[];
   /** Set when a maintenance window covers the new alert. */
   suppressedBy: { id: string; name: string } | null;
+  /** Set when an active silence (src/routing) mutes the new alert: recorded, marked, paging no one. */
+  silencedBy?: { id: string; comment: string } | null;
 }
 
 export interface OpenResult {
@@ -100,8 +102,9 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       firstSeenAt: input.seenAt,
       lastSeenAt: input.seenAt,
       count: Math.max(1, input.eventIds.length),
-      suppressed: !!input.suppressedBy,
+      suppressed: !!input.suppressedBy || !!input.silencedBy,
       maintenanceWindowId: input.suppressedBy?.id ?? null,
+      silenceId: input.suppressedBy ? null : (input.silencedBy?.id ?? null),
     },
     update: {
       count: { increment: input.eventIds.length },
@@ -123,7 +126,11 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         alertId: alert.id,
         action: 'opened',
         toStatus: 'open',
-        note: input.suppressedBy ? `Suppressed by maintenance window "${input.suppressedBy.name}".` : null,
+        note: input.suppressedBy
+          ? `Suppressed by maintenance window "${input.suppressedBy.name}".`
+          : input.silencedBy
+            ? `Silenced by silence ${input.silencedBy.id} ("${input.silencedBy.comment.slice(0, 200)}").`
+            : null,
       },
     });
     outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels), input.now);

@@ -40,6 +40,8 @@ export const TENANT_OWNED_MODELS = new Set([
   'Alert',
   'AlertTimelineEntry',
   'MaintenanceWindow',
+  'TimeInterval',
+  'Silence',
   'OutboundWebhook',
   'OutboxMessage',
   'Delivery',

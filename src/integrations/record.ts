@@ -29,6 +29,7 @@ import { alertAnnotationsOf, DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../aler
 import { matchableOf, ruleStep } from '../rules/plan.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
+import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import type { Signal } from './types.js';
 
 export interface IntegrationRef {
@@ -100,6 +101,7 @@ export async function recordSignals(
       // Maintenance windows suppress alerts opened from integrations as they do rule alerts.
       const anyFiring = signals.some((x) => x.alert?.state === 'firing');
       const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], now) : [];
+      const silences = anyFiring ? await loadSilencesByTenant(tx, [integ.tenantId], now) : new Map();
       const rules = anyFiring
         ? await tx.alertRule.findMany({ where: { tenantId: integ.tenantId, enabled: true, kind: 'match' } })
         : [];
@@ -135,6 +137,11 @@ export async function recordSignals(
                 { source, labels: { ...s.labels, integration_id: integ.id }, deviceId: null },
                 ev.receivedAt,
               ) ?? null,
+            silencedBy: silencedBy(
+              silences,
+              { tenantId: integ.tenantId, labels: s.labels, severity: s.severity, source },
+              now,
+            ),
           });
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
           outboxIds.push(r.outboxId);

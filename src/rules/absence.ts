@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
+import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import { renderTemplate } from '../events/match.js';
 
 type Tx = Prisma.TransactionClient;
@@ -80,6 +81,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         ]),
       );
       const windows = await loadCandidateWindows(tx, [...new Set(due.map((d) => d.tenantId))], now);
+      const silences = await loadSilencesByTenant(tx, [...new Set(due.map((d) => d.tenantId))], now);
       for (const d of due) {
         const rule = rules.get(d.ruleId)!;
         const vars = {
@@ -110,6 +112,11 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
           seenAt: now,
           eventIds: [],
           suppressedBy: window ? { id: window.id, name: window.name } : null,
+          silencedBy: silencedBy(
+            silences,
+            { tenantId: d.tenantId, labels: {}, severity: rule.alertSeverity, source: d.source, ruleName: rule.name },
+            now,
+          ),
         });
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;

@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
 import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
+import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import { alertAnnotationsOf } from '../alerts/labels.js';
 import { renderTemplate } from '../events/match.js';
 import { matchableOf, planBatch, templateVars } from './plan.js';
@@ -183,6 +184,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
         if (t.change.change === 'resolved') result.resolved++;
       }
       const legacyLive = await liveLegacyKeys(tx, plan);
+      const silences = plan.keys.size ? await loadSilencesByTenant(tx, tenantIds, now) : new Map();
       for (const [key, steps] of [...plan.keys].sort(byKey)) {
         const tenantId = key.slice(0, key.indexOf('\u0000'));
         // An alert opened under the older default key keeps it while it is live.
@@ -216,6 +218,11 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             seenAt: last.receivedAt,
             eventIds: ids,
             suppressedBy: window ? { id: window.id, name: window.name } : null,
+            silencedBy: silencedBy(
+              silences,
+              { tenantId, labels: m.labels, severity: rule.alertSeverity, source: first.source, ruleName: rule.name },
+              now,
+            ),
           });
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
           outboxIds.push(r.outboxId);
