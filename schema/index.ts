@@ -9,6 +9,8 @@ import './events.js';
 import './rules.js';
 import './alerts.js';
 import './maintenance-windows.js';
+import './schedules.js';
+import './escalation.js';
 import './webhooks.js';
 import './devices.js';
 import './device-config.js';

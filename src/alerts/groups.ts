@@ -65,14 +65,16 @@ export async function followAlertInGroup(
 
 /** The columns that (re)start a group's escalation from the first step (a new epoch makes older timers stale). */
 export function restartData(
-  group: Pick<AlertGroup, 'escalationEpoch'>,
+  group: Pick<AlertGroup, 'escalationEpoch' | 'round'>,
   dueAt: Date | null,
 ): Prisma.AlertGroupUncheckedUpdateManyInput {
+  // Rounds go on counting (a page of the new run gets its own page job id); `repeat` counts from firstRound.
   return {
     status: 'firing',
     snoozedUntil: null,
     step: -1,
-    round: 0,
+    round: group.round + 1,
+    firstRound: group.round + 1,
     nextStepAt: dueAt,
     escalationEpoch: group.escalationEpoch + 1,
   };

@@ -26,9 +26,14 @@ export function repeatDelayMinutes(steps: Pick<EscalationStep, 'delayMinutes'>[]
 }
 
 /** The step and round that ran before (step, round): the compare-and-set's expected values. */
-function previousOf(step: number, round: number, stepCount: number): { step: number; round: number } {
+function previousOf(
+  step: number,
+  round: number,
+  firstRound: number,
+  stepCount: number,
+): { step: number; round: number } {
   if (step > 0) return { step: step - 1, round };
-  if (round === 0) return { step: -1, round: 0 };
+  if (round === firstRound) return { step: -1, round };
   return { step: stepCount - 1, round: round - 1 };
 }
 
@@ -80,10 +85,11 @@ export async function runStepInTx(tx: Tx, groupId: string, input: RunStepInput):
     where: { id: group.policyId },
     include: { steps: { orderBy: { position: 'asc' } } },
   });
-  if (!policy || input.step >= policy.steps.length || input.round > policy.repeat) return null;
-  const prev = previousOf(input.step, input.round, policy.steps.length);
+  const rounds = input.round - group.firstRound; // rounds run before this one in this epoch
+  if (!policy || input.step >= policy.steps.length || rounds < 0 || rounds > policy.repeat) return null;
+  const prev = previousOf(input.step, input.round, group.firstRound, policy.steps.length);
   const users = await resolveTargets(tx, group.tenantId, policy.steps[input.step]!.targets as StepTarget[], input.now);
-  const reason = input.reason === 'escalation' && input.round > 0 ? 'repeat' : input.reason;
+  const reason = input.reason === 'escalation' && rounds > 0 ? 'repeat' : input.reason;
   const urgency: PendingPage['urgency'] = group.urgency === 'low' ? 'low' : 'high';
   const pages: PendingPage[] = users.map((userId) => ({
     userId,
@@ -98,7 +104,7 @@ export async function runStepInTx(tx: Tx, groupId: string, input: RunStepInput):
     data: {
       step: input.step,
       round: input.round,
-      nextStepAt: nextDueAt(policy, policy.steps, input.step, input.round, input.now),
+      nextStepAt: nextDueAt(policy, policy.steps, input.step, rounds, input.now),
       pendingPages: pending as unknown as Prisma.InputJsonValue,
     },
   });
@@ -107,7 +113,7 @@ export async function runStepInTx(tx: Tx, groupId: string, input: RunStepInput):
     where: { groupId: group.id, status: { not: 'resolved' } },
     select: { id: true },
   });
-  const label = `step ${input.step + 1}, round ${input.round + 1}, policy ${policy.name}`;
+  const label = `step ${input.step + 1}, round ${rounds + 1}, policy ${policy.name}`;
   const entries = alerts.flatMap((a): Prisma.AlertTimelineEntryCreateManyInput[] =>
     users.length
       ? users.map((userId) => ({

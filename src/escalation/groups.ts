@@ -153,7 +153,7 @@ export async function escalateGroup(ctx: Ctx, groupId: string): Promise<AlertGro
     step = 0;
     round++;
   }
-  if (steps === 0 || round > policy.repeat)
+  if (steps === 0 || round - g.firstRound > policy.repeat)
     throw new Conflict('Every step of the policy has run; reassign the group to page someone else.', 'CONFLICT');
   const now = ctx.rt.clock.now();
   const row = await ctx.db.$transaction(async (tx) => {

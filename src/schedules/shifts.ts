@@ -179,10 +179,12 @@ export function layerShifts(layer: LayerSpec, zone: string, from: Date, to: Date
   if (restrictions.length === 0) return turns.filter((t): t is Shift => !!t);
   const spans = restrictionSpans(restrictions, zone, from, to);
   const out: Shift[] = [];
+  let i = 0; // turns and spans are both sorted: walk them together
   for (const t of turns) {
     if (!t) continue;
-    for (const [s, e] of spans) {
-      const c = clip(t, s, e);
+    while (i < spans.length && spans[i]![1] <= t.start.getTime()) i++;
+    for (let j = i; j < spans.length && spans[j]![0] < t.end.getTime(); j++) {
+      const c = clip(t, spans[j]![0], spans[j]![1]);
       if (c) out.push(c);
     }
   }
@@ -245,8 +247,8 @@ export function finalShifts(schedule: ScheduleSpec, from: Date, to: Date): Shift
 
 /** Who is on call at `instant` (the final schedule's shift covering it), or null. */
 export function onCallAt(schedule: ScheduleSpec, instant: Date): Shift | null {
-  // Widen the window so the returned shift shows its real bounds (up to a few weeks around the instant).
-  const from = new Date(instant.getTime() - 35 * 86400_000);
-  const to = new Date(instant.getTime() + 35 * 86400_000);
+  // Widen the window so the returned shift shows its real bounds (up to two weeks around the instant).
+  const from = new Date(instant.getTime() - 15 * 86400_000);
+  const to = new Date(instant.getTime() + 15 * 86400_000);
   return finalShifts(schedule, from, to).find((s) => s.start <= instant && s.end > instant) ?? null;
 }

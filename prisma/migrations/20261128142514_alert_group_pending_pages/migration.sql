@@ -1,2 +1,0 @@
--- AlterTable
-ALTER TABLE "AlertGroup" ADD COLUMN     "pendingPages" JSONB NOT NULL DEFAULT '[]';
