@@ -10,6 +10,8 @@ import './rules.js';
 import './alerts.js';
 import './maintenance-windows.js';
 import './routing.js';
+import './schedules.js';
+import './escalation.js';
 import './webhooks.js';
 import './devices.js';
 import './device-config.js';

@@ -2082,6 +2082,79 @@ export interface paths {
     patch: operations['updateAlertRule'];
     trace?: never;
   };
+  '/oncall': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is on call now (or at `at`) in each schedule that has someone */
+    get: operations['listOnCall'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Schedules with their layers, overrides and who is on call now (or at `at`) */
+    get: operations['listSchedules'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One schedule, with who is on call now (or at `at`) */
+    get: operations['getSchedule'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/calendar-feeds/{file}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * An iCalendar feed (`<token>.ics`; the secret URL is the credential)
+     * @description Created with the GraphQL mutation `createCalendarFeed` (the URL is shown once) and revoked with
+     *     `revokeCalendarFeed`. Shifts from a week ago to 60 days ahead: a schedule's final shifts, or one person's
+     *     shifts across every schedule. An unknown or revoked token is 404.
+     */
+    get: operations['getCalendarFeed'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/outbound-webhooks': {
     parameters: {
       query?: never;
@@ -3826,6 +3899,55 @@ export interface components {
       auto_resolve_after_seconds: number | null;
       /** @description The suggested rule it was enabled from (GET /alert-rules/suggestions). */
       suggestion_key: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    ScheduleShift: {
+      user_id: string;
+      /** Format: date-time */
+      start: string;
+      /** Format: date-time */
+      end: string;
+      layer_id: string | null;
+      override_id: string | null;
+    };
+    Schedule: {
+      id: string;
+      name: string;
+      description: string | null;
+      time_zone: string;
+      layers: {
+        id: string;
+        position: number;
+        name: string | null;
+        /** Format: date-time */
+        starts_at: string;
+        /** @enum {string} */
+        rotation: 'daily' | 'weekly' | 'custom';
+        turn_length_seconds: number | null;
+        handoff_time: string;
+        handoff_weekday: number | null;
+        user_ids: string[];
+        restrictions: {
+          /** @enum {string} */
+          kind: 'daily' | 'weekly';
+          start: string;
+          end: string;
+          startDay?: number;
+          endDay?: number;
+        }[];
+      }[];
+      overrides: {
+        id: string;
+        user_id: string;
+        /** Format: date-time */
+        starts_at: string;
+        /** Format: date-time */
+        ends_at: string;
+      }[];
+      on_call: components['schemas']['ScheduleShift'] | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -8087,6 +8209,115 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+    };
+  };
+  listOnCall: {
+    parameters: {
+      query?: {
+        at?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description One entry per schedule with someone on call, by schedule name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: {
+              schedule: {
+                id: string;
+                name: string;
+                time_zone: string;
+              };
+              shift: components['schemas']['ScheduleShift'];
+            }[];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  listSchedules: {
+    parameters: {
+      query?: {
+        at?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Schedules by name */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['Schedule'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getSchedule: {
+    parameters: {
+      query?: {
+        at?: string;
+      };
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The schedule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getCalendarFeed: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        file: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The iCalendar document */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'text/calendar': string;
+        };
+      };
+      404: components['responses']['NotFound'];
     };
   };
   listOutboundWebhooks: {

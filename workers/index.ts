@@ -20,6 +20,7 @@ import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
 import { historyTasks } from './history.js';
 import { routingTasks } from './routing.js';
+import { startEscalationWorker, escalationTasks } from './escalation.js';
 import { SupervisedWorkers } from './supervisor.js';
 
 export interface Workers {
@@ -44,6 +45,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   ...assistantTasks,
   ...historyTasks,
   ...routingTasks,
+  ...escalationTasks,
 ];
 
 const starters: WorkerStarter[] = [
@@ -55,6 +57,7 @@ const starters: WorkerStarter[] = [
   startReportsWorker,
   startGpuRunWorkers,
   startBillingWorker,
+  startEscalationWorker,
 ];
 
 /**
@@ -64,7 +67,12 @@ const starters: WorkerStarter[] = [
  * GPU benchmark runs, billing windows) are left alone: a second worker beside a busy one would run more
  * of them at once than their concurrency allows.
  */
-const supervised = new Set<WorkerStarter>([startEvaluateWorker, startOutboxWorkers, startDeliveryWorkers]);
+const supervised = new Set<WorkerStarter>([
+  startEvaluateWorker,
+  startOutboxWorkers,
+  startDeliveryWorkers,
+  startEscalationWorker,
+]);
 
 /** A worker that started no job for this long while jobs were due is started anew (workers/supervisor.ts). */
 const STUCK_MS = 60_000;

@@ -19,6 +19,7 @@ import { webhooksRoutes } from './webhooks.js';
 import { metaRoutes } from './meta.js';
 import { routingRoutes } from './routing.js';
 import { alertmanagerRoutes } from './alertmanager.js';
+import { schedulesRoutes } from './schedules.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -39,4 +40,5 @@ export const routes: RouteEntry[] = [
   ...metaRoutes,
   ...routingRoutes,
   ...alertmanagerRoutes,
+  ...schedulesRoutes,
 ];

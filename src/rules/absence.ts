@@ -10,6 +10,7 @@ import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChang
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import { renderTemplate } from '../events/match.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -120,7 +121,9 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         });
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+        const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);
       }
     },

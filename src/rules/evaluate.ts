@@ -20,6 +20,7 @@ import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 import { linkEventsToDevices } from '../devices/event-links.js';
 import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -224,7 +225,9 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
               now,
             ),
           });
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+          // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+          const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);
           if (r.opened) result.opened++;
           else result.bumped++;
