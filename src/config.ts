@@ -12,6 +12,8 @@ import {
   loadHistoryConfig,
   loadIntegrationsConfig,
   loadWebhookDeliveryConfig,
+  loadNotifyConfig,
+  type NotifyConfig,
   type AlertingConfig,
   type AssistantConfig,
   type GpuConfig,
@@ -80,6 +82,8 @@ export interface Config {
   introspection: IntrospectionPolicy;
   /** NODE_ENV as given (unset: development defaults). */
   nodeEnv?: string;
+  /** Outgoing mail (SMTP_URL, SMTP_FROM) and paging notifications (NOTIFY_*). */
+  notify: NotifyConfig;
 }
 
 export interface RedisClusterConfig {
@@ -176,5 +180,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     assistant: loadAssistantConfig(env),
     introspection: introspectionPolicy(env),
     nodeEnv: env.NODE_ENV || undefined,
+    notify: loadNotifyConfig(env),
   };
 }

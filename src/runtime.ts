@@ -11,6 +11,7 @@ import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
 import { resolveAppSecret, SecretBox } from './secrets.js';
 import { systemClock, type Clock } from './clock.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisTarget } from './redis-connection.js';
 
 export interface Runtime {
@@ -28,6 +29,8 @@ export interface Runtime {
   queues: Queues;
   pubsub: PubSub;
   secretBox: SecretBox;
+  /** Outgoing email (SMTP_URL), null when it is unset: src/mail/mailer.ts `sendMail`. */
+  mailer: Mailer | null;
   jwtKey: Uint8Array;
   /** Resolved connection strings (embedded servers included). */
   databaseUrl: string;
@@ -87,6 +90,7 @@ export function createRuntime(
     (err, queue) => logger.warn({ err: err.message, queue }, 'queue connection error'),
   );
   const closers: Array<() => Promise<void> | void> = [];
+  const mailer = createMailer(config.notify);
   const pubsub = createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster');
   return {
     config,
@@ -99,6 +103,7 @@ export function createRuntime(
     queues,
     pubsub,
     secretBox: new SecretBox(appSecret),
+    mailer,
     jwtKey: crypto
       .createHash('sha256')
       .update('ops-jwt:' + appSecret)
@@ -111,6 +116,7 @@ export function createRuntime(
     async close() {
       for (const fn of closers.reverse()) await fn();
       await queues.close();
+      mailer?.close();
       await prisma.$disconnect();
       if (reportsPrisma !== prisma) await reportsPrisma.$disconnect();
       // QUIT lets commands already sent finish (a plain disconnect rejects them: unhandled rejections

@@ -20,6 +20,7 @@ import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
 import { historyTasks } from './history.js';
 import { SupervisedWorkers } from './supervisor.js';
+import { startNotificationWorkers, notificationTasks } from './notifications.js';
 
 export interface Workers {
   workers: Worker[];
@@ -42,6 +43,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   ...billingTasks,
   ...assistantTasks,
   ...historyTasks,
+  ...notificationTasks,
 ];
 
 const starters: WorkerStarter[] = [
@@ -53,6 +55,7 @@ const starters: WorkerStarter[] = [
   startReportsWorker,
   startGpuRunWorkers,
   startBillingWorker,
+  startNotificationWorkers,
 ];
 
 /**
@@ -62,7 +65,12 @@ const starters: WorkerStarter[] = [
  * GPU benchmark runs, billing windows) are left alone: a second worker beside a busy one would run more
  * of them at once than their concurrency allows.
  */
-const supervised = new Set<WorkerStarter>([startEvaluateWorker, startOutboxWorkers, startDeliveryWorkers]);
+const supervised = new Set<WorkerStarter>([
+  startEvaluateWorker,
+  startOutboxWorkers,
+  startDeliveryWorkers,
+  startNotificationWorkers,
+]);
 
 /** A worker that started no job for this long while jobs were due is started anew (workers/supervisor.ts). */
 const STUCK_MS = 60_000;
