@@ -41,6 +41,8 @@ export interface AlertingConfig {
   sweepAgeMs: number;
   /** Evaluation batches run at once per worker process (EVALUATE_CONCURRENCY, default 4). */
   evaluateConcurrency: number;
+  /** How often the escalation sweeper runs due steps whose timer was lost (ESCALATION_SWEEP_INTERVAL_MS, default 1000). */
+  escalationSweepIntervalMs: number;
 }
 
 export function loadAlertingConfig(env: NodeJS.ProcessEnv): AlertingConfig {
@@ -50,6 +52,7 @@ export function loadAlertingConfig(env: NodeJS.ProcessEnv): AlertingConfig {
     sweepIntervalMs: int(env, 'EVALUATE_SWEEP_INTERVAL_MS', 2000, 100),
     sweepAgeMs: int(env, 'EVALUATE_SWEEP_AGE_MS', 5000, 100),
     evaluateConcurrency: int(env, 'EVALUATE_CONCURRENCY', 4, 1),
+    escalationSweepIntervalMs: int(env, 'ESCALATION_SWEEP_INTERVAL_MS', 1000, 100),
   };
 }
 

@@ -18,6 +18,7 @@ import type { RedisClient } from './redis-connection.js';
 export type PubSubChannels = {
   eventAdded: [tenantId: string, payload: Record<string, unknown>];
   alertChanged: [tenantId: string, payload: Record<string, unknown>];
+  alertGroupChanged: [tenantId: string, payload: Record<string, unknown>];
   deliveryChanged: [tenantId: string, payload: Record<string, unknown>];
   proposalChanged: [tenantId: string, payload: Record<string, unknown>];
   deviceChanged: [tenantId: string, payload: Record<string, unknown>];

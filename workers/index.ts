@@ -19,6 +19,7 @@ import { gpuTasks } from './gpu.js';
 import { startBillingWorker, billingTasks } from './billing.js';
 import { assistantTasks } from './assistant.js';
 import { historyTasks } from './history.js';
+import { startEscalationWorker, escalationTasks } from './escalation.js';
 import { SupervisedWorkers } from './supervisor.js';
 import { startNotificationWorkers, notificationTasks } from './notifications.js';
 
@@ -43,6 +44,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   ...billingTasks,
   ...assistantTasks,
   ...historyTasks,
+  ...escalationTasks,
   ...notificationTasks,
 ];
 
@@ -55,6 +57,7 @@ const starters: WorkerStarter[] = [
   startReportsWorker,
   startGpuRunWorkers,
   startBillingWorker,
+  startEscalationWorker,
   startNotificationWorkers,
 ];
 
@@ -69,6 +72,7 @@ const supervised = new Set<WorkerStarter>([
   startEvaluateWorker,
   startOutboxWorkers,
   startDeliveryWorkers,
+  startEscalationWorker,
   startNotificationWorkers,
 ]);
 

@@ -4,12 +4,13 @@
  * publication and the outbox ids to dispatch (none for suppressed alerts).
  */
 import type { Runtime } from '../runtime.js';
-import type { Alert, Prisma } from '../generated/prisma/client.js';
+import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { dispatchOutbox, writeOutbox, type OutboxTopic } from '../outbox/outbox.js';
 import { allowedActions, nextStatus, topicOf, type AlertAction, type AlertStatus } from './state.js';
 import { v7 as uuidv7 } from 'uuid';
 import { alertLabelsOf } from './labels.js';
 import { alertWire } from './wire.js';
+import { announceGroupChanges, followAlertInGroup } from './groups.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,6 +20,8 @@ export type AlertChangeKind = 'opened' | 'bumped' | 'acknowledged' | 'snoozed' |
 export interface AlertChange {
   change: AlertChangeKind;
   alert: Alert;
+  /** The alert's group when the change moved it too (src/alerts/groups.ts). */
+  group?: AlertGroup | null;
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
@@ -181,7 +184,8 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
     },
   });
   const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);
-  return { alert: row, change: { change: CHANGE_OF[t.action], alert: row }, outboxId };
+  const group = await followAlertInGroup(tx, row, t.action, t.actorId, now);
+  return { alert: row, change: { change: CHANGE_OF[t.action], alert: row, group }, outboxId };
 }
 
 export interface EventActionInput {
@@ -245,4 +249,6 @@ export async function announceAlertChanges(
     rt,
     outboxIds.filter((x): x is string => !!x),
   );
+  const groups = changes.map((c) => c.group).filter((g): g is AlertGroup => !!g);
+  if (groups.length) await announceGroupChanges(rt, groups);
 }

@@ -30,6 +30,7 @@ import { matchableOf, ruleStep } from '../rules/plan.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import type { Signal } from './types.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 export interface IntegrationRef {
   id: string;
@@ -136,7 +137,9 @@ export async function recordSignals(
                 ev.receivedAt,
               ) ?? null,
           });
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+          // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+          const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);
           if (r.opened) opened++;
         } else {

@@ -9,6 +9,7 @@ import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { renderTemplate } from '../events/match.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -113,7 +114,9 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         });
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+        const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);
       }
     },

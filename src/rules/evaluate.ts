@@ -17,6 +17,7 @@ import { matchableOf, planBatch, templateVars } from './plan.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -202,7 +203,9 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             eventIds: ids,
             suppressedBy: window ? { id: window.id, name: window.name } : null,
           });
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+          // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+          const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);
           if (r.opened) result.opened++;
           else result.bumped++;

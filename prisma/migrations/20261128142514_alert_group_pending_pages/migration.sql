@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "AlertGroup" ADD COLUMN     "pendingPages" JSONB NOT NULL DEFAULT '[]';

@@ -1,0 +1,90 @@
+/**
+ * Which policy pages an alert, and the group it pages in: the two pieces the routing tree (src/routing) calls.
+ * Until routing groups alerts, each alert opens its own group (groupKey `alert:<id>`) under the policy of
+ * `choosePolicy`: its rule's, else its integration's, else the tenant default.
+ */
+import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
+import { v7 as uuidv7 } from 'uuid';
+import { firstStepDueAt } from '../alerts/groups.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** The escalation policy for an alert: its rule's, else its integration's (label integration_id), else the tenant default. */
+export async function choosePolicy(tx: Tx, alert: Alert): Promise<string | null> {
+  if (alert.ruleId) {
+    const rule = await tx.alertRule.findUnique({ where: { id: alert.ruleId }, select: { escalationPolicyId: true } });
+    if (rule?.escalationPolicyId) return rule.escalationPolicyId;
+  }
+  const integrationId = (alert.labels as Record<string, unknown> | null)?.integration_id;
+  if (typeof integrationId === 'string') {
+    const integ = await tx.integration.findFirst({
+      where: { id: integrationId, tenantId: alert.tenantId },
+      select: { escalationPolicyId: true },
+    });
+    if (integ?.escalationPolicyId) return integ.escalationPolicyId;
+  }
+  const tenant = await tx.tenant.findUnique({
+    where: { id: alert.tenantId },
+    select: { defaultEscalationPolicyId: true },
+  });
+  return tenant?.defaultEscalationPolicyId ?? null;
+}
+
+export interface GroupChoice {
+  /** What alerts share while the group is live (`alert:<id>` until routing; a route id + group_by values after). */
+  groupKey: string;
+  policyId: string | null;
+  /** The service clock's now (when the first step is due from). */
+  now?: Date;
+}
+
+/**
+ * Puts `alert` in the live group of `groupKey`, opening it (firing, first step due after its delay) when there is
+ * none. Joining a live group changes nothing else: escalation goes on where it is, and an acknowledged group
+ * stays acknowledged (a new alert in it does not page). Atomic against concurrent openers (the unique live key).
+ * Returns the group and whether this call opened it (the caller announces an opened group after commit).
+ */
+export async function openOrJoinGroup(
+  tx: Tx,
+  alert: Alert,
+  choice: GroupChoice,
+): Promise<{ group: AlertGroup; opened: boolean }> {
+  const now = choice.now ?? alert.firstSeenAt;
+  let urgency = alert.severity === 'critical' ? 'high' : 'low';
+  let dueAt: Date | null = null;
+  let policyId: string | null = null;
+  if (choice.policyId) {
+    const policy = await tx.escalationPolicy.findFirst({
+      where: { id: choice.policyId, tenantId: alert.tenantId },
+      select: { highUrgencySeverities: true },
+    });
+    if (policy) {
+      policyId = choice.policyId;
+      urgency = policy.highUrgencySeverities.includes(alert.severity) ? 'high' : 'low';
+      dueAt = await firstStepDueAt(tx, choice.policyId, now);
+    }
+  }
+  const id = uuidv7();
+  const group = await tx.alertGroup.upsert({
+    where: { tenantId_liveGroupKey: { tenantId: alert.tenantId, liveGroupKey: choice.groupKey } },
+    create: {
+      id,
+      tenantId: alert.tenantId,
+      groupKey: choice.groupKey,
+      liveGroupKey: choice.groupKey,
+      policyId,
+      urgency,
+      nextStepAt: dueAt,
+      createdAt: now,
+    },
+    update: {},
+  });
+  if (alert.groupId !== group.id) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  return { group, opened: group.id === id };
+}
+
+/** The default until routing: the alert alone in its group, paged by `choosePolicy` (a suppressed alert pages no one). */
+export async function openOwnGroup(tx: Tx, alert: Alert, now: Date): Promise<AlertGroup> {
+  const policyId = alert.suppressed ? null : await choosePolicy(tx, alert);
+  return (await openOrJoinGroup(tx, alert, { groupKey: `alert:${alert.id}`, policyId, now })).group;
+}
