@@ -24,6 +24,7 @@ import './gpu.js';
 import './gpu-runs.js';
 import './billing.js';
 import './history.js';
+import './notifications.js';
 import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -16,6 +16,7 @@ import { gpuRunsRoutes } from './gpu-runs.js';
 import { billingRoutes } from './billing.js';
 import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
+import { notificationsRoutes } from './notifications.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -33,4 +34,5 @@ export const routes: RouteEntry[] = [
   ...billingRoutes,
   ...rulesRoutes,
   ...webhooksRoutes,
+  ...notificationsRoutes,
 ];

@@ -29,7 +29,13 @@ export interface ContactMethodInput {
   enabled?: boolean | null;
 }
 
-export type ContactMethodPatch = Partial<Omit<ContactMethodInput, 'kind'>>;
+export type ContactMethodPatch = Partial<{
+  name: string | null;
+  address: string | null;
+  topic: string | null;
+  token: string | null;
+  enabled: boolean | null;
+}>;
 
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$|^[^\s@<>]+@localhost$/;
 const TOPIC = /^[A-Za-z0-9_-]{1,64}$/;
