@@ -29,6 +29,7 @@ import './billing.js';
 import './history.js';
 import './deprecated.js';
 import './server-info.js';
+import './notifications.js';
 import './node.js';
 
 export const schema = builder.toSchema({ sortSchema: true });

@@ -34,17 +34,19 @@ builder.prismaObject('User', {
   }),
 });
 
-const Viewer = builder.objectRef<{ userId: string; credentialKind: string; credentialId: string }>('Viewer').implement({
-  description: 'The caller and the credential they used.',
-  fields: (t) => ({
-    user: t.prismaField({
-      type: 'User',
-      resolve: (query, v, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: v.userId } }),
+export const Viewer = builder
+  .objectRef<{ userId: string; credentialKind: string; credentialId: string }>('Viewer')
+  .implement({
+    description: 'The caller and the credential they used.',
+    fields: (t) => ({
+      user: t.prismaField({
+        type: 'User',
+        resolve: (query, v, _args, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: v.userId } }),
+      }),
+      credentialKind: t.field({ type: CredentialKindEnum, resolve: (v) => v.credentialKind as never }),
+      credentialId: t.exposeString('credentialId'),
     }),
-    credentialKind: t.field({ type: CredentialKindEnum, resolve: (v) => v.credentialKind as never }),
-    credentialId: t.exposeString('credentialId'),
-  }),
-});
+  });
 
 builder.queryFields((t) => ({
   me: t.prismaField({

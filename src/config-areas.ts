@@ -215,3 +215,33 @@ export function loadAssistantConfig(env: NodeJS.ProcessEnv): AssistantConfig {
   Object.defineProperty(cfg, 'apiKey', { value: apiKey, enumerable: false, writable: false });
   return cfg;
 }
+
+/** Outgoing mail and paging notifications (SMTP_*, NOTIFY_*). */
+export interface NotifyConfig {
+  /** SMTP_URL, e.g. smtp://user:pass@127.0.0.1:2525 (smtps:// for implicit TLS); unset: no email is sent. */
+  smtpUrl?: string;
+  /** SMTP_FROM: the sender of every email (default `Operations Service <ops@localhost>`). */
+  smtpFrom: string;
+  /** Deadline of one send (an SMTP transaction, an HTTP POST) (NOTIFY_SEND_TIMEOUT_MS, default 10000). */
+  sendTimeoutMs: number;
+  /** Tries of one notification before it is recorded failed (NOTIFY_ATTEMPTS, default 4). */
+  attempts: number;
+  /** First retry delay, doubling each time (NOTIFY_RETRY_DELAY_MS, default 1000). */
+  retryDelayMs: number;
+  /** How often due pending notifications are re-driven (NOTIFY_SWEEP_INTERVAL_MS, default 1000). */
+  sweepIntervalMs: number;
+  /** Sends run at once per worker process (NOTIFY_CONCURRENCY, default 32). */
+  concurrency: number;
+}
+
+export function loadNotifyConfig(env: NodeJS.ProcessEnv): NotifyConfig {
+  return {
+    smtpUrl: url(env, 'SMTP_URL', ['smtp:', 'smtps:']),
+    smtpFrom: env.SMTP_FROM || 'Operations Service <ops@localhost>',
+    sendTimeoutMs: int(env, 'NOTIFY_SEND_TIMEOUT_MS', 10_000, 100),
+    attempts: int(env, 'NOTIFY_ATTEMPTS', 4, 1),
+    retryDelayMs: int(env, 'NOTIFY_RETRY_DELAY_MS', 1000, 10),
+    sweepIntervalMs: int(env, 'NOTIFY_SWEEP_INTERVAL_MS', 1000, 50),
+    concurrency: int(env, 'NOTIFY_CONCURRENCY', 32, 1),
+  };
+}

@@ -13,6 +13,8 @@ import {
   loadHistoryConfig,
   loadIntegrationsConfig,
   loadWebhookDeliveryConfig,
+  loadNotifyConfig,
+  type NotifyConfig,
   type AlertingConfig,
   type AssistantConfig,
   type GpuConfig,
@@ -105,6 +107,8 @@ export interface Config {
   otel: OtelConfig;
   /** METRICS_TOKEN: when set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken?: string;
+  /** Outgoing mail (SMTP_URL, SMTP_FROM) and paging notifications (NOTIFY_*). */
+  notify: NotifyConfig;
 }
 
 export interface RedisClusterConfig {
@@ -214,5 +218,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeEnv: env.NODE_ENV || undefined,
     otel: loadOtelConfig(env),
     metricsToken: env.METRICS_TOKEN || undefined,
+    notify: loadNotifyConfig(env),
   };
 }

@@ -1503,6 +1503,162 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/users/me/contact-methods': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My contact methods */
+    get: operations['listContactMethods'];
+    put?: never;
+    /**
+     * Add a contact method
+     * @description `address`: the email address (email), the ntfy server URL (ntfy), the incoming-webhook URL (slack,
+     *     mattermost, teams, discord; sealed, only its origin is shown), the URL to POST to (webhook; its
+     *     signing secret `secret` is in this answer only). URLs obey the outbound address policy.
+     */
+    post: operations['createContactMethod'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/contact-methods/{contactMethodId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        contactMethodId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a contact method and its rules */
+    delete: operations['deleteContactMethod'];
+    options?: never;
+    head?: never;
+    /** Change a contact method */
+    patch: operations['updateContactMethod'];
+    trace?: never;
+  };
+  '/users/me/contact-methods/{contactMethodId}/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        contactMethodId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Send a test notification
+     * @description Queued at once; the notification's `status` tells how it went.
+     */
+    post: operations['testContactMethod'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/notification-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My notification rules */
+    get: operations['listNotificationRules'];
+    put?: never;
+    /** Add a rule (notify by a method after some minutes, for one urgency) */
+    post: operations['createNotificationRule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/notification-rules/{ruleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ruleId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove a rule */
+    delete: operations['deleteNotificationRule'];
+    options?: never;
+    head?: never;
+    /** Change a rule */
+    patch: operations['updateNotificationRule'];
+    trace?: never;
+  };
+  '/users/me/inbox': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** My in-app inbox, newest first, with the unread count */
+    get: operations['getInbox'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/me/inbox/read': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Mark inbox items read (all unread ones without `ids`) */
+    post: operations['markInboxRead'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/{alertId}/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: string;
+      };
+      cookie?: never;
+    };
+    /** Every notification of the alert's group: to whom, how, when, result, latency */
+    get: operations['listAlertNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/sot/proposals': {
     parameters: {
       query?: never;
@@ -3481,6 +3637,69 @@ export interface components {
       version: string;
       schema_hash: string;
       features: string[];
+    };
+    /** @enum {string} */
+    NotificationsKind: 'email' | 'ntfy' | 'slack' | 'mattermost' | 'teams' | 'discord' | 'webhook' | 'inbox';
+    /** @enum {string} */
+    NotificationsUrgency: 'high' | 'low';
+    NotificationsContactMethod: {
+      id: string;
+      kind: components['schemas']['NotificationsKind'];
+      name: string;
+      address: string;
+      topic: string | null;
+      enabled: boolean;
+      has_secret: boolean;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    NotificationsRule: {
+      id: string;
+      urgency: components['schemas']['NotificationsUrgency'];
+      delay_minutes: number;
+      contact_method: {
+        id: string;
+        kind: components['schemas']['NotificationsKind'];
+        name: string;
+      };
+      /** Format: date-time */
+      created_at: string;
+    };
+    NotificationsNotification: {
+      id: string;
+      user: {
+        id: string;
+        email: string;
+      };
+      kind: components['schemas']['NotificationsKind'];
+      contact_method?: {
+        id?: string;
+        name?: string;
+      } | null;
+      group_id?: string | null;
+      alert?: {
+        id?: string;
+        summary?: string;
+        severity?: string;
+      } | null;
+      step?: number | null;
+      round?: number | null;
+      reason: string;
+      /** @enum {string} */
+      status: 'pending' | 'sent' | 'failed' | 'skipped';
+      attempts: number;
+      error?: string | null;
+      /** Format: date-time */
+      due_at: string;
+      /** Format: date-time */
+      sent_at?: string | null;
+      latency_ms?: number | null;
+      /** Format: date-time */
+      read_at?: string | null;
+      /** Format: date-time */
+      created_at: string;
     };
     ProposalsProposal: {
       id: string;
@@ -6898,6 +7117,348 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+    };
+  };
+  listContactMethods: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Contact methods */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['NotificationsContactMethod'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+    };
+  };
+  createContactMethod: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          kind: components['schemas']['NotificationsKind'];
+          name: string;
+          address?: string;
+          topic?: string;
+          token?: string;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The contact method (with `secret` for a webhook) */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsContactMethod'] & {
+            secret?: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  deleteContactMethod: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        contactMethodId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateContactMethod: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        contactMethodId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          name?: string;
+          address?: string;
+          topic?: string;
+          token?: string;
+          enabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The contact method */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsContactMethod'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  testContactMethod: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        contactMethodId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The test notification */
+      202: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsNotification'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  listNotificationRules: {
+    parameters: {
+      query?: {
+        urgency?: components['schemas']['NotificationsUrgency'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Rules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['NotificationsRule'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+    };
+  };
+  createNotificationRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          urgency: components['schemas']['NotificationsUrgency'];
+          contact_method_id: string;
+          delay_minutes?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  deleteNotificationRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ruleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateNotificationRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        ruleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          urgency?: components['schemas']['NotificationsUrgency'];
+          contact_method_id?: string;
+          delay_minutes?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotificationsRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getInbox: {
+    parameters: {
+      query?: {
+        unread_only?: boolean;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The inbox */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            unread_count: number;
+            items: components['schemas']['NotificationsNotification'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+    };
+  };
+  markInboxRead: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        'application/json': {
+          ids?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description How many changed */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            marked: number;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+    };
+  };
+  listAlertNotifications: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Notifications, oldest first */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['NotificationsNotification'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
     };
   };
   openProposal: {

@@ -25,6 +25,8 @@ export type PubSubChannels = {
   tokenChanged: [tenantId: string, payload: Record<string, unknown>];
   integrationHealthChanged: [tenantId: string, payload: Record<string, unknown>];
   gpuHealthChanged: [tenantId: string, payload: Record<string, unknown>];
+  /** A paging notification was planned, sent, skipped or failed, or an inbox item was read. */
+  notificationChanged: [tenantId: string, payload: Record<string, unknown>];
 };
 
 /** The Redis channel of one topic (`routingKey:id`, as graphql-yoga names it) for an installation. */

@@ -28,6 +28,8 @@ export const QueueNames = {
   escalation: 'escalation',
   /** Page one person for a step of a group's escalation: plan and send their notifications (workers/notifications.ts). */
   page: 'page',
+  /** Send one planned notification when it is due, with retries (workers/notifications.ts). */
+  notify: 'notify',
 } as const;
 export type QueueName = (typeof QueueNames)[keyof typeof QueueNames];
 
@@ -54,6 +56,13 @@ export interface JobPayloads {
   escalation: { tenantId: string; groupId: string; step: number; round: number; epoch: number };
   /** One person paged for a step of a group's escalation (exactly once per group, step, round and person: pageJobId). */
   page: PageJob;
+  /** One Notification row to send (its job id: notifyJobId). */
+  notify: { notificationId: string };
+}
+
+/** The job id of one notification's send. */
+export function notifyJobId(notificationId: string): string {
+  return `notify-${notificationId}`;
 }
 
 export interface PageJob {

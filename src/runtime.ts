@@ -17,6 +17,7 @@ import { Queues } from './queues.js';
 import { createRedisPubSub, type PubSub } from './pubsub.js';
 import { resolveAppSecret, SecretBox } from './secrets.js';
 import { systemClock, type Clock } from './clock.js';
+import { createMailer, type Mailer } from './mail/mailer.js';
 import { bullConnection, connectRedis, queuePrefix, type RedisClient, type RedisTarget } from './redis-connection.js';
 
 /** The areas' stateful pieces, declared by each area and built by src/server/runtime-parts.ts. */
@@ -37,6 +38,8 @@ export interface Runtime {
   queues: Queues;
   pubsub: PubSub;
   secretBox: SecretBox;
+  /** Outgoing email (SMTP_URL), null when it is unset: src/mail/mailer.ts `sendMail`. */
+  mailer: Mailer | null;
   jwtKey: Uint8Array;
   /** Resolved connection strings (embedded servers included). */
   databaseUrl: string;
@@ -107,6 +110,7 @@ export function createRuntime(
     (err, queue) => logger.warn({ err: err.message, queue }, 'queue connection error'),
   );
   const closers: Array<() => Promise<void> | void> = [];
+  const mailer = createMailer(config.notify);
   const pubsub = createRedisPubSub(pubClient, subClient, config.redisPrefix, redisTarget.kind === 'cluster');
   const rt: Runtime = {
     config,
@@ -119,6 +123,7 @@ export function createRuntime(
     queues,
     pubsub,
     secretBox: new SecretBox(appSecret),
+    mailer,
     jwtKey: crypto
       .createHash('sha256')
       .update('ops-jwt:' + appSecret)
@@ -133,6 +138,7 @@ export function createRuntime(
     async close() {
       for (const fn of closers.reverse()) await fn();
       await queues.close();
+      mailer?.close();
       await prisma.$disconnect();
       if (reportsPrisma !== prisma) await reportsPrisma.$disconnect();
       // QUIT lets commands already sent finish (a plain disconnect rejects them: unhandled rejections

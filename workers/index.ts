@@ -22,6 +22,7 @@ import { historyTasks } from './history.js';
 import { routingTasks } from './routing.js';
 import { startEscalationWorker, escalationTasks } from './escalation.js';
 import { SupervisedWorkers } from './supervisor.js';
+import { startNotificationWorkers, notificationTasks } from './notifications.js';
 
 export interface Workers {
   workers: Worker[];
@@ -46,6 +47,7 @@ export const maintenanceTasks: MaintenanceTask[] = [
   ...historyTasks,
   ...routingTasks,
   ...escalationTasks,
+  ...notificationTasks,
 ];
 
 const starters: WorkerStarter[] = [
@@ -58,6 +60,7 @@ const starters: WorkerStarter[] = [
   startGpuRunWorkers,
   startBillingWorker,
   startEscalationWorker,
+  startNotificationWorkers,
 ];
 
 /**
@@ -72,6 +75,7 @@ const supervised = new Set<WorkerStarter>([
   startOutboxWorkers,
   startDeliveryWorkers,
   startEscalationWorker,
+  startNotificationWorkers,
 ]);
 
 /** A worker that started no job for this long while jobs were due is started anew (workers/supervisor.ts). */

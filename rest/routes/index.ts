@@ -20,6 +20,7 @@ import { metaRoutes } from './meta.js';
 import { routingRoutes } from './routing.js';
 import { alertmanagerRoutes } from './alertmanager.js';
 import { schedulesRoutes } from './schedules.js';
+import { notificationsRoutes } from './notifications.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -41,4 +42,5 @@ export const routes: RouteEntry[] = [
   ...routingRoutes,
   ...alertmanagerRoutes,
   ...schedulesRoutes,
+  ...notificationsRoutes,
 ];

@@ -22,6 +22,7 @@ import { replicaLagSeconds } from '../reports-replica.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
+import { pageActionRoutes } from './page-actions.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
 import { constantTimeEqual } from '../secrets.js';
@@ -248,6 +249,7 @@ export function createServer(
   );
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   // The operator console at / (its client-side routes answer index.html to a browser).
+  app.use(pageActionRoutes(rt));
   app.use(consoleApp());
   app.use('/api', (_req, res) => {
     sendError(

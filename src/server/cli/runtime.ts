@@ -159,6 +159,8 @@ export async function openCliRuntime(
     // The same key as the server's (APP_SECRET or the per-install secret), so sealed secrets written
     // here (e.g. a cluster link's credential) are readable by the server and its workers.
     secretBox: new SecretBox(resolveAppSecret(config)),
+    // Operator commands send no mail (a server's workers do).
+    mailer: null,
     get jwtKey(): never {
       return unavailable('Operator commands do not sign session tokens.');
     },
