@@ -3,13 +3,7 @@
  * DST changes in Europe/Amsterdam and America/New_York, restrictions, layers and overrides.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  finalShifts,
-  layerShifts,
-  onCallAt,
-  type LayerSpec,
-  type ScheduleSpec,
-} from '../../src/schedules/shifts.js';
+import { finalShifts, layerShifts, onCallAt, type LayerSpec, type ScheduleSpec } from '../../src/schedules/shifts.js';
 
 const d = (iso: string) => new Date(iso);
 const who = (s: ScheduleSpec, iso: string) => onCallAt(s, d(iso))?.userId ?? null;
