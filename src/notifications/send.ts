@@ -21,13 +21,20 @@ export class PermanentSendError extends Error {}
 
 export type SendOutcome = 'sent' | 'skipped' | 'failed' | 'not_due' | 'settled' | 'gone';
 
-const fetchers = new WeakMap<Runtime, typeof fetch>();
+declare module '../runtime.js' {
+  interface RuntimeParts {
+    /** fetch under the outbound address policy, for contact methods (one connection pool per runtime). */
+    notifyFetch: typeof fetch;
+  }
+}
 
-/** The runtime's fetch under the outbound address policy (one connection pool per runtime). */
+/** Builds the runtime's notification fetch (src/server/runtime-parts.ts; after the URL policy). */
+export function createNotifyFetch(rt: Runtime): typeof fetch {
+  return policyFetch(urlPolicyOf(rt));
+}
+
 function fetcherOf(rt: Runtime): typeof fetch {
-  let f = fetchers.get(rt);
-  if (!f) fetchers.set(rt, (f = policyFetch(urlPolicyOf(rt))));
-  return f;
+  return rt.parts.notifyFetch;
 }
 
 async function post(rt: Runtime, spec: HttpRequestSpec): Promise<void> {

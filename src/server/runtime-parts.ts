@@ -21,6 +21,7 @@ import { createAssistantProvider } from '../assistant/providers/index.js';
 import { createReportSlots } from '../reports/slots.js';
 import { createAssistantLimiters } from '../assistant/rate-limit.js';
 import { createReplicaLagPool } from '../reports-replica.js';
+import { createNotifyFetch } from '../notifications/send.js';
 
 /**
  * How each part is made, in the order they are built (the URL policy first: the delivery engine's sender
@@ -39,6 +40,7 @@ const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] }
   reportSlots: createReportSlots,
   assistantLimiters: createAssistantLimiters,
   replicaLagPool: createReplicaLagPool,
+  notifyFetch: createNotifyFetch,
 };
 
 /** Builds every part of a service runtime now, before any traffic. */
