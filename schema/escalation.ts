@@ -246,6 +246,11 @@ builder.mutationFields((t) => ({
     description: 'Pauses escalation; it restarts from the first step when the snooze ends.',
     args: { id: t.arg.id({ required: true }), input: t.arg({ type: SnoozeAlertGroupInput, required: true }) },
     resolve: async (query, _root, args, ctx) => {
+      // Load first: another tenant's group is NOT_FOUND whatever the input says.
+      found(
+        'Alert group',
+        await ctx.db.alertGroup.findUnique({ where: { id: String(args.id) }, select: { id: true } }),
+      );
       const until = snoozeUntil(args.input, ctx.rt.clock.now());
       const g = await snoozeGroup(ctx, String(args.id), until);
       return ctx.db.alertGroup.findUniqueOrThrow({ ...query, where: { id: g.id } });

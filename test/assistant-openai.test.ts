@@ -157,7 +157,7 @@ describe('triage through the OpenAI-compatible protocol', () => {
         cause: 'deploy.started on edge-9 just before',
         confidence: 'high',
         score: expect.any(Number),
-        relations: expect.arrayContaining([{ kind: 'same_device', detail: 'same device edge-9 (its source)' }]),
+        relations: expect.arrayContaining([{ kind: 'same_device', detail: 'same device edge-9' }]),
         evidence: [{ kind: 'event', id: deployId, label: expect.stringContaining('deploy.started from edge-9') }],
       },
     ]);

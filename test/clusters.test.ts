@@ -4,6 +4,9 @@
  * `connected`, sends heartbeats, forwards a critical alert to the hub's timeline; a reused or expired
  * invite gets 401; a revoked cluster's next call gets 401.
  */
+import { serviceVersion } from '../src/version.js';
+
+const SERVICE_VERSION = serviceVersion();
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
@@ -77,7 +80,7 @@ describe('clusters', () => {
     expect(cluster).toMatchObject({
       name: 'edge-1',
       status: 'connected',
-      version: '0.1.0',
+      version: SERVICE_VERSION,
       summary: { open_alerts: { info: 0, warning: 0, critical: 0 }, device_count: 0 },
     });
     expect(cluster.last_seen_at).not.toBeNull();

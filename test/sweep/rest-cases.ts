@@ -176,6 +176,9 @@ export function customCredential(route: RouteEntry, raw: string): { headers: Rec
   // The ingest key authenticates POST /events and the GPU collector's pushes.
   if (route.path === '/events' || route.path === '/ai-factory/gpu/samples')
     return { headers: { 'x-service-key': a.ingestKey }, path: '/api/v1' + route.path };
+  // Alertmanager's API v2: Prometheus sends with the tenant's ingest key as a bearer token.
+  if (route.path === '/alertmanager/api/v2/alerts')
+    return { headers: { authorization: `Bearer ${a.ingestKey}` }, path: '/api/v1' + route.path };
   if (route.path === '/integrations/:integrationId/push')
     return {
       headers: { authorization: `Bearer ${pushIntegration.token}` },

@@ -40,6 +40,13 @@ export const ENTITY_ALIASES: Record<string, string> = {
   Run: 'AiperfRun',
   Diagnostic: 'GpuDiagnostic',
   Meter: 'BillingMeter',
+  Group: 'AlertGroup',
+  Policy: 'EscalationPolicy',
+  Override: 'ScheduleOverride',
+  Feed: 'CalendarFeed',
+  Method: 'ContactMethod',
+  ContactMethod: 'ContactMethod',
+  NotificationRule: 'NotificationRule',
   // node(id:)/nodes(ids:) take any object's id; the sweep aims an alert of the other tenant at them.
   Node: 'Alert',
 };
@@ -182,7 +189,73 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
   const { cluster } = await joinWithInvite(rt, { invite: invite.token, name: `sweep-${tag}` });
   // Billing: a custom meter.
   const meter = await createMeter(ctx, { slug: `sweep-${tag}`, typeGlob: 'sweep.*', aggregation: 'count' });
+  // Paging and routing: a paging schedule with an override and a feed, a policy, the alert's group, a contact
+  // method with a rule, a time interval and a silence (ending in a day: no release job touches it meanwhile).
+  const pagingSchedule = await rt.prisma.schedule.create({
+    data: { tenantId: t.tenantId, name: `sweep-${tag}`, timeZone: 'Europe/Amsterdam' },
+    select: { id: true },
+  });
+  const override = await rt.prisma.scheduleOverride.create({
+    data: {
+      tenantId: t.tenantId,
+      scheduleId: pagingSchedule.id,
+      userId: other.id,
+      startsAt: new Date(Date.now() + 86400_000),
+      endsAt: new Date(Date.now() + 2 * 86400_000),
+    },
+    select: { id: true },
+  });
+  const feed = await rt.prisma.calendarFeed.create({
+    data: {
+      tenantId: t.tenantId,
+      scheduleId: pagingSchedule.id,
+      tokenHash: crypto.randomBytes(32).toString('hex'),
+      tokenPrefix: 'sweep',
+    },
+    select: { id: true },
+  });
+  const policy = await rt.prisma.escalationPolicy.create({
+    data: { tenantId: t.tenantId, name: `sweep-${tag}` },
+    select: { id: true },
+  });
+  const group = await rt.prisma.alertGroup.create({
+    data: { tenantId: t.tenantId, groupKey: `alert:${alert.id}`, liveGroupKey: `alert:${alert.id}` },
+    select: { id: true },
+  });
+  await rt.prisma.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  const method = await rt.prisma.contactMethod.create({
+    data: { tenantId: t.tenantId, userId: t.admin.id, kind: 'inbox', name: `sweep-${tag}`, address: 'inbox' },
+    select: { id: true },
+  });
+  const notificationRule = await rt.prisma.notificationRule.create({
+    data: { tenantId: t.tenantId, userId: t.admin.id, urgency: 'high', contactMethodId: method.id },
+    select: { id: true },
+  });
+  const interval = await rt.prisma.timeInterval.create({
+    data: { tenantId: t.tenantId, name: `sweep-${tag}`, intervals: [{ weekdays: ['sunday'] }] },
+    select: { id: true },
+  });
+  const silence = await rt.prisma.silence.create({
+    data: {
+      tenantId: t.tenantId,
+      matchers: [{ name: 'sweep', value: tag, isRegex: false, isEqual: true }],
+      startsAt: new Date(),
+      endsAt: new Date(Date.now() + 86400_000),
+      createdBy: 'sweep',
+      comment: 'sweep',
+    },
+    select: { id: true },
+  });
   return {
+    PagingSchedule: pagingSchedule.id,
+    ScheduleOverride: override.id,
+    CalendarFeed: feed.id,
+    EscalationPolicy: policy.id,
+    AlertGroup: group.id,
+    ContactMethod: method.id,
+    NotificationRule: notificationRule.id,
+    TimeInterval: interval.id,
+    Silence: silence.id,
     BillingMeter: meter.id,
     SavedReport: report.id,
     Dashboard: dashboard.id,
