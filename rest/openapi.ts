@@ -9,6 +9,7 @@ import path from 'node:path';
 import YAML from 'yaml';
 import { PROJECT_ROOT } from '../src/project-root.js';
 import { serviceVersion } from '../src/version.js';
+import { finishContract } from './contract-finish.js';
 
 const here = path.join(PROJECT_ROOT, 'rest');
 
@@ -86,7 +87,7 @@ function readContract(): Doc {
 /** The merged OpenAPI 3.1 document (a fresh deep copy each call); `info.version` is the release's. */
 export function loadOpenApi(): Doc {
   if (!cached) {
-    cached = readContract();
+    cached = finishContract(readContract());
     cached.info = { ...cached.info, version: serviceVersion() };
   }
   return structuredClone(cached);

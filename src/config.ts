@@ -73,6 +73,7 @@ export interface Config {
   publicBaseUrl?: string;
   bodyLimitBytes: number;
   ingestRatePerSecond: number;
+  apiRatePerMinute: number;
   /** Interval of the `: heartbeat` comment on GET /events/stream. */
   sseHeartbeatMs: number;
   runWorkers: boolean;
@@ -201,6 +202,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicBaseUrl: env.PUBLIC_BASE_URL,
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024),
     ingestRatePerSecond: int(env, 'INGEST_RATE_PER_SECOND', 10, 1),
+    apiRatePerMinute: int(env, 'API_RATE_PER_MINUTE', 6000, 1),
     sseHeartbeatMs: int(env, 'SSE_HEARTBEAT_MS', 15000, 100),
     runWorkers: bool(env, 'RUN_WORKERS', true),
     runHttp: bool(env, 'RUN_HTTP', true),

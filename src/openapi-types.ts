@@ -2612,7 +2612,10 @@ export interface components {
       access_token: string;
       /** @enum {string} */
       token_type: 'bearer';
-      /** @description Seconds */
+      /**
+       * Format: int32
+       * @description Seconds
+       */
       expires_in: number;
     };
     Me: {
@@ -2747,7 +2750,10 @@ export interface components {
       };
       /** @description Matches while this alert is live attach to it; an event `{"event_action": "resolve", "dedup_key": <this>}` resolves it. */
       dedup_key: string;
-      /** @description Events attached (absence alerts count 1). */
+      /**
+       * Format: int32
+       * @description Events attached (absence alerts count 1).
+       */
       count: number;
       /** Format: date-time */
       first_seen_at: string;
@@ -2785,6 +2791,7 @@ export interface components {
         starts_at: string;
         /** Format: date-time */
         ends_at: string;
+        /** Format: int32 */
         repeat_every_seconds?: number | null;
       };
       /** @description The 20 latest attached events, latest first, in the shape of GET /events. */
@@ -2831,9 +2838,12 @@ export interface components {
       change_types: string[];
       default_change_types: string[];
       entity_keys: string[];
+      /** Format: int32 */
       window_minutes: number;
       confidence_thresholds: {
+        /** Format: int32 */
         high: number;
+        /** Format: int32 */
         medium: number;
       };
     };
@@ -2911,7 +2921,10 @@ export interface components {
          * @enum {string}
          */
         confidence: 'high' | 'medium' | 'low';
-        /** @description Relatedness score; null when no ranked candidate backs the cause. */
+        /**
+         * Format: int32
+         * @description Relatedness score; null when no ranked candidate backs the cause.
+         */
         score: number | null;
         relations: {
           /** @enum {string} */
@@ -3007,6 +3020,7 @@ export interface components {
         fired_thresholds: number[];
       } | null;
       metering: {
+        /** Format: int32 */
         pending_windows: number;
         /** Format: date-time */
         last_computed_at: string | null;
@@ -3031,6 +3045,7 @@ export interface components {
       }[];
     };
     BillingDaily: {
+      /** Format: int32 */
       days: number;
       time_zone: string;
       currency: string;
@@ -3151,7 +3166,10 @@ export interface components {
       observed_at: string | null;
     };
     DevicesDeviceDetail: components['schemas']['DevicesDevice'] & {
-      /** @description Current intent version; null before the first. */
+      /**
+       * Format: int32
+       * @description Current intent version; null before the first.
+       */
       intent_version: number | null;
       /**
        * @description Result of the latest reconcile; null before the first.
@@ -3163,6 +3181,7 @@ export interface components {
     };
     DevicesIntent: {
       device_id: string;
+      /** Format: int32 */
       version: number | null;
       config: string | null;
       comment: string | null;
@@ -3264,13 +3283,20 @@ export interface components {
     /** @description Up to 100 envelopes, each stored or rejected on its own. */
     EventsEnvelopeBatch: components['schemas']['EventsEnvelope'][];
     EventsBatchAccepted: {
-      /** @description Items stored. */
+      /**
+       * Format: int32
+       * @description Items stored.
+       */
       accepted: number;
-      /** @description Items refused. */
+      /**
+       * Format: int32
+       * @description Items refused.
+       */
       rejected: number;
       /** @description One result per item, in request order. */
       items: (
         | {
+            /** Format: int32 */
             index: number;
             /** @enum {string} */
             status: 'accepted';
@@ -3278,6 +3304,7 @@ export interface components {
             id: string;
           }
         | {
+            /** Format: int32 */
             index: number;
             /** @enum {string} */
             status: 'rejected';
@@ -3327,7 +3354,10 @@ export interface components {
       status: 'queued' | 'running' | 'completed' | 'failed';
       /** @enum {string|null} */
       result: 'pass' | 'warn' | 'fail' | null;
-      /** @enum {integer} */
+      /**
+       * Format: int32
+       * @enum {integer}
+       */
       level: 1 | 2 | 3;
       gpu: string | null;
       node: string | null;
@@ -3354,8 +3384,11 @@ export interface components {
       request_latency_ms: components['schemas']['LatencyStat'];
       output_tokens_per_s: number | null;
       requests_per_s: number | null;
+      /** Format: int32 */
       errors: number;
+      /** Format: int32 */
       requests: number;
+      /** Format: int32 */
       output_tokens: number;
       duration_s: number;
       error_samples: string[];
@@ -3364,7 +3397,9 @@ export interface components {
       gpu_id: string;
       uuid: string;
       node: string;
+      /** Format: int32 */
       index: number;
+      /** Format: int32 */
       samples: number;
       avg_utilization: number | null;
       max_utilization: number | null;
@@ -3380,11 +3415,16 @@ export interface components {
       model: string;
       /** @enum {string} */
       mode: 'concurrency' | 'request_rate';
+      /** Format: int32 */
       concurrency: number | null;
       request_rate: number | null;
+      /** Format: int32 */
       request_count: number | null;
+      /** Format: int32 */
       duration_s: number | null;
+      /** Format: int32 */
       input_tokens: number;
+      /** Format: int32 */
       output_tokens: number;
       streaming: boolean;
       results: components['schemas']['AiperfResults'] | null;
@@ -3420,6 +3460,7 @@ export interface components {
     GpuSampleIn: {
       /** @description The GPU UUID, e.g. `GPU-6e0b…`. */
       uuid: string;
+      /** Format: int32 */
       index: number;
       node?: string;
       model?: string | null;
@@ -3440,12 +3481,14 @@ export interface components {
       id: string;
       uuid: string;
       node: string;
+      /** Format: int32 */
       index: number;
     };
     Gpu: {
       id: string;
       uuid: string;
       node: string;
+      /** Format: int32 */
       index: number;
       model: string | null;
       /** @enum {string} */
@@ -3454,6 +3497,7 @@ export interface components {
       health: 'healthy' | 'warning' | 'critical' | 'missing' | 'unknown';
       health_reasons: string[];
       latest: components['schemas']['GpuValues'];
+      /** Format: int32 */
       last_xid: number | null;
       /** Format: date-time */
       last_xid_at: string | null;
@@ -3463,13 +3507,20 @@ export interface components {
       last_seen_at: string;
     };
     GpuFleet: {
+      /** Format: int32 */
       gpus: number;
+      /** Format: int32 */
       nodes: number;
       by_health: {
+        /** Format: int32 */
         healthy: number;
+        /** Format: int32 */
         warning: number;
+        /** Format: int32 */
         critical: number;
+        /** Format: int32 */
         missing: number;
+        /** Format: int32 */
         unknown: number;
       };
       avg_utilization: number | null;
@@ -3486,6 +3537,7 @@ export interface components {
       summary: string | null;
       node: string | null;
       gpu_uuid: string | null;
+      /** Format: int32 */
       gpu_index: number | null;
       /** @description For `gpu.xid`: `xid`, `meaning`, `action`. */
       payload: {
@@ -3505,6 +3557,7 @@ export interface components {
       config: {
         [key: string]: unknown;
       };
+      /** Format: int32 */
       freshness_seconds: number | null;
       /** @description Absolute when PUBLIC_BASE_URL is set, else a path under the service origin. */
       push_url: string | null;
@@ -3540,20 +3593,24 @@ export interface components {
       reachable: {
         /** @description Null when the provider has no probe or no URL is configured. */
         ok: boolean | null;
+        /** Format: int32 */
         latency_ms: number | null;
         message: string;
       };
       freshness: {
         /** @description Null when the freshness check is turned off. */
         ok: boolean | null;
+        /** Format: int32 */
         expected_seconds: number | null;
         /** Format: date-time */
         last_event_at: string | null;
+        /** Format: int32 */
         age_seconds: number | null;
         message: string;
       };
       errors: {
         ok: boolean;
+        /** Format: int32 */
         count: number;
         last_error: string | null;
         /** Format: date-time */
@@ -3592,6 +3649,7 @@ export interface components {
         /** @description Null when the provider has no probe or no URL was given. */
         reachable: null | {
           ok: boolean | null;
+          /** Format: int32 */
           latency_ms: number | null;
           message: string;
         };
@@ -3606,7 +3664,10 @@ export interface components {
       secret_fields: string[];
       /** Format: date-time */
       updated_at: string | null;
-      /** @description Integrations of the provider (enabled or not): the ones that inherit this config. */
+      /**
+       * Format: int32
+       * @description Integrations of the provider (enabled or not): the ones that inherit this config.
+       */
       integration_count: number;
       /** @description What to do next when no enabled integration inherits the config (a provider config alone is never pulled), e.g. create one with POST /integrations; else null. */
       hint: string | null;
@@ -3615,15 +3676,21 @@ export interface components {
       provider: string;
       /** @description Set when no enabled integration of the provider was there to pull (`integrations` is empty) saying what to do, create one or enable one; else null. */
       hint: string | null;
+      /** Format: int32 */
       events: number;
+      /** Format: int32 */
       alerts_opened: number;
+      /** Format: int32 */
       alerts_resolved: number;
       integrations: {
         integration_id: string;
         name: string;
         ok: boolean;
+        /** Format: int32 */
         events: number;
+        /** Format: int32 */
         alerts_opened: number;
+        /** Format: int32 */
         alerts_resolved: number;
         error: string | null;
         /** @description Provider figures, e.g. `firing`, `targets_up`, `targets_down`; dcgm adds `gpus`, `samples` (new samples stored) and `gpu_events` (hardware events written to the timeline). */
@@ -3658,6 +3725,7 @@ export interface components {
     NotificationsRule: {
       id: string;
       urgency: components['schemas']['NotificationsUrgency'];
+      /** Format: int32 */
       delay_minutes: number;
       contact_method: {
         id: string;
@@ -3684,17 +3752,21 @@ export interface components {
         summary?: string;
         severity?: string;
       } | null;
+      /** Format: int32 */
       step?: number | null;
+      /** Format: int32 */
       round?: number | null;
       reason: string;
       /** @enum {string} */
       status: 'pending' | 'sent' | 'failed' | 'skipped';
+      /** Format: int32 */
       attempts: number;
       error?: string | null;
       /** Format: date-time */
       due_at: string;
       /** Format: date-time */
       sent_at?: string | null;
+      /** Format: int32 */
       latency_ms?: number | null;
       /** Format: date-time */
       read_at?: string | null;
@@ -3715,12 +3787,16 @@ export interface components {
       action: string | null;
       /** @description Why the proposer wants the change. */
       reason: string | null;
-      /** @description Bumped by every edit; an approval holds for one revision only. */
+      /**
+       * Format: int32
+       * @description Bumped by every edit; an approval holds for one revision only.
+       */
       revision: number;
       proposer_id: string;
       approver_id: string | null;
       /** Format: date-time */
       approved_at?: string | null;
+      /** Format: int32 */
       approved_revision?: number | null;
       denied_by_id?: string | null;
       /** Format: date-time */
@@ -3738,7 +3814,10 @@ export interface components {
     ReportsQueryBody: {
       /** @enum {string} */
       entity: 'events' | 'alerts' | 'devices' | 'proposals';
-      /** @description Hours back from now; 24 when left out; null: no window (devices and proposals only). */
+      /**
+       * Format: int32
+       * @description Hours back from now; 24 when left out; null: no window (devices and proposals only).
+       */
       since_hours?: number | null;
       filters?: {
         field: string;
@@ -3764,7 +3843,10 @@ export interface components {
             dir?: 'asc' | 'desc';
           }
       )[];
-      /** @description 1000 when left out. */
+      /**
+       * Format: int32
+       * @description 1000 when left out.
+       */
       limit?: number;
       columns?: string[];
     };
@@ -3772,7 +3854,10 @@ export interface components {
     ReportsExportBody: {
       /** @enum {string} */
       entity: 'events' | 'alerts' | 'devices' | 'proposals';
-      /** @description Hours back from now; 24 when left out; null: no window (devices and proposals only). */
+      /**
+       * Format: int32
+       * @description Hours back from now; 24 when left out; null: no window (devices and proposals only).
+       */
       since_hours?: number | null;
       filters?: {
         field: string;
@@ -3798,7 +3883,10 @@ export interface components {
             dir?: 'asc' | 'desc';
           }
       )[];
-      /** @description 2000000 when left out. */
+      /**
+       * Format: int32
+       * @description 2000000 when left out.
+       */
       limit?: number;
       columns?: string[];
     };
@@ -3813,6 +3901,7 @@ export interface components {
       rows: {
         [key: string]: unknown;
       }[];
+      /** Format: int32 */
       row_count: number;
       /** @description More rows matched than `limit`. */
       truncated: boolean;
@@ -3841,9 +3930,13 @@ export interface components {
       updated_at: string;
     };
     ReportsPosition: {
+      /** Format: int32 */
       x: number;
+      /** Format: int32 */
       y: number;
+      /** Format: int32 */
       w: number;
+      /** Format: int32 */
       h: number;
     };
     ReportsPanelInput: {
@@ -3854,6 +3947,7 @@ export interface components {
       position: components['schemas']['ReportsPosition'];
     };
     ReportsPanel: {
+      /** Format: int32 */
       index: number;
       title: string;
       saved_report_id: string;
@@ -4046,7 +4140,10 @@ export interface components {
         [key: string]: string;
       } | null;
       payload_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
-      /** @description Absence rules only: seconds of silence that open an alert. */
+      /**
+       * Format: int32
+       * @description Absence rules only: seconds of silence that open an alert.
+       */
       window_seconds?: number | null;
       /** @description Severity of the alerts the rule opens (default `warning`). */
       alert_severity?: components['schemas']['RulesSeverity'] | null;
@@ -4060,7 +4157,10 @@ export interface components {
       resolve_type_glob?: string | null;
       /** @description Conditions on the resolving event's payload (needs `resolve_type_glob`). */
       resolve_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
-      /** @description Match rules: a live alert with no matching event for this long resolves by itself. */
+      /**
+       * Format: int32
+       * @description Match rules: a live alert with no matching event for this long resolves by itself.
+       */
       auto_resolve_after_seconds?: number | null;
     };
     RulesAlertRuleCreate: {
@@ -4078,7 +4178,10 @@ export interface components {
         [key: string]: string;
       } | null;
       payload_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
-      /** @description Absence rules only: seconds of silence that open an alert. */
+      /**
+       * Format: int32
+       * @description Absence rules only: seconds of silence that open an alert.
+       */
       window_seconds?: number | null;
       /** @description Severity of the alerts the rule opens (default `warning`). */
       alert_severity?: components['schemas']['RulesSeverity'] | null;
@@ -4092,7 +4195,10 @@ export interface components {
       resolve_type_glob?: string | null;
       /** @description Conditions on the resolving event's payload (needs `resolve_type_glob`). */
       resolve_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
-      /** @description Match rules: a live alert with no matching event for this long resolves by itself. */
+      /**
+       * Format: int32
+       * @description Match rules: a live alert with no matching event for this long resolves by itself.
+       */
       auto_resolve_after_seconds?: number | null;
     };
     RulesAlertRule: {
@@ -4108,6 +4214,7 @@ export interface components {
         [key: string]: string;
       };
       payload_conditions: components['schemas']['RulesPayloadCondition'][];
+      /** Format: int32 */
       window_seconds: number | null;
       alert_severity: components['schemas']['RulesSeverity'];
       summary_template: string | null;
@@ -4115,6 +4222,7 @@ export interface components {
       summary_follows_latest: boolean;
       resolve_type_glob: string | null;
       resolve_conditions: components['schemas']['RulesPayloadCondition'][];
+      /** Format: int32 */
       auto_resolve_after_seconds: number | null;
       /** @description The suggested rule it was enabled from (GET /alert-rules/suggestions). */
       suggestion_key: string | null;
@@ -4139,14 +4247,17 @@ export interface components {
       time_zone: string;
       layers: {
         id: string;
+        /** Format: int32 */
         position: number;
         name: string | null;
         /** Format: date-time */
         starts_at: string;
         /** @enum {string} */
         rotation: 'daily' | 'weekly' | 'custom';
+        /** Format: int32 */
         turn_length_seconds: number | null;
         handoff_time: string;
+        /** Format: int32 */
         handoff_weekday: number | null;
         user_ids: string[];
         restrictions: {
@@ -4154,7 +4265,9 @@ export interface components {
           kind: 'daily' | 'weekly';
           start: string;
           end: string;
+          /** Format: int32 */
           startDay?: number;
+          /** Format: int32 */
           endDay?: number;
         }[];
       }[];
@@ -4247,12 +4360,15 @@ export interface components {
     };
     WebhookSettingsAttempt: {
       id: string;
+      /** Format: int32 */
       number: number;
       request_headers: {
         [key: string]: string;
       };
+      /** Format: int32 */
       response_status: number | null;
       response_body: string | null;
+      /** Format: int32 */
       duration_ms: number;
       error: string | null;
       /** Format: date-time */
@@ -4267,6 +4383,7 @@ export interface components {
       status: 'pending' | 'retrying' | 'delivered' | 'failed';
       /** @description The exact request body sent on every attempt. */
       body: string;
+      /** Format: int32 */
       attempt_count: number;
       /** Format: date-time */
       next_attempt_at: string | null;
@@ -4354,6 +4471,9 @@ export interface components {
     /** @description Missing, invalid, expired or revoked credential */
     Unauthorized: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4363,6 +4483,9 @@ export interface components {
     /** @description Authenticated but not permitted */
     Forbidden: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4372,6 +4495,9 @@ export interface components {
     /** @description Not found (or belongs to another tenant) */
     NotFound: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4381,6 +4507,9 @@ export interface components {
     /** @description The object's state does not allow this */
     Conflict: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4390,6 +4519,9 @@ export interface components {
     /** @description The request failed validation; `detail` lists the offending fields */
     ValidationFailed: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4399,6 +4531,9 @@ export interface components {
     /** @description Body over 1 MiB */
     PayloadTooLarge: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4408,6 +4543,9 @@ export interface components {
     /** @description Rate-limited; retry after the `Retry-After` seconds */
     RateLimited: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         'Retry-After'?: number;
         [name: string]: unknown;
       };
@@ -4418,6 +4556,9 @@ export interface components {
     /** @description The language model server failed or answered nonsense; the conversation is kept */
     AssistantUpstreamFailed: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4427,6 +4568,9 @@ export interface components {
     /** @description The language model server did not answer in time (ASSISTANT_TIMEOUT_MS); the conversation is kept */
     AssistantUpstreamTimeout: {
       headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
         [name: string]: unknown;
       };
       content: {
@@ -4435,6 +4579,18 @@ export interface components {
     };
     /** @description The body is not application/json */
     EventsUnsupportedMediaType: {
+      headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description An unexpected failure on the server; the body names no internals. Retry later. */
+    InternalError: {
       headers: {
         [name: string]: unknown;
       };
@@ -4472,7 +4628,14 @@ export interface components {
     WebhookSettingsWebhookId: string;
   };
   requestBodies: never;
-  headers: never;
+  headers: {
+    /** @description Requests allowed per minute with this credential (`API_RATE_PER_MINUTE`). */
+    'RateLimit-Limit': number;
+    /** @description Requests left in the current minute. */
+    'RateLimit-Remaining': number;
+    /** @description Seconds until the budget refills. */
+    'RateLimit-Reset': number;
+  };
   pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -4496,6 +4659,9 @@ export interface operations {
       /** @description Logged in */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4505,6 +4671,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   logout: {
@@ -4519,11 +4686,16 @@ export interface operations {
       /** @description Logged out; the session JWT no longer works */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getMe: {
@@ -4538,6 +4710,9 @@ export interface operations {
       /** @description The caller */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4545,6 +4720,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listTokens: {
@@ -4559,6 +4736,9 @@ export interface operations {
       /** @description Tokens, newest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4566,6 +4746,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createToken: {
@@ -4580,7 +4762,10 @@ export interface operations {
         'application/json': {
           name: string;
           description?: string;
-          /** @description 30, 90, 365 or a custom number of days; null or omitted means never. */
+          /**
+           * Format: int32
+           * @description 30, 90, 365 or a custom number of days; null or omitted means never.
+           */
           expires_in_days?: number | null;
           /** @description Admins only; a service user of the tenant. */
           user_id?: string;
@@ -4591,6 +4776,9 @@ export interface operations {
       /** @description Minted */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4601,6 +4789,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   revokeToken: {
@@ -4617,12 +4807,17 @@ export interface operations {
       /** @description Revoked */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   reactivateToken: {
@@ -4639,6 +4834,9 @@ export interface operations {
       /** @description Active again */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4648,6 +4846,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rotateToken: {
@@ -4664,6 +4864,9 @@ export interface operations {
       /** @description The new token (cleartext shown once) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4673,6 +4876,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerGetAlerts: {
@@ -4694,6 +4899,9 @@ export interface operations {
       /** @description Alerts */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4702,6 +4910,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerPostAlerts: {
@@ -4720,6 +4930,9 @@ export interface operations {
       /** @description Recorded (Alertmanager answers with no body; this service answers an empty object) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4731,6 +4944,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerGetSilences: {
@@ -4747,6 +4961,9 @@ export interface operations {
       /** @description Silences */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4755,6 +4972,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerPostSilences: {
@@ -4773,6 +4992,9 @@ export interface operations {
       /** @description The silence's id */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4785,6 +5007,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerGetSilence: {
@@ -4801,6 +5025,9 @@ export interface operations {
       /** @description The silence */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4809,6 +5036,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerDeleteSilence: {
@@ -4825,6 +5054,9 @@ export interface operations {
       /** @description Expired (an empty object) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4837,6 +5069,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   alertmanagerGetStatus: {
@@ -4851,6 +5085,9 @@ export interface operations {
       /** @description Status */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4879,6 +5116,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listAlerts: {
@@ -4909,6 +5148,9 @@ export interface operations {
       /** @description Alerts, newest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4919,6 +5161,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getAlert: {
@@ -4935,6 +5179,9 @@ export interface operations {
       /** @description The alert */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4943,6 +5190,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   acknowledgeAlert: {
@@ -4959,6 +5208,9 @@ export interface operations {
       /** @description Acknowledged */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -4968,6 +5220,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   snoozeAlert: {
@@ -4992,6 +5246,9 @@ export interface operations {
       /** @description Snoozed */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5002,6 +5259,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   resolveAlert: {
@@ -5018,6 +5277,9 @@ export interface operations {
       /** @description Resolved */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5027,6 +5289,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getTriageSettings: {
@@ -5041,6 +5305,9 @@ export interface operations {
       /** @description The settings */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5048,6 +5315,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   setTriageSettings: {
@@ -5068,6 +5337,9 @@ export interface operations {
       /** @description The settings after the change */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5077,6 +5349,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getAlertChat: {
@@ -5093,6 +5367,9 @@ export interface operations {
       /** @description The conversation; `conversation_id` is null and `messages` empty until someone writes */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5105,6 +5382,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   postAlertChat: {
@@ -5125,6 +5404,9 @@ export interface operations {
       /** @description The reply */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5135,6 +5417,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -5153,6 +5436,9 @@ export interface operations {
       /** @description The triage */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5162,6 +5448,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -5188,6 +5475,9 @@ export interface operations {
       /** @description The action, executed (or failed with the reason in result) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5199,6 +5489,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rejectAssistantAction: {
@@ -5222,6 +5514,9 @@ export interface operations {
       /** @description The rejected action */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5233,6 +5528,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   copilotChat: {
@@ -5254,6 +5551,9 @@ export interface operations {
       /** @description The reply */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5264,6 +5564,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
       502: components['responses']['AssistantUpstreamFailed'];
       504: components['responses']['AssistantUpstreamTimeout'];
     };
@@ -5282,6 +5583,9 @@ export interface operations {
       /** @description Conversations */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5292,6 +5596,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingCurrent: {
@@ -5306,6 +5612,9 @@ export interface operations {
       /** @description Spend this month */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5313,6 +5622,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingBreakdown: {
@@ -5335,6 +5646,9 @@ export interface operations {
       /** @description The breakdown */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5343,6 +5657,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingDaily: {
@@ -5359,6 +5675,9 @@ export interface operations {
       /** @description One entry per day, oldest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5367,6 +5686,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingLocalGpu: {
@@ -5388,6 +5709,9 @@ export interface operations {
       /** @description The comparison */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5396,6 +5720,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingSkus: {
@@ -5410,6 +5736,9 @@ export interface operations {
       /** @description Every SKU (defaults, custom meters' SKUs, cloud reference SKUs) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5419,6 +5748,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   billingExport: {
@@ -5441,6 +5772,9 @@ export interface operations {
       /** @description The export file */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5452,6 +5786,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listClusters: {
@@ -5466,6 +5802,9 @@ export interface operations {
       /** @description Clusters, oldest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5475,6 +5814,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createClusterInvite: {
@@ -5487,7 +5828,10 @@ export interface operations {
     requestBody?: {
       content: {
         'application/json': {
-          /** @default 24 */
+          /**
+           * Format: int32
+           * @default 24
+           */
           expires_in_hours?: number;
           /** @description The URL members reach this hub at, shown in `command` (default PUBLIC_BASE_URL). */
           hub_url?: string;
@@ -5498,6 +5842,9 @@ export interface operations {
       /** @description Minted */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5513,6 +5860,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   joinCluster: {
@@ -5537,6 +5886,9 @@ export interface operations {
       /** @description Joined */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5544,6 +5896,7 @@ export interface operations {
             cluster_id: string;
             name: string;
             credential: string;
+            /** Format: int32 */
             heartbeat_interval_seconds: number;
           };
         };
@@ -5551,6 +5904,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   clusterHeartbeat: {
@@ -5565,10 +5919,14 @@ export interface operations {
         'application/json': {
           version?: string | null;
           open_alerts?: {
+            /** Format: int32 */
             info?: number;
+            /** Format: int32 */
             warning?: number;
+            /** Format: int32 */
             critical?: number;
           };
+          /** Format: int32 */
           device_count?: number;
         };
       };
@@ -5577,6 +5935,9 @@ export interface operations {
       /** @description Recorded */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5590,6 +5951,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   clusterForwardAlerts: {
@@ -5618,10 +5980,14 @@ export interface operations {
       /** @description Recorded on the hub's timeline */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             events: number;
           };
         };
@@ -5629,6 +5995,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getCluster: {
@@ -5645,6 +6012,9 @@ export interface operations {
       /** @description The cluster */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5653,6 +6023,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   revokeCluster: {
@@ -5669,6 +6041,9 @@ export interface operations {
       /** @description Revoked (idempotent) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5678,6 +6053,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listDevices: {
@@ -5700,6 +6077,9 @@ export interface operations {
       /** @description Devices */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5710,6 +6090,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createDevice: {
@@ -5728,6 +6110,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5738,6 +6123,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getDevice: {
@@ -5754,6 +6141,9 @@ export interface operations {
       /** @description The device, with its current intent version and latest drift status */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5762,6 +6152,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteDevice: {
@@ -5778,6 +6170,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -5785,6 +6180,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateDevice: {
@@ -5805,6 +6202,9 @@ export interface operations {
       /** @description The changed device */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5816,6 +6216,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getDeviceConfig: {
@@ -5832,6 +6234,9 @@ export interface operations {
       /** @description The observed configuration */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5840,6 +6245,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   reportObservedConfig: {
@@ -5867,6 +6274,9 @@ export interface operations {
       /** @description Stored */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5876,6 +6286,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getDeviceIntent: {
@@ -5892,6 +6304,9 @@ export interface operations {
       /** @description The current intent */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5900,6 +6315,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   setDeviceIntent: {
@@ -5924,6 +6341,9 @@ export interface operations {
       /** @description The new current intent */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5934,6 +6354,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   reconcileDevice: {
@@ -5950,6 +6372,9 @@ export interface operations {
       /** @description Queued */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -5965,6 +6390,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   sotWebhook: {
@@ -6035,6 +6462,9 @@ export interface operations {
       /** @description Applied to an existing device, deleted, or ignored */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6044,6 +6474,9 @@ export interface operations {
       /** @description A device was created */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6056,6 +6489,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listEvents: {
@@ -6079,6 +6513,9 @@ export interface operations {
       /** @description Events, newest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6087,6 +6524,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   ingestEvent: {
@@ -6105,6 +6544,9 @@ export interface operations {
       /** @description Stored (committed); rule evaluation follows asynchronously. A batch gets one result per item. */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           /** @description Batches only, when items were rejected by the rate limit; seconds until it refills. */
           'Retry-After'?: number;
           [name: string]: unknown;
@@ -6118,6 +6560,7 @@ export interface operations {
       415: components['responses']['EventsUnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   streamEvents: {
@@ -6142,6 +6585,9 @@ export interface operations {
       /** @description The stream (stays open) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6150,6 +6596,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   receiveInboundWebhook: {
@@ -6171,6 +6619,9 @@ export interface operations {
       /** @description Stored (committed); the recorded event */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6183,6 +6634,7 @@ export interface operations {
       415: components['responses']['EventsUnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listGpuDiagnostics: {
@@ -6199,6 +6651,9 @@ export interface operations {
       /** @description Diagnostics requests */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6209,6 +6664,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   startGpuDiagnostic: {
@@ -6232,6 +6689,7 @@ export interface operations {
           /** @description Every GPU of this node. Give this or `gpu`. */
           node?: string;
           /**
+           * Format: int32
            * @description As `dcgmi diag -r`.
            * @enum {integer}
            */
@@ -6243,6 +6701,9 @@ export interface operations {
       /** @description Accepted (`status` queued) */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6252,6 +6713,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getGpuDiagnostic: {
@@ -6268,6 +6731,9 @@ export interface operations {
       /** @description The diagnostics request */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6276,6 +6742,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listAiperfRuns: {
@@ -6293,6 +6761,9 @@ export interface operations {
       /** @description Runs */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6303,6 +6774,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   startAiperfRun: {
@@ -6332,18 +6805,25 @@ export interface operations {
           model: string;
           /** @enum {string} */
           mode: 'concurrency' | 'request_rate';
-          /** @description Clients in `concurrency` mode (default 1); the in-flight cap in `request_rate` mode. */
+          /**
+           * Format: int32
+           * @description Clients in `concurrency` mode (default 1); the in-flight cap in `request_rate` mode.
+           */
           concurrency?: number | null;
           /** @description Requests per second (`request_rate` mode). */
           request_rate?: number | null;
+          /** Format: int32 */
           request_count?: number | null;
+          /** Format: int32 */
           duration_s?: number | null;
           /**
+           * Format: int32
            * @description Prompt length in tokens.
            * @default 128
            */
           input_tokens?: number;
           /**
+           * Format: int32
            * @description `max_tokens` of each request.
            * @default 64
            */
@@ -6357,6 +6837,9 @@ export interface operations {
       /** @description Accepted (`status` queued) */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6366,6 +6849,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getAiperfRun: {
@@ -6382,6 +6867,9 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6390,6 +6878,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   cancelAiperfRun: {
@@ -6406,6 +6896,9 @@ export interface operations {
       /** @description The run (cancelled, or still running with `cancel_requested_at` set until its job stops) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6416,6 +6909,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   pushGpuSamples: {
@@ -6458,16 +6953,26 @@ export interface operations {
       /** @description Recorded */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             /** @enum {string} */
             status: 'accepted';
+            /** Format: int32 */
             gpus: number;
-            /** @description New samples stored (repeats are skipped). */
+            /**
+             * Format: int32
+             * @description New samples stored (repeats are skipped).
+             */
             samples: number;
-            /** @description Hardware events written to the timeline. */
+            /**
+             * Format: int32
+             * @description Hardware events written to the timeline.
+             */
             events: number;
           };
         };
@@ -6476,6 +6981,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   aiFactoryOverview: {
@@ -6490,19 +6996,26 @@ export interface operations {
       /** @description The overview */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             fleet: components['schemas']['GpuFleet'];
+            /** Format: int32 */
             idle_gpus: number;
             energy_today_kwh: number;
+            /** Format: int32 */
             open_gpu_alerts: number;
             recent_events: components['schemas']['GpuEvent'][];
           };
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   gpuSummary: {
@@ -6520,6 +7033,9 @@ export interface operations {
       /** @description The fleet */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6530,6 +7046,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   gpuTimeseries: {
@@ -6562,12 +7080,16 @@ export interface operations {
       /** @description The series */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
             metric: string;
             unit: string | null;
+            /** Format: int32 */
             step_seconds: number;
             /** @enum {string} */
             resolution: 'raw' | '1m' | '1h';
@@ -6581,6 +7103,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   gpuEvents: {
@@ -6601,6 +7125,9 @@ export interface operations {
       /** @description The events */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6611,6 +7138,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listIntegrations: {
@@ -6628,6 +7157,9 @@ export interface operations {
       /** @description Integrations */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6638,6 +7170,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createIntegration: {
@@ -6661,6 +7195,7 @@ export interface operations {
           };
           /** @default true */
           enabled?: boolean;
+          /** Format: int32 */
           freshness_seconds?: number | null;
         };
       };
@@ -6669,6 +7204,9 @@ export interface operations {
       /** @description Dry run; nothing saved */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6678,6 +7216,9 @@ export interface operations {
       /** @description Created; `push_token` is shown this once (null for pull-only providers) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6690,6 +7231,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getProviderConfig: {
@@ -6707,6 +7250,9 @@ export interface operations {
       /** @description The config */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6715,6 +7261,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   putProviderConfig: {
@@ -6740,6 +7288,9 @@ export interface operations {
       /** @description Saved */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6750,6 +7301,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteProviderConfig: {
@@ -6767,6 +7320,9 @@ export interface operations {
       /** @description Removed */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6774,6 +7330,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getIntegrationConfig: {
@@ -6791,6 +7349,9 @@ export interface operations {
       /** @description The config */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6799,6 +7360,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   putIntegrationConfig: {
@@ -6824,6 +7387,9 @@ export interface operations {
       /** @description Saved */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6834,6 +7400,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteIntegrationConfig: {
@@ -6851,6 +7419,9 @@ export interface operations {
       /** @description Removed */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6858,6 +7429,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getIntegration: {
@@ -6874,6 +7447,9 @@ export interface operations {
       /** @description The integration */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6882,6 +7458,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteIntegration: {
@@ -6898,6 +7476,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -6905,6 +7486,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateIntegration: {
@@ -6925,7 +7508,10 @@ export interface operations {
           config?: {
             [key: string]: unknown;
           };
-          /** @description null turns the freshness check off. */
+          /**
+           * Format: int32
+           * @description null turns the freshness check off.
+           */
           freshness_seconds?: number | null;
         };
       };
@@ -6934,6 +7520,9 @@ export interface operations {
       /** @description Updated */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6945,6 +7534,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rotateIntegrationPushToken: {
@@ -6961,6 +7552,9 @@ export interface operations {
       /** @description Rotated; `push_token` is shown this once */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -6973,6 +7567,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getIntegrationHealth: {
@@ -6994,6 +7590,9 @@ export interface operations {
       /** @description The health */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7003,6 +7602,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   ingestIntegrations: {
@@ -7020,6 +7621,9 @@ export interface operations {
       /** @description What was recorded */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7030,6 +7634,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   pushToIntegration: {
@@ -7052,12 +7657,18 @@ export interface operations {
       /** @description Recorded */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             events: number;
+            /** Format: int32 */
             alerts_opened: number;
+            /** Format: int32 */
             alerts_resolved: number;
           };
         };
@@ -7065,6 +7676,9 @@ export interface operations {
       /** @description A `pagerduty` integration took the event (PagerDuty's answer) */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7080,6 +7694,9 @@ export interface operations {
       /** @description A `pagerduty` integration cannot take the body (PagerDuty's answer) */
       400: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7096,6 +7713,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getVersion: {
@@ -7110,6 +7728,9 @@ export interface operations {
       /** @description The release */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7117,6 +7738,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listContactMethods: {
@@ -7131,6 +7754,9 @@ export interface operations {
       /** @description Contact methods */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7141,6 +7767,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createContactMethod: {
@@ -7166,6 +7794,9 @@ export interface operations {
       /** @description The contact method (with `secret` for a webhook) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7177,6 +7808,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteContactMethod: {
@@ -7193,6 +7826,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7200,6 +7836,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateContactMethod: {
@@ -7226,6 +7864,9 @@ export interface operations {
       /** @description The contact method */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7236,6 +7877,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   testContactMethod: {
@@ -7252,6 +7895,9 @@ export interface operations {
       /** @description The test notification */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7261,6 +7907,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listNotificationRules: {
@@ -7277,6 +7925,9 @@ export interface operations {
       /** @description Rules */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7287,6 +7938,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createNotificationRule: {
@@ -7301,6 +7954,7 @@ export interface operations {
         'application/json': {
           urgency: components['schemas']['NotificationsUrgency'];
           contact_method_id: string;
+          /** Format: int32 */
           delay_minutes?: number;
         };
       };
@@ -7309,6 +7963,9 @@ export interface operations {
       /** @description The rule */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7318,6 +7975,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteNotificationRule: {
@@ -7334,6 +7993,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7341,6 +8003,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateNotificationRule: {
@@ -7357,6 +8021,7 @@ export interface operations {
         'application/json': {
           urgency?: components['schemas']['NotificationsUrgency'];
           contact_method_id?: string;
+          /** Format: int32 */
           delay_minutes?: number;
         };
       };
@@ -7365,6 +8030,9 @@ export interface operations {
       /** @description The rule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7375,6 +8043,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getInbox: {
@@ -7392,10 +8062,14 @@ export interface operations {
       /** @description The inbox */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             unread_count: number;
             items: components['schemas']['NotificationsNotification'][];
           };
@@ -7403,6 +8077,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   markInboxRead: {
@@ -7423,16 +8099,22 @@ export interface operations {
       /** @description How many changed */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
           'application/json': {
+            /** Format: int32 */
             marked: number;
           };
         };
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listAlertNotifications: {
@@ -7449,6 +8131,9 @@ export interface operations {
       /** @description Notifications, oldest first */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7459,6 +8144,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   openProposal: {
@@ -7497,6 +8184,9 @@ export interface operations {
       /** @description Opened (status `proposed`, revision 1) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7505,6 +8195,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listProposals: {
@@ -7527,6 +8219,9 @@ export interface operations {
       /** @description Proposals */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7537,6 +8232,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getProposal: {
@@ -7553,6 +8250,9 @@ export interface operations {
       /** @description The proposal */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7561,6 +8261,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateProposal: {
@@ -7588,6 +8290,9 @@ export interface operations {
       /** @description The changed proposal */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7599,6 +8304,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   approveProposal: {
@@ -7613,7 +8320,10 @@ export interface operations {
     requestBody?: {
       content: {
         'application/json': {
-          /** @description Approve only if this is still the current revision (the one you reviewed). */
+          /**
+           * Format: int32
+           * @description Approve only if this is still the current revision (the one you reviewed).
+           */
           revision?: number;
         };
       };
@@ -7622,6 +8332,9 @@ export interface operations {
       /** @description Approved */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7633,6 +8346,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   denyProposal: {
@@ -7655,6 +8370,9 @@ export interface operations {
       /** @description Denied */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7665,6 +8383,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   runReportQuery: {
@@ -7683,6 +8403,9 @@ export interface operations {
       /** @description The result (at most `limit` rows; `truncated` says whether more matched) */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7692,6 +8415,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   exportReportQuery: {
@@ -7712,6 +8436,9 @@ export interface operations {
       /** @description The export file */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7724,6 +8451,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getReportQuerySchema: {
@@ -7738,6 +8466,9 @@ export interface operations {
       /** @description `schema` (JSON Schema 2020-12 of the query body), `catalogue` and `limits` */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7769,6 +8500,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   translateReportQuery: {
@@ -7789,6 +8522,9 @@ export interface operations {
       /** @description The translation */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7804,6 +8540,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listSavedReports: {
@@ -7820,6 +8558,9 @@ export interface operations {
       /** @description Saved reports */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7830,6 +8571,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createSavedReport: {
@@ -7852,6 +8595,9 @@ export interface operations {
       /** @description Saved (the query is stored validated, with defaults filled in) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7860,6 +8606,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getSavedReport: {
@@ -7876,6 +8624,9 @@ export interface operations {
       /** @description The saved report */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7884,6 +8635,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteSavedReport: {
@@ -7900,6 +8653,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -7907,6 +8663,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateSavedReport: {
@@ -7931,6 +8689,9 @@ export interface operations {
       /** @description The changed report */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7941,6 +8702,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   runSavedReport: {
@@ -7965,6 +8728,9 @@ export interface operations {
       /** @description The result */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -7975,6 +8741,7 @@ export interface operations {
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listDashboards: {
@@ -7991,6 +8758,9 @@ export interface operations {
       /** @description Dashboards */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8001,6 +8771,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createDashboard: {
@@ -8022,6 +8794,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8030,6 +8805,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getDashboard: {
@@ -8046,6 +8823,9 @@ export interface operations {
       /** @description The dashboard */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8054,6 +8834,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteDashboard: {
@@ -8070,6 +8852,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8077,6 +8862,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateDashboard: {
@@ -8100,6 +8887,9 @@ export interface operations {
       /** @description The changed dashboard */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8110,6 +8900,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getDashboardData: {
@@ -8126,6 +8918,9 @@ export interface operations {
       /** @description The panels with their data */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8142,6 +8937,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listReportSchedules: {
@@ -8158,6 +8954,9 @@ export interface operations {
       /** @description Schedules */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8169,6 +8968,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createReportSchedule: {
@@ -8190,6 +8991,9 @@ export interface operations {
       /** @description Created (its job scheduler is registered) */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8199,6 +9003,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getReportSchedule: {
@@ -8215,6 +9021,9 @@ export interface operations {
       /** @description The schedule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8224,6 +9033,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteReportSchedule: {
@@ -8240,6 +9051,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8247,6 +9061,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateReportSchedule: {
@@ -8267,6 +9083,9 @@ export interface operations {
       /** @description The changed schedule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8277,6 +9096,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   runReportSchedule: {
@@ -8293,6 +9114,9 @@ export interface operations {
       /** @description The run */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8301,6 +9125,7 @@ export interface operations {
             /** @enum {string} */
             status: 'delivered' | 'disabled' | 'skipped';
             outbox_id: string | null;
+            /** Format: int32 */
             row_count: number | null;
             reason: string | null;
           };
@@ -8309,6 +9134,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listSilences: {
@@ -8326,6 +9153,9 @@ export interface operations {
       /** @description Silences */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8336,6 +9166,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createSilence: {
@@ -8354,6 +9186,9 @@ export interface operations {
       /** @description The silence */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8363,6 +9198,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getSilence: {
@@ -8379,6 +9216,9 @@ export interface operations {
       /** @description The silence */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8387,6 +9227,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateSilence: {
@@ -8407,6 +9249,9 @@ export interface operations {
       /** @description The silence */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8418,6 +9263,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   expireSilence: {
@@ -8434,6 +9281,9 @@ export interface operations {
       /** @description The expired silence */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8444,6 +9294,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listTimeIntervals: {
@@ -8458,6 +9310,9 @@ export interface operations {
       /** @description Time intervals */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8467,6 +9322,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createTimeInterval: {
@@ -8485,6 +9342,9 @@ export interface operations {
       /** @description The time interval */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8495,6 +9355,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getTimeInterval: {
@@ -8511,6 +9373,9 @@ export interface operations {
       /** @description The time interval */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8519,6 +9384,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteTimeInterval: {
@@ -8535,6 +9402,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8543,6 +9413,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateTimeInterval: {
@@ -8563,6 +9435,9 @@ export interface operations {
       /** @description The time interval */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8574,6 +9449,8 @@ export interface operations {
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listSuggestedAlertRules: {
@@ -8588,6 +9465,9 @@ export interface operations {
       /** @description Suggestions */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8597,6 +9477,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   enableSuggestedAlertRule: {
@@ -8613,6 +9495,9 @@ export interface operations {
       /** @description The rule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8622,6 +9507,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listAlertRules: {
@@ -8639,6 +9526,9 @@ export interface operations {
       /** @description Rules */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8649,6 +9539,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createAlertRule: {
@@ -8679,6 +9571,9 @@ export interface operations {
       /** @description Created */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8688,6 +9583,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getAlertRule: {
@@ -8704,6 +9601,9 @@ export interface operations {
       /** @description The rule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8712,6 +9612,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteAlertRule: {
@@ -8728,6 +9630,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8735,6 +9640,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateAlertRule: {
@@ -8760,6 +9667,9 @@ export interface operations {
       /** @description The changed rule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8770,6 +9680,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listOnCall: {
@@ -8786,6 +9698,9 @@ export interface operations {
       /** @description One entry per schedule with someone on call, by schedule name */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8803,6 +9718,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listSchedules: {
@@ -8819,6 +9736,9 @@ export interface operations {
       /** @description Schedules by name */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8829,6 +9749,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getSchedule: {
@@ -8847,6 +9769,9 @@ export interface operations {
       /** @description The schedule */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8856,6 +9781,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getCalendarFeed: {
@@ -8872,6 +9799,9 @@ export interface operations {
       /** @description The iCalendar document */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8879,6 +9809,8 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listOutboundWebhooks: {
@@ -8893,6 +9825,9 @@ export interface operations {
       /** @description Outbound webhooks */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8902,6 +9837,8 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createOutboundWebhook: {
@@ -8934,6 +9871,9 @@ export interface operations {
       /** @description Created, with the secret */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8943,6 +9883,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   getOutboundWebhook: {
@@ -8959,6 +9901,9 @@ export interface operations {
       /** @description The webhook, with its last failure */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -8967,6 +9912,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   deleteOutboundWebhook: {
@@ -8983,6 +9930,9 @@ export interface operations {
       /** @description Deleted */
       204: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content?: never;
@@ -8990,6 +9940,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   updateOutboundWebhook: {
@@ -9015,6 +9967,9 @@ export interface operations {
       /** @description The changed webhook */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9025,6 +9980,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rotateOutboundWebhookSecret: {
@@ -9041,6 +9998,9 @@ export interface operations {
       /** @description The new secret, shown this once */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9050,6 +10010,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listWebhookDeliveries: {
@@ -9069,6 +10031,9 @@ export interface operations {
       /** @description Deliveries */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9080,6 +10045,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   redeliverDelivery: {
@@ -9096,6 +10063,9 @@ export interface operations {
       /** @description Queued */
       202: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9106,6 +10076,8 @@ export interface operations {
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listInboundWebhooks: {
@@ -9122,6 +10094,9 @@ export interface operations {
       /** @description Inbound webhooks */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9132,6 +10107,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   createInboundWebhook: {
@@ -9158,6 +10135,9 @@ export interface operations {
       /** @description Created, with the secret */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9167,6 +10147,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rotateInboundWebhookSecret: {
@@ -9183,6 +10165,9 @@ export interface operations {
       /** @description The webhook with its new secret, shown this once */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9192,6 +10177,8 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   listIngestKeys: {
@@ -9206,6 +10193,9 @@ export interface operations {
       /** @description Ingest keys */
       200: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9216,6 +10206,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   rotateIngestKey: {
@@ -9230,6 +10222,9 @@ export interface operations {
       /** @description The new key */
       201: {
         headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
           [name: string]: unknown;
         };
         content: {
@@ -9238,6 +10233,8 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
     };
   };
   outboundWebhookDelivery: {

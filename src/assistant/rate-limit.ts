@@ -5,7 +5,8 @@
  * nodes, with an in-process limiter of the same budget standing in while Redis is unreachable (as the
  * inbound limit does, src/events/rate-limit.ts). Past either budget: RateLimited, 429 with Retry-After.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisLimiter } from '../limiter.js';
 import type { Runtime } from '../runtime.js';
 import { RateLimited } from '../errors.js';
 
@@ -20,21 +21,11 @@ declare module '../runtime.js' {
   }
 }
 
-function limiter(rt: Runtime, name: string, points: number): RateLimiterRedis {
-  return new RateLimiterRedis({
-    storeClient: rt.redis,
-    keyPrefix: `${rt.config.redisPrefix}:rl:assistant:${name}`,
-    points,
-    duration: 60,
-    insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
-  });
-}
-
 /** Builds the runtime's assistant limiters (src/server/runtime-parts.ts, before any traffic). */
 export function createAssistantLimiters(rt: Runtime): AssistantLimiters {
   return {
-    perUser: limiter(rt, 'user', rt.config.assistantRatePerUserPerMinute),
-    perTenant: limiter(rt, 'tenant', rt.config.assistantRatePerTenantPerMinute),
+    perUser: redisLimiter(rt, 'assistant:user', rt.config.assistantRatePerUserPerMinute, 60),
+    perTenant: redisLimiter(rt, 'assistant:tenant', rt.config.assistantRatePerTenantPerMinute, 60),
   };
 }
 

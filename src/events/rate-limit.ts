@@ -5,7 +5,8 @@
  * in-process limiter with the same budget stands in (rate-limiter-flexible's insurance limiter), so a
  * Redis outage neither blocks ingest nor lifts the limit entirely.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisLimiter } from '../limiter.js';
 import type { Runtime } from '../runtime.js';
 import { RateLimited } from '../errors.js';
 
@@ -17,14 +18,7 @@ declare module '../runtime.js' {
 
 /** Builds the runtime's inbound limiter (src/server/runtime-parts.ts, before any traffic). */
 export function createInboundRateLimiter(rt: Runtime): RateLimiterRedis {
-  const points = rt.config.ingestRatePerSecond;
-  return new RateLimiterRedis({
-    storeClient: rt.redis,
-    keyPrefix: `${rt.config.redisPrefix}:rl:inbound`,
-    points,
-    duration: 1,
-    insuranceLimiter: new RateLimiterMemory({ points, duration: 1 }),
-  });
+  return redisLimiter(rt, 'inbound', rt.config.ingestRatePerSecond, 1);
 }
 
 function limiterOf(rt: Runtime): RateLimiterRedis {

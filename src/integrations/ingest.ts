@@ -3,7 +3,8 @@
  * provider now and records what changed. Rate-limited per tenant and provider
  * (INTEGRATION_INGEST_PER_MINUTE), because each call makes the service call the remote systems.
  */
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+import { redisLimiter } from '../limiter.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { Runtime } from '../runtime.js';
@@ -22,14 +23,7 @@ declare module '../runtime.js' {
 
 /** Builds the runtime's integration ingest limiter (src/server/runtime-parts.ts, before any traffic). */
 export function createIntegrationIngestLimiter(rt: Runtime): RateLimiterRedis {
-  const points = rt.config.integrations.ingestPerMinute;
-  return new RateLimiterRedis({
-    storeClient: rt.redis,
-    keyPrefix: `${rt.config.redisPrefix}:rl:integration-ingest`,
-    points,
-    duration: 60,
-    insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }),
-  });
+  return redisLimiter(rt, 'integration-ingest', rt.config.integrations.ingestPerMinute, 60);
 }
 
 function limiterOf(rt: Runtime): RateLimiterRedis {

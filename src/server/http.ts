@@ -20,6 +20,7 @@ import { loadOpenApi } from '../../rest/openapi.js';
 import { registry, httpDuration, reportsReplicaLag } from '../metrics.js';
 import { replicaLagSeconds } from '../reports-replica.js';
 import { graphqlInputGuard } from '../http/input-guards.js';
+import { apiRateLimit } from '../http/api-rate-limit.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
 import { pageActionRoutes } from './page-actions.js';
@@ -187,6 +188,7 @@ export function createServer(
 
   // The API first: it carries the traffic (ingest above all), so its requests skip the other routes.
   const yoga = createGraphQL(rt, opts.schema);
+  app.use(['/api/v1', GRAPHQL_PATH], apiRateLimit(rt));
   app.use('/api/v1', createRestRouter(rt, yoga, routes, { validateResponses: opts.validateResponses }));
   // PagerDuty's own path (`/v2/enqueue`, `/v2/change/enqueue`) for clients that let only the host change.
   app.use(pagerDutyEventsRouter(rt));
@@ -227,7 +229,7 @@ export function createServer(
   // paths against it (orval's fetch client) then work without a base URL of their own.
   app.get('/openapi.json', (req, res) => {
     const origin = (rt.config.publicBaseUrl ?? `${req.protocol}://${req.get('host')}`).replace(/\/+$/, '');
-    res.json({ ...openapi, servers: [{ url: `${origin}/api/v1` }] });
+    res.json({ ...openapi, servers: [{ url: `${origin}/api/v1`, 'x-internal': false }] });
   });
   app.get('/docs', (_req, res) => {
     res.type('html').send(DOCS_HTML);

@@ -16,6 +16,7 @@ import { createConnectionChecks } from '../auth/connection-credentials.js';
 import { createDeliveryEngine } from '../deliveries/deps.js';
 import { createEventIngest } from '../events/ingest.js';
 import { createInboundRateLimiter } from '../events/rate-limit.js';
+import { createApiRateLimiter } from '../http/api-rate-limit.js';
 import { createIntegrationIngestLimiter } from '../integrations/ingest.js';
 import { createAssistantProvider } from '../assistant/providers/index.js';
 import { createReportSlots } from '../reports/slots.js';
@@ -33,6 +34,7 @@ const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] }
   connectionChecks: createConnectionChecks,
   ingestKeyMemo: () => new Map(),
   inboundRateLimiter: createInboundRateLimiter,
+  apiRateLimiter: createApiRateLimiter,
   integrationIngestLimiter: createIntegrationIngestLimiter,
   eventIngest: createEventIngest,
   deliveryEngine: createDeliveryEngine,

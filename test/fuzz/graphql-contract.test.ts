@@ -129,7 +129,7 @@ function documentFor({ operation, field }: RootField): string {
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '100000' } });
+  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '100000', API_RATE_PER_MINUTE: '100000000' } });
   t = await buildTenant(s.app.rt);
   const api = rest(s.url, t.adminToken);
   // Real ids (victims only: never the fuzzer's own user or PAT) so generated ids often name something.

@@ -240,7 +240,7 @@ async function send(o: Operation, c: Case): Promise<{ status: number; text: stri
 }
 
 beforeAll(async () => {
-  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '100000' } });
+  s = await startTestServer({ env: { INGEST_RATE_PER_SECOND: '100000', API_RATE_PER_MINUTE: '100000000' } });
   t = await buildTenant(s.app.rt);
   const api = rest(s.url, t.adminToken);
   // Real objects so generated ids often name something (victims only: never the fuzzer's own PAT).
