@@ -12,6 +12,8 @@ export default tseslint.config(
       'console/dist/**',
       'src/generated/**',
       'console/src/graphql-env.d.ts',
+      'sdk/src/graphql-env.d.ts',
+      'sdk/dist/**',
       'stubs/**',
       'data/**',
       '**/*.js',

@@ -18,6 +18,13 @@ describe('schema.graphql', () => {
     const options = { ...(await resolveConfig(OPENAPI_TYPES_FILE)), filepath: OPENAPI_TYPES_FILE };
     const live = await format(await renderOpenApiTypes(), options);
     expect(committed === live, 'src/openapi-types.ts is stale: run npm run schema:print (and commit it)').toBe(true);
+    const sdkCopy = fs.readFileSync(
+      OPENAPI_TYPES_FILE.replace(/src[/\\]openapi-types\.ts$/, 'sdk/src/openapi-types.ts'),
+      'utf8',
+    );
+    expect(sdkCopy === committed, 'sdk/src/openapi-types.ts is stale: run npm run schema:print (and commit it)').toBe(
+      true,
+    );
   });
 
   it('is valid SDL that round-trips to the same schema', () => {
