@@ -926,6 +926,186 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/escalation-policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Escalation policies with their steps, by name */
+    get: operations['listEscalationPolicies'];
+    put?: never;
+    /** Create a policy with its steps (admins) */
+    post: operations['createEscalationPolicy'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/escalation-policies/{policyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    /** One policy */
+    get: operations['getEscalationPolicy'];
+    put?: never;
+    post?: never;
+    /** Delete a policy (admins); rules, integrations and groups using it page no one until given another */
+    delete: operations['deleteEscalationPolicy'];
+    options?: never;
+    head?: never;
+    /** Change a policy (admins); `steps`, when sent, replaces the steps */
+    patch: operations['updateEscalationPolicy'];
+    trace?: never;
+  };
+  '/paging-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's paging settings (its default escalation policy) */
+    get: operations['getPagingSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the settings sent (admins)
+     * @description `default_escalation_policy_id` pages alerts whose rule and integration name no policy; null clears it (such
+     *     alerts then page nobody). Another tenant's or a missing policy is 422.
+     */
+    patch: operations['updatePagingSettings'];
+    trace?: never;
+  };
+  '/alert-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Alert groups, newest first */
+    get: operations['listAlertGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One alert group with its paging state */
+    get: operations['getAlertGroup'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Acknowledge the group and its alerts; escalation stops */
+    post: operations['acknowledgeAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resolve the group and its alerts */
+    post: operations['resolveAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/escalate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Escalate now: run the next step at once */
+    post: operations['escalateAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/snooze': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause escalation for a duration or until a time; it restarts from the first step then */
+    post: operations['snoozeAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/reassign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Assign the group's alerts to a person and page them now */
+    post: operations['reassignAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/events': {
     parameters: {
       query?: never;
@@ -2265,7 +2445,12 @@ export interface paths {
     /** Schedules with their layers, overrides and who is on call now (or at `at`) */
     get: operations['listSchedules'];
     put?: never;
-    post?: never;
+    /**
+     * Create a schedule with its layers (admins)
+     * @description Layers are listed lowest first: a higher layer wins where it has someone on call. A layer's `handoff_time`
+     *     is wall-clock time in the schedule's `time_zone` and stays so across DST changes.
+     */
+    post: operations['createSchedule'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2283,7 +2468,82 @@ export interface paths {
     get: operations['getSchedule'];
     put?: never;
     post?: never;
+    /** Delete a schedule with its layers and overrides (admins) */
+    delete: operations['deleteSchedule'];
+    options?: never;
+    head?: never;
+    /** Change a schedule (admins); `layers`, when sent, replaces the layers */
+    patch: operations['updateSchedule'];
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/oncall': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is on call in this schedule now (or at `at`) */
+    get: operations['getScheduleOnCall'];
+    put?: never;
+    post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/shifts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The final shifts within [from, to) (at most 92 days)
+     * @description Overrides over layers, higher layers over lower; computed, never stored. `from` defaults to now and `to`
+     *     to 14 days after `from`. A shift that began before `from` or ends after `to` is cut to the window.
+     */
+    get: operations['listScheduleShifts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/overrides': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The schedule's overrides, by start */
+    get: operations['listScheduleOverrides'];
+    put?: never;
+    /** Put someone on call from `starts_at` to `ends_at` over every layer (any member) */
+    post: operations['createScheduleOverride'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/overrides/{overrideId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove an override (any member) */
+    delete: operations['deleteScheduleOverride'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3184,6 +3444,82 @@ export interface components {
       /** @description Why a body was ignored. */
       detail?: string;
     };
+    EscalationTarget: {
+      /**
+       * @description schedule: whoever is on call when the step runs.
+       * @enum {string}
+       */
+      type: 'user' | 'schedule';
+      id: string;
+    };
+    EscalationStepInput: {
+      /** @description Minutes after the previous step (the first after the alert opens); default 0 for the first, 5 after. */
+      delay_minutes?: number | null;
+      targets: components['schemas']['EscalationTarget'][];
+    };
+    EscalationPolicyCreate: {
+      name: string;
+      description?: string | null;
+      /** @description Times the steps run again after the last. */
+      repeat?: number | null;
+      /** @description Severities that page with high urgency (default critical). */
+      high_urgency_severities?: ('info' | 'warning' | 'critical')[];
+      steps: components['schemas']['EscalationStepInput'][];
+    };
+    EscalationPolicyUpdate: {
+      name?: string;
+      description?: string | null;
+      repeat?: number | null;
+      high_urgency_severities?: ('info' | 'warning' | 'critical')[];
+      /** @description Replaces the steps, in order. */
+      steps?: components['schemas']['EscalationStepInput'][];
+    };
+    EscalationPolicy: {
+      id: string;
+      name: string;
+      description: string | null;
+      repeat: number;
+      high_urgency_severities: ('info' | 'warning' | 'critical')[];
+      steps: {
+        position: number;
+        delay_minutes: number;
+        targets: components['schemas']['EscalationTarget'][];
+      }[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    PagingSettings: {
+      default_escalation_policy_id: string | null;
+    };
+    AlertGroup: {
+      id: string;
+      group_key: string;
+      /** @enum {string} */
+      status: 'firing' | 'acknowledged' | 'snoozed' | 'resolved';
+      /** @enum {string} */
+      urgency: 'high' | 'low';
+      policy_id: string | null;
+      /** @description The step that ran last (0 first; -1 none yet). */
+      step: number;
+      /** @description 0 the first time through the steps. */
+      round: number;
+      /** Format: date-time */
+      next_step_at: string | null;
+      /** Format: date-time */
+      snoozed_until: string | null;
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      acknowledged_by_id: string | null;
+      /** Format: date-time */
+      resolved_at: string | null;
+      alert_ids: string[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
     /** @enum {string} */
     EventsSeverity: 'info' | 'warning' | 'critical';
     /** @description String keys to string values. */
@@ -3506,6 +3842,7 @@ export interface components {
         [key: string]: unknown;
       };
       freshness_seconds: number | null;
+      escalation_policy_id?: string | null;
       /** @description Absolute when PUBLIC_BASE_URL is set, else a path under the service origin. */
       push_url: string | null;
       push_token_prefix?: string | null;
@@ -4062,6 +4399,8 @@ export interface components {
       resolve_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
       /** @description Match rules: a live alert with no matching event for this long resolves by itself. */
       auto_resolve_after_seconds?: number | null;
+      /** @description The escalation policy that pages this rule's alerts (overrides the tenant default); null: the default. Another tenant's or a missing policy is 422. */
+      escalation_policy_id?: string | null;
     };
     RulesAlertRuleCreate: {
       name: string;
@@ -4094,6 +4433,8 @@ export interface components {
       resolve_conditions?: components['schemas']['RulesPayloadCondition'][] | null;
       /** @description Match rules: a live alert with no matching event for this long resolves by itself. */
       auto_resolve_after_seconds?: number | null;
+      /** @description The escalation policy that pages this rule's alerts (overrides the tenant default); null: the default. Another tenant's or a missing policy is 422. */
+      escalation_policy_id?: string | null;
     };
     RulesAlertRule: {
       id: string;
@@ -4116,12 +4457,72 @@ export interface components {
       resolve_type_glob: string | null;
       resolve_conditions: components['schemas']['RulesPayloadCondition'][];
       auto_resolve_after_seconds: number | null;
+      escalation_policy_id: string | null;
       /** @description The suggested rule it was enabled from (GET /alert-rules/suggestions). */
       suggestion_key: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    ScheduleOnCall: {
+      schedule_id: string;
+      /** Format: date-time */
+      at: string;
+      shift: components['schemas']['ScheduleShift'] | null;
+    };
+    ScheduleOverride: {
+      id: string;
+      schedule_id: string;
+      user_id: string;
+      /** Format: date-time */
+      starts_at: string;
+      /** Format: date-time */
+      ends_at: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    ScheduleLayerInput: {
+      name?: string | null;
+      /**
+       * Format: date-time
+       * @description When the first turn begins.
+       */
+      starts_at: string;
+      /** @enum {string} */
+      rotation: 'daily' | 'weekly' | 'custom';
+      /** @description custom rotations only. */
+      turn_length_seconds?: number | null;
+      /** @description HH:mm local (default 09:00). */
+      handoff_time?: string | null;
+      /** @description weekly: ISO weekday (default 1, Monday). */
+      handoff_weekday?: number | null;
+      user_ids: string[];
+      /** @description daily: every day start..end; weekly: start_day start .. end_day end (ISO weekdays). HH:mm local. */
+      restrictions?:
+        | {
+            /** @enum {string} */
+            kind: 'daily' | 'weekly';
+            start: string;
+            end: string;
+            start_day?: number | null;
+            end_day?: number | null;
+          }[]
+        | null;
+    };
+    ScheduleCreate: {
+      name: string;
+      description?: string | null;
+      /** @description IANA zone, e.g. Europe/Amsterdam. */
+      time_zone: string;
+      layers?: components['schemas']['ScheduleLayerInput'][];
+    };
+    ScheduleUpdate: {
+      name?: string;
+      description?: string | null;
+      time_zone?: string;
+      /** @description Replaces the layers, lowest first. */
+      layers?: components['schemas']['ScheduleLayerInput'][];
     };
     ScheduleShift: {
       user_id: string;
@@ -4433,6 +4834,15 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The group after the action */
+    AlertGroupAfterAction: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['AlertGroup'];
+      };
+    };
     /** @description The body is not application/json */
     EventsUnsupportedMediaType: {
       headers: {
@@ -4456,6 +4866,7 @@ export interface components {
     BillingToParam: string;
     ClusterId: string;
     DevicesDeviceId: string;
+    AlertGroupId: string;
     /** @description Only events of this module. */
     EventsModule: string;
     /** @description Only events of this severity. */
@@ -6058,6 +6469,338 @@ export interface operations {
       429: components['responses']['RateLimited'];
     };
   };
+  listEscalationPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policies */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['EscalationPolicy'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+    };
+  };
+  createEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EscalationPolicyCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  deleteEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EscalationPolicyUpdate'];
+      };
+    };
+    responses: {
+      /** @description The policy after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getPagingSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The settings */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PagingSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+    };
+  };
+  updatePagingSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          default_escalation_policy_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The settings after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PagingSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  listAlertGroups: {
+    parameters: {
+      query?: {
+        /** @description Only groups in these states (comma-separated). */
+        status?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The groups */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['AlertGroup'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertGroup'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  acknowledgeAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  resolveAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  escalateAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+    };
+  };
+  snoozeAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          duration?: string | number;
+          /** Format: date-time */
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  reassignAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
@@ -6662,6 +7405,8 @@ export interface operations {
           /** @default true */
           enabled?: boolean;
           freshness_seconds?: number | null;
+          /** @description The escalation policy that pages this integration's alerts (a rule's own wins); 422 when not a policy of the tenant. */
+          escalation_policy_id?: string | null;
         };
       };
     };
@@ -6927,6 +7672,8 @@ export interface operations {
           };
           /** @description null turns the freshness check off. */
           freshness_seconds?: number | null;
+          /** @description null: the tenant default pages its alerts; omit to keep. */
+          escalation_policy_id?: string | null;
         };
       };
     };
@@ -8831,6 +9578,34 @@ export interface operations {
       422: components['responses']['ValidationFailed'];
     };
   };
+  createSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
   getSchedule: {
     parameters: {
       query?: {
@@ -8856,6 +9631,201 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+    };
+  };
+  deleteSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleUpdate'];
+      };
+    };
+    responses: {
+      /** @description The schedule after the change */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getScheduleOnCall: {
+    parameters: {
+      query?: {
+        at?: string;
+      };
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shift covering `at`; `shift` is null when nobody is on call then */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleOnCall'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  listScheduleShifts: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shifts in time order */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['ScheduleShift'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  listScheduleOverrides: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The overrides */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['ScheduleOverride'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  createScheduleOverride: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id: string;
+          /** Format: date-time */
+          starts_at: string;
+          /** Format: date-time */
+          ends_at: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleOverride'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  deleteScheduleOverride: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+        overrideId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
     };
   };
   getCalendarFeed: {
