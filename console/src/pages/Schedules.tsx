@@ -147,7 +147,11 @@ function NewSchedule({ people, onDone }: { people: Person[]; onDone: () => void 
           },
         })
       }
-      onDone={onDone}
+      onDone={() => {
+        setName('');
+        setChosen([]);
+        onDone();
+      }}
     >
       <TextField label="Schedule name" value={name} onChange={setName} required />
       <TextField label="Time zone" value={timeZone} onChange={setTimeZone} hint="IANA zone, e.g. Europe/Amsterdam." />

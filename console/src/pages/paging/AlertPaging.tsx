@@ -2,8 +2,8 @@
  * The paging state of an alert: its group's policy, the step that ran last and when the next is due, and every
  * notification (who, how, with what result), with "Escalate now" and "Reassign".
  */
-import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useEffect, useState } from 'react';
+import { useMutation, useQuery, useSubscription } from 'urql';
 import { ActionButton } from '../../components/ActionButton';
 import { DataTable } from '../../components/DataTable';
 import { SelectField } from '../../components/Field';
@@ -50,6 +50,25 @@ const PagingQuery = graphql(`
     }
   }
 `);
+const GroupChanged = graphql(`
+  subscription ConsoleAlertGroupChanged($groupId: ID) {
+    alertGroupChanged(groupId: $groupId) {
+      group {
+        id
+        status
+        step
+      }
+    }
+  }
+`);
+const GroupNotificationChanged = graphql(`
+  subscription ConsoleGroupNotificationChanged($groupId: ID) {
+    notificationChanged(groupId: $groupId) {
+      id
+      status
+    }
+  }
+`);
 const Escalate = graphql(`
   mutation ConsoleEscalateAlertGroup($id: ID!) {
     escalateAlertGroup(id: $id) {
@@ -73,6 +92,16 @@ export function AlertPaging({ alertId, onChanged }: { alertId: string; onChanged
   const people = usePeople();
   const [to, setTo] = useState('');
   const g = result.data?.alert.group;
+  // Live: the group's paging state and its notifications' results refresh this card as they change.
+  const [groupChange] = useSubscription({ query: GroupChanged, variables: { groupId: g?.id }, pause: !g });
+  const [notificationChange] = useSubscription({
+    query: GroupNotificationChanged,
+    variables: { groupId: g?.id },
+    pause: !g,
+  });
+  useEffect(() => {
+    if (groupChange.data || notificationChange.data) refetch({ requestPolicy: 'network-only' });
+  }, [groupChange.data, notificationChange.data, refetch]);
   const refresh = () => {
     refetch({ requestPolicy: 'network-only' });
     onChanged();
