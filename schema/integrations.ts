@@ -80,6 +80,7 @@ const IntegrationRef = builder.prismaObject('Integration', {
       nullable: true,
       description: "The policy that pages this integration's alerts (a rule's own policy wins); null: the default.",
     }),
+    escalationPolicy: t.relation('escalationPolicy', { nullable: true }),
     previousPushTokenValidUntil: t.field({
       type: 'DateTime',
       nullable: true,

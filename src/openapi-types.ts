@@ -1021,6 +1021,23 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/alert-groups/{groupId}/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The group's notifications, oldest first: to whom, how, when, with what result */
+    get: operations['listAlertGroupNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/alert-groups/{groupId}/acknowledge': {
     parameters: {
       query?: never;
@@ -6694,6 +6711,34 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['AlertGroup'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  listAlertGroupNotifications: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The first `limit` notifications */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['NotificationsNotification'][];
+          };
         };
       };
       401: components['responses']['Unauthorized'];

@@ -121,7 +121,7 @@ describe('paging in the console', () => {
       .waitFor();
     await admin.getByRole('button', { name: 'Test pager hook' }).click();
     await admin.getByRole('status', { name: 'Test result of pager hook' }).waitFor();
-    await eventually(() => received.some((b) => b.includes('test')) || null);
+    await eventually(async () => received.some((b) => b.includes('test')) || null);
     const rule = admin.getByRole('form', { name: 'Add a notification rule' });
     await rule.getByLabel('Method').selectOption({ label: 'pager hook' });
     await rule.getByRole('button', { name: 'Add rule' }).click();

@@ -331,6 +331,10 @@ describe('alert groups', () => {
       return r.data.alertGroup.notifications.totalCount > 0 ? r.data.alertGroup.notifications : null;
     });
     expect(n.edges[0].node).toMatchObject({ user: { id: ids.ann }, kind: 'INBOX' });
+    const r = await admin().get(`/alert-groups/${groupId}/notifications?limit=10`);
+    expect(r.status).toBe(200);
+    expect(r.body.items[0]).toMatchObject({ user: { id: ids.ann }, kind: 'inbox', group_id: groupId });
+    expect((await rest(s.url, other.adminToken).get(`/alert-groups/${groupId}/notifications`)).status).toBe(404);
   });
 
   it('escalates now, reassigns, snoozes, acknowledges and resolves over REST', async () => {

@@ -1,6 +1,7 @@
 /**
  * REST routes of escalation policies (CRUD; steps travel in the policy's body), the tenant's paging settings
- * (its default policy) and alert groups (list, get, acknowledge, resolve, escalate now, snooze, reassign).
+ * (its default policy) and alert groups (list, get, their notifications, acknowledge, resolve, escalate now, snooze,
+ * reassign).
  * Each executes a GraphQL operation of schema/escalation.ts as the caller. Lists answer `{"items": [...]}`.
  */
 import type { RouteEntry } from '../route-types.js';
@@ -12,6 +13,8 @@ import {
   presentEscalationPolicy,
   presentPagingSettings,
 } from '../presenters/escalation.js';
+import { NOTIFICATION_FIELDS, presentNotification } from '../presenters/notifications.js';
+import { itemsOf } from '../presenters/lists.js';
 
 const POLICIES = '/escalation-policies';
 const GROUP = '/alert-groups/:groupId';
@@ -92,6 +95,16 @@ export const escalationRoutes: RouteEntry[] = [
     operation: `query AlertGroup($id: ID!) { alertGroup(id: $id) { ${ALERT_GROUP_FIELDS} } }`,
     variables: (req) => ({ id: req.params.groupId }),
     respond: (data) => presentAlertGroup(data.alertGroup),
+  },
+  {
+    method: 'get',
+    path: `${GROUP}/notifications`,
+    operation: `query AlertGroupNotifications($id: ID!, $first: Int) { alertGroup(id: $id) { notifications(first: $first) { edges { node { ${NOTIFICATION_FIELDS} } } } } }`,
+    variables: (req) => ({
+      id: req.params.groupId,
+      first: req.query.limit === undefined ? 100 : Number(req.query.limit),
+    }),
+    respond: (data) => itemsOf(data.alertGroup.notifications, presentNotification),
   },
   groupAction('acknowledgeAlertGroup', `${GROUP}/acknowledge`),
   groupAction('resolveAlertGroup', `${GROUP}/resolve`),
