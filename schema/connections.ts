@@ -15,5 +15,6 @@ export const AuditLogConnection = countedConnection('AuditLog', 'AuditLogConnect
 export const DeviceConnection = countedConnection('Device', 'DeviceConnection');
 export const DriftReportConnection = countedConnection('DriftReport', 'DriftReportConnection');
 export const EventConnection = countedConnection('Event', 'EventConnection');
+export const NotificationConnection = countedConnection('Notification', 'NotificationConnection');
 export const IntentVersionConnection = countedConnection('IntentVersion', 'IntentVersionConnection');
 export const ProposalConnection = countedConnection('Proposal', 'ProposalConnection');

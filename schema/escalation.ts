@@ -4,15 +4,18 @@
  * `alertGroupChanged` subscription. `AlertGroup.notifications` belongs to the notifications area.
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
-import { builder, found, SeverityEnum, upperCaseValues } from './builder.js';
+import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import {
   clearDefaultEscalationPolicy,
   createEscalationPolicy,
   defaultEscalationPolicy,
   deleteEscalationPolicy,
+  pagingSettings,
   setDefaultEscalationPolicy,
   updateEscalationPolicy,
+  updatePagingSettings,
+  type PagingSettings,
   type StepInput,
 } from '../src/escalation/policies.js';
 import { acknowledgeGroup, escalateGroup, reassignGroup, resolveGroup, snoozeGroup } from '../src/escalation/groups.js';
@@ -50,6 +53,7 @@ builder.prismaObject('EscalationStep', {
 });
 
 builder.prismaObject('EscalationPolicy', {
+  interfaces: [NodeRef],
   description: 'Who is paged in which order: ordered steps, run again `repeat` more times while nobody acknowledges.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -68,6 +72,7 @@ builder.prismaObject('EscalationPolicy', {
 });
 
 builder.prismaObject('AlertGroup', {
+  interfaces: [NodeRef],
   description: 'The paging unit: the alerts that page together. Its status follows its alerts.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -93,7 +98,37 @@ builder.prismaObjectField('Alert', 'group', (t) =>
   t.relation('group', { nullable: true, description: 'The group this alert pages in.' }),
 );
 
+const PagingSettingsRef = builder.objectRef<PagingSettings>('PagingSettings').implement({
+  description: "The tenant's paging settings.",
+  fields: (t) => ({
+    defaultEscalationPolicyId: t.exposeID('defaultEscalationPolicyId', {
+      nullable: true,
+      description: 'The policy that pages alerts whose rule and integration name none (null: nobody is paged).',
+    }),
+    defaultEscalationPolicy: t.prismaField({
+      type: 'EscalationPolicy',
+      nullable: true,
+      resolve: (query, s, _a, ctx) =>
+        s.defaultEscalationPolicyId
+          ? ctx.db.escalationPolicy.findUnique({ ...query, where: { id: s.defaultEscalationPolicyId } })
+          : null,
+    }),
+  }),
+});
+
+const UpdatePagingSettingsInput = builder.inputType('UpdatePagingSettingsInput', {
+  description: 'Only the fields sent change.',
+  fields: (t) => ({
+    defaultEscalationPolicyId: t.id({ description: 'A policy of the tenant; null clears the default.' }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  pagingSettings: t.field({
+    type: PagingSettingsRef,
+    authScopes: { user: true },
+    resolve: (_root, _args, ctx) => pagingSettings(ctx),
+  }),
   escalationPolicies: t.prismaField({
     type: ['EscalationPolicy'],
     authScopes: { user: true },
@@ -229,6 +264,18 @@ builder.mutationFields((t) => ({
       const p = await setDefaultEscalationPolicy(ctx, String(args.id));
       return ctx.db.escalationPolicy.findUniqueOrThrow({ ...query, where: { id: p.id } });
     },
+  }),
+  updatePagingSettings: t.field({
+    type: PagingSettingsRef,
+    authScopes: { admin: true },
+    args: { input: t.arg({ type: UpdatePagingSettingsInput, required: true }) },
+    resolve: (_root, { input }, ctx) =>
+      updatePagingSettings(ctx, {
+        defaultEscalationPolicyId:
+          input.defaultEscalationPolicyId == null
+            ? input.defaultEscalationPolicyId
+            : String(input.defaultEscalationPolicyId),
+      }),
   }),
   clearDefaultEscalationPolicy: t.boolean({
     authScopes: { admin: true },

@@ -76,6 +76,11 @@ const IntegrationRef = builder.prismaObject('Integration', {
       resolve: (i, _a, ctx) => pushUrlOf(ctx.rt, i, requestOrigin(ctx)),
     }),
     pushTokenPrefix: t.exposeString('pushTokenPrefix', { nullable: true }),
+    escalationPolicyId: t.exposeID('escalationPolicyId', {
+      nullable: true,
+      description: "The policy that pages this integration's alerts (a rule's own policy wins); null: the default.",
+    }),
+    escalationPolicy: t.relation('escalationPolicy', { nullable: true }),
     previousPushTokenValidUntil: t.field({
       type: 'DateTime',
       nullable: true,
@@ -225,6 +230,9 @@ const CreateInput = builder.inputType('CreateIntegrationInput', {
     freshnessSeconds: t.int({
       description: 'Expected interval between events; omit or null to turn the freshness check off.',
     }),
+    escalationPolicyId: t.id({
+      description: "The policy that pages this integration's alerts (overrides the tenant default).",
+    }),
   }),
 });
 
@@ -237,6 +245,7 @@ const UpdateInput = builder.inputType('UpdateIntegrationInput', {
       description: 'Replaces the own config; secret fields sent as `********` keep their value.',
     }),
     freshnessSeconds: t.int({ description: 'Null turns the freshness check off; omit to keep.' }),
+    escalationPolicyId: t.id({ description: 'Null: the tenant default pages its alerts; omit to keep.' }),
   }),
 });
 

@@ -33,6 +33,9 @@ export const NODE_TYPES = {
   GpuDiagnostic: 'gpuDiagnostic',
   AiperfRun: 'aiperfRun',
   BillingMeter: 'billingMeter',
+  Schedule: 'schedule',
+  EscalationPolicy: 'escalationPolicy',
+  AlertGroup: 'alertGroup',
 } as const;
 export type NodeType = keyof typeof NODE_TYPES;
 

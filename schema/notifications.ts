@@ -1,12 +1,14 @@
 /**
  * GraphQL of paging notifications: the caller's contact methods and notification rules (`viewer`), their
- * in-app inbox with its unread count, every notification of an alert's group (`Alert.notifications`),
+ * in-app inbox with its unread count, every notification of an alert's group (`Alert.notifications`,
+ * `AlertGroup.notifications`),
  * test sends, and the live `notificationChanged` subscription. Everyone manages only their own methods
  * and rules; secrets are write-only (a webhook's signing secret is shown once, on create).
  */
 import { filter as filterIterable, pipe } from 'graphql-yoga';
 import { builder, upperCaseValues } from './builder.js';
 import { Viewer } from './users.js';
+import { NotificationConnection, PAGE } from './connections.js';
 import { requireUser } from '../src/context.js';
 import {
   createContactMethod,
@@ -156,6 +158,20 @@ builder.prismaObjectField('Alert', 'notifications', (t) =>
           })
         : [],
   }),
+);
+
+builder.prismaObjectField('AlertGroup', 'notifications', (t) =>
+  t.relatedConnection(
+    'notifications',
+    {
+      cursor: 'id',
+      totalCount: true,
+      ...PAGE,
+      description: 'Every notification of the group (who was paged, how, when, with what result), oldest first.',
+      query: () => ({ orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] }),
+    },
+    NotificationConnection,
+  ),
 );
 
 const ContactMethodInput = builder.inputType('ContactMethodInput', {

@@ -65,6 +65,11 @@ builder.prismaObject('AlertRule', {
       description:
         "Default: the event's dedup_key (for integration events the upstream alert's key), else `<rule id>:<source>:<label fingerprint>:<type>`: two event types, sources or label sets open two alerts (the fingerprint leaves out volatile labels such as value, count, timestamp). Set a template such as `{{rule.id}}:{{source}}` to merge them.",
     }),
+    escalationPolicyId: t.exposeID('escalationPolicyId', {
+      nullable: true,
+      description: "The policy that pages this rule's alerts; null: the tenant default.",
+    }),
+    escalationPolicy: t.relation('escalationPolicy', { nullable: true }),
     summaryFollowsLatest: t.exposeBoolean('summaryFollowsLatest', {
       description:
         "Match rules: a bump re-renders the alert's summary from its latest event (false: the first event's stays).",
@@ -134,6 +139,9 @@ const ruleFields = (t: PothosSchemaTypes.InputFieldBuilder<any, 'InputObject'>, 
   }),
   autoResolveAfterSeconds: t.int({
     description: 'Match rules: resolve a live alert after this many seconds without a matching event.',
+  }),
+  escalationPolicyId: t.id({
+    description: "The policy that pages this rule's alerts (overrides the tenant default); null: the default.",
   }),
 });
 

@@ -2,7 +2,7 @@
  * On-call schedules: Schedule (layers, overrides, who is on call, final shifts), `schedules` / `schedule(id)` /
  * `onCall(at)` (members read), create/update/delete (admins), overrides (any user), iCalendar feeds.
  */
-import { builder, found, upperCaseValues } from './builder.js';
+import { builder, found, upperCaseValues, NodeRef } from './builder.js';
 import { requireUser } from '../src/context.js';
 import {
   createSchedule,
@@ -87,6 +87,7 @@ builder.prismaObject('ScheduleOverride', {
 });
 
 builder.prismaObject('Schedule', {
+  interfaces: [NodeRef],
   description: 'An on-call schedule: layers of rotations in one IANA time zone, and overrides over them.',
   fields: (t) => ({
     id: t.exposeID('id'),
@@ -271,8 +272,12 @@ builder.mutationFields((t) => ({
   deleteScheduleOverride: t.field({
     type: 'ID',
     authScopes: { user: true },
-    args: { id: t.arg.id({ required: true }) },
-    resolve: async (_root, args, ctx) => (await deleteScheduleOverride(ctx, String(args.id))).id,
+    args: {
+      id: t.arg.id({ required: true }),
+      scheduleId: t.arg.id({ description: 'When given, the override must be of this schedule (else NOT_FOUND).' }),
+    },
+    resolve: async (_root, args, ctx) =>
+      (await deleteScheduleOverride(ctx, String(args.id), args.scheduleId == null ? null : String(args.scheduleId))).id,
   }),
   createCalendarFeed: t.field({
     type: CalendarFeedSecretRef,

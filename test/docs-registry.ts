@@ -46,4 +46,11 @@ export const DOC_RUNS: DocRun[] = [
   { id: 'pagerduty', file: 'docs/pagerduty.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'hardening', file: 'docs/hardening.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'paging', file: 'docs/paging.md', test: 'test/docs-run.test.ts', generic: true },
+  {
+    id: 'page-me',
+    file: 'README.md',
+    sections: ['Page me when an alert opens'],
+    test: 'test/docs-run.test.ts',
+    generic: true,
+  },
 ];

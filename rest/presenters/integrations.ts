@@ -10,7 +10,7 @@ const CHECKS_FIELDS = `config { ok problems { field message } }
   freshness { ok expectedSeconds lastEventAt ageSeconds message }
   errors { ok count lastError lastErrorAt }`;
 export const HEALTH_FIELDS = `status reason checkedAt checks { ${CHECKS_FIELDS} }`;
-export const INTEGRATION_FIELDS = `id provider name enabled config freshnessSeconds pushUrl pushTokenPrefix previousPushTokenValidUntil
+export const INTEGRATION_FIELDS = `id provider name enabled config freshnessSeconds escalationPolicyId pushUrl pushTokenPrefix previousPushTokenValidUntil
   lastEventAt lastPullAt lastError lastErrorAt createdAt updatedAt health { status reason checkedAt }`;
 
 function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
@@ -60,6 +60,7 @@ export function presentIntegration(i: Node): Record<string, unknown> {
     enabled: i.enabled,
     config: i.config,
     freshness_seconds: i.freshnessSeconds,
+    escalation_policy_id: i.escalationPolicyId,
     push_url: i.pushUrl,
     push_token_prefix: i.pushTokenPrefix,
     previous_push_token_valid_until: i.previousPushTokenValidUntil,

@@ -9,7 +9,7 @@ type Node = Record<string, any>;
 /** GraphQL selection that presentAlertRule reads. */
 export const ALERT_RULE_FIELDS = `id name kind enabled typeGlob severities module source labels payloadConditions { path op value }
   windowSeconds alertSeverity summaryTemplate dedupKeyTemplate summaryFollowsLatest resolveTypeGlob resolveConditions { path op value }
-  autoResolveAfterSeconds suggestionKey createdAt updatedAt`;
+  autoResolveAfterSeconds escalationPolicyId suggestionKey createdAt updatedAt`;
 
 const conditions = (list: Node[] | null | undefined) =>
   (list ?? []).map((c: Node) => ({
@@ -38,6 +38,7 @@ export function presentAlertRule(r: Node): Record<string, unknown> {
     resolve_type_glob: r.resolveTypeGlob,
     resolve_conditions: conditions(r.resolveConditions),
     auto_resolve_after_seconds: r.autoResolveAfterSeconds,
+    escalation_policy_id: r.escalationPolicyId,
     suggestion_key: r.suggestionKey,
     created_at: r.createdAt,
     updated_at: r.updatedAt,

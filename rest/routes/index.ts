@@ -21,6 +21,7 @@ import { routingRoutes } from './routing.js';
 import { alertmanagerRoutes } from './alertmanager.js';
 import { schedulesRoutes } from './schedules.js';
 import { notificationsRoutes } from './notifications.js';
+import { escalationRoutes } from './escalation.js';
 
 // Events first: ingest is the busiest route and Express tries routes in order.
 export const routes: RouteEntry[] = [
@@ -43,4 +44,5 @@ export const routes: RouteEntry[] = [
   ...alertmanagerRoutes,
   ...schedulesRoutes,
   ...notificationsRoutes,
+  ...escalationRoutes,
 ];

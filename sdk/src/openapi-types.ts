@@ -926,6 +926,203 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/escalation-policies': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Escalation policies with their steps, by name */
+    get: operations['listEscalationPolicies'];
+    put?: never;
+    /** Create a policy with its steps (admins) */
+    post: operations['createEscalationPolicy'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/escalation-policies/{policyId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    /** One policy */
+    get: operations['getEscalationPolicy'];
+    put?: never;
+    post?: never;
+    /** Delete a policy (admins); rules, integrations and groups using it page no one until given another */
+    delete: operations['deleteEscalationPolicy'];
+    options?: never;
+    head?: never;
+    /** Change a policy (admins); `steps`, when sent, replaces the steps */
+    patch: operations['updateEscalationPolicy'];
+    trace?: never;
+  };
+  '/paging-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's paging settings (its default escalation policy) */
+    get: operations['getPagingSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Change the settings sent (admins)
+     * @description `default_escalation_policy_id` pages alerts whose rule and integration name no policy; null clears it (such
+     *     alerts then page nobody). Another tenant's or a missing policy is 422.
+     */
+    patch: operations['updatePagingSettings'];
+    trace?: never;
+  };
+  '/alert-groups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Alert groups, newest first */
+    get: operations['listAlertGroups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** One alert group with its paging state */
+    get: operations['getAlertGroup'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/notifications': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The group's notifications, oldest first: to whom, how, when, with what result */
+    get: operations['listAlertGroupNotifications'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Acknowledge the group and its alerts; escalation stops */
+    post: operations['acknowledgeAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Resolve the group and its alerts */
+    post: operations['resolveAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/escalate': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Escalate now: run the next step at once */
+    post: operations['escalateAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/snooze': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Pause escalation for a duration or until a time; it restarts from the first step then */
+    post: operations['snoozeAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alert-groups/{groupId}/reassign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Assign the group's alerts to a person and page them now */
+    post: operations['reassignAlertGroup'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/events': {
     parameters: {
       query?: never;
@@ -2265,7 +2462,12 @@ export interface paths {
     /** Schedules with their layers, overrides and who is on call now (or at `at`) */
     get: operations['listSchedules'];
     put?: never;
-    post?: never;
+    /**
+     * Create a schedule with its layers (admins)
+     * @description Layers are listed lowest first: a higher layer wins where it has someone on call. A layer's `handoff_time`
+     *     is wall-clock time in the schedule's `time_zone` and stays so across DST changes.
+     */
+    post: operations['createSchedule'];
     delete?: never;
     options?: never;
     head?: never;
@@ -2283,7 +2485,82 @@ export interface paths {
     get: operations['getSchedule'];
     put?: never;
     post?: never;
+    /** Delete a schedule with its layers and overrides (admins) */
+    delete: operations['deleteSchedule'];
+    options?: never;
+    head?: never;
+    /** Change a schedule (admins); `layers`, when sent, replaces the layers */
+    patch: operations['updateSchedule'];
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/oncall': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Who is on call in this schedule now (or at `at`) */
+    get: operations['getScheduleOnCall'];
+    put?: never;
+    post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/shifts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The final shifts within [from, to) (at most 92 days)
+     * @description Overrides over layers, higher layers over lower; computed, never stored. `from` defaults to now and `to`
+     *     to 14 days after `from`. A shift that began before `from` or ends after `to` is cut to the window.
+     */
+    get: operations['listScheduleShifts'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/overrides': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The schedule's overrides, by start */
+    get: operations['listScheduleOverrides'];
+    put?: never;
+    /** Put someone on call from `starts_at` to `ends_at` over every layer (any member) */
+    post: operations['createScheduleOverride'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/schedules/{scheduleId}/overrides/{overrideId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Remove an override (any member) */
+    delete: operations['deleteScheduleOverride'];
     options?: never;
     head?: never;
     patch?: never;
@@ -3203,6 +3480,98 @@ export interface components {
       /** @description Why a body was ignored. */
       detail?: string;
     };
+    EscalationTarget: {
+      /**
+       * @description schedule: whoever is on call when the step runs.
+       * @enum {string}
+       */
+      type: 'user' | 'schedule';
+      id: string;
+    };
+    EscalationStepInput: {
+      /**
+       * Format: int32
+       * @description Minutes after the previous step (the first after the alert opens); default 0 for the first, 5 after.
+       */
+      delay_minutes?: number | null;
+      targets: components['schemas']['EscalationTarget'][];
+    };
+    EscalationPolicyCreate: {
+      name: string;
+      description?: string | null;
+      /**
+       * Format: int32
+       * @description Times the steps run again after the last.
+       */
+      repeat?: number | null;
+      /** @description Severities that page with high urgency (default critical). */
+      high_urgency_severities?: ('info' | 'warning' | 'critical')[];
+      steps: components['schemas']['EscalationStepInput'][];
+    };
+    EscalationPolicyUpdate: {
+      name?: string;
+      description?: string | null;
+      /** Format: int32 */
+      repeat?: number | null;
+      high_urgency_severities?: ('info' | 'warning' | 'critical')[];
+      /** @description Replaces the steps, in order. */
+      steps?: components['schemas']['EscalationStepInput'][];
+    };
+    EscalationPolicy: {
+      id: string;
+      name: string;
+      description: string | null;
+      /** Format: int32 */
+      repeat: number;
+      high_urgency_severities: ('info' | 'warning' | 'critical')[];
+      steps: {
+        /** Format: int32 */
+        position: number;
+        /** Format: int32 */
+        delay_minutes: number;
+        targets: components['schemas']['EscalationTarget'][];
+      }[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    PagingSettings: {
+      default_escalation_policy_id: string | null;
+    };
+    AlertGroup: {
+      id: string;
+      group_key: string;
+      /** @enum {string} */
+      status: 'firing' | 'acknowledged' | 'snoozed' | 'resolved';
+      /** @enum {string} */
+      urgency: 'high' | 'low';
+      policy_id: string | null;
+      /**
+       * Format: int32
+       * @description The step that ran last (0 first; -1 none yet).
+       */
+      step: number;
+      /**
+       * Format: int32
+       * @description 0 the first time through the steps.
+       */
+      round: number;
+      /** Format: date-time */
+      next_step_at: string | null;
+      /** Format: date-time */
+      snoozed_until: string | null;
+      /** Format: date-time */
+      acknowledged_at: string | null;
+      acknowledged_by_id: string | null;
+      /** Format: date-time */
+      resolved_at: string | null;
+      alert_ids: string[];
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
     /** @enum {string} */
     EventsSeverity: 'info' | 'warning' | 'critical';
     /** @description String keys to string values. */
@@ -3559,6 +3928,7 @@ export interface components {
       };
       /** Format: int32 */
       freshness_seconds: number | null;
+      escalation_policy_id?: string | null;
       /** @description Absolute when PUBLIC_BASE_URL is set, else a path under the service origin. */
       push_url: string | null;
       push_token_prefix?: string | null;
@@ -4162,6 +4532,8 @@ export interface components {
        * @description Match rules: a live alert with no matching event for this long resolves by itself.
        */
       auto_resolve_after_seconds?: number | null;
+      /** @description The escalation policy that pages this rule's alerts (overrides the tenant default); null: the default. Another tenant's or a missing policy is 422. */
+      escalation_policy_id?: string | null;
     };
     RulesAlertRuleCreate: {
       name: string;
@@ -4200,6 +4572,8 @@ export interface components {
        * @description Match rules: a live alert with no matching event for this long resolves by itself.
        */
       auto_resolve_after_seconds?: number | null;
+      /** @description The escalation policy that pages this rule's alerts (overrides the tenant default); null: the default. Another tenant's or a missing policy is 422. */
+      escalation_policy_id?: string | null;
     };
     RulesAlertRule: {
       id: string;
@@ -4224,12 +4598,80 @@ export interface components {
       resolve_conditions: components['schemas']['RulesPayloadCondition'][];
       /** Format: int32 */
       auto_resolve_after_seconds: number | null;
+      escalation_policy_id: string | null;
       /** @description The suggested rule it was enabled from (GET /alert-rules/suggestions). */
       suggestion_key: string | null;
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    ScheduleOnCall: {
+      schedule_id: string;
+      /** Format: date-time */
+      at: string;
+      shift: components['schemas']['ScheduleShift'] | null;
+    };
+    ScheduleOverride: {
+      id: string;
+      schedule_id: string;
+      user_id: string;
+      /** Format: date-time */
+      starts_at: string;
+      /** Format: date-time */
+      ends_at: string;
+      /** Format: date-time */
+      created_at: string;
+    };
+    ScheduleLayerInput: {
+      name?: string | null;
+      /**
+       * Format: date-time
+       * @description When the first turn begins.
+       */
+      starts_at: string;
+      /** @enum {string} */
+      rotation: 'daily' | 'weekly' | 'custom';
+      /**
+       * Format: int32
+       * @description custom rotations only.
+       */
+      turn_length_seconds?: number | null;
+      /** @description HH:mm local (default 09:00). */
+      handoff_time?: string | null;
+      /**
+       * Format: int32
+       * @description weekly: ISO weekday (default 1, Monday).
+       */
+      handoff_weekday?: number | null;
+      user_ids: string[];
+      /** @description daily: every day start..end; weekly: start_day start .. end_day end (ISO weekdays). HH:mm local. */
+      restrictions?:
+        | {
+            /** @enum {string} */
+            kind: 'daily' | 'weekly';
+            start: string;
+            end: string;
+            /** Format: int32 */
+            start_day?: number | null;
+            /** Format: int32 */
+            end_day?: number | null;
+          }[]
+        | null;
+    };
+    ScheduleCreate: {
+      name: string;
+      description?: string | null;
+      /** @description IANA zone, e.g. Europe/Amsterdam. */
+      time_zone: string;
+      layers?: components['schemas']['ScheduleLayerInput'][];
+    };
+    ScheduleUpdate: {
+      name?: string;
+      description?: string | null;
+      time_zone?: string;
+      /** @description Replaces the layers, lowest first. */
+      layers?: components['schemas']['ScheduleLayerInput'][];
     };
     ScheduleShift: {
       user_id: string;
@@ -4577,6 +5019,18 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
+    /** @description The group after the action */
+    AlertGroupAfterAction: {
+      headers: {
+        'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+        'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+        'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['AlertGroup'];
+      };
+    };
     /** @description The body is not application/json */
     EventsUnsupportedMediaType: {
       headers: {
@@ -4612,6 +5066,7 @@ export interface components {
     BillingToParam: string;
     ClusterId: string;
     DevicesDeviceId: string;
+    AlertGroupId: string;
     /** @description Only events of this module. */
     EventsModule: string;
     /** @description Only events of this severity. */
@@ -6492,6 +6947,426 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  listEscalationPolicies: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policies */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['EscalationPolicy'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EscalationPolicyCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The policy */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateEscalationPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        policyId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['EscalationPolicyUpdate'];
+      };
+    };
+    responses: {
+      /** @description The policy after the change */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['EscalationPolicy'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getPagingSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The settings */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PagingSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updatePagingSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          default_escalation_policy_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The settings after the change */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PagingSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listAlertGroups: {
+    parameters: {
+      query?: {
+        /** @description Only groups in these states (comma-separated). */
+        status?: string;
+        limit?: number;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The groups */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['AlertGroup'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The group */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertGroup'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listAlertGroupNotifications: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The first `limit` notifications */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['NotificationsNotification'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  acknowledgeAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  resolveAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  escalateAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  snoozeAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          duration?: string | number;
+          /** Format: date-time */
+          until?: string;
+        };
+      };
+    };
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  reassignAlertGroup: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        groupId: components['parameters']['AlertGroupId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id: string;
+        };
+      };
+    };
+    responses: {
+      200: components['responses']['AlertGroupAfterAction'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
   listEvents: {
     parameters: {
       query?: {
@@ -7197,6 +8072,8 @@ export interface operations {
           enabled?: boolean;
           /** Format: int32 */
           freshness_seconds?: number | null;
+          /** @description The escalation policy that pages this integration's alerts (a rule's own wins); 422 when not a policy of the tenant. */
+          escalation_policy_id?: string | null;
         };
       };
     };
@@ -7513,6 +8390,8 @@ export interface operations {
            * @description null turns the freshness check off.
            */
           freshness_seconds?: number | null;
+          /** @description null: the tenant default pages its alerts; omit to keep. */
+          escalation_policy_id?: string | null;
         };
       };
     };
@@ -9753,6 +10632,39 @@ export interface operations {
       500: components['responses']['InternalError'];
     };
   };
+  createSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleCreate'];
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
   getSchedule: {
     parameters: {
       query?: {
@@ -9781,6 +10693,236 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateSchedule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['ScheduleUpdate'];
+      };
+    };
+    responses: {
+      /** @description The schedule after the change */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Schedule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getScheduleOnCall: {
+    parameters: {
+      query?: {
+        at?: string;
+      };
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shift covering `at`; `shift` is null when nobody is on call then */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleOnCall'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listScheduleShifts: {
+    parameters: {
+      query?: {
+        from?: string;
+        to?: string;
+      };
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The shifts in time order */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['ScheduleShift'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listScheduleOverrides: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The overrides */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['ScheduleOverride'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createScheduleOverride: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id: string;
+          /** Format: date-time */
+          starts_at: string;
+          /** Format: date-time */
+          ends_at: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Created */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ScheduleOverride'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteScheduleOverride: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        scheduleId: string;
+        overrideId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

@@ -9,6 +9,7 @@ import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../erro
 import type { EscalationPolicy, Prisma, Severity } from '../generated/prisma/client.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { StepTarget } from './engine.js';
+import { escalationPolicyRefProblem } from './policy-ref.js';
 
 export interface StepInput {
   delayMinutes?: number | null;
@@ -143,4 +144,32 @@ export async function defaultEscalationPolicy(ctx: Ctx): Promise<EscalationPolic
     select: { defaultEscalationPolicy: true },
   });
   return t?.defaultEscalationPolicy ?? null;
+}
+
+/** The tenant's paging settings: which policy pages alerts whose rule and integration name none. */
+export interface PagingSettings {
+  defaultEscalationPolicyId: string | null;
+}
+
+/** The tenant's paging settings. */
+export async function pagingSettings(ctx: Ctx): Promise<PagingSettings> {
+  return { defaultEscalationPolicyId: (await defaultEscalationPolicy(ctx))?.id ?? null };
+}
+
+/**
+ * Changes the settings sent (admins): `defaultEscalationPolicyId` null clears the default, an id of another
+ * tenant's or no policy is a 422 naming the field, omitted keeps it.
+ */
+export async function updatePagingSettings(
+  ctx: Ctx,
+  input: { defaultEscalationPolicyId?: string | null },
+): Promise<PagingSettings> {
+  const id = input.defaultEscalationPolicyId;
+  if (id === null) await clearDefaultEscalationPolicy(ctx);
+  else if (id !== undefined) {
+    const problem = await escalationPolicyRefProblem(ctx, id, ['input', 'defaultEscalationPolicyId']);
+    if (problem) throw new ValidationFailed([problem]);
+    await setDefaultEscalationPolicy(ctx, id);
+  }
+  return pagingSettings(ctx);
 }

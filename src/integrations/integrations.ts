@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import type { Integration, IntegrationProviderConfig } from '../generated/prisma/client.js';
 import { Conflict, NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { escalationPolicyRefProblem } from '../escalation/policy-ref.js';
 import { randomSecret, tokenHash } from '../secrets.js';
 import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
 import { assertDeliverableUrl, type UrlPolicy } from '../net/url-guard.js';
@@ -131,6 +132,14 @@ export interface CreateIntegrationInput {
   config?: Record<string, unknown> | null;
   enabled?: boolean | null;
   freshnessSeconds?: number | null;
+  /** The policy that pages this integration's alerts (overrides the tenant default). */
+  escalationPolicyId?: string | null;
+}
+
+/** 422 naming `escalationPolicyId` unless it is null or a policy of the caller's tenant. */
+async function checkPolicyRef(ctx: Ctx, id: string | null | undefined): Promise<void> {
+  const problem = await escalationPolicyRefProblem(ctx, id, ['input', 'escalationPolicyId']);
+  if (problem) throw new ValidationFailed([problem]);
 }
 
 export interface DryRunResult {
@@ -172,6 +181,7 @@ export async function createIntegration(
   const name = checkName(input.name, ['input', 'name']);
   const freshnessSeconds = checkFreshness(input.freshnessSeconds, ['input', 'freshnessSeconds']);
   const own = input.config ?? {};
+  await checkPolicyRef(ctx, input.escalationPolicyId);
   await checkConfig(ctx.rt, p, own, await tenantDefaults(ctx.rt, me.tenantId, p.id), ['input', 'config']);
   const { plain, secrets } = splitSecrets(p, own);
   const pushToken = p.capabilities.push ? randomSecret(PUSH_TOKEN_PREFIX, 32) : null;
@@ -186,6 +196,7 @@ export async function createIntegration(
         pushTokenHash: pushToken ? tokenHash(pushToken) : null,
         pushTokenPrefix: pushToken ? pushToken.slice(0, 10) : null,
         freshnessSeconds,
+        escalationPolicyId: input.escalationPolicyId ?? null,
       } as never,
     });
     return { integration, pushToken };
@@ -218,6 +229,8 @@ export interface UpdateIntegrationInput {
   config?: Record<string, unknown> | null;
   /** Omit to keep; null turns the freshness check off. */
   freshnessSeconds?: number | null;
+  /** Omit to keep; null: the tenant default pages its alerts. */
+  escalationPolicyId?: string | null;
 }
 
 export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateIntegrationInput): Promise<Integration> {
@@ -228,6 +241,10 @@ export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateInteg
   if (patch.enabled !== undefined && patch.enabled !== null) data.enabled = patch.enabled;
   if (patch.freshnessSeconds !== undefined)
     data.freshnessSeconds = checkFreshness(patch.freshnessSeconds, ['input', 'freshnessSeconds']);
+  if (patch.escalationPolicyId !== undefined) {
+    await checkPolicyRef(ctx, patch.escalationPolicyId);
+    data.escalationPolicyId = patch.escalationPolicyId;
+  }
   if (patch.config) {
     const own = unmask(patch.config, openSecrets(ctx.rt.secretBox, row.secretsCiphertext));
     await checkConfig(ctx.rt, p, own, await tenantDefaults(ctx.rt, row.tenantId, p.id), ['input', 'config']);

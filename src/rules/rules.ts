@@ -7,6 +7,9 @@ import type { Ctx } from '../context.js';
 import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import type { AlertRule, Prisma } from '../generated/prisma/client.js';
 import { PAYLOAD_OPS, templateProblems, type PayloadCondition, type Severity } from '../events/match.js';
+import { escalationPolicyRefProblem } from '../escalation/policy-ref.js';
+
+const POLICY_LOC = ['input', 'escalationPolicyId'];
 
 export type AlertRuleKind = 'match' | 'absence';
 const SEVERITIES: Severity[] = ['info', 'warning', 'critical'];
@@ -31,6 +34,8 @@ export interface AlertRuleInput {
   resolveTypeGlob?: string | null;
   resolveConditions?: Array<{ path?: string | null; op?: string | null; value?: unknown }> | null;
   autoResolveAfterSeconds?: number | null;
+  /** The policy that pages this rule's alerts (null: the tenant default). */
+  escalationPolicyId?: string | null;
 }
 
 /** Longest auto-resolve delay: 30 days. */
@@ -123,6 +128,10 @@ function toData(input: AlertRuleInput): Prisma.AlertRuleUncheckedUpdateInput {
   return data as Prisma.AlertRuleUncheckedUpdateInput;
 }
 
+function ruleProblems(input: AlertRuleInput): FieldProblem[] {
+  return checkRule({ kind: 'match', ...input }, (k) => k === 'name' || input[k] !== undefined);
+}
+
 /**
  * The validated create data of a rule (without tenant); problems come back together as
  * BAD_USER_INPUT/422. Tenant creation uses it for starter rules, inside its own transaction.
@@ -132,7 +141,7 @@ export function ruleCreateData(
   extra: { suggestionKey?: string } = {},
 ): Omit<Prisma.AlertRuleUncheckedCreateInput, 'tenantId'> {
   const merged: AlertRuleInput = { kind: 'match', ...input };
-  const problems = checkRule(merged, (k) => k === 'name' || input[k] !== undefined);
+  const problems = ruleProblems(input);
   if (problems.length) throw new ValidationFailed(problems);
   return {
     ...(toData(merged) as Prisma.AlertRuleUncheckedCreateInput),
@@ -146,6 +155,8 @@ export async function createAlertRule(
   input: AlertRuleInput,
   extra: { suggestionKey?: string } = {},
 ): Promise<AlertRule> {
+  const ref = await escalationPolicyRefProblem(ctx, input.escalationPolicyId, POLICY_LOC);
+  if (ref) throw new ValidationFailed([...ruleProblems(input), ref]);
   return ctx.db.alertRule.create({ data: ruleCreateData(input, extra) as Prisma.AlertRuleUncheckedCreateInput });
 }
 
@@ -170,6 +181,8 @@ export async function updateAlertRule(ctx: Ctx, id: string, input: AlertRuleInpu
     ...Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)),
   };
   const problems = checkRule(merged, (k) => patch[k] !== undefined);
+  const ref = await escalationPolicyRefProblem(ctx, patch.escalationPolicyId, POLICY_LOC);
+  if (ref) problems.push(ref);
   if (input.kind && input.kind !== current.kind)
     problems.push({ loc: ['input', 'kind'], msg: 'cannot change; create a new rule instead' });
   if (problems.length) throw new ValidationFailed(problems);

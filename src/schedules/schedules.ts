@@ -190,10 +190,14 @@ export async function createScheduleOverride(ctx: Ctx, input: OverrideInput): Pr
   });
 }
 
-/** Removes an override. */
-export async function deleteScheduleOverride(ctx: Ctx, id: string): Promise<ScheduleOverride> {
+/** Removes an override (of `scheduleId` when given: an override of another schedule is then not found). */
+export async function deleteScheduleOverride(
+  ctx: Ctx,
+  id: string,
+  scheduleId?: string | null,
+): Promise<ScheduleOverride> {
   const o = await ctx.db.scheduleOverride.findUnique({ where: { id } });
-  if (!o) throw new NotFound('Schedule override');
+  if (!o || (scheduleId != null && o.scheduleId !== scheduleId)) throw new NotFound('Schedule override');
   await ctx.db.scheduleOverride.delete({ where: { id } });
   return o;
 }

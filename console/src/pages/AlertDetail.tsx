@@ -13,6 +13,7 @@ import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { alertsWithLabel, Annotations, LabelList } from '../components/Labels';
 import { AlertTriage } from './AlertTriage';
+import { AlertPaging } from './paging/AlertPaging';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
@@ -246,6 +247,8 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               </ActionButton>
             </div>
           </Card>
+
+          <AlertPaging alertId={a.id} onChanged={refresh} />
 
           <Card title="Labels and annotations">
             <h3>Labels</h3>

@@ -8,6 +8,7 @@ import { Badge, Page } from '../components/Page';
 import { ErrorView } from '../components/ErrorView';
 import { useLiveItems } from '../components/useLive';
 import { useDebounced } from '../components/useDebounced';
+import { OnCallNow } from './paging/OnCallNow';
 import { useUrlFilters } from '../components/useUrlFilters';
 import { parseLabelText } from '../lib/labels';
 import { when } from '../lib/format';
@@ -102,6 +103,7 @@ export function Timeline() {
         </span>
       }
     >
+      <OnCallNow />
       <div className="filters" role="search" aria-label="Filter events">
         <TextField
           label="Text"

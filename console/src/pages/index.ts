@@ -38,6 +38,9 @@ const Clusters = page(() => import('./Clusters'), 'Clusters');
 const GpuOverview = page(() => import('./Gpu'), 'GpuOverview');
 const Copilot = page(() => import('./Copilot'), 'Copilot');
 const Billing = page(() => import('./Billing'), 'Billing');
+const Schedules = page(() => import('./Schedules'), 'Schedules');
+const EscalationPolicies = page(() => import('./EscalationPolicies'), 'EscalationPolicies');
+const Profile = page(() => import('./Profile'), 'Profile');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -62,7 +65,9 @@ export const PAGES: PageEntry[] = [
   { path: '/proposals', title: 'Proposals', section: 'Operate', component: Proposals },
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
+  { path: '/schedules', title: 'Schedules', section: 'Operate', component: Schedules },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/escalation-policies', title: 'Escalation policies', section: 'Configure', component: EscalationPolicies },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },
@@ -80,6 +85,7 @@ export const PAGES: PageEntry[] = [
   { path: '/gpu', title: 'GPU overview', section: 'Insight', component: GpuOverview },
   { path: '/billing', title: 'Billing', section: 'Insight', component: Billing },
   { path: '/copilot', title: 'Copilot', section: 'Insight', component: Copilot },
+  { path: '/profile', title: 'My profile', section: 'Account', component: Profile },
   { path: '/tokens', title: 'Tokens', section: 'Account', component: Tokens },
   { path: '/admin/users', title: 'Users', section: 'Admin', component: Users, adminOnly: true },
   { path: '/admin/audit', title: 'Audit log', section: 'Admin', component: Audit, adminOnly: true },
