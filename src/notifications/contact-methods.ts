@@ -37,6 +37,8 @@ export type ContactMethodPatch = Partial<{
   enabled: boolean | null;
 }>;
 
+/** RFC 5321's limit on an address; the same as login names (src/users/email.ts). */
+const EMAIL_MAX_LENGTH = 254;
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$|^[^\s@<>]+@localhost$/;
 const TOPIC = /^[A-Za-z0-9_-]{1,64}$/;
 
@@ -72,7 +74,9 @@ async function storedFields(
     out.address = '';
   } else if (kind === 'email') {
     if (needAddress) {
-      if (!address || !EMAIL.test(address) || address.length > 254)
+      if (address && address.length > EMAIL_MAX_LENGTH)
+        problems.push({ loc: ['input', 'address'], msg: `must be at most ${EMAIL_MAX_LENGTH} characters` });
+      else if (!address || !EMAIL.test(address))
         problems.push({ loc: ['input', 'address'], msg: 'must be an email address (name@example.com)' });
       out.address = address ?? '';
     }

@@ -49,8 +49,8 @@ describe('four-eyes rule', () => {
   });
 
   it('throws Forbidden carrying the reason', () => {
-    expect(() => assertFourEyes(principal({ userId: 'alice' }), proposal)).toThrow(Forbidden);
-    expect(() => assertFourEyes(principal(), proposal)).not.toThrow();
+    expect(() => assertFourEyes(principal({ userId: 'alice' }), proposal, 'self_password')).toThrow(Forbidden);
+    expect(() => assertFourEyes(principal(), proposal, 'self_password')).not.toThrow();
   });
 });
 
