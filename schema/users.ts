@@ -121,14 +121,18 @@ const PasswordReset = builder.objectRef<ForcedReset>('PasswordReset').implement(
       type: 'User',
       resolve: (query, r, _a, ctx) => ctx.db.user.findUniqueOrThrow({ ...query, where: { id: r.user.id } }),
     }),
+    // Non-null in the released contract, so it stays non-null (the guard refuses a type change that was not
+    // deprecated first) and answers an empty string.
     password: t.string({
-      nullable: true,
-      description: 'Always null: admins never see a password; the person chooses one through the emailed link.',
-      deprecationReason: 'Admins no longer get a password; the person gets a reset link by email. Removal after 2027-03-01.',
-      resolve: () => null,
+      description: 'Always empty: admins never see a password; the person chooses one through the emailed link.',
+      deprecationReason:
+        'Admins no longer get a password; the person gets a reset link by email. Removal after 2027-03-01.',
+      resolve: () => '',
     }),
     sessionsEnded: t.exposeInt('sessionsEnded', { description: "The user's open sessions, ended by the reset." }),
-    tokensRevoked: t.exposeInt('tokensRevoked', { description: "The user's personal access tokens, revoked by the reset." }),
+    tokensRevoked: t.exposeInt('tokensRevoked', {
+      description: "The user's personal access tokens, revoked by the reset.",
+    }),
     linkSentTo: t.exposeString('linkSentTo', { description: 'The email the reset link went to.' }),
     linkExpiresAt: t.expose('linkExpiresAt', { type: 'DateTime', description: 'When the link stops working.' }),
   }),
@@ -168,7 +172,7 @@ builder.mutationFields((t) => ({
     type: PasswordReset,
     authScopes: { admin: true },
     description:
-      "Forces a password reset for a person (admins): their password stops working, their sessions end and their PATs are revoked, and a single-use reset link (1 h) goes to their email. The admin never sees a password.",
+      'Forces a password reset for a person (admins): their password stops working, their sessions end and their PATs are revoked, and a single-use reset link (1 h) goes to their email. The admin never sees a password.',
     args: { userId: t.arg.id({ required: true }) },
     resolve: (_root, args, ctx) => resetUserPassword(ctx, String(args.userId)),
   }),

@@ -23,6 +23,7 @@ import { graphqlInputGuard } from '../http/input-guards.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
 import { pageActionRoutes } from './page-actions.js';
+import { passwordPageRoutes } from './password-pages.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
 import { constantTimeEqual } from '../secrets.js';
@@ -250,6 +251,7 @@ export function createServer(
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   // The operator console at / (its client-side routes answer index.html to a browser).
   app.use(pageActionRoutes(rt));
+  app.use(passwordPageRoutes(rt));
   app.use(consoleApp());
   app.use('/api', (_req, res) => {
     sendError(

@@ -93,7 +93,8 @@ export interface LinkView {
   email?: string;
 }
 
-const UNUSABLE = 'This link is not valid any more: it was used, replaced by a newer one, or expired. Ask for a new one.';
+const UNUSABLE =
+  'This link is not valid any more: it was used, replaced by a newer one, or expired. Ask for a new one.';
 
 async function findLink(rt: Pick<Runtime, 'prisma' | 'clock'>, token: string) {
   if (typeof token !== 'string' || !token.startsWith(TOKEN_PREFIX) || token.length > 200) return null;
@@ -145,8 +146,7 @@ export async function usePasswordLink(
       where: { id: link.id, usedAt: null, expiresAt: { gt: now } },
       data: { usedAt: now },
     });
-    if (claimed.count !== 1)
-      throw new ValidationFailed([{ loc: ['token'], msg: UNUSABLE }], 'PASSWORD_LINK_UNUSABLE');
+    if (claimed.count !== 1) throw new ValidationFailed([{ loc: ['token'], msg: UNUSABLE }], 'PASSWORD_LINK_UNUSABLE');
     await tx.user.update({
       where: { id: link.userId },
       data: { passwordHash, credentialOrigin: link.purpose === 'invite' ? 'invited_password' : 'self_password' },

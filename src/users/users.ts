@@ -94,10 +94,15 @@ export async function inviteUser(ctx: Ctx, input: CreateUserInput): Promise<User
   validate(input);
   if (!ctx.rt.mailer) throw mailNeeded(['input', 'email']);
   const { user, link } = await ctx.db.$transaction(async (tx) => {
-    const created = await insertUser(tx, me.tenantId, { ...input, password: null }, {
-      credentialOrigin: 'invited_password',
-      createdById: me.userId,
-    });
+    const created = await insertUser(
+      tx,
+      me.tenantId,
+      { ...input, password: null },
+      {
+        credentialOrigin: 'invited_password',
+        createdById: me.userId,
+      },
+    );
     return { user: created, link: await issuePasswordLink(ctx.rt, tx, created, 'invite', me.userId) };
   });
   await mailPasswordLink(ctx.rt, user, 'invite', link, me.email);
