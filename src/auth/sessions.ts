@@ -8,7 +8,7 @@ import { verifyPassword } from '../secrets.js';
 import { signSessionJwt } from './jwt.js';
 import { passwordLoginRefusal } from './policy.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { EMAIL_MAX_LENGTH } from '../users/email.js';
+import { EMAIL_MAX_LENGTH } from '../email-address.js';
 
 /** How long a session can be silently refreshed before a new login is needed. */
 const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;

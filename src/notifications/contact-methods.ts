@@ -10,6 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { EMAIL_MAX_LENGTH } from '../email-address.js';
 import type { ContactMethod, ContactMethodKind } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
 import { generateWebhookSecret } from '../webhooks/signatures.js';
@@ -37,8 +38,6 @@ export type ContactMethodPatch = Partial<{
   enabled: boolean | null;
 }>;
 
-/** RFC 5321's limit on an address; the same as login names (src/users/email.ts). */
-const EMAIL_MAX_LENGTH = 254;
 const EMAIL = /^[^\s@<>]+@[^\s@<>]+\.[^\s@<>]+$|^[^\s@<>]+@localhost$/;
 const TOPIC = /^[A-Za-z0-9_-]{1,64}$/;
 

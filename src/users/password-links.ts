@@ -11,7 +11,7 @@ import type { PasswordLinkPurpose, Prisma, PrismaClient, User } from '../generat
 import { ValidationFailed, type FieldProblem } from '../errors.js';
 import { constantTimeEqual, hashPassword, randomSecret, tokenHash } from '../secrets.js';
 import { sendMail } from '../mail/mailer.js';
-import { publicBase } from '../notifications/links.js';
+import { publicBase } from '../public-url.js';
 
 /** How long a link acts after it was sent. */
 export const PASSWORD_LINK_TTL_MS: Record<PasswordLinkPurpose, number> = {

@@ -11,7 +11,7 @@ import { requireUser } from '../context.js';
 import type { User } from '../generated/prisma/client.js';
 import { NotFound, RateLimited, ValidationFailed } from '../errors.js';
 import { MailNotConfiguredError } from '../mail/mailer.js';
-import { emailProblem, normalizeEmail } from './email.js';
+import { emailProblem, normalizeEmail } from '../email-address.js';
 import { issuePasswordLink, mailPasswordLink, type IssuedLink } from './password-links.js';
 import { assertMayManagePeople } from './policy.js';
 

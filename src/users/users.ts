@@ -9,7 +9,7 @@ import { hashPassword } from '../secrets.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomBytes } from 'node:crypto';
 import { assertKeepsAnAdmin, assertMayManagePeople } from './policy.js';
-import { emailProblem, normalizeEmail } from './email.js';
+import { emailProblem, normalizeEmail } from '../email-address.js';
 import { issuePasswordLink, mailPasswordLink, passwordProblems } from './password-links.js';
 import { forcePasswordReset, mailNeeded, type ForcedReset } from './password-reset.js';
 

@@ -2,7 +2,7 @@
  * Email addresses as login names and contact addresses: one rule for what the service accepts
  * everywhere an email comes in (user creation, login, password reset, contact methods).
  */
-import type { FieldProblem } from '../errors.js';
+import type { FieldProblem } from './errors.js';
 
 /** RFC 5321's limit on a forward path (254 characters of address); longer ones cannot receive mail. */
 export const EMAIL_MAX_LENGTH = 254;
