@@ -260,6 +260,31 @@ describe('configuration pages', () => {
   });
 });
 
+describe('getting back in', () => {
+  it('"Forgot password?" mails a link whose page sets the password once; then signing in works', async () => {
+    const person = await buildUser(s.app.rt, t.tenantId);
+    const page = await b.newPage();
+    await page.goto(s.url + '/');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email').fill(person.email);
+    const mails = smtp.messages.length;
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').filter({ hasText: 'If an account uses this email' }).waitFor();
+    const token = await mailedToken(person.email, mails);
+
+    await page.goto(`${s.url}/account/password?token=${encodeURIComponent(token)}`);
+    await page.getByLabel('New password').fill('from-the-mail-1');
+    await page.getByLabel('Repeat the password').fill('from-the-mail-1');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('heading', { name: 'Password set' }).waitFor();
+    await screenshot(page, '42-password-set');
+    await page.goto(`${s.url}/account/password?token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { name: 'Link not usable' }).waitFor();
+
+    await signIn(page, s.url, person.email, 'from-the-mail-1');
+  });
+});
+
 describe('no errors', () => {
   it('had no uncaught errors in the pages', () => {
     expect(b.pageErrors.map(String)).toEqual([]);
