@@ -12,6 +12,7 @@ import { buildUser } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
 import { untilSubscribed } from './helpers/pubsub.js';
 import { openPage, screenshot, signIn } from './helpers/browser.js';
+import { startSmtpPeer } from './helpers/paging-receivers.js';
 import { useConsoleSuite, s, t, b, admin, ingest } from './helpers/console-suite.js';
 
 let member: { email: string; password?: string; id: string };
@@ -19,9 +20,19 @@ let deviceId: string;
 let receiver: http.Server;
 let receiverUrl: string;
 const received: string[] = [];
+// Invitations and resets mail a link: a real SMTP server on 127.0.0.1.
+const smtp = await startSmtpPeer();
+
+/** The set-password token of the newest mail to `to`. */
+async function mailedToken(to: string, after: number): Promise<string> {
+  const mail = await eventually(async () =>
+    smtp.messages.slice(after).find((m) => (m.to as { text: string } | undefined)?.text === to),
+  );
+  return decodeURIComponent(/[?&]token=([^\s&]+)/.exec(mail.text ?? '')![1]!);
+}
 
 useConsoleSuite({
-  env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1' },
+  env: { WEBHOOK_URL_ALLOWLIST: '127.0.0.1', SMTP_URL: smtp.url },
   setUp: async () => {
     // A real receiver for outbound deliveries, on 127.0.0.1 (allowed for this server only).
     receiver = http.createServer((req, res) => {
@@ -53,6 +64,7 @@ useConsoleSuite({
 
 afterAll(async () => {
   receiver?.close();
+  await smtp.close();
 });
 
 describe('proposals and devices', () => {
@@ -197,25 +209,38 @@ describe('configuration pages', () => {
     expect(me.body.email).toBe('collector@example.test');
     await screenshot(admin, '40-users');
 
-    // A person made admin, then back; their password reset, the new one shown once and working.
+    // A person invited (she chooses her password through the mailed link), made admin, then back; a forced
+    // reset ends her password and mails a new link; no password is ever shown to the admin.
+    let mails = smtp.messages.length;
     await admin.getByLabel('User email').fill('dana@example.test');
     await admin.getByLabel('User kind').selectOption('HUMAN');
-    await admin.getByLabel('Initial password').fill('dana-first-pass');
     await admin.getByRole('button', { name: 'Create user' }).click();
     const dana = admin.getByRole('row').filter({ hasText: 'dana@example.test' });
+    await dana.getByRole('cell', { name: 'invited password' }).waitFor();
+    const invite = await mailedToken('dana@example.test', mails);
+    expect(
+      (await rest(s.url).post('/auth/password/reset', { token: invite, password: 'dana-first-pass' })).status,
+    ).toBe(204);
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Make dana@example.test admin' }).click();
     await dana.getByRole('button', { name: 'Make dana@example.test member' }).waitFor();
     expect((await s.app.rt.prisma.user.findUniqueOrThrow({ where: { email: 'dana@example.test' } })).role).toBe(
       'admin',
     );
+    mails = smtp.messages.length;
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Reset password of dana@example.test' }).click();
-    const password = (await admin.getByLabel('New password value').textContent())!.trim();
-    expect((await rest(s.url).post('/auth/login', { email: 'dana@example.test', password })).status).toBe(200);
+    await admin.getByRole('status').filter({ hasText: 'Reset link sent to dana@example.test' }).waitFor();
     expect(
       (await rest(s.url).post('/auth/login', { email: 'dana@example.test', password: 'dana-first-pass' })).status,
     ).toBe(401);
+    const resetToken = await mailedToken('dana@example.test', mails);
+    expect(
+      (await rest(s.url).post('/auth/password/reset', { token: resetToken, password: 'dana-new-pass' })).status,
+    ).toBe(204);
+    expect(
+      (await rest(s.url).post('/auth/login', { email: 'dana@example.test', password: 'dana-new-pass' })).status,
+    ).toBe(200);
     // Demoting the only other admin works; the server keeps the tenant's last human admin (shown, not swallowed).
     admin.once('dialog', (d) => void d.accept());
     await dana.getByRole('button', { name: 'Make dana@example.test member' }).click();
@@ -232,6 +257,31 @@ describe('configuration pages', () => {
     await openPage(admin, 'Audit log');
     await admin.getByRole('cell', { name: 'approveProposal', exact: true }).first().waitFor();
     await screenshot(admin, '41-audit');
+  });
+});
+
+describe('getting back in', () => {
+  it('"Forgot password?" mails a link whose page sets the password once; then signing in works', async () => {
+    const person = await buildUser(s.app.rt, t.tenantId);
+    const page = await b.newPage();
+    await page.goto(s.url + '/');
+    await page.getByRole('button', { name: 'Forgot password?' }).click();
+    await page.getByLabel('Email').fill(person.email);
+    const mails = smtp.messages.length;
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').filter({ hasText: 'If an account uses this email' }).waitFor();
+    const token = await mailedToken(person.email, mails);
+
+    await page.goto(`${s.url}/account/password?token=${encodeURIComponent(token)}`);
+    await page.getByLabel('New password').fill('from-the-mail-1');
+    await page.getByLabel('Repeat the password').fill('from-the-mail-1');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await page.getByRole('heading', { name: 'Password set' }).waitFor();
+    await screenshot(page, '42-password-set');
+    await page.goto(`${s.url}/account/password?token=${encodeURIComponent(token)}`);
+    await page.getByRole('heading', { name: 'Link not usable' }).waitFor();
+
+    await signIn(page, s.url, person.email, 'from-the-mail-1');
   });
 });
 

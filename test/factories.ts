@@ -8,7 +8,7 @@ import { insertUser, type CreateUserInput } from '../src/users/users.js';
 import { createCtx } from '../src/context.js';
 import { mintToken } from '../src/auth/tokens.js';
 import type { Principal } from '../src/principal.js';
-import type { User } from '../src/generated/prisma/client.js';
+import type { CredentialOrigin, User } from '../src/generated/prisma/client.js';
 
 export interface BuiltTenant {
   tenantId: string;
@@ -39,21 +39,25 @@ export async function buildTenant(rt: Runtime, overrides: { name?: string } = {}
   };
 }
 
-/** A user in the tenant (member human by default) with a password. */
+/**
+ * A user in the tenant (member human by default) with a password. A person's password counts as one they
+ * chose themselves (`self_password`, as after an invitation; test/accounts-*.test.ts drive that path), so
+ * they may approve proposals; pass `credentialOrigin: 'admin_set'` for one an admin set.
+ */
 export async function buildUser(
   rt: Runtime,
   tenantId: string,
-  overrides: Partial<CreateUserInput> = {},
+  overrides: Partial<CreateUserInput> & { credentialOrigin?: CredentialOrigin } = {},
 ): Promise<User & { password?: string }> {
   const kind = overrides.kind ?? 'human';
   const password = kind === 'human' ? (overrides.password ?? 'pw-' + crypto.randomBytes(8).toString('hex')) : undefined;
-  const user = await insertUser(rt.prisma, tenantId, {
-    email: `user-${uniq()}@example.test`,
-    role: 'member',
-    kind,
-    ...overrides,
-    password,
-  });
+  const { credentialOrigin, ...input } = overrides;
+  const user = await insertUser(
+    rt.prisma,
+    tenantId,
+    { email: `user-${uniq()}@example.test`, role: 'member', kind, ...input, password },
+    { credentialOrigin: credentialOrigin ?? (kind === 'human' ? 'self_password' : 'admin_set') },
+  );
   return { ...user, password };
 }
 

@@ -1,20 +1,24 @@
 /**
  * Creating users and changing a user's role or password are for people (src/users/policy.ts): a service
  * user holding the admin role gets 403 USER_MANAGEMENT_HUMAN_ONLY and changes nothing; a human admin
- * still can. There are no REST routes for these (GraphQL only); the operator CLI acts as a person.
+ * still can (REST /users runs the same mutations); the operator CLI acts as a person. Resets mail a link, to a
+ * real SMTP server here.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { gql } from './helpers/http.js';
+import { startSmtpPeer, type SmtpPeer } from './helpers/paging-receivers.js';
 
 let s: TestServer;
+let smtp: SmtpPeer;
 let t: BuiltTenant;
 let serviceAdminToken: string;
 let person: { id: string };
 
 beforeAll(async () => {
-  s = await startTestServer();
+  smtp = await startSmtpPeer();
+  s = await startTestServer({ env: { SMTP_URL: smtp.url } });
   t = await buildTenant(s.app.rt);
   serviceAdminToken = await buildToken(
     s.app.rt,
@@ -25,6 +29,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.stop();
+  await smtp?.close();
 });
 
 const refused = (res: { data?: unknown; errors?: Array<{ extensions?: Record<string, unknown> }> }) => {
@@ -90,7 +95,13 @@ describe('a human admin', () => {
       `mutation { setUserRole(userId: "${person.id}", role: ADMIN) { role } }`,
     );
     expect(promoted.data.setUserRole.role).toBe('ADMIN');
-    const reset = await gql(s.url, t.adminToken, `mutation { resetUserPassword(userId: "${person.id}") { password } }`);
-    expect(reset.data.resetUserPassword.password).toBeTruthy();
+    const reset = await gql(
+      s.url,
+      t.adminToken,
+      `mutation { resetUserPassword(userId: "${person.id}") { password linkSentTo } }`,
+    );
+    expect(reset.errors).toBeUndefined();
+    // Admins never see a password any more: the person gets a link by email.
+    expect(reset.data.resetUserPassword).toMatchObject({ password: '', linkSentTo: expect.stringContaining('@') });
   });
 });

@@ -3,6 +3,7 @@
  */
 import type { RouteEntry } from '../route-types.js';
 import { authRoutes } from './auth.js';
+import { usersRoutes } from './users.js';
 import { eventsRoutes } from './events.js';
 import { alertsRoutes } from './alerts.js';
 import { devicesRoutes } from './devices.js';
@@ -27,6 +28,7 @@ import { escalationRoutes } from './escalation.js';
 export const routes: RouteEntry[] = [
   ...eventsRoutes,
   ...authRoutes,
+  ...usersRoutes,
   ...alertsRoutes,
   ...devicesRoutes,
   ...proposalsRoutes,

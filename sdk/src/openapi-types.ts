@@ -2588,6 +2588,96 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/password/forgot': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Ask for a password reset link by email ("Forgot password?")
+     * @description Mails a single-use link (valid 1 hour) to choose a new password, if a person uses this email. The answer
+     *     is the same, and comes as fast, for every well-formed email: it tells nobody whether an account exists.
+     *     Limited to 3 requests per email and 20 per client address per hour, across all API nodes (429 with
+     *     `Retry-After`). Using the link ends the person's sessions; their PATs stay (docs/accounts.md says why).
+     */
+    post: operations['requestPasswordReset'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/password/reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Set a password with the token of an invitation or reset link
+     * @description The token is the `token` parameter of the emailed link (`/account/password?token=…`, whose page does the
+     *     same). Works once and before the link expires (invitation 72 h, reset 1 h); a used, replaced or expired
+     *     token is a 422 `PASSWORD_LINK_UNUSABLE`. Ends the person's open sessions; then log in.
+     */
+    post: operations['setPasswordWithLink'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Create a user (admins); a person is invited by email
+     * @description A person (`kind: human`) gets an invitation: a single-use link, valid 72 hours, to choose their own
+     *     password (the server needs `SMTP_URL`, else 422). Admins never set a person's password. A service user
+     *     holds PATs an admin mints. An email already in use (in any tenant) is a 422 that names no tenant.
+     */
+    post: operations['createUser'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/users/{userId}/password-reset': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Force a password reset for a person (admins)
+     * @description The person's password stops working, their sessions end and their PATs are revoked now; a single-use
+     *     reset link (1 hour) goes to their email. The admin never sees a password. Service users: 422.
+     */
+    post: operations['resetUserPassword'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/outbound-webhooks': {
     parameters: {
       query?: never;
@@ -2842,6 +2932,7 @@ export interface components {
       | 'PROPOSAL_NOT_PROPOSER'
       | 'CROSS_ORIGIN_REQUEST'
       | 'USER_MANAGEMENT_HUMAN_ONLY'
+      | 'APPROVER_CREDENTIAL_NOT_OWN'
       | 'NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
@@ -2865,6 +2956,7 @@ export interface components {
       | 'CONTENT_ENCODING_UNSUPPORTED'
       | 'CONTENT_ENCODING_INVALID'
       | 'VALIDATION_FAILED'
+      | 'PASSWORD_LINK_UNUSABLE'
       | 'INVALID_JSON'
       | 'QUERY_TOO_COMPLEX'
       | 'RATE_LIMITED'
@@ -4726,6 +4818,35 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    UsersResetRequested: {
+      detail: string;
+    };
+    UsersUser: {
+      id: string;
+      email: string;
+      name: string | null;
+      /** @enum {string} */
+      role: 'admin' | 'member';
+      /** @enum {string} */
+      kind: 'human' | 'service';
+      /**
+       * @description Who set the credential; only invited_password, self_password and sso may approve proposals.
+       * @enum {string}
+       */
+      credential_origin: 'invited_password' | 'self_password' | 'sso' | 'admin_set' | 'legacy';
+      /** Format: date-time */
+      created_at: string;
+    };
+    UsersPasswordReset: {
+      user_id: string;
+      link_sent_to: string;
+      /** Format: date-time */
+      link_expires_at: string;
+      /** Format: int32 */
+      sessions_ended: number;
+      /** Format: int32 */
+      tokens_revoked: number;
     };
     /**
      * @description What fires the webhook; the same string is the delivery's `topic` and its `X-Service-Event` header.
@@ -10951,6 +11072,145 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  requestPasswordReset: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Accepted; a mail follows if the email belongs to a person */
+      202: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsersResetRequested'];
+        };
+      };
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  setPasswordWithLink: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          token: string;
+          password: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The password is set */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createUser: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          email: string;
+          name?: string | null;
+          /**
+           * @default member
+           * @enum {string}
+           */
+          role?: 'admin' | 'member';
+          /**
+           * @default human
+           * @enum {string}
+           */
+          kind?: 'human' | 'service';
+        };
+      };
+    };
+    responses: {
+      /** @description Created (and, for a person, invited) */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsersUser'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  resetUserPassword: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        userId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Reset forced; the link is on its way */
+      202: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UsersPasswordReset'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

@@ -8,6 +8,7 @@ import { verifyPassword } from '../secrets.js';
 import { signSessionJwt } from './jwt.js';
 import { passwordLoginRefusal } from './policy.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { EMAIL_MAX_LENGTH } from '../email-address.js';
 
 /** How long a session can be silently refreshed before a new login is needed. */
 const SESSION_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
@@ -94,6 +95,8 @@ export async function login(
 ): Promise<LoginResult> {
   const problems = [];
   if (!email) problems.push({ loc: ['email'], msg: 'is required' });
+  else if (email.trim().length > EMAIL_MAX_LENGTH)
+    problems.push({ loc: ['email'], msg: `must be at most ${EMAIL_MAX_LENGTH} characters` });
   if (!password) problems.push({ loc: ['password'], msg: 'is required' });
   if (problems.length) throw new ValidationFailed(problems);
   const normalized = email.trim().toLowerCase();

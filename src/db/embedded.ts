@@ -99,3 +99,35 @@ function isAlive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** PGlite opened on its own for operator maintenance (backup, restore), with no socket server. */
+export interface MaintenanceHandle {
+  pglite: PGlite;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the embedded database in `dataDir` for this process alone (failing, like startEmbeddedPostgres,
+ * while another process holds it). With `load`, a tarball from `dumpDataDir` becomes the directory's
+ * content first (the directory must be empty).
+ */
+export async function openEmbeddedForMaintenance(dataDir: string, load?: Blob): Promise<MaintenanceHandle> {
+  const dir = path.resolve(dataDir);
+  const releaseLock = lockDataDir(dir);
+  try {
+    const pglite = await PGlite.create(dir, { extensions: { pg_trgm }, ...(load ? { loadDataDir: load } : {}) });
+    return {
+      pglite,
+      close: async () => {
+        try {
+          await pglite.close();
+        } finally {
+          releaseLock();
+        }
+      },
+    };
+  } catch (err) {
+    releaseLock();
+    throw err;
+  }
+}

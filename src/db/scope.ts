@@ -30,6 +30,7 @@ export const TENANT_OWNED_MODELS = new Set([
   'BillingBudgetAlert',
   'TriageSettings',
   'User',
+  'PasswordLink',
   'Session',
   'AccessToken',
   'AuditLog',

@@ -10,6 +10,7 @@ import { v7 as uuidv7 } from 'uuid';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { EMAIL_MAX_LENGTH } from '../email-address.js';
 import type { ContactMethod, ContactMethodKind } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
 import { generateWebhookSecret } from '../webhooks/signatures.js';
@@ -72,7 +73,9 @@ async function storedFields(
     out.address = '';
   } else if (kind === 'email') {
     if (needAddress) {
-      if (!address || !EMAIL.test(address) || address.length > 254)
+      if (address && address.length > EMAIL_MAX_LENGTH)
+        problems.push({ loc: ['input', 'address'], msg: `must be at most ${EMAIL_MAX_LENGTH} characters` });
+      else if (!address || !EMAIL.test(address))
         problems.push({ loc: ['input', 'address'], msg: 'must be an email address (name@example.com)' });
       out.address = address ?? '';
     }

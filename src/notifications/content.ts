@@ -5,7 +5,8 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Notification } from '../generated/prisma/client.js';
-import { actionLinks, publicBase, type ActionLink } from './links.js';
+import { actionLinks, type ActionLink } from './links.js';
+import { publicBase } from '../public-url.js';
 
 export interface PageContent {
   /** One line: `[CRITICAL] Disk full on db-1`. */

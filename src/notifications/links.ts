@@ -10,6 +10,7 @@ import crypto from 'node:crypto';
 import type { Runtime } from '../runtime.js';
 import { hmacHex } from '../signing.js';
 import { constantTimeEqual } from '../secrets.js';
+import { publicBase } from '../public-url.js';
 
 export const PAGE_ACTIONS = ['acknowledge', 'snooze', 'resolve'] as const;
 export type PageAction = (typeof PAGE_ACTIONS)[number];
@@ -36,14 +37,6 @@ export interface LinkClaims {
 /** The key links are signed with: derived from the runtime's secret material, never stored. */
 function linkKey(rt: Pick<Runtime, 'jwtKey'>): string {
   return crypto.createHmac('sha256', rt.jwtKey).update('page-action-links').digest('hex');
-}
-
-/** The service's own base URL for links (PUBLIC_BASE_URL, else the bind address). */
-export function publicBase(rt: Pick<Runtime, 'config'>): string {
-  const c = rt.config;
-  if (c.publicBaseUrl) return c.publicBaseUrl.replace(/\/+$/, '');
-  const host = c.host === '0.0.0.0' || c.host === '::' ? 'localhost' : c.host;
-  return `http://${host.includes(':') ? `[${host}]` : host}:${c.port}`;
 }
 
 /** A signed token for one action on one group by one person. */

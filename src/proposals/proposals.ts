@@ -227,7 +227,8 @@ export async function updateProposal(ctx: Ctx, id: string, patch: ProposalFields
 export async function approveProposal(ctx: Ctx, input: { id: string; revision?: number | null }): Promise<Proposal> {
   const me = requireUser(ctx);
   const p = await getProposal(ctx, input.id);
-  assertFourEyes(ctx.principal, p);
+  const approver = await ctx.db.user.findUnique({ where: { id: me.userId }, select: { credentialOrigin: true } });
+  assertFourEyes(ctx.principal, p, approver?.credentialOrigin ?? null);
   assertCanMove(p.status, 'approve');
   if (input.revision != null && input.revision !== p.revision) {
     throw new Conflict(

@@ -24,6 +24,7 @@ import { apiRateLimit } from '../http/api-rate-limit.js';
 import { GRAPHIQL_ASSETS_PATH, graphiqlAssets } from './graphiql.js';
 import { consoleApp } from './console.js';
 import { pageActionRoutes } from './page-actions.js';
+import { passwordPageRoutes } from './password-pages.js';
 import { guardServerErrors } from './process-guards.js';
 import { DomainError, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
 import { constantTimeEqual } from '../secrets.js';
@@ -252,6 +253,7 @@ export function createServer(
   app.use(GRAPHQL_PATH, yoga as unknown as express.RequestHandler);
   // The operator console at / (its client-side routes answer index.html to a browser).
   app.use(pageActionRoutes(rt));
+  app.use(passwordPageRoutes(rt));
   app.use(consoleApp());
   app.use('/api', (_req, res) => {
     sendError(

@@ -12,6 +12,7 @@
 import type { Runtime, RuntimeParts } from '../runtime.js';
 import { createUrlPolicy } from '../net/url-guard.js';
 import { createLoginLimiters } from '../auth/sessions.js';
+import { createPasswordResetLimiters } from '../users/password-reset.js';
 import { createConnectionChecks } from '../auth/connection-credentials.js';
 import { createDeliveryEngine } from '../deliveries/deps.js';
 import { createEventIngest } from '../events/ingest.js';
@@ -31,6 +32,7 @@ import { createNotifyFetch } from '../notifications/send.js';
 const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] } = {
   urlPolicy: createUrlPolicy,
   loginLimiters: createLoginLimiters,
+  passwordResetLimiters: createPasswordResetLimiters,
   connectionChecks: createConnectionChecks,
   ingestKeyMemo: () => new Map(),
   inboundRateLimiter: createInboundRateLimiter,

@@ -3,41 +3,60 @@
  */
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import type { PrismaClient, User } from '../generated/prisma/client.js';
-import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import type { CredentialOrigin, PrismaClient, User } from '../generated/prisma/client.js';
+import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import { hashPassword } from '../secrets.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomBytes } from 'node:crypto';
 import { assertKeepsAnAdmin, assertMayManagePeople } from './policy.js';
+import { emailProblem, normalizeEmail } from '../email-address.js';
+import { issuePasswordLink, mailPasswordLink, passwordProblems } from './password-links.js';
+import { forcePasswordReset, mailNeeded, type ForcedReset } from './password-reset.js';
 
 export interface CreateUserInput {
   email: string;
   name?: string | null;
+  /** Deprecated for people: an admin-set password cannot approve proposals (four-eyes); invite instead. */
   password?: string | null;
   role: 'admin' | 'member';
   kind: 'human' | 'service';
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Who set the new user's credential and who created the row (for the four-eyes rule and the audit). */
+export interface UserOrigin {
+  credentialOrigin: CredentialOrigin;
+  createdById?: string | null;
+}
 
 function validate(input: CreateUserInput): void {
   const problems: FieldProblem[] = [];
-  if (!EMAIL.test(input.email ?? '')) problems.push({ loc: ['input', 'email'], msg: 'must be an email address' });
+  const email = emailProblem(input.email, ['input', 'email']);
+  if (email) problems.push(email);
   if (input.kind === 'service' && input.password)
     problems.push({ loc: ['input', 'password'], msg: 'service users cannot have a password' });
-  if (input.password != null && input.password.length < 8)
-    problems.push({ loc: ['input', 'password'], msg: 'must be at least 8 characters' });
+  if (input.password != null) problems.push(...passwordProblems(input.password, ['input', 'password']));
   if (problems.length) throw new ValidationFailed(problems);
 }
 
-/** Creates a user in `tenantId`. Emails are unique across the installation (login names no tenant). */
+/**
+ * Emails are unique across the installation (login names no tenant). A taken email answers like any
+ * other invalid input and names no tenant, the caller's included, so creating users reveals nothing
+ * about other tenants' people.
+ */
+const EMAIL_TAKEN = 'cannot be used for a new user; choose another address';
+
+/**
+ * Creates a user in `tenantId`. `origin` says who set its password: `admin_set` when the caller chose it
+ * (the operator's CLI, the deprecated `password` of createUser), `invited_password` for an invitation.
+ */
 export async function insertUser(
   db: Pick<PrismaClient, 'user'>,
   tenantId: string,
   input: CreateUserInput,
+  origin: UserOrigin = { credentialOrigin: 'admin_set' },
 ): Promise<User> {
   validate(input);
-  const email = input.email.trim().toLowerCase();
+  const email = normalizeEmail(input.email);
   try {
     return await db.user.create({
       data: {
@@ -47,24 +66,52 @@ export async function insertUser(
         role: input.role,
         kind: input.kind,
         passwordHash: input.password ? await hashPassword(input.password) : null,
+        credentialOrigin: origin.credentialOrigin,
+        createdById: origin.createdById ?? null,
       },
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A user with email ${email} already exists.`, 'ALREADY_EXISTS');
+    if (isUniqueViolation(err)) throw new ValidationFailed([{ loc: ['input', 'email'], msg: EMAIL_TAKEN }]);
     throw err;
   }
 }
 
-/** Creates a user in the caller's tenant (admin-only, declared on the mutation). */
+/**
+ * Creates a user in the caller's tenant (admin-only, declared on the mutation). A person without a
+ * password is invited: a single-use link to choose their own goes to their email (72 h). With the
+ * deprecated `password`, the person's credential is admin-set and cannot approve proposals.
+ */
 export async function createUser(ctx: Ctx, input: CreateUserInput): Promise<User> {
   const me = requireUser(ctx);
   assertMayManagePeople(me);
-  return insertUser(ctx.db, me.tenantId, input);
+  if (input.kind === 'human' && !input.password) return inviteUser(ctx, input);
+  return insertUser(ctx.db, me.tenantId, input, { credentialOrigin: 'admin_set', createdById: me.userId });
+}
+
+/** Creates a person with no password yet and mails them an invitation link (422 without SMTP). */
+export async function inviteUser(ctx: Ctx, input: CreateUserInput): Promise<User> {
+  const me = requireUser(ctx);
+  validate(input);
+  if (!ctx.rt.mailer) throw mailNeeded(['input', 'email']);
+  const { user, link } = await ctx.db.$transaction(async (tx) => {
+    const created = await insertUser(
+      tx,
+      me.tenantId,
+      { ...input, password: null },
+      {
+        credentialOrigin: 'invited_password',
+        createdById: me.userId,
+      },
+    );
+    return { user: created, link: await issuePasswordLink(ctx.rt, tx, created, 'invite', me.userId) };
+  });
+  await mailPasswordLink(ctx.rt, user, 'invite', link, me.email);
+  return user;
 }
 
 /** Looks a user up by login name across the installation (operator tooling only); NotFound if none. */
 export async function findUserByEmail(db: Pick<PrismaClient, 'user'>, email: string): Promise<User> {
-  const normalized = email.trim().toLowerCase();
+  const normalized = normalizeEmail(email);
   const user = await db.user.findUnique({ where: { email: normalized } });
   if (!user) throw new NotFound(`User with email ${normalized}`);
   return user;
@@ -106,22 +153,18 @@ export function generatePassword(): string {
   return randomBytes(15).toString('base64url');
 }
 
-/** GraphQL `resetUserPassword`: an admin sets a generated password for a person of their tenant, shown once. */
-export async function resetUserPassword(
-  ctx: Ctx,
-  userId: string,
-): Promise<{ user: User; password: string; sessionsEnded: number }> {
-  assertMayManagePeople(requireUser(ctx));
-  const user = await ctx.db.user.findUnique({ where: { id: userId } });
-  if (!user) throw new NotFound(`User ${userId}`);
-  const password = generatePassword();
-  const { sessionsEnded } = await resetPassword(ctx.db, user, password, ctx.rt.clock.now(), ['input', 'userId']);
-  return { user, password, sessionsEnded };
+/**
+ * GraphQL `resetUserPassword`: an admin forces a reset for a person of their tenant. Since 2026-11 the
+ * admin never gets a password: the person gets a link by email, and their sessions and PATs end now.
+ */
+export async function resetUserPassword(ctx: Ctx, userId: string): Promise<ForcedReset> {
+  return forcePasswordReset(ctx, userId);
 }
 
 /**
- * Sets a new password for a person and ends their open sessions (a reset means the old password, and
- * whoever used it, are out). Service users have no password. PATs are left alone: revoke them separately.
+ * The operator's CLI sets a password for a person (`user password-reset`) and ends their open sessions.
+ * The password is chosen by the operator, so it counts as admin-set for the four-eyes rule. Service
+ * users have no password. PATs are left alone: revoke them separately.
  */
 export async function resetPassword(
   db: Pick<PrismaClient, 'user' | 'session' | '$transaction'>,
@@ -132,10 +175,11 @@ export async function resetPassword(
 ): Promise<{ sessionsEnded: number }> {
   if (user.kind === 'service')
     throw new ValidationFailed([{ loc: userLoc, msg: 'is a service user; service users cannot have a password' }]);
-  if (password.length < 8) throw new ValidationFailed([{ loc: ['password'], msg: 'must be at least 8 characters' }]);
+  const problems = passwordProblems(password);
+  if (problems.length) throw new ValidationFailed(problems);
   const passwordHash = await hashPassword(password);
   const [, ended] = await db.$transaction([
-    db.user.update({ where: { id: user.id }, data: { passwordHash } }),
+    db.user.update({ where: { id: user.id }, data: { passwordHash, credentialOrigin: 'admin_set' } }),
     db.session.updateMany({ where: { userId: user.id, revokedAt: null }, data: { revokedAt: now } }),
   ]);
   return { sessionsEnded: ended.count };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { assertFourEyes, fourEyesViolation } from '../../src/proposals/policy.js';
+import { approverCredentialViolation, assertFourEyes, fourEyesViolation } from '../../src/proposals/policy.js';
 import { assertCanMove, canMove } from '../../src/proposals/states.js';
 import type { Principal } from '../../src/principal.js';
 import { Conflict, Forbidden } from '../../src/errors.js';
@@ -49,8 +49,25 @@ describe('four-eyes rule', () => {
   });
 
   it('throws Forbidden carrying the reason', () => {
-    expect(() => assertFourEyes(principal({ userId: 'alice' }), proposal)).toThrow(Forbidden);
-    expect(() => assertFourEyes(principal(), proposal)).not.toThrow();
+    expect(() => assertFourEyes(principal({ userId: 'alice' }), proposal, 'self_password')).toThrow(Forbidden);
+    expect(() => assertFourEyes(principal(), proposal, 'self_password')).not.toThrow();
+  });
+
+  it("accepts only the approver's own credential: invitation, reset link or SSO", () => {
+    for (const own of ['invited_password', 'self_password', 'sso'] as const) {
+      expect(approverCredentialViolation(own)).toBeNull();
+      expect(() => assertFourEyes(principal(), proposal, own)).not.toThrow();
+    }
+    for (const notOwn of ['admin_set', 'legacy', null] as const) {
+      expect(approverCredentialViolation(notOwn)).toMatch(/set by an administrator/);
+      expect(() => assertFourEyes(principal(), proposal, notOwn)).toThrow(
+        expect.objectContaining({ reason: 'APPROVER_CREDENTIAL_NOT_OWN' }),
+      );
+    }
+    // The proposer is refused as the proposer, whatever their credential.
+    expect(() => assertFourEyes(principal({ userId: 'alice' }), proposal, 'admin_set')).toThrow(
+      expect.objectContaining({ reason: 'PROPOSAL_SELF_APPROVAL' }),
+    );
   });
 });
 

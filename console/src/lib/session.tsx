@@ -35,6 +35,11 @@ const LoginMutation = graphql(`
     }
   }
 `);
+const ResetMutation = graphql(`
+  mutation ConsoleRequestPasswordReset($email: String!) {
+    requestPasswordReset(email: $email)
+  }
+`);
 const LogoutMutation = graphql(`
   mutation ConsoleLogout {
     logout
@@ -46,6 +51,8 @@ interface SessionState {
   /** True until the first viewer check has answered. */
   loading: boolean;
   signIn(email: string, password: string): Promise<string | null>;
+  /** "Forgot password?": the server's answer (the same for every email), or its error. */
+  requestPasswordReset(email: string): Promise<{ ok: boolean; message: string }>;
   signOut(): Promise<void>;
 }
 
@@ -97,6 +104,11 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         if (r.error) return r.error.graphQLErrors[0]?.message ?? r.error.message;
         await loadViewer(renew(client));
         return null;
+      },
+      async requestPasswordReset(email) {
+        const r = await client.urql.mutation(ResetMutation, { email }).toPromise();
+        if (r.error) return { ok: false, message: r.error.graphQLErrors[0]?.message ?? r.error.message };
+        return { ok: true, message: r.data?.requestPasswordReset ?? '' };
       },
       async signOut() {
         await client.urql.mutation(LogoutMutation, {}).toPromise();

@@ -1,12 +1,33 @@
-/** Sign in with email and password (a session; the cookie is httpOnly). */
+/**
+ * Sign in with email and password (a session; the cookie is httpOnly), or ask for a password reset link
+ * ("Forgot password?"): the link in the mail opens the set-password page (/account/password).
+ */
 import { useState, type FormEvent } from 'react';
 import { useSession } from '../lib/session';
 
+function EmailField({ email, setEmail }: { email: string; setEmail: (v: string) => void }) {
+  return (
+    <label className="field">
+      <span className="field-label">Email</span>
+      <input
+        type="email"
+        autoComplete="username"
+        required
+        maxLength={254}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+      />
+    </label>
+  );
+}
+
 export function SignIn() {
-  const { signIn } = useSession();
+  const { signIn, requestPasswordReset } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [forgot, setForgot] = useState(false);
   const [busy, setBusy] = useState(false);
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -14,20 +35,42 @@ export function SignIn() {
     setError(await signIn(email, password));
     setBusy(false);
   }
+  async function askReset(e: FormEvent) {
+    e.preventDefault();
+    setBusy(true);
+    const r = await requestPasswordReset(email);
+    setError(r.ok ? null : r.message);
+    setNotice(r.ok ? r.message : null);
+    setBusy(false);
+  }
+  if (forgot) {
+    return (
+      <main className="signin">
+        <form className="card form" onSubmit={(e) => void askReset(e)} aria-labelledby="reset-title">
+          <h1 id="reset-title">Reset your password</h1>
+          <p>We mail you a link to choose a new password. It works once and expires in 1 hour.</p>
+          <EmailField email={email} setEmail={setEmail} />
+          <button type="submit" className="primary" disabled={busy}>
+            Send reset link
+          </button>
+          {notice && <p role="status">{notice}</p>}
+          {error && (
+            <p role="alert" className="error">
+              {error}
+            </p>
+          )}
+          <button type="button" onClick={() => (setForgot(false), setNotice(null), setError(null))}>
+            Back to sign in
+          </button>
+        </form>
+      </main>
+    );
+  }
   return (
     <main className="signin">
       <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="signin-title">
         <h1 id="signin-title">Operations console</h1>
-        <label className="field">
-          <span className="field-label">Email</span>
-          <input
-            type="email"
-            autoComplete="username"
-            required
-            value={email}
-            onChange={(e) => setEmail(e.target.value)}
-          />
-        </label>
+        <EmailField email={email} setEmail={setEmail} />
         <label className="field">
           <span className="field-label">Password</span>
           <input
@@ -46,6 +89,9 @@ export function SignIn() {
             {error}
           </p>
         )}
+        <button type="button" onClick={() => (setForgot(true), setError(null))}>
+          Forgot password?
+        </button>
       </form>
     </main>
   );

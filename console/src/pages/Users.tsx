@@ -1,7 +1,8 @@
 /**
  * Admin: the tenant's users; create people or service users with a role; change a role (the tenant keeps
- * a human admin: the server's 409 LAST_ADMIN is shown); reset a person's password (shown once); mint a
- * service user's token.
+ * a human admin: the server's 409 LAST_ADMIN is shown); a person is invited by email and chooses their own
+ * password; force a person's password reset (their sessions and tokens end, a link goes to their email; no
+ * admin ever sees a password); mint a service user's token.
  */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -23,6 +24,7 @@ const UsersQuery = graphql(`
       name
       role
       kind
+      credentialOrigin
       createdAt
     }
   }
@@ -35,6 +37,7 @@ const CreateUser = graphql(`
       name
       role
       kind
+      credentialOrigin
       createdAt
     }
   }
@@ -54,8 +57,10 @@ const ResetPassword = graphql(`
         id
         email
       }
-      password
+      linkSentTo
+      linkExpiresAt
       sessionsEnded
+      tokensRevoked
     }
   }
 `);
@@ -79,13 +84,15 @@ export function Users() {
   const [, mint] = useMutation(MintFor);
   const [, setRole] = useMutation(SetRole);
   const [, reset] = useMutation(ResetPassword);
-  const [newPassword, setNewPassword] = useState<{ email: string; password: string; sessionsEnded: number } | null>(
-    null,
-  );
+  const [resetDone, setResetDone] = useState<{
+    linkSentTo: string;
+    linkExpiresAt: string;
+    sessionsEnded: number;
+    tokensRevoked: number;
+  } | null>(null);
   const blank = {
     email: '',
     name: '',
-    password: '',
     role: 'MEMBER' as 'MEMBER' | 'ADMIN',
     kind: 'HUMAN' as 'HUMAN' | 'SERVICE',
   };
@@ -104,15 +111,12 @@ export function Users() {
           </p>
         </Card>
       )}
-      {newPassword && (
-        <Card title="New password">
-          <p>
-            Password of <strong>{newPassword.email}</strong>, shown this once ({newPassword.sessionsEnded} open
-            session(s) ended):
-          </p>
-          <p className="secret">
-            <code aria-label="New password value">{newPassword.password}</code>{' '}
-            <CopyButton text={newPassword.password} label="Copy password" />
+      {resetDone && (
+        <Card title="Password reset">
+          <p role="status">
+            Reset link sent to <strong>{resetDone.linkSentTo}</strong> (works once, until{' '}
+            {when(resetDone.linkExpiresAt)}
+            ); {resetDone.sessionsEnded} session(s) and {resetDone.tokensRevoked} token(s) ended.
           </p>
         </Card>
       )}
@@ -125,6 +129,10 @@ export function Users() {
           { header: 'Name', cell: (u) => u.name ?? '—', wide: true },
           { header: 'Role', cell: (u) => <Badge value={u.role} /> },
           { header: 'Kind', cell: (u) => lower(u.kind) },
+          {
+            header: 'Credential',
+            cell: (u) => (u.kind === 'HUMAN' ? lower(u.credentialOrigin).replace('_', ' ') : '—'),
+          },
           {
             header: 'Change',
             cell: (u) => (
@@ -142,15 +150,10 @@ export function Users() {
                   <ActionButton
                     deniedBecause={denied}
                     label={`Reset password of ${u.email}`}
-                    confirm={`Reset the password of ${u.email}? Their open sessions end.`}
+                    confirm={`Reset the password of ${u.email}? Their password, sessions and tokens stop working now; a link to choose a new password goes to their email.`}
                     run={async () => {
                       const r = await reset({ userId: u.id });
-                      if (r.data)
-                        setNewPassword({
-                          email: r.data.resetUserPassword.user.email,
-                          password: r.data.resetUserPassword.password,
-                          sessionsEnded: r.data.resetUserPassword.sessionsEnded,
-                        });
+                      if (r.data) setResetDone(r.data.resetUserPassword);
                       return r;
                     }}
                   >
@@ -197,7 +200,6 @@ export function Users() {
             role: form.role,
             kind: form.kind,
             ...(form.name ? { name: form.name } : {}),
-            ...(form.kind === 'HUMAN' && form.password ? { password: form.password } : {}),
           };
           const r = await create({ input });
           if (!r.error) setForm(blank);
@@ -229,13 +231,7 @@ export function Users() {
           options={['MEMBER', 'ADMIN']}
         />
         {form.kind === 'HUMAN' && (
-          <TextField
-            label="Initial password"
-            type="password"
-            autoComplete="new-password"
-            value={form.password}
-            onChange={(password) => setForm({ ...form, password })}
-          />
+          <small className="hint">The person gets an email with a link to choose their own password (72 h).</small>
         )}
       </MutationForm>
     </Page>

@@ -11,6 +11,7 @@ import { loadConfig, ConfigError } from '../../config.js';
 import { DomainError, ValidationFailed } from '../../errors.js';
 import { commands as coreCommands, UsageError, type Command, type Values } from './commands.js';
 import { dailyCommands } from './daily-commands.js';
+import { dbBackup, dbRestore, expandBackupShorthand } from './backup.js';
 import { CliFailure, migrate, openCliRuntime, openStorage } from './runtime.js';
 import { adminSocketPath, sendToAdminSocket } from './admin-client.js';
 import type { Runtime } from '../../runtime.js';
@@ -34,7 +35,7 @@ const ORDER = [
   'cluster',
   'gpu',
 ];
-const commands: Command[] = [...coreCommands, ...dailyCommands].sort(
+const commands: Command[] = [...coreCommands, ...dailyCommands, dbBackup, dbRestore].sort(
   (a, b) => ORDER.indexOf(a.name.split(' ')[0]!) - ORDER.indexOf(b.name.split(' ')[0]!),
 );
 
@@ -126,7 +127,8 @@ async function runWith(c: Command, values: Values, rt: Runtime, env: NodeJS.Proc
 type Parsed = { c: Command; values: Values } | Outcome;
 
 /** Finds the command and parses its options; an Outcome when there is nothing to run (usage, help). */
-function parse(argv: string[]): Parsed {
+function parse(given: string[]): Parsed {
+  const argv = expandBackupShorthand(given);
   const words = argv.slice(0, 2).join(' ');
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     return { code: argv.length === 0 ? EXIT_USAGE : 0, [argv.length === 0 ? 'stderr' : 'stdout']: globalUsage() };
