@@ -3,6 +3,7 @@
  */
 import type { RouteEntry } from '../route-types.js';
 import { authRoutes } from './auth.js';
+import { ssoRoutes } from './sso.js';
 import { eventsRoutes } from './events.js';
 import { alertsRoutes } from './alerts.js';
 import { devicesRoutes } from './devices.js';
@@ -26,6 +27,7 @@ import { notificationsRoutes } from './notifications.js';
 export const routes: RouteEntry[] = [
   ...eventsRoutes,
   ...authRoutes,
+  ...ssoRoutes,
   ...alertsRoutes,
   ...devicesRoutes,
   ...proposalsRoutes,
