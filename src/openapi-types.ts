@@ -9067,6 +9067,7 @@ export interface operations {
           'application/json': components['schemas']['SsoProvider'][];
         };
       };
+      401: components['responses']['Unauthorized'];
     };
   };
   startSsoSignIn: {
