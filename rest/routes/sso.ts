@@ -9,6 +9,7 @@ import { arrayOf } from '../presenters/lists.js';
 import { SSO_PROVIDER_FIELDS, SSO_SETTINGS_FIELDS, presentSsoProvider, presentSsoSettings } from '../presenters/sso.js';
 import { completeSsoSignIn, SSO_FLOW_COOKIE } from '../../src/sso/flow.js';
 import { SESSION_COOKIE } from '../../src/principal.js';
+import { DomainError } from '../../src/errors.js';
 
 export const ssoRoutes: RouteEntry[] = [
   {
@@ -34,8 +35,15 @@ export const ssoRoutes: RouteEntry[] = [
     handler: async (req, res) => {
       const binding = parseCookie(req.headers.cookie ?? '')[SSO_FLOW_COOKIE];
       const query = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?') + 1) : '';
-      const session = await completeSsoSignIn(req.ctx.rt, query, binding);
       const secure = req.protocol === 'https';
+      let session;
+      try {
+        session = await completeSsoSignIn(req.ctx.rt, query, binding);
+      } catch (err) {
+        // A browser goes back to the sign-in page, which shows why; other clients get the error body.
+        if (!(err instanceof DomainError) || req.accepts(['json', 'html']) !== 'html') throw err;
+        return res.redirect(303, `/?sso_error=${encodeURIComponent(err.message)}`);
+      }
       res.append('Set-Cookie', [
         serializeCookie(SESSION_COOKIE, session.accessToken, {
           httpOnly: true,
