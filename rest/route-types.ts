@@ -12,7 +12,8 @@ import type { Principal } from '../src/principal.js';
  * authenticator (ingest key, signed webhook) that returns the principal or throws Unauthenticated.
  * Runs before request validation, so a bad credential is a 401 whatever the body.
  */
-export type RouteAuth = 'user' | 'public' | ((rt: Runtime, req: Request & { rawBody?: Buffer }) => Promise<Principal>);
+export type RouteAuth =
+  'user' | 'public' | ((rt: Runtime, req: Request & { rawBody?: Buffer }) => Promise<Principal | null>);
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 

@@ -5,6 +5,7 @@
 import { builder } from './builder.js';
 import './users.js';
 import './auth.js';
+import './sso.js';
 import './events.js';
 import './rules.js';
 import './alerts.js';

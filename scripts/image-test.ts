@@ -336,7 +336,10 @@ async function clearRedisPrefix(prefix: string): Promise<void> {
 
 async function main(): Promise<void> {
   ensureTools();
+  const phase = Date.now();
   buildBase();
+  const baseSeconds = (Date.now() - phase) / 1000;
+  const buildStart = Date.now();
   log(`podman build --isolation=chroot --build-arg BASE=${BASE} -t ${IMAGE}`);
   run('podman', [
     'build',
@@ -356,8 +359,14 @@ async function main(): Promise<void> {
   log(
     `image ${IMAGE}: ${mb(imageSize(IMAGE)).toFixed(0)} MB, ${onTop.toFixed(0)} MB on top of its base (goal < ${GOAL_MB} MB)`,
   );
+  const buildSeconds = (Date.now() - buildStart) / 1000;
+  const runStart = Date.now();
   await exercise();
-  log(`passed in ${((Date.now() - started) / 1000).toFixed(0)} s; ${onTop.toFixed(0)} MB on top of the base`);
+  const runSeconds = (Date.now() - runStart) / 1000;
+  log(
+    `passed in ${((Date.now() - started) / 1000).toFixed(0)} s (base ${baseSeconds.toFixed(0)} s, build ${buildSeconds.toFixed(0)} s, ` +
+      `run ${runSeconds.toFixed(0)} s); image ${mb(imageSize(IMAGE)).toFixed(0)} MB, ${onTop.toFixed(0)} MB on top of the base`,
+  );
   if (onTop > GOAL_MB) console.log(`note: the image is over its ${GOAL_MB} MB goal`);
 }
 

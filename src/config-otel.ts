@@ -19,6 +19,8 @@ export interface OtelConfig {
   sampleRatio: number;
   /** OTEL_METRIC_EXPORT_INTERVAL (ms, default 60000). */
   metricExportIntervalMs: number;
+  /** TRACING_RESOLVER_MIN_MS: a GraphQL resolver this slow or slower gets its own span (default 10; 0: all). */
+  resolverSpanMinMs: number;
 }
 
 function keyValues(raw: string | undefined, name: string): Record<string, string> {
@@ -69,5 +71,6 @@ export function loadOtelConfig(env: NodeJS.ProcessEnv): OtelConfig {
     resourceAttributes: keyValues(env.OTEL_RESOURCE_ATTRIBUTES, 'OTEL_RESOURCE_ATTRIBUTES'),
     sampleRatio: sampleRatio(env),
     metricExportIntervalMs: int(env, 'OTEL_METRIC_EXPORT_INTERVAL', 60_000, 100),
+    resolverSpanMinMs: int(env, 'TRACING_RESOLVER_MIN_MS', 10, 0),
   };
 }

@@ -6,6 +6,7 @@
 import path from 'node:path';
 import { bool, ConfigError, int, url } from './config-env.js';
 import { loadOtelConfig, type OtelConfig } from './config-otel.js';
+import { loadInstallationSso, type InstallationSsoConfig } from './config-sso.js';
 import {
   loadAlertingConfig,
   loadAssistantConfig,
@@ -106,6 +107,8 @@ export interface Config {
   nodeEnv?: string;
   /** OpenTelemetry export (OTEL_*): off unless an OTLP endpoint is set. */
   otel: OtelConfig;
+  /** The installation's OpenID Connect provider (OIDC_*), if any. */
+  sso?: InstallationSsoConfig;
   /** METRICS_TOKEN: when set, /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`. */
   metricsToken?: string;
   /** Outgoing mail (SMTP_URL, SMTP_FROM) and paging notifications (NOTIFY_*). */
@@ -219,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     introspection: introspectionPolicy(env),
     nodeEnv: env.NODE_ENV || undefined,
     otel: loadOtelConfig(env),
+    sso: loadInstallationSso(env),
     metricsToken: env.METRICS_TOKEN || undefined,
     notify: loadNotifyConfig(env),
   };

@@ -2588,6 +2588,130 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/auth/sso/providers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The providers people can sign in with
+     * @description Public, for sign-in pages ("Sign in with <display_name>").
+     */
+    get: operations['listSsoProviders'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/providers/{slug}/start': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Start a sign-in with a provider
+     * @description Answers the provider URL to send the browser to, and sets the httpOnly `ops_sso_flow` cookie that binds
+     *     the sign-in to this browser for 10 minutes. The provider sends the browser back to
+     *     `GET /auth/sso/callback`, which opens the session.
+     */
+    post: operations['startSsoSignIn'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/callback': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Where the provider sends the browser back (the redirect URI)
+     * @description Checks the `state` (one use, this browser's), exchanges the code with the PKCE verifier, verifies the ID
+     *     token (issuer, audience, signature, nonce, expiry), finds or creates the user in the provider's tenant
+     *     with the role their group claim maps to, sets the `ops_session` cookie and redirects to the console (303).
+     */
+    get: operations['completeSsoSignIn'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's single sign-on settings (admins) */
+    get: operations['getSsoSettings'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/provider': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Create or replace the tenant's own provider (admins)
+     * @description The discovery document is fetched first (422 on `discovery_url` when it fails). `client_secret` is sealed
+     *     and never shown again: omit it to keep the stored one, send `""` for a public client (PKCE only).
+     */
+    put: operations['setSsoProvider'];
+    post?: never;
+    /** Remove the tenant's own provider (admins) */
+    delete: operations['clearSsoProvider'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/auth/sso/policy': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Require single sign-on for the tenant's people (admins)
+     * @description With `required: true`, password sign-in answers 403 `SSO_REQUIRED` for the tenant's people except
+     *     `break_glass_user_id`, a person who is an admin and keeps a password. Service users' PATs are unaffected.
+     */
+    put: operations['setSsoPolicy'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/auth/password/forgot': {
     parameters: {
       query?: never;
@@ -2923,6 +3047,7 @@ export interface components {
       | 'LOGIN_FAILED'
       | 'INGEST_KEY_INVALID'
       | 'SIGNATURE_INVALID'
+      | 'SSO_FAILED'
       | 'FORBIDDEN'
       | 'SCOPE_USER_REQUIRED'
       | 'SCOPE_ADMIN_REQUIRED'
@@ -2933,6 +3058,9 @@ export interface components {
       | 'CROSS_ORIGIN_REQUEST'
       | 'USER_MANAGEMENT_HUMAN_ONLY'
       | 'APPROVER_CREDENTIAL_NOT_OWN'
+      | 'SSO_REQUIRED'
+      | 'SSO_ROLE_NOT_GRANTED'
+      | 'SSO_ACCOUNT_ELSEWHERE'
       | 'NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
@@ -4819,6 +4947,34 @@ export interface components {
       /** Format: date-time */
       updated_at: string;
     };
+    SsoProvider: {
+      slug: string;
+      display_name: string;
+    };
+    SsoSettings: {
+      required: boolean;
+      break_glass_user: null | {
+        id: string;
+        email: string;
+      };
+      provider: null | components['schemas']['TenantSsoProvider'];
+      installation_provider: null | components['schemas']['SsoProvider'];
+      /** @description The redirect URI to register at the provider */
+      redirect_uri: string;
+    };
+    TenantSsoProvider: {
+      slug: string;
+      display_name: string;
+      discovery_url: string;
+      client_id: string;
+      /** @description The secret itself is never shown */
+      client_secret_set: boolean;
+      groups_claim: string;
+      admin_groups: string[];
+      member_groups: string[];
+      /** Format: date-time */
+      updated_at: string;
+    };
     UsersResetRequested: {
       detail: string;
     };
@@ -5245,6 +5401,21 @@ export interface operations {
         };
       };
       401: components['responses']['Unauthorized'];
+      /**
+       * @description The password was right but the user's tenant requires single sign-on (`SSO_REQUIRED`): sign in
+       *     through `/auth/sso/providers/{slug}/start`. Only the tenant's break-glass admin may use a password.
+       */
+      403: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Error'];
+        };
+      };
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -11072,6 +11243,227 @@ export interface operations {
         };
       };
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listSsoProviders: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Providers */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoProvider'][];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  startSsoSignIn: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        slug: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Started */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: uri */
+            authorization_url: string;
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  completeSsoSignIn: {
+    parameters: {
+      query?: {
+        code?: string;
+        state?: string;
+        iss?: string;
+        session_state?: string;
+        error?: string;
+        error_description?: string;
+        error_uri?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Signed in; the session cookie is set and the browser goes to the console */
+      303: {
+        headers: {
+          Location?: string;
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getSsoSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Settings */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  setSsoProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          slug: string;
+          display_name: string;
+          discovery_url: string;
+          client_id: string;
+          client_secret?: string;
+          groups_claim?: string;
+          admin_groups?: string[];
+          member_groups?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  clearSsoProvider: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Removed */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  setSsoPolicy: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          required: boolean;
+          break_glass_user_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Saved */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SsoSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

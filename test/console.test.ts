@@ -116,7 +116,7 @@ describe('signing in', () => {
     await screenshot(page, '00-sign-in');
     await page.getByLabel('Email').fill(t.admin.email);
     await page.getByLabel('Password').fill('not-the-password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').textContent()).toMatch(/invalid|incorrect|wrong|password/i);
   });
 
@@ -209,7 +209,7 @@ describe('signing out', () => {
     expect(cookie).toBeDefined();
     expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(200);
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
     expect((await rest(s.url, cookie!.value).get('/auth/me')).status).toBe(401);
   });
 
@@ -224,7 +224,7 @@ describe('signing out', () => {
     expect(out.status).toBe(200);
     // Whichever comes first: the console notices by itself (a request of the page on screen is refused), or
     // the next page's is. Either way it is back at the sign-in form, and the menu link may be gone already.
-    const signInForm = page.getByRole('button', { name: 'Sign in' });
+    const signInForm = page.getByRole('button', { name: 'Sign in', exact: true });
     const tokens = page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Tokens', exact: true });
     await Promise.race([signInForm.waitFor(), tokens.click().catch(() => undefined)]);
     await signInForm.waitFor();

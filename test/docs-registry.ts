@@ -44,6 +44,7 @@ export const DOC_RUNS: DocRun[] = [
   },
   { id: 'cli', file: 'docs/cli.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'accounts', file: 'docs/accounts.md', test: 'test/docs-run.test.ts', generic: true },
+  { id: 'sso', file: 'docs/sso.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'pagerduty', file: 'docs/pagerduty.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'hardening', file: 'docs/hardening.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'paging', file: 'docs/paging.md', test: 'test/docs-run.test.ts', generic: true },

@@ -119,6 +119,8 @@ beforeAll(async () => {
       OTEL_SERVICE_NAME: 'ops-under-test',
       OTEL_METRIC_EXPORT_INTERVAL: '500',
       WEBHOOK_URL_ALLOWLIST: '127.0.0.1',
+      // Every resolver gets a span here; one test raises the threshold to see slow-only.
+      TRACING_RESOLVER_MIN_MS: '0',
     },
   });
   t = await buildTenant(s.app.rt);
@@ -193,10 +195,6 @@ describe('OpenTelemetry export', () => {
     expect(attr(delivery, 'http.response.status_code')).toBe('200');
     expect(attr(delivery, 'server.address')).toBe(new URL(receiver.url).host);
 
-    console.log(
-      'DEBUG',
-      JSON.stringify([...new Set(collector.spans.map((sp) => sp.name + '|' + (sp.traceId === delivery.traceId)))]),
-    );
     // Prisma and Redis spans belong to the same trace (the evaluation's queries, the job's commands).
     expect(trace.inTrace.some((sp) => sp.name.startsWith('prisma:'))).toBe(true);
     await eventually(
@@ -223,6 +221,45 @@ describe('OpenTelemetry export', () => {
     const parent = await eventually(async () => collector.spans.find((sp) => sp.spanId === op.parentSpanId), 30_000);
     expect(parent.name).toBe('POST /graphql');
     expect(attr(parent, 'graphql.operation.name')).toBe('TelemetryProbe');
+  });
+
+  it('gives resolvers over the threshold their own span, with their path and without arguments', async () => {
+    const argument = `arg-${Math.random().toString(36).slice(2)}`;
+    const res = await gql(
+      s.url,
+      t.adminToken,
+      'query ResolverProbe($id: ID!) { me { id email } node(id: $id) { id } }',
+      {
+        id: argument,
+      },
+    );
+    expect(res.errors).toBeUndefined();
+    const op = await eventually(async () => collector.spans.find((sp) => sp.name === 'query ResolverProbe'), 30_000);
+    const me = await eventually(
+      async () => collector.spans.find((sp) => sp.name === 'resolve Query.me' && sp.parentSpanId === op.spanId),
+      30_000,
+    );
+    expect(attr(me, 'graphql.field.path')).toBe('me');
+    expect(attr(me, 'graphql.parent_type')).toBe('Query');
+    const node = collector.spans.find((sp) => sp.name === 'resolve Query.node' && sp.traceId === op.traceId);
+    expect(node).toBeDefined();
+    expect(JSON.stringify(collector.spans)).not.toContain(argument);
+
+    // Above the threshold only: with a minute's threshold, no resolver of a quick query gets a span.
+    s.app.rt.config.otel.resolverSpanMinMs = 60_000;
+    try {
+      await gql(s.url, t.adminToken, 'query ResolverQuiet { me { id email } }');
+      const quiet = await eventually(
+        async () => collector.spans.find((sp) => sp.name === 'query ResolverQuiet'),
+        30_000,
+      );
+      // Resolver spans end before their operation's, so they would be exported by now.
+      expect(collector.spans.filter((sp) => sp.traceId === quiet.traceId && sp.name.startsWith('resolve '))).toEqual(
+        [],
+      );
+    } finally {
+      s.app.rt.config.otel.resolverSpanMinMs = 0;
+    }
   });
 
   it('exports the HTTP request duration metric', async () => {

@@ -4,6 +4,7 @@
 import type { RouteEntry } from '../route-types.js';
 import { authRoutes } from './auth.js';
 import { usersRoutes } from './users.js';
+import { ssoRoutes } from './sso.js';
 import { eventsRoutes } from './events.js';
 import { alertsRoutes } from './alerts.js';
 import { devicesRoutes } from './devices.js';
@@ -29,6 +30,7 @@ export const routes: RouteEntry[] = [
   ...eventsRoutes,
   ...authRoutes,
   ...usersRoutes,
+  ...ssoRoutes,
   ...alertsRoutes,
   ...devicesRoutes,
   ...proposalsRoutes,

@@ -4,7 +4,8 @@
  * - a user manages (revokes, reactivates, rotates) and lists their own tokens; an admin also those of the
  *   service users of their tenant (SPEC, Authentication rule 5), never another person's;
  * - minting for someone else: admins only, and only for a service user (a person mints their own);
- * - only people log in with a password; service users hold PATs.
+ * - only people log in with a password; service users hold PATs;
+ * - a tenant that requires single sign-on refuses passwords, except from its break-glass admin.
  * Tenant scope is already applied (ctx.db), so every object here belongs to the caller's tenant.
  */
 import type { Principal } from '../principal.js';
@@ -58,4 +59,21 @@ export function seesTokenChange(me: Caller, change: { userId?: unknown }): boole
 /** Why `user` may not log in with a password (service users hold PATs), or null when they may. */
 export function passwordLoginRefusal(user: Pick<UserSubject, 'kind'>): string | null {
   return user.kind === 'human' ? null : 'Service users cannot log in with a password; use a personal access token.';
+}
+
+/**
+ * A tenant that requires single sign-on refuses password sign-in for its people (403 SSO_REQUIRED), except
+ * its break-glass account while that account is still an admin. Called after the password was verified, so
+ * the answer tells nothing to someone who does not know it.
+ */
+export function assertPasswordSignInAllowed(
+  user: { id: string; role: Principal['role'] },
+  tenant: { ssoRequired: boolean; ssoBreakGlassUserId: string | null },
+): void {
+  if (!tenant.ssoRequired) return;
+  if (tenant.ssoBreakGlassUserId === user.id && user.role === 'admin') return;
+  throw new Forbidden(
+    'Your organisation requires single sign-on: use "Sign in with …" on the sign-in page (POST /api/v1/auth/sso/providers/{provider}/start). Only its break-glass admin may sign in with a password.',
+    'SSO_REQUIRED',
+  );
 }

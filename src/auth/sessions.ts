@@ -6,7 +6,7 @@ import type { Ctx } from '../context.js';
 import { Unauthenticated, ValidationFailed, RateLimited } from '../errors.js';
 import { verifyPassword } from '../secrets.js';
 import { signSessionJwt } from './jwt.js';
-import { passwordLoginRefusal } from './policy.js';
+import { assertPasswordSignInAllowed, passwordLoginRefusal } from './policy.js';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { EMAIL_MAX_LENGTH } from '../email-address.js';
 
@@ -146,6 +146,17 @@ export async function login(
   const refused = passwordLoginRefusal(user);
   if (refused) return fail(refused);
   if (clientFailures) await perClient.delete(clientKey);
+  // The password was right: a tenant that requires single sign-on still refuses it (403, not a failure).
+  const tenant = await rt.prisma.tenant.findUniqueOrThrow({
+    where: { id: user.tenantId },
+    select: { ssoRequired: true, ssoBreakGlassUserId: true },
+  });
+  assertPasswordSignInAllowed(user, tenant);
+  return openSession(rt, user);
+}
+
+/** Opens a session for a user who has proven who they are (password or single sign-on) and signs its JWT. */
+export async function openSession(rt: Runtime, user: { id: string; tenantId: string }): Promise<LoginResult> {
   const now = rt.clock.now();
   const session = await rt.prisma.session.create({
     data: { tenantId: user.tenantId, userId: user.id, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_MS) },

@@ -10,6 +10,7 @@ import type { PrismaClient } from '../generated/prisma/client.js';
 
 /** Models that carry a tenantId column. Child rows without one are reached through their parent. */
 export const TENANT_OWNED_MODELS = new Set([
+  'TenantSsoProvider',
   'IngestKey',
   'Schedule',
   'ScheduleLayer',

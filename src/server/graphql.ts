@@ -2,7 +2,7 @@
  * GraphQL over HTTP (graphql-yoga, GraphiQL in the browser) and over WebSocket (graphql-ws), sharing
  * one context factory and one plugin list. REST executes through the same envelope (src/http/rest.ts).
  */
-import { useOperationSpans } from './graphql-tracing.js';
+import { traceSlowResolvers, useOperationSpans } from './graphql-tracing.js';
 import crypto from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import { createYoga, type Plugin, type YogaServerInstance } from 'graphql-yoga';
@@ -127,6 +127,7 @@ function useResponseExtras(ctxByRequest: WeakMap<Request, Ctx>): Plugin {
 export type Yoga = YogaServerInstance<InitialContext, Ctx>;
 
 export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
+  traceSlowResolvers(schema);
   const ctxByRequest = new WeakMap<Request, Ctx>();
   /** Contexts resolved before validation (see earlyCredentials). */
   const early = new WeakMap<Request, Promise<Ctx>>();

@@ -24,6 +24,7 @@ import { createReportSlots } from '../reports/slots.js';
 import { createAssistantLimiters } from '../assistant/rate-limit.js';
 import { createReplicaLagPool } from '../reports-replica.js';
 import { createNotifyFetch } from '../notifications/send.js';
+import { createSsoDiscovery } from '../sso/providers.js';
 
 /**
  * How each part is made, in the order they are built (the URL policy first: the delivery engine's sender
@@ -45,6 +46,7 @@ const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] }
   assistantLimiters: createAssistantLimiters,
   replicaLagPool: createReplicaLagPool,
   notifyFetch: createNotifyFetch,
+  ssoDiscovery: createSsoDiscovery,
 };
 
 /** Builds every part of a service runtime now, before any traffic. */

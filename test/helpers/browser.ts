@@ -78,7 +78,7 @@ export async function signIn(page: Page, baseUrl: string, email: string, passwor
   await page.goto(baseUrl + '/');
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.getByRole('button', { name: 'Sign out' }).waitFor();
 }
 

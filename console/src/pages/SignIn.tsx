@@ -1,9 +1,50 @@
 /**
- * Sign in with email and password (a session; the cookie is httpOnly), or ask for a password reset link
- * ("Forgot password?"): the link in the mail opens the set-password page (/account/password).
+ * Sign in with email and password (a session; the cookie is httpOnly), with a single sign-on provider
+ * ("Sign in with …": the provider sends the browser back to the service, which sets the cookie and returns here),
+ * or ask for a password reset link ("Forgot password?"): the link in the mail opens /account/password.
  */
 import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery } from 'urql';
 import { useSession } from '../lib/session';
+import { graphql } from '../lib/graphql';
+
+const ProvidersQuery = graphql(`
+  query ConsoleSsoProviders {
+    ssoProviders {
+      slug
+      displayName
+    }
+  }
+`);
+const StartSsoMutation = graphql(`
+  mutation ConsoleStartSso($slug: String!) {
+    startSsoSignIn(slug: $slug) {
+      authorizationUrl
+    }
+  }
+`);
+
+/** "Sign in with <name>" for each provider; a failed single sign-on comes back as `?sso_error=`. */
+function SsoButtons({ onError }: { onError: (message: string) => void }) {
+  const [{ data }] = useQuery({ query: ProvidersQuery });
+  const [{ fetching }, start] = useMutation(StartSsoMutation);
+  const providers = data?.ssoProviders ?? [];
+  if (!providers.length) return null;
+  async function go(slug: string) {
+    const r = await start({ slug });
+    if (r.error) return onError(r.error.graphQLErrors[0]?.message ?? r.error.message);
+    if (r.data) window.location.assign(r.data.startSsoSignIn.authorizationUrl);
+  }
+  return (
+    <div className="sso">
+      {providers.map((p) => (
+        <button key={p.slug} type="button" disabled={fetching} onClick={() => void go(p.slug)}>
+          Sign in with {p.displayName}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 function EmailField({ email, setEmail }: { email: string; setEmail: (v: string) => void }) {
   return (
@@ -25,7 +66,7 @@ export function SignIn() {
   const { signIn, requestPasswordReset } = useSession();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(() => new URLSearchParams(location.search).get('sso_error'));
   const [notice, setNotice] = useState<string | null>(null);
   const [forgot, setForgot] = useState(false);
   const [busy, setBusy] = useState(false);
@@ -84,6 +125,7 @@ export function SignIn() {
         <button type="submit" className="primary" disabled={busy}>
           Sign in
         </button>
+        <SsoButtons onError={setError} />
         {error && (
           <p role="alert" className="error">
             {error}
