@@ -168,9 +168,17 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     },
     select: { id: true },
   });
-  // The lead's `gpu(id)` field needs one too (no job derives anything from a row without samples).
+  // The lead's `gpu(id)` field needs one too. Already `missing`: the missing-GPU check would otherwise turn it
+  // missing, with a `gpu.missing` event, six sample intervals in, while a slow sweep still runs.
   const gpu = await rt.prisma.gpu.create({
-    data: { tenantId: t.tenantId, uuid: `GPU-sweep-${tag}`, node: 'sweep', index: 0, source: 'dcgm' },
+    data: {
+      tenantId: t.tenantId,
+      uuid: `GPU-sweep-${tag}`,
+      node: 'sweep',
+      index: 0,
+      source: 'dcgm',
+      health: 'missing',
+    },
     select: { id: true },
   });
   // Reports: a saved report, a dashboard showing it, and a weekly schedule delivering it to the webhook.
