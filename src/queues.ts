@@ -118,6 +118,17 @@ export class Queues {
     await (this.get(name) as Queue).add(name, withTraceparent(data), opts);
   }
 
+  /** Adds jobs in one round trip (BullMQ's addBulk); a duplicate `jobId` is ignored as with `add`. */
+  async addBulk<N extends QueueName>(
+    name: N,
+    jobs: Array<{ data: JobPayloads[N]; opts?: JobsOptions }>,
+  ): Promise<void> {
+    if (jobs.length === 0) return;
+    await (this.get(name) as Queue).addBulk(
+      jobs.map((j) => ({ name, data: withTraceparent(j.data), opts: j.opts ?? {} })),
+    );
+  }
+
   /**
    * Makes sure a job with this id will run: adds it when Redis has no such job (lost or never enqueued),
    * retries it when it ended failed, adds it again when it completed while its row still says it is due;

@@ -1,7 +1,8 @@
 /**
  * A schedule end to end (issue 41's "done when"): Europe/Amsterdam, weekly handoff Monday 09:00, two layers and
- * one override, asked "who is on call" at ten instants including both sides of the March 2027 DST change (GraphQL
- * and REST), and its iCalendar feed parsed by node-ical with those shifts; a revoked feed is 404.
+ * one override, asked "who is on call" at ten instants including both sides of both DST changes (October 2026 and
+ * March 2027; GraphQL and REST), and its iCalendar feed, fetched over HTTP at its secret URL around each change,
+ * parsed by node-ical with those shifts; a revoked feed is 404.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ical from 'node-ical';
@@ -30,7 +31,7 @@ beforeAll(async () => {
       layers: [
         {
           name: 'Weekdays',
-          startsAt: '2027-03-01T08:00:00Z',
+          startsAt: '2026-10-12T07:00:00Z', // Monday 09:00 CEST
           rotation: 'WEEKLY',
           handoffTime: '09:00',
           handoffWeekday: 1,
@@ -38,7 +39,7 @@ beforeAll(async () => {
         },
         {
           name: 'Weekends',
-          startsAt: '2027-03-01T08:00:00Z',
+          startsAt: '2026-10-12T07:00:00Z',
           rotation: 'WEEKLY',
           handoffTime: '09:00',
           handoffWeekday: 1,
@@ -59,26 +60,28 @@ beforeAll(async () => {
 });
 afterAll(async () => s?.stop());
 
+// Weeks from Monday 2026-10-12: even weeks ann (weekdays) and cat (weekends), odd weeks bob and dan.
 const INSTANTS: Array<[string, string]> = [
-  ['2027-03-02T10:00:00Z', 'ann'], // Tuesday: the weekday layer
-  ['2027-03-06T10:00:00Z', 'cat'], // Saturday: the higher (weekend) layer
-  ['2027-03-08T07:59:00Z', 'cat'], // Monday 08:59 CET: still the weekend
-  ['2027-03-08T08:00:00Z', 'bob'], // Monday 09:00 CET: handoff
+  ['2026-10-13T10:00:00Z', 'ann'], // Tuesday: the weekday layer (the weekend layer has nobody then)
+  ['2026-10-25T00:30:00Z', 'dan'], // Sunday 02:30 CEST, before the autumn change (03:00 CEST → 02:00 CET)
+  ['2026-10-25T01:30:00Z', 'dan'], // Sunday 02:30 CET, after it
+  ['2026-10-26T07:59:00Z', 'dan'], // Monday 08:59 CET: still the weekend (a handoff kept at UTC+2 would be at 07:00Z)
+  ['2026-10-26T08:00:00Z', 'ann'], // Monday 09:00 CET: handoff
   ['2027-03-24T12:00:00Z', 'eve'], // the override
-  ['2027-03-24T14:00:00Z', 'bob'], // the override ended
-  ['2027-03-27T23:30:00Z', 'dan'], // Sunday 00:30 CET, before the change (02:00 CET → 03:00 CEST)
+  ['2027-03-27T23:30:00Z', 'dan'], // Sunday 00:30 CET, before the spring change (02:00 CET → 03:00 CEST)
   ['2027-03-28T01:30:00Z', 'dan'], // Sunday 03:30 CEST, after it
   ['2027-03-29T06:59:00Z', 'dan'], // Monday 08:59 CEST
   ['2027-03-29T07:00:00Z', 'ann'], // Monday 09:00 CEST: the handoff kept its wall-clock time
 ];
 
 describe('who is on call', () => {
-  it('answers at ten instants, across the DST change', async () => {
+  it('answers at ten instants, across both DST changes', async () => {
     const fields = INSTANTS.map(([at], i) => `a${i}: onCall(at: "${at}") { userId start end }`).join(' ');
     const r = await gql(s.url, t.adminToken, `query($id: ID!) { schedule(id: $id) { ${fields} } }`, { id: scheduleId });
     const got = INSTANTS.map((_x, i) => r.data.schedule[`a${i}`]?.userId);
     expect(got).toEqual(INSTANTS.map(([, who]) => ids[who]));
-    // Ann's shift after the change starts at 09:00 CEST (07:00Z), not 09:00 CET.
+    // Ann's shifts after each change start at 09:00 local: 08:00Z in CET, 07:00Z in CEST.
+    expect(r.data.schedule.a4.start).toBe('2026-10-26T08:00:00.000Z');
     expect(r.data.schedule.a9.start).toBe('2027-03-29T07:00:00.000Z');
   });
 
@@ -149,6 +152,27 @@ describe('iCalendar feed', () => {
     expect(span('eve')).toEqual([['2027-03-24T10:00:00.000Z', '2027-03-24T14:00:00.000Z']]);
     expect(span('ann')).toContainEqual(['2027-03-29T07:00:00.000Z', '2027-04-02T22:00:00.000Z']); // to Saturday 00:00 CEST
     expect(span('dan')).toContainEqual(['2027-03-26T23:00:00.000Z', '2027-03-29T07:00:00.000Z']); // the weekend across the change
+
+    // The same URL in the week of the autumn change (the feed covers a week back and 60 days ahead of "now").
+    const march = clock.now().getTime();
+    clock.advance(Date.parse('2026-10-20T00:00:00Z') - march);
+    try {
+      const autumn = await call<string>(s.url, 'GET', url);
+      expect(autumn.status).toBe(200);
+      const parsed = Object.values(ical.sync.parseICS(autumn.body)).filter(
+        (c) => c?.type === 'VEVENT',
+      ) as ical.VEvent[];
+      const spanOf = (who: string) =>
+        parsed
+          .filter((e) => String(e.summary).includes(`On call: ${who} `))
+          .map((e) => [new Date(e.start).toISOString(), new Date(e.end!).toISOString()]);
+      // Saturday 00:00 CEST to Monday 09:00 CET, then ann from Monday 09:00 CET to Saturday 00:00 CET.
+      expect(spanOf('dan')).toContainEqual(['2026-10-23T22:00:00.000Z', '2026-10-26T08:00:00.000Z']);
+      expect(spanOf('ann')).toContainEqual(['2026-10-26T08:00:00.000Z', '2026-10-30T23:00:00.000Z']);
+      expect(spanOf('bob')).toContainEqual(['2026-10-19T07:00:00.000Z', '2026-10-23T22:00:00.000Z']);
+    } finally {
+      clock.advance(march - clock.now().getTime());
+    }
     await gql(s.url, t.adminToken, `mutation($id: ID!) { revokeCalendarFeed(id: $id) }`, { id });
     expect((await call(s.url, 'GET', url)).status).toBe(404);
   });

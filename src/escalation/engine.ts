@@ -10,7 +10,8 @@ import type { Runtime } from '../runtime.js';
 import type { AlertGroup, EscalationPolicy, EscalationStep, Prisma } from '../generated/prisma/client.js';
 import { pageJobId, type PageJob } from '../queues.js';
 import { announceGroupChanges } from '../alerts/groups.js';
-import { whoIsOnCall } from '../schedules/oncall.js';
+import { loadSchedulesRows, scheduleSpecOf } from '../schedules/oncall.js';
+import { onCallAt } from '../schedules/shifts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -50,15 +51,27 @@ function nextDueAt(
   return null;
 }
 
-/** The people a step's targets page at `now`, each once, in target order. */
+/**
+ * The people a step's targets page at `now`, each once, in target order: the users in one query, the schedules with
+ * their layers and overrides in another (a user of another tenant or a schedule gone pages nobody).
+ */
 export async function resolveTargets(tx: Tx, tenantId: string, targets: StepTarget[], now: Date): Promise<string[]> {
+  const userIds = targets.filter((t) => t.type === 'user').map((t) => t.id);
+  const scheduleIds = targets.filter((t) => t.type === 'schedule').map((t) => t.id);
+  const [users, schedules] = await Promise.all([
+    userIds.length
+      ? tx.user.findMany({ where: { id: { in: userIds }, tenantId }, select: { id: true } })
+      : Promise.resolve([]),
+    loadSchedulesRows(tx, tenantId, scheduleIds),
+  ]);
+  const known = new Set(users.map((u) => u.id));
   const out: string[] = [];
   for (const t of targets) {
     if (t.type === 'user') {
-      const u = await tx.user.findFirst({ where: { id: t.id, tenantId }, select: { id: true } });
-      if (u) out.push(u.id);
+      if (known.has(t.id)) out.push(t.id);
     } else {
-      const shift = await whoIsOnCall(tx, t.id, now);
+      const rows = schedules.get(t.id);
+      const shift = rows ? onCallAt(scheduleSpecOf(rows), now) : null;
       if (shift) out.push(shift.userId);
     }
   }
@@ -137,17 +150,20 @@ export async function runStepInTx(tx: Tx, groupId: string, input: RunStepInput):
   return row;
 }
 
-/** Enqueues the group's pending pages (one `page` job per person: a duplicate id is ignored) and clears them. */
+/** Enqueues the group's pending pages in one bulk add (one `page` job per person: a duplicate id is ignored) and clears them. */
 export async function dispatchPages(
   rt: Runtime,
   group: Pick<AlertGroup, 'id' | 'tenantId' | 'pendingPages'>,
 ): Promise<number> {
   const pending = (group.pendingPages ?? []) as unknown as PendingPage[];
   if (pending.length === 0) return 0;
-  for (const p of pending) {
-    const job: PageJob = { tenantId: group.tenantId, groupId: group.id, ...p };
-    await rt.queues.add('page', job, { jobId: pageJobId(job) });
-  }
+  await rt.queues.addBulk(
+    'page',
+    pending.map((p) => {
+      const job: PageJob = { tenantId: group.tenantId, groupId: group.id, ...p };
+      return { data: job, opts: { jobId: pageJobId(job) } };
+    }),
+  );
   // Only what was sent is cleared: a step that appended meanwhile keeps its own for its dispatch (or the sweeper).
   await rt.prisma.alertGroup.updateMany({
     where: { id: group.id, pendingPages: { equals: group.pendingPages as Prisma.InputJsonValue } },

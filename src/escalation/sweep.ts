@@ -18,30 +18,35 @@ export async function sweepEscalations(rt: Runtime, now = rt.clock.now()): Promi
     orderBy: { nextStepAt: 'asc' },
     take: BATCH,
   });
-  let timers = 0;
-  const stepCounts = new Map<string, number>();
-  for (const g of due) {
-    let count = stepCounts.get(g.policyId!);
-    if (count === undefined) {
-      count = await rt.prisma.escalationStep.count({ where: { policyId: g.policyId! } });
-      stepCounts.set(g.policyId!, count);
-    }
-    const timer = nextTimerOf(g, count);
-    if (!timer) continue;
-    const jobId = escalationJobId(timer.data);
-    const job = await rt.queues.get('escalation').getJob(jobId);
-    if (job && (await job.getState()) === 'delayed') {
-      await job.promote().catch(() => undefined); // promoted meanwhile by another sweeper
-      timers++;
-    } else if (await rt.queues.ensure('escalation', timer.data, jobId)) timers++;
-  }
+  // The policies' step counts in one query, the timers' jobs and their states asked of Redis together.
+  const policyIds = [...new Set(due.map((g) => g.policyId!))];
+  const counted = policyIds.length
+    ? await rt.prisma.escalationStep.groupBy({ by: ['policyId'], where: { policyId: { in: policyIds } }, _count: true })
+    : [];
+  const stepCounts = new Map(counted.map((c) => [c.policyId, c._count]));
+  const timersDue = due
+    .map((g) => nextTimerOf(g, stepCounts.get(g.policyId!) ?? 0))
+    .filter((t): t is NonNullable<typeof t> => !!t);
+  const queue = rt.queues.get('escalation');
+  const jobs = await Promise.all(timersDue.map((t) => queue.getJob(escalationJobId(t.data))));
+  const states = await Promise.all(jobs.map((j) => (j ? j.getState() : Promise.resolve(null))));
+  const requeued = await Promise.all(
+    timersDue.map(async (timer, i) => {
+      const job = jobs[i];
+      if (job && states[i] === 'delayed') {
+        await job.promote().catch(() => undefined); // promoted meanwhile by another sweeper
+        return true;
+      }
+      return rt.queues.ensure('escalation', timer.data, escalationJobId(timer.data));
+    }),
+  );
+  const timers = requeued.filter(Boolean).length;
   const withPages = await rt.prisma.alertGroup.findMany({
     where: { NOT: { pendingPages: { equals: [] } } },
     select: { id: true, tenantId: true, pendingPages: true },
     take: BATCH,
   });
-  let pages = 0;
-  for (const g of withPages) pages += await dispatchPages(rt, g);
+  const pages = (await Promise.all(withPages.map((g) => dispatchPages(rt, g)))).reduce((a, b) => a + b, 0);
   if (timers || pages) rt.logger.debug({ timers, pages }, 'escalation sweep');
   return { timers, pages };
 }

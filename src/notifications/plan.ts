@@ -9,6 +9,7 @@
  */
 import { v7 as uuidv7 } from 'uuid';
 import type { Runtime } from '../runtime.js';
+import type { JobsOptions } from 'bullmq';
 import type { ContactMethodKind, Notification } from '../generated/prisma/client.js';
 import { notifyJobId, type PageJob } from '../queues.js';
 import { announceNotification } from './record.js';
@@ -40,17 +41,33 @@ async function plannedSends(rt: Runtime, job: PageJob): Promise<PlannedSend[]> {
   return sends;
 }
 
-/** Adds (idempotently) the send job of a pending row, delayed until it is due. */
-export async function enqueueSend(rt: Runtime, n: Pick<Notification, 'id' | 'dueAt'>): Promise<void> {
-  await rt.queues.add(
-    'notify',
-    { notificationId: n.id },
-    {
+/** The `notify` job of a pending row: delayed until it is due, retried with backoff. */
+function sendJob(
+  rt: Runtime,
+  n: Pick<Notification, 'id' | 'dueAt'>,
+): { data: { notificationId: string }; opts: JobsOptions } {
+  return {
+    data: { notificationId: n.id },
+    opts: {
       jobId: notifyJobId(n.id),
       delay: Math.max(0, n.dueAt.getTime() - rt.clock.now().getTime()),
       attempts: rt.config.notify.attempts,
       backoff: { type: 'exponential', delay: rt.config.notify.retryDelayMs },
     },
+  };
+}
+
+/** Adds (idempotently) the send job of a pending row, delayed until it is due. */
+export async function enqueueSend(rt: Runtime, n: Pick<Notification, 'id' | 'dueAt'>): Promise<void> {
+  const { data, opts } = sendJob(rt, n);
+  await rt.queues.add('notify', data, opts);
+}
+
+/** Adds (idempotently) the send jobs of pending rows in one round trip. */
+export async function enqueueSends(rt: Runtime, rows: Array<Pick<Notification, 'id' | 'dueAt'>>): Promise<void> {
+  await rt.queues.addBulk(
+    'notify',
+    rows.map((n) => sendJob(rt, n)),
   );
 }
 
@@ -59,23 +76,22 @@ export async function enqueueSend(rt: Runtime, n: Pick<Notification, 'id' | 'due
  * with its send job. Nothing is planned for a group that is no longer firing or a person who is gone.
  */
 export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: number }> {
-  const group = await rt.prisma.alertGroup.findFirst({
-    where: { id: job.groupId, tenantId: job.tenantId },
-    select: { id: true, status: true },
-  });
-  if (group?.status !== 'firing') return { planned: 0 };
-  const user = await rt.prisma.user.findFirst({
-    where: { id: job.userId, tenantId: job.tenantId },
-    select: { id: true },
-  });
-  if (!user) return { planned: 0 };
-  const alert = await rt.prisma.alert.findFirst({
-    where: { groupId: job.groupId, tenantId: job.tenantId },
-    orderBy: { createdAt: 'asc' },
-    select: { id: true },
-  });
+  // The reads are independent: one round of queries rather than four in a row.
+  const [group, user, alert, sends] = await Promise.all([
+    rt.prisma.alertGroup.findFirst({
+      where: { id: job.groupId, tenantId: job.tenantId },
+      select: { id: true, status: true },
+    }),
+    rt.prisma.user.findFirst({ where: { id: job.userId, tenantId: job.tenantId }, select: { id: true } }),
+    rt.prisma.alert.findFirst({
+      where: { groupId: job.groupId, tenantId: job.tenantId },
+      orderBy: { createdAt: 'asc' },
+      select: { id: true },
+    }),
+    plannedSends(rt, job),
+  ]);
+  if (group?.status !== 'firing' || !user) return { planned: 0 };
   const now = rt.clock.now();
-  const sends = await plannedSends(rt, job);
   const prefix = `${job.groupId}:${job.round}:${job.step}:${job.userId}:${job.reason}`;
   const data = sends.map((s) => ({
     id: uuidv7(),
@@ -94,7 +110,10 @@ export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: nu
   }));
   const created = await rt.prisma.notification.createMany({ data, skipDuplicates: true });
   const rows = await rt.prisma.notification.findMany({ where: { dedupKey: { in: data.map((d) => d.dedupKey) } } });
-  for (const n of rows) if (n.status === 'pending') await enqueueSend(rt, n);
+  await enqueueSends(
+    rt,
+    rows.filter((n) => n.status === 'pending'),
+  );
   if (created.count > 0) for (const n of rows) announceNotification(rt, n);
   return { planned: created.count };
 }
@@ -106,6 +125,8 @@ const SWEEP_BATCH = 500;
  * Re-drives pending notifications that are due on the service clock: a lost job is added again, a job
  * still waiting out its first delay (the clock may run ahead of Redis's: a test clock, a clock step) is
  * promoted, a failed one retried. Rows are the source of truth; a job that finds its row settled does nothing.
+ * Redis is asked about the whole batch at once (its jobs, then their states), and the jobs that are missing
+ * are added back in one bulk add; only the rare failed or completed job is re-driven on its own.
  */
 export async function redriveDueNotifications(rt: Runtime): Promise<number> {
   const due = await rt.prisma.notification.findMany({
@@ -114,23 +135,32 @@ export async function redriveDueNotifications(rt: Runtime): Promise<number> {
     orderBy: { dueAt: 'asc' },
     take: SWEEP_BATCH,
   });
-  let redriven = 0;
+  if (due.length === 0) return 0;
   const queue = rt.queues.get('notify');
-  for (const n of due) {
-    const jobId = notifyJobId(n.id);
-    const job = await queue.getJob(jobId);
-    if (job && job.attemptsMade === 0 && (await job.getState()) === 'delayed') {
-      await job.promote().catch(() => undefined);
-      redriven++;
-      continue;
-    }
-    if (
-      await rt.queues.ensure('notify', { notificationId: n.id }, jobId, {
-        attempts: rt.config.notify.attempts,
-        backoff: { type: 'exponential', delay: rt.config.notify.retryDelayMs },
-      })
-    )
-      redriven++;
-  }
-  return redriven;
+  const jobs = await Promise.all(due.map((n) => queue.getJob(notifyJobId(n.id))));
+  const states = await Promise.all(jobs.map((job) => (job ? job.getState() : Promise.resolve('missing' as const))));
+  const missing: typeof due = [];
+  const redrives: Array<Promise<boolean>> = [];
+  due.forEach((n, i) => {
+    const job = jobs[i];
+    const state = states[i];
+    if (!job) missing.push(n);
+    else if (job.attemptsMade === 0 && state === 'delayed')
+      redrives.push(
+        job.promote().then(
+          () => true,
+          () => true, // promoted meanwhile by another sweeper
+        ),
+      );
+    else if (state === 'failed' || state === 'completed' || state === 'unknown')
+      redrives.push(
+        rt.queues.ensure('notify', { notificationId: n.id }, notifyJobId(n.id), {
+          attempts: rt.config.notify.attempts,
+          backoff: { type: 'exponential', delay: rt.config.notify.retryDelayMs },
+        }),
+      );
+  });
+  await enqueueSends(rt, missing);
+  const redriven = (await Promise.all(redrives)).filter(Boolean).length;
+  return missing.length + redriven;
 }

@@ -37,6 +37,16 @@ export async function loadScheduleRows(db: Db, scheduleId: string): Promise<Sche
   });
 }
 
+/** Loads schedules of `tenantId` with their layers and overrides in one query, by id (missing ids are absent). */
+export async function loadSchedulesRows(db: Db, tenantId: string, ids: string[]): Promise<Map<string, ScheduleRows>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.schedule.findMany({
+    where: { id: { in: [...new Set(ids)] }, tenantId },
+    include: { layers: { orderBy: { position: 'asc' } }, overrides: true },
+  });
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
 /** The shift of whoever is on call for the schedule at `at` (null: nobody, or no such schedule). */
 export async function whoIsOnCall(db: Db, scheduleId: string, at: Date): Promise<Shift | null> {
   const rows = await loadScheduleRows(db, scheduleId);

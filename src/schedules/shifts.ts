@@ -9,6 +9,7 @@
  * override if one covers it (the latest created wins), else the highest layer that has someone.
  */
 import { DateTime, IANAZone } from 'luxon';
+import { memoZone } from './zone-memo.js';
 
 export type RotationKind = 'daily' | 'weekly' | 'custom';
 
@@ -81,14 +82,19 @@ function at(day: DateTime, time: string): DateTime {
 export function layerTurns(layer: LayerSpec, zone: string, from: Date, to: Date): Shift[] {
   const n = layer.userIds.length;
   if (n === 0 || to <= from) return [];
-  const start = DateTime.fromJSDate(layer.startsAt, { zone });
+  const start = DateTime.fromJSDate(layer.startsAt, { zone: memoZone(zone) });
   if (to.getTime() <= start.toMillis()) return [];
-  const handoff = handoffFn(layer, start);
+  // A turn's end is the next turn's start: each handoff is computed once (luxon's zone arithmetic is the cost).
+  const handoff = memoized(handoffFn(layer, start));
   // The first turn index whose end is after `from`: estimate from the elapsed local days, then step.
   let k = 0;
   if (from.getTime() > start.toMillis()) {
-    const days = DateTime.fromJSDate(from, { zone }).startOf('day').diff(start.startOf('day'), 'days').days;
+    const days = DateTime.fromJSDate(from, { zone: memoZone(zone) })
+      .startOf('day')
+      .diff(start.startOf('day'), 'days').days;
     k = Math.max(0, Math.floor(days / periodDays(layer)) - 2);
+    // Counted in whole local days, the estimate can overshoot a rotation shorter than a day: step back first.
+    while (k > 0 && handoff(k).toMillis() > from.getTime()) k--;
     while (handoff(k + 1).toMillis() <= from.getTime()) k++;
   }
   const out: Shift[] = [];
@@ -105,6 +111,15 @@ export function layerTurns(layer: LayerSpec, zone: string, from: Date, to: Date)
     });
   }
   return out;
+}
+
+function memoized(f: (k: number) => DateTime): (k: number) => DateTime {
+  const seen = new Map<number, DateTime>();
+  return (k) => {
+    let v = seen.get(k);
+    if (v === undefined) seen.set(k, (v = f(k)));
+    return v;
+  };
 }
 
 function periodDays(layer: LayerSpec): number {
@@ -140,11 +155,17 @@ export function restrictionSpans(
   to: Date,
 ): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
-  const first = DateTime.fromJSDate(from, { zone }).startOf('day').minus({ days: 8 });
-  const last = DateTime.fromJSDate(to, { zone }).startOf('day').plus({ days: 1 });
+  const fromDay = DateTime.fromJSDate(from, { zone: memoZone(zone) }).startOf('day');
+  // A daily span lasts at most a day (and an hour, on a DST day), so only one that starts the day before `from`
+  // can reach into the window; a weekly span may start up to a week before.
+  const firstDaily = fromDay.minus({ days: 2 });
+  const first = fromDay.minus({ days: 8 });
+  const last = DateTime.fromJSDate(to, { zone: memoZone(zone) })
+    .startOf('day')
+    .plus({ days: 1 });
   for (const r of restrictions) {
     if (r.kind === 'daily') {
-      for (let d = first; d <= last; d = d.plus({ days: 1 })) {
+      for (let d = firstDaily; d <= last; d = d.plus({ days: 1 })) {
         const s = at(d, r.start);
         let e = at(d, r.end);
         if (e <= s) e = at(d.plus({ days: 1 }), r.end);
@@ -221,14 +242,19 @@ export function finalShifts(schedule: ScheduleSpec, from: Date, to: Date): Shift
   for (const s of [...overrides, ...byLayer.flat()]) points.add(s.start.getTime()).add(s.end.getTime());
   const sorted = [...points].sort((a, b) => a - b);
   const out: Shift[] = [];
+  // A layer's shifts are sorted and do not overlap: one cursor per layer walks them with the points.
+  const cursors = byLayer.map(() => 0);
   for (let i = 0; i + 1 < sorted.length; i++) {
     const s = sorted[i]!;
     const e = sorted[i + 1]!;
-    const cover = (list: Shift[]) => list.find((x) => x.start.getTime() <= s && x.end.getTime() >= e);
-    let win = cover(overrides);
-    for (const shifts of byLayer) {
-      if (win) break;
-      win = cover(shifts);
+    let win = overrides.find((x) => x.start.getTime() <= s && x.end.getTime() >= e);
+    for (let l = 0; l < byLayer.length && !win; l++) {
+      const shifts = byLayer[l]!;
+      let c = cursors[l]!;
+      while (c < shifts.length && shifts[c]!.end.getTime() <= s) c++;
+      cursors[l] = c;
+      const x = shifts[c];
+      if (x && x.start.getTime() <= s && x.end.getTime() >= e) win = x;
     }
     if (!win) continue;
     const prev = out[out.length - 1];
@@ -245,10 +271,25 @@ export function finalShifts(schedule: ScheduleSpec, from: Date, to: Date): Shift
   return out;
 }
 
-/** Who is on call at `instant` (the final schedule's shift covering it), or null. */
+/** How far around the instant `onCallAt` looks, widening only while the shift found reaches the window's edge. */
+const ON_CALL_REACH_DAYS = [1, 8, 15];
+
+/**
+ * Who is on call at `instant` (the final schedule's shift covering it), or null. The shift shows its real bounds up
+ * to two weeks around the instant: computed first in a narrow window, widened only while the shift touches its
+ * edge (the final shifts of a window are those of a wider one clipped to it, so the answer is the same).
+ */
 export function onCallAt(schedule: ScheduleSpec, instant: Date): Shift | null {
-  // Widen the window so the returned shift shows its real bounds (up to two weeks around the instant).
-  const from = new Date(instant.getTime() - 15 * 86400_000);
-  const to = new Date(instant.getTime() + 15 * 86400_000);
-  return finalShifts(schedule, from, to).find((s) => s.start <= instant && s.end > instant) ?? null;
+  const t = instant.getTime();
+  for (const days of ON_CALL_REACH_DAYS) {
+    const from = t - days * 86400_000;
+    const to = t + days * 86400_000;
+    const shift = finalShifts(schedule, new Date(from), new Date(to)).find(
+      (s) => s.start <= instant && s.end > instant,
+    );
+    if (!shift) return null;
+    const last = days === ON_CALL_REACH_DAYS[ON_CALL_REACH_DAYS.length - 1];
+    if (last || (shift.start.getTime() > from && shift.end.getTime() < to)) return shift;
+  }
+  return null;
 }

@@ -11,23 +11,27 @@ import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 
+/** A parsed message and when its DATA began to arrive (ms since the epoch, the machine's clock). */
+export type SmtpMessage = ParsedMail & { receivedAt: number };
+
 export interface SmtpPeer {
   url: string;
-  messages: ParsedMail[];
+  messages: SmtpMessage[];
   close(): Promise<void>;
 }
 
 /** An SMTP server accepting any login; every message is parsed into `messages`. */
 export async function startSmtpPeer(): Promise<SmtpPeer> {
-  const messages: ParsedMail[] = [];
+  const messages: SmtpMessage[] = [];
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     onAuth: (_auth, _session, cb) => cb(null, { user: 'test' }),
     onData: (stream, _session, cb) => {
+      const receivedAt = Date.now();
       simpleParser(stream)
         .then((m) => {
-          messages.push(m);
+          messages.push(Object.assign(m, { receivedAt }));
           cb();
         })
         .catch((err: Error) => cb(err));
@@ -43,6 +47,8 @@ export async function startSmtpPeer(): Promise<SmtpPeer> {
 }
 
 export interface Received {
+  /** When the request arrived (ms since the epoch, the machine's clock). */
+  at: number;
   path: string;
   headers: http.IncomingHttpHeaders;
   body: string;
@@ -84,12 +90,13 @@ export async function startHttpPeer(): Promise<HttpPeer> {
   const received: Received[] = [];
   const failWith = new Map<string, number>();
   const server = http.createServer((req, res) => {
+    const at = Date.now();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '/';
-      const r: Received = { path, headers: req.headers, body };
+      const r: Received = { at, path, headers: req.headers, body };
       try {
         if ((req.headers['content-type'] ?? '').includes('json')) r.json = JSON.parse(body);
       } catch {

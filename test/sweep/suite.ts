@@ -11,7 +11,7 @@ import { loadOpenApi } from '../../rest/openapi.js';
 import { schema } from '../../schema/index.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { buildTenant, buildToken, buildUser, principalOf, type BuiltTenant } from '../factories.js';
-import { buildWorld, ENTITY_ALIASES, NON_ID_PARAMS, type World } from './world.js';
+import { buildWorld, ENTITY_ALIASES, NON_ID_PARAMS, PATH_PARAM_ENTITIES, type World } from './world.js';
 import { createCtx } from '../../src/context.js';
 import { createInboundWebhook } from '../../src/events/inbound-webhooks.js';
 import { createIntegration } from '../../src/integrations/integrations.js';
@@ -45,9 +45,11 @@ export function entityOf(name: string): string {
   return ENTITY_ALIASES[pascal] ?? pascal;
 }
 
+/** `where` is the route (`GET /reports/schedules/:scheduleId`): a path may say what its param is (PATH_PARAM_ENTITIES). */
 export function idFor(world: World, name: string, where: string): string {
   if (NON_ID_PARAMS[name]) return NON_ID_PARAMS[name];
-  const entity = entityOf(name);
+  const byPath = PATH_PARAM_ENTITIES.find((p) => p.param === name && where.includes(p.path));
+  const entity = byPath?.entity ?? entityOf(name);
   const id = world[entity];
   if (!id)
     throw new Error(`${where}: no '${entity}' in the sweep's world. Add a builder for it in test/sweep/world.ts.`);

@@ -35,7 +35,6 @@ export const ENTITY_ALIASES: Record<string, string> = {
   Conversation: 'AssistantConversation',
   CopilotConversation: 'AssistantConversation',
   Report: 'SavedReport',
-  Schedule: 'ReportSchedule',
   IntegrationHealth: 'Integration',
   Run: 'AiperfRun',
   Diagnostic: 'GpuDiagnostic',
@@ -50,6 +49,14 @@ export const ENTITY_ALIASES: Record<string, string> = {
   // node(id:)/nodes(ids:) take any object's id; the sweep aims an alert of the other tenant at them.
   Node: 'Alert',
 };
+
+/**
+ * Path params whose entity the path names rather than the param: `/reports/schedules/:scheduleId` is a report's
+ * schedule, while `scheduleId` elsewhere (`/schedules/:scheduleId`, GraphQL's `scheduleId`) is paging's Schedule.
+ */
+export const PATH_PARAM_ENTITIES: Array<{ path: string; param: string; entity: string }> = [
+  { path: '/reports/schedules/:scheduleId', param: 'scheduleId', entity: 'ReportSchedule' },
+];
 
 /**
  * Path params that are not object ids, with a real value for each: `:provider` names a provider of the
@@ -161,9 +168,17 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     },
     select: { id: true },
   });
-  // The lead's `gpu(id)` field needs one too (no job derives anything from a row without samples).
+  // The lead's `gpu(id)` field needs one too. Already `missing`: the missing-GPU check would otherwise turn it
+  // missing, with a `gpu.missing` event, six sample intervals in, while a slow sweep still runs.
   const gpu = await rt.prisma.gpu.create({
-    data: { tenantId: t.tenantId, uuid: `GPU-sweep-${tag}`, node: 'sweep', index: 0, source: 'dcgm' },
+    data: {
+      tenantId: t.tenantId,
+      uuid: `GPU-sweep-${tag}`,
+      node: 'sweep',
+      index: 0,
+      source: 'dcgm',
+      health: 'missing',
+    },
     select: { id: true },
   });
   // Reports: a saved report, a dashboard showing it, and a weekly schedule delivering it to the webhook.
@@ -247,7 +262,7 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     select: { id: true },
   });
   return {
-    PagingSchedule: pagingSchedule.id,
+    Schedule: pagingSchedule.id,
     ScheduleOverride: override.id,
     CalendarFeed: feed.id,
     EscalationPolicy: policy.id,
@@ -311,6 +326,19 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.integrationProviderConfig.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.cluster.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.clusterInvite.findMany({ ...where, orderBy: { id: 'asc' } }),
+    // Paging and routing.
+    rt.prisma.schedule.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.scheduleLayer.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.scheduleOverride.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.calendarFeed.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.escalationPolicy.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.escalationStep.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.alertGroup.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.contactMethod.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.notificationRule.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.notification.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.silence.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.timeInterval.findMany({ ...where, orderBy: { id: 'asc' } }),
   ]);
   return JSON.stringify(rows, (_k, v) => (typeof v === 'bigint' ? String(v) : v));
 }

@@ -166,4 +166,44 @@ describe('restrictions, layers and overrides', () => {
     expect(who(s2, '2026-02-02T08:59:00Z')).toBeNull();
     expect(who(s2, '2026-02-02T09:00:00Z')).toBe('x');
   });
+
+  it('covers the start of any window with a rotation shorter than a day (the turn reaching into it included)', () => {
+    // Hourly turns from 19:26 local (Kathmandu, +05:45): a window starting late in a local day begins mid-turn.
+    const layer: LayerSpec = {
+      position: 0,
+      startsAt: d('2026-01-01T13:41:14Z'),
+      rotation: 'custom',
+      turnLengthSeconds: 3600,
+      handoffTime: '00:00',
+      userIds: ['a', 'b'],
+    };
+    const from = d('2026-04-16T23:02:00Z');
+    const turns = layerShifts(layer, 'Asia/Kathmandu', from, d('2026-04-17T02:00:00Z'));
+    expect(turns[0]!.start.toISOString()).toBe(from.toISOString());
+    expect(turns.map((t) => t.start.toISOString())).toEqual([
+      '2026-04-16T23:02:00.000Z',
+      '2026-04-16T23:41:14.000Z',
+      '2026-04-17T00:41:14.000Z',
+      '2026-04-17T01:41:14.000Z',
+    ]);
+  });
+
+  it('answers who is on call with the same shift, bounds included, as the final shifts of four weeks around it', () => {
+    const s: ScheduleSpec = {
+      timeZone: 'Europe/Amsterdam',
+      layers: [
+        weekly('2026-01-05T08:00:00Z', ['ann', 'bob', 'cy']),
+        {
+          ...weekly('2026-01-05T08:00:00Z', ['night1', 'night2'], { position: 1, rotation: 'daily' }),
+          restrictions: [{ kind: 'daily', start: '18:00', end: '08:00' }],
+        },
+      ],
+      overrides: [{ id: 'o', userId: 'cover', startsAt: d('2026-03-27T10:00:00Z'), endsAt: d('2026-03-30T10:00:00Z') }],
+    };
+    for (let h = 0; h < 24 * 14; h += 7) {
+      const at = new Date(Date.parse('2026-03-20T00:30:00Z') + h * 3600_000);
+      const wide = finalShifts(s, new Date(at.getTime() - 15 * 86400_000), new Date(at.getTime() + 15 * 86400_000));
+      expect(onCallAt(s, at)).toEqual(wide.find((x) => x.start <= at && x.end > at) ?? null);
+    }
+  });
 });
