@@ -2355,7 +2355,7 @@ export interface paths {
     head?: never;
     /**
      * Change an outbound webhook (admins)
-     * @description Omitted fields stay; `triggers` replaces the whole list.
+     * @description Omitted fields stay; `triggers` replaces the whole list. A `url` on another origin (host, scheme or port) gets a new signing secret, and the old one stops signing at once (`secret_cleared: true` in the answer; POST /outbound-webhooks/{webhookId}/rotate-secret then shows a secret to give the new receiver), unless `secret` gives the current secret again.
      */
     patch: operations['updateOutboundWebhook'];
     trace?: never;
@@ -3524,6 +3524,8 @@ export interface components {
       last_error?: string | null;
       /** Format: date-time */
       last_error_at?: string | null;
+      /** @description In the answer of PATCH /integrations/{integration_id}, the stored secret fields the change dropped because the config now calls another origin (URL host, scheme or port) and did not give them again (`********` does not count); empty elsewhere. */
+      secrets_cleared?: string[];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -3610,6 +3612,8 @@ export interface components {
       integration_count: number;
       /** @description What to do next when no enabled integration inherits the config (a provider config alone is never pulled), e.g. create one with POST /integrations; else null. */
       hint: string | null;
+      /** @description In the answer of PUT, the stored secret fields dropped because the config now calls another origin and did not give them again; empty elsewhere. */
+      secrets_cleared?: string[];
     };
     IntegrationIngestResult: {
       provider: string;
@@ -4216,6 +4220,14 @@ export interface components {
       enabled?: boolean;
       triggers?: components['schemas']['WebhookSettingsTrigger'][];
     };
+    WebhookSettingsOutboundPatch: {
+      name?: string;
+      url?: string;
+      enabled?: boolean;
+      triggers?: components['schemas']['WebhookSettingsTrigger'][];
+      /** @description The current signing secret, given again to keep it when `url` moves to another origin; `********` does not count. */
+      secret?: string;
+    };
     WebhookSettingsOutbound: {
       id: string;
       name: string;
@@ -4234,6 +4246,8 @@ export interface components {
       /** Format: date-time */
       last_failure_at: string | null;
       last_failure_error: string | null;
+      /** @description In the answer of PATCH, true when the URL moved to another origin without the current secret, so a new secret signs from now on and the old one no longer does; false elsewhere. */
+      secret_cleared?: boolean;
     };
     WebhookSettingsCreatedOutbound: components['schemas']['WebhookSettingsOutbound'] & {
       /** @description `whsec_<base64>` (Standard Webhooks format), shown this once. */
@@ -9008,7 +9022,7 @@ export interface operations {
          *       "enabled": false
          *     }
          */
-        'application/json': components['schemas']['WebhookSettingsOutboundInput'] & unknown;
+        'application/json': components['schemas']['WebhookSettingsOutboundPatch'] & unknown;
       };
     };
     responses: {

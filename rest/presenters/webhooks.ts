@@ -9,7 +9,7 @@ import { TRIGGER_TOPICS, type TriggerOn } from '../../src/webhooks/triggers.js';
 type Node = Record<string, any>;
 
 const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
-export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError`;
+export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError secretCleared`;
 const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
 export const DELIVERY_FIELDS = `id topic status body attemptCount nextAttemptAt lastError createdAt deliveredAt failedAt webhook { id } attempts { ${ATTEMPT_FIELDS} }`;
 export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousSecretValidUntil';
@@ -52,6 +52,7 @@ export function presentOutboundWebhook(w: Node): Record<string, unknown> {
     previous_secret_valid_until: w.previousSecretValidUntil,
     last_failure_at: w.lastFailureAt,
     last_failure_error: w.lastFailureError,
+    secret_cleared: w.secretCleared,
   };
 }
 

@@ -21,9 +21,9 @@ import {
   effectiveConfig,
   maskedConfig,
   openSecrets,
+  carryOverSecrets,
   sealSecrets,
   splitSecrets,
-  unmask,
   validateConfig,
 } from './config.js';
 import type { Provider, ProbeResult } from './types.js';
@@ -220,8 +220,17 @@ export interface UpdateIntegrationInput {
   freshnessSeconds?: number | null;
 }
 
-export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateIntegrationInput): Promise<Integration> {
+/**
+ * Changes an integration. A config that calls a new origin (URL host, scheme or port) keeps no stored
+ * secret unless it gives the secret again (MASK does not count): the answer's `secretsCleared` names them.
+ */
+export async function updateIntegration(
+  ctx: Ctx,
+  id: string,
+  patch: UpdateIntegrationInput,
+): Promise<Integration & { secretsCleared: string[] }> {
   const row = await getIntegration(ctx, id);
+  let secretsCleared: string[] = [];
   const p = getProvider(row.provider);
   const data: Record<string, unknown> = {};
   if (patch.name !== undefined && patch.name !== null) data.name = checkName(patch.name, ['input', 'name']);
@@ -229,14 +238,20 @@ export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateInteg
   if (patch.freshnessSeconds !== undefined)
     data.freshnessSeconds = checkFreshness(patch.freshnessSeconds, ['input', 'freshnessSeconds']);
   if (patch.config) {
-    const own = unmask(patch.config, openSecrets(ctx.rt.secretBox, row.secretsCiphertext));
-    await checkConfig(ctx.rt, p, own, await tenantDefaults(ctx.rt, row.tenantId, p.id), ['input', 'config']);
+    const defaults = await tenantDefaults(ctx.rt, row.tenantId, p.id);
+    const stored = {
+      plain: row.config as Record<string, unknown>,
+      secrets: openSecrets(ctx.rt.secretBox, row.secretsCiphertext),
+    };
+    const { config: own, cleared } = carryOverSecrets(p.configSchema, stored, patch.config, defaults);
+    secretsCleared = cleared;
+    await checkConfig(ctx.rt, p, own, defaults, ['input', 'config']);
     const { plain, secrets } = splitSecrets(p, own);
     data.config = plain;
     data.secretsCiphertext = sealSecrets(ctx.rt.secretBox, secrets);
   }
   try {
-    return await ctx.db.integration.update({ where: { id: row.id }, data });
+    return { ...(await ctx.db.integration.update({ where: { id: row.id }, data })), secretsCleared };
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`An integration named "${String(data.name)}" already exists.`);
     throw err;
@@ -278,6 +293,8 @@ export interface ProviderConfigView {
   integrationCount: number;
   /** What to do next when no integration inherits the config, else null. */
   hint: string | null;
+  /** Stored secret fields this change dropped because the config now calls another origin. */
+  secretsCleared: string[];
 }
 
 /**
@@ -292,7 +309,12 @@ export function missingIntegrationHint(p: Provider, counts: { enabled: number; d
   return `No ${p.name} integration in this tenant: the provider config holds defaults only, and only integrations are pulled; ${create}.`;
 }
 
-async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null): Promise<ProviderConfigView> {
+async function view(
+  ctx: Ctx,
+  p: Provider,
+  row: IntegrationProviderConfig | null,
+  secretsCleared: string[] = [],
+): Promise<ProviderConfigView> {
   const [enabled, disabled] = await Promise.all(
     [true, false].map((on) => ctx.db.integration.count({ where: { provider: p.id, enabled: on } })),
   );
@@ -303,6 +325,7 @@ async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null
     updatedAt: row?.updatedAt ?? null,
     integrationCount: enabled! + disabled!,
     hint: missingIntegrationHint(p, { enabled: enabled!, disabled: disabled! }),
+    secretsCleared,
   };
 }
 
@@ -323,7 +346,11 @@ export async function putProviderConfig(
   const me = requireUser(ctx);
   const p = getProvider(provider);
   const existing = await ctx.db.integrationProviderConfig.findFirst({ where: { provider: p.id } });
-  const own = unmask(config ?? {}, openSecrets(ctx.rt.secretBox, existing?.secretsCiphertext));
+  const stored = {
+    plain: (existing?.config ?? {}) as Record<string, unknown>,
+    secrets: openSecrets(ctx.rt.secretBox, existing?.secretsCiphertext),
+  };
+  const { config: own, cleared } = carryOverSecrets(p.configSchema, stored, config ?? {});
   const problems = validateConfig(own, p.configSchema, ['input', 'config'], { requireAll: false });
   if (problems.length) throw new ValidationFailed(problems);
   for (const { url, loc } of configUrls(p.configSchema, own))
@@ -335,7 +362,7 @@ export async function putProviderConfig(
     create: { provider: p.id, ...data } as never,
     update: data,
   });
-  return view(ctx, p, row);
+  return view(ctx, p, row, cleared);
 }
 
 /** Removes the tenant's config of a provider (404 when there is none). */
