@@ -2578,6 +2578,8 @@ export interface components {
       | 'TOKEN_NOT_REVOKED'
       | 'TOKEN_REACTIVATION_EXPIRED'
       | 'TOKEN_NOT_ACTIVE'
+      | 'ROTATION_IN_GRACE'
+      | 'WEBHOOK_REPLAYED'
       | 'DEVICE_ALREADY_LINKED'
       | 'DELIVERY_IN_PROGRESS'
       | 'WEBHOOK_DISABLED'
@@ -9064,6 +9066,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
     };
   };
   listWebhookDeliveries: {
@@ -9206,6 +9209,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
     };
   };
   listIngestKeys: {
@@ -9252,6 +9256,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
     };
   };
   outboundWebhookDelivery: {

@@ -20,7 +20,7 @@ import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomSecret } from '../secrets.js';
 import { verifyHmacHex } from '../signing.js';
-import { rotationUpdate, workingSecrets } from '../auth/secret-rotation.js';
+import { rotationClaim, rotationInGrace, rotationUpdate, workingSecrets } from '../auth/secret-rotation.js';
 import { consumeInboundRate } from './rate-limit.js';
 
 export const INBOUND_SECRET_PREFIX = 'whsec_';
@@ -106,11 +106,14 @@ export async function rotateInboundWebhookSecret(
 ): Promise<{ webhook: InboundWebhook; secret: string }> {
   const hook = await load(ctx, id);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  const webhook = await ctx.db.inboundWebhook.update({
-    where: { id: hook.id },
-    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous secret still works.
+  const { count } = await ctx.db.inboundWebhook.updateMany({
+    where: { id: hook.id, ...rotationClaim(hook, now) },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
   });
-  return { webhook, secret };
+  if (count === 0) throw rotationInGrace('webhook secret', hook.previousValidUntil);
+  return { webhook: await load(ctx, id), secret };
 }
 
 /** Deletes the webhook; its URL answers 404 from then on. */

@@ -12,7 +12,7 @@ import type { Integration, IntegrationProviderConfig } from '../generated/prisma
 import { Conflict, NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomSecret, tokenHash } from '../secrets.js';
-import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
+import { ROTATION_GRACE_MS, rotationInGrace } from '../auth/secret-rotation.js';
 import { assertDeliverableUrl, type UrlPolicy } from '../net/url-guard.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { findProvider, getProvider, listProviders, secretFields } from './registry.js';
@@ -270,16 +270,23 @@ export async function rotatePushToken(ctx: Ctx, id: string): Promise<{ integrati
   if (!row.pushTokenHash)
     throw new Conflict(`Provider ${row.provider} receives no pushes, so the integration has no push token.`);
   const pushToken = randomSecret(PUSH_TOKEN_PREFIX, 32);
-  const integration = await ctx.db.integration.update({
-    where: { id: row.id },
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous token still works.
+  const { count } = await ctx.db.integration.updateMany({
+    where: {
+      id: row.id,
+      pushTokenHash: row.pushTokenHash,
+      OR: [{ previousTokenValidUntil: null }, { previousTokenValidUntil: { lte: now } }],
+    },
     data: {
       pushTokenHash: tokenHash(pushToken),
       pushTokenPrefix: pushToken.slice(0, 10),
       previousTokenHash: row.pushTokenHash,
-      previousTokenValidUntil: new Date(ctx.rt.clock.now().getTime() + ROTATION_GRACE_MS),
+      previousTokenValidUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
     },
   });
-  return { integration, pushToken };
+  if (count === 0) throw rotationInGrace('push token', row.previousTokenValidUntil);
+  return { integration: await getIntegration(ctx, id), pushToken };
 }
 
 // ---------------------------------------------------------------- per-tenant provider config

@@ -4,7 +4,7 @@
  * Secrets are sealed with the runtime's SecretBox (never stored or logged in clear) and shown only by
  * create, reveal and rotate. Receiver URLs pass the SSRF guard on every save.
  */
-import { previousValidUntil, rotationUpdate } from '../auth/secret-rotation.js';
+import { previousValidUntil, rotationClaim, rotationInGrace, rotationUpdate } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
@@ -185,9 +185,12 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({
-    where: { id: hook.id },
-    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous secret still works.
+  const { count } = await ctx.db.outboundWebhook.updateMany({
+    where: { id: hook.id, ...rotationClaim(hook, now) },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
   });
-  return revealed(ctx, updated, secret);
+  if (count === 0) throw rotationInGrace('webhook secret', previousValidUntil(hook, now.getTime()));
+  return revealed(ctx, await loadOutboundWebhook(ctx, id), secret);
 }
