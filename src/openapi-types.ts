@@ -1032,6 +1032,13 @@ export interface paths {
      *     signed calls get 401. After a secret rotation the previous secret verifies for 24 hours.
      *     The mapping onto the stored event is the one of POST /events. Limits: 1 MiB (413), 10 POSTs per
      *     second per webhook (429 with `Retry-After`). An unknown slug is a 404.
+     *
+     *     Replay protection, per webhook (PATCH /inbound-webhooks/{inboundWebhookId}): with
+     *     `require_standard_webhooks` only the Standard Webhooks form is accepted instead (`webhook-id`,
+     *     `webhook-timestamp` in Unix seconds within 5 minutes, `webhook-signature` = `v1,<base64
+     *     HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed by the secret after `whsec_` decoded as base64);
+     *     a `webhook-id` already received in the last 24 hours is a 409 WEBHOOK_REPLAYED. With
+     *     `reject_repeated_signature` the same `X-Service-Signature` twice within 5 minutes is a 409.
      */
     post: operations['receiveInboundWebhook'];
     delete?: never;
@@ -2451,6 +2458,28 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/inbound-webhooks/{inboundWebhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inboundWebhookId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename an inbound webhook or change its replay protection (admins)
+     * @description Omitted fields stay. See docs/hardening.md, "Replay protection for inbound webhooks".
+     */
+    patch: operations['updateInboundWebhook'];
     trace?: never;
   };
   '/inbound-webhooks/{inboundWebhookId}/rotate-secret': {
@@ -4297,6 +4326,10 @@ export interface components {
     };
     /** @enum {string} */
     WebhookSettingsInboundKind: 'events' | 'sot';
+    /** @description Replay protection: accept only the Standard Webhooks form (webhook-id, webhook-timestamp within 5 minutes, webhook-signature = v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">), each webhook-id once in 24 hours (409 WEBHOOK_REPLAYED). Off (the default): X-Service-Signature over the body. */
+    WebhookSettingsRequireStandardWebhooks: boolean;
+    /** @description Replay protection for senders that cannot timestamp: the same X-Service-Signature twice within 5 minutes is refused (409 WEBHOOK_REPLAYED). */
+    WebhookSettingsRejectRepeatedSignature: boolean;
     WebhookSettingsInbound: {
       id: string;
       name: string;
@@ -4308,6 +4341,8 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       previous_secret_valid_until: string | null;
+      require_standard_webhooks: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+      reject_repeated_signature: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
     };
     WebhookSettingsInboundWithSecret: components['schemas']['WebhookSettingsInbound'] & {
       /** @description Key of the hex HMAC-SHA256 of the raw body sent in `X-Service-Signature`. */
@@ -6195,6 +6230,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['EventsUnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
@@ -9168,6 +9204,8 @@ export interface operations {
         'application/json': {
           name: string;
           kind?: components['schemas']['WebhookSettingsInboundKind'];
+          require_standard_webhooks?: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+          reject_repeated_signature?: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
         };
       };
     };
@@ -9183,6 +9221,45 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  updateInboundWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inboundWebhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "require_standard_webhooks": true
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          require_standard_webhooks?: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+          reject_repeated_signature?: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
+        };
+      };
+    };
+    responses: {
+      /** @description The changed webhook */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSettingsInbound'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
     };
   };

@@ -12,7 +12,8 @@ const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { 
 export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError secretCleared`;
 const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
 export const DELIVERY_FIELDS = `id topic status body attemptCount nextAttemptAt lastError createdAt deliveredAt failedAt webhook { id } attempts { ${ATTEMPT_FIELDS} }`;
-export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousSecretValidUntil';
+export const INBOUND_WEBHOOK_FIELDS =
+  'id name slug kind url createdAt previousSecretValidUntil requireStandardWebhooks rejectRepeatedSignature';
 export const INGEST_KEY_FIELDS = 'id keyPrefix createdAt validUntil';
 
 const TOPIC_OF = TRIGGER_TOPICS as Record<string, string>;
@@ -102,6 +103,8 @@ export function presentInboundWebhook(w: Node): Record<string, unknown> {
     url: w.url,
     created_at: w.createdAt,
     previous_secret_valid_until: w.previousSecretValidUntil,
+    require_standard_webhooks: w.requireStandardWebhooks,
+    reject_repeated_signature: w.rejectRepeatedSignature,
     ...(w.secret !== undefined ? { secret: w.secret } : {}),
   };
 }
