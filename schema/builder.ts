@@ -9,13 +9,14 @@ import RelayPlugin from '@pothos/plugin-relay';
 import SimpleObjectsPlugin from '@pothos/plugin-simple-objects';
 import { LOADED_SCALARS_PLUGIN } from './loaded-scalars.js';
 import { STABLE_PATHS_PLUGIN } from './stable-paths.js';
-import { GraphQLScalarType } from 'graphql';
+import { GraphQLError, GraphQLScalarType } from 'graphql';
 import { GraphQLDateTimeISO, GraphQLJSON } from 'graphql-scalars';
 import type PrismaTypes from '../src/generated/pothos-prisma-types.js';
 import { getDatamodel } from '../src/generated/pothos-prisma-types.js';
 import type { Ctx } from '../src/context.js';
 import { AuthScopeFailureType, type AuthFailure } from '@pothos/plugin-scope-auth';
 import { Forbidden, NotFound, Unauthenticated, type ErrorReason } from '../src/errors.js';
+import { inspectJson, RESERVED_KEY_MSG } from '../src/http/input-guards.js';
 
 type Scope = 'user' | 'admin' | 'human';
 
@@ -113,9 +114,26 @@ builder.addScalarType(
       value instanceof Date && !Number.isNaN(value.getTime()) ? value.toISOString() : dateTimeISO.serialize(value),
   }),
 );
+// A JSON input (variable or literal) with a `__proto__`, `constructor` or `prototype` key at any depth is
+// refused (src/http/input-guards.ts, the one rule for every JSON input), whatever path reached the scalar.
+const json = GraphQLJSON.toConfig();
+function withoutReservedKeys<T>(value: T): T {
+  const problem = inspectJson(value, []).find((p) => p.msg === RESERVED_KEY_MSG);
+  if (problem)
+    throw new GraphQLError(`Object key at ${problem.loc.join('.')} ${RESERVED_KEY_MSG}.`, {
+      extensions: { code: 'BAD_USER_INPUT', fields: [problem] },
+    });
+  return value;
+}
 builder.addScalarType(
   'JSON',
-  new GraphQLScalarType({ ...GraphQLJSON.toConfig(), description: 'Any JSON value.', specifiedByURL: undefined }),
+  new GraphQLScalarType({
+    ...json,
+    description: 'Any JSON value.',
+    specifiedByURL: undefined,
+    parseValue: (value) => withoutReservedKeys(json.parseValue!(value)),
+    parseLiteral: (ast, variables) => withoutReservedKeys(json.parseLiteral!(ast, variables)),
+  }),
 );
 
 /**

@@ -15,6 +15,7 @@ import {
   inboundWebhookUrl,
   revealInboundWebhookSecret,
   rotateInboundWebhookSecret,
+  updateInboundWebhook,
 } from '../src/events/inbound-webhooks.js';
 import { listIngestKeys, rotateTenantIngestKey } from '../src/tenants/ingest-keys.js';
 
@@ -153,6 +154,11 @@ const InboundWebhookKindEnum = builder.enumType('InboundWebhookKind', {
   values: upperCaseValues(['events', 'sot'] as const),
 });
 
+const REQUIRE_SW =
+  'Replay protection: accept only the Standard Webhooks form (webhook-id, webhook-timestamp within 5 minutes, webhook-signature = v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">), each webhook-id once in 24 hours (409 WEBHOOK_REPLAYED). Off: X-Service-Signature over the body, as SPEC says.';
+const REJECT_REPEATS =
+  'Replay protection for senders that cannot timestamp: the same X-Service-Signature twice within 5 minutes is refused (409 WEBHOOK_REPLAYED).';
+
 builder.prismaObject('InboundWebhook', {
   interfaces: [NodeRef],
   description: 'A signed inbound URL. The secret is only readable through reveal/rotate.',
@@ -168,6 +174,8 @@ builder.prismaObject('InboundWebhook', {
       nullable: true,
       description: 'After a rotation: when the previous secret stops verifying.',
     }),
+    requireStandardWebhooks: t.exposeBoolean('requireStandardWebhooks', { description: REQUIRE_SW }),
+    rejectRepeatedSignature: t.exposeBoolean('rejectRepeatedSignature', { description: REJECT_REPEATS }),
   }),
 });
 
@@ -180,6 +188,8 @@ const InboundWebhookWithSecret = builder
     secret: string;
     createdAt: Date;
     previousValidUntil: Date | null;
+    requireStandardWebhooks: boolean;
+    rejectRepeatedSignature: boolean;
   }>('InboundWebhookWithSecret')
   .implement({
     description: 'An inbound webhook with its signing secret in cleartext (creation and rotation only).',
@@ -192,6 +202,8 @@ const InboundWebhookWithSecret = builder
       secret: t.exposeString('secret', { description: 'Key of the hex HMAC-SHA256 sent in X-Service-Signature.' }),
       createdAt: t.expose('createdAt', { type: 'DateTime' }),
       previousSecretValidUntil: t.expose('previousValidUntil', { type: 'DateTime', nullable: true }),
+      requireStandardWebhooks: t.exposeBoolean('requireStandardWebhooks', { description: REQUIRE_SW }),
+      rejectRepeatedSignature: t.exposeBoolean('rejectRepeatedSignature', { description: REJECT_REPEATS }),
     }),
   });
 
@@ -199,6 +211,16 @@ const CreateInboundWebhookInput = builder.inputType('CreateInboundWebhookInput',
   fields: (t) => ({
     name: t.string({ required: true }),
     kind: t.field({ type: InboundWebhookKindEnum, defaultValue: 'events' }),
+    requireStandardWebhooks: t.boolean({ description: REQUIRE_SW }),
+    rejectRepeatedSignature: t.boolean({ description: REJECT_REPEATS }),
+  }),
+});
+
+const UpdateInboundWebhookInput = builder.inputType('UpdateInboundWebhookInput', {
+  fields: (t) => ({
+    name: t.string(),
+    requireStandardWebhooks: t.boolean({ description: REQUIRE_SW }),
+    rejectRepeatedSignature: t.boolean({ description: REJECT_REPEATS }),
   }),
 });
 
@@ -222,8 +244,18 @@ builder.mutationFields((t) => ({
     authScopes: { admin: true },
     args: { input: t.arg({ type: CreateInboundWebhookInput, required: true }) },
     resolve: async (_root, { input }, ctx) => {
-      const { webhook, secret } = await createInboundWebhook(ctx, { name: input.name, kind: input.kind ?? 'events' });
+      const { webhook, secret } = await createInboundWebhook(ctx, { ...input, kind: input.kind ?? 'events' });
       return { ...webhook, secret };
+    },
+  }),
+  updateInboundWebhook: t.prismaField({
+    type: 'InboundWebhook',
+    authScopes: { admin: true },
+    description: 'Renames an inbound webhook or changes its replay protection; omitted fields stay.',
+    args: { id: t.arg.id({ required: true }), input: t.arg({ type: UpdateInboundWebhookInput, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const hook = await updateInboundWebhook(ctx, String(args.id), args.input);
+      return ctx.db.inboundWebhook.findUniqueOrThrow({ ...query, where: { id: hook.id } });
     },
   }),
   revealInboundWebhookSecret: t.string({

@@ -105,6 +105,11 @@ const IntegrationRef = builder.prismaObject('Integration', {
       args: { limit: t.arg.int({ defaultValue: 20 }) },
       resolve: (i, args, ctx) => historyOf(ctx, i.id, i.tenantId, args.limit ?? 20),
     }),
+    secretsCleared: t.stringList({
+      description:
+        'In the answer of updateIntegration: stored secret fields the change dropped because the config now calls another origin (URL host, scheme or port) and did not give them again (`********` does not count). Empty elsewhere.',
+      resolve: (i) => (i as { secretsCleared?: string[] }).secretsCleared ?? [],
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),
@@ -128,6 +133,10 @@ const ProviderConfigRef = builder.objectRef<ProviderConfigView>('IntegrationProv
       nullable: true,
       description:
         'What to do next when no enabled integration inherits the config (a provider config alone is never pulled); else null.',
+    }),
+    secretsCleared: t.exposeStringList('secretsCleared', {
+      description:
+        'In the answer of setIntegrationConfig: stored secret fields dropped because the config now calls another origin and did not give them again. Empty elsewhere.',
     }),
   }),
 });

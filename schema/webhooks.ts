@@ -161,6 +161,11 @@ builder.prismaObject('OutboundWebhook', {
     }),
     lastFailureAt: t.expose('lastFailureAt', { type: 'DateTime', nullable: true }),
     lastFailureError: t.exposeString('lastFailureError', { nullable: true }),
+    secretCleared: t.boolean({
+      description:
+        'In the answer of updateOutboundWebhook: true when the URL moved to another origin without the current secret, so the old secret was dropped (no grace) and a new one signs from now on (reveal it with revealOutboundWebhookSecret). False elsewhere.',
+      resolve: (w) => (w as { secretCleared?: boolean }).secretCleared ?? false,
+    }),
   }),
 });
 
@@ -199,6 +204,10 @@ const UpdateInput = builder.inputType('UpdateOutboundWebhookInput', {
     url: t.string(),
     triggers: t.field({ type: [TriggerInput] }),
     enabled: t.boolean(),
+    secret: t.string({
+      description:
+        'The current signing secret, given again to keep it when `url` moves to another origin (host, scheme or port); without it such a move makes a new secret (`secretCleared` in the answer). `********` does not count.',
+    }),
   }),
 });
 
@@ -250,7 +259,8 @@ builder.mutationFields((t) => ({
         ...input,
         triggers: input.triggers ? toTriggers(input.triggers) : null,
       });
-      return ctx.db.outboundWebhook.findUniqueOrThrow({ ...query, where: { id: hook.id } });
+      const row = await ctx.db.outboundWebhook.findUniqueOrThrow({ ...query, where: { id: hook.id } });
+      return Object.assign(row, { secretCleared: hook.secretCleared });
     },
   }),
   deleteOutboundWebhook: t.id({

@@ -25,3 +25,35 @@ export function verifyHmacHex(secrets: string[], body: Buffer | string, signatur
   for (const secret of secrets) ok = constantTimeEqual(hmacHex(secret, body), given) || ok;
   return ok;
 }
+
+/**
+ * The Standard Webhooks signing key of a `whsec_…` secret: the part after the prefix decoded as base64 (the
+ * base64url alphabet of inbound secrets decodes the same way).
+ */
+export function standardWebhooksKey(secret: string): Buffer {
+  return Buffer.from(secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret, 'base64');
+}
+
+/**
+ * True when a Standard Webhooks `webhook-signature` header (space-separated `v1,<base64>` entries) holds the
+ * HMAC-SHA256 of `{id}.{timestamp}.{body}` under any of `secrets` (constant-time per comparison).
+ */
+export function verifyStandardWebhookSignature(
+  secrets: string[],
+  signed: { id: string; timestamp: string; body: Buffer | string },
+  header: string | undefined,
+): boolean {
+  if (!header) return false;
+  const given = header
+    .split(' ')
+    .filter((s) => s.startsWith('v1,'))
+    .map((s) => s.slice(3))
+    .slice(0, 10);
+  const content = Buffer.concat([Buffer.from(`${signed.id}.${signed.timestamp}.`), Buffer.from(signed.body)]);
+  let ok = false;
+  for (const secret of secrets) {
+    const expected = hmacBase64(standardWebhooksKey(secret), content);
+    for (const sig of given) ok = constantTimeEqual(expected, sig) || ok;
+  }
+  return ok;
+}

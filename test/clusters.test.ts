@@ -52,7 +52,7 @@ describe('clusters', () => {
     invite = minted.token;
     expect(invite).toMatch(/^sci_/);
     expect(minted.command).toBe(
-      `npm run --silent ops -- cluster join --hub ${hub.url} --invite ${invite} --name <name>`,
+      `npm run --silent ops -- cluster join --hub '${hub.url}' --invite '${invite}' --name <name>`,
     );
     const hours = (Date.parse(minted.expires_at) - hub.app.rt.clock.now().getTime()) / 3600_000;
     expect(hours).toBeGreaterThan(23.9);

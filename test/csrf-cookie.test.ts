@@ -48,6 +48,7 @@ describe('REST with the session cookie', () => {
     ] as const) {
       const headers: Record<string, string> = { cookie, origin: FOREIGN };
       if (contentType) headers['content-type'] = contentType;
+      await graceOver();
       const res = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers, raw: body });
       expect(res.status, `${contentType}: ${JSON.stringify(res.body)}`).toBe(403);
       expect(res.body.code).toBe('CROSS_ORIGIN_REQUEST');
@@ -74,6 +75,7 @@ describe('REST with the session cookie', () => {
 
   it('accepts the service’s own origin (Origin and Sec-Fetch-Site: same-origin) with JSON or no body', async () => {
     const before = await ingestKeyRotations();
+    await graceOver();
     const res = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
       headers: { cookie, origin: own, 'sec-fetch-site': 'same-origin' },
     });
@@ -95,6 +97,7 @@ describe('REST with the session cookie', () => {
     expect(form.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
     const empty = await call(s.url, 'POST', '/api/v1/auth/tokens', { headers: { cookie, origin: own } });
     expect(empty.status).toBe(415);
+    await graceOver();
     const noBodyRoute = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
       headers: { cookie, origin: own, 'content-type': 'text/plain' },
       raw: 'x',
@@ -104,6 +107,7 @@ describe('REST with the session cookie', () => {
 
   it('leaves reads alone, and Bearer credentials from any origin with any body', async () => {
     expect((await call(s.url, 'GET', '/api/v1/auth/me', { headers: { cookie, origin: FOREIGN } })).status).toBe(200);
+    await graceOver();
     const bearer = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
       token: t.adminToken,
       headers: { origin: FOREIGN, 'content-type': 'text/plain' },
@@ -111,6 +115,7 @@ describe('REST with the session cookie', () => {
     });
     expect(bearer.status, JSON.stringify(bearer.body)).toBe(201);
     // A script keeping the cookie (no Origin, no fetch metadata) is not a browser page.
+    await graceOver();
     expect((await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', { headers: { cookie } })).status).toBe(201);
   });
 
@@ -125,14 +130,17 @@ describe('REST with the session cookie', () => {
         .getSetCookie()
         .find((x) => x.startsWith('ops_session='))!
         .split(';')[0]!;
+      await graceOver();
       const viaProxy = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://ops.internal', 'x-forwarded-host': 'ops.internal' },
       });
       expect(viaProxy.status, JSON.stringify(viaProxy.body)).toBe(201);
+      await graceOver();
       const published = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://ops.example.test' },
       });
       expect(published.status).toBe(201);
+      await graceOver();
       const sibling = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://other.example.test', 'x-forwarded-host': 'ops.internal' },
       });
@@ -141,6 +149,7 @@ describe('REST with the session cookie', () => {
       await proxied.stop();
     }
     // Without TRUST_PROXY a client-sent X-Forwarded-Host counts for nothing.
+    await graceOver();
     const spoofed = await call(s.url, 'POST', '/api/v1/ingest-keys/rotate', {
       headers: { cookie, origin: FOREIGN, 'x-forwarded-host': '127.0.0.1:9999' },
     });
@@ -148,23 +157,35 @@ describe('REST with the session cookie', () => {
   });
 });
 
+/**
+ * Rotating the ingest key is this file's sample mutation; a rotation while the previous key is in its
+ * grace period is a 409 (test/rotation-once.test.ts), so each sample rotation first ends that grace.
+ */
+async function graceOver(): Promise<void> {
+  const past = new Date(s.app.rt.clock.now().getTime() - 1000);
+  await s.app.rt.prisma.ingestKey.updateMany({ where: { validUntil: { gt: past } }, data: { validUntil: past } });
+}
+
 describe('GraphQL with the session cookie', () => {
   const rotate = JSON.stringify({ query: 'mutation { rotateIngestKey { key } }' });
 
   it('refuses a mutation from a foreign origin even as JSON (403 in GraphQL shape), and runs it from its own', async () => {
     const before = await ingestKeyRotations();
+    await graceOver();
     const foreign = await call(s.url, 'POST', '/graphql', {
       headers: { cookie, origin: FOREIGN, 'content-type': 'application/json' },
       raw: rotate,
     });
     expect(foreign.status).toBe(403);
     expect(foreign.body.errors[0].extensions).toMatchObject({ code: 'FORBIDDEN', reason: 'CROSS_ORIGIN_REQUEST' });
+    await graceOver();
     const nul = await call(s.url, 'POST', '/graphql', {
       headers: { cookie, origin: 'null', 'content-type': 'application/json' },
       raw: rotate,
     });
     expect(nul.status).toBe(403);
     expect(await ingestKeyRotations()).toBe(before);
+    await graceOver();
     const mine = await call(s.url, 'POST', '/graphql', {
       headers: { cookie, origin: own, 'content-type': 'application/json' },
       raw: rotate,

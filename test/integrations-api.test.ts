@@ -195,6 +195,7 @@ describe('per-tenant provider config', () => {
       updated_at: null,
       integration_count: 0,
       hint: expect.stringContaining('No Prometheus integration'),
+      secrets_cleared: [],
     });
     const put = await a.put('/integrations/config/prometheus', {
       config: { url: remoteUrl, bearer_token: 'prom-bearer-secret-1' },

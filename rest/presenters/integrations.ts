@@ -11,7 +11,7 @@ const CHECKS_FIELDS = `config { ok problems { field message } }
   errors { ok count lastError lastErrorAt }`;
 export const HEALTH_FIELDS = `status reason checkedAt checks { ${CHECKS_FIELDS} }`;
 export const INTEGRATION_FIELDS = `id provider name enabled config freshnessSeconds escalationPolicyId pushUrl pushTokenPrefix previousPushTokenValidUntil
-  lastEventAt lastPullAt lastError lastErrorAt createdAt updatedAt health { status reason checkedAt }`;
+  lastEventAt lastPullAt lastError lastErrorAt secretsCleared createdAt updatedAt health { status reason checkedAt }`;
 
 function presentChecks(c: Node | null | undefined): Record<string, unknown> | null {
   if (!c) return null;
@@ -69,6 +69,7 @@ export function presentIntegration(i: Node): Record<string, unknown> {
     last_pull_at: i.lastPullAt,
     last_error: i.lastError,
     last_error_at: i.lastErrorAt,
+    secrets_cleared: i.secretsCleared,
     created_at: i.createdAt,
     updated_at: i.updatedAt,
   };
@@ -96,6 +97,7 @@ export function presentProviderConfig(c: Node): Record<string, unknown> {
     updated_at: c.updatedAt,
     integration_count: c.integrationCount,
     hint: c.hint,
+    secrets_cleared: c.secretsCleared,
   };
 }
 

@@ -9,10 +9,11 @@ import { TRIGGER_TOPICS, type TriggerOn } from '../../src/webhooks/triggers.js';
 type Node = Record<string, any>;
 
 const TRIGGER_FIELDS = 'on severities kinds typeGlob labels payloadConditions { path op value }';
-export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError`;
+export const OUTBOUND_WEBHOOK_FIELDS = `id name url enabled triggers { ${TRIGGER_FIELDS} } createdAt updatedAt previousSecretValidUntil lastFailureAt lastFailureError secretCleared`;
 const ATTEMPT_FIELDS = 'id number requestHeaders responseStatus responseBody durationMs error createdAt';
 export const DELIVERY_FIELDS = `id topic status body attemptCount nextAttemptAt lastError createdAt deliveredAt failedAt webhook { id } attempts { ${ATTEMPT_FIELDS} }`;
-export const INBOUND_WEBHOOK_FIELDS = 'id name slug kind url createdAt previousSecretValidUntil';
+export const INBOUND_WEBHOOK_FIELDS =
+  'id name slug kind url createdAt previousSecretValidUntil requireStandardWebhooks rejectRepeatedSignature';
 export const INGEST_KEY_FIELDS = 'id keyPrefix createdAt validUntil';
 
 const TOPIC_OF = TRIGGER_TOPICS as Record<string, string>;
@@ -52,6 +53,7 @@ export function presentOutboundWebhook(w: Node): Record<string, unknown> {
     previous_secret_valid_until: w.previousSecretValidUntil,
     last_failure_at: w.lastFailureAt,
     last_failure_error: w.lastFailureError,
+    secret_cleared: w.secretCleared,
   };
 }
 
@@ -101,6 +103,8 @@ export function presentInboundWebhook(w: Node): Record<string, unknown> {
     url: w.url,
     created_at: w.createdAt,
     previous_secret_valid_until: w.previousSecretValidUntil,
+    require_standard_webhooks: w.requireStandardWebhooks,
+    reject_repeated_signature: w.rejectRepeatedSignature,
     ...(w.secret !== undefined ? { secret: w.secret } : {}),
   };
 }

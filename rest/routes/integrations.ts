@@ -15,7 +15,7 @@ import {
   presentProviderConfig,
 } from '../presenters/integrations.js';
 
-const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint';
+const CONFIG_FIELDS = 'provider config secretFields updatedAt integrationCount hint secretsCleared';
 const dryRun = (q: Record<string, unknown>) => q.dry_run === true || q.dry_run === 'true';
 
 /** GET/PUT/DELETE of a provider's tenant config at `path`. */

@@ -110,6 +110,13 @@ export const webhooksRoutes: RouteEntry[] = [
     respond: (data) => presentInboundWebhook(data.createInboundWebhook),
   },
   {
+    method: 'patch',
+    path: '/inbound-webhooks/:inboundWebhookId',
+    operation: `mutation UpdateInboundWebhook($id: ID!, $input: UpdateInboundWebhookInput!) { updateInboundWebhook(id: $id, input: $input) { ${INBOUND_WEBHOOK_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.inboundWebhookId, input: req.body }),
+    respond: (data) => presentInboundWebhook(data.updateInboundWebhook),
+  },
+  {
     method: 'post',
     path: '/inbound-webhooks/:inboundWebhookId/rotate-secret',
     operation: `mutation RotateInboundWebhookSecret($id: ID!) { rotateInboundWebhookSecret(id: $id) { ${INBOUND_WEBHOOK_FIELDS} secret } }`,

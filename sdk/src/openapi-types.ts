@@ -1229,6 +1229,13 @@ export interface paths {
      *     signed calls get 401. After a secret rotation the previous secret verifies for 24 hours.
      *     The mapping onto the stored event is the one of POST /events. Limits: 1 MiB (413), 10 POSTs per
      *     second per webhook (429 with `Retry-After`). An unknown slug is a 404.
+     *
+     *     Replay protection, per webhook (PATCH /inbound-webhooks/{inboundWebhookId}): with
+     *     `require_standard_webhooks` only the Standard Webhooks form is accepted instead (`webhook-id`,
+     *     `webhook-timestamp` in Unix seconds within 5 minutes, `webhook-signature` = `v1,<base64
+     *     HMAC-SHA256 of "{id}.{timestamp}.{body}">` keyed by the secret after `whsec_` decoded as base64);
+     *     a `webhook-id` already received in the last 24 hours is a 409 WEBHOOK_REPLAYED. With
+     *     `reject_repeated_signature` the same `X-Service-Signature` twice within 5 minutes is a 409.
      */
     post: operations['receiveInboundWebhook'];
     delete?: never;
@@ -2846,7 +2853,7 @@ export interface paths {
     head?: never;
     /**
      * Change an outbound webhook (admins)
-     * @description Omitted fields stay; `triggers` replaces the whole list.
+     * @description Omitted fields stay; `triggers` replaces the whole list. A `url` on another origin (host, scheme or port) gets a new signing secret, and the old one stops signing at once (`secret_cleared: true` in the answer; POST /outbound-webhooks/{webhookId}/rotate-secret then shows a secret to give the new receiver), unless `secret` gives the current secret again.
      */
     patch: operations['updateOutboundWebhook'];
     trace?: never;
@@ -2942,6 +2949,28 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/inbound-webhooks/{inboundWebhookId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inboundWebhookId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename an inbound webhook or change its replay protection (admins)
+     * @description Omitted fields stay. See docs/hardening.md, "Replay protection for inbound webhooks".
+     */
+    patch: operations['updateInboundWebhook'];
     trace?: never;
   };
   '/inbound-webhooks/{inboundWebhookId}/rotate-secret': {
@@ -3074,6 +3103,8 @@ export interface components {
       | 'TOKEN_NOT_REVOKED'
       | 'TOKEN_REACTIVATION_EXPIRED'
       | 'TOKEN_NOT_ACTIVE'
+      | 'ROTATION_IN_GRACE'
+      | 'WEBHOOK_REPLAYED'
       | 'DEVICE_ALREADY_LINKED'
       | 'DELIVERY_IN_PROGRESS'
       | 'WEBHOOK_DISABLED'
@@ -4167,6 +4198,8 @@ export interface components {
       last_error?: string | null;
       /** Format: date-time */
       last_error_at?: string | null;
+      /** @description In the answer of PATCH /integrations/{integration_id}, the stored secret fields the change dropped because the config now calls another origin (URL host, scheme or port) and did not give them again (`********` does not count); empty elsewhere. */
+      secrets_cleared?: string[];
       /** Format: date-time */
       created_at: string;
       /** Format: date-time */
@@ -4261,6 +4294,8 @@ export interface components {
       integration_count: number;
       /** @description What to do next when no enabled integration inherits the config (a provider config alone is never pulled), e.g. create one with POST /integrations; else null. */
       hint: string | null;
+      /** @description In the answer of PUT, the stored secret fields dropped because the config now calls another origin and did not give them again; empty elsewhere. */
+      secrets_cleared?: string[];
     };
     IntegrationIngestResult: {
       provider: string;
@@ -5048,6 +5083,14 @@ export interface components {
       enabled?: boolean;
       triggers?: components['schemas']['WebhookSettingsTrigger'][];
     };
+    WebhookSettingsOutboundPatch: {
+      name?: string;
+      url?: string;
+      enabled?: boolean;
+      triggers?: components['schemas']['WebhookSettingsTrigger'][];
+      /** @description The current signing secret, given again to keep it when `url` moves to another origin; `********` does not count. */
+      secret?: string;
+    };
     WebhookSettingsOutbound: {
       id: string;
       name: string;
@@ -5066,6 +5109,8 @@ export interface components {
       /** Format: date-time */
       last_failure_at: string | null;
       last_failure_error: string | null;
+      /** @description In the answer of PATCH, true when the URL moved to another origin without the current secret, so a new secret signs from now on and the old one no longer does; false elsewhere. */
+      secret_cleared?: boolean;
     };
     WebhookSettingsCreatedOutbound: components['schemas']['WebhookSettingsOutbound'] & {
       /** @description `whsec_<base64>` (Standard Webhooks format), shown this once. */
@@ -5117,6 +5162,10 @@ export interface components {
     };
     /** @enum {string} */
     WebhookSettingsInboundKind: 'events' | 'sot';
+    /** @description Replay protection: accept only the Standard Webhooks form (webhook-id, webhook-timestamp within 5 minutes, webhook-signature = v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">), each webhook-id once in 24 hours (409 WEBHOOK_REPLAYED). Off (the default): X-Service-Signature over the body. */
+    WebhookSettingsRequireStandardWebhooks: boolean;
+    /** @description Replay protection for senders that cannot timestamp: the same X-Service-Signature twice within 5 minutes is refused (409 WEBHOOK_REPLAYED). */
+    WebhookSettingsRejectRepeatedSignature: boolean;
     WebhookSettingsInbound: {
       id: string;
       name: string;
@@ -5128,6 +5177,8 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       previous_secret_valid_until: string | null;
+      require_standard_webhooks: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+      reject_repeated_signature: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
     };
     WebhookSettingsInboundWithSecret: components['schemas']['WebhookSettingsInbound'] & {
       /** @description Key of the hex HMAC-SHA256 of the raw body sent in `X-Service-Signature`. */
@@ -7797,6 +7848,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['EventsUnsupportedMediaType'];
       422: components['responses']['ValidationFailed'];
@@ -11754,7 +11806,7 @@ export interface operations {
          *       "enabled": false
          *     }
          */
-        'application/json': components['schemas']['WebhookSettingsOutboundInput'] & unknown;
+        'application/json': components['schemas']['WebhookSettingsOutboundPatch'] & unknown;
       };
     };
     responses: {
@@ -11804,6 +11856,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };
@@ -11922,6 +11975,8 @@ export interface operations {
         'application/json': {
           name: string;
           kind?: components['schemas']['WebhookSettingsInboundKind'];
+          require_standard_webhooks?: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+          reject_repeated_signature?: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
         };
       };
     };
@@ -11940,6 +11995,50 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateInboundWebhook: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inboundWebhookId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "require_standard_webhooks": true
+         *     }
+         */
+        'application/json': {
+          name?: string;
+          require_standard_webhooks?: components['schemas']['WebhookSettingsRequireStandardWebhooks'];
+          reject_repeated_signature?: components['schemas']['WebhookSettingsRejectRepeatedSignature'];
+        };
+      };
+    };
+    responses: {
+      /** @description The changed webhook */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSettingsInbound'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
@@ -11971,6 +12070,7 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };
@@ -12027,6 +12127,7 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

@@ -4,6 +4,7 @@
  * previous one sealed with the runtime's SecretBox, plus when the previous one stops working.
  */
 import type { SecretBox } from '../secrets.js';
+import { Conflict } from '../errors.js';
 
 /** How long a rotated-away secret (or ingest key, or PAT) keeps working. */
 export const ROTATION_GRACE_MS = 24 * 3600 * 1000;
@@ -45,4 +46,26 @@ export function previousSecret(box: SecretBox, row: RotatableSecret, now: number
 export function workingSecrets(box: SecretBox, row: RotatableSecret, now: number): string[] {
   const previous = previousSecret(box, row, now);
   return previous === null ? [box.open(row.secretCiphertext)] : [box.open(row.secretCiphertext), previous];
+}
+
+/**
+ * A secret, key or token is rotated once per grace period: while the secret it replaced still works, a
+ * second rotation would cut that grace short or leave three working secrets. 409 with the time it ends.
+ */
+export function rotationInGrace(what: string, until: Date | null): Conflict {
+  return new Conflict(
+    `This ${what} was rotated recently and the previous one still works${until ? ` until ${until.toISOString()}` : ''}; rotate again after that (or revoke and create a new one).`,
+    'ROTATION_IN_GRACE',
+  );
+}
+
+/**
+ * The where-clause of a rotation's conditional update: the row still holds the secret the caller read, and
+ * no previous secret is in its grace period. Of parallel rotations one matches; the others update nothing.
+ */
+export function rotationClaim(row: Pick<RotatableSecret, 'secretCiphertext'>, now: Date) {
+  return {
+    secretCiphertext: row.secretCiphertext,
+    OR: [{ previousValidUntil: null }, { previousValidUntil: { lte: now } }],
+  };
 }

@@ -2,7 +2,7 @@
  * Personal access tokens: mint, list, revoke, reactivate, rotate, purge. The cleartext exists only
  * in the return value of mint/rotate; the database keeps a SHA-256 hash and a short prefix.
  */
-import { ROTATION_GRACE_MS } from './secret-rotation.js';
+import { ROTATION_GRACE_MS, rotationInGrace } from './secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import { Conflict, NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
@@ -72,7 +72,7 @@ async function loadManageable(ctx: Ctx, id: string): Promise<AccessToken> {
 }
 
 async function insertToken(
-  db: PrismaClient,
+  db: Pick<PrismaClient, 'accessToken'>,
   data: {
     userId: string;
     createdById: string;
@@ -166,17 +166,27 @@ export async function rotateToken(ctx: Ctx, id: string): Promise<MintedToken> {
   const me = requireUser(ctx);
   const now = ctx.rt.clock.now();
   if (!patIsUsable(old, now)) throw new Conflict('Only an active token can be rotated.', 'TOKEN_NOT_ACTIVE');
+  if (old.rotatedToId || old.graceUntil) throw rotationInGrace('token', old.graceUntil);
   const remainingMs = old.expiresAt ? old.expiresAt.getTime() - old.createdAt.getTime() : null;
-  const minted = await insertToken(ctx.db, {
-    userId: old.userId,
-    createdById: me.userId,
-    name: old.name,
-    description: old.description,
-    expiresAt: remainingMs === null ? null : new Date(now.getTime() + remainingMs),
-    createdAt: now,
-  });
   const graceUntil = new Date(now.getTime() + ROTATION_GRACE_MS);
-  await ctx.db.accessToken.update({ where: { id }, data: { graceUntil, rotatedToId: minted.token.id } });
+  const minted = await ctx.db.$transaction(async (tx) => {
+    // The claim first: the row lock makes parallel rotations wait, and the re-checked condition lets one through.
+    const { count } = await tx.accessToken.updateMany({
+      where: { id, rotatedToId: null, graceUntil: null },
+      data: { graceUntil },
+    });
+    if (count === 0) throw rotationInGrace('token', graceUntil);
+    const m = await insertToken(tx, {
+      userId: old.userId,
+      createdById: me.userId,
+      name: old.name,
+      description: old.description,
+      expiresAt: remainingMs === null ? null : new Date(now.getTime() + remainingMs),
+      createdAt: now,
+    });
+    await tx.accessToken.update({ where: { id }, data: { rotatedToId: m.token.id } });
+    return m;
+  });
   await announce(ctx, minted.token, 'rotated');
   return minted;
 }

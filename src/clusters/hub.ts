@@ -38,9 +38,29 @@ export function clusterStatus(
     : 'stale';
 }
 
-/** The command a member's operator runs to join with this invite. */
+/** One shell word: single-quoted, each `'` written as `'\''`, so nothing in it is expanded or run. */
+export function shellQuote(word: string): string {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * A hub URL as members are told it: http(s), a host (name, IPv4 or bracketed IPv6), an optional port and
+ * path, and none of the characters a shell or a URL parser would read differently (`$ ( ) ; & | \` ' " < >`,
+ * spaces, a query, credentials).
+ */
+const HUB_URL =
+  /^https?:\/\/(?:[A-Za-z0-9](?:[A-Za-z0-9.-]{0,251}[A-Za-z0-9])?|\[[0-9A-Fa-f:.]{2,45}\])(?::\d{1,5})?(?:\/[A-Za-z0-9._~%\/-]{0,1900})?$/;
+
+/** Why `hubUrl` cannot be shown in a join command, or null. */
+export function hubUrlProblem(hubUrl: string): string | null {
+  return HUB_URL.test(hubUrl)
+    ? null
+    : 'must be an http(s) URL of scheme, host, optional port and path (letters, digits, . _ ~ % / -), with no shell metacharacters, spaces, query or credentials';
+}
+
+/** The command a member's operator runs to join with this invite; every value is shell-quoted. */
 export function joinCommand(hubUrl: string, token: string): string {
-  return `npm run --silent ops -- cluster join --hub ${hubUrl} --invite ${token} --name <name>`;
+  return `npm run --silent ops -- cluster join --hub ${shellQuote(hubUrl)} --invite ${shellQuote(token)} --name <name>`;
 }
 
 export interface MintedInvite {
@@ -60,6 +80,10 @@ export async function createClusterInvite(
   const hours = input.expiresInHours ?? INVITE_DEFAULT_HOURS;
   if (!Number.isInteger(hours) || hours < 1 || hours > INVITE_MAX_HOURS)
     throw invalid(['expiresInHours'], `must be a whole number of hours from 1 to ${INVITE_MAX_HOURS}`);
+  if (input.hubUrl != null) {
+    const problem = hubUrlProblem(input.hubUrl);
+    if (problem) throw invalid(['hubUrl'], problem);
+  }
   const token = randomSecret(INVITE_PREFIX, 32);
   const row = await ctx.db.clusterInvite.create({
     data: {
@@ -69,8 +93,6 @@ export async function createClusterInvite(
       expiresAt: new Date(ctx.rt.clock.now().getTime() + hours * 3600_000),
     } as never,
   });
-  if (input.hubUrl != null && !/^https?:\/\/[^\s]{1,2040}$/.test(input.hubUrl))
-    throw invalid(['hubUrl'], 'must be an http(s) URL');
   // Where members reach the hub: as given, else PUBLIC_BASE_URL, else the request's origin.
   const hub = (input.hubUrl ?? ctx.rt.config.publicBaseUrl ?? requestOrigin ?? '<hub url>').replace(/\/+$/, '');
   return { id: row.id, token, expiresAt: row.expiresAt, command: joinCommand(hub, token) };

@@ -20,8 +20,9 @@ import { NotFound, Unauthenticated, ValidationFailed } from '../errors.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { randomSecret } from '../secrets.js';
 import { verifyHmacHex } from '../signing.js';
-import { rotationUpdate, workingSecrets } from '../auth/secret-rotation.js';
+import { rotationClaim, rotationInGrace, rotationUpdate, workingSecrets } from '../auth/secret-rotation.js';
 import { consumeInboundRate } from './rate-limit.js';
+import { refuseRepeatedSignature, verifyStandardWebhookDelivery } from './inbound-replay.js';
 
 export const INBOUND_SECRET_PREFIX = 'whsec_';
 const NAME_MAX = 100;
@@ -60,14 +61,33 @@ export function inboundWebhookUrl(
 }
 
 /** Creates an inbound webhook for the caller's tenant; the cleartext secret is returned here and by reveal. */
+/** Replay protection settings of an inbound webhook (src/events/inbound-replay.ts). */
+export interface InboundReplaySettings {
+  requireStandardWebhooks?: boolean | null;
+  rejectRepeatedSignature?: boolean | null;
+}
+
+function checkName(name: string | null | undefined): string {
+  const n = name?.trim() ?? '';
+  if (n.length === 0 || n.length > NAME_MAX)
+    throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
+  return n;
+}
+
+/** The settings given (omitted ones stay as they are). */
+function replaySettings(input: InboundReplaySettings): Partial<Record<keyof InboundReplaySettings, boolean>> {
+  return {
+    ...(input.requireStandardWebhooks != null ? { requireStandardWebhooks: input.requireStandardWebhooks } : {}),
+    ...(input.rejectRepeatedSignature != null ? { rejectRepeatedSignature: input.rejectRepeatedSignature } : {}),
+  };
+}
+
 export async function createInboundWebhook(
   ctx: Ctx,
-  input: { name: string; kind?: InboundWebhookKind },
+  input: { name: string; kind?: InboundWebhookKind } & InboundReplaySettings,
 ): Promise<{ webhook: InboundWebhook; secret: string }> {
   requireUser(ctx);
-  const name = input.name?.trim() ?? '';
-  if (name.length === 0 || name.length > NAME_MAX)
-    throw new ValidationFailed([{ loc: ['input', 'name'], msg: `must be 1 to ${NAME_MAX} characters` }]);
+  const name = checkName(input.name);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
   for (let attempt = 0; ; attempt++) {
     try {
@@ -77,6 +97,7 @@ export async function createInboundWebhook(
           slug: `${slugBase(name)}-${slugSuffix()}`,
           kind: input.kind ?? 'events',
           secretCiphertext: ctx.rt.secretBox.seal(secret),
+          ...replaySettings(input),
         } as never,
       });
       return { webhook, secret };
@@ -93,6 +114,19 @@ async function load(ctx: Ctx, id: string): Promise<InboundWebhook> {
   return hook;
 }
 
+/** Renames a webhook or changes its replay protection; omitted fields stay. */
+export async function updateInboundWebhook(
+  ctx: Ctx,
+  id: string,
+  input: { name?: string | null } & InboundReplaySettings,
+): Promise<InboundWebhook> {
+  const hook = await load(ctx, id);
+  return ctx.db.inboundWebhook.update({
+    where: { id: hook.id },
+    data: { ...(input.name != null ? { name: checkName(input.name) } : {}), ...replaySettings(input) },
+  });
+}
+
 /** The current signing secret in cleartext (another tenant's webhook is a 404). */
 export async function revealInboundWebhookSecret(ctx: Ctx, id: string): Promise<string> {
   const hook = await load(ctx, id);
@@ -106,11 +140,14 @@ export async function rotateInboundWebhookSecret(
 ): Promise<{ webhook: InboundWebhook; secret: string }> {
   const hook = await load(ctx, id);
   const secret = randomSecret(INBOUND_SECRET_PREFIX, 32);
-  const webhook = await ctx.db.inboundWebhook.update({
-    where: { id: hook.id },
-    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous secret still works.
+  const { count } = await ctx.db.inboundWebhook.updateMany({
+    where: { id: hook.id, ...rotationClaim(hook, now) },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
   });
-  return { webhook, secret };
+  if (count === 0) throw rotationInGrace('webhook secret', hook.previousValidUntil);
+  return { webhook: await load(ctx, id), secret };
 }
 
 /** Deletes the webhook; its URL answers 404 from then on. */
@@ -132,6 +169,12 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
     // Credential resolution by a globally unique slug: the root client, like ingest keys by hash.
     const hook = await rt.prisma.inboundWebhook.findUnique({ where: { slug } });
     if (!hook || hook.kind !== kind) throw new NotFound('Inbound webhook');
+    const secrets = workingSecrets(rt.secretBox, hook, rt.clock.now().getTime());
+    if (hook.requireStandardWebhooks) {
+      await verifyStandardWebhookDelivery(rt, hook, req, secrets);
+      await consumeInboundRate(rt, `hook:${hook.id}`);
+      return webhookPrincipal(hook);
+    }
     const header = req.headers['x-service-signature'];
     const signature = Array.isArray(header) ? header[0] : header;
     if (!signature)
@@ -139,22 +182,22 @@ export function webhookSignatureAuth(kind: InboundWebhookKind) {
         'Missing X-Service-Signature header (hex HMAC-SHA256 of the raw body).',
         'SIGNATURE_INVALID',
       );
-    if (
-      !verifyHmacHex(
-        workingSecrets(rt.secretBox, hook, rt.clock.now().getTime()),
-        req.rawBody ?? Buffer.alloc(0),
-        signature,
-      )
-    )
+    if (!verifyHmacHex(secrets, req.rawBody ?? Buffer.alloc(0), signature))
       throw new Unauthenticated('Invalid X-Service-Signature.', 'SIGNATURE_INVALID');
+    if (hook.rejectRepeatedSignature) await refuseRepeatedSignature(rt, hook, signature);
     await consumeInboundRate(rt, `hook:${hook.id}`);
-    return {
-      tenantId: hook.tenantId,
-      userId: null,
-      email: null,
-      role: null,
-      userKind: null,
-      credential: { kind: 'webhook', id: hook.id },
-    };
+    return webhookPrincipal(hook);
+  };
+}
+
+/** The principal a verified delivery acts as: the webhook's tenant, credential kind `webhook`. */
+function webhookPrincipal(hook: InboundWebhook): Principal {
+  return {
+    tenantId: hook.tenantId,
+    userId: null,
+    email: null,
+    role: null,
+    userKind: null,
+    credential: { kind: 'webhook', id: hook.id },
   };
 }

@@ -7,6 +7,9 @@
  * - No string (body value or key, query parameter) contains a NUL character or an unpaired UTF-16
  *   surrogate: Postgres cannot store either in text or jsonb (error 22021/22P05). 422 naming the field.
  * - No JSON number is outside the double range (`1e309` parses as Infinity): 422.
+ * - No object key is `__proto__`, `constructor` or `prototype`, at any depth (body, query, GraphQL variables
+ *   and JSON literals): code that copies a parsed object key by key (`out[k] = v`) would set a prototype
+ *   instead of a field, and the field's validation would see nothing. 422 naming the key's path.
  * - A path segment that is not valid percent-encoding (a URIError deeper down), or that decodes to a NUL
  *   or an unpaired surrogate, names no resource: 404 with a JSON body.
  *
@@ -26,6 +29,12 @@ export const JSON_LIMITS = {
   /** Problems listed in one 422 (the first ones found). */
   maxProblems: 20,
 } as const;
+
+/** Object keys refused at any depth of any JSON input (prototype pollution). */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** The message for a reserved key, the same in REST and GraphQL. */
+export const RESERVED_KEY_MSG = 'is a reserved key: __proto__, constructor and prototype are refused at any depth';
 
 /** Why a string cannot be accepted, or null. */
 export function badTextReason(s: string): string | null {
@@ -82,6 +91,7 @@ export function inspectJson(value: unknown, root: string[]): FieldProblem[] {
           const k = keys[i];
           const reason = badTextReason(k);
           if (reason) problems.push({ loc: [...loc, safeSegment(k)], msg: `key ${reason}` });
+          else if (RESERVED_KEYS.has(k)) problems.push({ loc: [...loc, k], msg: RESERVED_KEY_MSG });
           else
             stack.push({
               v: (v as Record<string, unknown>)[k],
@@ -232,10 +242,19 @@ export function graphqlInputGuard(req: Request, res: Response, next: NextFunctio
 
 /**
  * A validation rule: string literals written in the document itself (`source: "a\u0000b"`) follow the
- * same text rule as variables.
+ * same text rule as variables, and object literals (`config: { __proto__: … }`) the reserved-key rule.
  */
 export function safeLiteralsRule(context: ValidationContext): ASTVisitor {
   return {
+    ObjectField(node) {
+      if (RESERVED_KEYS.has(node.name.value))
+        context.reportError(
+          new GraphQLError(`Object key "${node.name.value}" ${RESERVED_KEY_MSG}.`, {
+            nodes: [node],
+            extensions: { code: 'BAD_USER_INPUT' },
+          }),
+        );
+    },
     StringValue(node) {
       const reason = badTextReason(node.value);
       if (reason)

@@ -74,7 +74,7 @@ export function validateConfig(
     return [{ loc: at, msg: 'must be a JSON object' }];
   const c = config as Record<string, unknown>;
   for (const key of Object.keys(c)) {
-    if (!schema.properties[key])
+    if (!Object.hasOwn(schema.properties, key))
       problems.push({
         loc: [...at, key],
         msg: `is not a field of this provider (fields: ${Object.keys(schema.properties).join(', ')})`,
@@ -141,7 +141,8 @@ export function splitSecrets(
   const plain: Record<string, unknown> = {};
   const secrets: Record<string, string> = {};
   for (const [k, v] of Object.entries(config)) {
-    if (v === undefined || v === null) continue;
+    // Only the provider's known fields are kept (validation already refused the others).
+    if (v === undefined || v === null || !Object.hasOwn(p.configSchema.properties, k)) continue;
     if (names.has(k)) secrets[k] = String(v);
     else plain[k] = v;
   }
@@ -164,14 +165,42 @@ export function maskedConfig(plain: unknown, secretNames: string[]): Record<stri
   return out;
 }
 
+/** The origins (`scheme://host:port`) a config's URL fields call; a value that is no URL counts as itself. */
+export function configOrigins(schema: ConfigSchema, config: Record<string, unknown>): Set<string> {
+  return new Set(
+    configUrls(schema, config).map(({ url }) => {
+      try {
+        return new URL(url).origin;
+      } catch {
+        return url;
+      }
+    }),
+  );
+}
+
 /**
- * A submitted config for an update: secret fields sent as MASK keep their stored value, so a client
- * can send back what it was shown.
+ * The config to save from a submitted one and the stored secrets: a secret field sent as MASK keeps its
+ * stored value, unless the submitted config calls an origin the stored one did not (a new URL host,
+ * scheme or port): then no stored secret follows it, and `cleared` names the stored secret fields the new
+ * config does not give again. MASK for a secret that is not kept is dropped, never saved as a value.
+ * `defaults` (the tenant's provider config) fill URL fields either side leaves out.
  */
-export function unmask(submitted: Record<string, unknown>, stored: Record<string, string>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...submitted };
-  for (const [k, v] of Object.entries(out)) if (v === MASK && stored[k] !== undefined) out[k] = stored[k];
-  return out;
+export function carryOverSecrets(
+  schema: ConfigSchema,
+  stored: { plain: Record<string, unknown>; secrets: Record<string, string> },
+  submitted: Record<string, unknown>,
+  defaults: Record<string, unknown> = {},
+): { config: Record<string, unknown>; cleared: string[] } {
+  const before = configOrigins(schema, { ...defaults, ...stored.plain });
+  const after = configOrigins(schema, { ...defaults, ...submitted });
+  const moved = [...after].some((o) => !before.has(o));
+  const config: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(submitted)) {
+    if (v !== MASK) config[k] = v;
+    else if (!moved && stored.secrets[k] !== undefined) config[k] = stored.secrets[k];
+  }
+  const cleared = moved ? Object.keys(stored.secrets).filter((k) => config[k] === undefined || config[k] === null) : [];
+  return { config, cleared };
 }
 
 /** Fields of the schema whose values are URLs the service will call (a `uri` string or a list of them). */

@@ -13,7 +13,7 @@ import { Conflict, NotFound, ValidationFailed, invalid, type FieldProblem } from
 import { isUniqueViolation } from '../db/errors.js';
 import { escalationPolicyRefProblem } from '../escalation/policy-ref.js';
 import { randomSecret, tokenHash } from '../secrets.js';
-import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
+import { ROTATION_GRACE_MS, rotationInGrace } from '../auth/secret-rotation.js';
 import { assertDeliverableUrl, type UrlPolicy } from '../net/url-guard.js';
 import { urlPolicyOf } from '../net/url-guard.js';
 import { findProvider, getProvider, listProviders, secretFields } from './registry.js';
@@ -22,9 +22,9 @@ import {
   effectiveConfig,
   maskedConfig,
   openSecrets,
+  carryOverSecrets,
   sealSecrets,
   splitSecrets,
-  unmask,
   validateConfig,
 } from './config.js';
 import type { Provider, ProbeResult } from './types.js';
@@ -233,8 +233,17 @@ export interface UpdateIntegrationInput {
   escalationPolicyId?: string | null;
 }
 
-export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateIntegrationInput): Promise<Integration> {
+/**
+ * Changes an integration. A config that calls a new origin (URL host, scheme or port) keeps no stored
+ * secret unless it gives the secret again (MASK does not count): the answer's `secretsCleared` names them.
+ */
+export async function updateIntegration(
+  ctx: Ctx,
+  id: string,
+  patch: UpdateIntegrationInput,
+): Promise<Integration & { secretsCleared: string[] }> {
   const row = await getIntegration(ctx, id);
+  let secretsCleared: string[] = [];
   const p = getProvider(row.provider);
   const data: Record<string, unknown> = {};
   if (patch.name !== undefined && patch.name !== null) data.name = checkName(patch.name, ['input', 'name']);
@@ -246,14 +255,20 @@ export async function updateIntegration(ctx: Ctx, id: string, patch: UpdateInteg
     data.escalationPolicyId = patch.escalationPolicyId;
   }
   if (patch.config) {
-    const own = unmask(patch.config, openSecrets(ctx.rt.secretBox, row.secretsCiphertext));
-    await checkConfig(ctx.rt, p, own, await tenantDefaults(ctx.rt, row.tenantId, p.id), ['input', 'config']);
+    const defaults = await tenantDefaults(ctx.rt, row.tenantId, p.id);
+    const stored = {
+      plain: row.config as Record<string, unknown>,
+      secrets: openSecrets(ctx.rt.secretBox, row.secretsCiphertext),
+    };
+    const { config: own, cleared } = carryOverSecrets(p.configSchema, stored, patch.config, defaults);
+    secretsCleared = cleared;
+    await checkConfig(ctx.rt, p, own, defaults, ['input', 'config']);
     const { plain, secrets } = splitSecrets(p, own);
     data.config = plain;
     data.secretsCiphertext = sealSecrets(ctx.rt.secretBox, secrets);
   }
   try {
-    return await ctx.db.integration.update({ where: { id: row.id }, data });
+    return { ...(await ctx.db.integration.update({ where: { id: row.id }, data })), secretsCleared };
   } catch (err) {
     if (isUniqueViolation(err)) throw new Conflict(`An integration named "${String(data.name)}" already exists.`);
     throw err;
@@ -272,16 +287,23 @@ export async function rotatePushToken(ctx: Ctx, id: string): Promise<{ integrati
   if (!row.pushTokenHash)
     throw new Conflict(`Provider ${row.provider} receives no pushes, so the integration has no push token.`);
   const pushToken = randomSecret(PUSH_TOKEN_PREFIX, 32);
-  const integration = await ctx.db.integration.update({
-    where: { id: row.id },
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous token still works.
+  const { count } = await ctx.db.integration.updateMany({
+    where: {
+      id: row.id,
+      pushTokenHash: row.pushTokenHash,
+      OR: [{ previousTokenValidUntil: null }, { previousTokenValidUntil: { lte: now } }],
+    },
     data: {
       pushTokenHash: tokenHash(pushToken),
       pushTokenPrefix: pushToken.slice(0, 10),
       previousTokenHash: row.pushTokenHash,
-      previousTokenValidUntil: new Date(ctx.rt.clock.now().getTime() + ROTATION_GRACE_MS),
+      previousTokenValidUntil: new Date(now.getTime() + ROTATION_GRACE_MS),
     },
   });
-  return { integration, pushToken };
+  if (count === 0) throw rotationInGrace('push token', row.previousTokenValidUntil);
+  return { integration: await getIntegration(ctx, id), pushToken };
 }
 
 // ---------------------------------------------------------------- per-tenant provider config
@@ -295,6 +317,8 @@ export interface ProviderConfigView {
   integrationCount: number;
   /** What to do next when no integration inherits the config, else null. */
   hint: string | null;
+  /** Stored secret fields this change dropped because the config now calls another origin. */
+  secretsCleared: string[];
 }
 
 /**
@@ -309,7 +333,12 @@ export function missingIntegrationHint(p: Provider, counts: { enabled: number; d
   return `No ${p.name} integration in this tenant: the provider config holds defaults only, and only integrations are pulled; ${create}.`;
 }
 
-async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null): Promise<ProviderConfigView> {
+async function view(
+  ctx: Ctx,
+  p: Provider,
+  row: IntegrationProviderConfig | null,
+  secretsCleared: string[] = [],
+): Promise<ProviderConfigView> {
   const [enabled, disabled] = await Promise.all(
     [true, false].map((on) => ctx.db.integration.count({ where: { provider: p.id, enabled: on } })),
   );
@@ -320,6 +349,7 @@ async function view(ctx: Ctx, p: Provider, row: IntegrationProviderConfig | null
     updatedAt: row?.updatedAt ?? null,
     integrationCount: enabled! + disabled!,
     hint: missingIntegrationHint(p, { enabled: enabled!, disabled: disabled! }),
+    secretsCleared,
   };
 }
 
@@ -340,7 +370,11 @@ export async function putProviderConfig(
   const me = requireUser(ctx);
   const p = getProvider(provider);
   const existing = await ctx.db.integrationProviderConfig.findFirst({ where: { provider: p.id } });
-  const own = unmask(config ?? {}, openSecrets(ctx.rt.secretBox, existing?.secretsCiphertext));
+  const stored = {
+    plain: (existing?.config ?? {}) as Record<string, unknown>,
+    secrets: openSecrets(ctx.rt.secretBox, existing?.secretsCiphertext),
+  };
+  const { config: own, cleared } = carryOverSecrets(p.configSchema, stored, config ?? {});
   const problems = validateConfig(own, p.configSchema, ['input', 'config'], { requireAll: false });
   if (problems.length) throw new ValidationFailed(problems);
   for (const { url, loc } of configUrls(p.configSchema, own))
@@ -352,7 +386,7 @@ export async function putProviderConfig(
     create: { provider: p.id, ...data } as never,
     update: data,
   });
-  return view(ctx, p, row);
+  return view(ctx, p, row, cleared);
 }
 
 /** Removes the tenant's config of a provider (404 when there is none). */

@@ -9,6 +9,8 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import express, { type Request, type Response } from 'express';
 import { pinoHttp, type Options as PinoHttpOptions } from 'pino-http';
+import { pino } from 'pino';
+import { redactUrl } from '../http/redact-url.js';
 import type { GraphQLSchema } from 'graphql';
 import type { WebSocketServer } from 'ws';
 import type { Runtime } from '../runtime.js';
@@ -26,11 +28,16 @@ import { consoleApp } from './console.js';
 import { pageActionRoutes } from './page-actions.js';
 import { passwordPageRoutes } from './password-pages.js';
 import { guardServerErrors } from './process-guards.js';
-import { DomainError, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
+import { DomainError, Forbidden, PayloadTooLarge, Unauthenticated, UnsupportedMediaType } from '../errors.js';
 import { constantTimeEqual } from '../secrets.js';
 import { graphqlErrorFromDomain, restError } from '../http/error-mapping.js';
 import { bodyReadError, isClientAbort } from '../http/body-errors.js';
-import { assertCookieRequestAllowed, isJsonContentType } from '../http/same-origin.js';
+import {
+  assertCookieRequestAllowed,
+  cookieOriginAllowed,
+  crossOriginReason,
+  isJsonContentType,
+} from '../http/same-origin.js';
 
 /** Hosts that only this machine reaches. */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -115,7 +122,18 @@ function graphqlBodyErrors(rt: Runtime): express.ErrorRequestHandler {
  */
 function graphqlJsonOnly(rt: Runtime): express.RequestHandler {
   return (req, res, next) => {
-    if (req.method !== 'POST') return next();
+    if (req.method !== 'POST') {
+      // A GET authenticated by the session cookie from another origin (or `Origin: null`) is refused
+      // before yoga runs it or its CORS answer echoes that origin: no data for a foreign page.
+      if (req.method === 'GET' && !cookieOriginAllowed(req.headers, rt.config)) {
+        const err = new Forbidden(
+          `A request authenticated by the session cookie must come from this service's own pages; ${crossOriginReason(req.headers, rt.config)}. Other clients send Authorization: Bearer <token>.`,
+          'CROSS_ORIGIN_REQUEST',
+        );
+        return void res.status(403).json({ errors: [graphqlErrorFromDomain(err).toJSON()] });
+      }
+      return next();
+    }
     try {
       if (!isJsonContentType(req.headers['content-type']))
         throw new UnsupportedMediaType('Send GraphQL POSTs as application/json.');
@@ -137,8 +155,9 @@ const terminalAccessLog: PinoHttpOptions = {
   customSuccessObject: () => ({}),
   customErrorObject: (_req, _res, err) => ({ err }),
   customSuccessMessage: (req, res, ms) =>
-    `${req.method} ${(req as Request).originalUrl ?? req.url} ${res.writableEnded ? res.statusCode : `closed by the client (${res.headersSent ? res.statusCode + ' sent' : 'no answer yet'})`} ${Math.round(ms)} ms`,
-  customErrorMessage: (req, res) => `${req.method} ${(req as Request).originalUrl ?? req.url} ${res.statusCode} failed`,
+    `${req.method} ${redactUrl((req as Request).originalUrl ?? req.url)} ${res.writableEnded ? res.statusCode : `closed by the client (${res.headersSent ? res.statusCode + ' sent' : 'no answer yet'})`} ${Math.round(ms)} ms`,
+  customErrorMessage: (req, res) =>
+    `${req.method} ${redactUrl((req as Request).originalUrl ?? req.url)} ${res.statusCode} failed`,
 };
 
 /** Builds the Express app and HTTP server (not yet listening). */
@@ -164,6 +183,13 @@ export function createServer(
     // req.log carries only the request id (the access line itself still has method, URL and status).
     quietReqLogger: true,
     autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+    // A credential in a URL (`?token=`, a calendar feed's or an action link's path) never reaches the log.
+    serializers: {
+      // The URL (redacted) already carries the query and path parameters: their raw copies are left out.
+      req: pino.stdSerializers.wrapRequestSerializer((r) =>
+        Object.assign(r, { url: redactUrl(r.url), query: undefined, params: undefined }),
+      ),
+    },
     ...(rt.prettyLogs ? terminalAccessLog : {}),
   });
   // Ingest is the high-volume path: its requests are counted in metrics (errors are still logged by

@@ -3,7 +3,7 @@
  * declared on the fields): list the keys that still work, rotate. Stored as hashes; rotation keeps the
  * old keys valid 24 h.
  */
-import { ROTATION_GRACE_MS } from '../auth/secret-rotation.js';
+import { ROTATION_GRACE_MS, rotationInGrace } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
 import type { IngestKey, PrismaClient } from '../generated/prisma/client.js';
@@ -33,6 +33,14 @@ export async function rotateIngestKey(
 ): Promise<{ id: string; cleartext: string; previousValidUntil: Date }> {
   const previousValidUntil = new Date(now.getTime() + INGEST_KEY_GRACE_MS);
   return prisma.$transaction(async (tx) => {
+    // One rotation of a tenant's keys at a time (the lock ends with the transaction), and none while a
+    // rotated-away key still works.
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${'ingest-key-rotation:' + tenantId}, 0))`;
+    const inGrace = await tx.ingestKey.findFirst({
+      where: { tenantId, validUntil: { gt: now } },
+      orderBy: { validUntil: 'desc' },
+    });
+    if (inGrace) throw rotationInGrace('ingest key', inGrace.validUntil);
     await tx.ingestKey.updateMany({ where: { tenantId, validUntil: null }, data: { validUntil: previousValidUntil } });
     const key = await createIngestKey(tx, tenantId);
     return { ...key, previousValidUntil };

@@ -4,10 +4,11 @@
  * Secrets are sealed with the runtime's SecretBox (never stored or logged in clear) and shown only by
  * create, reveal and rotate. Receiver URLs pass the SSRF guard on every save.
  */
-import { previousValidUntil, rotationUpdate } from '../auth/secret-rotation.js';
+import { previousValidUntil, rotationClaim, rotationInGrace, rotationUpdate } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
+import { NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
+import { constantTimeEqual, type SecretBox } from '../secrets.js';
 import type { OutboundWebhook } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
 import { generateWebhookSecret } from './signatures.js';
@@ -26,7 +27,34 @@ export type OutboundWebhookPatch = Partial<{
   url: string | null;
   triggers: WebhookTrigger[] | null;
   enabled: boolean | null;
+  /** The current signing secret, given again to keep it when the URL moves to another origin. */
+  secret: string | null;
 }>;
+
+/** The origin (`scheme://host:port`) of a URL, or the text itself when it is none. */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/**
+ * Whether a URL change keeps the signing secret: the same origin (host, scheme and port) does; another
+ * one only when the request gives the current secret again (`********` is no secret). A wrong secret is
+ * a 422; none means a new secret is made and the previous one stops signing at once.
+ */
+function keepsSecret(box: SecretBox, hook: OutboundWebhook, patch: OutboundWebhookPatch): boolean {
+  if (patch.url == null || originOf(patch.url) === originOf(hook.url)) return true;
+  if (patch.secret == null || /^\**$/.test(patch.secret)) return false; // none, or a mask such as `********`
+  if (!constantTimeEqual(patch.secret, box.open(hook.secretCiphertext)))
+    throw invalid(
+      ['input', 'secret'],
+      "is not this webhook's current secret: give it exactly, or leave it out to have a new secret made for the new host",
+    );
+  return true;
+}
 
 export interface RevealedSecret {
   webhookId: string;
@@ -82,12 +110,16 @@ export async function createOutboundWebhook(
   return { webhook, secret };
 }
 
-/** Changes name, URL (re-checked by the SSRF guard), triggers or enabled; omitted fields stay. */
+/**
+ * Changes name, URL (re-checked by the SSRF guard), triggers or enabled; omitted fields stay. A URL on
+ * another origin gets a new signing secret (no grace for the old one) unless the patch gives the current
+ * one again; `secretCleared` says so.
+ */
 export async function updateOutboundWebhook(
   ctx: Ctx,
   id: string,
   patch: OutboundWebhookPatch,
-): Promise<OutboundWebhook> {
+): Promise<OutboundWebhook & { secretCleared: boolean }> {
   const hook = await loadOutboundWebhook(ctx, id);
   const problems: FieldProblem[] = [];
   const name = checkName(patch.name, problems);
@@ -103,15 +135,24 @@ export async function updateOutboundWebhook(
   if (problems.length) throw new ValidationFailed(problems);
   if (patch.url != null && patch.url !== hook.url)
     await assertDeliverableUrl(patch.url, urlPolicyOf(ctx.rt), ['input', 'url']);
-  return ctx.db.outboundWebhook.update({
+  const secretCleared = !keepsSecret(ctx.rt.secretBox, hook, patch);
+  const updated = await ctx.db.outboundWebhook.update({
     where: { id: hook.id },
     data: {
       ...(name !== undefined ? { name } : {}),
       ...(patch.url != null ? { url: patch.url } : {}),
       ...(triggers ? { triggers: triggers as never } : {}),
       ...(patch.enabled != null ? { enabled: patch.enabled } : {}),
+      ...(secretCleared
+        ? {
+            secretCiphertext: ctx.rt.secretBox.seal(generateWebhookSecret()),
+            previousCiphertext: null,
+            previousValidUntil: null,
+          }
+        : {}),
     },
   });
+  return { ...updated, secretCleared };
 }
 
 /** Deletes the webhook and its delivery history; queued attempts find nothing and stop. */
@@ -144,9 +185,12 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
-  const updated = await ctx.db.outboundWebhook.update({
-    where: { id: hook.id },
-    data: rotationUpdate(ctx.rt.secretBox, hook, secret, ctx.rt.clock.now().getTime()),
+  const now = ctx.rt.clock.now();
+  // A conditional update: of parallel rotations one wins, and none while the previous secret still works.
+  const { count } = await ctx.db.outboundWebhook.updateMany({
+    where: { id: hook.id, ...rotationClaim(hook, now) },
+    data: rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
   });
-  return revealed(ctx, updated, secret);
+  if (count === 0) throw rotationInGrace('webhook secret', previousValidUntil(hook, now.getTime()));
+  return revealed(ctx, await loadOutboundWebhook(ctx, id), secret);
 }

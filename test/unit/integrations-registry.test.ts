@@ -6,7 +6,13 @@ import {
   registerProvider,
   secretFields,
 } from '../../src/integrations/registry.js';
-import { effectiveConfig, maskedConfig, MASK, unmask, validateConfig } from '../../src/integrations/config.js';
+import {
+  carryOverSecrets,
+  effectiveConfig,
+  maskedConfig,
+  MASK,
+  validateConfig,
+} from '../../src/integrations/config.js';
 import { alertmanagerProvider } from '../../src/integrations/providers/alertmanager.js';
 import { valueAt, webhookProvider } from '../../src/integrations/providers/webhook.js';
 import { labelsFingerprint, severityOf } from '../../src/integrations/providers/common.js';
@@ -54,6 +60,13 @@ describe('config schema validation', () => {
     expect(validateConfig({}, schema, ['c'])).toEqual([{ loc: ['c', 'url'], msg: 'is required' }]);
     expect(validateConfig({}, schema, ['c'], { requireAll: false })).toEqual([]);
     expect(validateConfig({ url: 'http://user:pw@h/' }, schema, ['c'])[0].msg).toMatch(/credentials/);
+    // Names an object inherits (`constructor`, `toString`) are not fields of a provider either.
+    expect(
+      validateConfig({ url: 'https://h', constructor: 'x', toString: 'y' }, schema, ['c']).map((p) => p.loc),
+    ).toEqual([
+      ['c', 'constructor'],
+      ['c', 'toString'],
+    ]);
     expect(validateConfig({ url: 'https://h', default_severity: 'loud' }, schema, ['c'])).toEqual([
       { loc: ['c', 'default_severity'], msg: 'must be one of info, warning, critical' },
     ]);
@@ -61,11 +74,29 @@ describe('config schema validation', () => {
   });
   it('masks secrets, keeps them when the mask comes back, and layers defaults', () => {
     expect(maskedConfig({ url: 'u' }, ['bearer_token'])).toEqual({ url: 'u', bearer_token: MASK });
-    expect(unmask({ bearer_token: MASK, url: 'v' }, { bearer_token: 's3cret' })).toEqual({
-      bearer_token: 's3cret',
-      url: 'v',
+    const stored = { plain: { url: 'http://a.example:9090/x' }, secrets: { bearer_token: 's3cret' } };
+    expect(carryOverSecrets(schema, stored, { bearer_token: MASK, url: 'http://a.example:9090/y' })).toEqual({
+      config: { bearer_token: 's3cret', url: 'http://a.example:9090/y' },
+      cleared: [],
     });
-    expect(unmask({ bearer_token: 'new' }, { bearer_token: 's3cret' })).toEqual({ bearer_token: 'new' });
+    expect(carryOverSecrets(schema, stored, { bearer_token: 'new', url: 'http://a.example:9090' }).config).toEqual({
+      bearer_token: 'new',
+      url: 'http://a.example:9090',
+    });
+    // A new host, port or scheme: the stored secret stays behind, and the answer says so.
+    for (const url of ['http://b.example:9090/x', 'http://a.example:9091/x', 'https://a.example:9090/x'])
+      expect(carryOverSecrets(schema, stored, { bearer_token: MASK, url })).toEqual({
+        config: { url },
+        cleared: ['bearer_token'],
+      });
+    expect(carryOverSecrets(schema, stored, { bearer_token: 'again', url: 'http://b.example' })).toEqual({
+      config: { bearer_token: 'again', url: 'http://b.example' },
+      cleared: [],
+    });
+    // The mask of a secret that was never stored is not a value.
+    expect(carryOverSecrets(schema, { plain: {}, secrets: {} }, { bearer_token: MASK, url: 'u' }).config).toEqual({
+      url: 'u',
+    });
     expect(effectiveConfig(schema, { url: 'tenant', default_severity: 'critical' }, { url: 'own' })).toEqual({
       url: 'own',
       default_severity: 'critical',
