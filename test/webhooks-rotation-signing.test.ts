@@ -14,6 +14,7 @@ import { eventually, gql, rest } from './helpers/http.js';
 import { startReceiver, type ReceivedRequest, type Receiver } from './helpers/webhook-receiver.js';
 import { dispatchOutbox, writeOutbox } from '../src/outbox/outbox.js';
 import { DELIVERY_ENV } from './helpers/webhooks-outbound-suite.js';
+import { verifyServiceSignature } from '../sdk/src/webhooks.js';
 
 const clock = testClock();
 let s: TestServer;
@@ -94,8 +95,13 @@ describe('X-Service-Signature during a secret rotation', () => {
       expect(req.headers['x-service-signature-previous']).toBeUndefined();
       // Standard Webhooks keeps its two `v1,` entries: either secret verifies.
       expect(String(req.headers['webhook-signature']).split(' ')).toHaveLength(2);
-      for (const secret of [hook.secret, newSecret])
+      for (const secret of [hook.secret, newSecret]) {
         expect(new Webhook(secret).verify(req.body, req.headers as Record<string, string>)).toBeTruthy();
+        // The SDK's hex check accepts either secret too (the new one through X-Service-Signature-Next).
+        expect(() =>
+          verifyServiceSignature({ body: req.body, headers: req.headers as never, secrets: [secret] }),
+        ).not.toThrow();
+      }
     }
 
     // The receiver is given the new secret, then the admin confirms.
