@@ -8,6 +8,7 @@ import { requireUser } from '../src/context.js';
 import { TRIGGER_TOPICS, storedTriggers, type WebhookTrigger } from '../src/webhooks/triggers.js';
 import { PayloadConditionInput, PayloadConditionRef } from './rules.js';
 import {
+  confirmWebhookSecretRotation,
   createOutboundWebhook,
   deleteOutboundWebhook,
   revealWebhookSecret,
@@ -181,11 +182,29 @@ const CreatedWebhook = builder.objectRef<{ id: string; secret: string }>('Create
   }),
 });
 
+const RotationSigningEnum = builder.enumType('WebhookRotationSigning', {
+  description: 'Which secret signs `X-Service-Signature` during the 24 hours after a rotation.',
+  values: upperCaseValues({
+    new_at_once: {
+      description:
+        'The new secret signs `X-Service-Signature` at once; the previous one signs `X-Service-Signature-Previous` (the default).',
+    },
+    old_until_confirmed: {
+      description:
+        'The previous secret keeps signing `X-Service-Signature` (the new one signs `X-Service-Signature-Next`) until `confirmWebhookSecretRotation` or the end of the 24 hours, whichever comes first.',
+    },
+  } as const),
+});
+
 const WebhookSecretRef = builder.objectRef<RevealedSecret>('WebhookSecret').implement({
   fields: (t) => ({
     webhookId: t.exposeID('webhookId'),
     secret: t.exposeString('secret'),
     previousSecretValidUntil: t.expose('previousSecretValidUntil', { type: 'DateTime', nullable: true }),
+    awaitingConfirmation: t.exposeBoolean('awaitingConfirmation', {
+      description:
+        'True while the previous secret still signs `X-Service-Signature` (an `OLD_UNTIL_CONFIRMED` rotation not yet confirmed, within its 24 hours).',
+    }),
   }),
 });
 
@@ -280,9 +299,23 @@ builder.mutationFields((t) => ({
     type: WebhookSecretRef,
     authScopes: { admin: true },
     description:
-      "Issues a new signing secret. For 24 hours deliveries also carry the previous secret's signatures: hex in `X-Service-Signature-Previous`, and a second space-separated `v1,` entry in `webhook-signature`.",
+      "Issues a new signing secret. For 24 hours deliveries carry both secrets' signatures: two space-separated `v1,` entries in `webhook-signature`, and, as `signing` says, either the new secret in `X-Service-Signature` and the previous one in `X-Service-Signature-Previous` (`NEW_AT_ONCE`, the default), or the previous secret in `X-Service-Signature` and the new one in `X-Service-Signature-Next` until `confirmWebhookSecretRotation` (`OLD_UNTIL_CONFIRMED`). A receiver that verifies only `X-Service-Signature` keeps verifying with the old secret under `OLD_UNTIL_CONFIRMED` (give it the new secret, then confirm); under `NEW_AT_ONCE` it needs the new secret from the rotation on.",
+    args: {
+      id: t.arg.id({ required: true }),
+      signing: t.arg({
+        type: RotationSigningEnum,
+        description: 'Which secret signs `X-Service-Signature` during the overlap; `NEW_AT_ONCE` when omitted.',
+      }),
+    },
+    resolve: (_root, { id, signing }, ctx) => rotateWebhookSecret(ctx, String(id), signing ?? 'new_at_once'),
+  }),
+  confirmWebhookSecretRotation: t.field({
+    type: WebhookSecretRef,
+    authScopes: { admin: true },
+    description:
+      'After an `OLD_UNTIL_CONFIRMED` rotation, once receivers hold the new secret: the new secret signs `X-Service-Signature` from now on (the previous one moves to `X-Service-Signature-Previous` until its 24 hours end). Answers the current secret. Confirming again changes nothing; CONFLICT when no rotation is in its 24 hours.',
     args: { id: t.arg.id({ required: true }) },
-    resolve: (_root, { id }, ctx) => rotateWebhookSecret(ctx, String(id)),
+    resolve: (_root, { id }, ctx) => confirmWebhookSecretRotation(ctx, String(id)),
   }),
   redeliver: t.prismaField({
     type: 'Delivery',

@@ -2871,9 +2871,44 @@ export interface paths {
     put?: never;
     /**
      * Issue a new signing secret (admins)
-     * @description For 24 hours deliveries also carry the previous secret's signatures (`X-Service-Signature-Previous`, a second `v1,` entry in `webhook-signature`).
+     * @description For 24 hours (the overlap) deliveries carry both secrets' signatures: two space-separated `v1,`
+     *     entries in `webhook-signature` (Standard Webhooks), and `signing` (optional body field) chooses which
+     *     secret signs SPEC's `X-Service-Signature`:
+     *     - `new_at_once` (the default, also with no body): the new secret signs `X-Service-Signature` at once;
+     *       the previous one signs `X-Service-Signature-Previous`. A receiver that verifies only
+     *       `X-Service-Signature` needs the new secret from the rotation on.
+     *     - `old_until_confirmed`: the previous secret keeps signing `X-Service-Signature` and the new one signs
+     *       `X-Service-Signature-Next`, until `POST /outbound-webhooks/{webhookId}/rotate-secret/confirm` or the
+     *       end of the 24 hours, whichever comes first. A receiver that verifies only `X-Service-Signature`
+     *       keeps verifying with the old secret: give it the new secret, then confirm.
      */
     post: operations['rotateOutboundWebhookSecret'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/outbound-webhooks/{webhookId}/rotate-secret/confirm': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: components['parameters']['WebhookSettingsWebhookId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Confirm a rotation; the new secret signs X-Service-Signature from now on (admins)
+     * @description After a rotation with `signing: old_until_confirmed`, once every receiver holds the new secret: from
+     *     now on the new secret signs `X-Service-Signature`, and the previous one moves to
+     *     `X-Service-Signature-Previous` for the rest of its 24 hours. Answers the current secret with
+     *     `awaiting_confirmation: false`. Confirming again changes nothing; 409 when no rotation is within its
+     *     24 hours.
+     */
+    post: operations['confirmOutboundWebhookSecretRotation'];
     delete?: never;
     options?: never;
     head?: never;
@@ -5116,11 +5151,20 @@ export interface components {
       /** @description `whsec_<base64>` (Standard Webhooks format), shown this once. */
       secret: string;
     };
+    /**
+     * @description Which secret signs `X-Service-Signature` during the 24 hours after a rotation: `new_at_once` (the
+     *     new one; the previous one in `X-Service-Signature-Previous`) or `old_until_confirmed` (the previous
+     *     one until the rotation is confirmed; the new one in `X-Service-Signature-Next`).
+     * @enum {string}
+     */
+    WebhookSettingsRotationSigning: 'new_at_once' | 'old_until_confirmed';
     WebhookSettingsSecret: {
       webhook_id: string;
       secret: string;
       /** Format: date-time */
       previous_secret_valid_until: string | null;
+      /** @description True while the previous secret still signs `X-Service-Signature` (an `old_until_confirmed` rotation not yet confirmed, within its 24 hours). */
+      awaiting_confirmation: boolean;
     };
     WebhookSettingsAttempt: {
       id: string;
@@ -11839,9 +11883,52 @@ export interface operations {
       };
       cookie?: never;
     };
-    requestBody?: never;
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "signing": "old_until_confirmed"
+         *     }
+         */
+        'application/json': {
+          signing?: components['schemas']['WebhookSettingsRotationSigning'];
+        };
+      };
+    };
     responses: {
       /** @description The new secret, shown this once */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['WebhookSettingsSecret'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  confirmOutboundWebhookSecretRotation: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        webhookId: components['parameters']['WebhookSettingsWebhookId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The current secret */
       200: {
         headers: {
           'RateLimit-Limit': components['headers']['RateLimit-Limit'];

@@ -64,7 +64,12 @@ export function presentCreatedOutboundWebhook(c: Node): Record<string, unknown> 
 
 /** The secret after a rotation (or a reveal). */
 export function presentWebhookSecret(s: Node): Record<string, unknown> {
-  return { webhook_id: s.webhookId, secret: s.secret, previous_secret_valid_until: s.previousSecretValidUntil };
+  return {
+    webhook_id: s.webhookId,
+    secret: s.secret,
+    previous_secret_valid_until: s.previousSecretValidUntil,
+    awaiting_confirmation: s.awaitingConfirmation,
+  };
 }
 
 export function presentDelivery(d: Node): Record<string, unknown> {

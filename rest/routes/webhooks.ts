@@ -74,9 +74,17 @@ export const webhooksRoutes: RouteEntry[] = [
     method: 'post',
     path: '/outbound-webhooks/:webhookId/rotate-secret',
     operation:
-      'mutation RotateWebhookSecret($id: ID!) { rotateWebhookSecret(id: $id) { webhookId secret previousSecretValidUntil } }',
-    variables: (req) => ({ id: req.params.webhookId }),
+      'mutation RotateWebhookSecret($id: ID!, $signing: WebhookRotationSigning) { rotateWebhookSecret(id: $id, signing: $signing) { webhookId secret previousSecretValidUntil awaitingConfirmation } }',
+    variables: (req) => ({ id: req.params.webhookId, signing: req.body?.signing ?? null }),
     respond: (data) => presentWebhookSecret(data.rotateWebhookSecret),
+  },
+  {
+    method: 'post',
+    path: '/outbound-webhooks/:webhookId/rotate-secret/confirm',
+    operation:
+      'mutation ConfirmWebhookSecretRotation($id: ID!) { confirmWebhookSecretRotation(id: $id) { webhookId secret previousSecretValidUntil awaitingConfirmation } }',
+    variables: (req) => ({ id: req.params.webhookId }),
+    respond: (data) => presentWebhookSecret(data.confirmWebhookSecretRotation),
   },
   {
     method: 'get',

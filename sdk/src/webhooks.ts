@@ -1,7 +1,8 @@
 /**
  * Verifying the service's outbound webhook deliveries, in both forms every delivery carries:
  * - `X-Service-Signature`: hex HMAC-SHA256 of the raw body, keyed by the secret as shown (`whsec_…`). For 24 hours
- *   after a rotation the previous secret's signature travels in `X-Service-Signature-Previous`.
+ *   after a rotation the other secret's signature travels in `X-Service-Signature-Previous` (the old one, when the
+ *   new one signs at once) or `X-Service-Signature-Next` (the new one, while the old one signs until confirmed).
  * - Standard Webhooks: `webhook-id`, `webhook-timestamp`, `webhook-signature` (`v1,<base64 HMAC-SHA256 of
  *   "{id}.{timestamp}.{body}">` keyed by the base64 part of the secret after `whsec_`, space-separated entries).
  *   The timestamp must be within the tolerance (default 5 minutes), which stops a captured delivery being replayed.
@@ -64,9 +65,10 @@ export function verifyStandardWebhook(opts: VerifyOptions): void {
     throw new WebhookVerificationError('no webhook-signature matches');
 }
 
-/** Checks `X-Service-Signature` (or, during a rotation, `X-Service-Signature-Previous`); throws when neither matches. */
+/** Checks `X-Service-Signature` (or, during a rotation, `-Previous` / `-Next`); throws when none matches. */
 export function verifyServiceSignature(opts: VerifyOptions): void {
-  const given = [header(opts.headers, 'x-service-signature'), header(opts.headers, 'x-service-signature-previous')]
+  const given = ['x-service-signature', 'x-service-signature-previous', 'x-service-signature-next']
+    .map((name) => header(opts.headers, name))
     .filter((g): g is string => !!g)
     .map((g) => g.trim().toLowerCase());
   if (!given.length) throw new WebhookVerificationError('missing X-Service-Signature');

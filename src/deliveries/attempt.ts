@@ -194,6 +194,7 @@ async function attemptNow(
         body: d.body,
         secret,
         previousSecret: previous,
+        previousSignsPrimary: d.webhook.previousSignsPrimary,
       }),
     };
     started();

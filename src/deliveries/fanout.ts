@@ -62,6 +62,7 @@ interface Hook {
   secretCiphertext: string;
   previousCiphertext: string | null;
   previousValidUntil: Date | null;
+  previousSignsPrimary: boolean;
 }
 
 /** The fan-out's first statement: the message, and its tenant's webhooks then enabled. */
@@ -84,7 +85,8 @@ interface MessageWithHooks {
 const READ_MESSAGE = `
   SELECT m."id", m."tenantId", m."topic", m."body", m."createdAt", m."dispatchedAt",
          (SELECT coalesce(json_agg(json_build_object('id', w."id", 'triggers', w."triggers", 'url', w."url", 'secretCiphertext', w."secretCiphertext",
-                                                     'previousCiphertext', w."previousCiphertext", 'previousValidUntil', w."previousValidUntil")), '[]')
+                                                     'previousCiphertext', w."previousCiphertext", 'previousValidUntil', w."previousValidUntil",
+                                                     'previousSignsPrimary', w."previousSignsPrimary")), '[]')
             FROM "OutboundWebhook" w
            WHERE w."tenantId" = m."tenantId" AND w."enabled" AND w."createdAt" <= m."createdAt") AS "hooks"
     FROM "OutboxMessage" m
@@ -183,6 +185,7 @@ async function fanOut(
     secretCiphertext: h.secretCiphertext,
     previousCiphertext: h.previousCiphertext,
     previousValidUntil: h.previousValidUntil === null ? null : utcFromSql(h.previousValidUntil),
+    previousSignsPrimary: h.previousSignsPrimary,
   }));
   const body = msg.body as AnnouncedBody;
   // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
@@ -261,6 +264,7 @@ async function attemptHere(
         secretCiphertext: h.secretCiphertext,
         previousCiphertext: h.previousCiphertext,
         previousValidUntil: h.previousValidUntil,
+        previousSignsPrimary: h.previousSignsPrimary,
       },
     };
   });

@@ -39,6 +39,7 @@ export interface DeliveryWithWebhook {
     secretCiphertext: string;
     previousCiphertext: string | null;
     previousValidUntil: Date | null;
+    previousSignsPrimary: boolean;
   };
 }
 
@@ -128,7 +129,7 @@ export class DeliveryStore {
     const rows = await hotQuery<Row>(
       this.rt.prisma,
       `SELECT d."id", d."tenantId", d."webhookId", d."topic", d."attemptCount", d."status"::text AS "status", d."body", d."nextAttemptAt", d."windowStartedAt", d."createdAt",
-              w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil"
+              w."url", w."enabled", w."secretCiphertext", w."previousCiphertext", w."previousValidUntil", w."previousSignsPrimary"
          FROM "Delivery" d JOIN "OutboundWebhook" w ON w."id" = d."webhookId"
         WHERE d."id" = ANY($1::text[]) AND d."createdAt" <= $2::timestamp(3)`,
       [[...ids], ts(latestCreatedAt(ids) ?? NO_BOUND)],
@@ -153,6 +154,7 @@ export class DeliveryStore {
           secretCiphertext: r.secretCiphertext,
           previousCiphertext: r.previousCiphertext,
           previousValidUntil: r.previousValidUntil,
+          previousSignsPrimary: r.previousSignsPrimary,
         },
       });
     }

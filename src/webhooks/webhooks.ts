@@ -7,7 +7,7 @@
 import { previousValidUntil, rotationClaim, rotationInGrace, rotationUpdate } from '../auth/secret-rotation.js';
 import type { Ctx } from '../context.js';
 import { requireUser } from '../context.js';
-import { NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
+import { Conflict, NotFound, ValidationFailed, invalid, type FieldProblem } from '../errors.js';
 import { constantTimeEqual, type SecretBox } from '../secrets.js';
 import type { OutboundWebhook } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
@@ -61,7 +61,12 @@ export interface RevealedSecret {
   secret: string;
   /** While set and in the future, deliveries are also signed with the previous secret. */
   previousSecretValidUntil: Date | null;
+  /** True while the previous secret still signs `X-Service-Signature` (an unconfirmed `old_until_confirmed`). */
+  awaitingConfirmation: boolean;
 }
+
+/** Which secret signs `X-Service-Signature` during a rotation's 24-hour overlap (the rotating admin's choice). */
+export type RotationSigning = 'new_at_once' | 'old_until_confirmed';
 
 function checkName(name: string | null | undefined, problems: FieldProblem[]): string | undefined {
   if (name == null) return undefined;
@@ -148,6 +153,7 @@ export async function updateOutboundWebhook(
             secretCiphertext: ctx.rt.secretBox.seal(generateWebhookSecret()),
             previousCiphertext: null,
             previousValidUntil: null,
+            previousSignsPrimary: false,
           }
         : {}),
     },
@@ -165,10 +171,12 @@ export async function deleteOutboundWebhook(ctx: Ctx, id: string): Promise<Outbo
 }
 
 function revealed(ctx: Ctx, hook: OutboundWebhook, secret: string): RevealedSecret {
+  const until = previousValidUntil(hook, ctx.rt.clock.now().getTime());
   return {
     webhookId: hook.id,
     secret,
-    previousSecretValidUntil: previousValidUntil(hook, ctx.rt.clock.now().getTime()),
+    previousSecretValidUntil: until,
+    awaitingConfirmation: until !== null && hook.previousSignsPrimary,
   };
 }
 
@@ -180,17 +188,42 @@ export async function revealWebhookSecret(ctx: Ctx, id: string): Promise<Reveale
 
 /**
  * Replaces the signing secret. For 24 hours deliveries carry signatures under both the new and the
- * previous secret, so receivers can switch over without dropping a delivery.
+ * previous secret, so receivers can switch over without dropping a delivery. `signing` says which one
+ * signs `X-Service-Signature` meanwhile: the new one at once, or the old one until the rotation is confirmed.
  */
-export async function rotateWebhookSecret(ctx: Ctx, id: string): Promise<RevealedSecret> {
+export async function rotateWebhookSecret(
+  ctx: Ctx,
+  id: string,
+  signing: RotationSigning = 'new_at_once',
+): Promise<RevealedSecret> {
   const hook = await loadOutboundWebhook(ctx, id);
   const secret = generateWebhookSecret();
   const now = ctx.rt.clock.now();
   // A conditional update: of parallel rotations one wins, and none while the previous secret still works.
   const { count } = await ctx.db.outboundWebhook.updateMany({
     where: { id: hook.id, ...rotationClaim(hook, now) },
-    data: rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
+    data: {
+      ...rotationUpdate(ctx.rt.secretBox, hook, secret, now.getTime()),
+      previousSignsPrimary: signing === 'old_until_confirmed',
+    },
   });
   if (count === 0) throw rotationInGrace('webhook secret', previousValidUntil(hook, now.getTime()));
   return revealed(ctx, await loadOutboundWebhook(ctx, id), secret);
+}
+
+/**
+ * Confirms an `old_until_confirmed` rotation: from now on the new secret signs `X-Service-Signature` (the
+ * previous one moves to `X-Service-Signature-Previous` for the rest of its 24 hours). Confirming again is a
+ * no-op; 409 when no such rotation is in its overlap.
+ */
+export async function confirmWebhookSecretRotation(ctx: Ctx, id: string): Promise<RevealedSecret> {
+  const hook = await loadOutboundWebhook(ctx, id);
+  if (previousValidUntil(hook, ctx.rt.clock.now().getTime()) === null)
+    throw new Conflict(
+      'No secret rotation of this webhook is in its 24-hour overlap: there is nothing to confirm (rotate with signing old_until_confirmed first).',
+    );
+  const updated = hook.previousSignsPrimary
+    ? await ctx.db.outboundWebhook.update({ where: { id: hook.id }, data: { previousSignsPrimary: false } })
+    : hook;
+  return revealed(ctx, updated, ctx.rt.secretBox.open(updated.secretCiphertext));
 }

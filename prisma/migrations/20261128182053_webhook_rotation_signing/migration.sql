@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "OutboundWebhook" ADD COLUMN     "previousSignsPrimary" BOOLEAN NOT NULL DEFAULT false;
