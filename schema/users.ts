@@ -139,7 +139,7 @@ builder.prismaObject('AuditLog', {
     targetType: t.exposeString('targetType', { nullable: true }),
     targetId: t.exposeString('targetId', { nullable: true }),
     bypassedReview: t.exposeBoolean('bypassedReview', {
-      description: 'The change skipped the four-eyes review (an admin\'s direct intent edit).',
+      description: "The change skipped the four-eyes review (an admin's direct intent edit).",
     }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),

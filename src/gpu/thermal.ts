@@ -48,7 +48,12 @@ export function thermalTransition(
       type: 'gpu.thermal',
       severity: critical ? 'critical' : 'warning',
       summary: `${where} at ${temperatureC} °C (${critical ? 'critical' : 'warning'} limit ${critical ? crit : warn} °C)`,
-      payload: { temperature_c: temperatureC, limit_c: critical ? crit : warn, level: critical ? 'critical' : 'warning', uuid },
+      payload: {
+        temperature_c: temperatureC,
+        limit_c: critical ? crit : warn,
+        level: critical ? 'critical' : 'warning',
+        uuid,
+      },
     };
   }
   if (temperatureC < warn - THERMAL_HYSTERESIS_C) {

@@ -398,7 +398,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                     options={versionOptions}
                   />
                 </div>
-                <DiffView diff={versionDiff ?? ""} label="Version diff" />
+                <DiffView diff={versionDiff ?? ''} label="Version diff" />
               </>
             )}
           </Card>

@@ -224,4 +224,3 @@ export function OpenProposalForm({ onDone }: { onDone: () => void }) {
     </MutationForm>
   );
 }
-

@@ -54,8 +54,8 @@ export function RequireProposalsSetting({ me }: { me: Me }) {
         onChange={setRequired}
       />
       <p className="hint">
-        Off: an admin may still edit a device's intent directly; that edit bypasses review and is recorded in the
-        audit log as such. On: the direct edit is refused and every change waits for a second person.
+        Off: an admin may still edit a device's intent directly; that edit bypasses review and is recorded in the audit
+        log as such. On: the direct edit is refused and every change waits for a second person.
       </p>
     </MutationForm>
   );
