@@ -8,6 +8,7 @@ import './auth.js';
 import './events.js';
 import './rules.js';
 import './alerts.js';
+import './alerts-overview.js';
 import './maintenance-windows.js';
 import './routing.js';
 import './schedules.js';
