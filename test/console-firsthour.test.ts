@@ -153,7 +153,7 @@ describe('search and filters', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(phone, 'firsthour-alerts-filtered-phone');
     // The timeline at phone width shows the summary in the card.
-    await phone.goto(`${s.url}/`);
+    await phone.goto(`${s.url}/timeline`);
     const summary = phone.locator('td[data-label="Summary"]').getByRole('link', { name: 'XID 79 on GPU 3' });
     await summary.waitFor();
     const sb = (await summary.boundingBox())!;

@@ -125,7 +125,7 @@ describe('dismissed', () => {
     const second = await buildUser(s.app.rt, t.tenantId, { role: 'admin' });
     const p2 = await b.newPage();
     await signIn(p2, s.url, second.email, second.password!);
-    await p2.getByRole('heading', { level: 1, name: 'Timeline' }).waitFor();
+    await p2.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await openPage(p2, 'Alerts');
     expect(await p2.getByRole('region', { name: 'Starter rules' }).count()).toBe(0);
     // They stay one click away on the Rules page.
