@@ -186,6 +186,9 @@ builder.prismaObject('AuditLog', {
     action: t.exposeString('action'),
     targetType: t.exposeString('targetType', { nullable: true }),
     targetId: t.exposeString('targetId', { nullable: true }),
+    bypassedReview: t.exposeBoolean('bypassedReview', {
+      description: "The change skipped the four-eyes review (an admin's direct intent edit).",
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
   }),
 });

@@ -855,10 +855,34 @@ export interface paths {
     /**
      * Write a new intent version directly (admins)
      * @description Adds the next version, authored by the caller, records `sot.intent_changed` on the timeline and
-     *     in the audit log, and queues a reconcile. This is the admin's direct path and so bypasses the
-     *     four-eyes rule; a member (or anyone wanting review) opens a proposal instead (`POST /sot/proposals`).
+     *     in the audit log (flagged `bypassedReview`), and queues a reconcile. This is the admin's direct
+     *     path and so bypasses the four-eyes rule; a member (or anyone wanting review) opens a proposal
+     *     instead (`POST /sot/proposals`). When the tenant requires proposals (`PUT /sot/review-settings`
+     *     with `require_proposals: true`) it answers 403 with code `PROPOSAL_REQUIRED`.
      */
     put: operations['setDeviceIntent'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/sot/review-settings': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The tenant's review rules for intent changes */
+    get: operations['getReviewSettings'];
+    /**
+     * Change the tenant's review rules (admins)
+     * @description `require_proposals: true` makes every intent change go through a proposal a second person
+     *     approves: the direct `PUT /sot/devices/{deviceId}/intent` then answers 403 `PROPOSAL_REQUIRED`.
+     */
+    put: operations['setReviewSettings'];
     post?: never;
     delete?: never;
     options?: never;
@@ -3125,6 +3149,7 @@ export interface components {
       | 'SSO_REQUIRED'
       | 'SSO_ROLE_NOT_GRANTED'
       | 'SSO_ACCOUNT_ELSEWHERE'
+      | 'PROPOSAL_REQUIRED'
       | 'NOT_FOUND'
       | 'ROUTE_NOT_FOUND'
       | 'METHOD_NOT_ALLOWED'
@@ -3756,6 +3781,10 @@ export interface components {
       proposal_id: string | null;
       /** Format: date-time */
       created_at: string | null;
+    };
+    DevicesReviewSettings: {
+      /** @description Every intent change needs an approved proposal; the direct intent edit answers 403 `PROPOSAL_REQUIRED`. */
+      require_proposals: boolean;
     };
     DevicesWebhookResult: {
       /** @enum {string} */
@@ -7195,6 +7224,66 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getReviewSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The review settings */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DevicesReviewSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  setReviewSettings: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          require_proposals: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description The new review settings */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['DevicesReviewSettings'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];

@@ -65,6 +65,7 @@ useConsoleSuite({
 
 describe('event detail', () => {
   it('opens from a timeline row and shows labels, the payload pretty-printed, the alert it opened and the device', async () => {
+    await openPage(admin, 'Timeline'); // the console opens on Home
     await admin.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'XID 79 on GPU 3' }).click();
     await admin.getByRole('heading', { level: 1, name: 'XID 79 on GPU 3' }).waitFor();
     expect(new URL(admin.url()).pathname).toBe(`/events/${eventId}`);
@@ -110,7 +111,7 @@ describe('search and filters', () => {
     // A pasted link opens the same filtered view.
     const shared = await b.newPage();
     await signIn(shared, s.url, t.admin.email, t.adminPassword);
-    await shared.goto(`${s.url}/?label=${encodeURIComponent('env=staging')}`);
+    await shared.goto(`${s.url}/timeline?label=${encodeURIComponent('env=staging')}`);
     await shared.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'deploy 42 done' }).waitFor();
     expect(
       await shared.getByRole('table', { name: 'Events' }).getByRole('link', { name: 'XID 79 on GPU 3' }).count(),
@@ -153,7 +154,7 @@ describe('search and filters', () => {
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(phone, 'firsthour-alerts-filtered-phone');
     // The timeline at phone width shows the summary in the card.
-    await phone.goto(`${s.url}/`);
+    await phone.goto(`${s.url}/timeline`);
     const summary = phone.locator('td[data-label="Summary"]').getByRole('link', { name: 'XID 79 on GPU 3' });
     await summary.waitFor();
     const sb = (await summary.boundingBox())!;

@@ -54,7 +54,7 @@ describe('a fresh tenant', () => {
     const offer = page.getByRole('region', { name: 'Starter rules' });
     for (const name of STARTER) await offer.getByText(name, { exact: true }).waitFor();
     await offer.getByText(/no alert rules yet/).waitFor();
-    await page.getByRole('table', { name: 'Events' }).waitFor();
+    await page.getByRole('heading', { level: 1, name: 'Home' }).waitFor(); // the console opens on Home
     await screenshot(page, 'starter-rules-offer');
     await offer.getByRole('button', { name: 'Add starter rules' }).click();
     const done = page.getByRole('status').filter({ hasText: 'Added 5 starter rules' });
@@ -125,7 +125,7 @@ describe('dismissed', () => {
     const second = await buildUser(s.app.rt, t.tenantId, { role: 'admin' });
     const p2 = await b.newPage();
     await signIn(p2, s.url, second.email, second.password!);
-    await p2.getByRole('heading', { level: 1, name: 'Timeline' }).waitFor();
+    await p2.getByRole('heading', { level: 1, name: 'Home' }).waitFor();
     await openPage(p2, 'Alerts');
     expect(await p2.getByRole('region', { name: 'Starter rules' }).count()).toBe(0);
     // They stay one click away on the Rules page.

@@ -122,13 +122,13 @@ describe('signing in', () => {
 
   it('signs in with email and password', async () => {
     await signIn(page, s.url, t.admin.email, t.adminPassword);
-    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByRole('heading', { name: 'Home' }).waitFor();
   });
 });
 
 describe('the live timeline', () => {
   it('shows an event accepted after the page opened without a reload', async () => {
-    await page.goto(s.url + '/');
+    await page.goto(s.url + '/timeline');
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await untilSubscribed(s.app.rt, 'eventAdded', t.tenantId);
     const r = await rest(s.url).post(

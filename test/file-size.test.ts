@@ -18,9 +18,8 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  * grow; once one is split its line goes. Every other file is held to MAX_LINES.
  */
 const NOT_YET_SPLIT: Record<string, number> = {
-  'console/src/pages/DeviceDetail.tsx': 462,
-  'console/src/pages/Proposals.tsx': 419,
-  'console/src/pages/Rules.tsx': 519,
+  'console/src/pages/DeviceDetail.tsx': 460,
+  'console/src/pages/Rules.tsx': 508,
   'schema/billing.ts': 410,
   'test/assistant-openai.test.ts': 419,
   'test/integrations-api.test.ts': 404,

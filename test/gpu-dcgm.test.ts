@@ -13,55 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, buildToken, buildUser, type BuiltTenant } from './factories.js';
 import { eventually, gql, rest } from './helpers/http.js';
-
-interface FakeGpu {
-  index: number;
-  uuid: string;
-  util: number;
-  temp: number;
-  xid: number;
-  /** Raw exporter values (strings as printed), so sentinels can be served verbatim. */
-  powerLimit: string;
-  eccDbe: string;
-}
-
-const INT64_NOT_SUPPORTED = '9223372036854775794'; // DCGM_INT64_BLANK + 2
-const FP64_BLANK = '140737488355328.000000'; // DCGM_FP64_BLANK (2^47)
-
-/** Prometheus text in dcgm-exporter's layout for the given GPUs of one host. */
-function exporterText(host: string, gpus: FakeGpu[]): string {
-  const labels = (g: FakeGpu) =>
-    `gpu="${g.index}",UUID="${g.uuid}",pci_bus_id="00000000:${(0x18 + g.index).toString(16).toUpperCase()}:00.0",device="nvidia${g.index}",modelName="NVIDIA H100 80GB HBM3",Hostname="${host}"`;
-  const families: Array<[string, string, string, (g: FakeGpu) => string]> = [
-    ['DCGM_FI_DEV_SM_CLOCK', 'gauge', 'SM clock frequency (in MHz).', () => '1980'],
-    ['DCGM_FI_DEV_MEMORY_TEMP', 'gauge', 'Memory temperature (in C).', () => INT64_NOT_SUPPORTED],
-    ['DCGM_FI_DEV_GPU_TEMP', 'gauge', 'GPU temperature (in C).', (g) => String(g.temp)],
-    ['DCGM_FI_DEV_POWER_USAGE', 'gauge', 'Power draw (in W).', () => '250.125000'],
-    ['DCGM_FI_DEV_POWER_MGMT_LIMIT', 'gauge', 'Power management limit (in W).', (g) => g.powerLimit],
-    [
-      'DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION',
-      'counter',
-      'Total energy consumption since boot (in mJ).',
-      () => '912345678',
-    ],
-    ['DCGM_FI_DEV_GPU_UTIL', 'gauge', 'GPU utilization (in %).', (g) => String(g.util)],
-    ['DCGM_FI_DEV_XID_ERRORS', 'gauge', 'Value of the last XID error encountered.', (g) => String(g.xid)],
-    ['DCGM_FI_DEV_FB_FREE', 'gauge', 'Framebuffer memory free (in MiB).', () => '61000'],
-    ['DCGM_FI_DEV_FB_USED', 'gauge', 'Framebuffer memory used (in MiB).', () => '20000'],
-    ['DCGM_FI_DEV_ECC_DBE_VOL_TOTAL', 'counter', 'Total number of double-bit volatile ECC errors.', (g) => g.eccDbe],
-  ];
-  return (
-    families
-      .map(([name, type, help, value]) =>
-        [
-          `# HELP ${name} ${help}`,
-          `# TYPE ${name} ${type}`,
-          ...gpus.map((g) => `${name}{${labels(g)}} ${value(g)}`),
-        ].join('\n'),
-      )
-      .join('\n') + '\n'
-  );
-}
+import { exporterText, FP64_BLANK, INT64_NOT_SUPPORTED, type FakeGpu } from './helpers/dcgm-exporter.js';
 
 const GPU0 = 'GPU-11111111-2222-3333-4444-555555555550';
 const GPU1 = 'GPU-11111111-2222-3333-4444-555555555551';

@@ -80,7 +80,7 @@ export function App() {
             <Route>
               <Page title="Page not found">
                 <p>
-                  Nothing at <code>{location}</code>. <Link href="/">Go to the timeline</Link>.
+                  Nothing at <code>{location}</code>. <Link href="/timeline">Go to the timeline</Link>.
                 </p>
               </Page>
             </Route>

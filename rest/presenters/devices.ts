@@ -55,6 +55,11 @@ export function presentReconcileRequest(r: Node): Record<string, unknown> {
   return { ...snake<Node>(r), status: 'queued' };
 }
 
+/** The tenant's review settings. */
+export function presentReviewSettings(r: Node): Record<string, unknown> {
+  return { require_proposals: r.requireProposals };
+}
+
 /** The answer to a source-of-truth webhook delivery. */
 export function presentSotWebhookResult(r: {
   result: string;

@@ -18,6 +18,7 @@ import {
   presentIntent,
   presentObservedConfig,
   presentReconcileRequest,
+  presentReviewSettings,
   presentSotWebhookResult,
 } from '../presenters/devices.js';
 import { itemsOf } from '../presenters/lists.js';
@@ -94,6 +95,20 @@ export const devicesRoutes: RouteEntry[] = [
     operation: `mutation SetDeviceIntent($input: SetDeviceIntentInput!) { setDeviceIntent(input: $input) { ${INTENT_FIELDS} device { id } } }`,
     variables: (req) => ({ input: { ...req.body, deviceId: req.params.deviceId } }),
     respond: (data) => presentIntent(data.setDeviceIntent.device.id, data.setDeviceIntent),
+  },
+  {
+    method: 'get',
+    path: '/sot/review-settings',
+    operation: 'query ReviewSettings { reviewSettings { requireProposals } }',
+    respond: (data) => presentReviewSettings(data.reviewSettings),
+  },
+  {
+    method: 'put',
+    path: '/sot/review-settings',
+    operation:
+      'mutation SetReviewSettings($input: SetReviewSettingsInput!) { setReviewSettings(input: $input) { requireProposals } }',
+    variables: (req) => ({ input: req.body }),
+    respond: (data) => presentReviewSettings(data.setReviewSettings),
   },
   {
     method: 'post',

@@ -129,6 +129,8 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         alertId: alert.id,
         action: 'opened',
         toStatus: 'open',
+        // The service clock, not the database's: MTTA/MTTR are measured on these times (overview.ts).
+        createdAt: input.now,
         note: input.suppressedBy
           ? `Suppressed by maintenance window "${input.suppressedBy.name}".`
           : input.silencedBy
@@ -194,6 +196,7 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
       fromStatus: alert.status,
       toStatus: to,
       note: t.note ?? null,
+      createdAt: now,
     },
   });
   const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);

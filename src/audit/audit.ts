@@ -7,6 +7,8 @@ export interface AuditEntry {
   action: string;
   targetType?: string | null;
   targetId?: string | null;
+  /** The change skipped the four-eyes review (an admin's direct intent edit). */
+  bypassedReview?: boolean;
 }
 
 /** Records entries for the caller; failures are logged, never surfaced to the caller. */
@@ -22,6 +24,7 @@ export async function recordAudit(ctx: Ctx, entries: AuditEntry[]): Promise<void
         action: e.action,
         targetType: e.targetType ?? null,
         targetId: e.targetId ?? null,
+        bypassedReview: e.bypassedReview ?? false,
       })),
     });
   } catch (err) {
@@ -49,4 +52,18 @@ export function setAuditTarget(ctx: Ctx, responseKey: string, targetType: string
 /** The target a resolver named for `responseKey`, if any. */
 export function auditTargetOf(ctx: Ctx, responseKey: string): AuditTarget | undefined {
   return hintedTargets.get(ctx)?.get(responseKey);
+}
+
+const bypassedReviewKeys = new WeakMap<Ctx, Set<string>>();
+
+/** Marks the mutation field's audit row (by its response key) as a change that skipped the four-eyes review. */
+export function flagAuditBypassedReview(ctx: Ctx, responseKey: string): void {
+  let keys = bypassedReviewKeys.get(ctx);
+  if (!keys) bypassedReviewKeys.set(ctx, (keys = new Set()));
+  keys.add(responseKey);
+}
+
+/** Whether a resolver flagged `responseKey` as a change that skipped review. */
+export function auditBypassedReview(ctx: Ctx, responseKey: string): boolean {
+  return bypassedReviewKeys.get(ctx)?.has(responseKey) ?? false;
 }

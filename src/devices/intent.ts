@@ -9,6 +9,7 @@ import { assertConfigSize, getDevice, publishDeviceChanged } from './devices.js'
 import { insertTimelineEvent } from './sot-events.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { queueReconcile } from './reconcile.js';
+import { assertDirectIntentEditAllowed } from './review-settings.js';
 
 export interface NewIntent {
   tenantId: string;
@@ -68,8 +69,9 @@ export async function writeIntentVersion(tx: Tx, input: NewIntent): Promise<{ in
 
 /**
  * A direct intent edit (admin-only, declared on the field): bypasses the four-eyes rule by design, so
- * it is recorded with its author on the version, on the timeline and in the audit log. A reconcile is
- * queued after commit.
+ * it is recorded with its author on the version, on the timeline and in the audit log (flagged
+ * `bypassedReview` by its resolver). Refused with 403 PROPOSAL_REQUIRED when the tenant requires
+ * proposals (review-settings.ts). A reconcile is queued after commit.
  */
 export async function setDeviceIntent(
   ctx: Ctx,
@@ -78,6 +80,7 @@ export async function setDeviceIntent(
   const me = requireUser(ctx);
   assertConfigSize(input.config, ['input', 'config']);
   const device = await getDevice(ctx, input.deviceId);
+  await assertDirectIntentEditAllowed(ctx);
   const { intent, event } = await ctx.db.$transaction((tx) =>
     writeIntentVersion(tx, {
       tenantId: me.tenantId,

@@ -1,7 +1,7 @@
 /**
  * Recording GPU telemetry, whoever sent it: GPUs are upserted by UUID, raw samples stored, hardware
  * events derived from the change between samples (an XID that changes, a thermal excursion that
- * starts, an ECC double-bit counter that rises) and written to the timeline as `gpu.*` events, so
+ * starts, crosses the critical limit or ends (thermal.ts), an ECC double-bit counter that rises) and written to the timeline as `gpu.*` events, so
  * alert rules and outbound webhooks work on them unchanged. Health is recomputed for each GPU that
  * reported; a change is announced on `gpuHealthChanged`.
  */
@@ -9,6 +9,7 @@ import type { Ctx } from '../context.js';
 import type { Gpu, Prisma } from '../generated/prisma/client.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { describeXid } from './xid.js';
+import { thermalTransition } from './thermal.js';
 import { gpuHealth, type GpuHealth, type HealthLimits } from './health.js';
 import { GPU_METRICS, type GpuMetric, type GpuSampleInput } from './samples.js';
 import { RECENT_MS } from './rollups.js';
@@ -28,6 +29,7 @@ interface GpuState {
   lastXidAt: Date | null;
   lastEccDbe: number | null;
   hot: boolean;
+  thermalCritical: boolean;
 }
 
 type NewTimelineEvent = Omit<Prisma.EventCreateManyInput, 'tenantId'>;
@@ -44,6 +46,7 @@ const GPU_STATE = {
   lastXidAt: true,
   lastEccDbe: true,
   hot: true,
+  thermalCritical: true,
 } as const;
 type GpuRow = Prisma.GpuGetPayload<{ select: typeof GPU_STATE }>;
 type UpdatedGpu = GpuRow & Pick<Gpu, 'node' | 'index' | 'source' | 'latest' | 'lastSeenAt' | 'healthReasons'>;
@@ -95,30 +98,8 @@ export function deriveGpuEvents(
     state.lastXid = s.xid;
   }
   if (s.temperatureC != null) {
-    if (!state.hot && s.temperatureC >= limits.temperatureWarnC) {
-      const critical = s.temperatureC >= limits.temperatureCriticalC;
-      out.push({
-        ...base,
-        type: 'gpu.thermal',
-        severity: critical ? 'critical' : 'warning',
-        summary: `${where} at ${s.temperatureC} °C`,
-        payload: {
-          temperature_c: s.temperatureC,
-          limit_c: critical ? limits.temperatureCriticalC : limits.temperatureWarnC,
-          uuid: s.uuid,
-        },
-      });
-      state.hot = true;
-    } else if (state.hot && s.temperatureC < limits.temperatureWarnC - 5) {
-      out.push({
-        ...base,
-        type: 'gpu.thermal_recovered',
-        severity: 'info',
-        summary: `${where} back to ${s.temperatureC} °C`,
-        payload: { temperature_c: s.temperatureC, uuid: s.uuid },
-      });
-      state.hot = false;
-    }
+    const thermal = thermalTransition(state, s.temperatureC, limits, where, s.uuid);
+    if (thermal) out.push({ ...base, ...thermal });
   }
   if (s.eccDbe != null) {
     if (s.eccDbe > (state.lastEccDbe ?? 0)) {
@@ -187,7 +168,13 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
       const states = new Map<string, GpuState>(
         [...byUuid.values()].map((g) => [
           g.uuid,
-          { lastXid: g.lastXid, lastXidAt: g.lastXidAt, lastEccDbe: g.lastEccDbe, hot: g.hot },
+          {
+            lastXid: g.lastXid,
+            lastXidAt: g.lastXidAt,
+            lastEccDbe: g.lastEccDbe,
+            hot: g.hot,
+            thermalCritical: g.thermalCritical,
+          },
         ]),
       );
       const newEvents: NewTimelineEvent[] = [];
@@ -239,6 +226,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
           lastXidAt: st.lastXidAt,
           lastEccDbe: st.lastEccDbe,
           hot: st.hot,
+          thermalCritical: st.thermalCritical,
           health: verdict.status,
           healthReasons: verdict.reasons,
         };
@@ -253,9 +241,9 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
           `UPDATE "Gpu" AS g
             SET "node" = u.node, "index" = u.idx, "model" = u.model, "source" = $2, "latest" = u.latest::jsonb,
                 "lastSeenAt" = u.seen::timestamp, "lastSampleAt" = u.sample_at::timestamp, "lastXid" = u.xid, "lastXidAt" = u.xid_at::timestamp, "lastEccDbe" = u.ecc,
-                "hot" = u.hot, "health" = u.health::"GpuHealth", "healthReasons" = u.reasons::jsonb
-           FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::float8[], $12::bool[], $13::text[], $14::text[], $15::text[])
-                AS u(id, node, idx, model, latest, seen, xid, xid_at, ecc, hot, health, reasons, sample_at)
+                "hot" = u.hot, "thermalCritical" = u.critical, "health" = u.health::"GpuHealth", "healthReasons" = u.reasons::jsonb
+           FROM unnest($3::text[], $4::text[], $5::int[], $6::text[], $7::text[], $8::text[], $9::int[], $10::text[], $11::float8[], $12::bool[], $13::text[], $14::text[], $15::text[], $16::bool[])
+                AS u(id, node, idx, model, latest, seen, xid, xid_at, ecc, hot, health, reasons, sample_at, critical)
           WHERE g."id" = u.id AND g."tenantId" = $1`,
           updates[0]!.tenantId,
           source,
@@ -272,6 +260,7 @@ export async function recordGpuSamples(ctx: Ctx, samples: GpuSampleInput[], sour
           col((g) => g.health),
           col((g) => JSON.stringify(g.healthReasons)),
           col((g) => iso(g.lastSampleAt)),
+          col((g) => g.thermalCritical),
         );
       }
       const rows = newEvents.length

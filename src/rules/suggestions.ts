@@ -39,7 +39,7 @@ export const STATIC_SUGGESTIONS: readonly SuggestedRule[] = [
     key: 'gpu.thermal',
     name: 'GPU overheating',
     description:
-      'A GPU at or above the critical temperature, one alert per GPU; resolves when it cools down (gpu.thermal_recovered).',
+      'A GPU at or above the critical temperature, one alert per GPU; resolves when it comes back under the critical limit (gpu.thermal_recovered).',
     input: {
       name: 'GPU overheating',
       kind: 'match',

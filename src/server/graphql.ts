@@ -28,7 +28,7 @@ import { authenticateConnection, principalStillValid, watchCredential } from '..
 import type { Principal } from '../principal.js';
 import { DomainError, InternalError, RateLimited, Unauthenticated } from '../errors.js';
 import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js';
-import { auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
+import { auditBypassedReview, auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { auditTargetOfResult } from './audit-target.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
 import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
@@ -92,6 +92,7 @@ function useAudit(): Plugin<Ctx> {
               action: sel.name.value,
               targetType: hinted?.targetType ?? target.targetType,
               targetId: hinted?.targetId ?? target.targetId,
+              bypassedReview: auditBypassedReview(ctx, key),
             });
           }
           void recordAudit(ctx, entries);

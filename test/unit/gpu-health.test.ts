@@ -58,7 +58,7 @@ describe('XID catalogue', () => {
 describe('deriveGpuEvents', () => {
   const s = (o: Record<string, unknown>) => ({ uuid: 'GPU-1', node: 'n1', index: 0, at: now, ...o });
   it('reports an XID when its value changes, not while it stays', () => {
-    const state = { lastXid: 0, lastXidAt: null, lastEccDbe: 0, hot: false };
+    const state = { lastXid: 0, lastXidAt: null, lastEccDbe: 0, hot: false, thermalCritical: false };
     expect(
       deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => [e.type, e.severity]),
     ).toEqual([['gpu.xid', 'critical']]);
@@ -66,17 +66,29 @@ describe('deriveGpuEvents', () => {
     expect(deriveGpuEvents(state, s({ xid: 0 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toEqual([]);
     expect(deriveGpuEvents(state, s({ xid: 48 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toHaveLength(1);
   });
-  it('reports a thermal excursion once, and its end with hysteresis', () => {
-    const state = { lastXid: null, lastXidAt: null, lastEccDbe: null, hot: false };
-    const types = (t: number) =>
-      deriveGpuEvents(state, s({ temperatureC: t }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => e.type);
-    expect(types(85)).toEqual(['gpu.thermal']);
-    expect(types(95)).toEqual([]);
-    expect(types(80)).toEqual([]); // within 5 °C of the limit: still hot
-    expect(types(77)).toEqual(['gpu.thermal_recovered']);
+  it('reports a thermal excursion once, its crossings of the critical limit, and its end with hysteresis', () => {
+    const state = { lastXid: null, lastXidAt: null, lastEccDbe: null, hot: false, thermalCritical: false };
+    const events = (t: number) =>
+      deriveGpuEvents(state, s({ temperatureC: t }), DEFAULT_HEALTH_LIMITS, 'dcgm').map((e) => [
+        e.type,
+        e.severity,
+        (e.payload as { level: string }).level,
+      ]);
+    expect(events(85)).toEqual([['gpu.thermal', 'warning', 'warning']]);
+    expect(events(86)).toEqual([]);
+    expect(events(96)).toEqual([['gpu.thermal', 'critical', 'critical']]); // crossed the critical limit: raised
+    expect(events(97)).toEqual([]);
+    expect(events(88)).toEqual([['gpu.thermal_recovered', 'info', 'warning']]); // back under it
+    expect(events(92)).toEqual([['gpu.thermal', 'critical', 'critical']]); // and over it again
+    expect(events(80)).toEqual([['gpu.thermal_recovered', 'info', 'warning']]);
+    expect(events(79)).toEqual([]); // within 5 °C of the warning limit: still hot
+    expect(events(77)).toEqual([['gpu.thermal_recovered', 'info', 'normal']]);
+    expect(events(77)).toEqual([]);
+    expect(events(99)).toEqual([['gpu.thermal', 'critical', 'critical']]); // straight to critical
+    expect(events(60)).toEqual([['gpu.thermal_recovered', 'info', 'normal']]); // straight back: one event
   });
   it('reports the ECC double-bit counter when it rises', () => {
-    const state = { lastXid: null, lastXidAt: null, lastEccDbe: 2, hot: false };
+    const state = { lastXid: null, lastXidAt: null, lastEccDbe: 2, hot: false, thermalCritical: false };
     expect(deriveGpuEvents(state, s({ eccDbe: 2 }), DEFAULT_HEALTH_LIMITS, 'dcgm')).toEqual([]);
     const [e] = deriveGpuEvents(state, s({ eccDbe: 5 }), DEFAULT_HEALTH_LIMITS, 'dcgm');
     expect(e).toMatchObject({

@@ -22,7 +22,7 @@ export function LabelList({
     <ul className="chips" aria-label={name}>
       {entries.map(([k, v]) => {
         const chip = (
-          <code>
+          <code title={`${k}=${v}`}>
             {k}={v}
           </code>
         );

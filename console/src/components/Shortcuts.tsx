@@ -14,7 +14,7 @@ export const SHORTCUTS: { keys: string; does: string }[] = [
   { keys: 'Esc', does: 'Close this list' },
 ];
 
-const GO_TO: Record<string, string> = { a: '/alerts', t: '/' };
+const GO_TO: Record<string, string> = { a: '/alerts', t: '/timeline' };
 
 function typingInto(target: EventTarget | null): boolean {
   const el = target as HTMLElement | null;

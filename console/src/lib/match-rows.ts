@@ -61,3 +61,32 @@ export function conditionsOf(rows: ConditionRow[]): { path: string; op: PayloadO
         : { path: r.path.trim(), op: r.op, value: valueOf(r.op, r.value) },
     );
 }
+
+/**
+ * What a rule matches, in one line for the rules list: type, source, module, severities, label
+ * conditions (`env=prod`) and payload conditions (`payload.status EQ 500`).
+ */
+export function ruleMatchSummary(r: {
+  typeGlob: string | null;
+  source: string | null;
+  module: string | null;
+  severities: readonly string[];
+  labels: unknown;
+  payloadConditions: readonly { path: string; op: string; value?: unknown }[];
+}): string {
+  return (
+    [
+      r.typeGlob && `type ${r.typeGlob}`,
+      r.source && `source ${r.source}`,
+      r.module && `module ${r.module}`,
+      r.severities.length ? r.severities.map((s) => s.toLowerCase()).join('/') : null,
+      ...labelRowsOf(r.labels).map((l) => `label ${l.key}=${l.value}`),
+      ...r.payloadConditions.map(
+        (c) =>
+          `${c.path} ${c.op.toLowerCase()}${c.value === undefined || c.value === null ? '' : ` ${JSON.stringify(c.value)}`}`,
+      ),
+    ]
+      .filter(Boolean)
+      .join(' · ') || 'every event'
+  );
+}

@@ -12,7 +12,7 @@ import { useDebounced } from '../components/useDebounced';
 import { useUrlFilters } from '../components/useUrlFilters';
 import { LabelList } from '../components/Labels';
 import { parseLabelText } from '../lib/labels';
-import { when } from '../lib/format';
+import { Ago } from '../components/Ago';
 import { graphql, type VariablesOf } from '../lib/graphql';
 
 type AlertFilter = NonNullable<VariablesOf<typeof AlertsQuery>['filter']>;
@@ -31,6 +31,7 @@ const AlertsQuery = graphql(`
           count
           suppressed
           lastSeenAt
+          firstSeenAt
           labels
           assignee {
             email
@@ -143,6 +144,7 @@ export function Alerts() {
           { header: 'Summary', cell: (a) => <Link href={`/alerts/${a.id}`}>{a.summary}</Link> },
           { header: 'Status', cell: (a) => <Badge value={a.status} /> },
           { header: 'Severity', cell: (a) => <Badge value={a.severity} /> },
+          { header: 'Age', cell: (a) => <Ago at={a.firstSeenAt} /> },
           { header: 'Source', cell: (a) => a.source ?? '—', wide: true },
           {
             header: 'Labels',
@@ -157,8 +159,8 @@ export function Alerts() {
             wide: true,
           },
           { header: 'Assignee', cell: (a) => a.assignee?.email ?? '—', wide: true },
-          { header: 'Last seen', cell: (a) => when(a.lastSeenAt) },
-          { header: 'Maintenance', cell: (a) => (a.suppressed ? 'suppressed' : ''), wide: true },
+          { header: 'Last seen', cell: (a) => <Ago at={a.lastSeenAt} /> },
+          { header: 'Muted', cell: (a) => (a.suppressed ? 'suppressed' : ''), wide: true },
         ]}
       />
     </Page>

@@ -18,6 +18,8 @@ import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
+import { DiffView } from '../components/Diff';
+import { DirectIntentEditForm } from './proposals/ReviewSettings';
 
 const DeviceQuery = graphql(`
   query ConsoleDevice($id: ID!) {
@@ -327,7 +329,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
 
           {d.drift && !d.drift.inSync && d.drift.diff && (
             <Card title="Drift: intended (−) versus observed (+)">
-              <pre aria-label="Drift diff">{d.drift.diff}</pre>
+              <DiffView diff={d.drift.diff} label="Drift diff" />
             </Card>
           )}
 
@@ -396,7 +398,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                     options={versionOptions}
                   />
                 </div>
-                <pre aria-label="Version diff">{versionDiff}</pre>
+                <DiffView diff={versionDiff ?? ''} label="Version diff" />
               </>
             )}
           </Card>
@@ -425,19 +427,15 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
                 <TextField label="Proposal title" value={title} onChange={setTitle} />
                 <TextField label="Why" value={comment} onChange={setComment} />
               </MutationForm>
-              <MutationForm
-                title="Edit directly (admins; bypasses review)"
-                submitLabel="Save new version"
-                deniedBecause={adminOnly(me)}
-                onSubmit={() => setIntent({ input: { deviceId: d.id, config: draft, comment: comment || null } })}
+              <DirectIntentEditForm
+                me={me}
+                run={() => setIntent({ input: { deviceId: d.id, config: draft, comment: comment || null } })}
                 onDone={() => {
                   setConfig(null);
                   refetch();
                   refetchHistory({ requestPolicy: 'network-only' });
                 }}
-              >
-                <p className="hint">Saved as a new version, recorded on the timeline, then reconciled.</p>
-              </MutationForm>
+              />
             </div>
           </Card>
 

@@ -49,7 +49,7 @@ export function EventDetail({ params }: { params: { id: string } }) {
       title={e ? e.summary || e.type : 'Event'}
       error={result.error}
       loading={result.fetching && !e}
-      actions={<Link href="/">Timeline</Link>}
+      actions={<Link href="/timeline">Timeline</Link>}
     >
       {e && (
         <>

@@ -1,42 +1,25 @@
 /**
- * Change proposals by status, live (proposalChanged). Approve follows the four-eyes rule (a human other
- * than the proposer), shown as the reason on the disabled button; Deny records a reason. Open a
- * proposal for a device (its current intent as the starting point, or an action), and Revise one
- * (proposer only: a new revision; an approval given earlier is void).
+ * Change proposals by status, live (proposalChanged). Review opens what the reviewer decides on: the
+ * proposer, the revision, the reason and a unified diff of the current intent against the proposed one
+ * (proposals/ProposalReview.tsx). Approve follows the four-eyes rule (a human other than the proposer),
+ * shown as the reason on the disabled button; Deny records a reason. Open a proposal for a device, and
+ * Revise one (proposer only: a new revision; an approval given earlier is void): proposals/ProposalForms.tsx.
+ * Admins set whether every intent change needs a proposal (proposals/ReviewSettings.tsx).
  */
-import { useEffect, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useState } from 'react';
+import { useMutation } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
-import { MutationForm, SelectField, TextField } from '../components/Field';
+import { SelectField, TextField } from '../components/Field';
 import { Badge, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
-import { approvalDenial } from '../lib/permissions';
 import { when } from '../lib/format';
-import type { Me } from '../lib/session';
-import { graphql, readFragment, type FragmentOf, type ResultOf } from '../lib/graphql';
-
-/** What the revise form starts from. */
-const RevisionFields = graphql(`
-  fragment ConsoleProposalRevision on Proposal {
-    id
-    title
-    kind
-    status
-    revision
-    reason
-    action
-    proposedIntent
-    proposer {
-      id
-    }
-    device {
-      id
-    }
-  }
-`);
+import { graphql } from '../lib/graphql';
+import { OpenProposalForm, ReviseForm, RevisionFields, reviseDenial } from './proposals/ProposalForms';
+import { decideDenial, diffStat, ProposalReview, ReviewFields } from './proposals/ProposalReview';
+import { RequireProposalsSetting } from './proposals/ReviewSettings';
 
 const ProposalsQuery = graphql(
   `
@@ -51,7 +34,7 @@ const ProposalsQuery = graphql(
             revision
             reason
             action
-            proposedIntent
+            diff
             denialReason
             failureReason
             createdAt
@@ -70,12 +53,13 @@ const ProposalsQuery = graphql(
               name
             }
             ...ConsoleProposalRevision
+            ...ConsoleProposalReview
           }
         }
       }
     }
   `,
-  [RevisionFields],
+  [RevisionFields, ReviewFields],
 );
 const ProposalChangedSubscription = graphql(`
   subscription ConsoleProposalChanged {
@@ -86,8 +70,8 @@ const ProposalChangedSubscription = graphql(`
     }
   }
 `);
-const ApproveProposal = graphql(`
-  mutation ConsoleApproveProposal($id: ID!, $revision: Int) {
+const ApproveFromList = graphql(`
+  mutation ConsoleApproveProposalFromList($id: ID!, $revision: Int) {
     approveProposal(id: $id, revision: $revision) {
       id
       status
@@ -98,8 +82,8 @@ const ApproveProposal = graphql(`
     }
   }
 `);
-const DenyProposal = graphql(`
-  mutation ConsoleDenyProposal($id: ID!, $reason: String) {
+const DenyFromList = graphql(`
+  mutation ConsoleDenyProposalFromList($id: ID!, $reason: String) {
     denyProposal(id: $id, reason: $reason) {
       id
       status
@@ -108,205 +92,6 @@ const DenyProposal = graphql(`
   }
 `);
 
-const UpdateProposal = graphql(`
-  mutation ConsoleUpdateProposal($id: ID!, $input: UpdateProposalInput!) {
-    updateProposal(id: $id, input: $input) {
-      id
-      title
-      kind
-      status
-      revision
-      reason
-      action
-      proposedIntent
-      approver {
-        email
-      }
-    }
-  }
-`);
-const OpenProposal = graphql(`
-  mutation ConsoleOpenProposalFromList($input: OpenProposalInput!) {
-    openProposal(input: $input) {
-      id
-      status
-    }
-  }
-`);
-const DeviceChoicesQuery = graphql(`
-  query ConsoleProposalDevices {
-    devices(first: 200) {
-      edges {
-        node {
-          id
-          name
-        }
-      }
-    }
-  }
-`);
-const DeviceIntentQuery = graphql(`
-  query ConsoleProposalDeviceIntent($id: ID!) {
-    device(id: $id) {
-      id
-      intent {
-        version
-        config
-      }
-    }
-  }
-`);
-
-type Proposal = ResultOf<typeof ProposalsQuery>['proposals']['edges'][number]['node'];
-
-/** Why `me` may not revise the proposal (the server's rule: its proposer, while proposed or approved). */
-function reviseDenial(me: Me, p: { status: Proposal['status']; proposer: { id: string } }): string | null {
-  if (p.status !== 'PROPOSED' && p.status !== 'APPROVED') return `Already ${p.status.toLowerCase()}.`;
-  return me.id === p.proposer.id ? null : 'Only the proposer can revise a proposal; open a new one instead.';
-}
-
-/** A new revision of the proposal: title, reason and the proposed intent or action. */
-function ReviseForm({
-  proposal,
-  me,
-  onClose,
-}: {
-  proposal: FragmentOf<typeof RevisionFields>;
-  me: Me;
-  onClose: () => void;
-}) {
-  const p = readFragment(RevisionFields, proposal);
-  const [, update] = useMutation(UpdateProposal);
-  const [devices] = useQuery({ query: DeviceChoicesQuery });
-  const [f, setF] = useState({
-    title: p.title,
-    kind: p.kind,
-    deviceId: p.device?.id ?? '',
-    reason: p.reason ?? '',
-    intent: p.proposedIntent ?? '',
-    action: p.action ?? '',
-  });
-  const deviceOptions = [
-    ...(p.device ? [] : [{ value: '', label: 'deleted device: choose another' }]),
-    ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? []),
-  ];
-  return (
-    <MutationForm
-      title={`Revise ${p.title} (revision ${p.revision})`}
-      submitLabel="Save revision"
-      deniedBecause={reviseDenial(me, p)}
-      onSubmit={() =>
-        update({
-          id: p.id,
-          input: {
-            title: f.title,
-            kind: f.kind,
-            reason: f.reason || null,
-            ...(f.deviceId ? { deviceId: f.deviceId } : {}),
-            ...(p.action ? { action: f.action } : { proposedIntent: f.intent }),
-          },
-        })
-      }
-      onDone={onClose}
-    >
-      <TextField label="Revised title" value={f.title} onChange={(title) => setF({ ...f, title })} />
-      <TextField label="Revised kind" value={f.kind} onChange={(kind) => setF({ ...f, kind })} />
-      <SelectField
-        label="Revised target device"
-        value={f.deviceId}
-        onChange={(deviceId) => setF({ ...f, deviceId })}
-        options={deviceOptions}
-      />
-      <TextField label="Revised reason" value={f.reason} onChange={(reason) => setF({ ...f, reason })} />
-      {p.action ? (
-        <TextField label="Revised action" value={f.action} onChange={(action) => setF({ ...f, action })} />
-      ) : (
-        <TextField label="Revised intent" value={f.intent} onChange={(intent) => setF({ ...f, intent })} multiline />
-      )}
-      <button type="button" className="plain" onClick={onClose}>
-        Cancel
-      </button>
-    </MutationForm>
-  );
-}
-
-/** Opens a proposal for a device: its current intent, edited, or an action such as `reconcile`. */
-function OpenProposalForm({ onDone }: { onDone: () => void }) {
-  const [devices] = useQuery({ query: DeviceChoicesQuery });
-  const [, open] = useMutation(OpenProposal);
-  const [deviceId, setDeviceId] = useState('');
-  const [what, setWhat] = useState<'intent' | 'reconcile'>('intent');
-  const [title, setTitle] = useState('');
-  const [kind, setKind] = useState('config_change');
-  const [reason, setReason] = useState('');
-  const [intent, setIntent] = useState<string | null>(null);
-  const [current] = useQuery({ query: DeviceIntentQuery, variables: { id: deviceId }, pause: !deviceId });
-  const options = [
-    { value: '', label: 'choose a device' },
-    ...(devices.data?.devices.edges.map((e) => ({ value: e.node.id, label: e.node.name })) ?? []),
-  ];
-  const base = current.data?.device?.id === deviceId ? (current.data.device.intent?.config ?? '') : '';
-  useEffect(() => setIntent(null), [deviceId]);
-  return (
-    <MutationForm
-      title="Open a proposal"
-      submitLabel="Open proposal"
-      onSubmit={async () => {
-        const r = await open({
-          input: {
-            deviceId,
-            title,
-            kind,
-            reason: reason || null,
-            ...(what === 'reconcile' ? { action: 'reconcile' } : { proposedIntent: intent ?? base }),
-          },
-        });
-        if (!r.error) {
-          setTitle('');
-          setReason('');
-          setIntent(null);
-        }
-        return r;
-      }}
-      onDone={onDone}
-    >
-      <SelectField label="Target device" value={deviceId} onChange={setDeviceId} options={options} />
-      <SelectField
-        label="Change"
-        value={what}
-        onChange={setWhat}
-        options={[
-          { value: 'intent', label: 'a new intended configuration' },
-          { value: 'reconcile', label: 'run a reconcile' },
-        ]}
-      />
-      <TextField label="Proposal title" value={title} onChange={setTitle} required />
-      <TextField
-        label="Proposal kind"
-        value={kind}
-        onChange={setKind}
-        hint="A lowercase identifier; outbound triggers select on it."
-      />
-      <TextField label="Why (shown to the approver)" value={reason} onChange={setReason} />
-      {what === 'intent' && (
-        <TextField
-          label="Proposed intent"
-          value={intent ?? base}
-          onChange={setIntent}
-          multiline
-          hint={
-            !deviceId
-              ? 'Choose a device: its current intent is the starting point.'
-              : current.data?.device?.intent
-                ? `Starts from v${current.data.device.intent.version}, the current intent.`
-                : 'The device has no intent yet.'
-          }
-        />
-      )}
-    </MutationForm>
-  );
-}
-
 const STATUSES = ['PROPOSED', 'APPROVED', 'APPLIED', 'FAILED', 'DENIED', ''] as const;
 
 export function Proposals() {
@@ -314,14 +99,17 @@ export function Proposals() {
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('PROPOSED');
   const [denyReason, setDenyReason] = useState('');
   const [revising, setRevising] = useState<string | null>(null);
+  const [reviewing, setReviewing] = useState<string | null>(null);
   const { result, refetch } = useLiveQuery({
     query: ProposalsQuery,
     variables: { status: status || null, first: 100 },
     subscription: ProposalChangedSubscription,
   });
-  const [, approve] = useMutation(ApproveProposal);
-  const [, deny] = useMutation(DenyProposal);
-  const beingRevised = result.data?.proposals.edges.map((e) => e.node).find((p) => p.id === revising);
+  const [, approve] = useMutation(ApproveFromList);
+  const [, deny] = useMutation(DenyFromList);
+  const rows = result.data?.proposals.edges.map((e) => e.node);
+  const beingRevised = rows?.find((p) => p.id === revising);
+  const beingReviewed = rows?.find((p) => p.id === reviewing);
   return (
     <Page title="Proposals" error={result.error} loading={result.fetching && !result.data}>
       <div className="filters">
@@ -330,28 +118,35 @@ export function Proposals() {
       </div>
       <DataTable
         caption="Proposals"
-        rows={result.data?.proposals.edges.map((e) => e.node)}
+        rows={rows}
         rowKey={(p) => p.id}
         empty="No proposals with this status. Propose a change from a device's page."
         columns={[
-          { header: 'Title', cell: (p) => p.title },
+          {
+            header: 'Title',
+            cell: (p) => (
+              <button
+                type="button"
+                className="link"
+                aria-label={`Review ${p.title}`}
+                aria-expanded={reviewing === p.id}
+                onClick={() => setReviewing(reviewing === p.id ? null : p.id)}
+              >
+                {p.title}
+              </button>
+            ),
+          },
           {
             header: 'Device',
             cell: (p) => (p.device ? <Link href={`/devices/${p.device.id}`}>{p.device.name}</Link> : '—'),
           },
           {
+            header: 'Reason',
+            cell: (p) => <span className="truncate">{p.reason || '—'}</span>,
+          },
+          {
             header: 'Change',
-            cell: (p) =>
-              p.action ? (
-                <code>{p.action}</code>
-              ) : p.proposedIntent ? (
-                <details>
-                  <summary>new intent</summary>
-                  <pre>{p.proposedIntent}</pre>
-                </details>
-              ) : (
-                '—'
-              ),
+            cell: (p) => (p.action ? <code>{p.action}</code> : (diffStat(p.diff) ?? 'device deleted')),
             wide: true,
           },
           { header: 'Proposer', cell: (p) => p.proposer.email },
@@ -363,48 +158,53 @@ export function Proposals() {
               </>
             ),
           },
-          { header: 'Revision', cell: (p) => `r${p.revision}`, wide: true },
+          { header: 'Revision', cell: (p) => `r${p.revision}` },
           { header: 'Decided by', cell: (p) => p.approver?.email ?? p.deniedBy?.email ?? '—', wide: true },
           { header: 'Opened', cell: (p) => when(p.createdAt), wide: true },
           {
             header: 'Decide',
-            cell: (p) => {
-              const closed = p.status !== 'PROPOSED' ? `Already ${p.status.toLowerCase()}.` : null;
-              return (
-                <div className="row-actions" role="group" aria-label={`Decide ${p.title}`}>
-                  <ActionButton
-                    variant="primary"
-                    run={() => approve({ id: p.id, revision: p.revision })}
-                    deniedBecause={closed ?? approvalDenial(me, p.proposer.id)}
+            cell: (p) => (
+              <div className="row-actions" role="group" aria-label={`Decide ${p.title}`}>
+                <ActionButton
+                  variant="primary"
+                  run={() => approve({ id: p.id, revision: p.revision })}
+                  deniedBecause={decideDenial(me, p, true)}
+                >
+                  Approve
+                </ActionButton>
+                <ActionButton
+                  variant="danger"
+                  run={() => deny({ id: p.id, reason: denyReason || null })}
+                  deniedBecause={decideDenial(me, p, false)}
+                >
+                  Deny
+                </ActionButton>
+                <span className="action">
+                  <button
+                    type="button"
+                    className="plain"
+                    aria-label={`Revise ${p.title}`}
+                    aria-expanded={revising === p.id}
+                    disabled={!!reviseDenial(me, p)}
+                    onClick={() => setRevising(revising === p.id ? null : p.id)}
                   >
-                    Approve
-                  </ActionButton>
-                  <ActionButton
-                    variant="danger"
-                    run={() => deny({ id: p.id, reason: denyReason || null })}
-                    deniedBecause={closed}
-                  >
-                    Deny
-                  </ActionButton>
-                  <span className="action">
-                    <button
-                      type="button"
-                      className="plain"
-                      aria-label={`Revise ${p.title}`}
-                      aria-expanded={revising === p.id}
-                      disabled={!!reviseDenial(me, p)}
-                      onClick={() => setRevising(revising === p.id ? null : p.id)}
-                    >
-                      Revise
-                    </button>
-                    {reviseDenial(me, p) && <small className="reason">{reviseDenial(me, p)}</small>}
-                  </span>
-                </div>
-              );
-            },
+                    Revise
+                  </button>
+                  {reviseDenial(me, p) && <small className="reason">{reviseDenial(me, p)}</small>}
+                </span>
+              </div>
+            ),
           },
         ]}
       />
+      {beingReviewed && (
+        <ProposalReview
+          key={`${beingReviewed.id}:${beingReviewed.revision}`}
+          proposal={beingReviewed}
+          me={me}
+          onClose={() => setReviewing(null)}
+        />
+      )}
       {beingRevised && (
         <ReviseForm
           key={`${beingRevised.id}:${beingRevised.revision}`}
@@ -414,6 +214,7 @@ export function Proposals() {
         />
       )}
       <OpenProposalForm onDone={refetch} />
+      <RequireProposalsSetting me={me} />
     </Page>
   );
 }

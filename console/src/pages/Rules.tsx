@@ -7,10 +7,10 @@ import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
-import { lower, when } from '../lib/format';
+import { when } from '../lib/format';
 import { graphql, type ResultOf, type VariablesOf } from '../lib/graphql';
 import { ConditionRows, LabelRows } from '../components/MatchRows';
-import { conditionsOf, labelsOf, type ConditionRow, type LabelRow } from '../lib/match-rows';
+import { conditionsOf, labelsOf, ruleMatchSummary, type ConditionRow, type LabelRow } from '../lib/match-rows';
 import { ALERT_SEVERITY, EditRuleForm, orNull, UpdateRule } from './RuleEdit';
 import { RuleSuggestions } from './RuleSuggestions';
 
@@ -262,18 +262,7 @@ export function Rules() {
         columns={[
           { header: 'Name', cell: (r) => r.name },
           { header: 'Kind', cell: (r) => (r.kind === 'ABSENCE' ? `heartbeat (${r.windowSeconds} s)` : 'match') },
-          {
-            header: 'Matches',
-            cell: (r) =>
-              [
-                r.typeGlob && `type ${r.typeGlob}`,
-                r.source && `source ${r.source}`,
-                r.module && `module ${r.module}`,
-                r.severities.length ? r.severities.map(lower).join('/') : null,
-              ]
-                .filter(Boolean)
-                .join(' · ') || 'every event',
-          },
+          { header: 'Matches', cell: (r) => ruleMatchSummary(r) },
           { header: 'Opens', cell: (r) => <Badge value={r.alertSeverity} /> },
           { header: 'Enabled', cell: (r) => (r.enabled ? 'yes' : 'no') },
           {

@@ -16,6 +16,7 @@ function page<K extends string>(load: () => Promise<Record<K, ComponentType<any>
   return lazy(() => load().then((m) => ({ default: m[name] })));
 }
 
+const Home = page(() => import('./Home'), 'Home');
 const Timeline = page(() => import('./Timeline'), 'Timeline');
 const Alerts = page(() => import('./Alerts'), 'Alerts');
 const AlertDetail = page(() => import('./AlertDetail'), 'AlertDetail');
@@ -58,7 +59,8 @@ export interface PageEntry {
 }
 
 export const PAGES: PageEntry[] = [
-  { path: '/', title: 'Timeline', section: 'Operate', component: Timeline },
+  { path: '/', title: 'Home', section: 'Operate', component: Home },
+  { path: '/timeline', title: 'Timeline', section: 'Operate', component: Timeline },
   { path: '/events/:id', title: 'Event', section: 'Operate', component: EventDetail, nav: false },
   { path: '/alerts', title: 'Alerts', section: 'Operate', component: Alerts },
   { path: '/alerts/:id', title: 'Alert', section: 'Operate', component: AlertDetail, nav: false },
