@@ -46,4 +46,5 @@ export const DOC_RUNS: DocRun[] = [
   { id: 'pagerduty', file: 'docs/pagerduty.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'hardening', file: 'docs/hardening.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'paging', file: 'docs/paging.md', test: 'test/docs-run.test.ts', generic: true },
+  { id: 'routing', file: 'docs/routing.md', test: 'test/docs-run.test.ts', generic: true },
 ];

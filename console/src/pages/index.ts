@@ -38,6 +38,7 @@ const Clusters = page(() => import('./Clusters'), 'Clusters');
 const GpuOverview = page(() => import('./Gpu'), 'GpuOverview');
 const Copilot = page(() => import('./Copilot'), 'Copilot');
 const Billing = page(() => import('./Billing'), 'Billing');
+const Routing = page(() => import('./Routing'), 'Routing');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -63,6 +64,7 @@ export const PAGES: PageEntry[] = [
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/routing', title: 'Routing', section: 'Configure', component: Routing },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },
