@@ -98,12 +98,6 @@ export async function replaceRoutingTree(ctx: Ctx, input: RouteInput[]): Promise
   return { routes, custom: true, updatedAt: row.updatedAt };
 }
 
-/** Goes back to the implicit default tree (every alert to the default policy, one group per alert). */
-export async function resetRoutingTree(ctx: Ctx): Promise<StoredTree> {
-  await ctx.db.routingTree.deleteMany({});
-  return { routes: defaultTree(), custom: false, updatedAt: null };
-}
-
 /** One route an alert takes, with its receiver and whether its time intervals mute it now. */
 export interface RouteTestResult extends ResolvedRoute {
   receiverRow: RoutingReceiver | null;
