@@ -53,6 +53,8 @@ export interface ResolvedRoute {
 /** Alertmanager's defaults for the root route. */
 export const ROUTE_DEFAULTS = { groupWait: '30s', groupInterval: '5m', repeatInterval: '4h' } as const;
 export const ROUTES_MAX = 500;
+/** Longest group_wait, group_interval or repeat_interval accepted. */
+export const ROUTE_DURATION_MAX_SECONDS = 365 * 86_400;
 export const GROUP_BY_ALL = '...';
 
 const LABEL_NAME_RE = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
@@ -104,6 +106,7 @@ export function treeProblems(routes: RouteDoc[]): TreeProblem[] {
       const secs = routeDurationSeconds(v);
       if (secs === null) at(i, f, 'must be a duration such as 30s, 5m, 4h or 1h30m');
       else if (secs === 0 && f !== 'groupWait') at(i, f, 'must be more than zero');
+      else if (secs > ROUTE_DURATION_MAX_SECONDS) at(i, f, 'must be at most 365d');
     }
     for (const f of ['muteTimeIntervals', 'activeTimeIntervals'] as const)
       for (const n of r[f]) if (!n || n.length > INTERVAL_NAME_MAX) at(i, f, 'names must be 1 to 200 characters');
