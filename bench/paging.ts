@@ -240,6 +240,7 @@ async function main(): Promise<void> {
         runbookUrl: null,
         consoleUrl: `${api.info.url}/alerts/${crypto.randomUUID()}`,
         moreAlerts: 0,
+        groupAlerts: [],
         groupId: crypto.randomUUID(),
         alertId: crypto.randomUUID(),
         actions: (['acknowledge', 'snooze', 'resolve'] as const).map((action) => ({

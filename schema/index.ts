@@ -12,6 +12,7 @@ import './alerts.js';
 import './alerts-overview.js';
 import './maintenance-windows.js';
 import './routing.js';
+import './routing-tree.js';
 import './schedules.js';
 import './escalation.js';
 import './webhooks.js';

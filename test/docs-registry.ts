@@ -55,4 +55,5 @@ export const DOC_RUNS: DocRun[] = [
     test: 'test/docs-run.test.ts',
     generic: true,
   },
+  { id: 'routing', file: 'docs/routing.md', test: 'test/docs-run.test.ts', generic: true },
 ];

@@ -20,6 +20,7 @@ import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
 import { metaRoutes } from './meta.js';
 import { routingRoutes } from './routing.js';
+import { routingTreeRoutes } from './routing-tree.js';
 import { alertmanagerRoutes } from './alertmanager.js';
 import { schedulesRoutes } from './schedules.js';
 import { notificationsRoutes } from './notifications.js';
@@ -45,6 +46,7 @@ export const routes: RouteEntry[] = [
   ...webhooksRoutes,
   ...metaRoutes,
   ...routingRoutes,
+  ...routingTreeRoutes,
   ...alertmanagerRoutes,
   ...schedulesRoutes,
   ...notificationsRoutes,

@@ -2256,6 +2256,109 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/routing/tree': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** The routing tree (flat; each route names its parent) */
+    get: operations['getRoutingTree'];
+    /**
+     * Replace the whole tree
+     * @description Exactly one root (`parent_id` null, no matchers); siblings are tried in list order. Receivers and time
+     *     intervals must exist. A route given without an `id` gets one; keep ids to keep live groups forming.
+     */
+    put: operations['replaceRoutingTree'];
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/routing/test': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Which route does an alert with these labels take
+     * @description The matching routes in order, with their receivers, as `amtool config routes test` lists them.
+     */
+    post: operations['testRoute'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/routing/import': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Import an alertmanager.yml
+     * @description `config` is the file's text. Its `route` replaces the tree and its `inhibit_rules` the inhibition rules;
+     *     `time_intervals` and `receivers` are created or updated by name (a receiver keeps the policy or webhooks
+     *     it points at). `unmapped` lists what has no counterpart here (`global`, `templates`, a receiver's
+     *     `email_configs`, …). One transaction: a 422 changes nothing.
+     */
+    post: operations['importAlertmanagerConfig'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/routing/receivers': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Named receivers, by name */
+    get: operations['listRoutingReceivers'];
+    put?: never;
+    /** Create a named receiver */
+    post: operations['createRoutingReceiver'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/routing/receivers/{receiverId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        receiverId: string;
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Delete a receiver no route sends to */
+    delete: operations['deleteRoutingReceiver'];
+    options?: never;
+    head?: never;
+    /** Point a receiver at a policy and/or webhooks, or rename it */
+    patch: operations['updateRoutingReceiver'];
+    trace?: never;
+  };
   '/silences': {
     parameters: {
       query?: never;
@@ -4699,6 +4802,73 @@ export interface components {
       created_at: string;
       /** Format: date-time */
       updated_at: string;
+    };
+    RoutingRoute: {
+      id: string;
+      parent_id: string | null;
+      matchers: components['schemas']['RoutingMatcher'][];
+      continue: boolean;
+      /** @description Null inherits (at the root: the default policy). */
+      receiver: string | null;
+      group_by: string[] | null;
+      /** @example 30s */
+      group_wait: string | null;
+      /** @example 5m */
+      group_interval: string | null;
+      /** @example 4h */
+      repeat_interval: string | null;
+      mute_time_intervals: string[];
+      active_time_intervals: string[];
+    };
+    RoutingRouteInput: {
+      id?: string | null;
+      parent_id?: string | null;
+      matchers?: components['schemas']['RoutingMatcher'][];
+      continue?: boolean;
+      receiver?: string | null;
+      group_by?: string[] | null;
+      group_wait?: string | null;
+      group_interval?: string | null;
+      repeat_interval?: string | null;
+      mute_time_intervals?: string[];
+      active_time_intervals?: string[];
+    };
+    RoutingTree: {
+      routes: components['schemas']['RoutingRoute'][];
+      /** @description False while it is the implicit default tree. */
+      custom: boolean;
+      /** Format: date-time */
+      updated_at: string | null;
+    };
+    RoutingReceiver: {
+      id: string;
+      name: string;
+      escalation_policy_id: string | null;
+      outbound_webhook_ids: string[];
+      /** @description The receiver's Alertmanager integrations as imported (not used). */
+      imported_config: unknown;
+      /** Format: date-time */
+      created_at: string;
+      /** Format: date-time */
+      updated_at: string;
+    };
+    RoutingReceiverUpdate: {
+      name?: string;
+      escalation_policy_id?: string | null;
+      outbound_webhook_ids?: string[];
+    };
+    RoutingRouteMatch: {
+      route_id: string;
+      path: string[];
+      receiver: string | null;
+      receiver_detail: components['schemas']['RoutingReceiver'] | null;
+      group_by: string[];
+      group_by_all: boolean;
+      group_wait_seconds: number;
+      group_interval_seconds: number;
+      repeat_interval_seconds: number;
+      continue: boolean;
+      muted_now: boolean;
     };
     /** @enum {string} */
     RoutingSilenceState: 'pending' | 'active' | 'expired';
@@ -10490,6 +10660,278 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getRoutingTree: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The tree */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingTree'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  replaceRoutingTree: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          routes: components['schemas']['RoutingRouteInput'][];
+        };
+      };
+    };
+    responses: {
+      /** @description The tree as stored */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingTree'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  testRoute: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          /**
+           * @example {
+           *       "alertname": "DiskFull",
+           *       "team": "db",
+           *       "severity": "critical"
+           *     }
+           */
+          labels: {
+            [key: string]: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description The routes taken */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            routes: components['schemas']['RoutingRouteMatch'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  importAlertmanagerConfig: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          config: string;
+        };
+      };
+    };
+    responses: {
+      /** @description What was imported and what was not */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            /** Format: int32 */
+            routes: number;
+            receivers: string[];
+            /** Format: int32 */
+            inhibit_rules: number;
+            time_intervals: string[];
+            unmapped: string[];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listRoutingReceivers: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Receivers */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['RoutingReceiver'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createRoutingReceiver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': WithRequired<components['schemas']['RoutingReceiverUpdate'], 'name'>;
+      };
+    };
+    responses: {
+      /** @description The receiver */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingReceiver'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteRoutingReceiver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        receiverId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateRoutingReceiver: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        receiverId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingReceiverUpdate'];
+      };
+    };
+    responses: {
+      /** @description The receiver */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingReceiver'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

@@ -18,6 +18,7 @@ import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-w
 import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
 import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { openRoutedGroup } from '../escalation/route-group.js';
 
 /** The source our alerts from this API carry. */
 export const ALERTMANAGER_API_SOURCE = 'alertmanager-api';
@@ -163,7 +164,9 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
             now,
           ),
         });
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        // The routing tree forms its group (src/escalation/route-group.ts).
+        const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);
         if (r.opened) result.opened++;
       }

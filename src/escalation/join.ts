@@ -1,7 +1,8 @@
 /**
- * Which policy pages an alert, and the group it pages in: the two pieces the routing tree (src/routing) calls.
- * Until routing groups alerts, each alert opens its own group (groupKey `alert:<id>`) under the policy of
- * `choosePolicy`: its rule's, else its integration's, else the tenant default.
+ * Which policy pages an alert, and the group it pages in. A tenant without a routing tree (src/routing) has
+ * the implicit default route: each alert opens its own group (groupKey `alert:<id>`) under the policy of
+ * `choosePolicy`: its rule's, else its integration's, else the tenant default. With a tree, route-group.ts
+ * forms groups by route and group_by values and calls `openOrJoinGroup` here.
  */
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { v7 as uuidv7 } from 'uuid';
@@ -36,6 +37,12 @@ export interface GroupChoice {
   policyId: string | null;
   /** The service clock's now (when the first step is due from). */
   now?: Date;
+  /** The route's group_wait: a group it opens pages first after this wait (alerts joining meanwhile page with it). */
+  waitSeconds?: number;
+  /** The route that forms the group, its receiver's name and the group_by values (null: the default route). */
+  routeId?: string | null;
+  receiver?: string | null;
+  groupLabels?: Record<string, string> | null;
 }
 
 /**
@@ -61,7 +68,7 @@ export async function openOrJoinGroup(
     if (policy) {
       policyId = choice.policyId;
       urgency = policy.highUrgencySeverities.includes(alert.severity) ? 'high' : 'low';
-      dueAt = await firstStepDueAt(tx, choice.policyId, now);
+      dueAt = await firstStepDueAt(tx, choice.policyId, new Date(now.getTime() + (choice.waitSeconds ?? 0) * 1000));
     }
   }
   const id = uuidv7();
@@ -76,6 +83,9 @@ export async function openOrJoinGroup(
       urgency,
       nextStepAt: dueAt,
       createdAt: now,
+      routeId: choice.routeId ?? null,
+      receiver: choice.receiver ?? null,
+      ...(choice.groupLabels ? { groupLabels: choice.groupLabels } : {}),
     },
     update: {},
   });

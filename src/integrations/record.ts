@@ -31,7 +31,7 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import type { Signal } from './types.js';
-import { openOwnGroup } from '../escalation/join.js';
+import { openRoutedGroup } from '../escalation/route-group.js';
 
 export interface IntegrationRef {
   id: string;
@@ -144,8 +144,8 @@ export async function recordSignals(
               now,
             ),
           });
-          // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
-          const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+          // The routing tree forms its group (src/escalation/route-group.ts).
+          const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);
           if (r.opened) opened++;

@@ -8,6 +8,9 @@ import type { Notification } from '../generated/prisma/client.js';
 import { actionLinks, type ActionLink } from './links.js';
 import { publicBase } from '../public-url.js';
 
+/** How many of a group's alerts a notification lists (the title counts them all). */
+export const GROUP_ALERTS_LISTED = 100;
+
 export interface PageContent {
   /** One line: `[CRITICAL] Disk full on db-1`. */
   title: string;
@@ -21,6 +24,8 @@ export interface PageContent {
   consoleUrl: string;
   /** Other alerts in the group besides the one shown. */
   moreAlerts: number;
+  /** The group's alerts, oldest first (at most GROUP_ALERTS_LISTED), when it holds more than one. */
+  groupAlerts: Array<{ summary: string; severity: string; labels: Record<string, string> }>;
   groupId: string | null;
   alertId: string | null;
   actions: ActionLink[];
@@ -57,6 +62,7 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
       runbookUrl: null,
       consoleUrl: `${base}/`,
       moreAlerts: 0,
+      groupAlerts: [],
       groupId: null,
       alertId: null,
       actions: [],
@@ -75,6 +81,14 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
   const summary = alert?.summary ?? 'An alert group is firing';
   const severity = alert?.severity ?? 'critical';
   const more = Math.max((group?._count.alerts ?? 1) - 1, 0);
+  const listed = more
+    ? await rt.prisma.alert.findMany({
+        where: { groupId: n.groupId, tenantId: n.tenantId },
+        orderBy: { createdAt: 'asc' },
+        take: GROUP_ALERTS_LISTED,
+        select: { summary: true, severity: true, labels: true },
+      })
+    : [];
   return {
     title: `[${severity.toUpperCase()}] ${summary}${more ? ` (+${more} more)` : ''}`,
     summary,
@@ -85,6 +99,7 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
     runbookUrl: httpUrl(annotations.runbook_url),
     consoleUrl: alert ? `${base}/alerts/${alert.id}` : `${base}/alerts`,
     moreAlerts: more,
+    groupAlerts: listed.map((a) => ({ summary: a.summary, severity: a.severity, labels: stringMap(a.labels) })),
     groupId: n.groupId,
     alertId: alert?.id ?? null,
     actions: actionLinks(rt, { tenantId: n.tenantId, groupId: n.groupId, userId: n.userId, pagedAt: n.createdAt }),
@@ -100,6 +115,16 @@ export function plainText(c: PageContent): string {
   const notes = Object.entries(c.annotations).filter(([k]) => k !== 'runbook_url');
   if (notes.length) lines.push('', 'Annotations:', ...notes.map(([k, v]) => `  ${k}: ${v}`));
   if (c.runbookUrl) lines.push('', `Runbook: ${c.runbookUrl}`);
+  if (c.groupAlerts.length) {
+    lines.push('', `Alerts in this group (${c.moreAlerts + 1}):`);
+    for (const a of c.groupAlerts) {
+      const ls = Object.entries(a.labels)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ');
+      lines.push(`  [${a.severity}] ${a.summary}${ls ? ` {${ls}}` : ''}`);
+    }
+    if (c.moreAlerts + 1 > c.groupAlerts.length) lines.push(`  … and ${c.moreAlerts + 1 - c.groupAlerts.length} more`);
+  }
   lines.push('', `Open in the console: ${c.consoleUrl}`);
   for (const a of c.actions) lines.push(`${a.label}: ${a.url}`);
   if (c.actions.length) lines.push('', 'Each link opens a confirmation page; it acts for you and expires in 24 hours.');

@@ -10,7 +10,7 @@ import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChang
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
 import { renderTemplate } from '../events/match.js';
-import { openOwnGroup } from '../escalation/join.js';
+import { openRoutedGroup } from '../escalation/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -121,8 +121,8 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         });
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
-        // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
-        const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+        // The routing tree forms its group (src/escalation/route-group.ts).
+        const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);
       }

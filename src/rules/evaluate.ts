@@ -20,7 +20,7 @@ import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 import { linkEventsToDevices } from '../devices/event-links.js';
 import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
-import { openOwnGroup } from '../escalation/join.js';
+import { openRoutedGroup } from '../escalation/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -225,8 +225,8 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
               now,
             ),
           });
-          // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
-          const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+          // The routing tree forms its group (src/escalation/route-group.ts).
+          const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);
           if (r.opened) result.opened++;

@@ -42,6 +42,7 @@ const Billing = page(() => import('./Billing'), 'Billing');
 const Schedules = page(() => import('./Schedules'), 'Schedules');
 const EscalationPolicies = page(() => import('./EscalationPolicies'), 'EscalationPolicies');
 const Profile = page(() => import('./Profile'), 'Profile');
+const Routing = page(() => import('./Routing'), 'Routing');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -70,6 +71,7 @@ export const PAGES: PageEntry[] = [
   { path: '/schedules', title: 'Schedules', section: 'Operate', component: Schedules },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
   { path: '/escalation-policies', title: 'Escalation policies', section: 'Configure', component: EscalationPolicies },
+  { path: '/routing', title: 'Routing', section: 'Configure', component: Routing },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },

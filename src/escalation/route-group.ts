@@ -1,0 +1,52 @@
+/**
+ * The group an alert that just opened pages in, by the tenant's routing tree (src/routing/route-tree.ts):
+ * the first route it takes decides. Alerts with the same route and the same `group_by` values share the
+ * live group of key `route:<route id>:<digest of the values>`; the group first pages after the route's
+ * `group_wait`, so every alert that joined meanwhile is in that one page.
+ *
+ * The route's receiver chooses the policy: its escalation policy; a receiver that points at nothing (or the
+ * root's unset receiver) pages as the default route does (`choosePolicy`); a receiver with webhooks only,
+ * a silenced or suppressed alert, and a route its time intervals mute now page no one.
+ *
+ * A tenant that never stored a tree keeps the default route: one group per alert (`openOwnGroup`).
+ */
+import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
+import { alertLabelSet } from '../routing/silences.js';
+import { groupLabels, matchRoutes, routeGroupKey, type RouteDoc } from '../routing/route-tree.js';
+import { routeMutedAt } from '../routing/routing-tree-store.js';
+import { choosePolicy, openOrJoinGroup, openOwnGroup } from './join.js';
+
+type Tx = Prisma.TransactionClient;
+
+/** Opens or joins the group the tenant's routing tree forms for `alert` (see the module comment). */
+export async function openRoutedGroup(tx: Tx, alert: Alert, now: Date): Promise<AlertGroup> {
+  const tree = await tx.routingTree.findUnique({ where: { tenantId: alert.tenantId }, select: { routes: true } });
+  if (!tree) return openOwnGroup(tx, alert, now);
+  const rule = alert.ruleId
+    ? await tx.alertRule.findUnique({ where: { id: alert.ruleId }, select: { name: true } })
+    : null;
+  const labels = alertLabelSet({ ...alert, ruleName: rule?.name ?? null });
+  const route = matchRoutes(tree.routes as unknown as RouteDoc[], labels)[0];
+  if (!route) return openOwnGroup(tx, alert, now);
+  const receiver = route.receiver
+    ? await tx.routingReceiver.findFirst({ where: { tenantId: alert.tenantId, name: route.receiver } })
+    : null;
+  let policyId: string | null = null;
+  const muted = alert.suppressed || (await routeMutedAt(tx, alert.tenantId, route, now));
+  if (!muted) {
+    if (receiver?.escalationPolicyId) policyId = receiver.escalationPolicyId;
+    else if (!receiver || receiver.outboundWebhookIds.length === 0) policyId = await choosePolicy(tx, alert);
+  }
+  // A muted or silenced alert pages no one: it gets a group of its own rather than joining (and holding) a paging one.
+  const groupKey = alert.suppressed ? `alert:${alert.id}` : `${routeGroupKey(route, labels)}${muted ? ':muted' : ''}`;
+  const { group } = await openOrJoinGroup(tx, alert, {
+    groupKey,
+    policyId,
+    now,
+    waitSeconds: route.groupWaitSeconds,
+    routeId: route.id,
+    receiver: route.receiver,
+    groupLabels: groupLabels(route, labels),
+  });
+  return group;
+}
