@@ -17,7 +17,9 @@ import { DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
-import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
+import { loadInhibitionsByTenant } from '../routing/inhibition.js';
+import { openOwnGroup } from '../escalation/join.js';
 
 /** The source our alerts from this API carry. */
 export const ALERTMANAGER_API_SOURCE = 'alertmanager-api';
@@ -89,6 +91,7 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
       const now = rt.clock.now();
       const windows = await loadCandidateWindows(tx, [tenantId], now);
       const silences = await loadSilencesByTenant(tx, [tenantId], now);
+      const inhibitions = await loadInhibitionsByTenant(tx, [tenantId]);
       for (const a of alerts) {
         const fingerprint = labelsFingerprint(a.labels);
         const dedupKey = alertmanagerDedupKey(fingerprint);
@@ -162,8 +165,12 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
             { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE },
             now,
           ),
+          inhibitedBy: inhibitedBy(inhibitions, { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE }),
         });
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert });
+        if (r.opened) noteOpenedAlert(inhibitions, r.alert);
+        // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
+        const group = r.opened ? await openOwnGroup(tx, r.alert, now) : null;
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);
         if (r.opened) result.opened++;
       }

@@ -42,6 +42,7 @@ export const TENANT_OWNED_MODELS = new Set([
   'MaintenanceWindow',
   'TimeInterval',
   'Silence',
+  'InhibitRule',
   'OutboundWebhook',
   'OutboxMessage',
   'Delivery',
