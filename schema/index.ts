@@ -10,6 +10,7 @@ import './rules.js';
 import './alerts.js';
 import './maintenance-windows.js';
 import './routing.js';
+import './inhibit-rules.js';
 import './schedules.js';
 import './escalation.js';
 import './webhooks.js';

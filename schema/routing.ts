@@ -40,7 +40,7 @@ const SilenceStateEnum = builder.enumType('SilenceState', {
   } as const,
 });
 
-const LabelMatcher = builder.objectRef<Matcher>('LabelMatcher').implement({
+export const LabelMatcher = builder.objectRef<Matcher>('LabelMatcher').implement({
   description: 'A label matcher: a missing label counts as the empty string.',
   fields: (t) => ({
     name: t.exposeString('name'),
@@ -49,7 +49,7 @@ const LabelMatcher = builder.objectRef<Matcher>('LabelMatcher').implement({
   }),
 });
 
-const LabelMatcherInput = builder.inputType('LabelMatcherInput', {
+export const LabelMatcherInput = builder.inputType('LabelMatcherInput', {
   fields: (t) => ({
     name: t.string({ required: true }),
     type: t.field({ type: MatcherType, required: true }),

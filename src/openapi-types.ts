@@ -1240,6 +1240,76 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/inhibit-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List inhibition rules, oldest first (the order they are evaluated in) */
+    get: operations['listInhibitRules'];
+    put?: never;
+    /** Create an inhibition rule (admins) */
+    post: operations['createInhibitRule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inhibit-rules/{inhibitRuleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    /** One inhibition rule */
+    get: operations['getInhibitRule'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an inhibition rule (admins)
+     * @description Alerts it inhibited stay marked until the alert inhibiting them resolves.
+     */
+    delete: operations['deleteInhibitRule'];
+    options?: never;
+    head?: never;
+    /**
+     * Change an inhibition rule (admins)
+     * @description Alerts already inhibited keep their mark until the alert inhibiting them resolves.
+     */
+    patch: operations['updateInhibitRule'];
+    trace?: never;
+  };
+  '/alerts/{alertId}/paging': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Why the alert did or didn't page
+     * @description The reasons in the order to read them: what muted it (`maintenance_window`, `silence`, `inhibition`),
+     *     the `route` it took (once the routing tree decides it), its `group` and the group's escalation `policy`,
+     *     and the `pages` sent for it. `blocks` marks the reasons that keep it from paging. GraphQL:
+     *     `Alert.pagingExplanation`.
+     */
+    get: operations['getAlertPaging'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/integrations': {
     parameters: {
       query?: never;
@@ -2759,11 +2829,15 @@ export interface components {
       snoozed_until?: string | null;
       /** Format: date-time */
       resolved_at?: string | null;
-      /** @description Opened inside a maintenance window; no outbound trigger was sent. */
+      /** @description Muted when it opened (a maintenance window, a silence or an inhibiting alert): it pages no one and no outbound trigger was sent. */
       suppressed: boolean;
       rule_id?: string | null;
       assignee_id?: string | null;
       maintenance_window_id?: string | null;
+      /** @description The silence that muted it when it opened. */
+      silence_id?: string | null;
+      /** @description The live alert that inhibits it (an inhibition rule); it pages no one until that alert resolves. */
+      inhibited_by_id?: string | null;
       allowed_actions: ('acknowledge' | 'snooze' | 'resolve')[];
       /** Format: date-time */
       created_at: string;
@@ -3493,6 +3567,40 @@ export interface components {
       };
       /** Format: date-time */
       received_at: string;
+    };
+    RoutingInhibitRule: {
+      id: string;
+      name: string | null;
+      source_matchers: components['schemas']['RoutingMatcher'][];
+      /** @description Empty means every alert. */
+      target_matchers: components['schemas']['RoutingMatcher'][];
+      equal: string[];
+      /** Format: date-time */
+      created_at: string;
+    };
+    RoutingInhibitRuleUpdate: {
+      name?: string | null;
+      source_matchers?: components['schemas']['RoutingMatcher'][];
+      target_matchers?: components['schemas']['RoutingMatcher'][];
+      equal?: string[];
+    };
+    RoutingInhibitRuleCreate: WithRequired<components['schemas']['RoutingInhibitRuleUpdate'], 'source_matchers'>;
+    RoutingPagingExplanation: {
+      /** @description Whether it pages (or paged) someone: nothing muted it and its group has an escalation policy. */
+      pages: boolean;
+      paged_count: number;
+      summary: string;
+      reasons: {
+        /** @enum {string} */
+        kind: 'status' | 'maintenance_window' | 'silence' | 'inhibition' | 'route' | 'group' | 'policy' | 'pages';
+        message: string;
+        blocks: boolean;
+        silence_id?: string | null;
+        inhibiting_alert_id?: string | null;
+        maintenance_window_id?: string | null;
+        group_id?: string | null;
+        policy_id?: string | null;
+      }[];
     };
     /** @enum {string} */
     IntegrationHealthStatus: 'healthy' | 'degraded' | 'failing' | 'unknown';
@@ -6611,6 +6719,157 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+    };
+  };
+  listInhibitRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Inhibition rules */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['RoutingInhibitRule'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+    };
+  };
+  createInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingInhibitRuleCreate'];
+      };
+    };
+    responses: {
+      /** @description The rule */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  deleteInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+    };
+  };
+  updateInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingInhibitRuleUpdate'];
+      };
+    };
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+    };
+  };
+  getAlertPaging: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The explanation */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingPagingExplanation'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
     };
   };
   listIntegrations: {

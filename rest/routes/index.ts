@@ -18,6 +18,7 @@ import { rulesRoutes } from './rules.js';
 import { webhooksRoutes } from './webhooks.js';
 import { metaRoutes } from './meta.js';
 import { routingRoutes } from './routing.js';
+import { inhibitRulesRoutes } from './inhibit-rules.js';
 import { alertmanagerRoutes } from './alertmanager.js';
 import { schedulesRoutes } from './schedules.js';
 import { notificationsRoutes } from './notifications.js';
@@ -40,6 +41,7 @@ export const routes: RouteEntry[] = [
   ...webhooksRoutes,
   ...metaRoutes,
   ...routingRoutes,
+  ...inhibitRulesRoutes,
   ...alertmanagerRoutes,
   ...schedulesRoutes,
   ...notificationsRoutes,

@@ -165,7 +165,12 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
             { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE },
             now,
           ),
-          inhibitedBy: inhibitedBy(inhibitions, { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE }),
+          inhibitedBy: inhibitedBy(inhibitions, {
+            tenantId,
+            labels: a.labels,
+            severity,
+            source: ALERTMANAGER_API_SOURCE,
+          }),
         });
         if (r.opened) noteOpenedAlert(inhibitions, r.alert);
         // Every alert opened pages in its own group until routing groups them (src/escalation/join.ts).
