@@ -246,7 +246,17 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     },
     select: { id: true },
   });
+  const inhibitRule = await rt.prisma.inhibitRule.create({
+    data: {
+      tenantId: t.tenantId,
+      sourceMatchers: [{ name: 'sweep', type: '=', value: tag }],
+      targetMatchers: [],
+      equal: ['instance'],
+    },
+    select: { id: true },
+  });
   return {
+    InhibitRule: inhibitRule.id,
     PagingSchedule: pagingSchedule.id,
     ScheduleOverride: override.id,
     CalendarFeed: feed.id,

@@ -38,6 +38,9 @@ const Clusters = page(() => import('./Clusters'), 'Clusters');
 const GpuOverview = page(() => import('./Gpu'), 'GpuOverview');
 const Copilot = page(() => import('./Copilot'), 'Copilot');
 const Billing = page(() => import('./Billing'), 'Billing');
+const Silences = page(() => import('./Silences'), 'Silences');
+const InhibitRules = page(() => import('./InhibitRules'), 'InhibitRules');
+const TimeIntervals = page(() => import('./TimeIntervals'), 'TimeIntervals');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -63,6 +66,9 @@ export const PAGES: PageEntry[] = [
   { path: '/devices', title: 'Devices', section: 'Operate', component: Devices },
   { path: '/devices/:id', title: 'Device', section: 'Operate', component: DeviceDetail, nav: false },
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
+  { path: '/silences', title: 'Silences', section: 'Configure', component: Silences },
+  { path: '/inhibit-rules', title: 'Inhibition rules', section: 'Configure', component: InhibitRules },
+  { path: '/time-intervals', title: 'Time intervals', section: 'Configure', component: TimeIntervals },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },
