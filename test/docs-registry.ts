@@ -46,4 +46,5 @@ export const DOC_RUNS: DocRun[] = [
   { id: 'pagerduty', file: 'docs/pagerduty.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'hardening', file: 'docs/hardening.md', test: 'test/docs-run.test.ts', generic: true },
   { id: 'paging', file: 'docs/paging.md', test: 'test/docs-run.test.ts', generic: true },
+  { id: 'silences', file: 'docs/silences.md', test: 'test/docs-run.test.ts', generic: true },
 ];
