@@ -144,8 +144,9 @@ export interface paths {
     /**
      * The tenant's live alerts
      * @description `filter` takes matchers in Alertmanager's syntax (`alertname="Foo"`, or `{a="b",c=~"d.*"}`); `silenced=false`
-     *     leaves out alerts a silence or maintenance window mutes. `receiver`, `inhibited` and `unprocessed` are
-     *     accepted and do not filter yet.
+     *     leaves out alerts a silence or maintenance window mutes, `inhibited=false` those an inhibition rule mutes
+     *     (`status.inhibitedBy` names the inhibiting alert's id). `receiver` and `unprocessed` are accepted and do
+     *     not filter yet.
      */
     get: operations['alertmanagerGetAlerts'];
     put?: never;

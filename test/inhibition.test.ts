@@ -140,6 +140,20 @@ describe('NodeDown inhibits every alert on the same instance', () => {
     expect(gqlWhy.data.alert.pagingExplanation.pages).toBe(true);
     expect(gqlWhy.data.alert.pagingExplanation.reasons).toContainEqual({ kind: 'POLICY', blocks: false });
     expect((await rest(s.url, other.adminToken).get(`/alerts/${inhibited.id}/paging`)).status).toBe(404);
+    // Alertmanager's own API (amtool alert query) says so too, and `inhibited=false` leaves it out.
+    const am = (query: string) =>
+      call(`${s.url}/api/v1/alertmanager`, 'GET', `/api/v2/alerts${query}`, { token: member });
+    const amAlerts = (await am('')).body as Array<{ labels: Record<string, string>; status: any }>;
+    expect(amAlerts.find((x) => x.labels.alertname === 'DiskFull' && x.labels.instance === 'node-1')?.status).toEqual({
+      state: 'suppressed',
+      silencedBy: [],
+      inhibitedBy: [source.id],
+    });
+    const shown = (await am('?inhibited=false')).body as Array<{ labels: Record<string, string> }>;
+    expect(shown.map((x) => `${x.labels.alertname}/${x.labels.instance}`).sort()).toEqual([
+      'DiskFull/node-2',
+      'NodeDown/node-1',
+    ]);
 
     // NodeDown resolves (endsAt in the past): the still-live alert pages as new.
     const past = new Date(s.app.rt.clock.now().getTime() - 1000).toISOString();

@@ -8,6 +8,7 @@ import {
   addInhibitionSource,
   compileInhibitRule,
   inhibitingAlert,
+  type InhibitionSource,
   type InhibitionsByTenant,
 } from '../../src/routing/inhibition.js';
 
@@ -17,7 +18,7 @@ const rule = (source: object[], target: object[], equal: string[]) =>
 
 describe('inhibitingAlert', () => {
   it('inhibits any alert with the same instance while NodeDown is live, and no other instance', () => {
-    const t = { rules: [rule([eq('alertname', 'NodeDown')], [], ['instance'])], sources: [] };
+    const t = { rules: [rule([eq('alertname', 'NodeDown')], [], ['instance'])], sources: [] as InhibitionSource[] };
     const all: InhibitionsByTenant = new Map([['t', t]]);
     addInhibitionSource(all, 't', { id: 'nd', labels: { alertname: 'NodeDown', instance: 'a' } });
     addInhibitionSource(all, 't', { id: 'x', labels: { alertname: 'DiskFull', instance: 'a' } });
