@@ -106,7 +106,8 @@ const AlertRef = builder.prismaObject('Alert', {
     snoozedUntil: t.expose('snoozedUntil', { type: 'DateTime', nullable: true }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
     suppressed: t.exposeBoolean('suppressed', {
-      description: 'Opened inside a maintenance window: no outbound trigger.',
+      description:
+        'Muted when it opened (a maintenance window, a silence or an inhibiting alert): pages no one, no outbound trigger.',
     }),
     ruleId: t.exposeString('ruleId', { nullable: true }),
     assigneeId: t.exposeString('assigneeId', { nullable: true }),

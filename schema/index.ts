@@ -13,6 +13,7 @@ import './alerts-overview.js';
 import './maintenance-windows.js';
 import './routing.js';
 import './routing-tree.js';
+import './inhibit-rules.js';
 import './schedules.js';
 import './escalation.js';
 import './webhooks.js';

@@ -144,8 +144,9 @@ export interface paths {
     /**
      * The tenant's live alerts
      * @description `filter` takes matchers in Alertmanager's syntax (`alertname="Foo"`, or `{a="b",c=~"d.*"}`); `silenced=false`
-     *     leaves out alerts a silence or maintenance window mutes. `receiver`, `inhibited` and `unprocessed` are
-     *     accepted and do not filter yet.
+     *     leaves out alerts a silence or maintenance window mutes, `inhibited=false` those an inhibition rule mutes
+     *     (`status.inhibitedBy` names the inhibiting alert's id). `receiver` and `unprocessed` are accepted and do
+     *     not filter yet.
      */
     get: operations['alertmanagerGetAlerts'];
     put?: never;
@@ -1460,6 +1461,76 @@ export interface paths {
     };
     /** Hardware events, newest first */
     get: operations['gpuEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inhibit-rules': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** List inhibition rules, oldest first (the order they are evaluated in) */
+    get: operations['listInhibitRules'];
+    put?: never;
+    /** Create an inhibition rule (admins) */
+    post: operations['createInhibitRule'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/inhibit-rules/{inhibitRuleId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    /** One inhibition rule */
+    get: operations['getInhibitRule'];
+    put?: never;
+    post?: never;
+    /**
+     * Delete an inhibition rule (admins)
+     * @description Alerts it inhibited stay marked until the alert inhibiting them resolves.
+     */
+    delete: operations['deleteInhibitRule'];
+    options?: never;
+    head?: never;
+    /**
+     * Change an inhibition rule (admins)
+     * @description Alerts already inhibited keep their mark until the alert inhibiting them resolves.
+     */
+    patch: operations['updateInhibitRule'];
+    trace?: never;
+  };
+  '/alerts/{alertId}/paging': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    /**
+     * Why the alert did or didn't page
+     * @description The reasons in the order to read them: what muted it (`maintenance_window`, `silence`, `inhibition`),
+     *     the `route` it took (once the routing tree decides it), its `group` and the group's escalation `policy`,
+     *     and the `pages` sent for it. `blocks` marks the reasons that keep it from paging. GraphQL:
+     *     `Alert.pagingExplanation`.
+     */
+    get: operations['getAlertPaging'];
     put?: never;
     post?: never;
     delete?: never;
@@ -3456,11 +3527,15 @@ export interface components {
       snoozed_until?: string | null;
       /** Format: date-time */
       resolved_at?: string | null;
-      /** @description Opened inside a maintenance window; no outbound trigger was sent. */
+      /** @description Muted when it opened (a maintenance window, a silence or an inhibiting alert): it pages no one and no outbound trigger was sent. */
       suppressed: boolean;
       rule_id?: string | null;
       assignee_id?: string | null;
       maintenance_window_id?: string | null;
+      /** @description The silence that muted it when it opened. */
+      silence_id?: string | null;
+      /** @description The live alert that inhibits it (an inhibition rule); it pages no one until that alert resolves. */
+      inhibited_by_id?: string | null;
       allowed_actions: ('acknowledge' | 'snooze' | 'resolve')[];
       /** Format: date-time */
       created_at: string;
@@ -4332,6 +4407,41 @@ export interface components {
       };
       /** Format: date-time */
       received_at: string;
+    };
+    RoutingInhibitRule: {
+      id: string;
+      name: string | null;
+      source_matchers: components['schemas']['RoutingMatcher'][];
+      /** @description Empty means every alert. */
+      target_matchers: components['schemas']['RoutingMatcher'][];
+      equal: string[];
+      /** Format: date-time */
+      created_at: string;
+    };
+    RoutingInhibitRuleUpdate: {
+      name?: string | null;
+      source_matchers?: components['schemas']['RoutingMatcher'][];
+      target_matchers?: components['schemas']['RoutingMatcher'][];
+      equal?: string[];
+    };
+    RoutingInhibitRuleCreate: WithRequired<components['schemas']['RoutingInhibitRuleUpdate'], 'source_matchers'>;
+    RoutingPagingExplanation: {
+      /** @description Whether it pages (or paged) someone: nothing muted it and its group has an escalation policy. */
+      pages: boolean;
+      /** Format: int32 */
+      paged_count: number;
+      summary: string;
+      reasons: {
+        /** @enum {string} */
+        kind: 'status' | 'maintenance_window' | 'silence' | 'inhibition' | 'route' | 'group' | 'policy' | 'pages';
+        message: string;
+        blocks: boolean;
+        silence_id?: string | null;
+        inhibiting_alert_id?: string | null;
+        maintenance_window_id?: string | null;
+        group_id?: string | null;
+        policy_id?: string | null;
+      }[];
     };
     /** @enum {string} */
     IntegrationHealthStatus: 'healthy' | 'degraded' | 'failing' | 'unknown';
@@ -8660,6 +8770,187 @@ export interface operations {
       };
       401: components['responses']['Unauthorized'];
       422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  listInhibitRules: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Inhibition rules */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            items: components['schemas']['RoutingInhibitRule'][];
+          };
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  createInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingInhibitRuleCreate'];
+      };
+    };
+    responses: {
+      /** @description The rule */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  deleteInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted */
+      204: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  updateInhibitRule: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        inhibitRuleId: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['RoutingInhibitRuleUpdate'];
+      };
+    };
+    responses: {
+      /** @description The rule */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingInhibitRule'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  getAlertPaging: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The explanation */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['RoutingPagingExplanation'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

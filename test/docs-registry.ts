@@ -56,4 +56,5 @@ export const DOC_RUNS: DocRun[] = [
     generic: true,
   },
   { id: 'routing', file: 'docs/routing.md', test: 'test/docs-run.test.ts', generic: true },
+  { id: 'silences', file: 'docs/silences.md', test: 'test/docs-run.test.ts', generic: true },
 ];

@@ -6,7 +6,7 @@ import { snakeTop } from '../shape.js';
 import { EVENT_FIELDS, presentEvent, type EventSource } from './events.js';
 
 export const ALERT_FIELDS =
-  'id status severity summary source labels annotations dedupKey count firstSeenAt lastSeenAt acknowledgedAt snoozedUntil resolvedAt suppressed ruleId assigneeId maintenanceWindowId allowedActions createdAt updatedAt';
+  'id status severity summary source labels annotations dedupKey count firstSeenAt lastSeenAt acknowledgedAt snoozedUntil resolvedAt suppressed ruleId assigneeId maintenanceWindowId silenceId inhibitedById allowedActions createdAt updatedAt';
 
 export const ALERT_DETAIL_FIELDS = `${ALERT_FIELDS}
   rule { id name kind }

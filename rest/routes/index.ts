@@ -21,6 +21,7 @@ import { webhooksRoutes } from './webhooks.js';
 import { metaRoutes } from './meta.js';
 import { routingRoutes } from './routing.js';
 import { routingTreeRoutes } from './routing-tree.js';
+import { inhibitRulesRoutes } from './inhibit-rules.js';
 import { alertmanagerRoutes } from './alertmanager.js';
 import { schedulesRoutes } from './schedules.js';
 import { notificationsRoutes } from './notifications.js';
@@ -47,6 +48,7 @@ export const routes: RouteEntry[] = [
   ...metaRoutes,
   ...routingRoutes,
   ...routingTreeRoutes,
+  ...inhibitRulesRoutes,
   ...alertmanagerRoutes,
   ...schedulesRoutes,
   ...notificationsRoutes,

@@ -65,7 +65,7 @@ function gettableAlert(a: Alert & { rule?: { name: string } | null }) {
     status: {
       state: a.suppressed ? 'suppressed' : 'active',
       silencedBy: a.silenceId ? [a.silenceId] : [],
-      inhibitedBy: [] as string[],
+      inhibitedBy: a.inhibitedById ? [a.inhibitedById] : [],
     },
   };
 }
@@ -76,15 +76,20 @@ export async function listAlertmanagerAlerts(ctx: Ctx, q: Record<string, unknown
   const filter = parseFilter(q.filter);
   const active = flag(q.active, true);
   const silenced = flag(q.silenced, true);
+  const inhibited = flag(q.inhibited, true);
   const rows = await ctx.db.alert.findMany({
     where: { liveDedupKey: { not: null } },
     orderBy: { createdAt: 'desc' },
     take: LIST_MAX,
   });
-  return rows
-    .map(gettableAlert)
-    .filter((a) => (a.status.state === 'active' ? active : silenced))
-    .filter((a) => matchersMatch(filter, a.labels));
+  return (
+    rows
+      .map(gettableAlert)
+      // Alertmanager's flags: an inhibited alert shows when `inhibited` is on; a muted one that is not
+      // inhibited (a silence, a maintenance window) when `silenced` is on; the rest when `active` is on.
+      .filter((a) => (a.status.state === 'active' ? active : a.status.inhibitedBy.length ? inhibited : silenced))
+      .filter((a) => matchersMatch(filter, a.labels))
+  );
 }
 
 /** A silence in Alertmanager's `gettableSilence` shape. */

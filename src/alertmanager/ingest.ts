@@ -17,7 +17,8 @@ import { DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
-import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
+import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { openRoutedGroup } from '../escalation/route-group.js';
 
 /** The source our alerts from this API carry. */
@@ -90,6 +91,7 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
       const now = rt.clock.now();
       const windows = await loadCandidateWindows(tx, [tenantId], now);
       const silences = await loadSilencesByTenant(tx, [tenantId], now);
+      const inhibitions = await loadInhibitionsByTenant(tx, [tenantId]);
       for (const a of alerts) {
         const fingerprint = labelsFingerprint(a.labels);
         const dedupKey = alertmanagerDedupKey(fingerprint);
@@ -163,7 +165,14 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
             { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE },
             now,
           ),
+          inhibitedBy: inhibitedBy(inhibitions, {
+            tenantId,
+            labels: a.labels,
+            severity,
+            source: ALERTMANAGER_API_SOURCE,
+          }),
         });
+        if (r.opened) noteOpenedAlert(inhibitions, r.alert);
         // The routing tree forms its group (src/escalation/route-group.ts).
         const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });

@@ -71,6 +71,8 @@ export interface OpenAlertInput {
   suppressedBy: { id: string; name: string } | null;
   /** Set when an active silence (src/routing) mutes the new alert: recorded, marked, paging no one. */
   silencedBy?: { id: string; comment: string } | null;
+  /** Set when a live alert inhibits the new one (an inhibition rule): recorded, marked, paging no one. */
+  inhibitedBy?: { id: string; ruleId: string } | null;
 }
 
 export interface OpenResult {
@@ -105,9 +107,10 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       firstSeenAt: input.seenAt,
       lastSeenAt: input.seenAt,
       count: Math.max(1, input.eventIds.length),
-      suppressed: !!input.suppressedBy || !!input.silencedBy,
+      suppressed: !!input.suppressedBy || !!input.silencedBy || !!input.inhibitedBy,
       maintenanceWindowId: input.suppressedBy?.id ?? null,
       silenceId: input.suppressedBy ? null : (input.silencedBy?.id ?? null),
+      inhibitedById: input.inhibitedBy?.id ?? null,
     },
     update: {
       count: { increment: input.eventIds.length },
@@ -135,7 +138,9 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
           ? `Suppressed by maintenance window "${input.suppressedBy.name}".`
           : input.silencedBy
             ? `Silenced by silence ${input.silencedBy.id} ("${input.silencedBy.comment.slice(0, 200)}").`
-            : null,
+            : input.inhibitedBy
+              ? `Inhibited by alert ${input.inhibitedBy.id} (inhibition rule ${input.inhibitedBy.ruleId}).`
+              : null,
       },
     });
     outboxId = await announceInTx(tx, alert, 'alert.opened', alertLabelsOf(input.labels), input.now);

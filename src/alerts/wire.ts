@@ -35,6 +35,8 @@ export function alertWire(a: Alert): AlertWire {
     device_id: a.deviceId,
     assignee_id: a.assigneeId,
     maintenance_window_id: a.maintenanceWindowId,
+    silence_id: a.silenceId,
+    inhibited_by_id: a.inhibitedById,
     suppressed: a.suppressed,
     first_seen_at: a.firstSeenAt.toISOString(),
     last_seen_at: a.lastSeenAt.toISOString(),

@@ -6,7 +6,7 @@
  */
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { v7 as uuidv7 } from 'uuid';
-import { firstStepDueAt } from '../alerts/groups.js';
+import { firstStepDueAt, restartData } from '../alerts/groups.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -97,4 +97,32 @@ export async function openOrJoinGroup(
 export async function openOwnGroup(tx: Tx, alert: Alert, now: Date): Promise<AlertGroup> {
   const policyId = alert.suppressed ? null : await choosePolicy(tx, alert);
   return (await openOrJoinGroup(tx, alert, { groupKey: `alert:${alert.id}`, policyId, now })).group;
+}
+
+/**
+ * An alert that stopped being muted (its silence ended, its inhibiting alert resolved) pages as new: its live,
+ * firing group that pages no one (it opened muted) takes `choosePolicy`'s policy and escalates from the first
+ * step. Returns the group when it changed (announce it after commit); null when the group already pages,
+ * was acknowledged, or is gone.
+ */
+export async function pageReleasedAlert(tx: Tx, alert: Alert, now: Date): Promise<AlertGroup | null> {
+  if (!alert.groupId) return null;
+  const group = await tx.alertGroup.findUnique({ where: { id: alert.groupId } });
+  if (!group || group.status !== 'firing' || group.policyId || !group.liveGroupKey) return null;
+  const policyId = await choosePolicy(tx, alert);
+  if (!policyId) return null;
+  const policy = await tx.escalationPolicy.findFirst({
+    where: { id: policyId, tenantId: alert.tenantId },
+    select: { highUrgencySeverities: true },
+  });
+  if (!policy) return null;
+  const [row] = await tx.alertGroup.updateManyAndReturn({
+    where: { id: group.id, status: 'firing', policyId: null },
+    data: {
+      ...restartData(group, await firstStepDueAt(tx, policyId, now)),
+      policyId,
+      urgency: policy.highUrgencySeverities.includes(alert.severity) ? 'high' : 'low',
+    },
+  });
+  return row ?? null;
 }

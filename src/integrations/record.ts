@@ -29,7 +29,8 @@ import { alertAnnotationsOf, DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../aler
 import { matchableOf, ruleStep } from '../rules/plan.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
+import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import type { Signal } from './types.js';
 import { openRoutedGroup } from '../escalation/route-group.js';
 
@@ -103,6 +104,7 @@ export async function recordSignals(
       const anyFiring = signals.some((x) => x.alert?.state === 'firing');
       const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], now) : [];
       const silences = anyFiring ? await loadSilencesByTenant(tx, [integ.tenantId], now) : new Map();
+      const inhibitions = anyFiring ? await loadInhibitionsByTenant(tx, [integ.tenantId]) : new Map();
       const rules = anyFiring
         ? await tx.alertRule.findMany({ where: { tenantId: integ.tenantId, enabled: true, kind: 'match' } })
         : [];
@@ -143,7 +145,14 @@ export async function recordSignals(
               { tenantId: integ.tenantId, labels: s.labels, severity: s.severity, source },
               now,
             ),
+            inhibitedBy: inhibitedBy(inhibitions, {
+              tenantId: integ.tenantId,
+              labels: s.labels,
+              severity: s.severity,
+              source,
+            }),
           });
+          if (r.opened) noteOpenedAlert(inhibitions, r.alert);
           // The routing tree forms its group (src/escalation/route-group.ts).
           const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });

@@ -1,10 +1,13 @@
 /**
- * The one question every place that opens an alert asks before it pages: does an active silence mute
- * it? Loaded once per batch (`loadSilencesByTenant`), answered per alert (`silencedBy`). The answer is
- * what `openOrBumpAlert` records: the alert exists, marked with the silence, and pages no one.
+ * The questions every place that opens an alert asks before it pages: does an active silence mute it,
+ * and does a live alert inhibit it? Loaded once per batch (`loadSilencesByTenant`,
+ * `loadInhibitionsByTenant`), answered per alert (`silencedBy`, `inhibitedBy`). The answers are what
+ * `openOrBumpAlert` records: the alert exists, marked with the silence or the inhibiting alert, and pages
+ * no one. An alert opened in the batch may inhibit the ones after it (`noteOpenedAlert`).
  */
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Alert, PrismaClient } from '../generated/prisma/client.js';
 import { alertLabelSet, loadActiveSilences, mutingSilence, type SilenceWithInterval } from './silences.js';
+import { addInhibitionSource, inhibitingAlert, type InhibitionsByTenant } from './inhibition.js';
 
 export type SilencesByTenant = Map<string, SilenceWithInterval[]>;
 
@@ -41,4 +44,22 @@ export function silencedBy(
 ): { id: string; comment: string } | null {
   const s = mutingSilence(silences.get(subject.tenantId) ?? [], alertLabelSet(subject), at);
   return s ? { id: s.id, comment: s.comment } : null;
+}
+
+/** The live alert inhibiting the subject (as `{ id, ruleId }`: the alert's id and the rule's), or null. */
+export function inhibitedBy(
+  inhibitions: InhibitionsByTenant,
+  subject: MuteSubject,
+): { id: string; ruleId: string } | null {
+  const hit = inhibitingAlert(inhibitions.get(subject.tenantId), alertLabelSet(subject));
+  return hit ? { id: hit.alertId, ruleId: hit.ruleId } : null;
+}
+
+/** After an alert opens in a batch: it may inhibit the alerts after it in the same batch. */
+export function noteOpenedAlert(
+  inhibitions: InhibitionsByTenant,
+  alert: Pick<Alert, 'id' | 'tenantId' | 'labels' | 'severity' | 'source'>,
+  ruleName?: string | null,
+): void {
+  addInhibitionSource(inhibitions, alert.tenantId, { id: alert.id, labels: alertLabelSet({ ...alert, ruleName }) });
 }

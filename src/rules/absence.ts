@@ -8,7 +8,8 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
+import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { renderTemplate } from '../events/match.js';
 import { openRoutedGroup } from '../escalation/route-group.js';
 
@@ -83,6 +84,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
       );
       const windows = await loadCandidateWindows(tx, [...new Set(due.map((d) => d.tenantId))], now);
       const silences = await loadSilencesByTenant(tx, [...new Set(due.map((d) => d.tenantId))], now);
+      const inhibitions = await loadInhibitionsByTenant(tx, [...new Set(due.map((d) => d.tenantId))]);
       for (const d of due) {
         const rule = rules.get(d.ruleId)!;
         const vars = {
@@ -118,7 +120,15 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
             { tenantId: d.tenantId, labels: {}, severity: rule.alertSeverity, source: d.source, ruleName: rule.name },
             now,
           ),
+          inhibitedBy: inhibitedBy(inhibitions, {
+            tenantId: d.tenantId,
+            labels: {},
+            severity: rule.alertSeverity,
+            source: d.source,
+            ruleName: rule.name,
+          }),
         });
+        if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
         // The routing tree forms its group (src/escalation/route-group.ts).

@@ -11,7 +11,8 @@ import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
 import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
-import { loadSilencesByTenant, silencedBy } from '../routing/mute.js';
+import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
+import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { alertAnnotationsOf } from '../alerts/labels.js';
 import { renderTemplate } from '../events/match.js';
 import { matchableOf, planBatch, templateVars } from './plan.js';
@@ -186,6 +187,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       }
       const legacyLive = await liveLegacyKeys(tx, plan);
       const silences = plan.keys.size ? await loadSilencesByTenant(tx, tenantIds, now) : new Map();
+      const inhibitions = plan.keys.size ? await loadInhibitionsByTenant(tx, tenantIds) : new Map();
       for (const [key, steps] of [...plan.keys].sort(byKey)) {
         const tenantId = key.slice(0, key.indexOf('\u0000'));
         // An alert opened under the older default key keeps it while it is live.
@@ -224,7 +226,15 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
               { tenantId, labels: m.labels, severity: rule.alertSeverity, source: first.source, ruleName: rule.name },
               now,
             ),
+            inhibitedBy: inhibitedBy(inhibitions, {
+              tenantId,
+              labels: m.labels,
+              severity: rule.alertSeverity,
+              source: first.source,
+              ruleName: rule.name,
+            }),
           });
+          if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
           // The routing tree forms its group (src/escalation/route-group.ts).
           const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });

@@ -261,8 +261,18 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     },
     select: { id: true },
   });
+  const inhibitRule = await rt.prisma.inhibitRule.create({
+    data: {
+      tenantId: t.tenantId,
+      sourceMatchers: [{ name: 'sweep', type: '=', value: tag }],
+      targetMatchers: [],
+      equal: ['instance'],
+    },
+    select: { id: true },
+  });
   return {
     Schedule: pagingSchedule.id,
+    InhibitRule: inhibitRule.id,
     ScheduleOverride: override.id,
     CalendarFeed: feed.id,
     EscalationPolicy: policy.id,

@@ -14,6 +14,7 @@ import { useLiveQuery } from '../components/useLive';
 import { alertsWithLabel, Annotations, LabelList } from '../components/Labels';
 import { AlertTriage } from './AlertTriage';
 import { AlertPaging } from './paging/AlertPaging';
+import { AlertPaging as AlertPagingReasons } from './routing/AlertPaging';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 
@@ -218,8 +219,14 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               </dd>
               <dt>Device</dt>
               <dd>{a.device ? <Link href={`/devices/${a.device.id}`}>{a.device.name}</Link> : '—'}</dd>
-              <dt>Maintenance</dt>
-              <dd>{a.suppressed ? `suppressed by ${a.maintenanceWindow?.name ?? 'a window'}` : 'no'}</dd>
+              <dt>Muted</dt>
+              <dd>
+                {a.maintenanceWindow
+                  ? `suppressed by ${a.maintenanceWindow.name}`
+                  : a.suppressed
+                    ? 'yes (see why it did or didn’t page)'
+                    : 'no'}
+              </dd>
               <dt>Dedup key</dt>
               <dd>
                 <code>{a.dedupKey}</code>
@@ -256,6 +263,8 @@ export function AlertDetail({ params }: { params: { id: string } }) {
             <h3>Annotations</h3>
             <Annotations annotations={a.annotations} labels={a.labels} />
           </Card>
+
+          <AlertPagingReasons alertId={a.id} version={`${a.status} ${a.lastSeenAt} ${a.suppressed}`} />
 
           <AlertTriage alertId={a.id} deviceId={a.device?.id ?? null} onChanged={refresh} />
 

@@ -43,6 +43,9 @@ const Schedules = page(() => import('./Schedules'), 'Schedules');
 const EscalationPolicies = page(() => import('./EscalationPolicies'), 'EscalationPolicies');
 const Profile = page(() => import('./Profile'), 'Profile');
 const Routing = page(() => import('./Routing'), 'Routing');
+const Silences = page(() => import('./Silences'), 'Silences');
+const InhibitRules = page(() => import('./InhibitRules'), 'InhibitRules');
+const TimeIntervals = page(() => import('./TimeIntervals'), 'TimeIntervals');
 
 export const NAV_SECTIONS = ['Operate', 'Configure', 'Insight', 'Account', 'Admin'] as const;
 
@@ -72,6 +75,9 @@ export const PAGES: PageEntry[] = [
   { path: '/rules', title: 'Alert rules', section: 'Configure', component: Rules },
   { path: '/escalation-policies', title: 'Escalation policies', section: 'Configure', component: EscalationPolicies },
   { path: '/routing', title: 'Routing', section: 'Configure', component: Routing },
+  { path: '/silences', title: 'Silences', section: 'Configure', component: Silences },
+  { path: '/inhibit-rules', title: 'Inhibition rules', section: 'Configure', component: InhibitRules },
+  { path: '/time-intervals', title: 'Time intervals', section: 'Configure', component: TimeIntervals },
   { path: '/triage-settings', title: 'Triage settings', section: 'Configure', component: TriageSettings },
   { path: '/inbound', title: 'Inbound webhooks', section: 'Configure', component: InboundWebhooks },
   { path: '/webhooks', title: 'Outbound webhooks', section: 'Configure', component: OutboundWebhooks },

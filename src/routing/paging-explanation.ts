@@ -1,0 +1,132 @@
+/**
+ * "Why did or didn't it page": the reasons an alert pages someone or no one, in the order a reader
+ * checks them: what muted it (maintenance window, silence, inhibition), the group it pages in, the
+ * escalation policy of that group, and the pages written so far. The route an alert took joins this list
+ * as a `route` reason once the routing tree decides it. Read-only; tenant-scoped through `ctx.db`.
+ */
+import type { Ctx } from '../context.js';
+
+export type PagingReasonKind =
+  'status' | 'maintenance_window' | 'silence' | 'inhibition' | 'route' | 'group' | 'policy' | 'pages';
+
+export interface PagingReason {
+  kind: PagingReasonKind;
+  /** One sentence for people. */
+  message: string;
+  /** Whether this reason keeps the alert from paging. */
+  blocks: boolean;
+  silenceId: string | null;
+  inhibitingAlertId: string | null;
+  maintenanceWindowId: string | null;
+  groupId: string | null;
+  policyId: string | null;
+}
+
+export interface PagingExplanation {
+  /** Whether the alert pages (or paged) someone: nothing muted it and its group has an escalation policy. */
+  pages: boolean;
+  /** People paged for it so far (its `paged` timeline entries). */
+  pagedCount: number;
+  summary: string;
+  reasons: PagingReason[];
+}
+
+const reason = (kind: PagingReasonKind, message: string, blocks: boolean, ids: Partial<PagingReason> = {}) => ({
+  kind,
+  message,
+  blocks,
+  silenceId: null,
+  inhibitingAlertId: null,
+  maintenanceWindowId: null,
+  groupId: null,
+  policyId: null,
+  ...ids,
+});
+
+/** Explains the paging of the caller's alert `alertId` (null when the caller cannot see it). */
+export async function explainPaging(ctx: Ctx, alertId: string): Promise<PagingExplanation | null> {
+  const a = await ctx.db.alert.findUnique({
+    where: { id: alertId },
+    include: {
+      maintenanceWindow: { select: { id: true, name: true } },
+      silence: { select: { id: true, comment: true, createdBy: true, endsAt: true } },
+      inhibitedBy: { select: { id: true, summary: true, status: true } },
+      group: { include: { policy: { select: { id: true, name: true } } } },
+    },
+  });
+  if (!a) return null;
+  const reasons: PagingReason[] = [];
+  if (a.maintenanceWindowId || a.maintenanceWindow)
+    reasons.push(
+      reason(
+        'maintenance_window',
+        `Opened inside maintenance window "${a.maintenanceWindow?.name ?? a.maintenanceWindowId}": it pages no one.`,
+        true,
+        { maintenanceWindowId: a.maintenanceWindowId },
+      ),
+    );
+  if (a.silence)
+    reasons.push(
+      reason(
+        'silence',
+        `Silenced by ${a.silence.createdBy}'s silence "${a.silence.comment.slice(0, 200)}" (${a.silence.id}): it pages no one while the silence mutes it.`,
+        true,
+        { silenceId: a.silence.id },
+      ),
+    );
+  if (a.inhibitedBy)
+    reasons.push(
+      reason(
+        'inhibition',
+        `Inhibited by alert "${a.inhibitedBy.summary.slice(0, 200)}" (${a.inhibitedBy.id}, ${a.inhibitedBy.status}): it pages no one until that alert resolves.`,
+        true,
+        { inhibitingAlertId: a.inhibitedBy.id },
+      ),
+    );
+  const muted = reasons.length > 0 || a.suppressed;
+  const g = a.group;
+  if (!g) reasons.push(reason('group', 'It is in no alert group, so no escalation runs for it.', true));
+  else {
+    const state =
+      g.status === 'acknowledged'
+        ? 'acknowledged: escalation stopped'
+        : g.status === 'snoozed'
+          ? `snoozed until ${g.snoozedUntil?.toISOString() ?? 'later'}`
+          : g.status;
+    reasons.push(reason('group', `It pages in alert group ${g.groupKey} (${state}).`, false, { groupId: g.id }));
+    if (g.policy)
+      reasons.push(
+        reason(
+          'policy',
+          `Escalation policy "${g.policy.name}"${g.step >= 0 ? `: step ${g.step + 1} ran last` : ': no step has run yet'}${g.nextStepAt ? `, next step due ${g.nextStepAt.toISOString()}` : ''}.`,
+          false,
+          { policyId: g.policy.id, groupId: g.id },
+        ),
+      );
+    else
+      reasons.push(
+        reason(
+          'policy',
+          muted
+            ? 'Its group has no escalation policy because it opened muted.'
+            : 'No escalation policy: its rule, its integration and the tenant have none.',
+          true,
+          { groupId: g.id },
+        ),
+      );
+  }
+  const pagedCount = await ctx.db.alertTimelineEntry.count({ where: { alertId: a.id, action: 'paged' } });
+  reasons.push(
+    reason('pages', pagedCount ? `${pagedCount} page(s) sent for it.` : 'No one has been paged for it.', false),
+  );
+  const pages = !muted && !!g?.policyId;
+  if (a.status === 'resolved')
+    reasons.unshift(reason('status', `Resolved at ${a.resolvedAt?.toISOString() ?? 'some time'}.`, false));
+  const first = reasons.find((r) => r.blocks);
+  const summary = pages
+    ? pagedCount
+      ? `It paged ${pagedCount} time(s).`
+      : 'It pages: escalation runs for its group.'
+    : `It pages no one: ${first?.message ?? 'it was muted.'}`;
+  return { pages, pagedCount, summary, reasons };
+}
