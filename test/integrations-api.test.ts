@@ -63,7 +63,6 @@ describe('permissions', () => {
     expect(denied.body.detail).toMatch(/admin/);
     expect((await m.put('/integrations/config/alertmanager', { config: { url: remoteUrl } })).status).toBe(403);
     expect((await m.delete('/integrations/config/alertmanager')).status).toBe(403);
-
     const created = await rest(s.url, t.adminToken).post('/integrations', {
       provider: 'alertmanager',
       name: 'am-perm',

@@ -19,7 +19,7 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
-import { openRoutedGroup } from '../escalation/route-group.js';
+import { openRoutedGroup } from '../routing/route-group.js';
 
 /** The source our alerts from this API carry. */
 export const ALERTMANAGER_API_SOURCE = 'alertmanager-api';
@@ -173,7 +173,7 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
           }),
         });
         if (r.opened) noteOpenedAlert(inhibitions, r.alert);
-        // The routing tree forms its group (src/escalation/route-group.ts).
+        // The routing tree forms its group (src/routing/route-group.ts).
         const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);

@@ -32,7 +32,7 @@ import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-w
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import type { Signal } from './types.js';
-import { openRoutedGroup } from '../escalation/route-group.js';
+import { openRoutedGroup } from '../routing/route-group.js';
 
 export interface IntegrationRef {
   id: string;
@@ -153,7 +153,7 @@ export async function recordSignals(
             }),
           });
           if (r.opened) noteOpenedAlert(inhibitions, r.alert);
-          // The routing tree forms its group (src/escalation/route-group.ts).
+          // The routing tree forms its group (src/routing/route-group.ts).
           const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);

@@ -11,7 +11,7 @@ import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-w
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { renderTemplate } from '../events/match.js';
-import { openRoutedGroup } from '../escalation/route-group.js';
+import { openRoutedGroup } from '../routing/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -131,7 +131,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
-        // The routing tree forms its group (src/escalation/route-group.ts).
+        // The routing tree forms its group (src/routing/route-group.ts).
         const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
         outboxIds.push(r.outboxId);

@@ -21,7 +21,7 @@ import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 import { linkEventsToDevices } from '../devices/event-links.js';
 import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
-import { openRoutedGroup } from '../escalation/route-group.js';
+import { openRoutedGroup } from '../routing/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -235,7 +235,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             }),
           });
           if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
-          // The routing tree forms its group (src/escalation/route-group.ts).
+          // The routing tree forms its group (src/routing/route-group.ts).
           const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
           outboxIds.push(r.outboxId);

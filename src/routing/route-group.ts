@@ -11,10 +11,10 @@
  * A tenant that never stored a tree keeps the default route: one group per alert (`openOwnGroup`).
  */
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
-import { alertLabelSet } from '../routing/silences.js';
-import { groupLabels, matchRoutes, routeGroupKey, type RouteDoc } from '../routing/route-tree.js';
-import { routeMutedAt } from '../routing/routing-tree-store.js';
-import { choosePolicy, openOrJoinGroup, openOwnGroup } from './join.js';
+import { alertLabelSet } from './silences.js';
+import { groupLabels, matchRoutes, routeGroupKey, type RouteDoc } from './route-tree.js';
+import { routeMutedAt } from './routing-tree-store.js';
+import { choosePolicy, openOrJoinGroup, openOwnGroup } from '../escalation/join.js';
 
 type Tx = Prisma.TransactionClient;
 
