@@ -14,7 +14,7 @@
  *   to gets no "Did you mean …" hints either (they name the schema's fields);
  * - errors Pothos raises for bad arguments (negative `first`, a malformed cursor) are BAD_USER_INPUT.
  */
-import { GraphQLError, visit, type DocumentNode, type ExecutionArgs } from 'graphql';
+import { GraphQLError, visit, type DocumentNode, type ExecutionArgs, type ValidationContext } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { PothosValidationError } from '@pothos/core';
 import { maxTokensPlugin } from '@escape.tech/graphql-armor-max-tokens';
@@ -162,13 +162,38 @@ function queryCostPlugin(): Plugin<Ctx> {
   };
 }
 
+/**
+ * Options for graphql-armor's token, depth and alias rules: a refusal names the limit and answers 400, like
+ * the fragment limits (armor would otherwise throw its own error, which yoga answers 200 with no limit
+ * named). Depth and aliases are reported as validation errors; tokens, counted while parsing, are thrown.
+ */
+export function armorRefusal(limit: 'MAX_QUERY_TOKENS' | 'MAX_QUERY_DEPTH' | 'MAX_QUERY_ALIASES', max: number) {
+  return {
+    propagateOnRejection: false,
+    onReject: [
+      (context: ValidationContext | null, error: GraphQLError) => {
+        const refusal = new GraphQLError(`${error.message.replace(/^Syntax Error: /, '')} (${limit})`, {
+          extensions: {
+            code: context ? 'GRAPHQL_VALIDATION_FAILED' : 'GRAPHQL_PARSE_FAILED',
+            limit,
+            max,
+            http: { status: 400, spec: false },
+          },
+        });
+        if (!context) throw refusal;
+        context.reportError(refusal);
+      },
+    ],
+  };
+}
+
 /** The document and introspection limits, in the order yoga should apply them. */
 export function graphqlGuardPlugins(
   rt: Runtime,
   principalOf: (request: Request) => Principal | null | undefined,
 ): Plugin<Ctx>[] {
   return [
-    maxTokensPlugin({ n: MAX_QUERY_TOKENS }) as Plugin<Ctx>,
+    maxTokensPlugin({ n: MAX_QUERY_TOKENS, ...armorRefusal('MAX_QUERY_TOKENS', MAX_QUERY_TOKENS) }) as Plugin<Ctx>,
     fragmentLimitsPlugin() as Plugin<Ctx>,
     queryCostPlugin(),
     safeLiteralsPlugin() as Plugin<Ctx>,

@@ -31,7 +31,13 @@ import { graphqlErrorFromDomain, toGraphQLError } from '../http/error-mapping.js
 import { auditBypassedReview, auditTargetOf, recordAudit, type AuditEntry } from '../audit/audit.js';
 import { auditTargetOfResult } from './audit-target.js';
 import { renderOfflineGraphiQL } from './graphiql.js';
-import { graphqlGuardPlugins, introspectionAllowed, userInputErrorOf, withoutSuggestions } from './graphql-guards.js';
+import {
+  armorRefusal,
+  graphqlGuardPlugins,
+  introspectionAllowed,
+  userInputErrorOf,
+  withoutSuggestions,
+} from './graphql-guards.js';
 import { graphQLInputError, inspectGraphQLRequest } from '../http/input-guards.js';
 import { cookieOriginAllowed } from '../http/same-origin.js';
 import { useCompiledExecution } from './compiled-execution.js';
@@ -195,8 +201,13 @@ export function createGraphQL(rt: Runtime, schema: GraphQLSchema): Yoga {
     plugins: [
       // Static limits on what one document may ask for (checked at validation, before anything runs):
       // page sizes bound each list, these bound nesting and aliasing.
-      maxDepthPlugin({ n: MAX_QUERY_DEPTH, ignoreIntrospection: true, flattenFragments: true }),
-      maxAliasesPlugin({ n: MAX_QUERY_ALIASES }),
+      maxDepthPlugin({
+        n: MAX_QUERY_DEPTH,
+        ignoreIntrospection: true,
+        flattenFragments: true,
+        ...armorRefusal('MAX_QUERY_DEPTH', MAX_QUERY_DEPTH),
+      }),
+      maxAliasesPlugin({ n: MAX_QUERY_ALIASES, ...armorRefusal('MAX_QUERY_ALIASES', MAX_QUERY_ALIASES) }),
       // Token limit (while parsing), then cost, text rule for literals, introspection policy (graphql-guards.ts).
       earlyCredentials as Plugin<Ctx>,
       ...graphqlGuardPlugins(rt, principalOf),
