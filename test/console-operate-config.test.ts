@@ -2,7 +2,7 @@
  * Operating devices and configuration through the console in a real browser against the real server: a
  * proposal refused to its proposer (four-eyes, with the reason) and approved by a second person; the
  * intent history with a diff, and Reconcile; an outbound webhook with its deliveries live and a
- * redelivery to a 127.0.0.1 receiver; an inbound webhook; users and the audit log.
+ * redelivery to a 127.0.0.1 receiver; an inbound webhook and its replay protection; users and the audit log.
  * Alerts: console-operate-alerts.test.ts. Screenshots: test-results/console/.
  */
 import http from 'node:http';
@@ -192,6 +192,15 @@ describe('configuration pages', () => {
     await admin.getByRole('cell', { name: 'ci', exact: true }).waitFor();
     expect((await admin.getByLabel('Secret of ci value').textContent())!.length).toBeGreaterThan(20);
     await admin.getByRole('table', { name: 'Ingest keys' }).getByRole('row').nth(1).waitFor();
+    // Replay protection (issue 40): a toggle is saved at once, as GraphQL reads it back.
+    const repeated = admin.getByLabel('Reject repeated signatures for ci');
+    expect(await repeated.isChecked()).toBe(false);
+    await repeated.check();
+    const saved = async () =>
+      (await gql(s.url, t.adminToken, '{ inboundWebhooks { name rejectRepeatedSignature requireStandardWebhooks } }'))
+        .data.inboundWebhooks;
+    await expect.poll(saved).toEqual([{ name: 'ci', rejectRepeatedSignature: true, requireStandardWebhooks: false }]);
+    await expect.poll(() => repeated.isChecked()).toBe(true);
     await screenshot(admin, '31-inbound-webhooks');
   });
 

@@ -1,4 +1,4 @@
-/** Inbound webhooks (URL, secret reveal and rotation) and the tenant's ingest key (rotation). */
+/** Inbound webhooks (URL, secret reveal and rotation, replay protection) and the tenant's ingest key (rotation). */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
@@ -11,6 +11,7 @@ import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
 import { graphql } from '../lib/graphql';
+import { ReplayProtection } from './inbound/ReplayProtection';
 
 const InboundQuery = graphql(`
   query ConsoleInboundWebhooks {
@@ -22,6 +23,8 @@ const InboundQuery = graphql(`
       url
       createdAt
       previousSecretValidUntil
+      requireStandardWebhooks
+      rejectRepeatedSignature
     }
   }
 `);
@@ -125,6 +128,10 @@ export function InboundWebhooks() {
             ),
           },
           { header: 'Previous secret valid until', cell: (h) => when(h.previousSecretValidUntil), wide: true },
+          {
+            header: 'Replay protection',
+            cell: (h) => <ReplayProtection hook={h} deniedBecause={denied} onDone={reload} />,
+          },
           {
             header: 'Secret',
             cell: (h) => (
