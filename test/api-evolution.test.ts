@@ -139,7 +139,7 @@ describe('deprecated REST operations', () => {
 describe('the served contract', () => {
   it('has an absolute server URL, the request origin, so clients resolve paths without a base URL', async () => {
     const doc = (await (await fetch(`${s.url}/openapi.json`)).json()) as Record<string, any>;
-    expect(doc.servers).toEqual([{ url: `${s.url}/api/v1` }]);
+    expect(doc.servers).toEqual([{ url: `${s.url}/api/v1`, 'x-internal': false }]);
   });
 
   it("declares billing's group_by enum once, as a component both the parameter and the response use", async () => {

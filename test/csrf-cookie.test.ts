@@ -130,17 +130,17 @@ describe('REST with the session cookie', () => {
         .getSetCookie()
         .find((x) => x.startsWith('ops_session='))!
         .split(';')[0]!;
-      await graceOver();
+      await graceOver(proxied);
       const viaProxy = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://ops.internal', 'x-forwarded-host': 'ops.internal' },
       });
       expect(viaProxy.status, JSON.stringify(viaProxy.body)).toBe(201);
-      await graceOver();
+      await graceOver(proxied);
       const published = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://ops.example.test' },
       });
       expect(published.status).toBe(201);
-      await graceOver();
+      await graceOver(proxied);
       const sibling = await call(proxied.url, 'POST', '/api/v1/ingest-keys/rotate', {
         headers: { cookie: c, origin: 'https://other.example.test', 'x-forwarded-host': 'ops.internal' },
       });
@@ -161,9 +161,9 @@ describe('REST with the session cookie', () => {
  * Rotating the ingest key is this file's sample mutation; a rotation while the previous key is in its
  * grace period is a 409 (test/rotation-once.test.ts), so each sample rotation first ends that grace.
  */
-async function graceOver(): Promise<void> {
-  const past = new Date(s.app.rt.clock.now().getTime() - 1000);
-  await s.app.rt.prisma.ingestKey.updateMany({ where: { validUntil: { gt: past } }, data: { validUntil: past } });
+async function graceOver(server: TestServer = s): Promise<void> {
+  const past = new Date(server.app.rt.clock.now().getTime() - 1000);
+  await server.app.rt.prisma.ingestKey.updateMany({ where: { validUntil: { gt: past } }, data: { validUntil: past } });
 }
 
 describe('GraphQL with the session cookie', () => {

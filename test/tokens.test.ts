@@ -100,9 +100,10 @@ describe('minting a PAT', () => {
     const m = await member();
     const res = await mint(m.token, { name: 'bad', expires_in_days: value });
     expect(res.status).toBe(422);
-    expect(res.body.detail).toEqual([
-      expect.objectContaining({ loc: ['body', 'expires_in_days'], msg: expect.any(String) }),
-    ]);
+    // Every problem named is the field's (1.5 is both not an integer and not an int32).
+    expect(res.body.detail.length).toBeGreaterThan(0);
+    for (const problem of res.body.detail)
+      expect(problem).toEqual(expect.objectContaining({ loc: ['body', 'expires_in_days'], msg: expect.any(String) }));
   });
 
   it('answers 422 naming name when it is missing, and listing every offending field', async () => {

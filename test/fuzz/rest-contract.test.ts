@@ -85,7 +85,10 @@ function arbitraryFor(raw: Schema | undefined, depth = 0): fc.Arbitrary<unknown>
       case 'integer':
       case 'number':
         return leaf(
-          fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 1000, 1000) }),
+          fc.integer({
+            min: schema.minimum ?? -5,
+            max: Math.min(schema.maximum ?? 1000, Math.max(1000, schema.minimum ?? -5)),
+          }),
           hostileNumber,
         );
       case 'boolean':

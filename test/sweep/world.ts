@@ -41,6 +41,8 @@ export const ENTITY_ALIASES: Record<string, string> = {
   Meter: 'BillingMeter',
   Group: 'AlertGroup',
   Policy: 'EscalationPolicy',
+  Receiver: 'RoutingReceiver',
+  Routing: 'RoutingReceiver',
   Override: 'ScheduleOverride',
   Feed: 'CalendarFeed',
   Method: 'ContactMethod',
@@ -261,6 +263,10 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
     },
     select: { id: true },
   });
+  const receiver = await rt.prisma.routingReceiver.create({
+    data: { tenantId: t.tenantId, name: `sweep-${tag}` },
+    select: { id: true },
+  });
   const inhibitRule = await rt.prisma.inhibitRule.create({
     data: {
       tenantId: t.tenantId,
@@ -273,6 +279,7 @@ export async function buildWorld(rt: Runtime, t: BuiltTenant): Promise<World> {
   return {
     Schedule: pagingSchedule.id,
     InhibitRule: inhibitRule.id,
+    RoutingReceiver: receiver.id,
     ScheduleOverride: override.id,
     CalendarFeed: feed.id,
     EscalationPolicy: policy.id,
@@ -317,6 +324,9 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.maintenanceWindow.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.outboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.inboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.routingReceiver.findMany({ ...where, orderBy: { id: 'asc' } }),
+    rt.prisma.routingTree.findMany(where),
+    rt.prisma.inhibitRule.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.accessToken.findMany({ ...where, orderBy: { id: 'asc' }, omit: { lastUsedAt: true } }),
     rt.prisma.user.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.event.count(where),

@@ -6,6 +6,7 @@ import crypto from 'node:crypto';
 import { findTenant } from '../../tenants/tenants.js';
 import { findUserByEmail, resetPassword, setUserRole } from '../../users/users.js';
 import { NotFound } from '../../errors.js';
+import { issuePasswordLink } from '../../users/password-links.js';
 import { UsageError, type Command } from './commands.js';
 import { audit, opt, str, systemCtx, table } from './tenant-command-helpers.js';
 
@@ -87,4 +88,30 @@ const passwordReset: Command = {
   },
 };
 
-export const userCommands: Command[] = [userList, userSetRole, passwordReset];
+/**
+ * A set-password link for a person, printed instead of mailed: on an installation without SMTP_URL the operator
+ * hands it over, and the password the person chooses with it is their own credential (four-eyes approvals need
+ * one; a password the operator sets is not).
+ */
+const passwordLink: Command = {
+  name: 'password link',
+  summary:
+    'Print a single-use link (and its token) with which a person sets their own password; for installations without SMTP.',
+  synopsis: '--email E [--json]',
+  options: { email: { type: 'string' } },
+  required: ['email'],
+  fieldOptions: { email: '--email' },
+  async run(rt, v) {
+    const user = await findUserByEmail(rt.prisma, str(v, 'email'));
+    const purpose = user.passwordHash ? 'reset' : 'invite';
+    const link = await issuePasswordLink(rt, rt.prisma, user, purpose, null);
+    await audit(systemCtx(rt, user.tenantId), { action: 'issuePasswordLink', targetType: 'User', targetId: user.id });
+    const token = new URL(link.url).searchParams.get('token') ?? '';
+    return {
+      json: { id: user.id, email: user.email, url: link.url, token, expires_at: link.expiresAt.toISOString() },
+      text: `Single-use link for ${user.email} (until ${link.expiresAt.toISOString()}):\n${link.url}`,
+    };
+  },
+};
+
+export const userCommands: Command[] = [userList, userSetRole, passwordReset, passwordLink];

@@ -12,7 +12,7 @@ import { graphql } from '../../lib/graphql';
 import { labelsToMatcherText, parseMatcherText } from '../../lib/matchers';
 
 const AlertPagingQuery = graphql(`
-  query ConsoleAlertPaging($id: ID!) {
+  query ConsoleAlertPagingReasons($id: ID!) {
     alert(id: $id) {
       id
       summary
