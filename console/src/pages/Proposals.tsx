@@ -18,7 +18,14 @@ import { useMe } from '../lib/session';
 import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 import { OpenProposalForm, ReviseForm, RevisionFields, reviseDenial } from './proposals/ProposalForms';
-import { decideDenial, diffStat, ProposalReview, ReviewFields } from './proposals/ProposalReview';
+import {
+  ApproveProposal,
+  decideDenial,
+  DenyProposal,
+  diffStat,
+  ProposalReview,
+  ReviewFields,
+} from './proposals/ProposalReview';
 import { RequireProposalsSetting } from './proposals/ReviewSettings';
 
 const ProposalsQuery = graphql(
@@ -70,28 +77,6 @@ const ProposalChangedSubscription = graphql(`
     }
   }
 `);
-const ApproveFromList = graphql(`
-  mutation ConsoleApproveProposalFromList($id: ID!, $revision: Int) {
-    approveProposal(id: $id, revision: $revision) {
-      id
-      status
-      approvedAt
-      approver {
-        email
-      }
-    }
-  }
-`);
-const DenyFromList = graphql(`
-  mutation ConsoleDenyProposalFromList($id: ID!, $reason: String) {
-    denyProposal(id: $id, reason: $reason) {
-      id
-      status
-      denialReason
-    }
-  }
-`);
-
 const STATUSES = ['PROPOSED', 'APPROVED', 'APPLIED', 'FAILED', 'DENIED', ''] as const;
 
 export function Proposals() {
@@ -105,8 +90,8 @@ export function Proposals() {
     variables: { status: status || null, first: 100 },
     subscription: ProposalChangedSubscription,
   });
-  const [, approve] = useMutation(ApproveFromList);
-  const [, deny] = useMutation(DenyFromList);
+  const [, approve] = useMutation(ApproveProposal);
+  const [, deny] = useMutation(DenyProposal);
   const rows = result.data?.proposals.edges.map((e) => e.node);
   const beingRevised = rows?.find((p) => p.id === revising);
   const beingReviewed = rows?.find((p) => p.id === reviewing);

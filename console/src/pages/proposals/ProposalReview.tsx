@@ -37,7 +37,8 @@ export const ReviewFields = graphql(`
   }
 `);
 
-const ApproveProposal = graphql(`
+/** The review card and the list's row buttons decide with the same two documents. */
+export const ApproveProposal = graphql(`
   mutation ConsoleApproveProposal($id: ID!, $revision: Int) {
     approveProposal(id: $id, revision: $revision) {
       id
@@ -49,7 +50,7 @@ const ApproveProposal = graphql(`
     }
   }
 `);
-const DenyProposal = graphql(`
+export const DenyProposal = graphql(`
   mutation ConsoleDenyProposal($id: ID!, $reason: String) {
     denyProposal(id: $id, reason: $reason) {
       id
