@@ -101,7 +101,8 @@ export function loadActiveSilences(
   });
 }
 
-function check(s: SilenceInput, now: Date, creating: boolean): FieldProblem[] {
+/** `spanChanged`: the start or end is being set (a recurring window's silence lasts until 9999 as migrated). */
+function check(s: SilenceInput, now: Date, creating: boolean, spanChanged = true): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const at = (f: string, msg: string) => problems.push({ loc: ['input', f], msg });
   if (!Array.isArray(s.matchers) || s.matchers.length === 0 || s.matchers.length > MATCHERS_MAX)
@@ -118,7 +119,7 @@ function check(s: SilenceInput, now: Date, creating: boolean): FieldProblem[] {
   if (!s.endsAt) at('endsAt', 'is required');
   else if (creating && s.endsAt.getTime() <= now.getTime()) at('endsAt', 'must be in the future');
   if (s.startsAt && s.endsAt && s.endsAt.getTime() <= s.startsAt.getTime()) at('endsAt', 'must be after startsAt');
-  if (s.startsAt && s.endsAt && s.endsAt.getTime() - s.startsAt.getTime() > MAX_SPAN_MS)
+  if (spanChanged && s.startsAt && s.endsAt && s.endsAt.getTime() - s.startsAt.getTime() > MAX_SPAN_MS)
     at('endsAt', 'a silence lasts at most ten years');
   if (typeof s.comment !== 'string' || !s.comment.trim() || s.comment.length > 2000)
     at('comment', 'must be 1 to 2000 characters (why it is silenced)');
@@ -171,7 +172,7 @@ export async function updateSilence(ctx: Ctx, id: string, input: SilenceInput): 
     throw new Conflict('This silence has expired; create a new one.', 'SILENCE_EXPIRED');
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as SilenceInput;
   const merged = { ...current, matchers: current.matchers as unknown as Matcher[], ...patch };
-  const problems = check(merged, now, false);
+  const problems = check(merged, now, false, patch.startsAt !== undefined || patch.endsAt !== undefined);
   if (problems.length) throw new ValidationFailed(problems);
   await checkInterval(ctx, patch.timeIntervalId);
   const data: Prisma.SilenceUncheckedUpdateInput = {};

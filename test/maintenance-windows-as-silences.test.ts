@@ -5,7 +5,8 @@
  * 22 March 2026, 02:00 CET, repeating every 604800 s), which becomes a silence with its own time
  * interval. Both mute an alert at 02:30 local and not at 01:30 or 04:30 local on the Sundays before
  * and after both DST changes of 2026 (29 March and 25 October). The migrated form of such a window:
- * test/maintenance-windows-migration.test.ts.
+ * test/maintenance-windows-migration.test.ts. And a window ends as a silence does: the alert it muted
+ * is explained by one reason while muted, then pages as new.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -110,6 +111,11 @@ describe('a weekly window in Europe/Berlin across the DST changes of 2026', () =
       { weekdays: ['sunday'], times: [{ start_time: '02:00', end_time: '04:00' }], location: 'Europe/Berlin' },
     ]);
 
+    // It is a silence like any other: its comment changes through the silences API (it lasts until 9999).
+    const patched = await api.patch(`/silences/${win.id}`, { comment: 'Sunday night batch runs' });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ comment: 'Sunday night batch runs', ends_at: '9999-12-31T00:00:00.000Z' });
+
     for (const [at, local, inside] of SUNDAYS) {
       setClock(at);
       const viaSilence = await raise({ service: 'via-silence' });
@@ -122,6 +128,45 @@ describe('a weekly window in Europe/Berlin across the DST changes of 2026', () =
       });
       expect(viaWindow.suppressed).toBe(inside);
     }
+    clock.reset();
+  });
+});
+
+describe('a window ends as a silence does', () => {
+  it('explains the muted alert by its window alone, then pages it as new when the window ends', async () => {
+    setClock('2026-06-01T10:00:00Z');
+    const created = await gql(
+      s.url,
+      t.adminToken,
+      'mutation($input: CreateMaintenanceWindowInput!) { createMaintenanceWindow(input: $input) { id } }',
+      {
+        input: {
+          name: 'Switch swap',
+          startsAt: '2026-06-01T09:00:00Z',
+          endsAt: '2026-06-01T11:00:00Z',
+          matchLabels: { rack: 'r1' },
+        },
+      },
+    );
+    const win = created.data.createMaintenanceWindow;
+    const muted = await raise({ rack: 'r1' });
+    expect(muted).toMatchObject({ suppressed: true, silenceId: win.id, maintenanceWindowId: win.id });
+    const paging = await rest(s.url, t.adminToken).get(`/alerts/${muted.id}/paging`);
+    const blocking = paging.body.reasons.filter((r: { blocks: boolean; kind: string }) =>
+      ['maintenance_window', 'silence'].includes(r.kind),
+    );
+    expect(blocking).toEqual([
+      expect.objectContaining({ kind: 'maintenance_window', maintenance_window_id: win.id, blocks: true }),
+    ]);
+    expect(blocking[0].message).toMatch(/maintenance window "Switch swap"/);
+    setClock('2026-06-01T11:00:00Z');
+    const released = await eventually(async () => {
+      const a = await s.app.rt.prisma.alert.findUnique({ where: { id: muted.id } });
+      return a && a.silenceId === null ? a : undefined;
+    });
+    expect(released).toMatchObject({ suppressed: false, maintenanceWindowId: null });
+    const messages = await s.app.rt.prisma.outboxMessage.findMany({ where: { subjectId: muted.id } });
+    expect(messages.map((m) => m.topic)).toEqual(['alert.opened']);
     clock.reset();
   });
 });
