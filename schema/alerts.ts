@@ -8,6 +8,7 @@ import { Kind, type FieldNode, type GraphQLResolveInfo, type SelectionSetNode } 
 import { builder, found, SeverityEnum, upperCaseValues, NodeRef } from './builder.js';
 import { AlertConnection, PAGE } from './connections.js';
 import { EventRef } from './events.js';
+import { MaintenanceWindowRef } from './maintenance-windows.js';
 import { requireUser } from '../src/context.js';
 import { acknowledgeAlert, resolveAlert, snoozeAlert } from '../src/alerts/actions.js';
 import { allowedActions, type AlertStatus } from '../src/alerts/state.js';
@@ -111,7 +112,11 @@ const AlertRef = builder.prismaObject('Alert', {
     }),
     ruleId: t.exposeString('ruleId', { nullable: true }),
     assigneeId: t.exposeString('assigneeId', { nullable: true }),
-    maintenanceWindowId: t.exposeString('maintenanceWindowId', { nullable: true }),
+    maintenanceWindowId: t.exposeString('maintenanceWindowId', {
+      nullable: true,
+      description:
+        'The maintenance window that muted it when it opened: a silence of the same id (silenceId names it too, for alerts opened since windows became silences).',
+    }),
     allowedActions: t.field({
       type: [AlertActionEnum],
       resolve: (a) => allowedActions(a.status as AlertStatus) as Array<'acknowledge' | 'snooze' | 'resolve'>,
@@ -120,7 +125,7 @@ const AlertRef = builder.prismaObject('Alert', {
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
     rule: t.relation('rule', { nullable: true }),
     assignee: t.relation('assignee', { nullable: true }),
-    maintenanceWindow: t.relation('maintenanceWindow', { nullable: true }),
+    maintenanceWindow: t.relation('maintenanceWindow', { nullable: true, type: MaintenanceWindowRef }),
     timeline: t.relation('timeline', { query: { orderBy: [{ createdAt: 'asc' }, { id: 'asc' }] } }),
     events: t.field({
       type: [EventRef],

@@ -10,11 +10,11 @@ import { requireUser } from '../src/context.js';
 import { invalid } from '../src/errors.js';
 import { builder, NodeRef, NODE_TYPE_TAG } from './builder.js';
 
-/** GraphQL type → the Prisma delegate (camelCase model) and table of the same name. */
+/** GraphQL type → the Prisma delegate (camelCase model) and table of the same name (unless NODE_TABLES says). */
 export const NODE_TYPES = {
   Alert: 'alert',
   AlertRule: 'alertRule',
-  MaintenanceWindow: 'maintenanceWindow',
+  MaintenanceWindow: 'silence',
   Event: 'event',
   InboundWebhook: 'inboundWebhook',
   OutboundWebhook: 'outboundWebhook',
@@ -39,6 +39,12 @@ export const NODE_TYPES = {
 } as const;
 export type NodeType = keyof typeof NODE_TYPES;
 
+/** Types stored in another type's table: the table and the condition that picks their rows. */
+const NODE_TABLES: Partial<Record<NodeType, { table: string; where: string }>> = {
+  // A maintenance window is a silence that carries a window name (src/routing/maintenance-window-store.ts).
+  MaintenanceWindow: { table: 'Silence', where: ' AND "windowName" IS NOT NULL' },
+};
+
 const NODE_TYPE = NODE_TYPE_TAG;
 type NodeRow = { id: string; [NODE_TYPE]: NodeType };
 
@@ -52,10 +58,10 @@ async function loadNodes(ctx: Ctx, ids: readonly string[]): Promise<Map<string, 
   if (wanted.length === 0) return out;
   // Table names come from the constant above, never from the caller.
   const union = Prisma.join(
-    Object.keys(NODE_TYPES).map(
-      (type) =>
-        Prisma.sql`SELECT ${type} AS type, "id" FROM ${Prisma.raw(`"${type}"`)} WHERE "tenantId" = ${tenantId} AND "id" = ANY(${wanted}::text[])`,
-    ),
+    (Object.keys(NODE_TYPES) as NodeType[]).map((type) => {
+      const { table, where } = NODE_TABLES[type] ?? { table: type, where: '' };
+      return Prisma.sql`SELECT ${type} AS type, "id" FROM ${Prisma.raw(`"${table}"`)} WHERE "tenantId" = ${tenantId} AND "id" = ANY(${wanted}::text[])${Prisma.raw(where)}`;
+    }),
     ' UNION ALL ',
   );
   const located = await ctx.rt.prisma.$queryRaw<Array<{ type: NodeType; id: string }>>`${union}`;

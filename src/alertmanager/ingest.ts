@@ -14,7 +14,6 @@ import type { Event, Prisma } from '../generated/prisma/client.js';
 import { ValidationFailed, type FieldProblem } from '../errors.js';
 import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
 import { DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
-import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
@@ -89,7 +88,6 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
   await rt.prisma.$transaction(
     async (tx) => {
       const now = rt.clock.now();
-      const windows = await loadCandidateWindows(tx, [tenantId], now);
       const silences = await loadSilencesByTenant(tx, [tenantId], now);
       const inhibitions = await loadInhibitionsByTenant(tx, [tenantId]);
       for (const a of alerts) {
@@ -141,11 +139,6 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
           }
           continue;
         }
-        const window = suppressingWindow(
-          windows,
-          { source: ALERTMANAGER_API_SOURCE, labels: a.labels, deviceId: null },
-          now,
-        );
         const r = await openOrBumpAlert(tx, {
           now,
           tenantId,
@@ -159,7 +152,6 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
           annotations: { ...a.annotations, ...(a.generatorURL ? { generator_url: a.generatorURL } : {}) },
           seenAt: now,
           eventIds: [ev.id],
-          suppressedBy: window ? { id: window.id, name: window.name } : null,
           silencedBy: silencedBy(
             silences,
             { tenantId, labels: a.labels, severity, source: ALERTMANAGER_API_SOURCE },

@@ -67,10 +67,11 @@ export interface OpenAlertInput {
   seenAt: Date;
   /** The events that caused it, all attached and counted (absence alerts: none, count 1). */
   eventIds: string[];
-  /** Set when a maintenance window covers the new alert. */
-  suppressedBy: { id: string; name: string } | null;
-  /** Set when an active silence (src/routing) mutes the new alert: recorded, marked, paging no one. */
-  silencedBy?: { id: string; comment: string } | null;
+  /**
+   * Set when an active silence (src/routing) mutes the new alert: recorded, marked, paging no one. A
+   * silence that is a maintenance window (`windowName`) marks it with the window too.
+   */
+  silencedBy?: { id: string; comment: string; windowName?: string | null } | null;
   /** Set when a live alert inhibits the new one (an inhibition rule): recorded, marked, paging no one. */
   inhibitedBy?: { id: string; ruleId: string } | null;
 }
@@ -107,9 +108,9 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
       firstSeenAt: input.seenAt,
       lastSeenAt: input.seenAt,
       count: Math.max(1, input.eventIds.length),
-      suppressed: !!input.suppressedBy || !!input.silencedBy || !!input.inhibitedBy,
-      maintenanceWindowId: input.suppressedBy?.id ?? null,
-      silenceId: input.suppressedBy ? null : (input.silencedBy?.id ?? null),
+      suppressed: !!input.silencedBy || !!input.inhibitedBy,
+      maintenanceWindowId: input.silencedBy?.windowName ? input.silencedBy.id : null,
+      silenceId: input.silencedBy?.id ?? null,
       inhibitedById: input.inhibitedBy?.id ?? null,
     },
     update: {
@@ -134,8 +135,8 @@ export async function openOrBumpAlert(tx: Tx, input: OpenAlertInput): Promise<Op
         toStatus: 'open',
         // The service clock, not the database's: MTTA/MTTR are measured on these times (overview.ts).
         createdAt: input.now,
-        note: input.suppressedBy
-          ? `Suppressed by maintenance window "${input.suppressedBy.name}".`
+        note: input.silencedBy?.windowName
+          ? `Suppressed by maintenance window "${input.silencedBy.windowName}".`
           : input.silencedBy
             ? `Silenced by silence ${input.silencedBy.id} ("${input.silencedBy.comment.slice(0, 200)}").`
             : input.inhibitedBy

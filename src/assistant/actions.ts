@@ -12,7 +12,7 @@ import type { Alert, AssistantAction, Prisma } from '../generated/prisma/client.
 import { acknowledgeAlert, loadAlert, resolveAlert, snoozeAlert } from '../alerts/actions.js';
 import { requestReconcile } from '../devices/reconcile.js';
 import { openProposal } from '../proposals/proposals.js';
-import { createMaintenanceWindow } from '../alerts/maintenance-windows.js';
+import { createMaintenanceWindow } from '../routing/maintenance-window-store.js';
 import { parseDurationSeconds } from '../duration.js';
 import { constantTimeEqual } from '../secrets.js';
 import { argsHash, canonicalJson } from './action-args.js';

@@ -41,7 +41,6 @@ export const TENANT_OWNED_MODELS = new Set([
   'AbsenceTracker',
   'Alert',
   'AlertTimelineEntry',
-  'MaintenanceWindow',
   'TimeInterval',
   'Silence',
   'RoutingTree',

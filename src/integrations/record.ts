@@ -28,7 +28,6 @@ import {
 import { alertAnnotationsOf, DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
 import { matchableOf, ruleStep } from '../rules/plan.js';
 import { announceTimelineEvents } from '../events/announce.js';
-import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import type { Signal } from './types.js';
@@ -100,9 +99,8 @@ export async function recordSignals(
           where: { tenantId_liveDedupKey: { tenantId: integ.tenantId, liveDedupKey: alertKeyOf(integ.id, key) } },
         });
       const seen = new Set<string>();
-      // Maintenance windows suppress alerts opened from integrations as they do rule alerts.
+      // Silences (maintenance windows among them) mute alerts opened from integrations as they do rule alerts.
       const anyFiring = signals.some((x) => x.alert?.state === 'firing');
-      const windows = anyFiring ? await loadCandidateWindows(tx, [integ.tenantId], now) : [];
       const silences = anyFiring ? await loadSilencesByTenant(tx, [integ.tenantId], now) : new Map();
       const inhibitions = anyFiring ? await loadInhibitionsByTenant(tx, [integ.tenantId]) : new Map();
       const rules = anyFiring
@@ -134,15 +132,14 @@ export async function recordSignals(
             annotations: s.annotations ?? alertAnnotationsOf(s.payload),
             seenAt: ev.receivedAt,
             eventIds: [ev.id],
-            suppressedBy:
-              suppressingWindow(
-                windows,
-                { source, labels: { ...s.labels, integration_id: integ.id }, deviceId: null },
-                ev.receivedAt,
-              ) ?? null,
             silencedBy: silencedBy(
               silences,
-              { tenantId: integ.tenantId, labels: s.labels, severity: s.severity, source },
+              {
+                tenantId: integ.tenantId,
+                labels: { ...s.labels, integration_id: integ.id },
+                severity: s.severity,
+                source,
+              },
               now,
             ),
             inhibitedBy: inhibitedBy(inhibitions, {

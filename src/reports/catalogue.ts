@@ -127,7 +127,12 @@ export const CATALOGUE: Record<Entity, EntityDef> = {
       f('created_at', 'createdAt', 'timestamp', 'When the alert opened (the time field).'),
       f('acknowledged_at', 'acknowledgedAt', 'timestamp', 'When it was acknowledged.'),
       f('resolved_at', 'resolvedAt', 'timestamp', 'When it was resolved.'),
-      f('suppressed', 'suppressed', 'boolean', 'Opened inside a maintenance window.'),
+      f(
+        'suppressed',
+        'suppressed',
+        'boolean',
+        'Muted when it opened (a silence, a maintenance window or an inhibiting alert).',
+      ),
       f('rule_id', 'ruleId', 'string', 'Rule that raised it.'),
       f('assignee_id', 'assigneeId', 'string', 'Assigned user.'),
       f('device_id', 'deviceId', 'string', 'Device it is about.'),

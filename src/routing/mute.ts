@@ -18,6 +18,7 @@ export interface MuteSubject {
   severity: string | null;
   source: string | null;
   ruleName?: string | null;
+  deviceId?: string | null;
 }
 
 /** The active silences of these tenants at `now`, by tenant. */
@@ -36,14 +37,14 @@ export async function loadSilencesByTenant(
   return out;
 }
 
-/** The silence muting the subject at `at` (as `{ id, comment }`), or null. */
+/** The silence muting the subject at `at` (as `{ id, comment, windowName }`: a window's name, else null), or null. */
 export function silencedBy(
   silences: SilencesByTenant,
   subject: MuteSubject,
   at: Date,
-): { id: string; comment: string } | null {
+): { id: string; comment: string; windowName: string | null } | null {
   const s = mutingSilence(silences.get(subject.tenantId) ?? [], alertLabelSet(subject), at);
-  return s ? { id: s.id, comment: s.comment } : null;
+  return s ? { id: s.id, comment: s.comment, windowName: s.windowName } : null;
 }
 
 /** The live alert inhibiting the subject (as `{ id, ruleId }`: the alert's id and the rule's), or null. */

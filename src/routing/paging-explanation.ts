@@ -48,7 +48,7 @@ export async function explainPaging(ctx: Ctx, alertId: string): Promise<PagingEx
   const a = await ctx.db.alert.findUnique({
     where: { id: alertId },
     include: {
-      maintenanceWindow: { select: { id: true, name: true } },
+      maintenanceWindow: { select: { id: true, windowName: true } },
       silence: { select: { id: true, comment: true, createdBy: true, endsAt: true } },
       inhibitedBy: { select: { id: true, summary: true, status: true } },
       group: { include: { policy: { select: { id: true, name: true } } } },
@@ -60,12 +60,13 @@ export async function explainPaging(ctx: Ctx, alertId: string): Promise<PagingEx
     reasons.push(
       reason(
         'maintenance_window',
-        `Opened inside maintenance window "${a.maintenanceWindow?.name ?? a.maintenanceWindowId}": it pages no one.`,
+        `Opened inside maintenance window "${a.maintenanceWindow?.windowName ?? a.maintenanceWindowId}": it pages no one.`,
         true,
         { maintenanceWindowId: a.maintenanceWindowId },
       ),
     );
-  if (a.silence)
+  // A window is a silence of the same id: one reason says it.
+  if (a.silence && a.silence.id !== a.maintenanceWindowId)
     reasons.push(
       reason(
         'silence',

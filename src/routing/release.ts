@@ -74,10 +74,13 @@ async function releaseSilenced(tx: Tx, now: Date, limit: number, out: Released):
   for (const { silence, rule, ...alert } of alerts) {
     const labels = alertLabelSet({ ...alert, ruleName: rule?.name ?? null });
     if (silence && silenceMutes(silence, labels, now)) continue;
-    // Still suppressed when a maintenance window or an inhibiting alert mutes it too.
-    const suppressed = alert.maintenanceWindowId !== null || alert.inhibitedById !== null;
+    // A maintenance window is a silence of the same id: its mark goes with the silence's.
+    const window = alert.maintenanceWindowId !== null && alert.maintenanceWindowId === alert.silenceId;
+    // Still suppressed when an older window's mark or an inhibiting alert mutes it too.
+    const suppressed = (alert.maintenanceWindowId !== null && !window) || alert.inhibitedById !== null;
     const note = `Silence ${alert.silenceId} no longer mutes it; ${suppressed ? 'it stays muted otherwise' : 'it pages as new'}.`;
-    await release(tx, alert, { silenceId: null, suppressed }, note, now, out);
+    const data = { silenceId: null, suppressed, ...(window ? { maintenanceWindowId: null } : {}) };
+    await release(tx, alert, data, note, now, out);
   }
 }
 

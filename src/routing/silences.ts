@@ -17,6 +17,7 @@ import type { Prisma, PrismaClient, Silence, TimeInterval } from '../generated/p
 import { matcherProblem, matchersMatch, MATCHERS_MAX, type Matcher } from './matchers.js';
 import { timeIntervalActive } from './time-interval-store.js';
 import { DEDUP_KEY_LABEL, EVENT_ACTION_LABEL } from '../alerts/labels.js';
+import { DEVICE_LABEL, fixedPeriodContains } from './window-silences.js';
 
 export type SilenceState = 'pending' | 'active' | 'expired';
 
@@ -41,30 +42,41 @@ export function silenceState(s: Pick<Silence, 'startsAt' | 'endsAt'>, now: Date)
 }
 
 /**
- * The label set silences, inhibition and routes match: the alert's labels, plus `severity`, `source`
- * and `rule` (the rule's name) unless a label of that name exists.
+ * The label set silences, inhibition and routes match: the alert's labels, plus `severity`, `source`,
+ * `rule` (the rule's name) and `device_id` (its device, which maintenance windows scope by) unless a
+ * label of that name exists.
  */
 export function alertLabelSet(a: {
   labels: unknown;
   severity?: string | null;
   source?: string | null;
   ruleName?: string | null;
+  deviceId?: string | null;
 }): Record<string, string> {
   const out: Record<string, string> = {};
   if (a.severity) out.severity = a.severity;
   if (a.source) out.source = a.source;
   if (a.ruleName) out.rule = a.ruleName;
+  if (a.deviceId) out[DEVICE_LABEL] = a.deviceId;
   if (a.labels && typeof a.labels === 'object')
     for (const [k, v] of Object.entries(a.labels as Record<string, unknown>))
       if (typeof v === 'string' && k !== DEDUP_KEY_LABEL && k !== EVENT_ACTION_LABEL) out[k] = v;
   return out;
 }
 
-/** Whether the silence mutes these labels at `at`: active, inside its time interval, every matcher holding. */
-export function silenceMutes(s: SilenceWithInterval, labels: Record<string, string>, at: Date): boolean {
+/**
+ * Whether the silence is in force at `at`: active, and inside its time interval when it has one (or,
+ * for a maintenance window of a period no time interval can say, inside one of its repetitions).
+ */
+export function silenceInForce(s: SilenceWithInterval, at: Date): boolean {
   if (silenceState(s, at) !== 'active') return false;
-  if (s.timeInterval && !timeIntervalActive(s.timeInterval, at)) return false;
-  return matchersMatch(s.matchers as unknown as Matcher[], labels);
+  if (s.timeInterval) return timeIntervalActive(s.timeInterval, at);
+  return fixedPeriodContains(s, at);
+}
+
+/** Whether the silence mutes these labels at `at`: in force, every matcher holding. */
+export function silenceMutes(s: SilenceWithInterval, labels: Record<string, string>, at: Date): boolean {
+  return silenceInForce(s, at) && matchersMatch(s.matchers as unknown as Matcher[], labels);
 }
 
 /** The first (oldest) silence muting the labels at `at`, if any. */
@@ -89,7 +101,8 @@ export function loadActiveSilences(
   });
 }
 
-function check(s: SilenceInput, now: Date, creating: boolean): FieldProblem[] {
+/** `spanChanged`: the start or end is being set (a recurring window's silence lasts until 9999 as migrated). */
+function check(s: SilenceInput, now: Date, creating: boolean, spanChanged = true): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const at = (f: string, msg: string) => problems.push({ loc: ['input', f], msg });
   if (!Array.isArray(s.matchers) || s.matchers.length === 0 || s.matchers.length > MATCHERS_MAX)
@@ -106,7 +119,7 @@ function check(s: SilenceInput, now: Date, creating: boolean): FieldProblem[] {
   if (!s.endsAt) at('endsAt', 'is required');
   else if (creating && s.endsAt.getTime() <= now.getTime()) at('endsAt', 'must be in the future');
   if (s.startsAt && s.endsAt && s.endsAt.getTime() <= s.startsAt.getTime()) at('endsAt', 'must be after startsAt');
-  if (s.startsAt && s.endsAt && s.endsAt.getTime() - s.startsAt.getTime() > MAX_SPAN_MS)
+  if (spanChanged && s.startsAt && s.endsAt && s.endsAt.getTime() - s.startsAt.getTime() > MAX_SPAN_MS)
     at('endsAt', 'a silence lasts at most ten years');
   if (typeof s.comment !== 'string' || !s.comment.trim() || s.comment.length > 2000)
     at('comment', 'must be 1 to 2000 characters (why it is silenced)');
@@ -159,7 +172,7 @@ export async function updateSilence(ctx: Ctx, id: string, input: SilenceInput): 
     throw new Conflict('This silence has expired; create a new one.', 'SILENCE_EXPIRED');
   const patch = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined)) as SilenceInput;
   const merged = { ...current, matchers: current.matchers as unknown as Matcher[], ...patch };
-  const problems = check(merged, now, false);
+  const problems = check(merged, now, false, patch.startsAt !== undefined || patch.endsAt !== undefined);
   if (problems.length) throw new ValidationFailed(problems);
   await checkInterval(ctx, patch.timeIntervalId);
   const data: Prisma.SilenceUncheckedUpdateInput = {};

@@ -7,7 +7,6 @@
 import type { Runtime } from '../runtime.js';
 import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChange } from '../alerts/lifecycle.js';
-import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { renderTemplate } from '../events/match.js';
@@ -82,7 +81,6 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
           r,
         ]),
       );
-      const windows = await loadCandidateWindows(tx, [...new Set(due.map((d) => d.tenantId))], now);
       const silences = await loadSilencesByTenant(tx, [...new Set(due.map((d) => d.tenantId))], now);
       const inhibitions = await loadInhibitionsByTenant(tx, [...new Set(due.map((d) => d.tenantId))]);
       for (const d of due) {
@@ -97,11 +95,6 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
           rule: { id: rule.id, name: rule.name },
           windowSeconds: rule.windowSeconds,
         };
-        const window = suppressingWindow(
-          windows.filter((w) => w.tenantId === d.tenantId),
-          { source: d.source, labels: {}, deviceId: null },
-          now,
-        );
         const r = await openOrBumpAlert(tx, {
           now,
           tenantId: d.tenantId,
@@ -114,7 +107,6 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
           labels: {},
           seenAt: now,
           eventIds: [],
-          suppressedBy: window ? { id: window.id, name: window.name } : null,
           silencedBy: silencedBy(
             silences,
             { tenantId: d.tenantId, labels: {}, severity: rule.alertSeverity, source: d.source, ruleName: rule.name },

@@ -8,9 +8,8 @@
  * makes evaluation idempotent: one alert per match, counts never doubled.
  */
 import type { Runtime } from '../runtime.js';
-import type { AlertRule, Event, MaintenanceWindow, Prisma } from '../generated/prisma/client.js';
+import type { AlertRule, Event, Prisma } from '../generated/prisma/client.js';
 import { actOnLiveAlertByEvent, announceAlertChanges, openOrBumpAlert, type AlertChange } from '../alerts/lifecycle.js';
-import { loadCandidateWindows, suppressingWindow } from '../alerts/maintenance-windows.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { alertAnnotationsOf } from '../alerts/labels.js';
@@ -176,9 +175,6 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           result.resolved++;
         }
       }
-      const windowsByTenant = plan.keys.size
-        ? groupBy(await loadCandidateWindows(tx, tenantIds, now), (w) => w.tenantId)
-        : new Map<string, MaintenanceWindow[]>();
       // Resolve criteria on default keys first: they act on the alerts live before this batch.
       for (const t of await actOnFamilies(tx, plan, now)) {
         changes.push(t.change);
@@ -201,11 +197,6 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
           const m = matchableOf(first);
           const summaryOf = (ev: Event) =>
             renderTemplate(rule.summaryTemplate ?? DEFAULT_SUMMARY_TEMPLATE, templateVars(rule, matchableOf(ev)));
-          const window = suppressingWindow(
-            windowsByTenant.get(tenantId) ?? [],
-            { source: first.source, labels: m.labels, deviceId: first.deviceId },
-            now,
-          );
           const r = await openOrBumpAlert(tx, {
             now,
             tenantId,
@@ -220,10 +211,16 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             annotations: alertAnnotationsOf(first.payload),
             seenAt: last.receivedAt,
             eventIds: ids,
-            suppressedBy: window ? { id: window.id, name: window.name } : null,
             silencedBy: silencedBy(
               silences,
-              { tenantId, labels: m.labels, severity: rule.alertSeverity, source: first.source, ruleName: rule.name },
+              {
+                tenantId,
+                labels: m.labels,
+                severity: rule.alertSeverity,
+                source: first.source,
+                ruleName: rule.name,
+                deviceId: first.deviceId,
+              },
               now,
             ),
             inhibitedBy: inhibitedBy(inhibitions, {

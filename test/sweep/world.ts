@@ -10,7 +10,7 @@ import { createCtx } from '../../src/context.js';
 import { createDevice } from '../../src/devices/devices.js';
 import { openProposal } from '../../src/proposals/proposals.js';
 import { createAlertRule } from '../../src/rules/rules.js';
-import { createMaintenanceWindow } from '../../src/alerts/maintenance-windows.js';
+import { createMaintenanceWindow } from '../../src/routing/maintenance-window-store.js';
 import { createOutboundWebhook } from '../../src/webhooks/webhooks.js';
 import { createInboundWebhook } from '../../src/events/inbound-webhooks.js';
 import { mintToken } from '../../src/auth/tokens.js';
@@ -321,7 +321,6 @@ export async function snapshotTenant(rt: Runtime, tenantId: string): Promise<str
     rt.prisma.alertRule.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.device.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.proposal.findMany({ ...where, orderBy: { id: 'asc' } }),
-    rt.prisma.maintenanceWindow.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.outboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.inboundWebhook.findMany({ ...where, orderBy: { id: 'asc' } }),
     rt.prisma.routingReceiver.findMany({ ...where, orderBy: { id: 'asc' } }),
