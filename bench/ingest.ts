@@ -107,6 +107,8 @@ async function main(): Promise<void> {
       adminPassword,
     });
     const sql = new pg.Client({ connectionString: db.url });
+    // Dropping the database at the end (or after a failure) ends this connection: not a crash that hides the failure.
+    sql.on('error', (err) => console.error(`bench database connection: ${err.message}`));
     await sql.connect();
     await sql.query(BASELINE_TABLE_SQL);
 

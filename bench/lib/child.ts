@@ -14,9 +14,14 @@ export interface Child<T> {
 
 /**
  * Starts `node --import tsx <entry>` with `env` added; resolves with what the child reported.
- * With BENCH_CPU_PROF=<dir> each child writes a V8 CPU profile there when it exits.
+ * With BENCH_CPU_PROF=<dir> each child writes a V8 CPU profile there when it exits. BENCH_START_TIMEOUT_S
+ * (60) is how long a child may take to be ready (more on a heavily shared machine, where tsx compiles slowly).
  */
-export async function startChild<T>(entry: string, env: Record<string, string>, timeoutMs = 60_000): Promise<Child<T>> {
+export async function startChild<T>(
+  entry: string,
+  env: Record<string, string>,
+  timeoutMs = Number(process.env.BENCH_START_TIMEOUT_S ?? 60) * 1000,
+): Promise<Child<T>> {
   const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
   const child = spawn(process.execPath, [...prof, '--import', 'tsx', entry], {
     env: { ...process.env, ...env },
