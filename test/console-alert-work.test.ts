@@ -61,7 +61,13 @@ useConsoleSuite({
       ['crit.power', 'pdu-1', 1],
     ] as const) {
       for (let i = 0; i < n; i++) {
-        const r = await ingest({ type, source, summary: `ops ${type} on ${source}`, labels: { service: 'checkout' } });
+        const r = await ingest({
+          type,
+          source,
+          summary: `ops ${type} on ${source}`,
+          // A long label (an integration's id) must not push a column out of view at 1280 px.
+          labels: { service: 'checkout', integration_id: '0193b1f2-7c4e-7d3a-9f1e-2b3c4d5e6f70' },
+        });
         expect(r.status).toBe(202);
       }
     }

@@ -35,6 +35,7 @@ export function DataTable<T>({
   sort,
   onSort,
   selection,
+  dense = false,
 }: {
   rows: readonly T[] | undefined;
   columns: Column<T>[];
@@ -44,6 +45,8 @@ export function DataTable<T>({
   sort?: TableSort | null;
   onSort?: (next: TableSort) => void;
   selection?: TableSelection<T>;
+  /** Tighter cell padding, for a table with many columns that must fit at 1280 px (the alerts list). */
+  dense?: boolean;
 }) {
   const keys = rows?.map(rowKey) ?? [];
   const allSelected = !!selection && keys.length > 0 && keys.every((k) => selection.selected.has(k));
@@ -54,7 +57,7 @@ export function DataTable<T>({
     selection!.onChange(next);
   };
   return (
-    <div className="table-wrap">
+    <div className={dense ? 'table-wrap dense' : 'table-wrap'}>
       <table aria-label={caption}>
         <thead>
           <tr>

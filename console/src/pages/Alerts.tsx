@@ -195,6 +195,7 @@ export function Alerts() {
       />
       <DataTable
         caption="Alerts"
+        dense
         rows={rows}
         rowKey={(a) => a.id}
         sort={sort?.table ?? null}

@@ -52,7 +52,7 @@ export function AlertAssign({
     })),
   ];
   return (
-    <span className="snooze">
+    <span className="assign">
       <SelectField label="Assign to…" value={value} onChange={setChoice} options={options} />
       <ActionButton
         run={() => assign({ id: alertId, userId: value || null })}
