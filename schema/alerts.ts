@@ -16,6 +16,7 @@ import type { Prisma } from '../src/generated/prisma/client.js';
 import { labelFilterProblem } from '../src/alerts/labels.js';
 import { latestEventsLoader } from '../src/alerts/latest-events.js';
 import { ValidationFailed } from '../src/errors.js';
+import type { AlertChangeKind } from '../src/alerts/lifecycle.js';
 
 export const AlertStatusEnum = builder.enumType('AlertStatus', {
   values: upperCaseValues({
@@ -36,7 +37,10 @@ builder.prismaObject('AlertTimelineEntry', {
   description: 'One change of an alert: who (null: the service), what, from which status to which.',
   fields: (t) => ({
     id: t.exposeID('id'),
-    action: t.exposeString('action', { description: 'opened, acknowledged, snoozed, reopened, resolved.' }),
+    action: t.exposeString('action', {
+      description:
+        'opened, acknowledged, snoozed, reopened, resolved; assigned, unassigned (the note names whom); note (the note is the text).',
+    }),
     fromStatus: t.expose('fromStatus', { type: AlertStatusEnum, nullable: true }),
     toStatus: t.expose('toStatus', { type: AlertStatusEnum, nullable: true }),
     note: t.exposeString('note', { nullable: true }),
@@ -76,7 +80,7 @@ function askedFields(info: GraphQLResolveInfo): string[] {
   return names;
 }
 
-const AlertRef = builder.prismaObject('Alert', {
+export const AlertRef = builder.prismaObject('Alert', {
   interfaces: [NodeRef],
   // Always loaded: the id and the status (`allowedActions` reads it); a column field loads its column when asked (schema/loaded-scalars.ts).
   select: { id: true, status: true },
@@ -209,18 +213,54 @@ function alertWhere(f: AlertFilterValue | null | undefined): Prisma.AlertWhereIn
   };
 }
 
+/** The sortable columns (REST `sort` spells the same values, snake_case) and the column each sorts by. */
+const ORDER_COLUMNS = {
+  last_seen_at: 'lastSeenAt',
+  first_seen_at: 'firstSeenAt',
+  severity: 'severity',
+  status: 'status',
+  count: 'count',
+  summary: 'summary',
+} as const;
+const AlertOrderFieldEnum = builder.enumType('AlertOrderField', {
+  values: upperCaseValues({
+    last_seen_at: { description: 'When an event last matched it.' },
+    first_seen_at: { description: 'When it opened (its age).' },
+    severity: { description: 'INFO < WARNING < CRITICAL.' },
+    status: { description: 'OPEN < ACKNOWLEDGED < SNOOZED < RESOLVED.' },
+    count: { description: 'Events attached.' },
+    summary: { description: 'Alphabetical.' },
+  } as const),
+});
+const OrderDirectionEnum = builder.enumType('OrderDirection', {
+  values: upperCaseValues(['asc', 'desc'] as const),
+});
+const AlertOrder = builder.inputType('AlertOrder', {
+  description: 'Sorts the alerts by one field; ties are broken by the id in the same direction, so cursors stay exact.',
+  fields: (t) => ({
+    field: t.field({ type: AlertOrderFieldEnum, required: true }),
+    direction: t.field({ type: OrderDirectionEnum, required: true, defaultValue: 'desc' }),
+  }),
+});
+
+/** The Prisma order of `alerts(orderBy:)`: the column, then the id (unique), so the order is total and cursors exact. */
+function alertOrder(o: typeof AlertOrder.$inferInput | null | undefined): Prisma.AlertOrderByWithRelationInput[] {
+  if (!o) return [{ id: 'desc' }];
+  return [{ [ORDER_COLUMNS[o.field]]: o.direction }, { id: o.direction }];
+}
+
 builder.queryFields((t) => ({
   alerts: t.prismaConnection(
     {
       type: 'Alert',
       cursor: 'id',
       authScopes: { user: true },
-      description: 'Alerts of the tenant, newest first.',
-      args: { filter: t.arg({ type: AlertFilter }) },
+      description: 'Alerts of the tenant, newest first unless `orderBy` says otherwise.',
+      args: { filter: t.arg({ type: AlertFilter }), orderBy: t.arg({ type: AlertOrder }) },
       ...PAGE,
       totalCount: (_conn, args, ctx) => ctx.db.alert.count({ where: alertWhere(args.filter) }),
       resolve: (query, _root, args, ctx) =>
-        ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: { id: 'desc' } }),
+        ctx.db.alert.findMany({ ...query, where: alertWhere(args.filter), orderBy: alertOrder(args.orderBy) }),
     },
     AlertConnection,
   ),
@@ -281,11 +321,20 @@ builder.mutationFields((t) => ({
 }));
 
 const AlertChangeKindEnum = builder.enumType('AlertChangeKind', {
-  values: upperCaseValues(['opened', 'bumped', 'acknowledged', 'snoozed', 'reopened', 'resolved'] as const),
+  values: upperCaseValues([
+    'opened',
+    'bumped',
+    'acknowledged',
+    'snoozed',
+    'reopened',
+    'resolved',
+    'assigned',
+    'note_added',
+  ] as const satisfies readonly AlertChangeKind[]),
 });
 
 interface AlertChangeMessage {
-  change: 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
+  change: AlertChangeKind;
   id: string;
 }
 

@@ -9,6 +9,7 @@ import './sso.js';
 import './events.js';
 import './rules.js';
 import './alerts.js';
+import './alerts-work.js';
 import './alerts-overview.js';
 import './maintenance-windows.js';
 import './routing.js';

@@ -3,7 +3,14 @@
  * of the same name with the caller's permissions.
  */
 import type { RouteEntry, RestRequest } from '../route-types.js';
-import { ALERT_DETAIL_FIELDS, ALERT_FIELDS, presentAlert } from '../presenters/alerts.js';
+import {
+  ALERT_DETAIL_FIELDS,
+  ALERT_FIELDS,
+  TIMELINE_ENTRY_FIELDS,
+  presentAlert,
+  presentBulkResult,
+  presentTimelineEntry,
+} from '../presenters/alerts.js';
 import { itemsOf } from '../presenters/lists.js';
 import { ValidationFailed } from '../../src/errors.js';
 
@@ -27,12 +34,19 @@ function parseLabelParams(raw: unknown): Record<string, string> | null {
   return out;
 }
 
+/** REST `sort=-last_seen_at` (a column, `-` for descending) as GraphQL's `orderBy`; absent: the default order. */
+function orderOf(raw: unknown): { field: string; direction: 'asc' | 'desc' } | null {
+  if (typeof raw !== 'string' || raw === '') return null;
+  return raw.startsWith('-') ? { field: raw.slice(1), direction: 'desc' } : { field: raw, direction: 'asc' };
+}
+
 function listVariables(req: RestRequest): Record<string, unknown> {
   const q = req.query;
   const since =
     q.since_hours !== undefined ? new Date(req.now.getTime() - Number(q.since_hours) * 3600_000).toISOString() : null;
   return {
     first: Number(q.limit ?? 100),
+    orderBy: orderOf(q.sort),
     filter: {
       severity: q.severity ?? null,
       // `any` (what the console offers) is the same as no status filter.
@@ -54,11 +68,20 @@ const action = (name: 'acknowledgeAlert' | 'resolveAlert', path: string): RouteE
   respond: (data) => presentAlert(data[name]),
 });
 
+/** `POST /alerts/acknowledge` / `/alerts/resolve` with `{ids}`: 200 with one result per id (a bad id fails alone). */
+const bulk = (name: 'acknowledgeAlerts' | 'resolveAlerts', path: string): RouteEntry => ({
+  method: 'post',
+  path,
+  operation: `mutation ${name[0]!.toUpperCase() + name.slice(1)}($ids: [ID!]!) { ${name}(ids: $ids) { id ok code reason message alert { ${ALERT_FIELDS} } } }`,
+  variables: (req) => ({ ids: req.body.ids }),
+  respond: (data) => ({ items: data[name].map(presentBulkResult) }),
+});
+
 export const alertsRoutes: RouteEntry[] = [
   {
     method: 'get',
     path: '/alerts',
-    operation: `query Alerts($first: Int!, $filter: AlertFilter) { alerts(first: $first, filter: $filter) { edges { node { ${ALERT_FIELDS} } } } }`,
+    operation: `query Alerts($first: Int!, $filter: AlertFilter, $orderBy: AlertOrder) { alerts(first: $first, filter: $filter, orderBy: $orderBy) { edges { node { ${ALERT_FIELDS} } } } }`,
     variables: listVariables,
     respond: (data) => itemsOf(data.alerts, presentAlert),
   },
@@ -84,4 +107,21 @@ export const alertsRoutes: RouteEntry[] = [
     respond: (data) => presentAlert(data.snoozeAlert),
   },
   action('resolveAlert', '/alerts/:alertId/resolve'),
+  {
+    method: 'post',
+    path: '/alerts/:alertId/assign',
+    operation: `mutation AssignAlert($id: ID!, $userId: ID) { assignAlert(id: $id, userId: $userId) { ${ALERT_DETAIL_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.alertId, userId: req.body.user_id ?? null }),
+    respond: (data) => presentAlert(data.assignAlert),
+  },
+  {
+    method: 'post',
+    path: '/alerts/:alertId/notes',
+    operation: `mutation AddAlertNote($id: ID!, $text: String!) { addAlertNote(id: $id, text: $text) { ${TIMELINE_ENTRY_FIELDS} } }`,
+    variables: (req) => ({ id: req.params.alertId, text: req.body.text }),
+    status: 201,
+    respond: (data) => presentTimelineEntry(data.addAlertNote),
+  },
+  bulk('acknowledgeAlerts', '/alerts/acknowledge'),
+  bulk('resolveAlerts', '/alerts/resolve'),
 ];

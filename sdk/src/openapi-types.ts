@@ -339,6 +339,98 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/alerts/{alertId}/assign': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Assign the alert to a user of the tenant, or unassign it
+     * @description `user_id` names a user of the caller's tenant (422 naming `body.user_id` otherwise); `null` or no
+     *     `user_id` unassigns. Any user of the tenant may assign. The timeline records "assigned to …" with who
+     *     did it, and the change is announced (`alertChanged` `ASSIGNED`, outbound topic `alert.assigned`). A
+     *     resolved alert is a 409. Assigning to the current assignee changes nothing.
+     */
+    post: operations['assignAlert'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/{alertId}/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Add a note to the alert's timeline
+     * @description 1–4000 characters (leading and trailing blanks trimmed; 422 otherwise), in any state of the alert. The
+     *     note is an entry of the alert's timeline with action `note` and the caller as actor (GET
+     *     /alerts/{alertId} lists it); announced on `alertChanged` (`NOTE_ADDED`).
+     */
+    post: operations['addAlertNote'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/acknowledge': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Acknowledge several alerts (up to 100), one result per id
+     * @description Each id is acknowledged as `POST /alerts/{alertId}/acknowledge` would, on its own: an id the caller may
+     *     not see answers `ok: false` with status 404 and code `NOT_FOUND`, a state that does not allow it status
+     *     409 and code `ALERT_INVALID_TRANSITION`, and the other ids are still acknowledged. Repeated ids count once.
+     *     More than 100 ids (or none) is a 422.
+     */
+    post: operations['acknowledgeAlerts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/alerts/resolve': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Resolve several alerts (up to 100), one result per id
+     * @description Each id is resolved as `POST /alerts/{alertId}/resolve` would, on its own (see `POST /alerts/acknowledge` for the per-id results).
+     */
+    post: operations['resolveAlerts'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/assistant/triage-settings': {
     parameters: {
       query?: never;
@@ -3563,18 +3655,47 @@ export interface components {
       /** @description The 20 latest attached events, latest first, in the shape of GET /events. */
       events: components['schemas']['EventsEvent'][];
       /** @description Every change, oldest first. A null actor is the service itself. */
-      timeline: {
+      timeline: components['schemas']['AlertsTimelineEntry'][];
+    };
+    /** @description One change of the alert, or a note (action `note`, the text in `note`). */
+    AlertsTimelineEntry: {
+      id: string;
+      /** @enum {string} */
+      action: 'opened' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved' | 'assigned' | 'unassigned' | 'note';
+      from_status?: null | components['schemas']['AlertsStatus'];
+      to_status?: null | components['schemas']['AlertsStatus'];
+      note?: string | null;
+      /** Format: date-time */
+      created_at: string;
+      /** @description The event that made this change (a resolve or acknowledge event, a returning heartbeat, an upstream resolve); null for people and the service. */
+      actor_event_id?: string | null;
+      actor?: null | components['schemas']['AlertsUser'];
+    };
+    /**
+     * @example {
+     *       "ids": [
+     *         "0193a0c4-7b1e-7cc0-9f5e-2f4d6c1a9b10",
+     *         "0193a0c4-7b1e-7cc0-9f5e-2f4d6c1a9b11"
+     *       ]
+     *     }
+     */
+    AlertsBulkRequest: {
+      /** @description Alert ids; none or more than 100 is a 422. */
+      ids: string[];
+    };
+    AlertsBulkResults: {
+      items: {
         id: string;
-        /** @enum {string} */
-        action: 'opened' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
-        from_status?: null | components['schemas']['AlertsStatus'];
-        to_status?: null | components['schemas']['AlertsStatus'];
-        note?: string | null;
-        /** Format: date-time */
-        created_at: string;
-        /** @description The event that made this change (a resolve or acknowledge event, a returning heartbeat, an upstream resolve); null for people and the service. */
-        actor_event_id?: string | null;
-        actor?: null | components['schemas']['AlertsUser'];
+        ok: boolean;
+        alert?: components['schemas']['AlertsAlert'];
+        /**
+         * Format: int32
+         * @description When not ok: the status the single action would have answered (404, 409, …).
+         */
+        status?: number;
+        code?: components['schemas']['ErrorCode'];
+        /** @description When not ok: what went wrong. */
+        detail?: string;
       }[];
     };
     AlertsUser: {
@@ -5393,6 +5514,7 @@ export interface components {
       | 'alert.snoozed'
       | 'alert.resolved'
       | 'alert.reopened'
+      | 'alert.assigned'
       | 'proposal.opened'
       | 'proposal.approved'
       | 'proposal.denied'
@@ -5570,6 +5692,7 @@ export interface components {
         | 'alert.snoozed'
         | 'alert.resolved'
         | 'alert.reopened'
+        | 'alert.assigned'
         | 'proposal.opened'
         | 'proposal.approved'
         | 'proposal.denied'
@@ -6287,6 +6410,20 @@ export interface operations {
         rule?: string;
         /** @description Only the alert with this dedup key: the alert's own `dedup_key`, or the key an integration's sender used (PagerDuty's `dedup_key` as the 202 of `/v2/enqueue` returns it, Alertmanager's fingerprint). */
         dedup_key?: string;
+        /** @description The order: a column, `-` before it for descending, e.g. `sort=-last_seen_at` (latest first) or `sort=severity`. Ties go by id in the same direction. Default: newest first (by id). */
+        sort?:
+          | 'last_seen_at'
+          | '-last_seen_at'
+          | 'first_seen_at'
+          | '-first_seen_at'
+          | 'severity'
+          | '-severity'
+          | 'status'
+          | '-status'
+          | 'count'
+          | '-count'
+          | 'summary'
+          | '-summary';
         /** @description Only alerts with this label, as `key:value` (exact match); repeat for several (all must match), e.g. `label=service:checkout&label=env:prod`. */
         label?: string[];
       };
@@ -6440,6 +6577,141 @@ export interface operations {
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
       409: components['responses']['Conflict'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  assignAlert: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          user_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description The alert with its new assignee */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertsAlertDetail'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['Conflict'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  addAlertNote: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        alertId: components['parameters']['AlertsAlertId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': {
+          text: string;
+        };
+      };
+    };
+    responses: {
+      /** @description The timeline entry of the note */
+      201: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertsTimelineEntry'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  acknowledgeAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertsBulkRequest'];
+      };
+    };
+    responses: {
+      /** @description One result per distinct id, in the order sent */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertsBulkResults'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
+      429: components['responses']['RateLimited'];
+      500: components['responses']['InternalError'];
+    };
+  };
+  resolveAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['AlertsBulkRequest'];
+      };
+    };
+    responses: {
+      /** @description One result per distinct id, in the order sent */
+      200: {
+        headers: {
+          'RateLimit-Limit': components['headers']['RateLimit-Limit'];
+          'RateLimit-Remaining': components['headers']['RateLimit-Remaining'];
+          'RateLimit-Reset': components['headers']['RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AlertsBulkResults'];
+        };
+      };
+      401: components['responses']['Unauthorized'];
+      422: components['responses']['ValidationFailed'];
       429: components['responses']['RateLimited'];
       500: components['responses']['InternalError'];
     };

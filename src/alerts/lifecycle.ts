@@ -14,7 +14,17 @@ import { announceGroupChanges, followAlertInGroup } from './groups.js';
 
 type Tx = Prisma.TransactionClient;
 
-export type AlertChangeKind = 'opened' | 'bumped' | 'acknowledged' | 'snoozed' | 'reopened' | 'resolved';
+export type AlertChangeKind =
+  | 'opened'
+  | 'bumped'
+  | 'acknowledged'
+  | 'snoozed'
+  | 'reopened'
+  | 'resolved'
+  /** Handed to someone (or unassigned): src/alerts/assignment.ts. */
+  | 'assigned'
+  /** A note on its timeline: src/alerts/notes.ts. */
+  | 'note_added';
 
 /** One change to announce after commit. */
 export interface AlertChange {
@@ -25,7 +35,7 @@ export interface AlertChange {
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
-async function announceInTx(
+export async function announceInTx(
   tx: Tx,
   alert: Alert,
   topic: OutboxTopic,

@@ -19,6 +19,7 @@ export type OutboxTopic =
   | 'alert.snoozed'
   | 'alert.resolved'
   | 'alert.reopened'
+  | 'alert.assigned'
   | 'proposal.opened'
   | 'proposal.approved'
   | 'proposal.denied'

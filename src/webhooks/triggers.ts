@@ -20,6 +20,8 @@ export const TRIGGER_TOPICS = {
   ALERT_SNOOZED: 'alert.snoozed',
   ALERT_RESOLVED: 'alert.resolved',
   ALERT_REOPENED: 'alert.reopened',
+  /** Handed to someone or unassigned (src/alerts/assignment.ts). */
+  ALERT_ASSIGNED: 'alert.assigned',
   PROPOSAL_OPENED: 'proposal.opened',
   PROPOSAL_APPROVED: 'proposal.approved',
   PROPOSAL_DENIED: 'proposal.denied',

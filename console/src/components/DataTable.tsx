@@ -1,4 +1,8 @@
-/** A table of rows with declared columns; scrolls sideways on a narrow screen. */
+/**
+ * A table of rows with declared columns; scrolls sideways on a narrow screen. Optional: sortable column
+ * headers (a button in the header, `aria-sort` on it; the page keeps the order, e.g. in the URL) and a
+ * checkbox per row with select-all (the page keeps the selection and acts on it).
+ */
 import type { ReactNode } from 'react';
 
 export interface Column<T> {
@@ -6,6 +10,20 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Hidden on narrow screens. */
   wide?: boolean;
+  /** Makes the header a sort button for this key (see `sort` / `onSort`). */
+  sortKey?: string;
+}
+
+export interface TableSort {
+  key: string;
+  direction: 'asc' | 'desc';
+}
+
+export interface TableSelection<T> {
+  selected: ReadonlySet<string>;
+  onChange: (next: Set<string>) => void;
+  /** What a row's checkbox is called ("Select <label>"). */
+  label: (row: T) => string;
 }
 
 export function DataTable<T>({
@@ -14,21 +32,72 @@ export function DataTable<T>({
   rowKey,
   caption,
   empty = 'Nothing here yet.',
+  sort,
+  onSort,
+  selection,
+  dense = false,
 }: {
   rows: readonly T[] | undefined;
   columns: Column<T>[];
   rowKey: (row: T) => string;
   caption: string;
   empty?: string;
+  sort?: TableSort | null;
+  onSort?: (next: TableSort) => void;
+  selection?: TableSelection<T>;
+  /** Tighter cell padding, for a table with many columns that must fit at 1280 px (the alerts list). */
+  dense?: boolean;
 }) {
+  const keys = rows?.map(rowKey) ?? [];
+  const allSelected = !!selection && keys.length > 0 && keys.every((k) => selection.selected.has(k));
+  const toggle = (key: string, on: boolean) => {
+    const next = new Set(selection!.selected);
+    if (on) next.add(key);
+    else next.delete(key);
+    selection!.onChange(next);
+  };
   return (
-    <div className="table-wrap">
+    <div className={dense ? 'table-wrap dense' : 'table-wrap'}>
       <table aria-label={caption}>
         <thead>
           <tr>
+            {selection && (
+              <th scope="col" className="select">
+                <input
+                  type="checkbox"
+                  aria-label="Select all"
+                  checked={allSelected}
+                  disabled={keys.length === 0}
+                  onChange={(e) => selection.onChange(new Set(e.currentTarget.checked ? keys : []))}
+                />
+              </th>
+            )}
             {columns.map((c) => (
-              <th key={c.header} scope="col" className={c.wide ? 'wide' : undefined}>
-                {c.header}
+              <th
+                key={c.header}
+                scope="col"
+                className={c.wide ? 'wide' : undefined}
+                aria-sort={c.sortKey && onSort ? ariaSort(sort, c.sortKey) : undefined}
+              >
+                {c.sortKey && onSort ? (
+                  <button
+                    type="button"
+                    className="sort"
+                    onClick={() =>
+                      onSort({
+                        key: c.sortKey!,
+                        direction: sort?.key === c.sortKey && sort?.direction === 'desc' ? 'asc' : 'desc',
+                      })
+                    }
+                  >
+                    {c.header}
+                    <span aria-hidden="true">
+                      {sort?.key === c.sortKey ? (sort.direction === 'asc' ? ' ▲' : ' ▼') : ''}
+                    </span>
+                  </button>
+                ) : (
+                  c.header
+                )}
               </th>
             ))}
           </tr>
@@ -36,6 +105,16 @@ export function DataTable<T>({
         <tbody>
           {rows?.map((r) => (
             <tr key={rowKey(r)}>
+              {selection && (
+                <td data-label="Select" className="select">
+                  <input
+                    type="checkbox"
+                    aria-label={`Select ${selection.label(r)}`}
+                    checked={selection.selected.has(rowKey(r))}
+                    onChange={(e) => toggle(rowKey(r), e.currentTarget.checked)}
+                  />
+                </td>
+              )}
               {columns.map((c) => (
                 <td key={c.header} data-label={c.header} className={c.wide ? 'wide' : undefined}>
                   {c.cell(r)}
@@ -45,7 +124,7 @@ export function DataTable<T>({
           ))}
           {rows && rows.length === 0 && (
             <tr>
-              <td colSpan={columns.length} className="empty">
+              <td colSpan={columns.length + (selection ? 1 : 0)} className="empty">
                 {empty}
               </td>
             </tr>
@@ -54,4 +133,9 @@ export function DataTable<T>({
       </table>
     </div>
   );
+}
+
+function ariaSort(sort: TableSort | null | undefined, key: string): 'ascending' | 'descending' | 'none' {
+  if (sort?.key !== key) return 'none';
+  return sort.direction === 'asc' ? 'ascending' : 'descending';
 }

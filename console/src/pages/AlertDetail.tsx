@@ -1,7 +1,7 @@
 /**
  * One alert: its facts, labels and annotations (the runbook as a link), Acknowledge / Snooze (with a
  * duration) / Resolve, its events, rule, device and timeline of actions (an event that made a change
- * links to it), the assistant's triage (AlertTriage.tsx), and the alert's shared chat. Live: alertChanged for this alert refreshes it.
+ * links to it; notes added under it, alerts/AlertNotes.tsx), Assign to… (alerts/AlertAssign.tsx), the assistant's triage (AlertTriage.tsx), and the alert's shared chat. Live: alertChanged for this alert refreshes it.
  */
 import { useState } from 'react';
 import { useMutation } from 'urql';
@@ -13,6 +13,9 @@ import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { alertsWithLabel, Annotations, LabelList } from '../components/Labels';
 import { AlertTriage } from './AlertTriage';
+import { AlertAssign } from './alerts/AlertAssign';
+import { AlertNotes } from './alerts/AlertNotes';
+import { Ago } from '../components/Ago';
 import { AlertPaging } from './paging/AlertPaging';
 import { AlertPaging as AlertPagingReasons } from './routing/AlertPaging';
 import { lower, when } from '../lib/format';
@@ -38,6 +41,7 @@ const AlertQuery = graphql(`
       labels
       annotations
       assignee {
+        id
         email
       }
       rule {
@@ -252,6 +256,12 @@ export function AlertDetail({ params }: { params: { id: string } }) {
               <ActionButton run={() => resolve({ id: a.id })} deniedBecause={notNow('RESOLVE')}>
                 Resolve
               </ActionButton>
+              <AlertAssign
+                alertId={a.id}
+                assigneeId={a.assignee?.id ?? null}
+                resolved={a.status === 'RESOLVED'}
+                onDone={refresh}
+              />
             </div>
           </Card>
 
@@ -268,33 +278,32 @@ export function AlertDetail({ params }: { params: { id: string } }) {
 
           <AlertTriage alertId={a.id} deviceId={a.device?.id ?? null} onChanged={refresh} />
 
-          <div className="grid2">
-            <Card title="Events">
-              <DataTable
-                caption="Alert events"
-                rows={a.events}
-                rowKey={(e) => e.id}
-                columns={[
-                  { header: 'Received', cell: (e) => when(e.receivedAt) },
-                  { header: 'Type', cell: (e) => <code>{e.type}</code>, wide: true },
-                  { header: 'Summary', cell: (e) => <Link href={`/events/${e.id}`}>{e.summary || e.type}</Link> },
-                ]}
-              />
-            </Card>
-            <Card title="Timeline of actions">
-              <DataTable
-                caption="Alert timeline"
-                rows={a.timeline}
-                rowKey={(t) => t.id}
-                columns={[
-                  { header: 'When', cell: (t) => when(t.createdAt) },
-                  { header: 'Action', cell: (t) => t.action },
-                  { header: 'By', cell: (t) => <ActionBy entry={t} /> },
-                  { header: 'Note', cell: (t) => t.note ?? '', wide: true },
-                ]}
-              />
-            </Card>
-          </div>
+          <Card title="Events">
+            <DataTable
+              caption="Alert events"
+              rows={a.events}
+              rowKey={(e) => e.id}
+              columns={[
+                { header: 'Received', cell: (e) => <Ago at={e.receivedAt} /> },
+                { header: 'Type', cell: (e) => <code>{e.type}</code>, wide: true },
+                { header: 'Summary', cell: (e) => <Link href={`/events/${e.id}`}>{e.summary || e.type}</Link> },
+              ]}
+            />
+          </Card>
+          <Card title="Timeline of actions">
+            <DataTable
+              caption="Alert timeline"
+              rows={a.timeline}
+              rowKey={(t) => t.id}
+              columns={[
+                { header: 'When', cell: (t) => <Ago at={t.createdAt} /> },
+                { header: 'Action', cell: (t) => t.action },
+                { header: 'By', cell: (t) => <ActionBy entry={t} /> },
+                { header: 'Note', cell: (t) => <span className="reason-text">{t.note ?? ''}</span> },
+              ]}
+            />
+            <AlertNotes alertId={a.id} onDone={refresh} />
+          </Card>
 
           <Card title="Chat">
             <ol className="chat" aria-label="Alert chat">

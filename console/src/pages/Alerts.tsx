@@ -1,10 +1,13 @@
 /**
  * Alerts: the live list with free-text search and filters by label, status ("any" included), severity
- * and source, all kept in the URL so a filtered view can be shared (details and actions on /alerts/:id).
+ * and source, and the order (sortable column headers), all kept in the URL so a view can be shared;
+ * rows to select for "Acknowledge selected" / "Resolve selected" (alerts/AlertBulkActions.tsx). Details and
+ * actions on /alerts/:id.
  */
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
-import { DataTable } from '../components/DataTable';
+import { DataTable, type TableSort } from '../components/DataTable';
+import { AlertBulkActions } from './alerts/AlertBulkActions';
 import { CheckboxField, SelectField, TextField } from '../components/Field';
 import { Badge, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
@@ -16,10 +19,11 @@ import { Ago } from '../components/Ago';
 import { graphql, type VariablesOf } from '../lib/graphql';
 
 type AlertFilter = NonNullable<VariablesOf<typeof AlertsQuery>['filter']>;
+type AlertOrder = NonNullable<VariablesOf<typeof AlertsQuery>['orderBy']>;
 
 const AlertsQuery = graphql(`
-  query ConsoleAlerts($filter: AlertFilter, $first: Int) {
-    alerts(filter: $filter, first: $first) {
+  query ConsoleAlerts($filter: AlertFilter, $first: Int, $orderBy: AlertOrder) {
+    alerts(filter: $filter, first: $first, orderBy: $orderBy) {
       totalCount
       edges {
         node {
@@ -74,8 +78,41 @@ type Status = (typeof STATUSES)[number]['value'];
 type SeverityChoice = (typeof SEVERITIES)[number];
 
 /** Every filter lives in the URL (`/alerts?q=disk&label=env%3Dprod&severity=CRITICAL&status=any`), so a filtered view can be shared. */
-const FILTER_DEFAULTS = { q: '', label: '', status: 'live', severity: '', source: '', suppressed: 'show' };
+const FILTER_DEFAULTS = { q: '', label: '', status: 'live', severity: '', source: '', suppressed: 'show', sort: '' };
 const PAGE = 100;
+/** The sortable columns: `sort=-last_seen_at` in the URL, as REST's `?sort=` spells it. */
+const SORT_KEYS = ['last_seen_at', 'first_seen_at', 'severity', 'status', 'count', 'summary'] as const;
+/** The same orders as a field, for narrow screens where the table has no header row. */
+const SORT_CHOICES = [
+  { value: '', label: 'newest first' },
+  ...(
+    [
+      ['summary', 'summary'],
+      ['status', 'status'],
+      ['severity', 'severity'],
+      ['first_seen_at', 'opened'],
+      ['count', 'count'],
+      ['last_seen_at', 'last seen'],
+    ] as const
+  ).flatMap(([key, name]) => [
+    { value: `-${key}`, label: `${name}, descending` },
+    { value: key, label: `${name}, ascending` },
+  ]),
+];
+
+/** `-last_seen_at` → the table's sort and GraphQL's orderBy; anything else → the default order (newest first). */
+function sortOf(raw: string): { table: TableSort; order: AlertOrder } | null {
+  const key = raw.replace(/^-/, '');
+  if (!(SORT_KEYS as readonly string[]).includes(key)) return null;
+  const direction = raw.startsWith('-') ? 'desc' : 'asc';
+  return {
+    table: { key, direction },
+    order: {
+      field: key.toUpperCase() as AlertOrder['field'],
+      direction: direction === 'desc' ? 'DESC' : 'ASC',
+    },
+  };
+}
 
 export function Alerts() {
   const [values, set] = useUrlFilters(FILTER_DEFAULTS);
@@ -97,12 +134,17 @@ export function Alerts() {
     if (values.suppressed === 'hide') f.suppressed = false;
     return f;
   }, [status, severity, typed, values.suppressed]);
+  const sort = sortOf(values.sort);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
   const { result } = useLiveQuery({
     query: AlertsQuery,
-    variables: { filter, first: PAGE },
+    variables: { filter, first: PAGE, orderBy: sort?.order ?? null },
     subscription: AlertChangedSubscription,
   });
   const total = result.data?.alerts.totalCount;
+  const rows = result.data?.alerts.edges.map((e) => e.node);
+  // Only rows on screen stay selected: a filter or a live change that hides a row takes it out of the action.
+  const shown = new Set([...selected].filter((id) => rows?.some((a) => a.id === id)));
   return (
     <Page title="Alerts" error={result.error} loading={result.fetching && !result.data}>
       <div className="filters" role="search" aria-label="Filter alerts">
@@ -123,6 +165,17 @@ export function Alerts() {
           hint={labelFilter.error ?? undefined}
         />
         <TextField label="Source" value={values.source} onChange={(v) => set('source', v)} />
+        <label className="field">
+          <span className="field-label">Sort by</span>
+          {/* Named by aria-label alone: its options (status, severity, …) must not enter the names of the other filters' fields. */}
+          <select aria-label="Sort by" value={sort ? values.sort : ''} onChange={(e) => set('sort', e.target.value)}>
+            {SORT_CHOICES.map((o) => (
+              <option key={o.value} value={o.value}>
+                {o.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <CheckboxField
           label="Show suppressed (maintenance)"
           checked={values.suppressed !== 'hide'}
@@ -132,26 +185,39 @@ export function Alerts() {
       {total != null && (
         <p className="hint" role="status" aria-label="Alerts found">
           {total === 1 ? '1 alert' : `${total} alerts`}
-          {total > PAGE ? ` (the newest ${PAGE} shown; narrow the filters to see the rest)` : ''}
+          {total > PAGE ? ` (the first ${PAGE} in this order shown; narrow the filters to see the rest)` : ''}
         </p>
       )}
+      <AlertBulkActions
+        selected={shown}
+        onChange={setSelected}
+        nameOf={(id) => rows?.find((a) => a.id === id)?.summary ?? id}
+      />
       <DataTable
         caption="Alerts"
-        rows={result.data?.alerts.edges.map((e) => e.node)}
+        dense
+        rows={rows}
         rowKey={(a) => a.id}
+        sort={sort?.table ?? null}
+        onSort={(next) => set('sort', `${next.direction === 'desc' ? '-' : ''}${next.key}`)}
+        selection={{ selected: shown, onChange: setSelected, label: (a) => a.summary }}
         empty="No alerts match. Alerts open when an alert rule matches an event (see Alert rules)."
         columns={[
-          { header: 'Summary', cell: (a) => <Link href={`/alerts/${a.id}`}>{a.summary}</Link> },
-          { header: 'Status', cell: (a) => <Badge value={a.status} /> },
-          { header: 'Severity', cell: (a) => <Badge value={a.severity} /> },
-          { header: 'Age', cell: (a) => <Ago at={a.firstSeenAt} /> },
+          {
+            header: 'Summary',
+            cell: (a) => <Link href={`/alerts/${a.id}`}>{a.summary}</Link>,
+            sortKey: 'summary',
+          },
+          { header: 'Status', cell: (a) => <Badge value={a.status} />, sortKey: 'status' },
+          { header: 'Severity', cell: (a) => <Badge value={a.severity} />, sortKey: 'severity' },
+          { header: 'Age', cell: (a) => <Ago at={a.firstSeenAt} />, sortKey: 'first_seen_at' },
           { header: 'Source', cell: (a) => a.source ?? '—', wide: true },
           {
             header: 'Labels',
             cell: (a) => <LabelList labels={a.labels} name={`Labels of ${a.summary}`} />,
             wide: true,
           },
-          { header: 'Count', cell: (a) => a.count, wide: true },
+          { header: 'Count', cell: (a) => a.count, wide: true, sortKey: 'count' },
           { header: 'Rule', cell: (a) => a.rule?.name ?? '—', wide: true },
           {
             header: 'Device',
@@ -159,7 +225,7 @@ export function Alerts() {
             wide: true,
           },
           { header: 'Assignee', cell: (a) => a.assignee?.email ?? '—', wide: true },
-          { header: 'Last seen', cell: (a) => <Ago at={a.lastSeenAt} /> },
+          { header: 'Last seen', cell: (a) => <Ago at={a.lastSeenAt} />, sortKey: 'last_seen_at' },
           { header: 'Muted', cell: (a) => (a.suppressed ? 'suppressed' : ''), wide: true },
         ]}
       />
