@@ -4,11 +4,15 @@
  * its alert while most of A's events still wait (the evaluate worker defers A's events once A has used
  * EVALUATE_TENANT_BUDGET_MS of its window), and every one of A's events is still evaluated, exactly once.
  * With the budget off (EVALUATE_TENANT_BUDGET_MS=0) B's event waits behind A's whole backlog and this fails.
+ *
+ * And the issue's pathological glob (item 2): a rule `*a*a…` (14 stars) against a 200-character type is
+ * evaluated, and /healthz answers meanwhile; a backtracking matcher would never finish that event.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from './helpers/server.js';
 import { buildTenant, type BuiltTenant } from './factories.js';
 import { call, eventually, rest } from './helpers/http.js';
+import { PATHOLOGICAL_GLOB } from './helpers/bombs.js';
 
 const FLOOD = 3000;
 const RULES = 50;
@@ -117,5 +121,27 @@ describe('one tenant flooding heavy rules', () => {
     expect(await s.app.rt.prisma.event.count({ where: { tenantId: a.tenantId, evaluationAttempts: { gt: 0 } } })).toBe(
       0,
     );
+  });
+});
+
+describe('the pathological glob', () => {
+  it('is matched against a 200-character type while /healthz answers', async () => {
+    const c = await buildTenant(s.app.rt);
+    const rule = await rest(s.url, c.adminToken).post('/alert-rules', { name: 'stars', type_glob: PATHOLOGICAL_GLOB });
+    expect(rule.status, JSON.stringify(rule.body)).toBe(201);
+    const post = (type: string) =>
+      rest(s.url).post('/events', { type, source: 'glob' }, { headers: { 'x-service-key': c.ingestKey } });
+    const miss = await post('a'.repeat(199) + '.');
+    const hit = await post('a'.repeat(200));
+    expect([miss.status, hit.status]).toEqual([202, 202]);
+    expect((await call(s.url, 'GET', '/healthz')).status).toBe(200);
+    const events = () => s.app.rt.prisma.event.findMany({ where: { tenantId: c.tenantId } });
+    await eventually(async () => {
+      const rows = await events();
+      return rows.length === 2 && rows.every((e) => e.evaluatedAt !== null);
+    }, 30_000);
+    expect((await call(s.url, 'GET', '/healthz')).status).toBe(200);
+    const alerts = await s.app.rt.prisma.alert.findMany({ where: { tenantId: c.tenantId } });
+    expect(alerts.map((x) => x.summary)).toEqual([expect.stringContaining('a'.repeat(200))]);
   });
 });
