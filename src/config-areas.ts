@@ -43,6 +43,14 @@ export interface AlertingConfig {
   evaluateConcurrency: number;
   /** How often the escalation sweeper runs due steps whose timer was lost (ESCALATION_SWEEP_INTERVAL_MS, default 1000). */
   escalationSweepIntervalMs: number;
+  /**
+   * Evaluation time one tenant may use per window across every worker (EVALUATE_TENANT_BUDGET_MS, default
+   * 2000; 0 turns the budget off); past it the tenant's events wait for the next window
+   * (src/rules/evaluation-budget.ts).
+   */
+  tenantBudgetMs: number;
+  /** The budget's window (EVALUATE_TENANT_BUDGET_WINDOW_SECONDS, default 1). */
+  tenantBudgetWindowSeconds: number;
 }
 
 export function loadAlertingConfig(env: NodeJS.ProcessEnv): AlertingConfig {
@@ -53,6 +61,8 @@ export function loadAlertingConfig(env: NodeJS.ProcessEnv): AlertingConfig {
     sweepAgeMs: int(env, 'EVALUATE_SWEEP_AGE_MS', 5000, 100),
     evaluateConcurrency: int(env, 'EVALUATE_CONCURRENCY', 4, 1),
     escalationSweepIntervalMs: int(env, 'ESCALATION_SWEEP_INTERVAL_MS', 1000, 100),
+    tenantBudgetMs: int(env, 'EVALUATE_TENANT_BUDGET_MS', 2000, 0),
+    tenantBudgetWindowSeconds: int(env, 'EVALUATE_TENANT_BUDGET_WINDOW_SECONDS', 1, 1),
   };
 }
 

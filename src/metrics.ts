@@ -34,6 +34,18 @@ export const eventsEvaluationSetAside = new Counter({
   registers: [registry],
 });
 
+export const eventsEvaluationDeferred = new Counter({
+  name: 'events_evaluation_deferred_total',
+  help: 'Events left to a later evaluate job because their tenant had used its evaluation budget (EVALUATE_TENANT_BUDGET_MS)',
+  registers: [registry],
+});
+
+export const evaluationBudgetExceeded = new Counter({
+  name: 'evaluation_tenant_budget_exceeded_total',
+  help: 'Windows in which a tenant used its rule-evaluation budget and had events deferred (once per tenant per window per process)',
+  registers: [registry],
+});
+
 export const eventsEvaluationFailures = new Counter({
   name: 'events_evaluation_failures_total',
   help: 'Failed evaluation attempts of single events (each is retried until it is set aside)',

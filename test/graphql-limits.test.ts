@@ -1,7 +1,9 @@
 /**
  * Static limits on GraphQL documents: depth and aliases are refused at validation, tokens while parsing,
  * and operations asking for too many nodes (page sizes multiplied) before they run, over HTTP and WS,
- * while the real dashboard query (docs/integrating.md's, verbatim) and introspection (GraphiQL) pass.
+ * while the real dashboard query (docs/integrating.md's, verbatim) and introspection (GraphiQL) pass. Every
+ * document-limit refusal is a 400 naming its limit in `extensions.limit`, whichever of the GraphQL over HTTP
+ * media types the client accepts.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -279,4 +281,44 @@ describe('introspection needs a credential (INTROSPECTION=authenticated), and is
       (await gql(off.url, to.adminToken, '{ __schema { queryType { name } } }')).errors?.[0]?.extensions?.code,
     ).toBe('FORBIDDEN');
   });
+});
+
+describe('document-limit refusals over HTTP', () => {
+  const bombs: Array<[string, string]> = [
+    ['MAX_QUERY_TOKENS', nestedDocument(5000)],
+    ['MAX_QUERY_TOKENS', `{ ${'__typename '.repeat(20_000)}}`],
+    ['MAX_QUERY_DEPTH', deepDeviceQuery(MAX_QUERY_DEPTH + 8)],
+    [
+      'MAX_QUERY_ALIASES',
+      `{ ${Array.from({ length: MAX_QUERY_ALIASES + 1 }, (_, i) => `a${i}: me { id }`).join(' ')} }`,
+    ],
+    [
+      'MAX_EXPANDED_SELECTIONS',
+      'query { ...A } ' +
+        ['A', 'B', 'C', 'D', 'E']
+          .map((f, i) => `fragment ${f} on Query { ${`...${'BCDEF'[i]} `.repeat(4)}}`)
+          .join(' ') +
+        ' fragment F on Query { __typename __typename __typename __typename }',
+    ],
+  ];
+  for (const accept of ['application/json', 'application/graphql-response+json', '*/*', undefined]) {
+    it(`answer 400 with extensions.limit to Accept: ${accept ?? '(none)'}, with or without a credential`, async () => {
+      for (const [limit, query] of bombs)
+        for (const token of [t.adminToken, undefined]) {
+          const res = await fetch(`${s.url}/graphql`, {
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              ...(accept ? { accept } : {}),
+              ...(token ? { authorization: `Bearer ${token}` } : {}),
+            },
+            body: JSON.stringify({ query }),
+          });
+          const body = (await res.json()) as { data?: unknown; errors?: Array<{ extensions?: { limit?: string } }> };
+          expect({ limit, status: res.status }).toEqual({ limit, status: 400 });
+          expect(body.data).toBeUndefined();
+          expect(body.errors?.[0]?.extensions?.limit).toBe(limit);
+        }
+    });
+  }
 });

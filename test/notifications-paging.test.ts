@@ -211,6 +211,43 @@ describe('paging a person', () => {
     expect(skipped.error).toContain('acknowledged');
   });
 
+  it('refuses an ntfy token that cannot be a header value, and never sends one stored before the rule', async () => {
+    const rt = server.app.rt;
+    const eve = await buildUser(rt, tenant.tenantId);
+    const token = await buildToken(rt, eve);
+    const cm = { kind: 'ntfy', name: 'p', address: peer.url, topic: 'eve-pager' };
+    for (const bad of ['abc\r\nX-Injected: yes', 'tk\t1', 'tk\u007f', 'tk 1']) {
+      const r = await rest(server.url, token).post('/users/me/contact-methods', { ...cm, token: bad });
+      expect(r.status, JSON.stringify(r.body)).toBe(422);
+      expect(r.body.detail).toEqual([{ loc: ['body', 'token'], msg: expect.stringMatching(/HTTP header/) }]);
+    }
+    const g = await gql(server.url, token, CREATE, { input: { ...cm, kind: 'NTFY', token: 'a\nb' } });
+    expect(g.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
+    const ok = await rest(server.url, token).post('/users/me/contact-methods', { ...cm, token: 'tk_good' });
+    expect(ok.status).toBe(201);
+    const patched = await rest(server.url, token).patch(`/users/me/contact-methods/${ok.body.id}`, {
+      token: 'tk\r\nX-Injected: yes',
+    });
+    expect(patched.status).toBe(422);
+    expect(patched.body.detail[0].loc).toEqual(['body', 'token']);
+    const kept = await rt.prisma.contactMethod.findUniqueOrThrow({ where: { id: ok.body.id } });
+    expect(rt.secretBox.open(kept.secretSealed!)).toBe('tk_good');
+
+    // A token stored before the rule (sealed as it came) fails the page permanently; nothing is sent.
+    await rt.prisma.contactMethod.update({
+      where: { id: ok.body.id },
+      data: { secretSealed: rt.secretBox.seal('tk\r\nX-Injected: yes') },
+    });
+    await gql(server.url, token, RULE, { input: { urgency: 'HIGH', contactMethodId: ok.body.id } });
+    const { groupId } = await pageUser(eve.id, 'Token check');
+    const failed = await eventually(async () =>
+      rt.prisma.notification.findFirst({ where: { groupId, kind: 'ntfy', status: 'failed' } }),
+    );
+    expect(failed.error).toContain('control character');
+    expect(failed.error).not.toContain('X-Injected');
+    expect(peer.received.filter((x) => x.path === '/eve-pager')).toHaveLength(0);
+  });
+
   it('keeps contact methods to their owner and their secrets sealed', async () => {
     const rt = server.app.rt;
     const dee = await buildUser(rt, tenant.tenantId);

@@ -6,7 +6,7 @@ import { inJobSpan } from '../src/tracing.js';
 import { Worker } from 'bullmq';
 import type { Runtime } from '../src/runtime.js';
 import { QueueNames, type JobPayloads } from '../src/queues.js';
-import { evaluateEvents } from '../src/rules/evaluate.js';
+import { evaluateWithinBudget } from '../src/rules/evaluation-budget.js';
 import { checkAbsences } from '../src/rules/absence.js';
 import { redriveUnevaluatedEvents } from '../src/rules/sweeper.js';
 import { wakeSnoozedAlerts } from '../src/alerts/actions.js';
@@ -14,11 +14,15 @@ import { autoResolveQuietAlerts } from '../src/rules/auto-resolve.js';
 import { workerOptions } from './connection.js';
 import type { MaintenanceTask } from './task.js';
 
-/** Starts the evaluate worker (config.alerting.evaluateConcurrency batches at a time). */
+/**
+ * Starts the evaluate worker (config.alerting.evaluateConcurrency batches at a time), each tenant's share of
+ * a batch within its evaluation budget (src/rules/evaluation-budget.ts).
+ */
 export async function startEvaluateWorker(rt: Runtime): Promise<Worker[]> {
   const worker = new Worker<JobPayloads['evaluate']>(
     QueueNames.evaluate,
-    async (job) => inJobSpan(rt.telemetry, QueueNames.evaluate, job, () => evaluateEvents(rt, job.data.eventIds ?? [])),
+    async (job) =>
+      inJobSpan(rt.telemetry, QueueNames.evaluate, job, () => evaluateWithinBudget(rt, job.data.eventIds ?? [])),
     workerOptions(rt, QueueNames.evaluate, { concurrency: rt.config.alerting.evaluateConcurrency }),
   );
   worker.on('failed', (job, err) =>

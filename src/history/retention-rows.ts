@@ -3,6 +3,7 @@
  * different times): bounded batches on an index, oldest first, never touching a newer row.
  * - resolved alerts past RESOLVED_ALERT_RETENTION_DAYS, with their timeline entries and event links;
  * - sessions 30 days after they ended (expired; a revoked one expires soon after);
+ * - password links (invitations and resets) and cluster invites 7 days after they ended (used or expired);
  * - drift reports past EVENT_RETENTION_DAYS, except each device's newest (its current state);
  * - metered usage and its windows past BILLING_RETENTION_DAYS;
  * - the stored-bytes rows of windows whose events were dropped (src/history/storage.ts).
@@ -16,6 +17,12 @@ type Db = Pick<PrismaClient, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 
 /** Ended sessions are kept this long after they end (for looking into a login), then removed. */
 export const SESSION_KEEP_AFTER_END_DAYS = 30;
+
+/**
+ * Single-use links are kept this long after they were used or expired, then removed: a hash of a token
+ * that acts no more serves nothing (the audit log records the invitation, reset or join).
+ */
+export const LINK_KEEP_AFTER_END_DAYS = 7;
 
 /** Rows removed per table. */
 export type RowCounts = Record<string, number>;
@@ -55,6 +62,19 @@ export async function purgeResolvedAlerts(db: Db, cutoff: Date): Promise<RowCoun
 export async function purgeEndedSessions(db: Db, now: Date): Promise<number> {
   const cutoff = new Date(now.getTime() - SESSION_KEEP_AFTER_END_DAYS * DAY_MS);
   return (await deleteInBatches(db, 'Session', `"expiresAt" < $1::timestamp`, [sqlTimestamp(cutoff)])).count;
+}
+
+/**
+ * Password links (invitations and resets, src/users/password-links.ts) and cluster invites
+ * (src/clusters/hub.ts) that were used or expired more than LINK_KEEP_AFTER_END_DAYS before `now`.
+ */
+export async function purgeEndedLinks(db: Db, now: Date): Promise<RowCounts> {
+  const cutoff = sqlTimestamp(new Date(now.getTime() - LINK_KEEP_AFTER_END_DAYS * DAY_MS));
+  const ended = `"expiresAt" < $1::timestamp OR "usedAt" < $1::timestamp`;
+  return {
+    PasswordLink: (await deleteInBatches(db, 'PasswordLink', ended, [cutoff])).count,
+    ClusterInvite: (await deleteInBatches(db, 'ClusterInvite', ended, [cutoff])).count,
+  };
 }
 
 /** Drift reports older than `cutoff` that are not their device's newest (the newest is the device's state). */

@@ -3,7 +3,7 @@
  * debt); what cannot be a partition drop is a bounded batched DELETE on an index: rows that fell into a
  * default partition, a tenant's shorter event retention inside shared partitions, and the tables that are
  * not partitioned (src/history/retention-rows.ts: resolved alerts with their timelines, ended sessions,
- * old drift reports, metered usage). Rows pointing at dropped data go with it (alert→event links,
+ * ended password links and cluster invites, old drift reports, metered usage). Rows pointing at dropped data go with it (alert→event links,
  * stored-bytes windows) or keep a tombstone (a webhook's last failure keeps its time and error, loses
  * the delivery id; a timeline entry keeps the id of the event that acted). Nothing newer is touched.
  */
@@ -14,6 +14,7 @@ import { DELETE_BATCH, deleteInBatches, dropPartitionsBefore, ensureAllPartition
 import { sqlTimestamp } from '../db/timestamps.js';
 import {
   purgeBillingWindows,
+  purgeEndedLinks,
   purgeEndedSessions,
   purgeOldDriftReports,
   purgeResolvedAlerts,
@@ -82,6 +83,7 @@ export async function runRetention(rt: Runtime, now: Date = rt.clock.now()): Pro
     await purgeResolvedAlerts(db, new Date(now.getTime() - rt.config.history.resolvedAlertRetentionDays * DAY_MS)),
   );
   entry('Session').rowsDeleted += await purgeEndedSessions(db, now);
+  counted(await purgeEndedLinks(db, now));
   entry('DriftReport').rowsDeleted += await purgeOldDriftReports(db, eventCutoff);
   counted(await purgeBillingWindows(db, new Date(now.getTime() - rt.config.history.billingRetentionDays * DAY_MS)));
 

@@ -7,30 +7,10 @@ import type { SecretBox } from '../secrets.js';
 import type { FieldProblem } from '../errors.js';
 import type { ConfigFieldSchema, ConfigSchema, Provider } from './types.js';
 import { secretFields } from './registry.js';
+import { headerValueProblem } from '../net/header-value.js';
 
 /** What a secret field shows instead of its value. Sending it back on an update keeps the stored secret. */
 export const MASK = '********';
-
-/**
- * Why a value cannot be sent as it is in an HTTP header (`Authorization: Bearer <value>`), or null. A token is
- * visible ASCII (RFC 6750 b64token and RFC 9110 field values); anything else (a space, a control character,
- * "…" or other non-ASCII) would make every pull fail with "Invalid character in header content".
- */
-export function headerValueProblem(v: string): string | null {
-  if (v === MASK) return null;
-  if (v.includes('…') || v.trim() === '...') return 'is a placeholder ("…"), not a token: give the real token';
-  const chars = [...v];
-  const at = chars.findIndex((ch) => ch < '!' || ch > '~');
-  if (at < 0) return null;
-  const code = chars[at]!.codePointAt(0)!;
-  const what =
-    code === 0x20
-      ? 'a space'
-      : code < 0x20 || code === 0x7f
-        ? `a control character (U+${code.toString(16).padStart(4, '0').toUpperCase()})`
-        : `"${chars[at]}" (U+${code.toString(16).padStart(4, '0').toUpperCase()})`;
-  return `must be visible ASCII without spaces, as it is sent in an HTTP header; character ${at + 1} is ${what}`;
-}
 
 /** Problems of one string value against its field (length, enum, `uri` format, header-safe). */
 function stringProblems(
@@ -40,7 +20,8 @@ function stringProblems(
 ): FieldProblem[] {
   if (typeof v !== 'string') return [{ loc, msg: 'must be a string' }];
   const problems: FieldProblem[] = [];
-  const header = f['x-header'] ? headerValueProblem(v) : null;
+  // The mask keeps the stored secret, which was checked when it was set.
+  const header = f['x-header'] && v !== MASK ? headerValueProblem(v) : null;
   if (header) problems.push({ loc, msg: header });
   if (f.minLength !== undefined && v.length < f.minLength)
     problems.push({ loc, msg: `must be at least ${f.minLength} characters` });

@@ -13,6 +13,7 @@ import { NotFound, ValidationFailed, type FieldProblem } from '../errors.js';
 import { EMAIL_MAX_LENGTH } from '../email-address.js';
 import type { ContactMethod, ContactMethodKind } from '../generated/prisma/client.js';
 import { assertDeliverableUrl, urlPolicyOf } from '../net/url-guard.js';
+import { headerValueProblem } from '../net/header-value.js';
 import { generateWebhookSecret } from '../webhooks/signatures.js';
 
 export const CHAT_KINDS = ['slack', 'mattermost', 'teams', 'discord'] as const;
@@ -89,7 +90,10 @@ async function storedFields(
         problems.push({ loc: ['input', 'topic'], msg: 'must be 1 to 64 letters, digits, - or _' });
       out.topic = topic ?? null;
     }
-    if (input.token != null) out.secretSealed = input.token ? ctx.rt.secretBox.seal(input.token) : null;
+    // Sent as `Authorization: Bearer <token>`: the header rule integrations' tokens follow.
+    const tokenProblem = input.token ? headerValueProblem(input.token) : null;
+    if (tokenProblem) problems.push({ loc: ['input', 'token'], msg: tokenProblem });
+    else if (input.token != null) out.secretSealed = input.token ? ctx.rt.secretBox.seal(input.token) : null;
   }
   if (problems.length) throw new ValidationFailed(problems);
   if (kind !== 'email' && kind !== 'inbox' && needAddress && address) {

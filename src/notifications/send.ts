@@ -11,6 +11,7 @@ import type { ContactMethod, Notification } from '../generated/prisma/client.js'
 import { policyFetch } from '../net/guarded-fetch.js';
 import { urlPolicyOf, DisallowedAddressError } from '../net/url-guard.js';
 import { signatureHeaders } from '../webhooks/signatures.js';
+import { headerValueProblem } from '../net/header-value.js';
 import { chatBody, ntfyRequest, pageEmail, webhookBody, type HttpRequestSpec } from './channels.js';
 import { pageContent, type PageContent } from './content.js';
 import { CHAT_KINDS, type ChatKind } from './contact-methods.js';
@@ -88,7 +89,11 @@ async function sendBy(rt: Runtime, n: Notification, method: ContactMethod | null
   }
   if (!method) throw new PermanentSendError('the contact method was deleted');
   if (n.kind === 'ntfy') {
-    await post(rt, ntfyRequest(method.address, method.topic ?? '', openSecret(rt, method), c));
+    const token = openSecret(rt, method);
+    // A token stored before the header rule held is never sent with a line break in it.
+    const problem = token ? headerValueProblem(token) : null;
+    if (problem) throw new PermanentSendError(`the ntfy token ${problem}; set it again on the contact method`);
+    await post(rt, ntfyRequest(method.address, method.topic ?? '', token, c));
     return `${method.address}/${method.topic}`;
   }
   if ((CHAT_KINDS as readonly string[]).includes(n.kind)) {

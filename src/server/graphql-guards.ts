@@ -3,7 +3,7 @@
  *
  * - a token limit applied while parsing (graphql-armor max-tokens), so a 5,000-level document or one
  *   field repeated 20,000 times is refused after MAX_QUERY_TOKENS tokens, before the recursive parser
- *   or any validation rule walks it;
+ *   or any validation rule walks it; like every limit refusal, a 400 naming the limit for every client;
  * - fragment limits before validation (graphql-expansion.ts): spreads counted and each fragment's
  *   expansion measured once, so a fragment bomb is refused before any validation rule expands it;
  * - a node limit before execution (src/http/query-cost.ts): nodes counted from page sizes, with the
@@ -187,6 +187,25 @@ export function armorRefusal(limit: 'MAX_QUERY_TOKENS' | 'MAX_QUERY_DEPTH' | 'MA
   };
 }
 
+/**
+ * A limit refusal is a 400 for every client. yoga marks every error thrown while parsing as the spec's own
+ * (`http.spec`, overwriting ours), and GraphQL over HTTP lets a parse error reach an `application/json`
+ * client as a 200; the token limit is met while parsing, so without this its refusal answered 200. The
+ * marks are set back before the answer is built.
+ */
+function limitRefusalStatusPlugin(): Plugin {
+  return {
+    onResultProcess({ result }) {
+      if (Symbol.asyncIterator in result) return;
+      for (const r of Array.isArray(result) ? result : [result])
+        for (const e of r.errors ?? []) {
+          const ext = e.extensions as { limit?: unknown; http?: { spec?: boolean } } | undefined;
+          if (ext?.limit && ext.http) ext.http.spec = false;
+        }
+    },
+  };
+}
+
 /** The document and introspection limits, in the order yoga should apply them. */
 export function graphqlGuardPlugins(
   rt: Runtime,
@@ -194,6 +213,7 @@ export function graphqlGuardPlugins(
 ): Plugin<Ctx>[] {
   return [
     maxTokensPlugin({ n: MAX_QUERY_TOKENS, ...armorRefusal('MAX_QUERY_TOKENS', MAX_QUERY_TOKENS) }) as Plugin<Ctx>,
+    limitRefusalStatusPlugin() as Plugin<Ctx>,
     fragmentLimitsPlugin() as Plugin<Ctx>,
     queryCostPlugin(),
     safeLiteralsPlugin() as Plugin<Ctx>,

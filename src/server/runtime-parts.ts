@@ -25,6 +25,7 @@ import { createAssistantLimiters } from '../assistant/rate-limit.js';
 import { createReplicaLagPool } from '../reports-replica.js';
 import { createNotifyFetch } from '../notifications/send.js';
 import { createSsoDiscovery } from '../sso/providers.js';
+import { createEvaluationBudget } from '../rules/evaluation-budget.js';
 
 /**
  * How each part is made, in the order they are built (the URL policy first: the delivery engine's sender
@@ -47,6 +48,7 @@ const FACTORIES: { [K in keyof RuntimeParts]: (rt: Runtime) => RuntimeParts[K] }
   replicaLagPool: createReplicaLagPool,
   notifyFetch: createNotifyFetch,
   ssoDiscovery: createSsoDiscovery,
+  evaluationBudget: createEvaluationBudget,
 };
 
 /** Builds every part of a service runtime now, before any traffic. */
