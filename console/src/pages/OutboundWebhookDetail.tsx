@@ -308,7 +308,7 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
               { header: 'Status', cell: (d) => <Badge value={d.status} /> },
               { header: 'Attempts', cell: (d) => d.attemptCount },
               { header: 'Last error', cell: (d) => d.lastError ?? '', wide: true },
-              { header: 'Next attempt', cell: (d) => when(d.nextAttemptAt), wide: true },
+              { header: 'Next attempt', cell: (d) => when(d.nextAttemptAt), collapse: true },
               {
                 header: 'Actions',
                 cell: (d) => (
