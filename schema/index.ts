@@ -22,6 +22,7 @@ import './devices.js';
 import './device-config.js';
 import './proposals.js';
 import './assistant.js';
+import './assistant-action-state.js';
 import './assistant-chat.js';
 import './reports.js';
 import './report-schedules.js';

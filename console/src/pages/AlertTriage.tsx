@@ -1,16 +1,19 @@
 /**
  * An alert's triage card: run (again) a triage, its likely causes and checks with their evidence as
  * links, and the actions the assistant proposes (Approve / Reject), their arguments and results with
- * the ids they name linked. Part of the alert page (AlertDetail.tsx).
+ * the ids they name linked. Part of the alert page (AlertDetail.tsx). Live: a change of the alert (by
+ * this user, another one or the API) fetches it again, so the card says what the alert is now and an
+ * action made stale (`staleReason`) is no longer offered for approval; so does an action's expiry.
  */
-import { useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useEffect, useState } from 'react';
+import { useMutation } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
 import { TextField } from '../components/Field';
 import { Badge, Card } from '../components/Page';
 import { Evidence, IdFields } from '../components/Evidence';
 import { ErrorView } from '../components/ErrorView';
+import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { humanOnly } from '../lib/permissions';
 import { lower, when } from '../lib/format';
@@ -20,6 +23,7 @@ const TriageQuery = graphql(`
   query ConsoleAlertTriage($id: ID!) {
     alert(id: $id) {
       id
+      status
       latestTriage {
         id
         summary
@@ -62,9 +66,21 @@ const TriageQuery = graphql(`
         reason
         result
         expiresAt
+        staleReason
         decidedBy {
           email
         }
+      }
+    }
+  }
+`);
+const TriageAlertChanged = graphql(`
+  subscription ConsoleTriageAlertChanged($filter: AlertChangedFilter) {
+    alertChanged(filter: $filter) {
+      change
+      alert {
+        id
+        status
       }
     }
   }
@@ -107,20 +123,33 @@ export function AlertTriage({
   onChanged: () => void;
 }) {
   const me = useMe();
-  const [result, refetch] = useQuery({
+  const { result, refetch } = useLiveQuery({
     query: TriageQuery,
     variables: { id: alertId },
-    requestPolicy: 'cache-and-network',
+    subscription: TriageAlertChanged,
+    subscriptionVariables: { filter: { alertId } },
   });
   const [, triage] = useMutation(Triage);
   const [, approve] = useMutation(ApproveAction);
   const [, reject] = useMutation(RejectAction);
   const [rejectReason, setRejectReason] = useState('');
   const refresh = () => {
-    refetch({ requestPolicy: 'network-only' });
+    refetch();
     onChanged();
   };
   const a = result.data?.alert;
+  // An action past its time is stale without any change of the alert: fetch again when the next one expires.
+  const nextExpiry = Math.min(
+    ...(a?.assistantActions ?? [])
+      .filter((x) => x.status === 'PROPOSED' && !x.staleReason)
+      .map((x) => new Date(x.expiresAt).getTime()),
+  );
+  useEffect(() => {
+    if (!Number.isFinite(nextExpiry)) return;
+    const timer = setTimeout(refetch, Math.min(Math.max(0, nextExpiry - Date.now()) + 1000, 2 ** 31 - 1));
+    return () => clearTimeout(timer);
+    // refetch is a new function each render; the timer follows the next expiry only.
+  }, [nextExpiry]);
   const t = a?.latestTriage;
   // Drift reports and intent versions open on their device's page: the alert's device, else the device the triage looked at.
   const device =
@@ -131,6 +160,12 @@ export function AlertTriage({
   return (
     <Card title="Triage">
       <ErrorView error={result.error} />
+      {a && (
+        <p aria-label="Alert status now">
+          The alert is <Badge value={a.status} /> now
+          {t && a.status !== 'OPEN' ? '; the triage below was run earlier and may describe it as it was then.' : '.'}
+        </p>
+      )}
       <ActionButton run={() => triage({ alertId })} onDone={refresh}>
         {t ? 'Triage again' : 'Triage'}
       </ActionButton>
@@ -197,7 +232,7 @@ export function AlertTriage({
           {
             header: 'Decide',
             cell: (x) => {
-              const decided = x.status !== 'PROPOSED' ? `Already ${lower(x.status)}.` : null;
+              const decided = x.status !== 'PROPOSED' ? `Already ${lower(x.status)}.` : x.staleReason;
               return (
                 <div className="row-actions" role="group" aria-label={`Decide ${lower(x.tool)}`}>
                   <ActionButton

@@ -3,7 +3,7 @@
  * figure (the server runs each distinct report once per request). Any user creates one; changing or
  * deleting it is for its owner or an admin (`canEdit`).
  */
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { ActionButton } from '../components/ActionButton';
 import { DataTable } from '../components/DataTable';
@@ -124,7 +124,13 @@ function PanelView({ panel: ref }: { panel: FragmentOf<typeof PanelFields> }) {
 }
 
 export function Dashboards() {
-  const [result, refetch] = useQuery({ query: DashboardsQuery, requestPolicy: 'cache-and-network' });
+  // One request per change: a mutation that answers with a Dashboard makes urql's cache fetch this query
+  // again (additionalTypenames covers an empty list). A second, explicit refetch on top made two requests
+  // overlap, each running every panel's report in a report slot of the tenant, so past the tenant's cap
+  // (REPORTS_TENANT_CONCURRENCY) the new panel said its report could not run until a reload.
+  const context = useMemo(() => ({ additionalTypenames: ['Dashboard'] }), []);
+  const [result, refetch] = useQuery({ query: DashboardsQuery, requestPolicy: 'cache-and-network', context });
+  // Only for deleting, whose answer is an ID (no typename to invalidate by).
   const reload = () => refetch({ requestPolicy: 'network-only' });
   const [, create] = useMutation(CreateDashboard);
   const [, update] = useMutation(UpdateDashboard);
@@ -180,7 +186,6 @@ export function Dashboards() {
           }
           return r;
         }}
-        onDone={reload}
       >
         <TextField label="Dashboard name" value={name} onChange={setName} required />
       </MutationForm>
@@ -206,7 +211,6 @@ export function Dashboards() {
                       })
                     }
                     deniedBecause={denied}
-                    onDone={reload}
                   >
                     Remove panel {p.title}
                   </ActionButton>
@@ -232,7 +236,6 @@ export function Dashboards() {
               if (!r.error) setPanel({ ...panel, title: '' });
               return r;
             }}
-            onDone={reload}
           >
             <TextField
               label="Panel title"

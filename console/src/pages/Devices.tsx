@@ -94,10 +94,10 @@ export function Devices() {
           { header: 'Site', cell: (d) => d.site ?? '—' },
           { header: 'Role', cell: (d) => d.role ?? '—', wide: true },
           { header: 'Platform', cell: (d) => d.platform ?? '—', wide: true },
-          { header: 'Address', cell: (d) => d.managementAddress ?? '—', wide: true },
+          { header: 'Address', cell: (d) => d.managementAddress ?? '—', collapse: true },
           { header: 'Intent', cell: (d) => (d.intent ? `v${d.intent.version}` : '—') },
           { header: 'Drift', cell: (d) => <Badge value={d.drift?.status ?? 'UNKNOWN'} /> },
-          { header: 'Updated', cell: (d) => when(d.updatedAt), wide: true },
+          { header: 'Updated', cell: (d) => when(d.updatedAt), collapse: true },
           {
             header: 'Actions',
             cell: (d) => (

@@ -1,5 +1,5 @@
 /**
- * One outbound webhook: edit its name, URL and triggers, delete it; its secret (reveal, rotate: shown
+ * One outbound webhook: edit its name, URL and triggers with their severity and label filters, delete it; its secret (reveal, rotate: shown
  * with a copy button) and the delivery history, live (deliveryChanged):
  * each delivery with its body and attempts (request headers, response status and body, timing), and
  * Redeliver.
@@ -10,14 +10,21 @@ import { Link, useLocation } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
-import { CheckboxField, MutationForm, SelectField, TextField } from '../components/Field';
+import { MutationForm, SelectField, TextField } from '../components/Field';
 import { Badge, Card, Page } from '../components/Page';
 import { useLiveQuery } from '../components/useLive';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
-import { json, lower, when } from '../lib/format';
+import { json, when } from '../lib/format';
 import { graphql, readFragment, type FragmentOf } from '../lib/graphql';
-import { TRIGGERS } from './OutboundWebhooks';
+import {
+  TriggerEditor,
+  TriggerFields,
+  describeTrigger,
+  draftsOf,
+  triggerInputs,
+  type TriggerDraft,
+} from './webhooks/triggers';
 
 /** One delivery opened: its body and each attempt (request headers, response status and body, timing). */
 const DeliveryDetailFields = graphql(`
@@ -47,16 +54,7 @@ const WebhookQuery = graphql(
         enabled
         previousSecretValidUntil
         triggers {
-          on
-          typeGlob
-          severities
-          kinds
-          labels
-          payloadConditions {
-            path
-            op
-            value
-          }
+          ...ConsoleWebhookTrigger
         }
         deliveries(first: 50, status: $status) {
           id
@@ -73,7 +71,7 @@ const WebhookQuery = graphql(
       }
     }
   `,
-  [DeliveryDetailFields],
+  [DeliveryDetailFields, TriggerFields],
 );
 const DeliveryChanged = graphql(`
   subscription ConsoleDeliveryChanged($webhookId: ID) {
@@ -112,27 +110,27 @@ const RotateSecret = graphql(`
   }
 `);
 
-const UpdateWebhook = graphql(`
-  mutation ConsoleEditOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) {
-    updateOutboundWebhook(id: $id, input: $input) {
-      id
-      name
-      url
-      enabled
-      triggers {
-        on
-        typeGlob
+const UpdateWebhook = graphql(
+  `
+    mutation ConsoleEditOutboundWebhook($id: ID!, $input: UpdateOutboundWebhookInput!) {
+      updateOutboundWebhook(id: $id, input: $input) {
+        id
+        name
+        url
+        enabled
+        triggers {
+          ...ConsoleWebhookTrigger
+        }
       }
     }
-  }
-`);
+  `,
+  [TriggerFields],
+);
 const DeleteWebhook = graphql(`
   mutation ConsoleDeleteOutboundWebhookDetail($id: ID!) {
     deleteOutboundWebhook(id: $id)
   }
 `);
-
-type Trigger = (typeof TRIGGERS)[number];
 
 function DeliveryDetail({ delivery }: { delivery: FragmentOf<typeof DeliveryDetailFields> }) {
   const shownDelivery = readFragment(DeliveryDetailFields, delivery);
@@ -181,9 +179,10 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
   const [, remove] = useMutation(DeleteWebhook);
   const [, navigate] = useLocation();
   const [secret, setSecret] = useState<string | null>(null);
-  const [edit, setEdit] = useState<{ name: string; url: string; on: Trigger[]; typeGlob: string } | null>(null);
+  const [edit, setEdit] = useState<{ name: string; url: string; triggers: TriggerDraft[] } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const w = result.data?.webhook;
+  const triggers = w ? readFragment(TriggerFields, w.triggers) : [];
   const shownDelivery = w?.deliveries.find((d) => d.id === open);
   return (
     <Page
@@ -201,7 +200,13 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
                 <code>{w.url}</code>
               </dd>
               <dt>Triggers</dt>
-              <dd>{w.triggers.map((t) => lower(t.on) + (t.typeGlob ? ` ${t.typeGlob}` : '')).join(', ')}</dd>
+              <dd>
+                <ul className="trigger-list" aria-label="Triggers of this webhook">
+                  {triggers.map((t) => (
+                    <li key={t.on}>{describeTrigger(t)}</li>
+                  ))}
+                </ul>
+              </dd>
               <dt>Enabled</dt>
               <dd>{w.enabled ? 'yes' : 'no'}</dd>
               <dt>Previous secret</dt>
@@ -245,8 +250,7 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
                       : {
                           name: w.name,
                           url: w.url,
-                          on: w.triggers.map((t) => t.on as Trigger),
-                          typeGlob: w.triggers.find((t) => t.on === 'EVENT')?.typeGlob ?? '',
+                          triggers: draftsOf(triggers),
                         },
                   )
                 }
@@ -269,23 +273,9 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
               title="Edit webhook"
               submitLabel="Save webhook"
               deniedBecause={denied}
-              onSubmit={() => {
-                // The other settings of a trigger kept (severities, kinds, labels, payload conditions) stay as they are.
-                const triggers = edit.on.map((o) => {
-                  const was = w.triggers.find((t) => t.on === o);
-                  const kept = was
-                    ? {
-                        typeGlob: was.typeGlob,
-                        severities: was.severities,
-                        kinds: was.kinds,
-                        labels: was.labels,
-                        payloadConditions: was.payloadConditions,
-                      }
-                    : {};
-                  return { ...kept, on: o, ...(o === 'EVENT' ? { typeGlob: edit.typeGlob || null } : {}) };
-                });
-                return update({ id: w.id, input: { name: edit.name, url: edit.url, triggers } });
-              }}
+              onSubmit={() =>
+                update({ id: w.id, input: { name: edit.name, url: edit.url, triggers: triggerInputs(edit.triggers) } })
+              }
               onDone={() => setEdit(null)}
             >
               <TextField
@@ -301,24 +291,7 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
                 type="url"
                 required
               />
-              <fieldset aria-label="Triggers" className="checks">
-                {TRIGGERS.map((t) => (
-                  <CheckboxField
-                    key={t}
-                    label={lower(t)}
-                    checked={edit.on.includes(t)}
-                    onChange={(c) => setEdit({ ...edit, on: c ? [...edit.on, t] : edit.on.filter((x) => x !== t) })}
-                  />
-                ))}
-              </fieldset>
-              {edit.on.includes('EVENT') && (
-                <TextField
-                  label="Event type glob"
-                  value={edit.typeGlob}
-                  onChange={(typeGlob) => setEdit({ ...edit, typeGlob })}
-                  placeholder="deploy.*"
-                />
-              )}
+              <TriggerEditor drafts={edit.triggers} onChange={(t) => setEdit({ ...edit, triggers: t })} />
             </MutationForm>
           )}
           <div className="filters">
@@ -335,7 +308,7 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
               { header: 'Status', cell: (d) => <Badge value={d.status} /> },
               { header: 'Attempts', cell: (d) => d.attemptCount },
               { header: 'Last error', cell: (d) => d.lastError ?? '', wide: true },
-              { header: 'Next attempt', cell: (d) => when(d.nextAttemptAt), wide: true },
+              { header: 'Next attempt', cell: (d) => when(d.nextAttemptAt), collapse: true },
               {
                 header: 'Actions',
                 cell: (d) => (

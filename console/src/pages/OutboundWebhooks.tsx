@@ -1,33 +1,39 @@
-/** Outbound webhooks: list, create (secret shown once), enable/disable, delete; details at /webhooks/:id. */
+/**
+ * Outbound webhooks: list (with each trigger's filters), create with triggers and their severity and label
+ * filters (secret shown once), enable/disable, delete; details at /webhooks/:id.
+ */
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { Link } from 'wouter';
 import { ActionButton } from '../components/ActionButton';
 import { CopyButton } from '../components/CopyButton';
 import { DataTable } from '../components/DataTable';
-import { CheckboxField, MutationForm, TextField } from '../components/Field';
+import { MutationForm, TextField } from '../components/Field';
 import { Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
-import { lower, when } from '../lib/format';
-import { graphql } from '../lib/graphql';
+import { when } from '../lib/format';
+import { graphql, readFragment } from '../lib/graphql';
+import { TriggerEditor, TriggerFields, describeTrigger, newDraft, triggerInputs } from './webhooks/triggers';
 
-const OutboundQuery = graphql(`
-  query ConsoleOutboundWebhooks {
-    outboundWebhooks {
-      id
-      name
-      url
-      enabled
-      lastFailureAt
-      lastFailureError
-      triggers {
-        on
-        typeGlob
+const OutboundQuery = graphql(
+  `
+    query ConsoleOutboundWebhooks {
+      outboundWebhooks {
+        id
+        name
+        url
+        enabled
+        lastFailureAt
+        lastFailureError
+        triggers {
+          ...ConsoleWebhookTrigger
+        }
       }
     }
-  }
-`);
+  `,
+  [TriggerFields],
+);
 const CreateOutbound = graphql(`
   mutation ConsoleCreateOutboundWebhook($input: CreateOutboundWebhookInput!) {
     createOutboundWebhook(input: $input) {
@@ -54,22 +60,6 @@ const DeleteOutbound = graphql(`
   }
 `);
 
-type Trigger = (typeof TRIGGERS)[number];
-export const TRIGGERS = [
-  'ALERT_OPENED',
-  'ALERT_ACKNOWLEDGED',
-  'ALERT_SNOOZED',
-  'ALERT_REOPENED',
-  'ALERT_RESOLVED',
-  'EVENT',
-  'PROPOSAL_OPENED',
-  'PROPOSAL_APPROVED',
-  'PROPOSAL_DENIED',
-  'PROPOSAL_APPLIED',
-  'PROPOSAL_FAILED',
-  'REPORT_DELIVERED',
-] as const;
-
 export function OutboundWebhooks() {
   const me = useMe();
   const denied = adminOnly(me);
@@ -80,8 +70,7 @@ export function OutboundWebhooks() {
   const [, remove] = useMutation(DeleteOutbound);
   const [name, setName] = useState('');
   const [url, setUrl] = useState('');
-  const [on, setOn] = useState<Trigger[]>(['ALERT_OPENED']);
-  const [typeGlob, setTypeGlob] = useState('');
+  const [triggers, setTriggers] = useState(() => [newDraft('ALERT_OPENED')]);
   const [secret, setSecret] = useState<string | null>(null);
   return (
     <Page title="Outbound webhooks" error={result.error} loading={result.fetching && !result.data}>
@@ -105,7 +94,7 @@ export function OutboundWebhooks() {
           { header: 'URL', cell: (w) => <code>{w.url}</code>, wide: true },
           {
             header: 'On',
-            cell: (w) => w.triggers.map((t) => lower(t.on) + (t.typeGlob ? ` ${t.typeGlob}` : '')).join(', '),
+            cell: (w) => w.triggers.map((t) => describeTrigger(readFragment(TriggerFields, t))).join(', '),
           },
           { header: 'Enabled', cell: (w) => (w.enabled ? 'yes' : 'no') },
           {
@@ -142,8 +131,7 @@ export function OutboundWebhooks() {
         submitLabel="Create webhook"
         deniedBecause={denied}
         onSubmit={async () => {
-          const triggers = on.map((o) => (o === 'EVENT' && typeGlob ? { on: o, typeGlob } : { on: o }));
-          const r = await create({ input: { name, url, triggers } });
+          const r = await create({ input: { name, url, triggers: triggerInputs(triggers) } });
           if (r.data) {
             setSecret(r.data.createOutboundWebhook.secret);
             setName('');
@@ -155,19 +143,7 @@ export function OutboundWebhooks() {
       >
         <TextField label="Webhook name" value={name} onChange={setName} required />
         <TextField label="Receiver URL" value={url} onChange={setUrl} type="url" required placeholder="https://…" />
-        <fieldset aria-label="Triggers" className="checks">
-          {TRIGGERS.map((t) => (
-            <CheckboxField
-              key={t}
-              label={lower(t)}
-              checked={on.includes(t)}
-              onChange={(c) => setOn(c ? [...on, t] : on.filter((x) => x !== t))}
-            />
-          ))}
-        </fieldset>
-        {on.includes('EVENT') && (
-          <TextField label="Event type glob" value={typeGlob} onChange={setTypeGlob} placeholder="deploy.*" />
-        )}
+        <TriggerEditor drafts={triggers} onChange={setTriggers} />
       </MutationForm>
     </Page>
   );

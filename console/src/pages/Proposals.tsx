@@ -144,8 +144,8 @@ export function Proposals() {
             ),
           },
           { header: 'Revision', cell: (p) => `r${p.revision}` },
-          { header: 'Decided by', cell: (p) => p.approver?.email ?? p.deniedBy?.email ?? '—', wide: true },
-          { header: 'Opened', cell: (p) => when(p.createdAt), wide: true },
+          { header: 'Decided by', cell: (p) => p.approver?.email ?? p.deniedBy?.email ?? '—', collapse: true },
+          { header: 'Opened', cell: (p) => when(p.createdAt), collapse: true },
           {
             header: 'Decide',
             cell: (p) => (
