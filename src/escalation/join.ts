@@ -7,6 +7,7 @@
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { v7 as uuidv7 } from 'uuid';
 import { firstStepDueAt, restartData } from '../alerts/groups.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -43,6 +44,11 @@ export interface GroupChoice {
   routeId?: string | null;
   receiver?: string | null;
   groupLabels?: Record<string, string> | null;
+  /**
+   * The route's group_interval and repeat_interval when the group notifies by them (src/routing/group-notify.ts):
+   * its first notification is due after the wait, and an alert joining after that is announced by group_interval.
+   */
+  intervals?: { groupSeconds: number; repeatSeconds: number } | null;
 }
 
 /**
@@ -86,11 +92,35 @@ export async function openOrJoinGroup(
       routeId: choice.routeId ?? null,
       receiver: choice.receiver ?? null,
       ...(choice.groupLabels ? { groupLabels: choice.groupLabels } : {}),
+      ...(choice.intervals
+        ? {
+            groupIntervalSeconds: choice.intervals.groupSeconds,
+            repeatIntervalSeconds: choice.intervals.repeatSeconds,
+            nextNotifyAt: new Date(now.getTime() + (choice.waitSeconds ?? 0) * 1000),
+          }
+        : {}),
     },
     update: {},
   });
-  if (alert.groupId !== group.id) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  const joined = alert.groupId !== group.id;
+  if (joined) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  if (joined && group.id !== id && group.groupIntervalSeconds !== null) await announceJoin(tx, group.id, now);
   return { group, opened: group.id === id };
+}
+
+/**
+ * An alert joined a group that notifies by group_interval: once the group has made its first notification, the
+ * next one is due no sooner than group_interval after the last (earlier than a pending repeat). One statement on
+ * the locked row, so it sees a notification the sweeper committed meanwhile.
+ */
+async function announceJoin(tx: Tx, groupId: string, now: Date): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "AlertGroup"
+       SET "nextNotifyAt" = LEAST(
+             COALESCE("nextNotifyAt", 'infinity'::timestamp),
+             GREATEST("notifiedAt" + make_interval(secs => "groupIntervalSeconds"), ${sqlTimestamp(now)}::timestamp))
+     WHERE id = ${groupId} AND "notifiedAt" IS NOT NULL AND "groupIntervalSeconds" IS NOT NULL
+       AND status = 'firing'`;
 }
 
 /** The default until routing: the alert alone in its group, paged by `choosePolicy` (a suppressed alert pages no one). */
