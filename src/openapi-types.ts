@@ -4461,6 +4461,12 @@ export interface components {
         maintenance_window_id?: string | null;
         group_id?: string | null;
         policy_id?: string | null;
+        /** @description A `route` reason's route (the one its group formed on). */
+        route_id?: string | null;
+        /** @description A `route` reason's route ids from the root to that route. */
+        route_path?: string[] | null;
+        /** @description A `route` reason's receiver (null the default, the tenant default policy). */
+        receiver?: string | null;
       }[];
     };
     /** @enum {string} */

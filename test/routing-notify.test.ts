@@ -258,5 +258,10 @@ describe('group_interval, repeat_interval and webhook receivers', () => {
       receiver: 'storage',
       groupId: alert.groupId,
     });
+    const restWhy = await rest(server.url, tenant.adminToken).get(`/alerts/${alert.id}/paging`);
+    expect(restWhy.status).toBe(200);
+    expect(restWhy.body.reasons).toContainEqual(
+      expect.objectContaining({ kind: 'route', route_id: 'disks', route_path: ['root', 'disks'], receiver: 'storage' }),
+    );
   });
 });
