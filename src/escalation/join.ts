@@ -139,7 +139,14 @@ export async function pageReleasedAlert(tx: Tx, alert: Alert, now: Date): Promis
   if (!alert.groupId) return null;
   const group = await tx.alertGroup.findUnique({ where: { id: alert.groupId } });
   if (!group || group.status !== 'firing' || group.policyId || !group.liveGroupKey) return null;
-  const policyId = await choosePolicy(tx, alert);
+  // A routed group pages its receiver's policy when it has one (else as the default route does).
+  const receiver = group.receiver
+    ? await tx.routingReceiver.findFirst({
+        where: { tenantId: alert.tenantId, name: group.receiver },
+        select: { escalationPolicyId: true },
+      })
+    : null;
+  const policyId = receiver?.escalationPolicyId ?? (await choosePolicy(tx, alert));
   if (!policyId) return null;
   const policy = await tx.escalationPolicy.findFirst({
     where: { id: policyId, tenantId: alert.tenantId },
@@ -152,6 +159,8 @@ export async function pageReleasedAlert(tx: Tx, alert: Alert, now: Date): Promis
       ...restartData(group, await firstStepDueAt(tx, policyId, now)),
       policyId,
       urgency: policy.highUrgencySeverities.includes(alert.severity) ? 'high' : 'low',
+      // A group that notifies by its route's intervals takes them up again (group-notify.ts decides which is due).
+      ...(group.repeatIntervalSeconds !== null ? { nextNotifyAt: now } : {}),
     },
   });
   return row ?? null;
