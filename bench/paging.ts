@@ -250,6 +250,7 @@ async function main(): Promise<void> {
           formToken: crypto.randomBytes(32).toString('hex'),
         })),
         test: false,
+        update: false,
       }),
     );
     const baseStart = Date.now();

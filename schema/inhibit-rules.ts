@@ -58,6 +58,15 @@ const PagingReasonRef = builder.objectRef<PagingReason>('PagingReason').implemen
     maintenanceWindowId: t.exposeID('maintenanceWindowId', { nullable: true }),
     groupId: t.exposeID('groupId', { nullable: true }),
     policyId: t.exposeID('policyId', { nullable: true }),
+    routeId: t.exposeID('routeId', { nullable: true, description: 'A ROUTE reason: the route its group formed on.' }),
+    routePath: t.exposeIDList('routePath', {
+      nullable: true,
+      description: 'A ROUTE reason: the route ids from the root to that route.',
+    }),
+    receiver: t.exposeString('receiver', {
+      nullable: true,
+      description: "A ROUTE reason: the route's receiver (null: the default, the tenant default policy).",
+    }),
   }),
 });
 
@@ -83,7 +92,8 @@ builder.prismaObjectFields('Alert', (t) => ({
   inhibitedBy: t.relation('inhibitedBy', { nullable: true, description: 'The alert named by inhibitedById.' }),
   pagingExplanation: t.field({
     type: PagingExplanationRef,
-    description: "Why it did or didn't page: silence, inhibition, maintenance window, group and policy, pages sent.",
+    description:
+      "Why it did or didn't page: silence, inhibition, maintenance window, route, group and policy, pages sent.",
     resolve: async (a, _args, ctx) => {
       const e = await explainPaging(ctx, a.id);
       if (!e) throw new NotFound('Alert');

@@ -98,7 +98,10 @@ builder.prismaObject('Notification', {
     }),
     step: t.exposeInt('step', { nullable: true }),
     round: t.exposeInt('round', { nullable: true }),
-    reason: t.exposeString('reason', { description: 'escalation, escalate_now, reassign, repeat or test.' }),
+    reason: t.exposeString('reason', {
+      description:
+        'escalation, escalate_now, reassign, repeat, test, or a routed group notification: group_update (alerts that joined, group_interval) or group_repeat (repeat_interval).',
+    }),
     status: t.expose('status', { type: NotificationStatusEnum }),
     attempts: t.exposeInt('attempts'),
     error: t.exposeString('error', { nullable: true }),

@@ -3382,6 +3382,26 @@ export interface webhooks {
     patch?: never;
     trace?: never;
   };
+  alertGroupNotified: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * What a routing receiver's webhook gets for each notification of an alert group
+     * @description An `alert_group.notified` delivery, signed and retried as every delivery; `payload` is `AlertGroupNotifiedPayload`.
+     */
+    post: operations['outboundWebhookAlertGroupNotified'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
 }
 export interface components {
   schemas: {
@@ -4562,6 +4582,12 @@ export interface components {
         maintenance_window_id?: string | null;
         group_id?: string | null;
         policy_id?: string | null;
+        /** @description A `route` reason's route (the one its group formed on). */
+        route_id?: string | null;
+        /** @description A `route` reason's route ids from the root to that route. */
+        route_path?: string[] | null;
+        /** @description A `route` reason's receiver (null the default, the tenant default policy). */
+        receiver?: string | null;
       }[];
     };
     /** @enum {string} */
@@ -5699,7 +5725,8 @@ export interface components {
         | 'proposal.applied'
         | 'proposal.failed'
         | 'event.received'
-        | 'report.delivered';
+        | 'report.delivered'
+        | 'alert_group.notified';
       source: string;
       /** @description The topic for alerts and proposals; the event type for `event.received`. */
       kind: string;
@@ -5708,9 +5735,58 @@ export interface components {
       labels: {
         [key: string]: unknown;
       };
+      /** @description The change itself; for `alert_group.notified`, an `AlertGroupNotifiedPayload`. */
       payload: {
         [key: string]: unknown;
       };
+    };
+    /**
+     * @description The `payload` of an `alert_group.notified` delivery: one notification of an alert group a route formed,
+     *     sent to the webhooks of the route's receiver. `labels` of the body are the group's `group_by` values;
+     *     `severity` is the highest of its live alerts.
+     */
+    AlertGroupNotifiedPayload: {
+      /**
+       * @description `first`: group_wait after the group opened. `update`: alerts joined since the last notification
+       *     (group_interval after it). `repeat`: the group still fires repeat_interval after the last one.
+       * @enum {string}
+       */
+      notification: 'first' | 'update' | 'repeat';
+      /**
+       * Format: int32
+       * @description The group's notifications so far, this one included (1 for `first`).
+       */
+      sequence: number;
+      group: {
+        id: string;
+        /** @description The route and its group_by values. */
+        group_key: string;
+        /** @enum {string} */
+        status: 'firing' | 'acknowledged' | 'snoozed' | 'resolved';
+        route_id: string | null;
+        receiver: string | null;
+        group_labels: {
+          [key: string]: string;
+        };
+        /** Format: date-time */
+        created_at: string;
+        /** Format: date-time */
+        notified_at: string;
+      };
+      /**
+       * Format: int32
+       * @description The group's live alerts.
+       */
+      alert_count: number;
+      /**
+       * Format: int32
+       * @description Live alerts left out of `alerts` (it lists at most 100, oldest first).
+       */
+      truncated_alerts: number;
+      /** @description The alerts this notification announces first (every alert for `first`; none for `repeat`). */
+      new_alert_ids: string[];
+      /** @description The group's live alerts, oldest first, in the REST alert shape. */
+      alerts: components['schemas']['AlertsAlert'][];
     };
   };
   responses: {
@@ -13323,6 +13399,37 @@ export interface operations {
     requestBody: {
       content: {
         'application/json': components['schemas']['OutboundWebhookDeliveryBody'];
+      };
+    };
+    responses: {
+      /** @description Accepted by the receiver (any 2xx) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      /** @description Gone; the service stops retrying this delivery */
+      410: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+    };
+  };
+  outboundWebhookAlertGroupNotified: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['OutboundWebhookDeliveryBody'] & {
+          payload?: components['schemas']['AlertGroupNotifiedPayload'];
+        };
       };
     };
     responses: {

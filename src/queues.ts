@@ -72,12 +72,17 @@ export interface PageJob {
   step: number;
   round: number;
   urgency: 'high' | 'low';
-  reason: 'escalation' | 'escalate_now' | 'reassign' | 'repeat';
+  /** `group_update` / `group_repeat`: a routed group's group_interval update or repeat_interval repeat. */
+  reason: 'escalation' | 'escalate_now' | 'reassign' | 'repeat' | 'group_update' | 'group_repeat';
+  /** A group notification's number (AlertGroup.notifySeq): one page per person per notification. */
+  seq?: number;
+  /** The alerts the page announces (a group_interval update: the new ones); absent: the group's. */
+  alertIds?: string[];
 }
 
 /** The job id of a page: the same person paged for the same step of the same round of a group is one job. */
-export function pageJobId(p: Pick<PageJob, 'groupId' | 'step' | 'round' | 'userId' | 'reason'>): string {
-  return `page-${p.groupId}-${p.round}-${p.step}-${p.userId}-${p.reason}`;
+export function pageJobId(p: Pick<PageJob, 'groupId' | 'step' | 'round' | 'userId' | 'reason' | 'seq'>): string {
+  return `page-${p.groupId}-${p.round}-${p.step}-${p.userId}-${p.reason}${p.seq === undefined ? '' : `-${p.seq}`}`;
 }
 
 /** The job id of an escalation timer: one per group, step, round and epoch. */

@@ -21,7 +21,7 @@ export function presentInhibitRule(r: Node): Record<string, unknown> {
 
 /** GraphQL selection that presentPagingExplanation reads. */
 export const PAGING_EXPLANATION_FIELDS =
-  'pages pagedCount summary reasons { kind message blocks silenceId inhibitingAlertId maintenanceWindowId groupId policyId }';
+  'pages pagedCount summary reasons { kind message blocks silenceId inhibitingAlertId maintenanceWindowId groupId policyId routeId routePath receiver }';
 
 export function presentPagingExplanation(e: Node): Record<string, unknown> {
   return {
@@ -37,6 +37,9 @@ export function presentPagingExplanation(e: Node): Record<string, unknown> {
       maintenance_window_id: r.maintenanceWindowId,
       group_id: r.groupId,
       policy_id: r.policyId,
+      route_id: r.routeId,
+      route_path: r.routePath,
+      receiver: r.receiver,
     })),
   };
 }

@@ -164,7 +164,7 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
             source: ALERTMANAGER_API_SOURCE,
           }),
         });
-        if (r.opened) noteOpenedAlert(inhibitions, r.alert);
+        if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now);
         // The routing tree forms its group (src/routing/route-group.ts).
         const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
         changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });

@@ -188,9 +188,10 @@ async function fanOut(
     previousSignsPrimary: h.previousSignsPrimary,
   }));
   const body = msg.body as AnnouncedBody;
-  // A message addressed to one webhook (a report schedule's) goes to it; triggers select the rest.
-  const addressedTo = (body as { addressedTo?: unknown }).addressedTo;
-  const wanted = hooks.filter((h) => h.id === addressedTo || webhookWants(storedTriggers(h.triggers), msg.topic, body));
+  // A message addressed to webhooks (a report schedule's, a routing receiver's) goes to them; triggers select the rest.
+  const to = (body as { addressedTo?: unknown }).addressedTo;
+  const addressed = new Set(Array.isArray(to) ? to : [to]);
+  const wanted = hooks.filter((h) => addressed.has(h.id) || webhookWants(storedTriggers(h.triggers), msg.topic, body));
   if (engine && wanted.length && !msg.dispatchedAt) await untilRoomNears(engine, wanted);
   const now = rt.clock.now();
   const bodyOf = deliveryBodies(msg);

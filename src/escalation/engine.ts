@@ -19,7 +19,7 @@ type Tx = Prisma.TransactionClient;
 export type StepTarget = { type: 'user'; id: string } | { type: 'schedule'; id: string };
 
 /** A page written by a step, waiting for its `page` job. */
-export type PendingPage = Pick<PageJob, 'userId' | 'step' | 'round' | 'reason' | 'urgency'>;
+export type PendingPage = Pick<PageJob, 'userId' | 'step' | 'round' | 'reason' | 'urgency' | 'seq' | 'alertIds'>;
 
 /** How long a repeat waits before the first step again: the policy's longest step delay, at least a minute. */
 export function repeatDelayMinutes(steps: Pick<EscalationStep, 'delayMinutes'>[]): number {

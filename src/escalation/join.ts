@@ -7,6 +7,7 @@
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { v7 as uuidv7 } from 'uuid';
 import { firstStepDueAt, restartData } from '../alerts/groups.js';
+import { sqlTimestamp } from '../db/timestamps.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -43,6 +44,11 @@ export interface GroupChoice {
   routeId?: string | null;
   receiver?: string | null;
   groupLabels?: Record<string, string> | null;
+  /**
+   * The route's group_interval and repeat_interval when the group notifies by them (src/routing/group-notify.ts):
+   * its first notification is due after the wait, and an alert joining after that is announced by group_interval.
+   */
+  intervals?: { groupSeconds: number; repeatSeconds: number } | null;
 }
 
 /**
@@ -86,11 +92,35 @@ export async function openOrJoinGroup(
       routeId: choice.routeId ?? null,
       receiver: choice.receiver ?? null,
       ...(choice.groupLabels ? { groupLabels: choice.groupLabels } : {}),
+      ...(choice.intervals
+        ? {
+            groupIntervalSeconds: choice.intervals.groupSeconds,
+            repeatIntervalSeconds: choice.intervals.repeatSeconds,
+            nextNotifyAt: new Date(now.getTime() + (choice.waitSeconds ?? 0) * 1000),
+          }
+        : {}),
     },
     update: {},
   });
-  if (alert.groupId !== group.id) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  const joined = alert.groupId !== group.id;
+  if (joined) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  if (joined && group.id !== id && group.groupIntervalSeconds !== null) await announceJoin(tx, group.id, now);
   return { group, opened: group.id === id };
+}
+
+/**
+ * An alert joined a group that notifies by group_interval: once the group has made its first notification, the
+ * next one is due no sooner than group_interval after the last (earlier than a pending repeat). One statement on
+ * the locked row, so it sees a notification the sweeper committed meanwhile.
+ */
+async function announceJoin(tx: Tx, groupId: string, now: Date): Promise<void> {
+  await tx.$executeRaw`
+    UPDATE "AlertGroup"
+       SET "nextNotifyAt" = LEAST(
+             COALESCE("nextNotifyAt", 'infinity'::timestamp),
+             GREATEST("notifiedAt" + make_interval(secs => "groupIntervalSeconds"), ${sqlTimestamp(now)}::timestamp))
+     WHERE id = ${groupId} AND "notifiedAt" IS NOT NULL AND "groupIntervalSeconds" IS NOT NULL
+       AND status = 'firing'`;
 }
 
 /** The default until routing: the alert alone in its group, paged by `choosePolicy` (a suppressed alert pages no one). */
@@ -109,7 +139,14 @@ export async function pageReleasedAlert(tx: Tx, alert: Alert, now: Date): Promis
   if (!alert.groupId) return null;
   const group = await tx.alertGroup.findUnique({ where: { id: alert.groupId } });
   if (!group || group.status !== 'firing' || group.policyId || !group.liveGroupKey) return null;
-  const policyId = await choosePolicy(tx, alert);
+  // A routed group pages its receiver's policy when it has one (else as the default route does).
+  const receiver = group.receiver
+    ? await tx.routingReceiver.findFirst({
+        where: { tenantId: alert.tenantId, name: group.receiver },
+        select: { escalationPolicyId: true },
+      })
+    : null;
+  const policyId = receiver?.escalationPolicyId ?? (await choosePolicy(tx, alert));
   if (!policyId) return null;
   const policy = await tx.escalationPolicy.findFirst({
     where: { id: policyId, tenantId: alert.tenantId },
@@ -122,6 +159,8 @@ export async function pageReleasedAlert(tx: Tx, alert: Alert, now: Date): Promis
       ...restartData(group, await firstStepDueAt(tx, policyId, now)),
       policyId,
       urgency: policy.highUrgencySeverities.includes(alert.severity) ? 'high' : 'low',
+      // A group that notifies by its route's intervals takes them up again (group-notify.ts decides which is due).
+      ...(group.repeatIntervalSeconds !== null ? { nextNotifyAt: now } : {}),
     },
   });
   return row ?? null;

@@ -30,6 +30,8 @@ export interface PageContent {
   alertId: string | null;
   actions: ActionLink[];
   test: boolean;
+  /** A group_interval update: `groupAlerts` are the alerts new since the group's last notification. */
+  update: boolean;
 }
 
 function stringMap(v: unknown): Record<string, string> {
@@ -67,6 +69,7 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
       alertId: null,
       actions: [],
       test: true,
+      update: false,
     };
   }
   const group = await rt.prisma.alertGroup.findFirst({
@@ -80,17 +83,22 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
   const annotations = stringMap(alert?.annotations);
   const summary = alert?.summary ?? 'An alert group is firing';
   const severity = alert?.severity ?? 'critical';
-  const more = Math.max((group?._count.alerts ?? 1) - 1, 0);
+  // A group_interval update announces its new alerts only (n.alertIds); every other page, the whole group.
+  const announced = n.alertIds.length ? n.alertIds.length : (group?._count.alerts ?? 1);
+  const more = Math.max(announced - 1, 0);
   const listed = more
     ? await rt.prisma.alert.findMany({
-        where: { groupId: n.groupId, tenantId: n.tenantId },
+        where: n.alertIds.length
+          ? { id: { in: n.alertIds }, tenantId: n.tenantId }
+          : { groupId: n.groupId, tenantId: n.tenantId },
         orderBy: { createdAt: 'asc' },
         take: GROUP_ALERTS_LISTED,
         select: { summary: true, severity: true, labels: true },
       })
     : [];
+  const prefix = n.reason === 'group_update' ? 'New in group: ' : n.reason === 'group_repeat' ? 'Still firing: ' : '';
   return {
-    title: `[${severity.toUpperCase()}] ${summary}${more ? ` (+${more} more)` : ''}`,
+    title: `${prefix}[${severity.toUpperCase()}] ${summary}${more ? ` (+${more} more)` : ''}`,
     summary,
     severity,
     urgency: group?.urgency ?? 'high',
@@ -104,6 +112,7 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
     alertId: alert?.id ?? null,
     actions: actionLinks(rt, { tenantId: n.tenantId, groupId: n.groupId, userId: n.userId, pagedAt: n.createdAt }),
     test: false,
+    update: n.reason === 'group_update',
   };
 }
 
@@ -116,7 +125,7 @@ export function plainText(c: PageContent): string {
   if (notes.length) lines.push('', 'Annotations:', ...notes.map(([k, v]) => `  ${k}: ${v}`));
   if (c.runbookUrl) lines.push('', `Runbook: ${c.runbookUrl}`);
   if (c.groupAlerts.length) {
-    lines.push('', `Alerts in this group (${c.moreAlerts + 1}):`);
+    lines.push('', `${c.update ? 'New alerts' : 'Alerts'} in this group (${c.moreAlerts + 1}):`);
     for (const a of c.groupAlerts) {
       const ls = Object.entries(a.labels)
         .map(([k, v]) => `${k}=${v}`)

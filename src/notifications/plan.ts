@@ -84,7 +84,9 @@ export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: nu
     }),
     rt.prisma.user.findFirst({ where: { id: job.userId, tenantId: job.tenantId }, select: { id: true } }),
     rt.prisma.alert.findFirst({
-      where: { groupId: job.groupId, tenantId: job.tenantId },
+      where: job.alertIds?.length
+        ? { id: job.alertIds[0], tenantId: job.tenantId }
+        : { groupId: job.groupId, tenantId: job.tenantId },
       orderBy: { createdAt: 'asc' },
       select: { id: true },
     }),
@@ -92,7 +94,8 @@ export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: nu
   ]);
   if (group?.status !== 'firing' || !user) return { planned: 0 };
   const now = rt.clock.now();
-  const prefix = `${job.groupId}:${job.round}:${job.step}:${job.userId}:${job.reason}`;
+  const seq = job.seq === undefined ? '' : `:${job.seq}`;
+  const prefix = `${job.groupId}:${job.round}:${job.step}:${job.userId}:${job.reason}${seq}`;
   const data = sends.map((s) => ({
     id: uuidv7(),
     tenantId: job.tenantId,
@@ -104,6 +107,7 @@ export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: nu
     step: job.step,
     round: job.round,
     reason: job.reason,
+    alertIds: job.alertIds ?? [],
     dedupKey: `${prefix}:${s.key}`,
     dueAt: new Date(now.getTime() + s.delayMinutes * 60_000),
     createdAt: now,

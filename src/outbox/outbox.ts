@@ -26,7 +26,9 @@ export type OutboxTopic =
   | 'proposal.applied'
   | 'proposal.failed'
   | 'event.received'
-  | 'report.delivered';
+  | 'report.delivered'
+  /** A routed group's notification to its receiver's webhooks (src/routing/group-notify.ts), addressed to them. */
+  | 'alert_group.notified';
 
 export interface OutboxInput {
   tenantId: string;
@@ -34,7 +36,8 @@ export interface OutboxInput {
   subjectId: string;
   /**
    * Inbound-shaped body: { source, kind, severity, labels, payload }, plus optionally `addressedTo`, a
-   * webhook id that receives the message whatever its triggers (a report schedule's webhook).
+   * webhook id (or a list of them) that receives the message whatever its triggers (a report schedule's
+   * webhook, a routing receiver's webhooks).
    */
   body: Prisma.InputJsonValue;
   /** The message's time (the service clock's now): its deliveries' createdAt, metered by billing. */

@@ -91,12 +91,13 @@ export function addInhibitionSource(
 }
 
 /**
- * What a source alert must satisfy for SQL to return it: the rule's `=` matchers with a value (labels by
- * JSON path, `severity`/`source`/`rule` by column); null when the rule has none (every live alert may be a source).
+ * What an alert must satisfy for SQL to return it when `matchers` hold on it: their `=` matchers with a value
+ * (labels by JSON path, `severity`/`source`/`rule` by column); null when there are none (every alert may).
+ * A narrowing only: the caller matches what SQL returns exactly.
  */
-function sourceWhere(rule: CompiledInhibitRule): Prisma.AlertWhereInput | null {
+export function matchersWhere(matchers: Matcher[]): Prisma.AlertWhereInput | null {
   const conds: Prisma.AlertWhereInput[] = [];
-  for (const m of rule.source) {
+  for (const m of matchers) {
     if (m.type !== '=' || m.value === '') continue;
     // alertLabelSet prefers a label of that name to the column, so either may carry it.
     const byLabel: Prisma.AlertWhereInput = { labels: { path: [m.name], equals: m.value } };
@@ -135,7 +136,7 @@ export async function loadInhibitionsByTenant(
     out.set(r.tenantId, t);
   }
   const perTenant: Prisma.AlertWhereInput[] = [...out].map(([tenantId, t]) => {
-    const wheres = t.rules.map(sourceWhere);
+    const wheres = t.rules.map((r) => matchersWhere(r.source));
     return wheres.includes(null)
       ? { tenantId }
       : { tenantId, OR: wheres.filter((w): w is Prisma.AlertWhereInput => w !== null) };

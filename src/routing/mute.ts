@@ -3,11 +3,12 @@
  * and does a live alert inhibit it? Loaded once per batch (`loadSilencesByTenant`,
  * `loadInhibitionsByTenant`), answered per alert (`silencedBy`, `inhibitedBy`). The answers are what
  * `openOrBumpAlert` records: the alert exists, marked with the silence or the inhibiting alert, and pages
- * no one. An alert opened in the batch may inhibit the ones after it (`noteOpenedAlert`).
+ * no one. An alert opened in the batch may inhibit the ones after it and the live ones before it (`noteOpenedAlert`).
  */
-import type { Alert, PrismaClient } from '../generated/prisma/client.js';
+import type { Alert, Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { alertLabelSet, loadActiveSilences, mutingSilence, type SilenceWithInterval } from './silences.js';
 import { addInhibitionSource, inhibitingAlert, type InhibitionsByTenant } from './inhibition.js';
+import { inhibitLiveTargets } from './inhibit-later.js';
 
 export type SilencesByTenant = Map<string, SilenceWithInterval[]>;
 
@@ -56,11 +57,18 @@ export function inhibitedBy(
   return hit ? { id: hit.alertId, ruleId: hit.ruleId } : null;
 }
 
-/** After an alert opens in a batch: it may inhibit the alerts after it in the same batch. */
-export function noteOpenedAlert(
+/**
+ * After an alert opens in a batch: it may inhibit the alerts after it in the same batch, and the live alerts
+ * that opened before it (inhibit-later.ts). Returns how many of those it inhibited.
+ */
+export async function noteOpenedAlert(
+  tx: Prisma.TransactionClient,
   inhibitions: InhibitionsByTenant,
   alert: Pick<Alert, 'id' | 'tenantId' | 'labels' | 'severity' | 'source'>,
+  now: Date,
   ruleName?: string | null,
-): void {
-  addInhibitionSource(inhibitions, alert.tenantId, { id: alert.id, labels: alertLabelSet({ ...alert, ruleName }) });
+): Promise<number> {
+  const labels = alertLabelSet({ ...alert, ruleName });
+  addInhibitionSource(inhibitions, alert.tenantId, { id: alert.id, labels });
+  return inhibitLiveTargets(tx, inhibitions.get(alert.tenantId), alert, labels, now);
 }

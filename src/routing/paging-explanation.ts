@@ -1,10 +1,11 @@
 /**
  * "Why did or didn't it page": the reasons an alert pages someone or no one, in the order a reader
  * checks them: what muted it (maintenance window, silence, inhibition), the group it pages in, the
- * escalation policy of that group, and the pages written so far. The route an alert took joins this list
- * as a `route` reason once the routing tree decides it. Read-only; tenant-scoped through `ctx.db`.
+ * escalation policy of that group, and the pages written so far. The route its group formed on (the routing
+ * tree's route path and receiver) is the `route` reason. Read-only; tenant-scoped through `ctx.db`.
  */
 import type { Ctx } from '../context.js';
+import type { RouteDoc } from './route-tree.js';
 
 export type PagingReasonKind =
   'status' | 'maintenance_window' | 'silence' | 'inhibition' | 'route' | 'group' | 'policy' | 'pages';
@@ -20,6 +21,10 @@ export interface PagingReason {
   maintenanceWindowId: string | null;
   groupId: string | null;
   policyId: string | null;
+  /** A `route` reason: the route's id, the route ids from the root to it, and its receiver (null: the default). */
+  routeId: string | null;
+  routePath: string[] | null;
+  receiver: string | null;
 }
 
 export interface PagingExplanation {
@@ -40,6 +45,9 @@ const reason = (kind: PagingReasonKind, message: string, blocks: boolean, ids: P
   maintenanceWindowId: null,
   groupId: null,
   policyId: null,
+  routeId: null,
+  routePath: null,
+  receiver: null,
   ...ids,
 });
 
@@ -86,6 +94,7 @@ export async function explainPaging(ctx: Ctx, alertId: string): Promise<PagingEx
     );
   const muted = reasons.length > 0 || a.suppressed;
   const g = a.group;
+  if (g?.routeId) reasons.push(await routeReason(ctx, g));
   if (!g) reasons.push(reason('group', 'It is in no alert group, so no escalation runs for it.', true));
   else {
     const state =
@@ -130,4 +139,33 @@ export async function explainPaging(ctx: Ctx, alertId: string): Promise<PagingEx
       : 'It pages: escalation runs for its group.'
     : `It pages no one: ${first?.message ?? 'it was muted.'}`;
   return { pages, pagedCount, summary, reasons };
+}
+
+/** Route ids from the root to `routeId` in the tenant's current tree (just the id when the tree changed since). */
+function routePathOf(routes: RouteDoc[], routeId: string): string[] {
+  const byId = new Map(routes.map((r) => [r.id, r]));
+  const path: string[] = [];
+  for (let r = byId.get(routeId); r && path.length <= routes.length; r = r.parentId ? byId.get(r.parentId) : undefined)
+    path.unshift(r.id);
+  return path.length ? path : [routeId];
+}
+
+/** The `route` reason of a group the routing tree formed: its route path and receiver. */
+async function routeReason(
+  ctx: Ctx,
+  g: { id: string; routeId: string | null; receiver: string | null; groupLabels: unknown },
+): Promise<PagingReason> {
+  const tree = await ctx.db.routingTree.findFirst({ select: { routes: true } });
+  const routePath = routePathOf((tree?.routes ?? []) as unknown as RouteDoc[], g.routeId!);
+  const values = Object.entries((g.groupLabels ?? {}) as Record<string, string>)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(', ');
+  const to = g.receiver ? `receiver "${g.receiver}"` : 'the default receiver (the tenant default policy)';
+  return reason(
+    'route',
+    `It took route ${routePath.join(' › ')} to ${to}${values ? `, grouped by ${values}` : ''}.`,
+    false,
+    { groupId: g.id, routeId: g.routeId, routePath, receiver: g.receiver },
+  );
 }

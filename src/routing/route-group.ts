@@ -39,6 +39,8 @@ export async function openRoutedGroup(tx: Tx, alert: Alert, now: Date): Promise<
   }
   // A muted or silenced alert pages no one: it gets a group of its own rather than joining (and holding) a paging one.
   const groupKey = alert.suppressed ? `alert:${alert.id}` : `${routeGroupKey(route, labels)}${muted ? ':muted' : ''}`;
+  // A group that pages or sends to webhooks notifies by group_interval and repeat_interval (group-notify.ts).
+  const notifies = !muted && (policyId !== null || (receiver?.outboundWebhookIds.length ?? 0) > 0);
   const { group } = await openOrJoinGroup(tx, alert, {
     groupKey,
     policyId,
@@ -47,6 +49,9 @@ export async function openRoutedGroup(tx: Tx, alert: Alert, now: Date): Promise<
     routeId: route.id,
     receiver: route.receiver,
     groupLabels: groupLabels(route, labels),
+    intervals: notifies
+      ? { groupSeconds: route.groupIntervalSeconds, repeatSeconds: route.repeatIntervalSeconds }
+      : null,
   });
   return group;
 }

@@ -120,7 +120,7 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
             ruleName: rule.name,
           }),
         });
-        if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
+        if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now, rule.name);
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
         // The routing tree forms its group (src/routing/route-group.ts).

@@ -231,7 +231,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
               ruleName: rule.name,
             }),
           });
-          if (r.opened) noteOpenedAlert(inhibitions, r.alert, rule.name);
+          if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now, rule.name);
           // The routing tree forms its group (src/routing/route-group.ts).
           const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
           changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
