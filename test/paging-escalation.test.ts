@@ -6,6 +6,10 @@
  * acknowledging from the email's link (GET: a confirmation page that changes nothing; POST: acknowledges) stops
  * it. Also asserted: the group's state, the step/round that ran, the `paged` timeline entries and the `page` jobs;
  * and a worker process SIGKILLed between the steps still pages the lead exactly once.
+ *
+ * The escalation tests share one server (with workers, on one test clock): each builds its own tenant, people,
+ * schedule and policy, and asserts only on its own groups, so a clock moved by one test only runs other
+ * tenants' steps early. The durable test has a server of its own (no workers in it: worker processes).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
@@ -25,10 +29,13 @@ afterEach(async () => {
 
 let smtp: SmtpPeer;
 let ntfy: HttpPeer;
+/** The server (and its clock) of the tests whose world has workers in it: started by the first of them. */
+let withWorkers: { s: TestServer; clock: TestClock } | undefined;
 beforeAll(async () => {
   [smtp, ntfy] = await Promise.all([startSmtpPeer(), startHttpPeer()]);
 });
 afterAll(async () => {
+  await withWorkers?.s.stop();
   await Promise.all([smtp?.close(), ntfy?.close()]);
 });
 
@@ -54,10 +61,18 @@ interface World {
   leadToken: string;
 }
 
-async function world(workers = true, repeat = 0): Promise<World> {
+/** A server with workers (shared: `withWorkers`) or without (the test's own), on a test clock. */
+async function server(workers: boolean): Promise<{ s: TestServer; clock: TestClock }> {
+  if (workers && withWorkers) return withWorkers;
   const clock = testClock();
   const s = await startTestServer({ env: { ...ENV, ...peerEnv() }, start: { clock, workers } });
-  cleanups.push(() => s.stop());
+  if (workers) withWorkers = { s, clock };
+  else cleanups.push(() => s.stop());
+  return { s, clock };
+}
+
+async function world(workers = true, repeat = 0): Promise<World> {
+  const { s, clock } = await server(workers);
   const t = await buildTenant(s.app.rt);
   const onCall = await buildUser(s.app.rt, t.tenantId);
   const lead = await buildUser(s.app.rt, t.tenantId);
@@ -359,8 +374,10 @@ describe('durable escalation', () => {
     await eventually(async () => first.exitCode !== null || first.signalCode !== null);
 
     w.clock.advance(5 * 60_000);
-    await spawnWorker(w.s, (k) => kills.push(k), peerEnv());
-    await spawnWorker(w.s, (k) => kills.push(k), peerEnv());
+    await Promise.all([
+      spawnWorker(w.s, (k) => kills.push(k), peerEnv()),
+      spawnWorker(w.s, (k) => kills.push(k), peerEnv()),
+    ]);
     await eventually(async () => smtp.messages.find((m) => JSON.stringify(m.to).includes(w.leadEmail)), 60_000);
     await eventually(async () => (await group(w, groupId)).step === 1, 30_000);
     // Everything due has run (nothing waiting or running), then: one page, one email, one inbox item for the lead.

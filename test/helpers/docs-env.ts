@@ -10,8 +10,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REDIS_URL } from './env.js';
+import { Redis } from 'ioredis';
+import { dumpRedisPrefix, REDIS_URL, restoreRedisKeys, unlinkRedisPrefix, type RedisKeys } from './env.js';
 import { childEnv, REPO_ROOT, runShell, SERVICE_MAIN, type CliResult } from './cli.js';
+import { docBlocks } from './docs.js';
 import { freePort, startServiceProcess, stopEmbeddedService, type StartedProcess } from './processes.js';
 import { startReceiver, type Receiver } from './webhook-receiver.js';
 
@@ -22,9 +24,28 @@ export interface DocsEnv {
   receivers: DocsReceivers;
   /** Example hosts of the documents and what stands in for each here. */
   hosts: Array<[string, string]>;
-  /** Runs the blocks in order in one bash shell (`set -euo pipefail`) with BASE and DATA_DIR set. */
+  /**
+   * Runs the blocks in order in one bash shell (`set -euo pipefail`) with BASE and DATA_DIR set; on an
+   * environment started from an `AfterQuickstart`, the shell first holds the variables the quickstart's shell set.
+   */
   run(blocks: Array<{ name: string; code: string }>, trailer?: string): Promise<BlocksResult>;
-  close(): Promise<void>;
+  /** Stops everything and removes the DATA_DIR and the Redis keys (`keep`: those two stay). */
+  close(opts?: { keep?: boolean }): Promise<void>;
+}
+
+/**
+ * What the README's quickstart left, to start each documentation run from without running it again: the
+ * service's DATA_DIR and Redis keys after it stopped (SIGTERM, as an operator stops `npm start`), its port (the
+ * URLs the quickstart's shell holds name it) and the variables that shell set (`declare -p`).
+ */
+export interface AfterQuickstart {
+  dataDir: string;
+  port: number;
+  redisPrefix: string;
+  redisKeys: RedisKeys;
+  shellState: string;
+  /** Removes the saved DATA_DIR. */
+  drop(): void;
 }
 
 export interface BlocksResult extends CliResult {
@@ -82,14 +103,28 @@ function fakeNvidiaSmiDir(): string {
   return dir;
 }
 
-/** Starts the receivers and the service; `redisPrefix` is the service's own. */
-export async function startDocsEnv(name: string, redisPrefix: string): Promise<DocsEnv> {
+/**
+ * Starts the receivers and the service; `redisPrefix` is the service's own. With `from`, the service starts on
+ * a copy of the quickstart's DATA_DIR, its Redis keys put back, on its port (`redisPrefix` must be the quickstart's).
+ */
+export async function startDocsEnv(name: string, redisPrefix: string, from?: AfterQuickstart): Promise<DocsEnv> {
+  if (from && from.redisPrefix !== redisPrefix) throw new Error('a restart from the quickstart keeps its Redis prefix');
   const receivers = await startReceivers();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `${name}-`));
+  if (from) {
+    fs.cpSync(from.dataDir, dataDir, { recursive: true });
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    try {
+      await unlinkRedisPrefix(redis, `${redisPrefix}:`);
+      await restoreRedisKeys(redis, from.redisKeys);
+    } finally {
+      redis.disconnect();
+    }
+  }
   const binDir = fakeNvidiaSmiDir();
   const started = await startServiceProcess(process.execPath, SERVICE_MAIN, {
     DATA_DIR: dataDir,
-    PORT: String(await freePort()),
+    PORT: String(from?.port ?? (await freePort())),
     DATABASE_URL: undefined,
     REDIS_URL,
     REDIS_PREFIX: redisPrefix,
@@ -124,6 +159,7 @@ export async function startDocsEnv(name: string, redisPrefix: string): Promise<D
       // Many commands print JSON without a newline: each marker starts a line of its own.
       const script = [
         'set -euo pipefail',
+        from?.shellState ?? '',
         ...blocks.flatMap((b) => [
           `echo; echo "__block_start ${b.name}"`,
           withHosts(b.code),
@@ -135,12 +171,65 @@ export async function startDocsEnv(name: string, redisPrefix: string): Promise<D
       const passed = [...result.stdout.matchAll(/^__block_ok (.+)$/gm)].map((m) => m[1]!);
       return { ...result, passed, output: result.stdout };
     },
-    async close() {
-      await stopEmbeddedService(svc, redisPrefix);
+    async close(opts = {}) {
+      await stopEmbeddedService(svc, redisPrefix, opts);
       for (const r of Object.values(receivers)) await r.close();
       fs.rmSync(binDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Bash that prints, between `__state_start` and `__state_end`, `declare -p` of each variable set after `VARS_BEFORE`. */
+const VARS_BEFORE = '__vars_before=$(compgen -v)';
+const PRINT_STATE = [
+  'echo; echo __state_start',
+  'for __v in $(compgen -v); do',
+  '  case "$__v" in __* | BASH* | FUNCNAME | PIPESTATUS | _) continue ;; esac',
+  '  grep -qxF "$__v" <<<"$__vars_before" || declare -p "$__v"',
+  'done',
+  'echo __state_end',
+].join('\n');
+
+/**
+ * Runs the README's quickstart (test/quickstart.test.ts's blocks) in a fresh docs environment, then stops the
+ * service and keeps what it left (`AfterQuickstart`), for runs that each start after the quickstart. Throws,
+ * naming the block and with the shell's output, when a block fails.
+ */
+export async function runQuickstart(name: string, redisPrefix: string): Promise<AfterQuickstart> {
+  const env = await startDocsEnv(name, redisPrefix);
+  let kept = false;
+  try {
+    const blocks = docBlocks('quickstart').map((code, i) => ({ name: `quickstart ${i + 1}`, code }));
+    blocks[0] = { ...blocks[0]!, code: `${VARS_BEFORE}\n${blocks[0]!.code}` };
+    const result = await env.run(blocks, PRINT_STATE);
+    const state = /^__state_start\n([\s\S]*?)^__state_end$/m.exec(result.stdout);
+    if (result.code !== 0 || result.passed.length !== blocks.length || !state) {
+      const failed = blocks[result.passed.length];
+      throw new Error(
+        `the quickstart failed at "${failed?.name}":\n${failed?.code ?? ''}\n--- stdout\n${result.stdout.slice(-6000)}\n--- stderr\n${result.stderr.slice(-4000)}`,
+      );
+    }
+    await env.close({ keep: true });
+    kept = true;
+    const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+    let redisKeys: RedisKeys;
+    try {
+      redisKeys = await dumpRedisPrefix(redis, `${redisPrefix}:`);
+    } finally {
+      redis.disconnect();
+    }
+    const dataDir = env.svc.dataDir;
+    return {
+      dataDir,
+      port: env.svc.port,
+      redisPrefix,
+      redisKeys,
+      shellState: state[1]!,
+      drop: () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  } finally {
+    if (!kept) await env.close();
+  }
 }
 
 /** Error bodies (`{"code": "...", "detail": ...}`) in what the blocks printed: no documented command answers one. */

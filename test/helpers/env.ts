@@ -32,3 +32,26 @@ export async function unlinkRedisPrefix(redis: Redis, prefix: string): Promise<n
   } while (cursor !== '0');
   return n;
 }
+
+/** Every key under `prefix` as DUMP gives it, with its time to live (ms, 0 for none): what `restoreRedisKeys` puts back. */
+export type RedisKeys = Array<{ key: string; ttlMs: number; value: Buffer }>;
+
+/** Dumps every key whose name starts with `prefix` (SCAN, never KEYS). */
+export async function dumpRedisPrefix(redis: Redis, prefix: string): Promise<RedisKeys> {
+  const out: RedisKeys = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+    cursor = next;
+    for (const key of keys) {
+      const [value, ttl] = await Promise.all([redis.dumpBuffer(key), redis.pttl(key)]);
+      if (value) out.push({ key, ttlMs: Math.max(0, ttl), value });
+    }
+  } while (cursor !== '0');
+  return out;
+}
+
+/** Puts the keys of a `dumpRedisPrefix` back as they were (replacing any of the same name). */
+export async function restoreRedisKeys(redis: Redis, keys: RedisKeys): Promise<void> {
+  for (const k of keys) await redis.restore(k.key, k.ttlMs, k.value, 'REPLACE');
+}

@@ -190,11 +190,12 @@ export async function startEmbeddedService(
 
 /**
  * Stops what `startEmbeddedService` started: SIGTERM (SIGKILL after 30 s), then anything left below it
- * (its redis-server), its DATA_DIR and its Redis keys.
+ * (its redis-server), its DATA_DIR and its Redis keys (`keep`: the DATA_DIR and the keys stay, for a restart).
  */
 export async function stopEmbeddedService(
   svc: (StartedProcess & { dataDir: string }) | undefined,
   redisPrefix: string,
+  opts: { keep?: boolean } = {},
 ): Promise<void> {
   if (!svc) return;
   const leftovers = descendants(svc.child.pid!);
@@ -205,6 +206,7 @@ export async function stopEmbeddedService(
     clearTimeout(timer);
   }
   for (const pid of [...leftovers, ...descendants(svc.child.pid!)]) if (alive(pid)) process.kill(pid, 'SIGKILL');
+  if (opts.keep) return;
   fs.rmSync(svc.dataDir, { recursive: true, force: true });
   const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
   try {
