@@ -21,6 +21,7 @@ import {
 import { acknowledgeGroup, escalateGroup, reassignGroup, resolveGroup, snoozeGroup } from '../src/escalation/groups.js';
 import { snoozeUntil } from '../src/alerts/actions.js';
 import type { StepTarget } from '../src/escalation/engine.js';
+import { groupAlertsWhere } from '../src/alerts/group-alerts.js';
 
 const TargetTypeEnum = builder.enumType('EscalationTargetType', {
   values: upperCaseValues(['user', 'schedule'] as const),
@@ -88,7 +89,13 @@ builder.prismaObject('AlertGroup', {
     acknowledgedAt: t.expose('acknowledgedAt', { type: 'DateTime', nullable: true }),
     acknowledgedById: t.exposeID('acknowledgedById', { nullable: true }),
     resolvedAt: t.expose('resolvedAt', { type: 'DateTime', nullable: true }),
-    alerts: t.relation('alerts', { query: { orderBy: { createdAt: 'asc' } } }),
+    alerts: t.prismaField({
+      type: ['Alert'],
+      description:
+        'Its alerts: those whose group it is and those a further matched route (`continue`) put in it too, oldest first.',
+      resolve: (query, g, _args, ctx) =>
+        ctx.db.alert.findMany({ ...query, where: groupAlertsWhere(g.id), orderBy: { createdAt: 'asc' } }),
+    }),
     createdAt: t.expose('createdAt', { type: 'DateTime' }),
     updatedAt: t.expose('updatedAt', { type: 'DateTime' }),
   }),

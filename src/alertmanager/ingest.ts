@@ -18,7 +18,7 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { alertSummary, labelsFingerprint, severityOf, stringMap } from '../integrations/providers/common.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
-import { openRoutedGroup } from '../routing/route-group.js';
+import { openRoutedGroups } from '../routing/route-group.js';
 
 /** The source our alerts from this API carry. */
 export const ALERTMANAGER_API_SOURCE = 'alertmanager-api';
@@ -165,9 +165,9 @@ export async function receiveAlertmanagerAlerts(rt: Runtime, tenantId: string, b
           }),
         });
         if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now);
-        // The routing tree forms its group (src/routing/route-group.ts).
-        const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
+        // The routing tree forms its groups (src/routing/route-group.ts).
+        const groups = r.opened ? await openRoutedGroups(tx, r.alert, now) : [];
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, groups });
         outboxIds.push(r.outboxId);
         if (r.opened) result.opened++;
       }

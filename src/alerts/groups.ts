@@ -8,6 +8,7 @@ import type { Runtime } from '../runtime.js';
 import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { escalationJobId, type JobPayloads } from '../queues.js';
 import type { AlertAction } from './state.js';
+import { groupIdsOfAlert, liveGroupAlertsWhere } from './group-alerts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -19,23 +20,41 @@ export async function firstStepDueAt(tx: Tx, policyId: string | null, now: Date)
 }
 
 /**
- * Brings `alert`'s group in line after `action` moved the alert (in the same transaction): the last live alert
- * resolving resolves the group; every live alert acknowledged acknowledges it; every live alert snoozed snoozes
- * it (until the first of them wakes); an alert waking from a snooze fires a snoozed group again and restarts its
- * escalation from the first step. Returns the group when it changed.
+ * Brings each of `alert`'s groups (its primary one and those it is a member of: src/alerts/group-alerts.ts) in
+ * line after `action` moved the alert (in the same transaction). Returns the groups that changed.
  */
-export async function followAlertInGroup(
+export async function followAlertInGroups(
   tx: Tx,
   alert: Alert,
   action: AlertAction,
   actorId: string | null,
   now: Date,
+): Promise<AlertGroup[]> {
+  const changed: AlertGroup[] = [];
+  for (const groupId of await groupIdsOfAlert(tx, alert)) {
+    const row = await followAlertInGroup(tx, groupId, action, actorId, now);
+    if (row) changed.push(row);
+  }
+  return changed;
+}
+
+/**
+ * Brings group `groupId` in line after `action` moved one of its alerts: the last live alert
+ * resolving resolves the group; every live alert acknowledged acknowledges it; every live alert snoozed snoozes
+ * it (until the first of them wakes); an alert waking from a snooze fires a snoozed group again and restarts its
+ * escalation from the first step. Returns the group when it changed.
+ */
+async function followAlertInGroup(
+  tx: Tx,
+  groupId: string,
+  action: AlertAction,
+  actorId: string | null,
+  now: Date,
 ): Promise<AlertGroup | null> {
-  if (!alert.groupId) return null;
-  const group = await tx.alertGroup.findUnique({ where: { id: alert.groupId } });
+  const group = await tx.alertGroup.findUnique({ where: { id: groupId } });
   if (!group || group.status === 'resolved') return null;
   const live = await tx.alert.findMany({
-    where: { groupId: group.id, status: { not: 'resolved' } },
+    where: liveGroupAlertsWhere(group.id),
     select: { status: true, snoozedUntil: true },
   });
   let data: Prisma.AlertGroupUncheckedUpdateManyInput | null = null;

@@ -10,7 +10,7 @@ import { allowedActions, nextStatus, topicOf, type AlertAction, type AlertStatus
 import { v7 as uuidv7 } from 'uuid';
 import { alertLabelsOf } from './labels.js';
 import { alertWire } from './wire.js';
-import { announceGroupChanges, followAlertInGroup } from './groups.js';
+import { announceGroupChanges, followAlertInGroups } from './groups.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -30,8 +30,8 @@ export type AlertChangeKind =
 export interface AlertChange {
   change: AlertChangeKind;
   alert: Alert;
-  /** The alert's group when the change moved it too (src/alerts/groups.ts). */
-  group?: AlertGroup | null;
+  /** The alert's groups the change moved too (src/alerts/groups.ts; a new alert's: src/routing/route-group.ts). */
+  groups?: AlertGroup[];
 }
 
 /** Writes the outbox message for a change unless the alert is suppressed; returns its id. */
@@ -216,8 +216,8 @@ export async function transitionAlert(tx: Tx, alert: Alert, t: TransitionInput):
     },
   });
   const outboxId = await announceInTx(tx, row, topicOf(t.action), row.labels as Record<string, unknown>, now);
-  const group = await followAlertInGroup(tx, row, t.action, t.actorId, now);
-  return { alert: row, change: { change: CHANGE_OF[t.action], alert: row, group }, outboxId };
+  const groups = await followAlertInGroups(tx, row, t.action, t.actorId, now);
+  return { alert: row, change: { change: CHANGE_OF[t.action], alert: row, groups }, outboxId };
 }
 
 export interface EventActionInput {
@@ -281,6 +281,6 @@ export async function announceAlertChanges(
     rt,
     outboxIds.filter((x): x is string => !!x),
   );
-  const groups = changes.map((c) => c.group).filter((g): g is AlertGroup => !!g);
+  const groups = changes.flatMap((c) => c.groups ?? []);
   if (groups.length) await announceGroupChanges(rt, groups);
 }

@@ -19,6 +19,7 @@ export const TENANT_OWNED_MODELS = new Set([
   'EscalationPolicy',
   'EscalationStep',
   'AlertGroup',
+  'AlertGroupMember',
   'ContactMethod',
   'NotificationRule',
   'Notification',

@@ -12,6 +12,7 @@ import { pageJobId, type PageJob } from '../queues.js';
 import { announceGroupChanges } from '../alerts/groups.js';
 import { loadSchedulesRows, scheduleSpecOf } from '../schedules/oncall.js';
 import { onCallAt } from '../schedules/shifts.js';
+import { liveGroupAlertsWhere } from '../alerts/group-alerts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -123,7 +124,7 @@ export async function runStepInTx(tx: Tx, groupId: string, input: RunStepInput):
   });
   if (!row) return null;
   const alerts = await tx.alert.findMany({
-    where: { groupId: group.id, status: { not: 'resolved' } },
+    where: liveGroupAlertsWhere(group.id),
     select: { id: true },
   });
   const label = `step ${input.step + 1}, round ${rounds + 1}, policy ${policy.name}`;

@@ -12,6 +12,7 @@ import { announceAlertChanges, transitionAlert, type AlertChange, type Transitio
 import { announceGroupChanges } from '../alerts/groups.js';
 import type { AlertAction } from '../alerts/state.js';
 import { afterStep, runStepInTx, type PendingPage } from './engine.js';
+import { liveGroupAlertsWhere } from '../alerts/group-alerts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -51,7 +52,7 @@ async function actOnGroup(
     });
     if (!row) refuse(verb, (await tx.alertGroup.findUniqueOrThrow({ where: { id: groupId } })).status);
     const alerts = await tx.alert.findMany({
-      where: { groupId, status: { not: 'resolved' } },
+      where: liveGroupAlertsWhere(groupId),
       orderBy: { createdAt: 'asc' },
     });
     for (const alert of alerts) {
@@ -71,7 +72,7 @@ async function actOnGroup(
 async function finalGroup(tx: Tx, row: AlertGroup, now: Date): Promise<AlertGroup> {
   const fresh = await tx.alertGroup.findUniqueOrThrow({ where: { id: row.id } });
   if (fresh.status === 'resolved') return fresh;
-  const live = await tx.alert.count({ where: { groupId: row.id, status: { not: 'resolved' } } });
+  const live = await tx.alert.count({ where: liveGroupAlertsWhere(row.id) });
   if (live > 0) return fresh;
   return tx.alertGroup.update({
     where: { id: row.id },
@@ -195,7 +196,7 @@ export async function reassignGroup(ctx: Ctx, groupId: string, userId: string): 
     });
     if (!updated) throw new Conflict('The alert group changed meanwhile; try again.', 'CONFLICT');
     const alerts = await tx.alert.findMany({
-      where: { groupId: g.id, status: { not: 'resolved' } },
+      where: liveGroupAlertsWhere(g.id),
       select: { id: true },
     });
     await tx.alert.updateMany({ where: { id: { in: alerts.map((a) => a.id) } }, data: { assigneeId: userId } });

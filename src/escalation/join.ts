@@ -49,6 +49,8 @@ export interface GroupChoice {
    * its first notification is due after the wait, and an alert joining after that is announced by group_interval.
    */
   intervals?: { groupSeconds: number; repeatSeconds: number } | null;
+  /** A further route's group (`continue`): the alert joins it as a member (AlertGroupMember), not as its primary. */
+  member?: boolean;
 }
 
 /**
@@ -102,8 +104,15 @@ export async function openOrJoinGroup(
     },
     update: {},
   });
-  const joined = alert.groupId !== group.id;
-  if (joined) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
+  const joined = choice.member
+    ? (
+        await tx.alertGroupMember.createMany({
+          data: [{ alertId: alert.id, groupId: group.id, tenantId: alert.tenantId, createdAt: now }],
+          skipDuplicates: true,
+        })
+      ).count > 0
+    : alert.groupId !== group.id;
+  if (joined && !choice.member) await tx.alert.update({ where: { id: alert.id }, data: { groupId: group.id } });
   if (joined && group.id !== id && group.groupIntervalSeconds !== null) await announceJoin(tx, group.id, now);
   return { group, opened: group.id === id };
 }

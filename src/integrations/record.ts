@@ -31,7 +31,7 @@ import { announceTimelineEvents } from '../events/announce.js';
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import type { Signal } from './types.js';
-import { openRoutedGroup } from '../routing/route-group.js';
+import { openRoutedGroups } from '../routing/route-group.js';
 
 export interface IntegrationRef {
   id: string;
@@ -150,9 +150,9 @@ export async function recordSignals(
             }),
           });
           if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now);
-          // The routing tree forms its group (src/routing/route-group.ts).
-          const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
+          // The routing tree forms its groups (src/routing/route-group.ts).
+          const groups = r.opened ? await openRoutedGroups(tx, r.alert, now) : [];
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, groups });
           outboxIds.push(r.outboxId);
           if (r.opened) opened++;
         } else {

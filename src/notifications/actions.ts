@@ -12,6 +12,7 @@ import { recordAudit } from '../audit/audit.js';
 import { Forbidden } from '../errors.js';
 import { acknowledgeGroup, resolveGroup, snoozeGroup } from '../escalation/groups.js';
 import { formTokenMatches, SNOOZE_MS, verifyActionToken, type LinkClaims, type PageAction } from './links.js';
+import { groupAlertsWhere } from '../alerts/group-alerts.js';
 
 export interface LinkView {
   ok: boolean;
@@ -44,7 +45,7 @@ async function loadClaims(rt: Runtime, token: string): Promise<{ claims?: LinkCl
   });
   if (!group) return { view: { ok: false, problem: 'This alert group no longer exists.' } };
   const alert = await rt.prisma.alert.findFirst({
-    where: { groupId: group.id, tenantId: claims.t },
+    where: groupAlertsWhere(group.id, { tenantId: claims.t }),
     orderBy: { createdAt: 'asc' },
     select: { id: true, summary: true, severity: true },
   });

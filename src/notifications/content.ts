@@ -7,6 +7,7 @@ import type { Runtime } from '../runtime.js';
 import type { Notification } from '../generated/prisma/client.js';
 import { actionLinks, type ActionLink } from './links.js';
 import { publicBase } from '../public-url.js';
+import { groupAlertsWhere } from '../alerts/group-alerts.js';
 
 /** How many of a group's alerts a notification lists (the title counts them all). */
 export const GROUP_ALERTS_LISTED = 100;
@@ -72,25 +73,25 @@ export async function pageContent(rt: Runtime, n: Notification): Promise<PageCon
       update: false,
     };
   }
-  const group = await rt.prisma.alertGroup.findFirst({
-    where: { id: n.groupId, tenantId: n.tenantId },
-    select: { id: true, urgency: true, createdAt: true, _count: { select: { alerts: true } } },
-  });
+  const [group, alertCount] = await Promise.all([
+    rt.prisma.alertGroup.findFirst({ where: { id: n.groupId, tenantId: n.tenantId }, select: { urgency: true } }),
+    rt.prisma.alert.count({ where: groupAlertsWhere(n.groupId, { tenantId: n.tenantId }) }),
+  ]);
   const alert = await rt.prisma.alert.findFirst({
-    where: n.alertId ? { id: n.alertId, tenantId: n.tenantId } : { groupId: n.groupId, tenantId: n.tenantId },
+    where: n.alertId ? { id: n.alertId, tenantId: n.tenantId } : groupAlertsWhere(n.groupId, { tenantId: n.tenantId }),
     orderBy: { createdAt: 'asc' },
   });
   const annotations = stringMap(alert?.annotations);
   const summary = alert?.summary ?? 'An alert group is firing';
   const severity = alert?.severity ?? 'critical';
   // A group_interval update announces its new alerts only (n.alertIds); every other page, the whole group.
-  const announced = n.alertIds.length ? n.alertIds.length : (group?._count.alerts ?? 1);
+  const announced = n.alertIds.length ? n.alertIds.length : alertCount || 1;
   const more = Math.max(announced - 1, 0);
   const listed = more
     ? await rt.prisma.alert.findMany({
         where: n.alertIds.length
           ? { id: { in: n.alertIds }, tenantId: n.tenantId }
-          : { groupId: n.groupId, tenantId: n.tenantId },
+          : groupAlertsWhere(n.groupId, { tenantId: n.tenantId }),
         orderBy: { createdAt: 'asc' },
         take: GROUP_ALERTS_LISTED,
         select: { summary: true, severity: true, labels: true },

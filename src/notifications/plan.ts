@@ -13,6 +13,7 @@ import type { JobsOptions } from 'bullmq';
 import type { ContactMethodKind, Notification } from '../generated/prisma/client.js';
 import { notifyJobId, type PageJob } from '../queues.js';
 import { announceNotification } from './record.js';
+import { groupAlertsWhere } from '../alerts/group-alerts.js';
 
 interface PlannedSend {
   key: string;
@@ -86,7 +87,7 @@ export async function planPage(rt: Runtime, job: PageJob): Promise<{ planned: nu
     rt.prisma.alert.findFirst({
       where: job.alertIds?.length
         ? { id: job.alertIds[0], tenantId: job.tenantId }
-        : { groupId: job.groupId, tenantId: job.tenantId },
+        : groupAlertsWhere(job.groupId, { tenantId: job.tenantId }),
       orderBy: { createdAt: 'asc' },
       select: { id: true },
     }),

@@ -5,6 +5,7 @@
  */
 import type { Runtime } from '../runtime.js';
 import type { Notification } from '../generated/prisma/client.js';
+import { groupAlertsWhere } from '../alerts/group-alerts.js';
 
 /** What the payload of `notificationChanged` carries. */
 export function notificationWire(n: Notification): Record<string, unknown> {
@@ -33,7 +34,7 @@ export async function recordSettled(rt: Runtime, n: Notification, to: string): P
   try {
     if (n.groupId) {
       const alerts = await rt.prisma.alert.findMany({
-        where: { groupId: n.groupId, tenantId: n.tenantId },
+        where: groupAlertsWhere(n.groupId, { tenantId: n.tenantId }),
         select: { id: true },
         take: 100,
       });

@@ -19,6 +19,7 @@ import type { Alert, AlertGroup, Prisma } from '../generated/prisma/client.js';
 import { dispatchPages, type PendingPage } from '../escalation/engine.js';
 import { alertWire } from '../alerts/wire.js';
 import { dispatchOutbox, writeOutbox } from '../outbox/outbox.js';
+import { liveGroupAlertsWhere } from '../alerts/group-alerts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -100,7 +101,7 @@ export async function notifyGroupInTx(
   });
   if (!group || group.groupIntervalSeconds === null || group.repeatIntervalSeconds === null) return null;
   const live = await tx.alert.findMany({
-    where: { groupId, status: { not: 'resolved' }, suppressed: false },
+    where: liveGroupAlertsWhere(groupId, { suppressed: false }),
     orderBy: { createdAt: 'asc' },
   });
   if (!live.length) return null; // it resolves with its alerts; a new alert makes a new first notification due

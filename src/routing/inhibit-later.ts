@@ -10,6 +10,7 @@ import type { Alert, Prisma } from '../generated/prisma/client.js';
 import { matchersMatch } from './matchers.js';
 import { alertLabelSet } from './silences.js';
 import { inhibitingAlert, matchersWhere, type CompiledInhibitRule, type TenantInhibition } from './inhibition.js';
+import { groupAlertsWhere, groupIdsOfAlert } from '../alerts/group-alerts.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -71,15 +72,16 @@ export async function inhibitLiveTargets(
         note: `Inhibited by alert ${source.id} (inhibition rule ${hit.ruleId}), which opened after it: it pages no one until that alert resolves.`,
       },
     });
-    if (!alert.groupId) continue;
-    const unmuted = await tx.alert.count({
-      where: { groupId: alert.groupId, liveDedupKey: { not: null }, suppressed: false },
-    });
-    if (unmuted === 0)
-      await tx.alertGroup.updateMany({
-        where: { id: alert.groupId, status: { not: 'resolved' } },
-        data: { policyId: null, nextStepAt: null, nextNotifyAt: null },
+    for (const groupId of await groupIdsOfAlert(tx, alert)) {
+      const unmuted = await tx.alert.count({
+        where: groupAlertsWhere(groupId, { liveDedupKey: { not: null }, suppressed: false }),
       });
+      if (unmuted === 0)
+        await tx.alertGroup.updateMany({
+          where: { id: groupId, status: { not: 'resolved' } },
+          data: { policyId: null, nextStepAt: null, nextNotifyAt: null },
+        });
+    }
   }
   return inhibited;
 }

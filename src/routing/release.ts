@@ -55,7 +55,7 @@ async function release(
     );
     group = await pageReleasedAlert(tx, row, now);
   }
-  out.changes.push({ change: 'opened', alert: row, group });
+  out.changes.push({ change: 'opened', alert: row, groups: group ? [group] : [] });
 }
 
 async function releaseSilenced(tx: Tx, now: Date, limit: number, out: Released): Promise<void> {

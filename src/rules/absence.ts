@@ -10,7 +10,7 @@ import { announceAlertChanges, openOrBumpAlert, transitionAlert, type AlertChang
 import { inhibitedBy, loadSilencesByTenant, noteOpenedAlert, silencedBy } from '../routing/mute.js';
 import { loadInhibitionsByTenant } from '../routing/inhibition.js';
 import { renderTemplate } from '../events/match.js';
-import { openRoutedGroup } from '../routing/route-group.js';
+import { openRoutedGroups } from '../routing/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -123,9 +123,9 @@ export async function checkAbsences(rt: Runtime, limit = 200): Promise<{ opened:
         if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now, rule.name);
         await tx.absenceTracker.update({ where: { id: d.id }, data: { alertId: r.alert.id } });
         if (r.opened) opened++;
-        // The routing tree forms its group (src/routing/route-group.ts).
-        const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
-        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
+        // The routing tree forms its groups (src/routing/route-group.ts).
+        const groups = r.opened ? await openRoutedGroups(tx, r.alert, now) : [];
+        changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, groups });
         outboxIds.push(r.outboxId);
       }
     },

@@ -20,7 +20,7 @@ import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
 import { linkEventsToDevices } from '../devices/event-links.js';
 import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
-import { openRoutedGroup } from '../routing/route-group.js';
+import { openRoutedGroups } from '../routing/route-group.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -232,9 +232,9 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
             }),
           });
           if (r.opened) await noteOpenedAlert(tx, inhibitions, r.alert, now, rule.name);
-          // The routing tree forms its group (src/routing/route-group.ts).
-          const group = r.opened ? await openRoutedGroup(tx, r.alert, now) : null;
-          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, group });
+          // The routing tree forms its groups (src/routing/route-group.ts).
+          const groups = r.opened ? await openRoutedGroups(tx, r.alert, now) : [];
+          changes.push({ change: r.opened ? 'opened' : 'bumped', alert: r.alert, groups });
           outboxIds.push(r.outboxId);
           if (r.opened) result.opened++;
           else result.bumped++;
