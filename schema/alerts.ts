@@ -356,6 +356,7 @@ const AlertChangedFilter = builder.inputType('AlertChangedFilter', {
     status: t.field({ type: [AlertStatusEnum], description: 'The status after the change is one of these.' }),
     source: t.string(),
     ruleId: t.id(),
+    deviceId: t.id({ description: 'Only alerts about this device.' }),
     changes: t.field({ type: [AlertChangeKindEnum] }),
   }),
 });
@@ -378,6 +379,7 @@ builder.subscriptionFields((t) => ({
           if (f.status?.length && !f.status.includes(p.status as AlertStatus)) return false;
           if (f.source && p.source !== f.source) return false;
           if (f.ruleId && p.rule_id !== String(f.ruleId)) return false;
+          if (f.deviceId && p.device_id !== String(f.deviceId)) return false;
           if (f.changes?.length && !f.changes.includes(p.change as AlertChangeMessage['change'])) return false;
           return true;
         }),

@@ -327,7 +327,8 @@ const DeviceChangeRef = builder.objectRef<{ id: string; name: string; change: st
     id: t.exposeID('id'),
     name: t.exposeString('name'),
     change: t.exposeString('change', {
-      description: 'created | updated | deleted | intent_changed | config_observed | reconciled',
+      description:
+        'created | updated | deleted | intent_changed | config_observed | reconciled | events_linked (rule evaluation linked new events to the device)',
     }),
     device: t.prismaField({
       type: 'Device',

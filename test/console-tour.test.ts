@@ -1,6 +1,6 @@
 /**
  * A tour of the pages issue 44 names (item 9), in Debian's chromium: sign-in form, home, alerts list, an
- * alert page, the proposals review (reason and diff), a device page (as it is: no recent events yet), the rules
+ * alert page, the proposals review (reason and diff), a device page (with its recent alerts and events), the rules
  * list (a rule with label conditions), outbound webhooks (trigger filters). Each is saved at 390, 1280 and
  * 1440 px (test-results/console/tour-<page>-<width>.png), and the layout facts are asserted at 1280 px: the
  * page body does not scroll sideways, no table is wider than its frame (columns collapse), every column of

@@ -18,7 +18,7 @@ const SOURCE = /\.(ts|tsx|js|mjs|cjs)$/;
  * grow; once one is split its line goes. Every other file is held to MAX_LINES.
  */
 const NOT_YET_SPLIT: Record<string, number> = {
-  'console/src/pages/DeviceDetail.tsx': 460,
+  'console/src/pages/DeviceDetail.tsx': 452,
   'console/src/pages/Rules.tsx': 508,
   'schema/billing.ts': 410,
   'test/assistant-openai.test.ts': 419,

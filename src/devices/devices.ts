@@ -16,7 +16,15 @@ import { insertTimelineEvent } from './sot-events.js';
 import { announceTimelineEvents } from '../events/announce.js';
 import { queueReconcile } from './reconcile.js';
 
-export type DeviceChange = 'created' | 'updated' | 'deleted' | 'intent_changed' | 'config_observed' | 'reconciled';
+export type DeviceChange =
+  | 'created'
+  | 'updated'
+  | 'deleted'
+  | 'intent_changed'
+  | 'config_observed'
+  | 'reconciled'
+  /** Rule evaluation linked new events to the device (src/devices/event-links.ts). */
+  | 'events_linked';
 
 /** Largest configuration text accepted (intent or observed). The request body limit is 1 MiB anyway. */
 export const MAX_CONFIG_BYTES = 512 * 1024;

@@ -8,6 +8,8 @@
  * index, aliases through a GIN index) before the alerts it opens take the event's device.
  */
 import type { Event, Prisma } from '../generated/prisma/client.js';
+import type { Runtime } from '../runtime.js';
+import { publishDeviceChanged } from './devices.js';
 
 type Tx = Prisma.TransactionClient;
 
@@ -34,13 +36,20 @@ export function deviceCandidates(ev: Pick<Event, 'source' | 'labels'>): string[]
   return [...new Set(out.filter((n) => n.length > 0))];
 }
 
+/** A device that events of a batch were linked to. */
+export interface LinkedDevice {
+  id: string;
+  tenantId: string;
+  name: string;
+}
+
 /**
  * Sets `deviceId` on the events of the batch that have none and name a device of their tenant, in
- * memory and in the table (one UPDATE per device found). Returns how many events were linked.
+ * memory and in the table (one UPDATE per device found). Returns the devices that got events.
  */
-export async function linkEventsToDevices(tx: Tx, events: Event[]): Promise<number> {
+export async function linkEventsToDevices(tx: Tx, events: Event[]): Promise<LinkedDevice[]> {
   const unlinked = events.filter((e) => !e.deviceId);
-  if (unlinked.length === 0) return 0;
+  if (unlinked.length === 0) return [];
   const names = new Set<string>();
   const tenantIds = new Set<string>();
   for (const e of unlinked) {
@@ -52,7 +61,7 @@ export async function linkEventsToDevices(tx: Tx, events: Event[]): Promise<numb
     where: { tenantId: { in: [...tenantIds] }, OR: [{ name: { in: list } }, { aliases: { hasSome: list } }] },
     select: { id: true, tenantId: true, name: true, aliases: true },
   });
-  if (devices.length === 0) return 0;
+  if (devices.length === 0) return [];
   // A device's own name outranks another device's alias.
   const byName = new Map<string, string>();
   for (const d of devices) for (const a of d.aliases) byName.set(`${d.tenantId}\u0000${a}`, d.id);
@@ -70,5 +79,13 @@ export async function linkEventsToDevices(tx: Tx, events: Event[]): Promise<numb
   }
   for (const [deviceId, ids] of [...linked].sort((a, b) => (a[0] < b[0] ? -1 : 1)))
     await tx.event.updateMany({ where: { id: { in: ids } }, data: { deviceId } });
-  return [...linked.values()].reduce((n, ids) => n + ids.length, 0);
+  return devices.filter((d) => linked.has(d.id)).map(({ id, tenantId, name }) => ({ id, tenantId, name }));
+}
+
+/**
+ * After commit: `deviceChanged` with change `events_linked`, once per device of the batch, so a device
+ * page shows its new events (they are linked at evaluation, after `eventAdded` went out unlinked).
+ */
+export function announceLinkedEvents(rt: Runtime, devices: LinkedDevice[]): void {
+  for (const d of devices) publishDeviceChanged(rt, d, 'events_linked');
 }

@@ -18,7 +18,7 @@ import { matchableOf, planBatch, templateVars } from './plan.js';
 import { recordHeartbeat } from './absence.js';
 import { writeEventTriggerOutbox } from '../webhooks/event-triggers.js';
 import { eventsEvaluationFailures, eventsEvaluationSetAside } from '../metrics.js';
-import { linkEventsToDevices } from '../devices/event-links.js';
+import { announceLinkedEvents, linkEventsToDevices, type LinkedDevice } from '../devices/event-links.js';
 import { actOnFamilies, liveLegacyKeys } from './evaluate-keys.js';
 import { openRoutedGroups } from '../routing/route-group.js';
 
@@ -141,10 +141,12 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
   if (eventIds.length === 0) return result;
   const changes: AlertChange[] = [];
   const outboxIds: Array<string | null> = [];
+  let linked: LinkedDevice[] = [];
   await rt.prisma.$transaction(
     async (tx) => {
       changes.length = 0;
       outboxIds.length = 0;
+      linked = [];
       const events = await claim(tx, eventIds);
       if (events.length === 0) return;
       const tenantIds = [...new Set(events.map((e) => e.tenantId))];
@@ -157,7 +159,7 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
       );
       const now = rt.clock.now();
       // Events find their device (one lookup for the batch) before the alerts they open take it.
-      await linkEventsToDevices(tx, events);
+      linked = await linkEventsToDevices(tx, events);
       // Plan the batch first: one alert write per run of triggers on a dedup key and one tracker write
       // per (rule, source), however many events of the batch share them.
       const plan = planBatch(events, rulesByTenant);
@@ -272,5 +274,6 @@ async function evaluateBatch(rt: Runtime, eventIds: string[]): Promise<Evaluatio
     { timeout: 30_000, maxWait: 10_000 },
   );
   await announceAlertChanges(rt, changes, outboxIds);
+  announceLinkedEvents(rt, linked);
   return result;
 }

@@ -12,6 +12,8 @@ export function useLiveQuery<Data, Vars extends AnyVariables, SubData, SubVars e
   subscription: TypedDocumentNode<SubData, SubVars>;
   subscriptionVariables?: SubVars;
   pause?: boolean;
+  /** Which messages call for a refetch (all of them unless given). */
+  refetchWhen?: (message: SubData) => boolean;
 }) {
   const [result, reexecute] = useQuery<Data, Vars>({
     query: opts.query,
@@ -25,10 +27,12 @@ export function useLiveQuery<Data, Vars extends AnyVariables, SubData, SubVars e
     pause: opts.pause,
   } as never);
   const seen = useRef(sub.data);
+  const refetchWhen = useRef(opts.refetchWhen);
+  refetchWhen.current = opts.refetchWhen;
   useEffect(() => {
     if (sub.data && sub.data !== seen.current) {
       seen.current = sub.data;
-      reexecute({ requestPolicy: 'network-only' });
+      if (!refetchWhen.current || refetchWhen.current(sub.data)) reexecute({ requestPolicy: 'network-only' });
     }
   }, [sub.data, reexecute]);
   return { result, refetch: () => reexecute({ requestPolicy: 'network-only' }), live: sub };

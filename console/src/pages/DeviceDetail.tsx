@@ -3,7 +3,7 @@
  * configuration, drift (with its diff), Reconcile, a direct intent edit (admins) and proposals of a
  * change (anyone; a second person approves); edit the device's fields and delete it (admins); report
  * the configuration the device runs (the collector's path, for a person reading it off the device).
- * Live: deviceChanged for this device.
+ * Live: deviceChanged for this device. Its recent alerts and events: devices/DeviceActivity.tsx.
  */
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
@@ -20,53 +20,52 @@ import { when } from '../lib/format';
 import { graphql } from '../lib/graphql';
 import { DiffView } from '../components/Diff';
 import { DirectIntentEditForm } from './proposals/ReviewSettings';
+import { DeviceRecentAlerts, DeviceRecentEvents } from './devices/DeviceActivity';
+import { DeviceProposalFields, DeviceProposals } from './devices/DeviceProposals';
 
-const DeviceQuery = graphql(`
-  query ConsoleDevice($id: ID!) {
-    device(id: $id) {
-      id
-      name
-      site
-      role
-      platform
-      managementAddress
-      externalId
-      labels
-      intent {
+const DeviceQuery = graphql(
+  `
+    query ConsoleDevice($id: ID!) {
+      device(id: $id) {
         id
-        version
-        config
-      }
-      observedConfig {
-        config
-        observedAt
-      }
-      drift {
-        id
-        status
-        inSync
-        diff
-        detail
-        createdAt
-        intentVersion
-        observedAt
-      }
-    }
-    proposals(deviceId: $id, first: 20) {
-      edges {
-        node {
+        name
+        site
+        role
+        platform
+        managementAddress
+        externalId
+        labels
+        intent {
           id
-          title
+          version
+          config
+        }
+        observedConfig {
+          config
+          observedAt
+        }
+        drift {
+          id
           status
+          inSync
+          diff
+          detail
           createdAt
-          proposer {
-            email
+          intentVersion
+          observedAt
+        }
+      }
+      proposals(deviceId: $id, first: 20) {
+        edges {
+          node {
+            ...ConsoleDeviceProposal
           }
         }
       }
     }
-  }
-`);
+  `,
+  [DeviceProposalFields],
+);
 // A query of its own: the server's cost limit multiplies nested lists by their page size (first: 20 here).
 const HistoryQuery = graphql(`
   query ConsoleDeviceHistory($id: ID!) {
@@ -160,10 +159,13 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
     variables: { id: params.id },
     subscription: DeviceChangedOne,
     subscriptionVariables: { id: params.id },
+    // New events are the activity tables' concern (devices/DeviceActivity.tsx), not this page's.
+    refetchWhen: (m) => m.deviceChanged.change !== 'events_linked',
   });
   const [history, refetchHistory] = useQuery({ query: HistoryQuery, variables: { id: params.id } });
   useEffect(() => {
-    if (live.data) refetchHistory({ requestPolicy: 'network-only' });
+    if (live.data && live.data.deviceChanged.change !== 'events_linked')
+      refetchHistory({ requestPolicy: 'network-only' });
   }, [live.data, refetchHistory]);
   const [, reconcile] = useMutation(Reconcile);
   const [, setIntent] = useMutation(SetIntent);
@@ -327,6 +329,9 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
             </MutationForm>
           )}
 
+          <DeviceRecentAlerts deviceId={d.id} />
+          <DeviceRecentEvents deviceId={d.id} />
+
           {d.drift && !d.drift.inSync && d.drift.diff && (
             <Card title="Drift: intended (−) versus observed (+)">
               <DiffView diff={d.drift.diff} label="Drift diff" />
@@ -439,20 +444,7 @@ export function DeviceDetail({ params }: { params: { id: string } }) {
             </div>
           </Card>
 
-          <Card title="Proposals">
-            <DataTable
-              caption="Device proposals"
-              rows={result.data?.proposals.edges.map((e) => e.node)}
-              rowKey={(p) => p.id}
-              columns={[
-                { header: 'Title', cell: (p) => p.title },
-                { header: 'Status', cell: (p) => <Badge value={p.status} /> },
-                { header: 'Proposer', cell: (p) => p.proposer.email },
-                { header: 'Opened', cell: (p) => when(p.createdAt) },
-              ]}
-            />
-            <Link href="/proposals">Review proposals</Link>
-          </Card>
+          <DeviceProposals proposals={result.data?.proposals.edges.map((e) => e.node)} />
         </>
       )}
     </Page>

@@ -73,6 +73,8 @@ export function Devices() {
     query: DevicesQuery,
     variables: { filter, first: 200 },
     subscription: DeviceChangedAny,
+    // New events change no column of the list.
+    refetchWhen: (m) => m.deviceChanged.change !== 'events_linked',
   });
   const [, create] = useMutation(CreateDevice);
   const [, remove] = useMutation(DeleteDevice);
