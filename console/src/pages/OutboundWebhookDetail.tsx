@@ -22,6 +22,7 @@ import {
   TriggerFields,
   describeTrigger,
   draftsOf,
+  readTriggers,
   triggerInputs,
   type TriggerDraft,
 } from './webhooks/triggers';
@@ -182,7 +183,7 @@ export function OutboundWebhookDetail({ params }: { params: { id: string } }) {
   const [edit, setEdit] = useState<{ name: string; url: string; triggers: TriggerDraft[] } | null>(null);
   const [open, setOpen] = useState<string | null>(null);
   const w = result.data?.webhook;
-  const triggers = w ? readFragment(TriggerFields, w.triggers) : [];
+  const triggers = w ? readTriggers(w.triggers) : [];
   const shownDelivery = w?.deliveries.find((d) => d.id === open);
   return (
     <Page

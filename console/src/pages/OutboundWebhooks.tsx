@@ -13,8 +13,15 @@ import { Card, Page } from '../components/Page';
 import { useMe } from '../lib/session';
 import { adminOnly } from '../lib/permissions';
 import { when } from '../lib/format';
-import { graphql, readFragment } from '../lib/graphql';
-import { TriggerEditor, TriggerFields, describeTrigger, newDraft, triggerInputs } from './webhooks/triggers';
+import { graphql } from '../lib/graphql';
+import {
+  TriggerEditor,
+  TriggerFields,
+  describeTrigger,
+  newDraft,
+  readTriggers,
+  triggerInputs,
+} from './webhooks/triggers';
 
 const OutboundQuery = graphql(
   `
@@ -94,7 +101,7 @@ export function OutboundWebhooks() {
           { header: 'URL', cell: (w) => <code>{w.url}</code>, wide: true },
           {
             header: 'On',
-            cell: (w) => w.triggers.map((t) => describeTrigger(readFragment(TriggerFields, t))).join(', '),
+            cell: (w) => readTriggers(w.triggers).map(describeTrigger).join(', '),
           },
           { header: 'Enabled', cell: (w) => (w.enabled ? 'yes' : 'no') },
           {

@@ -7,7 +7,7 @@
 import { CheckboxField, TextField } from '../../components/Field';
 import { entriesOf, parseLabelText } from '../../lib/labels';
 import { lower } from '../../lib/format';
-import { graphql, type ResultOf } from '../../lib/graphql';
+import { graphql, readFragment, type FragmentOf, type ResultOf } from '../../lib/graphql';
 
 export const TRIGGERS = [
   'ALERT_OPENED',
@@ -44,6 +44,10 @@ export const TriggerFields = graphql(`
   }
 `);
 type StoredTrigger = ResultOf<typeof TriggerFields>;
+
+/** A webhook's triggers as the console reads them (the fragment unmasked). */
+export const readTriggers = (triggers: readonly FragmentOf<typeof TriggerFields>[]): readonly StoredTrigger[] =>
+  readFragment(TriggerFields, triggers);
 /** A WebhookTriggerInput (the create and update mutations check it against the schema). */
 interface TriggerInput {
   on: Trigger;
