@@ -109,7 +109,7 @@ describe('durability of rule evaluation', () => {
     await deployRule(s, t);
     const ids = await ingest(s, t, 3);
     // The evaluate job is enqueued right after commit (coalesced for up to 50 ms).
-    await eventually(async () => (await s.app.rt.queues.get('evaluate').count()) > 0, 2000, 10);
+    await eventually(async () => (await s.app.rt.queues.get('evaluate').count()) > 0, 30_000, 10);
     expect(await deletePrefixKeys(s.config.redisPrefix)).toBeGreaterThan(0);
     expect(await s.app.rt.queues.get('evaluate').count()).toBe(0);
     await workerApp(s);
