@@ -108,8 +108,17 @@ describe('durability of rule evaluation', () => {
     const t = await buildTenant(s.app.rt);
     await deployRule(s, t);
     const ids = await ingest(s, t, 3);
-    // The evaluate job is enqueued right after commit (coalesced for up to 50 ms).
-    await eventually(async () => (await s.app.rt.queues.get('evaluate').count()) > 0, 30_000, 10);
+    // The evaluate jobs are enqueued right after commit (coalesced for up to 50 ms): wait until they hold all three
+    // events, so no enqueue comes after the loss below.
+    await eventually(
+      async () => {
+        const jobs = await s.app.rt.queues.get('evaluate').getJobs(['waiting', 'delayed', 'prioritized']);
+        const queued = new Set(jobs.flatMap((j) => (j?.data.eventIds as string[] | undefined) ?? []));
+        return ids.every((id) => queued.has(id));
+      },
+      30_000,
+      10,
+    );
     expect(await deletePrefixKeys(s.config.redisPrefix)).toBeGreaterThan(0);
     expect(await s.app.rt.queues.get('evaluate').count()).toBe(0);
     await workerApp(s);

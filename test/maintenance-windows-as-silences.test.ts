@@ -20,7 +20,8 @@ let clock: TestClock;
 
 beforeAll(async () => {
   clock = testClock();
-  s = await startTestServer({ start: { clock } });
+  // 24 alerts are posted in a row with one ingest key, which can go past the default 10 per second.
+  s = await startTestServer({ start: { clock }, env: { INGEST_RATE_PER_SECOND: '1000' } });
   t = await buildTenant(s.app.rt);
   await s.app.rt.prisma.billingSettings.create({ data: { tenantId: t.tenantId, timeZone: 'Europe/Berlin' } });
 });
