@@ -5,11 +5,10 @@
  * ntfy's publish API: no ntfy runs here) within 2 s, the lead is paged at 5 min on the test clock, and
  * acknowledging from the email's link (GET: a confirmation page that changes nothing; POST: acknowledges) stops
  * it. Also asserted: the group's state, the step/round that ran, the `paged` timeline entries and the `page` jobs;
- * and a worker process SIGKILLed between the steps still pages the lead exactly once.
- *
- * The escalation tests share one server (with workers, on one test clock): each builds its own tenant, people,
- * schedule and policy, and asserts only on its own groups, so a clock moved by one test only runs other
- * tenants' steps early. The durable test has a server of its own (no workers in it: worker processes).
+ * and a worker process SIGKILLed between the steps still pages the lead exactly once. The escalation tests share
+ * one server (with workers, on one test clock): each builds its own tenant, people, schedule and policy, and
+ * asserts only on its own groups, so a clock moved by one test only runs other tenants' steps early. The durable
+ * test has a server of its own (no workers in it: worker processes).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
@@ -54,8 +53,7 @@ interface World {
   t: BuiltTenant;
   onCall: string;
   onCallEmail: string;
-  /** The on-call person's ntfy topic (their push contact method). */
-  topic: string;
+  topic: string; // the on-call person's ntfy topic (their push contact method)
   lead: string;
   leadEmail: string;
   leadToken: string;
