@@ -4,11 +4,9 @@
  * email (a real SMTP server, `smtp-server`, messages parsed with `mailparser`) and a push (an HTTP server speaking
  * ntfy's publish API: no ntfy runs here) within 2 s, the lead is paged at 5 min on the test clock, and
  * acknowledging from the email's link (GET: a confirmation page that changes nothing; POST: acknowledges) stops
- * it. Also asserted: the group's state, the step/round that ran, the `paged` timeline entries and the `page` jobs;
- * and a worker process SIGKILLed between the steps still pages the lead exactly once. The escalation tests share
- * one server (with workers, on one test clock): each builds its own tenant, people, schedule and policy, and
- * asserts only on its own groups, so a clock moved by one test only runs other tenants' steps early. The durable
- * test has a server of its own (no workers in it: worker processes).
+ * it. Also: the group's state, the step/round run, `paged` entries, `page` jobs; a worker SIGKILLed between steps
+ * still pages the lead once. The escalation tests share one server (workers, one test clock), each on its own
+ * tenant and groups; the durable test has its own server (no workers in it: worker processes).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
@@ -219,7 +217,9 @@ describe('escalation', () => {
     // No acknowledgement: the lead at 5 minutes on the test clock (the inbox and an email: no rules of their own).
     w.clock.advance(5 * 60_000);
     const leadMail = await eventually(async () => mailTo(w.leadEmail)[0]);
-    const leadSent = await rt.prisma.notification.findFirstOrThrow({ where: { userId: w.lead, kind: 'email' } });
+    const leadSent = await eventually(() =>
+      rt.prisma.notification.findFirst({ where: { userId: w.lead, kind: 'email', sentAt: { not: null } } }),
+    );
     expect(leadSent.sentAt!.getTime() - event.receivedAt.getTime()).toBeGreaterThanOrEqual(5 * 60_000);
     expect(leadMail.subject).toContain('db.down on db-1');
     expect(await group(w, groupId)).toMatchObject({ status: 'firing', step: 1, round: 0 });
